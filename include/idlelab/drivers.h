@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Idle drivers: from a platform to the idle setup the kernel would make.
+ *
+ * Given a platform (firmware tables, CPUID facts, boot options) and a
+ * kernel release, decide which cpuidle driver loads (intel_idle, acpi_idle,
+ * pseries_idle, haltpoll, or none), build its state table as that driver
+ * does, and choose the x86 default idle routine used when no driver loads.
+ */
+#ifndef IDLELAB_DRIVERS_H
+#define IDLELAB_DRIVERS_H
+
+#include <stdbool.h>
+
+#include "idlelab/err.h"
+#include "idlelab/platform.h"
+#include "idlelab/state.h"
+
+#define IL_NOTES_MAX 24
+#define IL_NOTE_LEN 200
+
+enum il_idle_routine {
+	IL_IDLE_ROUTINE_NONE = 0,
+	IL_IDLE_ROUTINE_POLL,      /* idle=poll: the generic loop spins */
+	IL_IDLE_ROUTINE_HLT,       /* default_idle */
+	IL_IDLE_ROUTINE_MWAIT_C1,  /* mwait_idle */
+	IL_IDLE_ROUTINE_TDX_HALT,  /* tdx_halt */
+	IL_IDLE_ROUTINE_CEDE,      /* non-x86 arch default (pseries: H_CEDE) */
+};
+
+/* What the kernel makes of a platform's idle hardware. */
+struct il_machine_idle {
+	char release[16];            /* kernel release the decisions follow */
+	bool cpuidle;                /* a cpuidle driver is registered */
+	struct il_driver drv;        /* its table (valid if cpuidle) */
+	bool force_poll;             /* idle=poll / nohlt: cpu_idle_force_poll */
+	enum il_idle_routine routine;/* arch default idle (x86 select_idle_routine) */
+	char routine_why[IL_NOTE_LEN];
+	struct il_state default_state; /* the routine as a single state for the simulator */
+	char governor[16];           /* governor the kernel would run */
+	int nnotes;
+	char notes[IL_NOTES_MAX][IL_NOTE_LEN]; /* what the drivers decided, and why */
+};
+
+/*
+ * Build the idle setup for platform p under kernel release (NULL = the
+ * platform's own, else newest). Inconsistent firmware is handled the way the
+ * kernel handles it and said in out->notes; only impossible input fails.
+ */
+int il_machine_idle_build(const struct il_platform *p, const char *release,
+			  struct il_machine_idle *out, struct il_err *err);
+
+const char *il_idle_routine_name(enum il_idle_routine r);
+
+#endif

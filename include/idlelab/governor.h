@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cpuidle governors.
+ *
+ * A governor is an ops table (struct il_gov_ops) as in the kernel's
+ * drivers/cpuidle/governors/: name, rating, enable, select, reflect. It is
+ * instantiated from a spec string "NAME[@RELEASE][+PATCH[=VALUE]]...", which
+ * fixes the kernel release whose text it follows and any named patches.
+ *
+ * select and reflect are pure functions of the configuration, the per-CPU
+ * governor data, the driver's state table, the device and an explicit
+ * struct il_idle_inputs: they read no clock and no global.
+ */
+#ifndef IDLELAB_GOVERNOR_H
+#define IDLELAB_GOVERNOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "idlelab/device.h"
+#include "idlelab/err.h"
+#include "idlelab/state.h"
+
+#define IL_KTIME_MAX INT64_MAX
+#define IL_RESIDENCY_THRESHOLD_NS 15000 /* gov.h RESIDENCY_THRESHOLD_NS */
+
+/*
+ * Everything a governor may read besides the device and the state table.
+ * The caller fills the fields the kernel would provide at that moment.
+ */
+struct il_idle_inputs {
+	/* at select */
+	int64_t sleep_length_ns;  /* return of tick_nohz_get_sleep_length() */
+	int64_t delta_tick_ns;    /* its out-parameter: next timer or tick */
+	bool tick_stopped;        /* tick_nohz_tick_stopped() */
+	int64_t latency_req_ns;   /* cpuidle_governor_latency_req() */
+	unsigned int nr_iowait;   /* nr_iowait_cpu() (menu of 6.1/6.12) */
+	bool cpu_utilized;        /* teo_cpu_is_utilized() (teo of 6.3..6.10) */
+	/* at reflect */
+	bool got_tick;            /* tick_nohz_idle_got_tick() */
+	/* both */
+	uint64_t clock_ns;        /* local_clock() at the call (teo of 6.1/6.12) */
+	int64_t tick_nsec;        /* TICK_NSEC of the kernel's HZ */
+	/* model only */
+	int64_t true_idle_ns;     /* the real idle duration (oracles), -1 unknown */
+};
+
+/* Named patches and numeric tunables given after '+' in a spec. */
+#define IL_GOV_PATCH_MAX 8
+struct il_gov_patch {
+	char name[32];
+	char value[32];   /* "" if no '=VALUE' */
+};
+
+struct il_gov_ops {
+	const char *name;
+	unsigned int rating;
+	const char *releases;     /* presets, "6.1 6.12 6.18 7.1"; first is oldest */
+	size_t config_size;       /* bytes of configuration (release, patches, params) */
+	size_t cpu_data_size;     /* bytes of per-CPU data */
+	/*
+	 * Set up config for release (never NULL: the registry passes the newest
+	 * when none is given) and patches. Returns 0 or a negative code with err.
+	 */
+	int (*configure)(void *config, const char *release,
+			 const struct il_gov_patch *patches, int npatches,
+			 struct il_err *err);
+	/* Set a module parameter ("guest_halt_poll_ns", ...). -ENOENT if unknown. */
+	int (*set_param)(void *config, const char *name, const char *value,
+			 struct il_err *err);
+	/* ->enable: reset per-CPU data for this device. */
+	void (*enable)(const void *config, void *cpu_data,
+		       const struct il_driver *drv, struct il_device *dev);
+	/* ->select: return the state index; may clear *stop_tick. */
+	int (*select)(const void *config, void *cpu_data,
+		      const struct il_driver *drv, struct il_device *dev,
+		      const struct il_idle_inputs *in, bool *stop_tick);
+	/* ->reflect: index is the entered state (>= 0). */
+	void (*reflect)(const void *config, void *cpu_data,
+			const struct il_driver *drv, struct il_device *dev,
+			int index, const struct il_idle_inputs *in);
+	/* Describe the configuration in one line (release, commit, patches). */
+	void (*describe)(const void *config, char *buf, size_t size);
+};
+
+/* An instantiated governor: configuration plus per-CPU data for ncpus. */
+struct il_gov {
+	const struct il_gov_ops *ops;
+	void *config;
+	unsigned char *cpu_data;  /* ncpus * ops->cpu_data_size */
+	int ncpus;
+	char spec[96];            /* normalised "menu@7.1+no-poll-escape" */
+};
+
+/* All governors known to idlelab, NULL-terminated. */
+extern const struct il_gov_ops *const il_governors[];
+
+/* Find a governor's ops by name (exact). */
+const struct il_gov_ops *il_gov_find(const char *name);
+
+/* Create a governor from "NAME[@REL][+PATCH[=V]]..." for ncpus CPUs. */
+struct il_gov *il_gov_new(const char *spec, int ncpus, struct il_err *err);
+void il_gov_free(struct il_gov *gov);
+int il_gov_set_param(struct il_gov *gov, const char *name, const char *value,
+		     struct il_err *err);
+
+static inline void *il_gov_cpu(struct il_gov *gov, int cpu)
+{
+	return gov->cpu_data + (size_t)cpu * gov->ops->cpu_data_size;
+}
+
+static inline void il_gov_enable(struct il_gov *gov, int cpu,
+				 const struct il_driver *drv, struct il_device *dev)
+{
+	if (gov->ops->enable)
+		gov->ops->enable(gov->config, il_gov_cpu(gov, cpu), drv, dev);
+}
+
+static inline int il_gov_select(struct il_gov *gov, int cpu,
+				const struct il_driver *drv, struct il_device *dev,
+				const struct il_idle_inputs *in, bool *stop_tick)
+{
+	return gov->ops->select(gov->config, il_gov_cpu(gov, cpu), drv, dev, in,
+				stop_tick);
+}
+
+/* cpuidle_reflect(): only for index >= 0 and if the governor has reflect. */
+static inline void il_gov_reflect(struct il_gov *gov, int cpu,
+				  const struct il_driver *drv, struct il_device *dev,
+				  int index, const struct il_idle_inputs *in)
+{
+	if (gov->ops->reflect && index >= 0)
+		gov->ops->reflect(gov->config, il_gov_cpu(gov, cpu), drv, dev,
+				  index, in);
+}
+
+/* Helpers for governor files. */
+/* Compare kernel release strings "6.12" < "7.1". Returns <0, 0, >0. */
+int il_release_cmp(const char *a, const char *b);
+/* Parse a duration "20us", "15000", "15000ns", "1ms" into ns. */
+int il_parse_duration_ns(const char *text, int64_t *ns);
+
+#endif

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Platforms: a machine described in a text file (docs/platform-format.md).
+ *
+ * A platform gives topology, CPUID facts, the kernel configuration it boots
+ * (HZ, idle=, module options), the firmware tables the idle drivers read
+ * (ACPI _CST entries) or an explicit state table, turbo bins and a power
+ * model. src/drivers/ turns it into the state table the kernel would build.
+ */
+#ifndef IDLELAB_PLATFORM_H
+#define IDLELAB_PLATFORM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "idlelab/err.h"
+#include "idlelab/state.h"
+
+#define IL_PLAT_SOURCES_MAX 16
+#define IL_PLAT_CST_MAX 8          /* ACPI_PROCESSOR_MAX_POWER */
+#define IL_PLAT_TURBO_MAX 256
+#define IL_PLAT_OPTIONS_MAX 32
+
+enum il_vendor { IL_VENDOR_UNKNOWN = 0, IL_VENDOR_INTEL, IL_VENDOR_AMD, IL_VENDOR_HYGON,
+		 IL_VENDOR_IBM, IL_VENDOR_OTHER };
+enum il_arch { IL_ARCH_X86 = 0, IL_ARCH_POWERPC, IL_ARCH_ARM64 };
+
+/* ACPI _CST entry as firmware hands it to the OS. */
+enum il_cst_method { IL_CST_FFH = 0, IL_CST_HALT, IL_CST_SYSTEMIO };
+struct il_cst_entry {
+	int type;                      /* ACPI C-state type 1..3 */
+	unsigned int latency_us;       /* _CST latency */
+	unsigned int power_mw;         /* _CST power */
+	enum il_cst_method method;
+	unsigned int address;          /* MWAIT hint (FFH) or I/O port (SYSTEMIO) */
+	int line;                      /* line in the platform file */
+};
+
+/* One "key = value" option such as "idle=halt" or "intel_idle.max_cstate=1". */
+struct il_plat_option {
+	char key[48];
+	char value[48];
+};
+
+struct il_platform {
+	char name[64];
+	char description[160];
+	char file[256];                /* where it was read from ("builtin:NAME") */
+	int nsources;
+	char sources[IL_PLAT_SOURCES_MAX][200];
+
+	/* [topology] */
+	int packages;
+	int cores_per_package;
+	int threads_per_core;
+
+	/* [cpu] */
+	enum il_arch arch;
+	enum il_vendor vendor;
+	int family;
+	int model;
+	int stepping;
+	char model_name[64];
+	bool hypervisor;               /* X86_FEATURE_HYPERVISOR */
+	char hypervisor_name[16];      /* "kvm", "powervm", ... */
+	bool kvm_hints_realtime;       /* KVM_HINTS_REALTIME */
+	bool tdx_guest;
+	bool mwait;                    /* X86_FEATURE_MWAIT */
+	unsigned int cpuid5_ecx;       /* CPUID.5:ECX (bit0 extensions, bit1 irq break) */
+	unsigned int cpuid5_edx;       /* CPUID.5:EDX sub-state counts */
+	bool arat;                     /* always-running APIC timer */
+	bool nonstop_tsc;
+	bool bug_monitor;              /* X86_BUG_MONITOR */
+	bool bug_amd_apic_c1e;         /* X86_BUG_AMD_APIC_C1E */
+	unsigned int pkg_cst_config;   /* MSR_PKG_CST_CONFIG_CONTROL */
+	bool shared_processor;         /* pseries shared LPAR */
+	double base_mhz;
+	double tb_mhz;                 /* POWER timebase frequency */
+	unsigned int xcede_latency_us[16]; /* pseries extended CEDE records, µs (0 = skipped) */
+	int nxcede;
+
+	/* [kernel] */
+	unsigned int hz;
+	char release[16];              /* default kernel release, "" = newest */
+	int noptions;
+	struct il_plat_option options[IL_PLAT_OPTIONS_MAX]; /* boot/module options */
+
+	/* [firmware] */
+	char driver[32];               /* driver the platform says loads ("" = derive) */
+	bool has_cst;
+	bool cst_claim_ok;             /* acpi_processor_claim_cst_control() succeeds */
+	bool c_states_disabled;        /* firmware switched C-states off globally */
+	int ncst;
+	struct il_cst_entry cst[IL_PLAT_CST_MAX];
+	struct il_dist pm_timer_read;  /* ACPI PM timer read cost (dummy wait), ns */
+	struct il_dist hlt_exit;       /* wake-up latency of HLT, ns */
+	struct il_dist mwait_exit;     /* wake-up latency of MWAIT C1, ns */
+	struct il_dist poll_exit;      /* wake-up latency of a polling CPU, ns */
+
+	/* [state.N]: an explicit table (used when driver is not derived) */
+	struct il_driver table;
+	bool has_table;
+
+	/* [turbo] */
+	int nturbo;
+	double turbo_mhz[IL_PLAT_TURBO_MAX]; /* turbo_mhz[n-1] = max MHz with n active cores */
+
+	/* [power] */
+	double active_w_per_ghz;       /* dynamic power of a busy thread per GHz */
+	double active_static_w;        /* static power of a busy thread */
+	double package_w;              /* uncore power while any core active */
+
+	/* [ipi] wake-up signalling */
+	struct il_dist ipi_send;       /* cost to the sender, ns */
+	struct il_dist ipi_delivery;   /* send to arrival at the target, ns */
+};
+
+static inline int il_platform_ncpus(const struct il_platform *p)
+{
+	return p->packages * p->cores_per_package * p->threads_per_core;
+}
+
+/* Parse a platform from a file. Returns 0 or a negative code with err (file, line). */
+int il_platform_load_file(struct il_platform *p, const char *path, struct il_err *err);
+/* Parse a platform from memory; name is used in messages. */
+int il_platform_load_string(struct il_platform *p, const char *text, size_t len,
+			    const char *name, struct il_err *err);
+/* Load "NAME" of a built-in platform, or a file path. */
+int il_platform_load(struct il_platform *p, const char *name_or_path, struct il_err *err);
+
+/* Built-in platforms (compiled in from the files under platforms/). */
+struct il_builtin_platform {
+	const char *name;
+	const char *text;
+	size_t len;
+};
+extern const struct il_builtin_platform il_builtin_platforms[];
+extern const int il_builtin_platform_count;
+#define IL_DEFAULT_PLATFORM "kvm-haltpoll"
+
+/* Option lookup: value of "key" among platform options (or NULL). */
+const char *il_platform_option(const struct il_platform *p, const char *key);
+/* Set or replace an option (command-line overrides). */
+int il_platform_set_option(struct il_platform *p, const char *key, const char *value,
+			   struct il_err *err);
+
+const char *il_vendor_name(enum il_vendor v);
+
+#endif

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Reports: tables printed as aligned text (for patch mails), CSV or JSON.
+ *
+ * A table is built row by row from cells; a cell is text or a number, and
+ * numbers stay numbers in JSON. The text form right-aligns numbers.
+ */
+#ifndef IDLELAB_REPORT_H
+#define IDLELAB_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum il_format { IL_FMT_TABLE = 0, IL_FMT_CSV, IL_FMT_JSON };
+
+/* Parse "table", "text", "csv", "json". */
+int il_format_parse(const char *s, enum il_format *f);
+
+struct il_table;
+
+struct il_table *il_table_new(const char *title);
+void il_table_free(struct il_table *t);
+/* Add a column; call before the first row. */
+void il_table_col(struct il_table *t, const char *name);
+/* Start a new row; then add one cell per column in order. */
+void il_table_row(struct il_table *t);
+void il_table_str(struct il_table *t, const char *s);
+void il_table_strf(struct il_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void il_table_u64(struct il_table *t, unsigned long long v);
+void il_table_i64(struct il_table *t, long long v);
+void il_table_dbl(struct il_table *t, double v, int decimals);
+/* A cell with no value: "n/a" in text and CSV, null in JSON. */
+void il_table_na(struct il_table *t);
+int il_table_rows(const struct il_table *t);
+
+/* Print in a format. JSON is an array of objects keyed by column name. */
+int il_table_print(const struct il_table *t, enum il_format f, FILE *out);
+
+/* JSON string escaping helper. */
+void il_json_str(FILE *out, const char *s);
+
+#endif

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The idlelab command: subcommands and shared helpers. */
+#ifndef IDLELAB_CLI_H
+#define IDLELAB_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "idlelab/err.h"
+
+struct il_command {
+	const char *name;
+	const char *summary;                  /* one line for "idlelab help" */
+	const char *usage;                    /* full text for "idlelab help NAME" */
+	int (*run)(int argc, char **argv);    /* argv[0] is the command name */
+};
+
+extern const struct il_command cmd_info, cmd_platforms, cmd_platform, cmd_replay,
+	cmd_sim, cmd_compare;
+
+/* Print "idlelab: MSG" to stderr; returns 1 (the exit code for bad input). */
+int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print an il_err as "idlelab: FILE:LINE: msg"; returns 1. */
+int cli_report(const struct il_err *err);
+/* "unknown option" / "missing value" messages with a pointer to help; returns 2. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Output to a file that appears only when complete: write to FILE.tmp,
+ * rename on success, remove on failure. path "-" or NULL means stdout.
+ */
+struct cli_out {
+	FILE *f;
+	char path[4096];
+	char tmp[4096];
+};
+int cli_out_open(struct cli_out *o, const char *path);
+int cli_out_close(struct cli_out *o, bool ok);
+
+#endif

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* PLACEHOLDER: replaced by the real command. */
+#include "cli.h"
+
+static int run(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return cli_error("compare: not built yet");
+}
+
+const struct il_command cmd_compare = {
+	.name = "compare",
+	.summary = "(not built yet)",
+	.usage = "usage: idlelab compare\n",
+	.run = run,
+};

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* idlelab: git-style command dispatcher. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#ifndef IDLELAB_VERSION
+#define IDLELAB_VERSION "unknown"
+#endif
+
+static const struct il_command *const commands[] = {
+	&cmd_info, &cmd_platforms, &cmd_platform, &cmd_replay, &cmd_sim, &cmd_compare, NULL,
+};
+
+int cli_error(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("idlelab: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
+int cli_report(const struct il_err *err)
+{
+	char buf[IL_ERR_MSG_MAX + IL_ERR_FILE_MAX + 32];
+	return cli_error("%s", il_err_format(err, buf, sizeof(buf)));
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fputs("idlelab: ", stderr);
+	if (cmd)
+		fprintf(stderr, "%s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'idlelab help%s%s'.\n", cmd ? " " : "", cmd ? cmd : "");
+	return 2;
+}
+
+int cli_out_open(struct cli_out *o, const char *path)
+{
+	memset(o, 0, sizeof(*o));
+	if (!path || !strcmp(path, "-")) {
+		o->f = stdout;
+		return 0;
+	}
+	if (snprintf(o->path, sizeof(o->path), "%s", path) >= (int)sizeof(o->path) ||
+	    snprintf(o->tmp, sizeof(o->tmp), "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof(o->tmp))
+		return cli_error("%s: path too long", path);
+	o->f = fopen(o->tmp, "w");
+	if (!o->f)
+		return cli_error("%s: cannot create: %s", path, strerror(errno));
+	return 0;
+}
+
+int cli_out_close(struct cli_out *o, bool ok)
+{
+	if (o->f == stdout) {
+		if (fflush(stdout) != 0)
+			return cli_error("cannot write output: %s", strerror(errno));
+		return 0;
+	}
+	if (!o->f)
+		return 0;
+	if (ferror(o->f))
+		ok = false;
+	if (fclose(o->f) != 0)
+		ok = false;
+	o->f = NULL;
+	if (!ok) {
+		unlink(o->tmp);
+		return 1;
+	}
+	if (rename(o->tmp, o->path) != 0) {
+		int e = errno;
+		unlink(o->tmp);
+		return cli_error("%s: cannot write: %s", o->path, strerror(e));
+	}
+	return 0;
+}
+
+static const struct il_command *find(const char *name)
+{
+	for (int i = 0; commands[i]; i++)
+		if (!strcmp(commands[i]->name, name))
+			return commands[i];
+	return NULL;
+}
+
+static void general_help(FILE *out)
+{
+	fprintf(out,
+		"usage: idlelab [--version] [--help] <command> [<options>]\n\n"
+		"idlelab models the Linux cpuidle subsystem: governors, idle drivers, the idle loop.\n\n"
+		"Commands:\n");
+	for (int i = 0; commands[i]; i++)
+		fprintf(out, "   %-10s %s\n", commands[i]->name, commands[i]->summary);
+	fprintf(out, "\nSee 'idlelab help <command>' for a command's options.\n");
+}
+
+static int help(int argc, char **argv)
+{
+	if (argc < 2) {
+		general_help(stdout);
+		return 0;
+	}
+	const struct il_command *c = find(argv[1]);
+	if (!c)
+		return cli_usage_error(NULL, "'%s' is not an idlelab command", argv[1]);
+	fputs(c->usage, stdout);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		general_help(stderr);
+		return 2;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+		printf("idlelab %s\n", IDLELAB_VERSION);
+		return 0;
+	}
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help"))
+		return help(argc - 1, argv + 1);
+	const struct il_command *c = find(cmd);
+	if (!c)
+		return cli_usage_error(NULL, "'%s' is not an idlelab command", cmd);
+	for (int i = 2; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(c->usage, stdout);
+			return 0;
+		}
+	return c->run(argc - 1, argv + 1);
+}

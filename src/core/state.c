@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * State tables: the normalisation cpuidle_register_driver() applies
+ * (drivers/cpuidle/driver.c, __cpuidle_driver_init, mainline v7.1) and the
+ * poll state of drivers/cpuidle/poll_state.c; plus flag, entry-method and
+ * distribution parsing for platform files and logs.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "idlelab/state.h"
+#include "util.h"
+
+void il_driver_init(struct il_driver *drv)
+{
+	drv->bctimer = false;
+	for (int i = 0; i < drv->state_count; i++) {
+		struct il_state *s = &drv->states[i];
+
+		if (s->flags & IL_FLAG_TIMER_STOP)
+			drv->bctimer = true;
+		/* µs given wins; otherwise derive µs from ns, clamping negatives. */
+		if (s->target_residency > 0)
+			s->target_residency_ns = (int64_t)s->target_residency * 1000;
+		else if (s->target_residency_ns < 0)
+			s->target_residency_ns = 0;
+		else
+			s->target_residency = (unsigned int)((uint64_t)s->target_residency_ns / 1000);
+		if (s->exit_latency > 0)
+			s->exit_latency_ns = (int64_t)s->exit_latency * 1000;
+		else if (s->exit_latency_ns < 0)
+			s->exit_latency_ns = 0;
+		else
+			s->exit_latency = (unsigned int)((uint64_t)s->exit_latency_ns / 1000);
+	}
+}
+
+void il_poll_state_init(struct il_state *s)
+{
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "POLL");
+	snprintf(s->desc, sizeof(s->desc), "CPUIDLE CORE POLL IDLE");
+	s->exit_latency_ns = 0;
+	s->target_residency_ns = 0;
+	s->power_usage = -1;
+	s->flags = IL_FLAG_POLLING;
+	s->entry = IL_ENTRY_POLL;
+	s->power_w = -1;
+	s->transition_j = -1;
+}
+
+static const struct {
+	const char *name;
+	unsigned int bit;
+} flag_names[] = {
+	{ "POLLING", IL_FLAG_POLLING },
+	{ "COUPLED", IL_FLAG_COUPLED },
+	{ "TIMER_STOP", IL_FLAG_TIMER_STOP },
+	{ "UNUSABLE", IL_FLAG_UNUSABLE },
+	{ "OFF", IL_FLAG_OFF },
+	{ "TLB_FLUSHED", IL_FLAG_TLB_FLUSHED },
+	{ "RCU_IDLE", IL_FLAG_RCU_IDLE },
+	{ "TURBO_RELEASE", IL_FLAG_TURBO_RELEASE },
+};
+
+int il_state_flags_parse(const char *text, unsigned int *flags, struct il_err *err)
+{
+	char tok[32];
+	const char *p = text;
+
+	*flags = 0;
+	while (*p) {
+		size_t n = 0;
+
+		while (*p == ' ' || *p == '\t' || *p == '|' || *p == ',')
+			p++;
+		if (!*p)
+			break;
+		while (*p && *p != '|' && *p != ',' && *p != ' ' && *p != '\t') {
+			if (n + 1 >= sizeof(tok))
+				return il_err_set(err, EINVAL, "flag name too long in '%s'", text);
+			/* accept "timer-stop" for "TIMER_STOP" */
+			tok[n++] = *p == '-' ? '_' : (char)toupper((unsigned char)*p);
+			p++;
+		}
+		tok[n] = '\0';
+		size_t k;
+		for (k = 0; k < sizeof(flag_names) / sizeof(flag_names[0]); k++)
+			if (!strcmp(tok, flag_names[k].name))
+				break;
+		if (k == sizeof(flag_names) / sizeof(flag_names[0]))
+			return il_err_set(err, EINVAL, "unknown state flag '%s'", tok);
+		*flags |= flag_names[k].bit;
+	}
+	return 0;
+}
+
+const char *il_state_flags_str(unsigned int flags, char *buf, unsigned size)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < sizeof(flag_names) / sizeof(flag_names[0]); k++) {
+		if (!(flags & flag_names[k].bit))
+			continue;
+		int n = snprintf(buf + off, size > off ? size - off : 0, "%s%s",
+				 off ? "|" : "", flag_names[k].name);
+		if (n < 0)
+			break;
+		off += (size_t)n;
+	}
+	return buf;
+}
+
+static const char *const entry_names[] = {
+	[IL_ENTRY_NONE] = "none",   [IL_ENTRY_POLL] = "poll",
+	[IL_ENTRY_HLT] = "hlt",     [IL_ENTRY_MWAIT] = "mwait",
+	[IL_ENTRY_IOPORT] = "ioport", [IL_ENTRY_CEDE] = "cede",
+	[IL_ENTRY_TDX_HALT] = "tdx-halt",
+};
+
+const char *il_entry_method_name(enum il_entry_method m)
+{
+	if ((unsigned)m < sizeof(entry_names) / sizeof(entry_names[0]) && entry_names[m])
+		return entry_names[m];
+	return "?";
+}
+
+int il_entry_method_parse(const char *text, enum il_entry_method *m)
+{
+	for (size_t i = 0; i < sizeof(entry_names) / sizeof(entry_names[0]); i++) {
+		if (entry_names[i] && !strcasecmp(text, entry_names[i])) {
+			*m = (enum il_entry_method)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int il_dist_parse(const char *text, struct il_dist *d, struct il_err *err)
+{
+	static const struct {
+		const char *name;
+		enum il_dist_kind kind;
+		int nargs;
+	} kinds[] = {
+		{ "const", IL_DIST_CONST, 1 },   { "uniform", IL_DIST_UNIFORM, 2 },
+		{ "normal", IL_DIST_NORMAL, 2 }, { "lognormal", IL_DIST_LOGNORMAL, 2 },
+		{ "exp", IL_DIST_EXP, 2 },
+	};
+	char buf[128];
+	char *args[3];
+	int nargs = 0;
+
+	if (strlen(text) >= sizeof(buf))
+		return il_err_set(err, EINVAL, "distribution '%.40s...' too long", text);
+	snprintf(buf, sizeof(buf), "%s", text);
+	char *s = il_strtrim(buf);
+	char *colon = strchr(s, ':');
+	enum il_dist_kind kind = IL_DIST_CONST;
+	int want = 1;
+	char *rest = s;
+
+	if (colon) {
+		*colon = '\0';
+		size_t k;
+		for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+			if (!strcmp(s, kinds[k].name))
+				break;
+		if (k == sizeof(kinds) / sizeof(kinds[0]))
+			return il_err_set(err, EINVAL,
+					  "unknown distribution '%s' (const, uniform, normal, lognormal, exp)",
+					  s);
+		kind = kinds[k].kind;
+		want = kinds[k].nargs;
+		rest = colon + 1;
+	}
+	for (char *tok = rest; tok && nargs < 3;) {
+		char *next = strchr(tok, ':');
+		if (next)
+			*next++ = '\0';
+		args[nargs++] = il_strtrim(tok);
+		tok = next;
+	}
+	if (nargs != want)
+		return il_err_set(err, EINVAL, "distribution '%s' needs %d value%s", text, want,
+				  want > 1 ? "s" : "");
+	double v[2] = { 0, 0 };
+	for (int i = 0; i < nargs; i++) {
+		int64_t ns;
+		/* sigma of a lognormal is unitless */
+		if (kind == IL_DIST_LOGNORMAL && i == 1) {
+			if (il_parse_double(args[i], &v[i]) || v[i] < 0)
+				return il_err_set(err, EINVAL, "bad sigma '%s' in '%s'", args[i], text);
+			continue;
+		}
+		if (il_parse_duration_ns(args[i], &ns) || ns < 0)
+			return il_err_set(err, EINVAL, "bad duration '%s' in '%s'", args[i], text);
+		v[i] = (double)ns;
+	}
+	if (kind == IL_DIST_UNIFORM && v[1] < v[0])
+		return il_err_set(err, EINVAL, "uniform range '%s' is reversed", text);
+	d->kind = (kind == IL_DIST_CONST && v[0] == 0) ? IL_DIST_NONE : kind;
+	d->a = v[0];
+	d->b = v[1];
+	return 0;
+}
+
+const char *il_dist_str(const struct il_dist *d, char *buf, unsigned size)
+{
+	switch (d->kind) {
+	case IL_DIST_NONE: snprintf(buf, size, "0"); break;
+	case IL_DIST_CONST: snprintf(buf, size, "%.0f", d->a); break;
+	case IL_DIST_UNIFORM: snprintf(buf, size, "uniform:%.0f:%.0f", d->a, d->b); break;
+	case IL_DIST_NORMAL: snprintf(buf, size, "normal:%.0f:%.0f", d->a, d->b); break;
+	case IL_DIST_LOGNORMAL: snprintf(buf, size, "lognormal:%.0f:%g", d->a, d->b); break;
+	case IL_DIST_EXP: snprintf(buf, size, "exp:%.0f:%.0f", d->a, d->b); break;
+	}
+	return buf;
+}
+
+double il_dist_mean(const struct il_dist *d)
+{
+	switch (d->kind) {
+	case IL_DIST_NONE: return 0;
+	case IL_DIST_CONST: return d->a;
+	case IL_DIST_UNIFORM: return (d->a + d->b) / 2;
+	case IL_DIST_NORMAL: return d->a;
+	case IL_DIST_LOGNORMAL: return d->a * exp(d->b * d->b / 2);
+	case IL_DIST_EXP: return d->a + d->b;
+	}
+	return 0;
+}

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Small string and number helpers. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "idlelab/governor.h"
+#include "util.h"
+
+char *il_strtrim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	size_t n = strlen(s);
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}
+
+int il_parse_i64(const char *s, int64_t *v)
+{
+	char *end;
+	long long x;
+
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	x = strtoll(s, &end, 0);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (*end)
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
+
+int il_parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+	unsigned long long x;
+
+	if (!s || !*s || isspace((unsigned char)*s) || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	x = strtoull(s, &end, 0);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (*end)
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
+
+int il_parse_int(const char *s, int *v)
+{
+	int64_t x;
+	int r = il_parse_i64(s, &x);
+
+	if (r)
+		return r;
+	if (x < -2147483647 - 1 || x > 2147483647)
+		return -ERANGE;
+	*v = (int)x;
+	return 0;
+}
+
+int il_parse_double(const char *s, double *v)
+{
+	char *end;
+	double x;
+
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	x = strtod(s, &end);
+	if (errno == ERANGE || !isfinite(x))
+		return -ERANGE;
+	if (*end)
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
+
+int il_parse_bool(const char *s, bool *v)
+{
+	static const char *const yes[] = { "1", "y", "yes", "true", "on", "Y" };
+	static const char *const no[] = { "0", "n", "no", "false", "off", "N" };
+
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		if (!strcasecmp(s, yes[i])) {
+			*v = true;
+			return 0;
+		}
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		if (!strcasecmp(s, no[i])) {
+			*v = false;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+int il_parse_duration_ns(const char *text, int64_t *ns)
+{
+	static const struct {
+		const char *suffix;
+		int64_t mult;
+	} units[] = { { "ns", 1 }, { "us", 1000 }, { "µs", 1000 }, { "ms", 1000000 },
+		      { "s", 1000000000 } };
+	char buf[64];
+	size_t n = strlen(text);
+
+	if (!n || n >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, text, n + 1);
+	int64_t mult = 1;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t l = strlen(units[i].suffix);
+		if (n > l && !strcmp(buf + n - l, units[i].suffix)) {
+			buf[n - l] = '\0';
+			mult = units[i].mult;
+			break;
+		}
+	}
+	int64_t v;
+	if (il_parse_i64(buf, &v) == 0) {
+		if (v > INT64_MAX / mult || v < INT64_MIN / mult)
+			return -ERANGE;
+		*ns = v * mult;
+		return 0;
+	}
+	double d;
+	if (il_parse_double(buf, &d))
+		return -EINVAL;
+	d *= (double)mult;
+	if (!(fabs(d) < 9.2e18))
+		return -ERANGE;
+	*ns = (int64_t)llround(d);
+	return 0;
+}

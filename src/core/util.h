@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Small string and number helpers shared inside libidlelab. */
+#ifndef IDLELAB_UTIL_H
+#define IDLELAB_UTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Trim leading and trailing white space in place; returns the start. */
+char *il_strtrim(char *s);
+/* Whole-string integer parsing; 0 on success, -EINVAL/-ERANGE otherwise. */
+int il_parse_i64(const char *s, int64_t *v);
+int il_parse_u64(const char *s, uint64_t *v);
+int il_parse_int(const char *s, int *v);
+int il_parse_double(const char *s, double *v);
+int il_parse_bool(const char *s, bool *v);
+/* Duration with optional unit ns/us/ms/s into ns. */
+int il_parse_duration_ns(const char *text, int64_t *ns);
+
+#endif

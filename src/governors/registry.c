@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The governor registry and spec strings "NAME[@RELEASE][+PATCH[=VALUE]]...".
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlelab/governor.h"
+
+extern const struct il_gov_ops il_gov_menu, il_gov_teo, il_gov_ladder, il_gov_haltpoll,
+	il_gov_oracle, il_gov_oracle_energy;
+
+const struct il_gov_ops *const il_governors[] = {
+	&il_gov_menu, &il_gov_teo, &il_gov_ladder, &il_gov_haltpoll,
+	&il_gov_oracle, &il_gov_oracle_energy, NULL,
+};
+
+const struct il_gov_ops *il_gov_find(const char *name)
+{
+	for (int i = 0; il_governors[i]; i++)
+		if (!strcmp(il_governors[i]->name, name))
+			return il_governors[i];
+	return NULL;
+}
+
+int il_release_cmp(const char *a, const char *b)
+{
+	for (;;) {
+		char *ea, *eb;
+		long x = strtol(a, &ea, 10), y = strtol(b, &eb, 10);
+
+		if (x != y)
+			return x < y ? -1 : 1;
+		if (*ea != '.' && *eb != '.')
+			return 0;
+		a = *ea == '.' ? ea + 1 : ea;
+		b = *eb == '.' ? eb + 1 : eb;
+	}
+}
+
+/* The newest release in a space-separated, oldest-first list. */
+static void newest_release(const char *list, char *out, size_t size)
+{
+	const char *last = list, *p = list;
+
+	while (*p) {
+		if (*p == ' ' && p[1])
+			last = p + 1;
+		p++;
+	}
+	snprintf(out, size, "%.*s", (int)strcspn(last, " "), last);
+}
+
+static bool release_known(const char *list, const char *rel)
+{
+	size_t n = strlen(rel);
+
+	for (const char *p = list; *p;) {
+		size_t l = strcspn(p, " ");
+		if (l == n && !strncmp(p, rel, n))
+			return true;
+		p += l;
+		while (*p == ' ')
+			p++;
+	}
+	return false;
+}
+
+struct il_gov *il_gov_new(const char *spec, int ncpus, struct il_err *err)
+{
+	char buf[160], name[32], release[16] = "";
+	struct il_gov_patch patches[IL_GOV_PATCH_MAX];
+	int npatches = 0;
+
+	if (strlen(spec) >= sizeof(buf)) {
+		il_err_set(err, EINVAL, "governor spec too long");
+		return NULL;
+	}
+	if (ncpus < 1) {
+		il_err_set(err, EINVAL, "governor needs at least one CPU");
+		return NULL;
+	}
+	snprintf(buf, sizeof(buf), "%s", spec);
+	char *plus = strchr(buf, '+');
+	if (plus)
+		*plus++ = '\0';
+	char *at = strchr(buf, '@');
+	if (at) {
+		*at++ = '\0';
+		if (!*at || strlen(at) >= sizeof(release)) {
+			il_err_set(err, EINVAL, "bad kernel release in governor spec '%s'", spec);
+			return NULL;
+		}
+		snprintf(release, sizeof(release), "%s", at);
+	}
+	if (strlen(buf) >= sizeof(name) || !buf[0]) {
+		il_err_set(err, EINVAL, "bad governor spec '%s'", spec);
+		return NULL;
+	}
+	snprintf(name, sizeof(name), "%s", buf);
+	const struct il_gov_ops *ops = il_gov_find(name);
+	if (!ops) {
+		char list[256] = "";
+		for (int i = 0; il_governors[i]; i++) {
+			strncat(list, il_governors[i]->name, sizeof(list) - strlen(list) - 2);
+			if (il_governors[i + 1])
+				strncat(list, ", ", sizeof(list) - strlen(list) - 1);
+		}
+		il_err_set(err, ENOENT, "unknown governor '%s' (known: %s)", name, list);
+		return NULL;
+	}
+	if (!release[0])
+		newest_release(ops->releases, release, sizeof(release));
+	else if (!release_known(ops->releases, release)) {
+		il_err_set(err, EINVAL, "governor %s has no preset for kernel %s (presets: %s)",
+			   name, release, ops->releases);
+		return NULL;
+	}
+	while (plus && *plus) {
+		char *next = strchr(plus, '+');
+		if (next)
+			*next++ = '\0';
+		if (npatches == IL_GOV_PATCH_MAX) {
+			il_err_set(err, EINVAL, "too many patches in governor spec '%s'", spec);
+			return NULL;
+		}
+		char *eq = strchr(plus, '=');
+		if (eq)
+			*eq++ = '\0';
+		if (!*plus || strlen(plus) >= sizeof(patches[0].name) ||
+		    (eq && strlen(eq) >= sizeof(patches[0].value))) {
+			il_err_set(err, EINVAL, "bad patch in governor spec '%s'", spec);
+			return NULL;
+		}
+		snprintf(patches[npatches].name, sizeof(patches[0].name), "%s", plus);
+		snprintf(patches[npatches].value, sizeof(patches[0].value), "%s", eq ? eq : "");
+		npatches++;
+		plus = next;
+	}
+
+	struct il_gov *gov = calloc(1, sizeof(*gov));
+	if (!gov) {
+		il_err_set(err, ENOMEM, "out of memory");
+		return NULL;
+	}
+	gov->ops = ops;
+	gov->ncpus = ncpus;
+	gov->config = calloc(1, ops->config_size ? ops->config_size : 1);
+	/* 64-byte aligned per-CPU blocks keep CPUs' data on separate lines */
+	gov->cpu_data = calloc((size_t)ncpus, ops->cpu_data_size ? ops->cpu_data_size : 1);
+	if (!gov->config || !gov->cpu_data) {
+		il_gov_free(gov);
+		il_err_set(err, ENOMEM, "out of memory");
+		return NULL;
+	}
+	if (ops->configure(gov->config, release, patches, npatches, err) < 0) {
+		il_gov_free(gov);
+		return NULL;
+	}
+	int off = snprintf(gov->spec, sizeof(gov->spec), "%s@%s", name, release);
+	for (int i = 0; i < npatches && off > 0 && (size_t)off < sizeof(gov->spec); i++)
+		off += snprintf(gov->spec + off, sizeof(gov->spec) - (size_t)off, "+%s%s%s",
+				patches[i].name, patches[i].value[0] ? "=" : "",
+				patches[i].value);
+	return gov;
+}
+
+void il_gov_free(struct il_gov *gov)
+{
+	if (!gov)
+		return;
+	free(gov->config);
+	free(gov->cpu_data);
+	free(gov);
+}
+
+int il_gov_set_param(struct il_gov *gov, const char *name, const char *value,
+		     struct il_err *err)
+{
+	if (!gov->ops->set_param)
+		return il_err_set(err, ENOENT, "governor %s has no parameter '%s'",
+				  gov->ops->name, name);
+	return gov->ops->set_param(gov->config, name, value, err);
+}

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Tables as text, CSV or JSON (include/idlelab/report.h). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "idlelab/report.h"
+
+enum cell_kind { CELL_STR, CELL_NUM, CELL_NA };
+
+struct cell {
+	enum cell_kind kind;
+	char *text;
+};
+
+struct il_table {
+	char *title;
+	int ncols, nrows, cap;
+	char **cols;
+	struct cell *cells; /* nrows * ncols */
+	int cur;            /* next cell index in current row */
+};
+
+int il_format_parse(const char *s, enum il_format *f)
+{
+	if (!strcasecmp(s, "table") || !strcasecmp(s, "text"))
+		*f = IL_FMT_TABLE;
+	else if (!strcasecmp(s, "csv"))
+		*f = IL_FMT_CSV;
+	else if (!strcasecmp(s, "json"))
+		*f = IL_FMT_JSON;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n);
+	if (!q) {
+		fputs("idlelab: out of memory\n", stderr);
+		abort();
+	}
+	return q;
+}
+
+static char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(xrealloc(NULL, n), s, n);
+}
+
+struct il_table *il_table_new(const char *title)
+{
+	struct il_table *t = xrealloc(NULL, sizeof(*t));
+	memset(t, 0, sizeof(*t));
+	t->title = xstrdup(title ? title : "");
+	return t;
+}
+
+void il_table_free(struct il_table *t)
+{
+	if (!t)
+		return;
+	for (int i = 0; i < t->ncols; i++)
+		free(t->cols[i]);
+	for (int i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i].text);
+	free(t->cols);
+	free(t->cells);
+	free(t->title);
+	free(t);
+}
+
+void il_table_col(struct il_table *t, const char *name)
+{
+	t->cols = xrealloc(t->cols, sizeof(char *) * (size_t)(t->ncols + 1));
+	t->cols[t->ncols++] = xstrdup(name);
+}
+
+void il_table_row(struct il_table *t)
+{
+	if (t->nrows == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 16;
+		t->cells = xrealloc(t->cells, sizeof(struct cell) * (size_t)t->cap * (size_t)t->ncols);
+	}
+	for (int i = 0; i < t->ncols; i++) {
+		t->cells[t->nrows * t->ncols + i].kind = CELL_NA;
+		t->cells[t->nrows * t->ncols + i].text = NULL;
+	}
+	t->nrows++;
+	t->cur = 0;
+}
+
+static void put(struct il_table *t, enum cell_kind k, const char *s)
+{
+	if (!t->nrows || t->cur >= t->ncols)
+		return;
+	struct cell *c = &t->cells[(t->nrows - 1) * t->ncols + t->cur++];
+	c->kind = k;
+	c->text = s ? xstrdup(s) : NULL;
+}
+
+void il_table_str(struct il_table *t, const char *s) { put(t, CELL_STR, s); }
+
+void il_table_strf(struct il_table *t, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	put(t, CELL_STR, buf);
+}
+
+void il_table_u64(struct il_table *t, unsigned long long v)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%llu", v);
+	put(t, CELL_NUM, buf);
+}
+
+void il_table_i64(struct il_table *t, long long v)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%lld", v);
+	put(t, CELL_NUM, buf);
+}
+
+void il_table_dbl(struct il_table *t, double v, int decimals)
+{
+	char buf[64];
+	if (v != v) {
+		put(t, CELL_NA, NULL);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+	put(t, CELL_NUM, buf);
+}
+
+void il_table_na(struct il_table *t) { put(t, CELL_NA, NULL); }
+
+int il_table_rows(const struct il_table *t) { return t->nrows; }
+
+void il_json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"': fputs("\\\"", out); break;
+		case '\\': fputs("\\\\", out); break;
+		case '\n': fputs("\\n", out); break;
+		case '\t': fputs("\\t", out); break;
+		case '\r': fputs("\\r", out); break;
+		default:
+			if (*p < 0x20)
+				fprintf(out, "\\u%04x", *p);
+			else
+				fputc(*p, out);
+		}
+	}
+	fputc('"', out);
+}
+
+static const char *cell_text(const struct cell *c)
+{
+	return c->kind == CELL_NA ? "n/a" : c->text;
+}
+
+static void csv_field(FILE *out, const char *s)
+{
+	if (strpbrk(s, ",\"\n")) {
+		fputc('"', out);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', out);
+			fputc(*s, out);
+		}
+		fputc('"', out);
+	} else {
+		fputs(s, out);
+	}
+}
+
+int il_table_print(const struct il_table *t, enum il_format f, FILE *out)
+{
+	if (f == IL_FMT_CSV) {
+		for (int i = 0; i < t->ncols; i++) {
+			if (i)
+				fputc(',', out);
+			csv_field(out, t->cols[i]);
+		}
+		fputc('\n', out);
+		for (int r = 0; r < t->nrows; r++) {
+			for (int i = 0; i < t->ncols; i++) {
+				if (i)
+					fputc(',', out);
+				csv_field(out, cell_text(&t->cells[r * t->ncols + i]));
+			}
+			fputc('\n', out);
+		}
+	} else if (f == IL_FMT_JSON) {
+		fputs("[", out);
+		for (int r = 0; r < t->nrows; r++) {
+			fputs(r ? ",\n  {" : "\n  {", out);
+			for (int i = 0; i < t->ncols; i++) {
+				const struct cell *c = &t->cells[r * t->ncols + i];
+				if (i)
+					fputs(", ", out);
+				il_json_str(out, t->cols[i]);
+				fputs(": ", out);
+				if (c->kind == CELL_NA)
+					fputs("null", out);
+				else if (c->kind == CELL_NUM)
+					fputs(c->text, out);
+				else
+					il_json_str(out, c->text);
+			}
+			fputs("}", out);
+		}
+		fputs(t->nrows ? "\n]\n" : "]\n", out);
+	} else {
+		size_t *w = calloc((size_t)t->ncols, sizeof(size_t));
+		if (!w)
+			return -ENOMEM;
+		for (int i = 0; i < t->ncols; i++)
+			w[i] = strlen(t->cols[i]);
+		for (int r = 0; r < t->nrows; r++)
+			for (int i = 0; i < t->ncols; i++) {
+				size_t l = strlen(cell_text(&t->cells[r * t->ncols + i]));
+				if (l > w[i])
+					w[i] = l;
+			}
+		if (t->title[0])
+			fprintf(out, "%s\n", t->title);
+		for (int i = 0; i < t->ncols; i++) {
+			if (i + 1 < t->ncols)
+				fprintf(out, "%-*s  ", (int)w[i], t->cols[i]);
+			else
+				fputs(t->cols[i], out);
+		}
+		fputc('\n', out);
+		for (int r = 0; r < t->nrows; r++) {
+			for (int i = 0; i < t->ncols; i++) {
+				const struct cell *c = &t->cells[r * t->ncols + i];
+				const char *s = cell_text(c);
+				bool last = i + 1 == t->ncols;
+				if (c->kind == CELL_NUM)
+					fprintf(out, "%*s", (int)w[i], s);
+				else
+					fprintf(out, "%-*s", last ? 0 : (int)w[i], s);
+				if (!last)
+					fputs("  ", out);
+			}
+			fputc('\n', out);
+		}
+		free(w);
+	}
+	return ferror(out) ? -EIO : 0;
+}
