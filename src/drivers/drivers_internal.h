@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Internal interface between the idle drivers and src/drivers/machine.c,
+ * which decides, in the kernel's initcall order, which driver registers.
+ *
+ * Each probe looks at the platform (and m->release, the kernel release the
+ * decisions follow) and either registers its driver into m (fills m->drv,
+ * sets m->cpuidle = true, returns 0), or refuses to load (returns 1 and says
+ * why with il_machine_note), or fails on impossible input (negative + err).
+ */
+#ifndef IDLELAB_DRIVERS_INTERNAL_H
+#define IDLELAB_DRIVERS_INTERNAL_H
+
+#include "idlelab/drivers.h"
+
+void il_machine_note(struct il_machine_idle *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+int il_intel_idle_probe(const struct il_platform *p, struct il_machine_idle *m,
+			struct il_err *err);
+int il_acpi_idle_probe(const struct il_platform *p, struct il_machine_idle *m,
+		       struct il_err *err);
+int il_pseries_idle_probe(const struct il_platform *p, struct il_machine_idle *m,
+			  struct il_err *err);
+int il_haltpoll_probe(const struct il_platform *p, struct il_machine_idle *m,
+		      struct il_err *err);
+/* x86 select_idle_routine(): fills m->routine, m->routine_why, m->default_state. */
+void il_x86_select_idle_routine(const struct il_platform *p, struct il_machine_idle *m);
+
+#endif
