@@ -15,6 +15,8 @@ void il_err_clear(struct il_err *err)
 }
 
 static int vset(struct il_err *err, int code, const char *file, int line,
+		const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
+static int vset(struct il_err *err, int code, const char *file, int line,
 		const char *fmt, va_list ap)
 {
 	if (err) {

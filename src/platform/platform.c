@@ -36,6 +36,7 @@ struct parse_ctx {
 	const char *text;
 	size_t len, pos;
 	int line;
+	int header_line;  /* line of the last [section] header read */
 	bool line_too_long;
 	/* sections */
 	char section[64];
@@ -75,6 +76,11 @@ static char *reader(char *str, int num, void *stream)
 			;
 		str[0] = '\0';
 	}
+	const char *t = str;
+	while (*t == ' ' || *t == '\t')
+		t++;
+	if (*t == '[')
+		c->header_line = c->line;
 	return str;
 }
 
@@ -544,7 +550,7 @@ static int handler(void *user, const char *section, const char *key, const char 
 			return fail(c, c->line, "more than %d states ([%s])", IL_STATE_MAX, section);
 		if (!c->state_present[idx]) {
 			c->state_present[idx] = true;
-			c->section_line[idx] = c->line;
+			c->section_line[idx] = c->header_line;
 			c->p->table.states[idx].power_w = -1;
 			c->p->table.states[idx].transition_j = -1;
 		}
@@ -558,8 +564,8 @@ static int handler(void *user, const char *section, const char *key, const char 
 		idx--;
 		if (!c->cst_present[idx]) {
 			c->cst_present[idx] = true;
-			c->cst_line[idx] = c->line;
-			c->p->cst[idx].line = c->line;
+			c->cst_line[idx] = c->header_line;
+			c->p->cst[idx].line = c->header_line;
 		}
 		c->p->has_cst = true;
 		return h_cst(c, idx, key, value);
@@ -662,7 +668,7 @@ int il_platform_load_string(struct il_platform *p, const char *text, size_t len,
 	il_err_clear(err);
 
 	int r = ini_parse_stream(reader, &c, handler, &c);
-	if (c.first_error)
+	if (c.first_error && !(r > 0 && r < c.first_error))
 		return -EINVAL;
 	if (r > 0) {
 		/* a syntax error inih found itself (no '=' or unclosed '[') */

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libFuzzer target: platform files and the firmware descriptions in them.
+ * Parses the input as a platform file and, when it parses, builds the idle
+ * setup the drivers derive from it for an old and a new kernel.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "idlelab/drivers.h"
+#include "idlelab/platform.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct il_platform p;
+	static struct il_machine_idle m;
+	struct il_err err;
+
+	if (il_platform_load_string(&p, (const char *)data, size, "fuzz.ini", &err) == 0) {
+		(void)il_machine_idle_build(&p, "5.9", &m, &err);
+		(void)il_machine_idle_build(&p, NULL, &m, &err);
+	}
+	return 0;
+}
