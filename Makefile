@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Convenience front end for Meson. `make demo` and `make check` are the two
+# commands of README.md: both install what they need first.
+
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 15
+
+.PHONY: all deps build demo check test asan fuzz bench clean
+
+all: build
+
+deps:
+	@./tools/install-deps.sh
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD) -Dwerror=true --buildtype=release
+
+build: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+# The main job on the built-in default platform.
+demo: build
+	./tools/demo.sh $(BUILD)/src/cli/idlelab
+
+test: build
+	meson test -C $(BUILD) --print-errorlogs
+
+$(ASAN_BUILD)/build.ninja:
+	meson setup $(ASAN_BUILD) -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false --buildtype=debug
+
+asan: deps $(ASAN_BUILD)/build.ninja
+	ninja -C $(ASAN_BUILD)
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 meson test -C $(ASAN_BUILD) --print-errorlogs
+
+$(FUZZ_BUILD)/build.ninja:
+	CC=clang meson setup $(FUZZ_BUILD) -Dfuzz=true -Dtests=false --buildtype=debug
+
+# A short run of every fuzz target on its seed corpus (copied, so the
+# checked-in corpus stays as it is).
+fuzz: deps $(FUZZ_BUILD)/build.ninja
+	ninja -C $(FUZZ_BUILD)
+	./tools/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+# Everything CI runs: the test suite, again under ASan+UBSan, then the fuzzers.
+check: test asan fuzz
+
+bench: build
+	./tools/bench.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -1,0 +1,24 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Run each built fuzz target for a few seconds on a copy of its seed corpus.
+set -eu
+build=$1
+secs=${2:-15}
+status=0
+for f in "$build"/fuzz/fuzz_*; do
+	[ -x "$f" ] || continue
+	name=$(basename "$f")
+	seeds=fuzz/corpus/${name#fuzz_}
+	work=$(mktemp -d)
+	[ -d "$seeds" ] && cp -r "$seeds"/. "$work"/
+	echo "fuzz: $name for ${secs}s"
+	if ! "$f" -max_total_time="$secs" -print_final_stats=0 "$work" >"$work.log" 2>&1; then
+		tail -40 "$work.log"
+		echo "fuzz: $name FAILED" >&2
+		status=1
+	else
+		grep -E "DONE|Done" "$work.log" | tail -1
+	fi
+	rm -rf "$work" "$work.log"
+done
+exit $status
