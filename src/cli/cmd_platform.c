@@ -112,7 +112,7 @@ static int platform_run(int argc, char **argv)
 	argv++;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+f:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:", opts, NULL)) != -1) {
 		if (c == 'f') {
 			if (il_format_parse(optarg, &fmt))
 				return cli_usage_error("platform", "unknown format '%s'", optarg);

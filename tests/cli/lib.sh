@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Helpers for command-line tests: source this file. Needs $IDLELAB, $SRCDIR.
+set -u
+fails=0
+passes=0
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+ok() { passes=$((passes + 1)); }
+bad() { fails=$((fails + 1)); echo "FAIL: $*" >&2; }
+
+# expect_exit CODE CMD...: run, keep stdout in $TMP/out, stderr in $TMP/err
+expect_exit() {
+	want=$1; shift
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok; else bad "exit $got (want $want): $*"; cat "$TMP/err" >&2; fi
+}
+# expect_err TEXT: stderr of the last command contains TEXT
+expect_err() { if grep -qF -- "$1" "$TMP/err"; then ok; else bad "stderr lacks '$1':"; cat "$TMP/err" >&2; fi; }
+expect_out() { if grep -qF -- "$1" "$TMP/out"; then ok; else bad "stdout lacks '$1':"; cat "$TMP/out" >&2; fi; }
+# expect_same FILE: stdout of the last command equals FILE
+expect_same() {
+	if diff -u "$1" "$TMP/out" >"$TMP/diff"; then ok; else bad "output differs from $1:"; cat "$TMP/diff" >&2; fi
+}
+finish() {
+	echo "$passes passed, $fails failed"
+	[ "$fails" -eq 0 ]
+}
