@@ -104,7 +104,7 @@ static int fail(struct parse_ctx *c, int line, const char *fmt, ...)
 static int get_int(struct parse_ctx *c, const char *key, const char *v, int min, int max,
 		   int *out)
 {
-	int x;
+	int x = 0;
 	if (il_parse_int(v, &x))
 		return fail(c, c->line, "%s: '%s' is not an integer", key, v);
 	if (x < min || x > max)
@@ -115,7 +115,7 @@ static int get_int(struct parse_ctx *c, const char *key, const char *v, int min,
 
 static int get_uint(struct parse_ctx *c, const char *key, const char *v, unsigned *out)
 {
-	uint64_t x;
+	uint64_t x = 0;
 	if (v[0] == '-')
 		return fail(c, c->line, "%s: negative value '%s'", key, v);
 	if (il_parse_u64(v, &x) || x > 0xffffffffu)
@@ -127,7 +127,7 @@ static int get_uint(struct parse_ctx *c, const char *key, const char *v, unsigne
 static int get_double(struct parse_ctx *c, const char *key, const char *v, double *out,
 		      bool allow_negative)
 {
-	double x;
+	double x = 0;
 	if (il_parse_double(v, &x))
 		return fail(c, c->line, "%s: '%s' is not a number", key, v);
 	if (!allow_negative && x < 0)
@@ -294,7 +294,7 @@ static int h_kernel(struct parse_ctx *c, const char *k, const char *v)
 	struct il_platform *p = c->p;
 
 	if (!strcmp(k, "hz")) {
-		int hz;
+		int hz = 0;
 		if (!get_int(c, k, v, 1, 100000, &hz))
 			return 0;
 		if (hz != 100 && hz != 250 && hz != 300 && hz != 1000)
@@ -344,7 +344,7 @@ static int h_firmware(struct parse_ctx *c, const char *k, const char *v)
 static int h_state(struct parse_ctx *c, int idx, const char *k, const char *v)
 {
 	struct il_state *s = &c->p->table.states[idx];
-	int64_t ns;
+	int64_t ns = 0;
 
 	if (!strcmp(k, "name")) {
 		if (!*v)
@@ -358,7 +358,7 @@ static int h_state(struct parse_ctx *c, int idx, const char *k, const char *v)
 	}
 	if (!strcmp(k, "latency") || !strcmp(k, "residency")) {
 		bool lat = k[0] == 'l';
-		unsigned us;
+		unsigned us = 0;
 		if (!get_uint(c, k, v, &us))
 			return 0;
 		if (lat) {
@@ -459,7 +459,7 @@ static int h_cst(struct parse_ctx *c, int idx, const char *k, const char *v)
 static int h_turbo(struct parse_ctx *c, const char *k, const char *v)
 {
 	struct il_platform *p = c->p;
-	int n;
+	int n = 0;
 
 	/* "<active cores> = <MHz>" */
 	if (il_parse_int(k, &n) || n < 1 || n > IL_PLAT_TURBO_MAX)
@@ -509,7 +509,7 @@ static int section_index(const char *section, const char *prefix, int *idx)
 static int handler(void *user, const char *section, const char *key, const char *value)
 {
 	struct parse_ctx *c = user;
-	int idx, r;
+	int idx = 0, r;
 
 	if (c->line_too_long) {
 		c->line_too_long = false;
