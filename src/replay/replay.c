@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The replay engine: one recorded idle period at a time through the
+ * governor and the core, in the order of kernel/sched/idle.c
+ * cpuidle_idle_call() (mainline v7.1): select with stop_tick preset to true,
+ * cpuidle_enter_state()'s accounting of what ->enter returned, then
+ * cpuidle_reflect() for a successful entry only. A polling entry behaves as
+ * drivers/cpuidle/poll_state.c poll_idle(): it caches the poll-time limit
+ * (cpuidle_poll_time()) and is the only kind of entry that writes
+ * dev->poll_time_limit.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlelab/replay.h"
+
+/* Devices as after cpuidle_register_device() plus the user's sysfs writes. */
+static void reset_devices(struct il_replay_engine *eng)
+{
+	const struct il_replay_log *log = eng->log;
+	struct il_gov *gov = eng->gov;
+
+	if (gov->ops->cpu_data_size)
+		memset(gov->cpu_data, 0, (size_t)gov->ncpus * gov->ops->cpu_data_size);
+	for (int cpu = 0; cpu < log->ncpus; cpu++) {
+		struct il_device *dev = &eng->devs[cpu];
+
+		il_device_init(dev, &log->drv, cpu);
+		il_gov_enable(gov, cpu, &log->drv, dev);
+		/* stateN/disable written after boot, as a user would */
+		for (int i = 0; i < log->drv.state_count; i++)
+			if (log->user_disabled & (1u << i))
+				il_device_set_user_disable(dev, i, true);
+		eng->clock_ns[cpu] = 0;
+	}
+}
+
+int il_replay_engine_init(struct il_replay_engine *eng, const struct il_replay_log *log,
+			  struct il_gov *gov, struct il_err *err)
+{
+	size_t n = log->ncpus > 0 ? (size_t)log->ncpus : 1;
+
+	memset(eng, 0, sizeof(*eng));
+	if (gov->ncpus < log->ncpus)
+		return il_err_set_at(err, EINVAL, log->file, 0,
+				     "governor set up for %d CPUs, the log has %d", gov->ncpus,
+				     log->ncpus);
+	for (int i = 0; i < log->nparams; i++) {
+		const struct il_replay_param *p = &log->params[i];
+		struct il_err perr;
+		int r;
+
+		il_err_clear(&perr);
+		r = il_gov_set_param(gov, p->name, p->value, &perr);
+		if (r < 0)
+			return il_err_set_at(err, r, log->file, p->line, "param %s: %s", p->name,
+					     perr.msg[0] ? perr.msg : "rejected by the governor");
+	}
+	eng->log = log;
+	eng->gov = gov;
+	eng->tick_nsec = il_tick_nsec(log->hz);
+	eng->devs = calloc(n, sizeof(*eng->devs));
+	eng->clock_ns = calloc(n, sizeof(*eng->clock_ns));
+	if (!eng->devs || !eng->clock_ns) {
+		il_replay_engine_free(eng);
+		return il_err_set(err, ENOMEM, "out of memory");
+	}
+	reset_devices(eng);
+	return 0;
+}
+
+void il_replay_engine_reset(struct il_replay_engine *eng)
+{
+	reset_devices(eng);
+}
+
+void il_replay_engine_free(struct il_replay_engine *eng)
+{
+	free(eng->devs);
+	free(eng->clock_ns);
+	memset(eng, 0, sizeof(*eng));
+}
+
+struct il_replay_decision il_replay_step(struct il_replay_engine *eng,
+					 const struct il_replay_row *row)
+{
+	const struct il_driver *drv = &eng->log->drv;
+	int cpu = row->cpu;
+	struct il_device *dev = &eng->devs[cpu];
+	struct il_idle_inputs in = {
+		.sleep_length_ns = row->sleep_length_ns,
+		.delta_tick_ns = row->delta_tick_ns,
+		.tick_stopped = row->tick_stopped,
+		.latency_req_ns = row->latency_req_ns,
+		.nr_iowait = row->nr_iowait,
+		.cpu_utilized = row->cpu_utilized,
+		.got_tick = false,
+		.clock_ns = eng->clock_ns[cpu],
+		.tick_nsec = eng->tick_nsec,
+		.true_idle_ns = row->residency_ns,
+	};
+	bool stop_tick = true;
+	int idx = il_gov_select(eng->gov, cpu, drv, dev, &in, &stop_tick);
+	struct il_replay_decision d = { .selected = (int8_t)idx, .stop_tick = stop_tick };
+
+	if (idx < 0 || idx >= drv->state_count) {
+		/* a governor bug: nothing the core could enter; keep the device intact */
+		d.selected = -1;
+		return d;
+	}
+	if (row->residency_ns < 0) {
+		/* ->enter refused: counted as rejected, reflect not called */
+		il_account_enter(drv, dev, idx, -EBUSY, 0);
+		return d;
+	}
+	if (drv->states[idx].flags & IL_FLAG_POLLING) {
+		il_poll_time(drv, dev, eng->tick_nsec);
+		dev->poll_time_limit = row->poll_time_limit;
+	}
+	il_account_enter(drv, dev, idx, idx, row->residency_ns);
+	eng->clock_ns[cpu] += (uint64_t)row->residency_ns;
+	in.got_tick = row->got_tick;
+	in.clock_ns = eng->clock_ns[cpu];
+	il_gov_reflect(eng->gov, cpu, drv, dev, idx, &in);
+	return d;
+}
+
+int il_replay_compare(const struct il_replay_log *log,
+		      const struct il_replay_decision *got,
+		      const struct il_replay_expect *ex, struct il_replay_agreement *ag,
+		      struct il_err *err)
+{
+	memset(ag, 0, sizeof(*ag));
+	for (size_t i = 0; i < ex->n; i++) {
+		uint64_t r = ex->row[i];
+
+		if (r >= log->nrows)
+			return il_err_set_at(err, EINVAL, ex->file, ex->line[i],
+					     "row %llu beyond the log's %zu rows",
+					     (unsigned long long)r, log->nrows);
+		if (ex->cpu[i] >= 0 && ex->cpu[i] != log->rows[r].cpu)
+			return il_err_set_at(err, EINVAL, ex->file, ex->line[i],
+					     "row %llu is cpu %d here but cpu %d in the log",
+					     (unsigned long long)r, ex->cpu[i], log->rows[r].cpu);
+		ag->compared++;
+		if (got[r].selected == ex->d[i].selected && got[r].stop_tick == ex->d[i].stop_tick) {
+			ag->equal++;
+		} else if (!ag->differs) {
+			ag->differs = true;
+			ag->first_row = r;
+			ag->first_line = ex->line[i];
+			ag->first_expected = ex->d[i];
+			ag->first_got = got[r];
+		}
+	}
+	return 0;
+}
