@@ -11,6 +11,7 @@
 #define IDLELAB_DRIVERS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "idlelab/err.h"
 #include "idlelab/platform.h"
@@ -33,6 +34,7 @@ struct il_machine_idle {
 	char release[16];            /* kernel release the decisions follow */
 	bool cpuidle;                /* a cpuidle driver is registered */
 	struct il_driver drv;        /* its table (valid if cpuidle) */
+	uint64_t snooze_timeout_ns;  /* pseries snooze loop time limit, 0 = none */
 	bool force_poll;             /* idle=poll / nohlt: cpu_idle_force_poll */
 	enum il_idle_routine routine;/* arch default idle (x86 select_idle_routine) */
 	char routine_why[IL_NOTE_LEN];

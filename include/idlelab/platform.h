@@ -74,11 +74,15 @@ struct il_platform {
 	bool bug_monitor;              /* X86_BUG_MONITOR */
 	bool bug_amd_apic_c1e;         /* X86_BUG_AMD_APIC_C1E */
 	unsigned int pkg_cst_config;   /* MSR_PKG_CST_CONFIG_CONTROL */
+	bool sgx_enabled;              /* SGX present and enabled (intel_idle SKL-H fix-up) */
 	bool shared_processor;         /* pseries shared LPAR */
 	double base_mhz;
 	double tb_mhz;                 /* POWER timebase frequency */
 	unsigned int xcede_latency_us[16]; /* pseries extended CEDE records, µs (0 = skipped) */
 	int nxcede;
+	uint64_t xcede_latency_ticks[16]; /* the same records in timebase ticks, as RTAS gives them */
+	int nxcede_ticks;
+	int xcede_record_size;         /* RTAS record size in bytes (0 = not given: 10) */
 
 	/* [kernel] */
 	unsigned int hz;
@@ -97,6 +101,18 @@ struct il_platform {
 	struct il_dist hlt_exit;       /* wake-up latency of HLT, ns */
 	struct il_dist mwait_exit;     /* wake-up latency of MWAIT C1, ns */
 	struct il_dist poll_exit;      /* wake-up latency of a polling CPU, ns */
+	/* FADT / P_BLK facts acpi_idle reads when there is no _CST (or processor.nocst) */
+	unsigned int pblk;             /* processor P_BLK I/O address (0 = none: no FADT C-states) */
+	unsigned int fadt_c2_latency;  /* FADT P_LVL2_LAT, µs */
+	unsigned int fadt_c3_latency;  /* FADT P_LVL3_LAT, µs */
+	bool fadt_c2_mp;               /* FADT flag P_LVL2_UP: C2 usable with several CPUs */
+	bool fadt_wbinvd;              /* FADT flag WBINVD (default yes) */
+	bool pm2_control;              /* FADT PM2 control block: ARB_DIS usable (bm_control) */
+	int nstate_exit;
+	struct il_plat_state_exit {
+		char name[IL_NAME_LEN];    /* state name as the driver names it ("C6", "C2") */
+		struct il_dist dist;       /* its real wake-up latency, ns */
+	} state_exit[IL_STATE_MAX];    /* "exit.NAME = dist" */
 
 	/* [state.N]: an explicit table (used when driver is not derived) */
 	struct il_driver table;

@@ -27,4 +27,27 @@ int il_haltpoll_probe(const struct il_platform *p, struct il_machine_idle *m,
 /* x86 select_idle_routine(): fills m->routine, m->routine_why, m->default_state. */
 void il_x86_select_idle_routine(const struct il_platform *p, struct il_machine_idle *m);
 
+/* boot_option_idle_override (x86 "idle=" early parameter). */
+enum il_idle_override {
+	IL_IDLE_NO_OVERRIDE = 0,
+	IL_IDLE_HALT,
+	IL_IDLE_NOMWAIT,
+	IL_IDLE_POLL,
+};
+
+/*
+ * "idle=" as idle_setup() parses it: poll, halt, nomwait; anything else is
+ * refused by the kernel ("Malformed early option") and leaves no override.
+ */
+enum il_idle_override il_boot_idle_override(const struct il_platform *p);
+
+/*
+ * A boolean kernel or module parameter as kstrtobool() reads it (1/y/Y/on,
+ * 0/n/N/off); def when the option is absent or its value is refused.
+ */
+bool il_option_bool(const struct il_platform *p, const char *key, bool def);
+
+/* Release comparison against m->release: true if m follows release >= rel. */
+bool il_release_at_least(const struct il_machine_idle *m, const char *rel);
+
 #endif

@@ -266,6 +266,8 @@ static int h_cpu(struct parse_ctx *c, const char *k, const char *v)
 		return get_bool(c, k, v, &p->bug_amd_apic_c1e);
 	if (!strcmp(k, "pkg_cst_config"))
 		return get_uint(c, k, v, &p->pkg_cst_config);
+	if (!strcmp(k, "sgx_enabled"))
+		return get_bool(c, k, v, &p->sgx_enabled);
 	if (!strcmp(k, "shared_processor"))
 		return get_bool(c, k, v, &p->shared_processor);
 	if (!strcmp(k, "base_mhz"))
@@ -286,6 +288,22 @@ static int h_cpu(struct parse_ctx *c, const char *k, const char *v)
 		}
 		return 1;
 	}
+	if (!strcmp(k, "xcede_latency_ticks")) {
+		/* extended CEDE record latencies in timebase ticks, as RTAS reports them */
+		char buf[LINE_MAX_LEN];
+		snprintf(buf, sizeof(buf), "%s", v);
+		p->nxcede_ticks = 0;
+		for (char *save, *t = strtok_r(buf, " ,", &save); t; t = strtok_r(NULL, " ,", &save)) {
+			if (p->nxcede_ticks == 16)
+				return fail(c, c->line, "xcede_latency_ticks: more than 16 records");
+			if (t[0] == '-' || il_parse_u64(t, &p->xcede_latency_ticks[p->nxcede_ticks]))
+				return fail(c, c->line, "xcede_latency_ticks: '%s' is not a tick count", t);
+			p->nxcede_ticks++;
+		}
+		return 1;
+	}
+	if (!strcmp(k, "xcede_record_size"))
+		return get_int(c, k, v, 1, 256, &p->xcede_record_size);
 	return unknown(c, "cpu", k);
 }
 
@@ -338,6 +356,38 @@ static int h_firmware(struct parse_ctx *c, const char *k, const char *v)
 		return get_dist(c, k, v, &p->mwait_exit);
 	if (!strcmp(k, "poll_exit"))
 		return get_dist(c, k, v, &p->poll_exit);
+	if (!strcmp(k, "pblk"))
+		return get_uint(c, k, v, &p->pblk);
+	if (!strcmp(k, "fadt_c2_latency"))
+		return get_uint(c, k, v, &p->fadt_c2_latency);
+	if (!strcmp(k, "fadt_c3_latency"))
+		return get_uint(c, k, v, &p->fadt_c3_latency);
+	if (!strcmp(k, "fadt_c2_mp"))
+		return get_bool(c, k, v, &p->fadt_c2_mp);
+	if (!strcmp(k, "fadt_wbinvd"))
+		return get_bool(c, k, v, &p->fadt_wbinvd);
+	if (!strcmp(k, "pm2_control"))
+		return get_bool(c, k, v, &p->pm2_control);
+	if (!strncmp(k, "exit.", 5)) {
+		/* "exit.NAME = dist": the real wake-up latency of the state the driver names NAME */
+		const char *name = k + 5;
+		int i;
+		if (!*name)
+			return fail(c, c->line, "exit.: missing state name");
+		if (strlen(name) >= IL_NAME_LEN)
+			return fail(c, c->line, "%s: state name longer than %d characters", k,
+				    IL_NAME_LEN - 1);
+		for (i = 0; i < p->nstate_exit; i++)
+			if (!strcmp(p->state_exit[i].name, name))
+				break;
+		if (i == p->nstate_exit) {
+			if (p->nstate_exit == IL_STATE_MAX)
+				return fail(c, c->line, "more than %d exit.NAME keys", IL_STATE_MAX);
+			snprintf(p->state_exit[i].name, sizeof(p->state_exit[i].name), "%s", name);
+			p->nstate_exit++;
+		}
+		return get_dist(c, k, v, &p->state_exit[i].dist);
+	}
 	return unknown(c, "firmware", k);
 }
 
@@ -583,6 +633,7 @@ static void defaults(struct il_platform *p)
 	p->arat = true;
 	p->nonstop_tsc = true;
 	p->cst_claim_ok = true;
+	p->fadt_wbinvd = true;
 	p->table.safe_state_index = 0;
 }
 
