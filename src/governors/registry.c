@@ -94,13 +94,13 @@ struct il_gov *il_gov_new(const char *spec, int ncpus, struct il_err *err)
 			il_err_set(err, EINVAL, "bad kernel release in governor spec '%s'", spec);
 			return NULL;
 		}
-		snprintf(release, sizeof(release), "%s", at);
+		memcpy(release, at, strlen(at) + 1); /* length checked above */
 	}
 	if (strlen(buf) >= sizeof(name) || !buf[0]) {
 		il_err_set(err, EINVAL, "bad governor spec '%s'", spec);
 		return NULL;
 	}
-	snprintf(name, sizeof(name), "%s", buf);
+	memcpy(name, buf, strlen(buf) + 1);
 	const struct il_gov_ops *ops = il_gov_find(name);
 	if (!ops) {
 		char list[256] = "";
@@ -119,7 +119,7 @@ struct il_gov *il_gov_new(const char *spec, int ncpus, struct il_err *err)
 			   name, release, ops->releases);
 		return NULL;
 	}
-	while (plus && *plus) {
+	while (plus) {
 		char *next = strchr(plus, '+');
 		if (next)
 			*next++ = '\0';
@@ -132,11 +132,13 @@ struct il_gov *il_gov_new(const char *spec, int ncpus, struct il_err *err)
 			*eq++ = '\0';
 		if (!*plus || strlen(plus) >= sizeof(patches[0].name) ||
 		    (eq && strlen(eq) >= sizeof(patches[0].value))) {
-			il_err_set(err, EINVAL, "bad patch in governor spec '%s'", spec);
+			il_err_set(err, EINVAL, "bad patch #%d in governor spec '%s' (empty, or name over 31 / value over 31 chars)", npatches + 1, spec);
 			return NULL;
 		}
-		snprintf(patches[npatches].name, sizeof(patches[0].name), "%s", plus);
-		snprintf(patches[npatches].value, sizeof(patches[0].value), "%s", eq ? eq : "");
+		memcpy(patches[npatches].name, plus, strlen(plus) + 1);
+		if (!eq)
+			eq = plus + strlen(plus); /* "" */
+		memcpy(patches[npatches].value, eq, strlen(eq) + 1);
 		npatches++;
 		plus = next;
 	}
@@ -149,7 +151,6 @@ struct il_gov *il_gov_new(const char *spec, int ncpus, struct il_err *err)
 	gov->ops = ops;
 	gov->ncpus = ncpus;
 	gov->config = calloc(1, ops->config_size ? ops->config_size : 1);
-	/* 64-byte aligned per-CPU blocks keep CPUs' data on separate lines */
 	gov->cpu_data = calloc((size_t)ncpus, ops->cpu_data_size ? ops->cpu_data_size : 1);
 	if (!gov->config || !gov->cpu_data) {
 		il_gov_free(gov);
@@ -160,11 +161,18 @@ struct il_gov *il_gov_new(const char *spec, int ncpus, struct il_err *err)
 		il_gov_free(gov);
 		return NULL;
 	}
-	int off = snprintf(gov->spec, sizeof(gov->spec), "%s@%s", name, release);
-	for (int i = 0; i < npatches && off > 0 && (size_t)off < sizeof(gov->spec); i++)
-		off += snprintf(gov->spec + off, sizeof(gov->spec) - (size_t)off, "+%s%s%s",
-				patches[i].name, patches[i].value[0] ? "=" : "",
-				patches[i].value);
+	size_t off = (size_t)snprintf(gov->spec, sizeof(gov->spec), "%s@%s", name, release);
+	for (int i = 0; i < npatches && off < sizeof(gov->spec); i++)
+		off += (size_t)snprintf(gov->spec + off, sizeof(gov->spec) - off, "+%s%s%s",
+					patches[i].name, patches[i].value[0] ? "=" : "",
+					patches[i].value);
+	if (off >= sizeof(gov->spec)) {
+		/* a truncated normalised spec would name a different governor */
+		il_gov_free(gov);
+		il_err_set(err, EINVAL, "governor spec '%s' too long (normalised form over %zu chars)",
+			   spec, sizeof(gov->spec) - 1);
+		return NULL;
+	}
 	return gov;
 }
 
