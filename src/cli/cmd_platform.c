@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* idlelab platforms, idlelab platform show NAME|FILE */
+#include <ctype.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "idlelab/device.h"
+#include "idlelab/drivers.h"
 #include "idlelab/platform.h"
 #include "idlelab/report.h"
 
@@ -51,57 +54,157 @@ static int platforms_run(int argc, char **argv)
 	return r ? 1 : 0;
 }
 
-static int show(const char *what, enum il_format fmt)
+/* A kernel release as "6.18" or "5.15.120": digits and dots, starting with a digit. */
+static bool release_ok(const char *r)
+{
+	if (!*r || !isdigit((unsigned char)r[0]) || strlen(r) >= 16)
+		return false;
+	for (const char *s = r; *s; s++)
+		if (!isdigit((unsigned char)*s) && *s != '.')
+			return false;
+	return true;
+}
+
+/* Per state, the line kernel developers post from sysfs. */
+static void print_lines(const struct il_driver *drv, const struct il_device *dev)
+{
+	for (int i = 0; i < drv->state_count; i++) {
+		const struct il_state *s = &drv->states[i];
+		printf("%s latency:%lld disabled:%d default:%s\n", s->name,
+		       (long long)(s->exit_latency_ns / 1000),
+		       (dev->states_usage[i].disable & IL_DISABLE_BY_USER) ? 1 : 0,
+		       (s->flags & IL_FLAG_OFF) ? "disabled" : "enabled");
+	}
+}
+
+static void state_row(struct il_table *t, int idx, const struct il_state *s,
+		      unsigned long long disable)
+{
+	char flags[128], dist[96];
+
+	il_table_row(t);
+	il_table_i64(t, idx);
+	il_table_str(t, s->name);
+	il_table_str(t, s->desc);
+	il_table_i64(t, s->exit_latency_ns / 1000);
+	il_table_i64(t, s->target_residency_ns / 1000);
+	il_state_flags_str(s->flags, flags, sizeof(flags));
+	il_table_str(t, flags[0] ? flags : "-");
+	if (s->entry == IL_ENTRY_MWAIT)
+		il_table_strf(t, "mwait 0x%02x", s->mwait_hint);
+	else if (s->entry == IL_ENTRY_IOPORT)
+		il_table_strf(t, "ioport 0x%x", s->io_port);
+	else
+		il_table_str(t, il_entry_method_name(s->entry));
+	il_table_str(t, il_dist_str(&s->exit_dist, dist, sizeof(dist)));
+	il_table_i64(t, (disable & IL_DISABLE_BY_USER) ? 1 : 0);
+	il_table_str(t, (s->flags & IL_FLAG_OFF) ? "disabled" : "enabled");
+}
+
+static int show(const char *what, const char *release, char **options, int noptions,
+		bool lines, enum il_format fmt)
 {
 	struct il_platform p;
+	struct il_machine_idle m;
 	struct il_err err;
 
 	if (il_platform_load(&p, what, &err))
 		return cli_report(&err);
-	if (!p.has_table)
-		return cli_error("%s: platform has no state table", what);
+	for (int i = 0; i < noptions; i++) {
+		char buf[160];
+		snprintf(buf, sizeof(buf), "%s", options[i]);
+		char *eq = strchr(buf, '=');
+		if (eq)
+			*eq++ = '\0';
+		if (il_platform_set_option(&p, buf, eq ? eq : "", &err))
+			return cli_error("--option %s: %s", options[i], err.msg);
+	}
+	if (il_machine_idle_build(&p, release, &m, &err))
+		return cli_report(&err);
 
-	struct il_driver *drv = &p.table;
+	const struct il_driver *drv = m.cpuidle ? &m.drv : NULL;
 	struct il_device dev;
-	il_device_init(&dev, drv, 0);
+	if (drv)
+		il_device_init(&dev, drv, 0);
+
+	if (lines) {
+		if (drv) {
+			print_lines(drv, &dev);
+		} else {
+			struct il_driver one = { .state_count = 1 };
+			one.states[0] = m.default_state;
+			il_device_init(&dev, &one, 0);
+			print_lines(&one, &dev);
+		}
+		return 0;
+	}
 
 	if (fmt == IL_FMT_TABLE) {
 		printf("platform: %s (%s)\n", p.name, p.description);
 		printf("cpus: %d (%d package%s x %d cores x %d threads), HZ=%u\n",
 		       il_platform_ncpus(&p), p.packages, p.packages > 1 ? "s" : "",
 		       p.cores_per_package, p.threads_per_core, p.hz);
-		printf("driver: %s", drv->name[0] ? drv->name : "none");
-		if (drv->governor[0])
-			printf(" (preferred governor %s)", drv->governor);
-		printf("\n\n");
+		printf("kernel: %s\n", m.release);
+		if (p.noptions) {
+			printf("options:");
+			for (int i = 0; i < p.noptions; i++)
+				printf(" %s%s%s", p.options[i].key, p.options[i].value[0] ? "=" : "",
+				       p.options[i].value);
+			printf("\n");
+		}
+		if (drv) {
+			printf("driver: %s", drv->name[0] ? drv->name : "(unnamed)");
+			if (drv->governor[0])
+				printf(" (preferred governor %s)", drv->governor);
+			printf("\n");
+		} else {
+			printf("driver: none (no cpuidle driver registers)\n");
+		}
+		printf("governor: %s\n", m.governor);
+		if (p.arch == IL_ARCH_X86 || m.routine != IL_IDLE_ROUTINE_NONE)
+			printf("default idle: %s: %s\n", il_idle_routine_name(m.routine),
+			       m.routine_why);
+		if (m.snooze_timeout_ns)
+			printf("snooze timeout: %llu ns\n", (unsigned long long)m.snooze_timeout_ns);
+		printf("\n");
 	}
 	struct il_table *t = il_table_new(NULL);
 	static const char *const cols[] = { "state", "name", "desc", "latency", "residency",
-					    "disable", "default_status" };
+					    "flags", "entry", "exit_dist", "disable",
+					    "default_status" };
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
 		il_table_col(t, cols[i]);
-	for (int i = 0; i < drv->state_count; i++) {
-		const struct il_state *s = &drv->states[i];
-		il_table_row(t);
-		il_table_i64(t, i);
-		il_table_str(t, s->name);
-		il_table_str(t, s->desc);
-		il_table_i64(t, s->exit_latency_ns / 1000);
-		il_table_i64(t, s->target_residency_ns / 1000);
-		il_table_i64(t, (dev.states_usage[i].disable & IL_DISABLE_BY_USER) ? 1 : 0);
-		il_table_str(t, (s->flags & IL_FLAG_OFF) ? "disabled" : "enabled");
-	}
+	if (drv)
+		for (int i = 0; i < drv->state_count; i++)
+			state_row(t, i, &drv->states[i], dev.states_usage[i].disable);
+	else
+		state_row(t, 0, &m.default_state, 0);
 	int r = il_table_print(t, fmt, stdout);
 	il_table_free(t);
+	if (fmt == IL_FMT_TABLE && m.nnotes) {
+		printf("\nnotes:\n");
+		for (int i = 0; i < m.nnotes; i++)
+			printf("  %s\n", m.notes[i]);
+	}
 	return r ? 1 : 0;
 }
+
+#define MAX_CLI_OPTIONS 32
 
 static int platform_run(int argc, char **argv)
 {
 	enum il_format fmt = IL_FMT_TABLE;
 	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' }, { NULL, 0, NULL, 0 },
+		{ "format", required_argument, NULL, 'f' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "option", required_argument, NULL, 'o' },
+		{ "lines", no_argument, NULL, 'l' },
+		{ NULL, 0, NULL, 0 },
 	};
+	const char *release = NULL;
+	char *options[MAX_CLI_OPTIONS];
+	int noptions = 0;
+	bool lines = false;
 	int c;
 
 	if (argc < 2)
@@ -112,17 +215,43 @@ static int platform_run(int argc, char **argv)
 	argv++;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "f:", opts, NULL)) != -1) {
-		if (c == 'f') {
+	while ((c = getopt_long(argc, argv, "+f:k:o:l", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
 			if (il_format_parse(optarg, &fmt))
 				return cli_usage_error("platform", "unknown format '%s'", optarg);
-		} else {
+			break;
+		case 'k':
+			if (!release_ok(optarg))
+				return cli_usage_error("platform", "--kernel: '%s' is not a kernel "
+						       "release such as 6.18", optarg);
+			release = optarg;
+			break;
+		case 'o':
+			if (!optarg[0] || optarg[0] == '=')
+				return cli_usage_error("platform", "--option: want KEY=VALUE, not '%s'",
+						       optarg);
+			if (noptions == MAX_CLI_OPTIONS)
+				return cli_usage_error("platform", "more than %d --option",
+						       MAX_CLI_OPTIONS);
+			options[noptions++] = optarg;
+			break;
+		case 'l':
+			lines = true;
+			break;
+		case ':':
+			return cli_usage_error("platform", "option '%s' needs a value",
+					       argv[optind - 1]);
+		default:
+			if (optopt && strchr("fko", optopt))
+				return cli_usage_error("platform", "option '%s' needs a value",
+						       argv[optind - 1]);
 			return cli_usage_error("platform", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind != argc - 1)
 		return cli_usage_error("platform", "show takes one platform name or file");
-	return show(argv[optind], fmt);
+	return show(argv[optind], release, options, noptions, lines, fmt);
 }
 
 const struct il_command cmd_platforms = {
@@ -135,10 +264,20 @@ const struct il_command cmd_platforms = {
 
 const struct il_command cmd_platform = {
 	.name = "platform",
-	.summary = "show a platform's idle-state table",
-	.usage = "usage: idlelab platform show NAME|FILE [--format table|csv|json]\n\n"
-		 "Prints the idle-state table of a built-in platform or a platform file as\n"
-		 "sysfs would show it: state, name, desc, latency (us), residency (us),\n"
-		 "disable, default_status.\n",
+	.summary = "show the idle states the kernel derives for a platform",
+	.usage = "usage: idlelab platform show NAME|FILE [--kernel RELEASE] [--option KEY=VALUE]...\n"
+		 "                              [--lines] [--format table|csv|json]\n\n"
+		 "Derives the idle setup the kernel would make for a built-in platform or a\n"
+		 "platform file: which cpuidle driver registers and its states (state, name,\n"
+		 "desc, latency and residency in us, flags, entry method, exit-latency\n"
+		 "distribution, disable, default_status), the governor, and on x86 the\n"
+		 "default idle routine and why it was chosen, then the drivers' notes.\n"
+		 "With no driver the table holds the default routine as one state.\n\n"
+		 "  --kernel RELEASE     follow kernel RELEASE (e.g. 5.15, 6.18; default: the\n"
+		 "                       platform's own, else the newest modelled)\n"
+		 "  --option KEY=VALUE   add or override a boot/module option, e.g. idle=halt,\n"
+		 "                       cpuidle.off=1, cpuidle_haltpoll.force=1 (repeatable)\n"
+		 "  --lines              print per state 'NAME latency:L disabled:D\n"
+		 "                       default:enabled|disabled' as developers post it\n",
 	.run = platform_run,
 };

@@ -1,15 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * From a platform to the kernel's idle setup (include/idlelab/drivers.h).
- * Minimal first version: platforms with an explicit state table register
- * it as is. The driver probes (issue 4) extend this file.
+ *
+ * Boot order as the kernel runs it: the arch default idle routine is chosen
+ * first (x86 select_idle_routine() at arch_cpu_finalize_init(); pseries:
+ * H_CEDE), then the cpuidle drivers try to register in initcall order:
+ * intel_idle, acpi_idle (ACPI processor driver), cpuidle-haltpoll, and on
+ * powerpc pseries_idle. The first that registers wins; later ones would get
+ * -EBUSY from cpuidle_register_driver() and are not tried. cpuidle.off=1
+ * makes every registration fail with -ENODEV (drivers/cpuidle/driver.c
+ * __cpuidle_register_driver, cpuidle_disabled()); the idle loop then calls
+ * default_idle_call() (kernel/sched/idle.c), i.e. the arch routine.
+ *
+ * Governor, as drivers/cpuidle/governor.c and driver.c decide it (mainline
+ * v6.18, unchanged since "cpuidle: Allow the driver to specify a default
+ * governor" of v5.4): the highest-rated registered governor (menu 20,
+ * teo 19, ladder 10 (25 when NO_HZ is off), haltpoll 9 and registered only
+ * in KVM guests) unless cpuidle.governor= names a registered one; a
+ * driver's preferred governor is switched to at registration only when
+ * cpuidle.governor= is empty.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "drivers_internal.h"
+#include "idlelab/governor.h"
+
+#define IL_NEWEST_RELEASE "7.1"
 
 void il_machine_note(struct il_machine_idle *m, const char *fmt, ...)
 {
@@ -34,18 +54,220 @@ const char *il_idle_routine_name(enum il_idle_routine r)
 	}
 }
 
+enum il_idle_override il_boot_idle_override(const struct il_platform *p)
+{
+	const char *v = il_platform_option(p, "idle");
+
+	if (!v)
+		return IL_IDLE_NO_OVERRIDE;
+	if (!strcmp(v, "poll"))
+		return IL_IDLE_POLL;
+	if (!strcmp(v, "halt"))
+		return IL_IDLE_HALT;
+	if (!strcmp(v, "nomwait"))
+		return IL_IDLE_NOMWAIT;
+	return IL_IDLE_NO_OVERRIDE;
+}
+
+/* kstrtobool(): the first character decides, "on"/"of" need the second. */
+static int parse_kbool(const char *s, bool *out)
+{
+	switch (s[0]) {
+	case 'y': case 'Y': case '1':
+		*out = true;
+		return 0;
+	case 'n': case 'N': case '0':
+		*out = false;
+		return 0;
+	case 'o': case 'O':
+		if (s[1] == 'n' || s[1] == 'N') {
+			*out = true;
+			return 0;
+		}
+		if (s[1] == 'f' || s[1] == 'F') {
+			*out = false;
+			return 0;
+		}
+		return -EINVAL;
+	default:
+		return -EINVAL;
+	}
+}
+
+bool il_option_bool(const struct il_platform *p, const char *key, bool def)
+{
+	const char *v = il_platform_option(p, key);
+	bool b;
+
+	if (!v)
+		return def;
+	if (!*v)
+		return true; /* a bare bool parameter ("foo.force") sets it */
+	return parse_kbool(v, &b) ? def : b;
+}
+
+bool il_release_at_least(const struct il_machine_idle *m, const char *rel)
+{
+	return il_release_cmp(m->release, rel) >= 0;
+}
+
+/* Kernel governor ratings (drivers/cpuidle/governors/\*.c). */
+struct gov_rating {
+	const char *name;
+	unsigned int rating;
+};
+
+/*
+ * The governor the kernel runs: cpuidle_register_governor() keeps the best
+ * rated unless cpuidle.governor= names one; cpuidle_register_driver()
+ * switches to the driver's preference only with cpuidle.governor= empty.
+ */
+static void choose_governor(const struct il_platform *p, struct il_machine_idle *m)
+{
+	bool kvm = p->arch == IL_ARCH_X86 && p->hypervisor &&
+		   !strcasecmp(p->hypervisor_name, "kvm");
+	const char *nohz = il_platform_option(p, "nohz");
+	bool nohz_off = nohz && !strcmp(nohz, "off");
+	struct gov_rating govs[4] = {
+		{ "menu", 20 }, { "teo", 19 }, { "ladder", nohz_off ? 25u : 10u },
+		{ "haltpoll", 9 },
+	};
+	int ngovs = kvm ? 4 : 3; /* the haltpoll governor registers only with KVM paravirt */
+	const char *param = il_platform_option(p, "cpuidle.governor");
+	const char *chosen = NULL;
+	unsigned int best = 0;
+
+	for (int i = 0; i < ngovs; i++)
+		if (govs[i].rating > best) {
+			best = govs[i].rating;
+			chosen = govs[i].name;
+		}
+	if (param && *param) {
+		int i;
+		for (i = 0; i < ngovs; i++)
+			if (!strncasecmp(param, govs[i].name, IL_NAME_LEN))
+				break;
+		if (i < ngovs) {
+			chosen = govs[i].name;
+			il_machine_note(m, "governor: cpuidle.governor=%s", param);
+		} else {
+			il_machine_note(m, "governor: cpuidle.governor=%s is not a registered "
+					"governor: the highest rated (%s) runs", param, chosen);
+		}
+		if (m->cpuidle && m->drv.governor[0])
+			il_machine_note(m, "governor: the driver's preferred %s is ignored "
+					"because cpuidle.governor= is set", m->drv.governor);
+	} else if (m->cpuidle && m->drv.governor[0]) {
+		int i;
+		for (i = 0; i < ngovs; i++)
+			if (!strncasecmp(m->drv.governor, govs[i].name, IL_NAME_LEN))
+				break;
+		if (i < ngovs) {
+			chosen = govs[i].name;
+			il_machine_note(m, "governor: %s, preferred by the %s driver", chosen,
+					m->drv.name);
+		} else {
+			il_machine_note(m, "governor: the driver prefers %s, which is not "
+					"registered here: %s stays", m->drv.governor, chosen);
+		}
+	} else if (nohz_off && !strcmp(chosen, "ladder")) {
+		il_machine_note(m, "governor: nohz=off rates ladder 25, above menu");
+	}
+	snprintf(m->governor, sizeof(m->governor), "%s", chosen);
+	if (!m->cpuidle)
+		il_machine_note(m, "governor: %s is current but unused: no cpuidle driver, the "
+				"idle loop calls the default routine", m->governor);
+}
+
+/*
+ * TEMPORARY until src/drivers/intel_idle.c and acpi_idle.c land (another
+ * helper writes them): weak stand-ins that refuse to load.
+ */
+__attribute__((weak)) int il_intel_idle_probe(const struct il_platform *p,
+					      struct il_machine_idle *m, struct il_err *err)
+{
+	(void)p; (void)err;
+	il_machine_note(m, "intel_idle: not built");
+	return 1;
+}
+
+__attribute__((weak)) int il_acpi_idle_probe(const struct il_platform *p,
+					     struct il_machine_idle *m, struct il_err *err)
+{
+	(void)p; (void)err;
+	il_machine_note(m, "acpi_idle: not built");
+	return 1;
+}
+
+/* Probe one driver; 0 registered, 1 refused, negative error. */
+typedef int (*probe_fn)(const struct il_platform *, struct il_machine_idle *, struct il_err *);
+
 int il_machine_idle_build(const struct il_platform *p, const char *release,
 			  struct il_machine_idle *out, struct il_err *err)
 {
+	const char *idle = il_platform_option(p, "idle");
+
 	memset(out, 0, sizeof(*out));
 	snprintf(out->release, sizeof(out->release), "%s",
-		 release && *release ? release : (p->release[0] ? p->release : "7.1"));
-	if (!p->has_table)
-		return il_err_set_at(err, EINVAL, p->file, 0, "platform has no state table");
-	out->cpuidle = true;
-	out->drv = p->table;
-	snprintf(out->governor, sizeof(out->governor), "%s",
-		 p->table.governor[0] ? p->table.governor : "menu");
-	il_machine_note(out, "explicit state table from the platform file");
+		 release && *release ? release : (p->release[0] ? p->release : IL_NEWEST_RELEASE));
+
+	if (idle && p->arch == IL_ARCH_X86 && il_boot_idle_override(p) == IL_IDLE_NO_OVERRIDE)
+		il_machine_note(out, "idle=%s: not poll, halt or nomwait; the kernel refuses it "
+				"(malformed early option) and keeps no override", idle);
+
+	/* 1. the arch default idle routine, chosen at boot before any initcall */
+	if (p->arch == IL_ARCH_X86) {
+		il_x86_select_idle_routine(p, out);
+	} else if (p->arch == IL_ARCH_POWERPC) {
+		struct il_state *s = &out->default_state;
+		out->routine = IL_IDLE_ROUTINE_CEDE;
+		snprintf(out->routine_why, sizeof(out->routine_why),
+			 "pseries: ppc_md.power_save = pseries_lpar_idle (H_CEDE)");
+		snprintf(s->name, sizeof(s->name), "cede");
+		snprintf(s->desc, sizeof(s->desc), "pseries_lpar_idle: H_CEDE");
+		s->entry = IL_ENTRY_CEDE;
+		s->exit_dist = p->hlt_exit;
+		s->power_usage = -1;
+		s->power_w = -1;
+		s->transition_j = -1;
+	}
+
+	/* 2. cpuidle drivers, in initcall order */
+	if (il_option_bool(p, "cpuidle.off", false)) {
+		il_machine_note(out, "cpuidle.off=1: cpuidle is disabled, no driver can register");
+	} else if (p->has_table) {
+		out->cpuidle = true;
+		out->drv = p->table;
+		il_machine_note(out, "explicit state table from the platform file");
+	} else {
+		probe_fn x86[] = { il_intel_idle_probe, il_acpi_idle_probe, il_haltpoll_probe };
+		probe_fn ppc[] = { il_pseries_idle_probe };
+		probe_fn *probes = p->arch == IL_ARCH_X86 ? x86 : p->arch == IL_ARCH_POWERPC ? ppc : NULL;
+		int n = p->arch == IL_ARCH_X86 ? 3 : p->arch == IL_ARCH_POWERPC ? 1 : 0;
+
+		for (int i = 0; i < n && !out->cpuidle; i++) {
+			int r = probes[i](p, out, err);
+			if (r < 0)
+				return r;
+			if (r == 0 && !out->cpuidle)
+				return il_err_set_at(err, EINVAL, p->file, 0,
+						     "internal: a driver probe succeeded without a table");
+		}
+		if (!n)
+			il_machine_note(out, "no idle driver is modelled for this architecture");
+	}
+	if (out->cpuidle && out->force_poll)
+		il_machine_note(out, "idle=poll: the idle loop polls and never enters the %s states",
+				out->drv.name[0] ? out->drv.name : "driver's");
+	if (!out->cpuidle) {
+		if (out->force_poll)
+			il_machine_note(out, "no cpuidle driver: the idle loop polls (idle=poll)");
+		else if (out->routine != IL_IDLE_ROUTINE_NONE)
+			il_machine_note(out, "no cpuidle driver: default idle routine %s",
+					il_idle_routine_name(out->routine));
+	}
+
+	/* 3. the governor */
+	choose_governor(p, out);
 	return 0;
 }

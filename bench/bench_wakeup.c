@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bench_wakeup: cross-CPU wake-up latency of this machine, the figures
+ * platforms/kvm-haltpoll.ini cites as hlt_exit and poll_exit.
+ *
+ * A wakee thread pinned to one CPU waits; a waker pinned to another reads
+ * CLOCK_MONOTONIC, publishes the time and wakes it; the wakee reads the
+ * clock as soon as it runs again. The difference is the wake-to-run
+ * latency:
+ *   halt  the wakee blocks in futex(FUTEX_WAIT); its CPU goes idle (on a
+ *         haltpoll guest with guest_halt_poll_ns=0 that is HLT, a VM exit)
+ *         and the waker's FUTEX_WAKE sends the reschedule IPI. A gap of
+ *         --gap-us between samples lets the CPU settle into idle; samples
+ *         where the wakee found the word already set (it never slept) are
+ *         dropped and counted.
+ *   poll  the wakee spins on the word in user space (PAUSE loop), as a
+ *         polling CPU does; the latency is the cache-line hand-over.
+ * The clock-read cost (two back-to-back reads) is printed for reference;
+ * it is inside every sample once.
+ *
+ * usage: bench_wakeup [--mode halt|poll|both] [--samples N] [--gap-us G]
+ *                     [--waker-cpu A] [--wakee-cpu B]
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <linux/futex.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#define cpu_relax() __builtin_ia32_pause()
+#else
+#define cpu_relax() __asm__ __volatile__("" ::: "memory")
+#endif
+
+#define Z90 1.2815515655446004 /* 90th percentile of the standard normal */
+
+enum mode { MODE_HALT, MODE_POLL };
+
+struct shared {
+	_Alignas(64) _Atomic int go;   /* futex word: 1 = wake up */
+	_Alignas(64) _Atomic int ack;  /* wakee done with the sample */
+	_Atomic int64_t t0;            /* waker's clock at the wake */
+	_Atomic int stop;
+	enum mode mode;
+	int wakee_cpu;
+	int64_t *lat;                  /* samples, ns */
+	int nlat;
+	int never_slept;
+};
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static long futex(_Atomic int *uaddr, int op, int val)
+{
+	return syscall(SYS_futex, (int *)uaddr, op, val, NULL, NULL, 0);
+}
+
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+static void *wakee(void *arg)
+{
+	struct shared *sh = arg;
+
+	if (pin(sh->wakee_cpu)) {
+		fprintf(stderr, "bench_wakeup: cannot pin the wakee to CPU %d\n", sh->wakee_cpu);
+		exit(1);
+	}
+	for (;;) {
+		bool slept = false;
+
+		if (sh->mode == MODE_HALT) {
+			while (!atomic_load_explicit(&sh->go, memory_order_acquire)) {
+				if (futex(&sh->go, FUTEX_WAIT_PRIVATE, 0) == 0)
+					slept = true;
+			}
+		} else {
+			while (!atomic_load_explicit(&sh->go, memory_order_acquire))
+				cpu_relax();
+			slept = true;
+		}
+		int64_t t1 = now_ns();
+		if (atomic_load(&sh->stop))
+			return NULL;
+		if (slept)
+			sh->lat[sh->nlat++] = t1 - atomic_load(&sh->t0);
+		else
+			sh->never_slept++;
+		atomic_store(&sh->go, 0);
+		atomic_store_explicit(&sh->ack, 1, memory_order_release);
+	}
+}
+
+static int cmp64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int64_t pct(const int64_t *v, int n, double q)
+{
+	int i = (int)ceil(q / 100.0 * n) - 1;
+	return v[i < 0 ? 0 : i >= n ? n - 1 : i];
+}
+
+static void sleep_us(long us)
+{
+	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
+	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
+		;
+}
+
+static int run(enum mode mode, int samples, long gap_us, int waker_cpu, int wakee_cpu)
+{
+	struct shared *sh = aligned_alloc(64, sizeof(*sh));
+	pthread_t th;
+
+	memset(sh, 0, sizeof(*sh));
+	sh->mode = mode;
+	sh->wakee_cpu = wakee_cpu;
+	sh->lat = calloc((size_t)samples, sizeof(int64_t));
+	if (pin(waker_cpu)) {
+		fprintf(stderr, "bench_wakeup: cannot pin the waker to CPU %d\n", waker_cpu);
+		return 1;
+	}
+	pthread_create(&th, NULL, wakee, sh);
+	unsigned seed = 12345;
+	for (int i = 0; i < samples; i++) {
+		/* a gap with jitter so the wake never aligns with the tick */
+		sleep_us(gap_us + rand_r(&seed) % (gap_us / 2 + 1));
+		atomic_store(&sh->t0, now_ns());
+		atomic_store_explicit(&sh->go, 1, memory_order_release);
+		if (mode == MODE_HALT)
+			futex(&sh->go, FUTEX_WAKE_PRIVATE, 1);
+		while (!atomic_load_explicit(&sh->ack, memory_order_acquire))
+			cpu_relax();
+		atomic_store(&sh->ack, 0);
+	}
+	atomic_store(&sh->stop, 1);
+	atomic_store(&sh->go, 1);
+	futex(&sh->go, FUTEX_WAKE_PRIVATE, 1);
+	pthread_join(th, NULL);
+
+	int n = sh->nlat;
+	if (n == 0) {
+		fprintf(stderr, "bench_wakeup: no samples\n");
+		return 1;
+	}
+	qsort(sh->lat, (size_t)n, sizeof(int64_t), cmp64);
+	double mean = 0;
+	for (int i = 0; i < n; i++)
+		mean += (double)sh->lat[i];
+	mean /= n;
+	int64_t p50 = pct(sh->lat, n, 50), p90 = pct(sh->lat, n, 90);
+	double sigma = p50 > 0 && p90 > p50 ? log((double)p90 / (double)p50) / Z90 : 0;
+
+	printf("mode %s: wakee CPU %d, waker CPU %d, %d samples (%d dropped: wakee never slept), "
+	       "gap %ld-%ld us\n", mode == MODE_HALT ? "halt" : "poll", wakee_cpu, waker_cpu, n,
+	       sh->never_slept, gap_us, gap_us + gap_us / 2);
+	printf("  min %lld  p25 %lld  p50 %lld  p75 %lld  p90 %lld  p99 %lld  p99.9 %lld  max %lld  "
+	       "mean %.0f ns\n", (long long)sh->lat[0], (long long)pct(sh->lat, n, 25),
+	       (long long)p50, (long long)pct(sh->lat, n, 75), (long long)p90,
+	       (long long)pct(sh->lat, n, 99), (long long)pct(sh->lat, n, 99.9),
+	       (long long)sh->lat[n - 1], mean);
+	printf("  platform: %s = lognormal:%lld:%.3f\n", mode == MODE_HALT ? "hlt_exit" : "poll_exit",
+	       (long long)p50, sigma);
+	free(sh->lat);
+	free(sh);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "mode", required_argument, NULL, 'm' },
+		{ "samples", required_argument, NULL, 'n' },
+		{ "gap-us", required_argument, NULL, 'g' },
+		{ "waker-cpu", required_argument, NULL, 'a' },
+		{ "wakee-cpu", required_argument, NULL, 'b' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *mode = "both";
+	int samples = 10000, waker = 0, wakee_cpu = 1;
+	long gap = 500;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "m:n:g:a:b:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm': mode = optarg; break;
+		case 'n': samples = atoi(optarg); break;
+		case 'g': gap = atol(optarg); break;
+		case 'a': waker = atoi(optarg); break;
+		case 'b': wakee_cpu = atoi(optarg); break;
+		default:
+			fprintf(stderr, "usage: bench_wakeup [--mode halt|poll|both] [--samples N] "
+				"[--gap-us G] [--waker-cpu A] [--wakee-cpu B]\n");
+			return 2;
+		}
+	}
+	if (samples < 1 || gap < 1 || (strcmp(mode, "halt") && strcmp(mode, "poll") &&
+				       strcmp(mode, "both"))) {
+		fprintf(stderr, "bench_wakeup: bad --mode, --samples or --gap-us\n");
+		return 2;
+	}
+	int64_t a = now_ns(), b = now_ns();
+	int64_t best = b - a;
+	for (int i = 0; i < 1000; i++) {
+		a = now_ns();
+		b = now_ns();
+		if (b - a < best)
+			best = b - a;
+	}
+	printf("clock read (CLOCK_MONOTONIC, back-to-back, min of 1000): %lld ns\n", (long long)best);
+	int r = 0;
+	if (strcmp(mode, "poll"))
+		r |= run(MODE_HALT, samples, gap, waker, wakee_cpu);
+	if (!r && strcmp(mode, "halt"))
+		r |= run(MODE_POLL, samples, gap, waker, wakee_cpu);
+	return r;
+}

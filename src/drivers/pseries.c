@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The pseries cpuidle driver (drivers/cpuidle/cpuidle-pseries.c) for
+ * PowerVM/KVM logical partitions: snooze + CEDE on a dedicated-processor
+ * partition, snooze + "Shared Cede" on a shared one.
+ *
+ * Follows torvalds 054e44ba99ae ("cpuidle: pseries: Add function to parse
+ * extended CEDE records", v5.11) with Gautham R. Shenoy's 2021 follow-ups
+ * as merged for v5.15: 50741b70b0cb ("Fixup CEDE0 latency only for POWER10
+ * onwards") and 7cbd631d4dec ("Do not cap the CEDE0 latency in
+ * fixup_cede0_latency()"): on ISA v3.1 CPUs the lowest non-zero extended
+ * CEDE wake-up latency (rounded up to µs) becomes CEDE's exit latency and
+ * ten times it the target residency. The snooze state carries
+ * CPUIDLE_FLAG_POLLING as in current kernels, and the snooze loop gives up
+ * after CEDE's target residency (snooze_timeout).
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "drivers_internal.h"
+
+#define CEDE_LATENCY_US 10              /* dedicated_states[1] / shared_states[1] default */
+#define CEDE_RESIDENCY_US 100
+#define XCEDE_RECORD_SIZE 10            /* sizeof(struct xcede_latency_record) */
+#define XCEDE_RESIDENCY_FACTOR 10       /* target_residency = 10 x min xCEDE latency */
+#define PVR_POWER10 0x0080              /* first PVR version with CPU_FTR_ARCH_31 */
+#define TB_DEFAULT_HZ 512000000ull      /* POWER timebase when the platform omits tb_mhz */
+#define NSEC_PER_USEC 1000ull
+#define NSEC_PER_SEC 1000000000ull
+
+static uint64_t tb_hz(const struct il_platform *p)
+{
+	return p->tb_mhz > 0 ? (uint64_t)(p->tb_mhz * 1e6 + 0.5) : TB_DEFAULT_HZ;
+}
+
+/* tb_to_ns(): ticks of the timebase to ns (floor). */
+static uint64_t tb_to_ns(const struct il_platform *p, uint64_t ticks)
+{
+	return (uint64_t)((unsigned __int128)ticks * NSEC_PER_SEC / tb_hz(p));
+}
+
+static void set_state(struct il_state *s, const char *name, unsigned lat, unsigned res,
+		      unsigned flags, enum il_entry_method entry, struct il_dist exit)
+{
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	snprintf(s->desc, sizeof(s->desc), "%s", name);
+	s->exit_latency = lat;
+	s->target_residency = res;
+	s->flags = flags;
+	s->entry = entry;
+	s->exit_dist = exit;
+	s->power_usage = -1;
+	s->power_w = -1;
+	s->transition_j = -1;
+}
+
+/*
+ * fixup_cede0_latency(): the lowest usable extended CEDE wake-up latency
+ * in µs, or 0 when the records are unusable or give none.
+ */
+static uint64_t min_xcede_latency_us(const struct il_platform *p, struct il_machine_idle *m)
+{
+	int size = p->xcede_record_size ? p->xcede_record_size : XCEDE_RECORD_SIZE;
+	bool ticks = p->nxcede_ticks > 0;
+	int n = ticks ? p->nxcede_ticks : p->nxcede;
+	uint64_t min = 0;
+
+	if (size != XCEDE_RECORD_SIZE) {
+		il_machine_note(m, "pseries: xcede: expected record-size %d, observed %d: "
+				"records not parsed, no CEDE fix-up", XCEDE_RECORD_SIZE, size);
+		return 0;
+	}
+	if (ticks && p->nxcede)
+		il_machine_note(m, "pseries: xcede: records given in ticks and in us; "
+				"the tick values are used");
+	il_machine_note(m, "pseries: skipping the %d extended CEDE idle states", n);
+	for (int i = 0; i < n; i++) {
+		uint64_t us = ticks ? (tb_to_ns(p, p->xcede_latency_ticks[i]) + NSEC_PER_USEC - 1) /
+					      NSEC_PER_USEC
+				    : p->xcede_latency_us[i];
+		if (us == 0) {
+			il_machine_note(m, "pseries: skipping xcede record %d: exit latency 0us", i);
+			continue;
+		}
+		/* the kernel starts from UINT_MAX: larger values never win */
+		if (us < UINT_MAX && (!min || us < min))
+			min = us;
+	}
+	return min;
+}
+
+int il_pseries_idle_probe(const struct il_platform *p, struct il_machine_idle *m,
+			  struct il_err *err)
+{
+	struct il_driver *drv = &m->drv;
+	const char *ps = il_platform_option(p, "powersave");
+
+	(void)err;
+	if (p->arch != IL_ARCH_POWERPC) {
+		il_machine_note(m, "pseries_idle: not a powerpc partition");
+		return 1;
+	}
+	if (ps && !strcmp(ps, "off")) {
+		il_machine_note(m, "pseries_idle: not loaded: powersave=off (cpuidle_disable)");
+		return 1;
+	}
+	if (!p->hypervisor) {
+		il_machine_note(m, "pseries_idle: not loaded: no FW_FEATURE_SPLPAR "
+				"(not a logical partition)");
+		return 1;
+	}
+
+	memset(drv, 0, sizeof(*drv));
+	snprintf(drv->name, sizeof(drv->name), "pseries_idle");
+	set_state(&drv->states[0], "snooze", 0, 0, IL_FLAG_POLLING, IL_ENTRY_POLL, p->poll_exit);
+	if (p->shared_processor) {
+		set_state(&drv->states[1], "Shared Cede", CEDE_LATENCY_US, CEDE_RESIDENCY_US, 0,
+			  IL_ENTRY_CEDE, p->hlt_exit);
+		il_machine_note(m, "pseries: shared-processor partition: shared_states");
+	} else {
+		unsigned lat = CEDE_LATENCY_US, res = CEDE_RESIDENCY_US;
+
+		il_machine_note(m, "pseries: dedicated-processor partition: dedicated_states");
+		if (p->model >= PVR_POWER10) {
+			uint64_t min = min_xcede_latency_us(p, m);
+			if (min) {
+				lat = (unsigned)min;
+				res = (unsigned)(XCEDE_RESIDENCY_FACTOR * min);
+				il_machine_note(m, "pseries: fixed up CEDE exit latency to %u us "
+						"(target residency %u us)", lat, res);
+			} else {
+				il_machine_note(m, "pseries: no usable extended CEDE latency: "
+						"CEDE stays %u/%u us", lat, res);
+			}
+		} else {
+			il_machine_note(m, "pseries: pre-POWER10 CPU (PVR version 0x%x): firmware "
+					"latencies not used, CEDE stays %u/%u us", (unsigned)p->model,
+					lat, res);
+		}
+		set_state(&drv->states[1], "CEDE", lat, res, 0, IL_ENTRY_CEDE, p->hlt_exit);
+	}
+	drv->state_count = 2;
+	drv->safe_state_index = 0;
+	il_driver_init(drv);
+
+	/* snooze_timeout = states[1].target_residency * tb_ticks_per_usec, in ticks */
+	uint64_t tpu = tb_hz(p) / 1000000ull;
+	m->snooze_timeout_ns = tb_to_ns(p, drv->states[1].target_residency * tpu);
+	il_machine_note(m, "pseries: snooze polls for at most %llu ns (CEDE target residency)",
+			(unsigned long long)m->snooze_timeout_ns);
+	m->cpuidle = true;
+	return 0;
+}

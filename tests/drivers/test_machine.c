@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * src/drivers/machine.c: boot order (default routine first, then intel_idle,
+ * acpi_idle, haltpoll; pseries on powerpc), cpuidle.off=1, and the governor
+ * the kernel runs (ratings menu 20, teo 19, ladder 10/25, haltpoll 9 on
+ * KVM; cpuidle.governor= before the driver's preference).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "idlelab/drivers.h"
+#include "idlelab/platform.h"
+
+#define KVM_FORCE "[platform]\nname = t\n[cpu]\narch = x86\nvendor = amd\nhypervisor = kvm\n" \
+	"[kernel]\nrelease = 6.18\noption = cpuidle_haltpoll.force=1\n"
+#define LPAR "[platform]\nname = t\n[cpu]\narch = powerpc\nvendor = ibm\nhypervisor = powervm\n" \
+	"model = 0x80\n"
+#define TABLE "[platform]\nname = t\n[cpu]\nvendor = intel\nmwait = yes\n[driver]\nname = x\n" \
+	"governor = teo\n[state.0]\nname = POLL\nlatency = 0\nresidency = 0\nflags = POLLING\n" \
+	"[state.1]\nname = C1\nlatency = 2\nresidency = 2\n"
+
+static void build(const char *text, const char *release, const char *const *options,
+		  struct il_machine_idle *m)
+{
+	struct il_platform p;
+	struct il_err e;
+	if (il_platform_load_string(&p, text, strlen(text), "test", &e))
+		fail_msg("platform: %s", e.msg);
+	for (int i = 0; options && options[i]; i++) {
+		char k[64];
+		snprintf(k, sizeof(k), "%s", options[i]);
+		char *eq = strchr(k, '=');
+		*eq = '\0';
+		assert_int_equal(il_platform_set_option(&p, k, eq + 1, NULL), 0);
+	}
+	assert_int_equal(il_machine_idle_build(&p, release, m, &e), 0);
+}
+
+/* Index of the first note starting with prefix, or -1. */
+static int note_at(const struct il_machine_idle *m, const char *prefix)
+{
+	for (int i = 0; i < m->nnotes; i++)
+		if (!strncmp(m->notes[i], prefix, strlen(prefix)))
+			return i;
+	return -1;
+}
+
+static bool has_note(const struct il_machine_idle *m, const char *needle)
+{
+	for (int i = 0; i < m->nnotes; i++)
+		if (strstr(m->notes[i], needle))
+			return true;
+	return false;
+}
+
+static void x86_driver_order(void **state)
+{
+	struct il_machine_idle m;
+	(void)state;
+	build(KVM_FORCE, NULL, NULL, &m);
+	int intel = note_at(&m, "intel_idle"), acpi = note_at(&m, "acpi_idle"),
+	    hp = note_at(&m, "haltpoll: loaded");
+	assert_true(intel >= 0);
+	assert_true(acpi > intel);
+	assert_true(hp > acpi);
+	assert_true(m.cpuidle);
+	assert_string_equal(m.drv.name, "haltpoll");
+	/* the routine was chosen before any driver: haltpoll's state 1 uses it */
+	assert_int_equal(m.routine, IL_IDLE_ROUTINE_HLT);
+	assert_int_equal(m.drv.states[1].entry, IL_ENTRY_HLT);
+	/* no pseries probe on x86 */
+	assert_int_equal(note_at(&m, "pseries"), -1);
+}
+
+static void powerpc_only_pseries(void **state)
+{
+	struct il_machine_idle m;
+	(void)state;
+	build(LPAR, NULL, NULL, &m);
+	assert_true(m.cpuidle);
+	assert_string_equal(m.drv.name, "pseries_idle");
+	assert_int_equal(note_at(&m, "intel_idle"), -1);
+	assert_int_equal(note_at(&m, "acpi_idle"), -1);
+	assert_int_equal(note_at(&m, "haltpoll"), -1);
+	assert_string_equal(m.release, "7.1"); /* neither argument nor platform names one */
+}
+
+static void cpuidle_off(void **state)
+{
+	static const char *const off[] = { "cpuidle.off=1", NULL };
+	struct il_machine_idle m;
+	(void)state;
+	build(KVM_FORCE, NULL, off, &m);
+	assert_false(m.cpuidle);
+	assert_true(has_note(&m, "cpuidle.off=1"));
+	assert_int_equal(note_at(&m, "haltpoll"), -1); /* no driver was even tried */
+	assert_int_equal(m.routine, IL_IDLE_ROUTINE_HLT);
+	/* no driver, so no preference: menu is the best rated (haltpoll is 9) */
+	assert_string_equal(m.governor, "menu");
+	assert_true(has_note(&m, "unused"));
+	static const char *const on[] = { "cpuidle.off=0", NULL };
+	build(KVM_FORCE, NULL, on, &m);
+	assert_true(m.cpuidle);
+	/* the explicit table is not registered either */
+	build(TABLE, NULL, off, &m);
+	assert_false(m.cpuidle);
+}
+
+static void release_choice(void **state)
+{
+	struct il_machine_idle m;
+	(void)state;
+	build(KVM_FORCE, NULL, NULL, &m);
+	assert_string_equal(m.release, "6.18"); /* the platform's */
+	build(KVM_FORCE, "5.15", NULL, &m);
+	assert_string_equal(m.release, "5.15");
+	build(KVM_FORCE, "", NULL, &m);
+	assert_string_equal(m.release, "6.18");
+}
+
+static void governor_driver_preference(void **state)
+{
+	struct il_machine_idle m;
+	(void)state;
+	build(KVM_FORCE, NULL, NULL, &m);
+	assert_string_equal(m.governor, "haltpoll");
+	assert_true(has_note(&m, "preferred by the haltpoll driver"));
+	/* nohz=off raises ladder to 25, but the driver's preference still switches */
+	static const char *const nohz[] = { "nohz=off", NULL };
+	build(KVM_FORCE, NULL, nohz, &m);
+	assert_string_equal(m.governor, "haltpoll");
+	/* explicit table with a preferred governor */
+	build(TABLE, NULL, NULL, &m);
+	assert_string_equal(m.governor, "teo");
+}
+
+static void governor_param_beats_preference(void **state)
+{
+	struct il_machine_idle m;
+	(void)state;
+	static const char *const teo[] = { "cpuidle.governor=teo", NULL };
+	build(KVM_FORCE, NULL, teo, &m);
+	assert_string_equal(m.governor, "teo");
+	assert_true(has_note(&m, "preferred haltpoll is ignored"));
+	static const char *const upper[] = { "cpuidle.governor=LADDER", NULL };
+	build(KVM_FORCE, NULL, upper, &m);
+	assert_string_equal(m.governor, "ladder");
+	/* an unknown name still blocks the preference: the best rated runs */
+	static const char *const bogus[] = { "cpuidle.governor=foo", NULL };
+	build(KVM_FORCE, NULL, bogus, &m);
+	assert_string_equal(m.governor, "menu");
+	assert_true(has_note(&m, "not a registered governor"));
+	/* an empty value is no parameter */
+	static const char *const empty[] = { "cpuidle.governor=", NULL };
+	build(KVM_FORCE, NULL, empty, &m);
+	assert_string_equal(m.governor, "haltpoll");
+}
+
+static void governor_haltpoll_only_on_kvm(void **state)
+{
+	struct il_machine_idle m;
+	(void)state;
+	static const char *const hp[] = { "cpuidle.governor=haltpoll", NULL };
+	build(LPAR, NULL, hp, &m);
+	assert_string_equal(m.governor, "menu"); /* not registered outside KVM */
+	build(KVM_FORCE, NULL, hp, &m);
+	assert_string_equal(m.governor, "haltpoll");
+}
+
+static void governor_ratings(void **state)
+{
+	struct il_machine_idle m;
+	(void)state;
+	build(LPAR, NULL, NULL, &m);
+	assert_string_equal(m.governor, "menu");
+	static const char *const nohz[] = { "nohz=off", NULL };
+	build(LPAR, NULL, nohz, &m);
+	assert_string_equal(m.governor, "ladder");
+	assert_true(has_note(&m, "nohz=off"));
+	static const char *const nohz_on[] = { "nohz=on", NULL };
+	build(LPAR, NULL, nohz_on, &m);
+	assert_string_equal(m.governor, "menu");
+}
+
+static void idle_poll_with_driver(void **state)
+{
+	struct il_machine_idle m;
+	(void)state;
+	static const char *const poll[] = { "idle=poll", NULL };
+	build(TABLE, NULL, poll, &m);
+	assert_true(m.cpuidle);
+	assert_true(m.force_poll);
+	assert_true(has_note(&m, "never enters"));
+	/* haltpoll refuses with idle=poll: no driver, the loop polls */
+	build(KVM_FORCE, NULL, poll, &m);
+	assert_false(m.cpuidle);
+	assert_true(m.force_poll);
+	assert_true(has_note(&m, "the idle loop polls"));
+}
+
+static void bad_idle_value_noted(void **state)
+{
+	struct il_machine_idle m;
+	(void)state;
+	static const char *const bad[] = { "idle=fast", NULL };
+	build(KVM_FORCE, NULL, bad, &m);
+	assert_true(has_note(&m, "malformed early option"));
+	assert_true(m.cpuidle); /* no override: haltpoll loads */
+}
+
+static void other_arch(void **state)
+{
+	struct il_machine_idle m;
+	(void)state;
+	build("[platform]\nname = t\n[cpu]\narch = arm64\n", NULL, NULL, &m);
+	assert_false(m.cpuidle);
+	assert_int_equal(m.routine, IL_IDLE_ROUTINE_NONE);
+	assert_true(has_note(&m, "no idle driver is modelled"));
+	assert_string_equal(il_idle_routine_name(IL_IDLE_ROUTINE_NONE), "none");
+	assert_string_equal(il_idle_routine_name(IL_IDLE_ROUTINE_CEDE), "cede");
+	assert_string_equal(il_idle_routine_name(IL_IDLE_ROUTINE_TDX_HALT), "tdx_halt");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(x86_driver_order),
+		cmocka_unit_test(powerpc_only_pseries),
+		cmocka_unit_test(cpuidle_off),
+		cmocka_unit_test(release_choice),
+		cmocka_unit_test(governor_driver_preference),
+		cmocka_unit_test(governor_param_beats_preference),
+		cmocka_unit_test(governor_haltpoll_only_on_kvm),
+		cmocka_unit_test(governor_ratings),
+		cmocka_unit_test(idle_poll_with_driver),
+		cmocka_unit_test(bad_idle_value_noted),
+		cmocka_unit_test(other_arch),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The pseries cpuidle driver (src/drivers/pseries.c): dedicated and shared
+ * tables, the CEDE(0) fix-up from extended CEDE records on POWER10
+ * (50741b70b0cb, 7cbd631d4dec), record-size and zero-latency edge cases,
+ * tick rounding, the snooze timeout, and the conditions that stop it.
+ * Ticks are of a 512 MHz timebase: 512 ticks = 1000 ns.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "idlelab/drivers.h"
+#include "idlelab/platform.h"
+
+#define LPAR "[platform]\nname = t\n[cpu]\narch = powerpc\nvendor = ibm\nhypervisor = powervm\n" \
+	"tb_mhz = 512\n"
+
+static void build(const char *text, const char *option, struct il_machine_idle *m)
+{
+	struct il_platform p;
+	struct il_err e;
+	if (il_platform_load_string(&p, text, strlen(text), "test", &e))
+		fail_msg("platform: %s", e.msg);
+	if (option) {
+		char k[64];
+		snprintf(k, sizeof(k), "%s", option);
+		char *eq = strchr(k, '=');
+		*eq = '\0';
+		assert_int_equal(il_platform_set_option(&p, k, eq + 1, NULL), 0);
+	}
+	assert_int_equal(il_machine_idle_build(&p, "6.18", m, &e), 0);
+}
+
+static bool has_note(const struct il_machine_idle *m, const char *needle)
+{
+	for (int i = 0; i < m->nnotes; i++)
+		if (strstr(m->notes[i], needle))
+			return true;
+	return false;
+}
+
+/* CEDE's exit latency and target residency (µs), checking the ns forms agree. */
+static void assert_cede(const struct il_machine_idle *m, const char *name, unsigned lat,
+			unsigned res)
+{
+	const struct il_state *s = &m->drv.states[1];
+	assert_true(m->cpuidle);
+	assert_string_equal(m->drv.name, "pseries_idle");
+	assert_int_equal(m->drv.state_count, 2);
+	assert_string_equal(s->name, name);
+	assert_string_equal(s->desc, name);
+	assert_int_equal(s->exit_latency, lat);
+	assert_int_equal(s->target_residency, res);
+	assert_int_equal(s->exit_latency_ns, (int64_t)lat * 1000);
+	assert_int_equal(s->target_residency_ns, (int64_t)res * 1000);
+	assert_int_equal(s->entry, IL_ENTRY_CEDE);
+	assert_int_equal(s->flags, 0);
+	/* snooze: polling, 0/0, and it polls for at most CEDE's target residency */
+	assert_string_equal(m->drv.states[0].name, "snooze");
+	assert_int_equal(m->drv.states[0].flags, IL_FLAG_POLLING);
+	assert_int_equal(m->drv.states[0].exit_latency_ns, 0);
+	assert_int_equal(m->drv.states[0].entry, IL_ENTRY_POLL);
+	assert_int_equal(m->snooze_timeout_ns, (uint64_t)res * 1000);
+}
+
+static void dedicated_power10_fixup(void **state)
+{
+	struct il_machine_idle m;
+	(void)state;
+	/* 6144 ticks = 12000 ns -> 12 us, residency 120 us */
+	build(LPAR "model = 0x80\nxcede_latency_ticks = 6144\n", NULL, &m);
+	assert_cede(&m, "CEDE", 12, 120);
+	assert_true(has_note(&m, "fixed up CEDE exit latency to 12 us"));
+	assert_string_equal(m.governor, "menu"); /* no preferred governor */
+	assert_int_equal(m.routine, IL_IDLE_ROUTINE_CEDE);
+}
+
+static void dedicated_minimum_over_records(void **state)
+{
+	struct il_machine_idle m;
+	(void)state;
+	/* 20 us, 12 us, 16 us: the minimum wins */
+	build(LPAR "model = 0x80\nxcede_latency_ticks = 10240 6144 8192\n", NULL, &m);
+	assert_cede(&m, "CEDE", 12, 120);
+	/* above the 10 us default: no cap in the current rule (7cbd631d4dec) */
+	build(LPAR "model = 0x80\nxcede_latency_ticks = 10240\n", NULL, &m);
+	assert_cede(&m, "CEDE", 20, 200);
+}
+
+static void tick_rounding(void **state)
+{
+	struct il_machine_idle m;
+	(void)state;
+	/* 100 ticks = 195 ns: rounded up to 1 us, not down to 0 */
+	build(LPAR "model = 0x80\nxcede_latency_ticks = 100\n", NULL, &m);
+	assert_cede(&m, "CEDE", 1, 10);
+	/* 512 ticks = exactly 1000 ns -> 1 us; 513 ticks = 1001 ns -> 2 us */
+	build(LPAR "model = 0x80\nxcede_latency_ticks = 512\n", NULL, &m);
+	assert_cede(&m, "CEDE", 1, 10);
+	build(LPAR "model = 0x80\nxcede_latency_ticks = 513\n", NULL, &m);
+	assert_cede(&m, "CEDE", 2, 20);
+	/* a 256 MHz timebase doubles the time of a tick: 6144 ticks = 24 us */
+	build("[platform]\nname = t\n[cpu]\narch = powerpc\nhypervisor = powervm\n"
+	      "tb_mhz = 256\nmodel = 0x80\nxcede_latency_ticks = 6144\n", NULL, &m);
+	assert_int_equal(m.drv.states[1].exit_latency, 24);
+	/* no tb_mhz: the 512 MHz POWER timebase */
+	build("[platform]\nname = t\n[cpu]\narch = powerpc\nhypervisor = powervm\n"
+	      "model = 0x80\nxcede_latency_ticks = 6144\n", NULL, &m);
+	assert_cede(&m, "CEDE", 12, 120);
+}
+
+static void zero_latency_records_skipped(void **state)
+{
+	struct il_machine_idle m;
+	(void)state;
+	build(LPAR "model = 0x80\nxcede_latency_ticks = 0 6144\n", NULL, &m);
+	assert_cede(&m, "CEDE", 12, 120);
+	assert_true(has_note(&m, "skipping xcede record 0"));
+	/* only zero records: nothing usable, the defaults stay */
+	build(LPAR "model = 0x80\nxcede_latency_ticks = 0 0\n", NULL, &m);
+	assert_cede(&m, "CEDE", 10, 100);
+	assert_true(has_note(&m, "no usable extended CEDE latency"));
+	/* no records at all (or the RTAS call failed): defaults */
+	build(LPAR "model = 0x80\n", NULL, &m);
+	assert_cede(&m, "CEDE", 10, 100);
+}
+
+static void record_size_mismatch(void **state)
+{
+	struct il_machine_idle m;
+	(void)state;
+	build(LPAR "model = 0x80\nxcede_record_size = 9\nxcede_latency_ticks = 6144\n", NULL, &m);
+	assert_cede(&m, "CEDE", 10, 100);
+	assert_true(has_note(&m, "expected record-size 10, observed 9"));
+	build(LPAR "model = 0x80\nxcede_record_size = 10\nxcede_latency_ticks = 6144\n", NULL, &m);
+	assert_cede(&m, "CEDE", 12, 120);
+}
+
+static void us_records(void **state)
+{
+	struct il_machine_idle m;
+	(void)state;
+	build(LPAR "model = 0x80\nxcede_latency_us = 7 0 9\n", NULL, &m);
+	assert_cede(&m, "CEDE", 7, 70);
+	/* ticks take precedence over the us list */
+	build(LPAR "model = 0x80\nxcede_latency_us = 7\nxcede_latency_ticks = 6144\n", NULL, &m);
+	assert_cede(&m, "CEDE", 12, 120);
+	assert_true(has_note(&m, "tick values are used"));
+}
+
+static void pre_power10_no_fixup(void **state)
+{
+	struct il_machine_idle m;
+	(void)state;
+	/* POWER9 (PVR version 0x4e): firmware values not trusted */
+	build(LPAR "model = 0x4e\nxcede_latency_ticks = 2048\n", NULL, &m);
+	assert_cede(&m, "CEDE", 10, 100);
+	assert_true(has_note(&m, "pre-POWER10"));
+	/* POWER11 (0x82) has ISA v3.1 too */
+	build(LPAR "model = 0x82\nxcede_latency_ticks = 2048\n", NULL, &m);
+	assert_cede(&m, "CEDE", 4, 40);
+}
+
+static void shared_table(void **state)
+{
+	struct il_machine_idle m;
+	(void)state;
+	/* shared partitions never parse the records */
+	build(LPAR "model = 0x80\nshared_processor = yes\nxcede_latency_ticks = 6144\n", NULL, &m);
+	assert_cede(&m, "Shared Cede", 10, 100);
+	assert_false(has_note(&m, "fixed up"));
+}
+
+static void not_loaded(void **state)
+{
+	struct il_machine_idle m;
+	(void)state;
+	build(LPAR "model = 0x80\n", "powersave=off", &m);
+	assert_false(m.cpuidle);
+	assert_true(has_note(&m, "powersave=off"));
+	assert_int_equal(m.routine, IL_IDLE_ROUTINE_CEDE);
+	assert_int_equal(m.default_state.entry, IL_ENTRY_CEDE);
+	assert_int_equal(m.snooze_timeout_ns, 0);
+	/* bare metal (PowerNV): no SPLPAR */
+	build("[platform]\nname = t\n[cpu]\narch = powerpc\nmodel = 0x80\n", NULL, &m);
+	assert_false(m.cpuidle);
+	assert_true(has_note(&m, "SPLPAR"));
+	/* cpuidle.off=1: no driver */
+	build(LPAR "model = 0x80\n", "cpuidle.off=1", &m);
+	assert_false(m.cpuidle);
+}
+
+static void builtin_platforms(void **state)
+{
+	struct il_platform p;
+	struct il_machine_idle m;
+	struct il_err e;
+	(void)state;
+	assert_int_equal(il_platform_load(&p, "ibm-power10-dedicated", &e), 0);
+	assert_int_equal(il_machine_idle_build(&p, NULL, &m, &e), 0);
+	assert_cede(&m, "CEDE", 12, 120);
+	assert_int_equal(p.hz, 100);
+	assert_int_equal(il_platform_load(&p, "ibm-power10-shared", &e), 0);
+	assert_int_equal(il_machine_idle_build(&p, NULL, &m, &e), 0);
+	assert_cede(&m, "Shared Cede", 10, 100);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(dedicated_power10_fixup),
+		cmocka_unit_test(dedicated_minimum_over_records),
+		cmocka_unit_test(tick_rounding),
+		cmocka_unit_test(zero_latency_records_skipped),
+		cmocka_unit_test(record_size_mismatch),
+		cmocka_unit_test(us_records),
+		cmocka_unit_test(pre_power10_no_fixup),
+		cmocka_unit_test(shared_table),
+		cmocka_unit_test(not_loaded),
+		cmocka_unit_test(builtin_platforms),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
