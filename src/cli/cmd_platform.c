@@ -88,6 +88,8 @@ static void state_row(struct il_table *t, int idx, const struct il_state *s,
 	il_table_str(t, s->desc);
 	il_table_i64(t, s->exit_latency_ns / 1000);
 	il_table_i64(t, s->target_residency_ns / 1000);
+	il_table_i64(t, (disable & IL_DISABLE_BY_USER) ? 1 : 0);
+	il_table_str(t, (s->flags & IL_FLAG_OFF) ? "disabled" : "enabled");
 	il_state_flags_str(s->flags, flags, sizeof(flags));
 	il_table_str(t, flags[0] ? flags : "-");
 	if (s->entry == IL_ENTRY_MWAIT)
@@ -97,8 +99,6 @@ static void state_row(struct il_table *t, int idx, const struct il_state *s,
 	else
 		il_table_str(t, il_entry_method_name(s->entry));
 	il_table_str(t, il_dist_str(&s->exit_dist, dist, sizeof(dist)));
-	il_table_i64(t, (disable & IL_DISABLE_BY_USER) ? 1 : 0);
-	il_table_str(t, (s->flags & IL_FLAG_OFF) ? "disabled" : "enabled");
 }
 
 static int show(const char *what, const char *release, char **options, int noptions,
@@ -170,8 +170,8 @@ static int show(const char *what, const char *release, char **options, int nopti
 	}
 	struct il_table *t = il_table_new(NULL);
 	static const char *const cols[] = { "state", "name", "desc", "latency", "residency",
-					    "flags", "entry", "exit_dist", "disable",
-					    "default_status" };
+					    "disable", "default_status", "flags", "entry",
+					    "exit_dist" };
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
 		il_table_col(t, cols[i]);
 	if (drv)
@@ -215,7 +215,7 @@ static int platform_run(int argc, char **argv)
 	argv++;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+f:k:o:l", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:k:o:l", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (il_format_parse(optarg, &fmt))
@@ -269,8 +269,9 @@ const struct il_command cmd_platform = {
 		 "                              [--lines] [--format table|csv|json]\n\n"
 		 "Derives the idle setup the kernel would make for a built-in platform or a\n"
 		 "platform file: which cpuidle driver registers and its states (state, name,\n"
-		 "desc, latency and residency in us, flags, entry method, exit-latency\n"
-		 "distribution, disable, default_status), the governor, and on x86 the\n"
+		 "desc, latency and residency in us, disable, default_status as sysfs shows\n"
+		 "them, then flags, entry method and the exit-latency distribution the\n"
+		 "simulator samples), the governor, and on x86 the\n"
 		 "default idle routine and why it was chosen, then the drivers' notes.\n"
 		 "With no driver the table holds the default routine as one state.\n\n"
 		 "  --kernel RELEASE     follow kernel RELEASE (e.g. 5.15, 6.18; default: the\n"

@@ -179,26 +179,6 @@ static void choose_governor(const struct il_platform *p, struct il_machine_idle 
 				"idle loop calls the default routine", m->governor);
 }
 
-/*
- * TEMPORARY until src/drivers/intel_idle.c and acpi_idle.c land (another
- * helper writes them): weak stand-ins that refuse to load.
- */
-__attribute__((weak)) int il_intel_idle_probe(const struct il_platform *p,
-					      struct il_machine_idle *m, struct il_err *err)
-{
-	(void)p; (void)err;
-	il_machine_note(m, "intel_idle: not built");
-	return 1;
-}
-
-__attribute__((weak)) int il_acpi_idle_probe(const struct il_platform *p,
-					     struct il_machine_idle *m, struct il_err *err)
-{
-	(void)p; (void)err;
-	il_machine_note(m, "acpi_idle: not built");
-	return 1;
-}
-
 /* Probe one driver; 0 registered, 1 refused, negative error. */
 typedef int (*probe_fn)(const struct il_platform *, struct il_machine_idle *, struct il_err *);
 
