@@ -1,0 +1,588 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * intel_idle (drivers/idle/intel_idle.c): the native MWAIT driver for
+ * Intel CPUs, with its built-in per-model tables, the _CST cross-check on
+ * server models and the _CST-built table for models it does not know.
+ *
+ * Follows torvalds/linux drivers/idle/intel_idle.c at 00433eae1771 (2023,
+ * "0.5.1"), read in full, plus later tables from their posted diffs:
+ * Granite Rapids 370406bf5738 (Aug 2024, v6.12) and CPUIDLE_FLAG_PARTIAL_HINT_MATCH
+ * ("intel_idle: fix ACPI _CST matching for newer Xeon platforms", Nov 2024,
+ * believed v6.13). The Haswell/Broadwell/Skylake/SKX/ICX/SPR tables are the
+ * 00433eae1771 text for every release modelled; their earlier revisions
+ * (e.g. the ICX C6 update of v5.13) are not.
+ *
+ * Release-dependent behaviour (mainline tags, m->release):
+ *  - before v5.6 intel_idle knows nothing of _CST: no use_acpi, no OFF
+ *    states, unknown models do not load. e6d4f08a6776 ("intel_idle: Use
+ *    ACPI _CST on server systems") and 18734958e9bf ("intel_idle: Use ACPI
+ *    _CST for processor models without C-state tables") landed in v5.6;
+ *    the states_off parameter is believed v5.7.
+ *  - Mel Gorman's 75af76d0a34e ("intel_idle: Ignore _CST if control cannot
+ *    be taken from the platform", Oct 2020, v5.10). Its diff is what the
+ *    model follows: before it a failed acpi_processor_claim_cst_control()
+ *    already reset the _CST table, but a _CST that is not usable (some state
+ *    in range not FFH/MWAIT) left its table in place, so built-in states
+ *    whose hint it does not list came up OFF (the Haswell servers of the
+ *    report: C3 and C6 disabled by default); from v5.10 every failure path
+ *    (not usable, claim refused) resets it and all built-in states are on.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drivers_internal.h"
+
+#define MAX_CSTATE_DEFAULT (IL_STATE_MAX - 1)  /* CPUIDLE_STATE_MAX - 1 */
+#define CPUID5_ECX_EXTENSIONS_SUPPORTED 0x1u
+#define CPUID5_ECX_INTERRUPT_BREAK 0x2u
+#define MWAIT_SUBSTATE_SIZE 4
+#define MWAIT_SUBSTATE_MASK 0xfu
+#define MWAIT_CSTATE_MASK 0xfu
+#define ACPI_STATE_C1 1
+#define ACPI_STATE_C2 2
+
+/* driver-private table flags (kernel bit numbers) */
+#define F_IRQ_ENABLE (1u << 14)
+#define F_ALWAYS_ENABLE (1u << 15)         /* on even if _CST does not list it */
+#define F_IBRS (1u << 16)
+#define F_INIT_XSTATE (1u << 17)
+#define F_PARTIAL_HINT_MATCH (1u << 18)    /* match _CST on the C-state nibble only */
+
+#define TLB IL_FLAG_TLB_FLUSHED
+
+#define REL_CST "5.6"
+#define REL_STATES_OFF "5.7"
+#define REL_IGNORE_UNUSABLE_CST "5.10"
+#define REL_GNR "6.12"
+#define REL_PARTIAL_HINT "6.13"
+
+/* One entry of a built-in table (struct cpuidle_state as the tables give it). */
+struct icstate {
+	const char *name;
+	unsigned int hint;       /* MWAIT EAX */
+	unsigned int flags;      /* IL_FLAG_* */
+	unsigned int priv;       /* F_* */
+	unsigned int exit_latency;     /* µs */
+	unsigned int target_residency; /* µs */
+};
+
+static const struct icstate hsw_cstates[] = {
+	{ "C1", 0x00, 0, 0, 2, 2 },
+	{ "C1E", 0x01, 0, F_ALWAYS_ENABLE, 10, 20 },
+	{ "C3", 0x10, TLB, 0, 33, 100 },
+	{ "C6", 0x20, TLB, 0, 133, 400 },
+	{ "C7s", 0x32, TLB, 0, 166, 500 },
+	{ "C8", 0x40, TLB, 0, 300, 900 },
+	{ "C9", 0x50, TLB, 0, 600, 1800 },
+	{ "C10", 0x60, TLB, 0, 2600, 7700 },
+	{ NULL, 0, 0, 0, 0, 0 },
+};
+
+static const struct icstate bdw_cstates[] = {
+	{ "C1", 0x00, 0, 0, 2, 2 },
+	{ "C1E", 0x01, 0, F_ALWAYS_ENABLE, 10, 20 },
+	{ "C3", 0x10, TLB, 0, 40, 100 },
+	{ "C6", 0x20, TLB, 0, 133, 400 },
+	{ "C7s", 0x32, TLB, 0, 166, 500 },
+	{ "C8", 0x40, TLB, 0, 300, 900 },
+	{ "C9", 0x50, TLB, 0, 600, 1800 },
+	{ "C10", 0x60, TLB, 0, 2600, 7700 },
+	{ NULL, 0, 0, 0, 0, 0 },
+};
+
+static const struct icstate skl_cstates[] = {
+	{ "C1", 0x00, 0, 0, 2, 2 },
+	{ "C1E", 0x01, 0, F_ALWAYS_ENABLE, 10, 20 },
+	{ "C3", 0x10, TLB, 0, 70, 100 },
+	{ "C6", 0x20, TLB, F_IBRS, 85, 200 },
+	{ "C7s", 0x33, TLB, F_IBRS, 124, 800 },
+	{ "C8", 0x40, TLB, F_IBRS, 200, 800 },
+	{ "C9", 0x50, TLB, F_IBRS, 480, 5000 },
+	{ "C10", 0x60, TLB, F_IBRS, 890, 5000 },
+	{ NULL, 0, 0, 0, 0, 0 },
+};
+
+static const struct icstate skx_cstates[] = {
+	{ "C1", 0x00, 0, F_IRQ_ENABLE, 2, 2 },
+	{ "C1E", 0x01, 0, F_ALWAYS_ENABLE, 10, 20 },
+	{ "C6", 0x20, TLB, F_IBRS, 133, 600 },
+	{ NULL, 0, 0, 0, 0, 0 },
+};
+
+static const struct icstate icx_cstates[] = {
+	{ "C1", 0x00, 0, F_IRQ_ENABLE, 1, 1 },
+	{ "C1E", 0x01, 0, F_ALWAYS_ENABLE, 4, 4 },
+	{ "C6", 0x20, TLB, 0, 170, 600 },
+	{ NULL, 0, 0, 0, 0, 0 },
+};
+
+static const struct icstate spr_cstates[] = {
+	{ "C1", 0x00, 0, 0, 1, 1 },
+	{ "C1E", 0x01, 0, F_ALWAYS_ENABLE, 2, 4 },
+	{ "C6", 0x20, TLB, F_INIT_XSTATE, 290, 800 },
+	{ NULL, 0, 0, 0, 0, 0 },
+};
+
+static const struct icstate gnr_cstates[] = {
+	{ "C1", 0x00, 0, 0, 1, 1 },
+	{ "C1E", 0x01, 0, F_ALWAYS_ENABLE, 4, 4 },
+	{ "C6", 0x20, TLB, F_INIT_XSTATE | F_PARTIAL_HINT_MATCH, 170, 650 },
+	{ "C6P", 0x21, TLB, F_INIT_XSTATE | F_PARTIAL_HINT_MATCH, 210, 1000 },
+	{ NULL, 0, 0, 0, 0, 0 },
+};
+
+/* struct idle_cpu: a model's table and flags. */
+struct idle_cpu {
+	const char *label;
+	const struct icstate *table;
+	bool disable_promotion_to_c1e;
+	bool use_acpi;
+};
+
+static const struct idle_cpu cpu_hsw = { "Haswell", hsw_cstates, true, false };
+static const struct idle_cpu cpu_hsx = { "Haswell-X", hsw_cstates, true, true };
+static const struct idle_cpu cpu_bdw = { "Broadwell", bdw_cstates, true, false };
+static const struct idle_cpu cpu_bdx = { "Broadwell-X", bdw_cstates, true, true };
+static const struct idle_cpu cpu_skl = { "Skylake", skl_cstates, true, false };
+static const struct idle_cpu cpu_skx = { "Skylake-X", skx_cstates, true, true };
+static const struct idle_cpu cpu_icx = { "Ice Lake-X", icx_cstates, true, true };
+static const struct idle_cpu cpu_spr = { "Sapphire Rapids", spr_cstates, true, true };
+static const struct idle_cpu cpu_gnr = { "Granite Rapids", gnr_cstates, true, true };
+
+/* family 6 model numbers (asm/intel-family.h) */
+#define M_HASWELL 0x3c
+#define M_HASWELL_X 0x3f
+#define M_HASWELL_L 0x45
+#define M_HASWELL_G 0x46
+#define M_BROADWELL 0x3d
+#define M_BROADWELL_G 0x47
+#define M_BROADWELL_X 0x4f
+#define M_BROADWELL_D 0x56
+#define M_SKYLAKE_L 0x4e
+#define M_SKYLAKE 0x5e
+#define M_KABYLAKE_L 0x8e
+#define M_KABYLAKE 0x9e
+#define M_SKYLAKE_X 0x55
+#define M_ICELAKE_X 0x6a
+#define M_ICELAKE_D 0x6c
+#define M_SAPPHIRERAPIDS_X 0x8f
+#define M_EMERALDRAPIDS_X 0xcf
+#define M_GRANITERAPIDS_X 0xad
+
+static const struct {
+	int model;
+	const struct idle_cpu *icpu;
+	const char *since;           /* first release with the entry, NULL = all modelled */
+} intel_idle_ids[] = {
+	{ M_HASWELL, &cpu_hsw, NULL },       { M_HASWELL_X, &cpu_hsx, NULL },
+	{ M_HASWELL_L, &cpu_hsw, NULL },     { M_HASWELL_G, &cpu_hsw, NULL },
+	{ M_BROADWELL, &cpu_bdw, NULL },     { M_BROADWELL_G, &cpu_bdw, NULL },
+	{ M_BROADWELL_X, &cpu_bdx, NULL },   { M_BROADWELL_D, &cpu_bdx, NULL },
+	{ M_SKYLAKE_L, &cpu_skl, NULL },     { M_SKYLAKE, &cpu_skl, NULL },
+	{ M_KABYLAKE_L, &cpu_skl, NULL },    { M_KABYLAKE, &cpu_skl, NULL },
+	{ M_SKYLAKE_X, &cpu_skx, NULL },
+	{ M_ICELAKE_X, &cpu_icx, NULL },     { M_ICELAKE_D, &cpu_icx, NULL },
+	{ M_SAPPHIRERAPIDS_X, &cpu_spr, NULL }, { M_EMERALDRAPIDS_X, &cpu_spr, NULL },
+	{ M_GRANITERAPIDS_X, &cpu_gnr, REL_GNR },
+};
+
+/* Module parameters (intel_idle.*). */
+struct intel_idle_params {
+	int max_cstate;              /* intel_idle.max_cstate */
+	unsigned int states_off;     /* intel_idle.states_off */
+	bool no_acpi;                /* intel_idle.no_acpi */
+	bool force_use_acpi;         /* intel_idle.use_acpi */
+};
+
+/* The built state of the driver during init. */
+struct intel_idle_ctx {
+	const struct il_platform *p;
+	struct il_machine_idle *m;
+	struct intel_idle_params o;
+	const struct idle_cpu *icpu;
+	struct il_acpi_power acpi;   /* acpi_state_table */
+	int acpi_count;              /* acpi_state_table.count (0 = _CST not used) */
+};
+
+static const struct idle_cpu *match_cpu(const struct il_platform *p, const struct il_machine_idle *m)
+{
+	if (p->family != 6)
+		return NULL;
+	for (size_t i = 0; i < sizeof(intel_idle_ids) / sizeof(intel_idle_ids[0]); i++)
+		if (intel_idle_ids[i].model == p->model &&
+		    (!intel_idle_ids[i].since || il_release_at_least(m, intel_idle_ids[i].since)))
+			return intel_idle_ids[i].icpu;
+	return NULL;
+}
+
+const char *il_intel_idle_table_name(const struct il_platform *p, const struct il_machine_idle *m)
+{
+	const struct idle_cpu *icpu;
+
+	if (p->arch != IL_ARCH_X86 || p->vendor != IL_VENDOR_INTEL)
+		return NULL;
+	icpu = match_cpu(p, m);
+	return icpu ? icpu->label : NULL;
+}
+
+/* kstrtoint/kstrtouint with base 0; -EINVAL if refused. */
+static int parse_kint(const char *s, long long lo, long long hi, long long *out)
+{
+	char *end;
+	long long v;
+
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	v = strtoll(s, &end, 0);
+	if (errno || *end || v < lo || v > hi)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static void read_params(struct intel_idle_ctx *c)
+{
+	const struct il_platform *p = c->p;
+	const char *v;
+	long long x;
+
+	c->o.max_cstate = MAX_CSTATE_DEFAULT;
+	v = il_platform_option(p, "intel_idle.max_cstate");
+	if (v) {
+		if (parse_kint(v, INT_MIN, INT_MAX, &x))
+			il_machine_note(c->m, "intel_idle: max_cstate=%s refused, keeps %d", v,
+					c->o.max_cstate);
+		else
+			c->o.max_cstate = (int)x;
+	}
+	v = il_platform_option(p, "intel_idle.states_off");
+	if (v) {
+		if (!il_release_at_least(c->m, REL_STATES_OFF))
+			il_machine_note(c->m, "intel_idle: states_off does not exist before %s: ignored",
+					REL_STATES_OFF);
+		else if (parse_kint(v, 0, UINT_MAX, &x))
+			il_machine_note(c->m, "intel_idle: states_off=%s refused, keeps 0", v);
+		else
+			c->o.states_off = (unsigned int)x;
+	}
+	c->o.no_acpi = il_option_bool(p, "intel_idle.no_acpi", false);
+	c->o.force_use_acpi = il_option_bool(p, "intel_idle.use_acpi", false);
+	if ((c->o.no_acpi || c->o.force_use_acpi) && !il_release_at_least(c->m, REL_CST)) {
+		il_machine_note(c->m, "intel_idle: use_acpi/no_acpi do not exist before %s: ignored",
+				REL_CST);
+		c->o.no_acpi = c->o.force_use_acpi = false;
+	}
+}
+
+/*
+ * intel_idle_cst_usable(): every _CST state within the max_cstate range
+ * must be entered with MWAIT (FFH).
+ */
+static bool cst_usable(const struct intel_idle_ctx *c)
+{
+	int limit = IL_STATE_MAX;
+
+	if (c->o.max_cstate + 1 < limit)
+		limit = c->o.max_cstate + 1;
+	if (c->acpi_count < limit)
+		limit = c->acpi_count;
+	for (int cstate = 1; cstate < limit; cstate++)
+		if (c->acpi.states[cstate].method != IL_ACPI_CX_FFH)
+			return false;
+	return true;
+}
+
+/*
+ * intel_idle_acpi_cst_extract(): take the _CST if it is usable and control
+ * is handed over. Every CPU's _CST is the platform's one, so the per-CPU
+ * loop reduces to one evaluation. acpi_count keeps what the kernel leaves
+ * in acpi_state_table.count, which decides the OFF states.
+ */
+static bool cst_extract(struct intel_idle_ctx *c)
+{
+	memset(&c->acpi, 0, sizeof(c->acpi));
+	c->acpi_count = 0;
+	if (c->o.no_acpi) {
+		il_machine_note(c->m, "intel_idle: no_acpi: not allowed to use ACPI _CST");
+		return false;
+	}
+	if (il_acpi_evaluate_cst(c->p, c->m, &c->acpi, "intel_idle")) {
+		il_machine_note(c->m, "intel_idle: ACPI _CST not found or not usable");
+		return false;
+	}
+	c->acpi_count = c->acpi.count + 1;
+	if (!cst_usable(c)) {
+		if (il_release_at_least(c->m, REL_IGNORE_UNUSABLE_CST)) {
+			c->acpi_count = 0;
+			il_machine_note(c->m, "intel_idle: ACPI _CST not usable (not all MWAIT): ignored "
+					"(75af76d0a34e)");
+		} else {
+			il_machine_note(c->m, "intel_idle: ACPI _CST not usable (not all MWAIT), but "
+					"kernels before 5.10 keep its table: states it does not list "
+					"are off by default (fixed by 75af76d0a34e)");
+		}
+		return false;
+	}
+	if (!il_acpi_claim_cst_control(c->p)) {
+		c->acpi_count = 0;
+		il_machine_note(c->m, "intel_idle: Failed to claim processor _CST control: _CST ignored");
+		return false;
+	}
+	return true;
+}
+
+/* intel_idle_off_by_default(): the hint is not in the _CST the driver kept. */
+static bool off_by_default(const struct intel_idle_ctx *c, unsigned int hint, unsigned int priv)
+{
+	int limit = c->acpi_count < IL_STATE_MAX ? c->acpi_count : IL_STATE_MAX;
+
+	if (!c->acpi_count)
+		return false;
+	for (int cstate = 1; cstate < limit; cstate++) {
+		unsigned int acpi_hint = c->acpi.states[cstate].address;
+		unsigned int table_hint = hint;
+
+		if ((priv & F_PARTIAL_HINT_MATCH) && il_release_at_least(c->m, REL_PARTIAL_HINT)) {
+			acpi_hint &= ~MWAIT_SUBSTATE_MASK;
+			table_hint &= ~MWAIT_SUBSTATE_MASK;
+		}
+		if (acpi_hint == table_hint)
+			return false;
+	}
+	return true;
+}
+
+static bool needs_timer_stop(const struct il_platform *p, unsigned int hint)
+{
+	return !p->arat && ((hint >> MWAIT_SUBSTATE_SIZE) & MWAIT_CSTATE_MASK);
+}
+
+/* Fill the model facts of an MWAIT state. */
+static void mwait_state(const struct il_platform *p, struct il_state *s, unsigned int hint)
+{
+	s->entry = IL_ENTRY_MWAIT;
+	s->mwait_hint = hint;
+	s->has_s2idle = true;
+	s->power_usage = 0;
+	s->power_w = -1;
+	s->transition_j = -1;
+	/* idlelab: C3/C6-class hints stop the core and free turbo headroom */
+	if ((hint >> MWAIT_SUBSTATE_SIZE) & MWAIT_CSTATE_MASK)
+		s->flags |= IL_FLAG_TURBO_RELEASE;
+	s->exit_dist = il_driver_exit_dist(p, s);
+}
+
+/*
+ * Per-model table fix-ups (sklh/skx/spr_idle_state_table_update) on a
+ * mutable copy of the table.
+ */
+static void table_fixups(struct intel_idle_ctx *c, struct icstate *t)
+{
+	const struct il_platform *p = c->p;
+
+	if (p->model == M_SKYLAKE) {
+		/* SKL-H: skip C8 and C9 when PC10 is the package limit and SGX is off */
+		if (c->o.max_cstate <= 7 || !(p->cpuid5_edx & (0xfu << 28)) ||
+		    (p->pkg_cst_config & 0xf) != 8 || p->sgx_enabled)
+			return;
+		t[5].flags |= IL_FLAG_UNUSABLE;
+		t[6].flags |= IL_FLAG_UNUSABLE;
+		il_machine_note(c->m, "intel_idle: SKL-H fix-up: PC10 limit, SGX off: C8 and C9 unusable");
+	} else if (p->model == M_SKYLAKE_X) {
+		if ((p->pkg_cst_config & 0x7) < 2) {
+			t[2].exit_latency = 92;
+			t[2].target_residency = 276;
+			il_machine_note(c->m, "intel_idle: SKX fix-up: package C6 not allowed "
+					"(PKG_CST_CONFIG limit %u): C6 92/276 us", p->pkg_cst_config & 0x7);
+		}
+	} else if (p->model == M_SAPPHIRERAPIDS_X || p->model == M_EMERALDRAPIDS_X) {
+		if ((p->pkg_cst_config & 0x7) < 2) {
+			t[2].exit_latency = 190;
+			t[2].target_residency = 600;
+			il_machine_note(c->m, "intel_idle: SPR fix-up: package C6 not allowed "
+					"(PKG_CST_CONFIG limit %u): C6 190/600 us", p->pkg_cst_config & 0x7);
+		}
+	}
+}
+
+/* intel_idle_init_cstates_icpu(): the built-in table through the filters. */
+static void init_cstates_icpu(struct intel_idle_ctx *c)
+{
+	const struct il_platform *p = c->p;
+	struct il_driver *drv = &c->m->drv;
+	struct icstate t[IL_STATE_MAX + 1];
+	char skipped[IL_NOTE_LEN] = "", off[IL_NOTE_LEN] = "";
+	bool use_acpi = il_release_at_least(c->m, REL_CST) && (c->icpu->use_acpi || c->o.force_use_acpi);
+	bool tsc_noted = false;
+	int n = 0;
+
+	while (n < IL_STATE_MAX && c->icpu->table[n].name) {
+		t[n] = c->icpu->table[n];
+		n++;
+	}
+	t[n].name = NULL;
+	table_fixups(c, t);
+	for (int cstate = 0; cstate < IL_STATE_MAX; cstate++) {
+		struct il_state *s;
+		unsigned int hint, mwait_cstate, substates;
+
+		if (cstate + 1 > c->o.max_cstate) {
+			il_machine_note(c->m, "intel_idle: max_cstate %d reached", c->o.max_cstate);
+			break;
+		}
+		if (!t[cstate].name || drv->state_count >= IL_STATE_MAX)
+			break;
+		if (t[cstate].flags & IL_FLAG_UNUSABLE)
+			continue;
+		hint = t[cstate].hint;
+		mwait_cstate = ((hint >> MWAIT_SUBSTATE_SIZE) & MWAIT_CSTATE_MASK) + 1;
+		substates = (p->cpuid5_edx >> (mwait_cstate * MWAIT_SUBSTATE_SIZE)) & MWAIT_SUBSTATE_MASK;
+		if (!substates) {
+			size_t l = strlen(skipped);
+			snprintf(skipped + l, sizeof(skipped) - l, " %s", t[cstate].name);
+			continue;
+		}
+		if (mwait_cstate > 2 && !p->nonstop_tsc && !tsc_noted) {
+			il_machine_note(c->m, "intel_idle: TSC halts in idle states deeper than C2");
+			tsc_noted = true;
+		}
+		s = &drv->states[drv->state_count];
+		memset(s, 0, sizeof(*s));
+		snprintf(s->name, sizeof(s->name), "%s", t[cstate].name);
+		snprintf(s->desc, sizeof(s->desc), "MWAIT 0x%02x", hint);
+		s->flags = t[cstate].flags;
+		s->exit_latency = t[cstate].exit_latency;
+		s->target_residency = t[cstate].target_residency;
+		if ((c->o.states_off & (1u << drv->state_count)) ||
+		    (use_acpi && off_by_default(c, hint, t[cstate].priv) &&
+		     !(t[cstate].priv & F_ALWAYS_ENABLE))) {
+			size_t l = strlen(off);
+			s->flags |= IL_FLAG_OFF;
+			snprintf(off + l, sizeof(off) - l, " %s", s->name);
+		}
+		if (needs_timer_stop(p, hint))
+			s->flags |= IL_FLAG_TIMER_STOP;
+		mwait_state(p, s, hint);
+		drv->state_count++;
+	}
+	if (skipped[0])
+		il_machine_note(c->m, "intel_idle: no MWAIT sub-states in CPUID.5:EDX 0x%x for:%s "
+				"(skipped)", p->cpuid5_edx, skipped);
+	if (off[0])
+		il_machine_note(c->m, "intel_idle: off by default:%s", off);
+}
+
+/* intel_idle_init_cstates_acpi(): a table from _CST for an unknown model. */
+static void init_cstates_acpi(struct intel_idle_ctx *c)
+{
+	const struct il_platform *p = c->p;
+	struct il_driver *drv = &c->m->drv;
+	int limit = c->acpi_count < IL_STATE_MAX ? c->acpi_count : IL_STATE_MAX;
+
+	for (int cstate = 1; cstate < limit; cstate++) {
+		const struct il_acpi_cx *cx = &c->acpi.states[cstate];
+		struct il_state *s;
+
+		if (cstate > c->o.max_cstate) {
+			il_machine_note(c->m, "intel_idle: max_cstate %d reached", c->o.max_cstate);
+			break;
+		}
+		s = &drv->states[drv->state_count++];
+		memset(s, 0, sizeof(*s));
+		snprintf(s->name, sizeof(s->name), "C%d_ACPI", cstate);
+		snprintf(s->desc, sizeof(s->desc), "%s", cx->desc);
+		s->exit_latency = cx->latency;
+		/* C1-type: residency = latency; deeper: three times the latency */
+		s->target_residency = cx->latency;
+		if (cx->type > ACPI_STATE_C1)
+			s->target_residency *= 3;
+		if (cx->type > ACPI_STATE_C2)
+			s->flags |= IL_FLAG_TLB_FLUSHED;
+		if (c->o.states_off & (1u << cstate))
+			s->flags |= IL_FLAG_OFF;
+		if (needs_timer_stop(p, cx->address))
+			s->flags |= IL_FLAG_TIMER_STOP;
+		mwait_state(p, s, cx->address);
+	}
+}
+
+int il_intel_idle_probe(const struct il_platform *p, struct il_machine_idle *m,
+			struct il_err *err)
+{
+	struct intel_idle_ctx c;
+	enum il_idle_override ov;
+
+	(void)err;
+	if (p->arch != IL_ARCH_X86 || p->vendor != IL_VENDOR_INTEL) {
+		il_machine_note(m, "intel_idle: not an Intel CPU");
+		return 1;
+	}
+	ov = il_boot_idle_override(p);
+	if (ov != IL_IDLE_NO_OVERRIDE) {
+		il_machine_note(m, "intel_idle: not loaded with idle=%s",
+				ov == IL_IDLE_POLL ? "poll" : ov == IL_IDLE_HALT ? "halt" : "nomwait");
+		return 1;
+	}
+	memset(&c, 0, sizeof(c));
+	c.p = p;
+	c.m = m;
+	read_params(&c);
+	if (c.o.max_cstate == 0) {
+		il_machine_note(m, "intel_idle: disabled (intel_idle.max_cstate=0)");
+		return 1;
+	}
+	c.icpu = match_cpu(p, m);
+	if (c.icpu && !p->mwait) {
+		il_machine_note(m, "intel_idle: %s without MWAIT: not loaded (enable MWAIT in BIOS setup)",
+				c.icpu->label);
+		return 1;
+	}
+	if (!c.icpu && (p->family != 6 || !p->mwait)) {
+		il_machine_note(m, "intel_idle: family %d model 0x%x%s: not supported", p->family,
+				p->model, p->mwait ? "" : " without MWAIT");
+		return 1;
+	}
+	if (!(p->cpuid5_ecx & CPUID5_ECX_EXTENSIONS_SUPPORTED) ||
+	    !(p->cpuid5_ecx & CPUID5_ECX_INTERRUPT_BREAK) || !p->cpuid5_edx) {
+		il_machine_note(m, "intel_idle: CPUID.5 lacks MWAIT extensions, interrupt break or "
+				"sub-states (ECX 0x%x EDX 0x%x): not loaded", p->cpuid5_ecx,
+				p->cpuid5_edx);
+		return 1;
+	}
+	if (c.icpu) {
+		if (c.icpu->disable_promotion_to_c1e)
+			il_machine_note(m, "intel_idle: %s: C1E promotion disabled (MSR_IA32_POWER_CTL "
+					"bit 1 cleared), C1E is a state of its own", c.icpu->label);
+		if ((c.icpu->use_acpi || c.o.force_use_acpi) && il_release_at_least(m, REL_CST))
+			cst_extract(&c);
+	} else if (!il_release_at_least(m, REL_CST)) {
+		il_machine_note(m, "intel_idle: model 0x%x has no built-in table and kernels before "
+				"%s do not use _CST: not loaded", p->model, REL_CST);
+		return 1;
+	} else if (!cst_extract(&c)) {
+		il_machine_note(m, "intel_idle: model 0x%x has no built-in table and no usable _CST: "
+				"not loaded", p->model);
+		return 1;
+	}
+
+	memset(&m->drv, 0, sizeof(m->drv));
+	snprintf(m->drv.name, sizeof(m->drv.name), "intel_idle");
+	il_poll_state_init(&m->drv.states[0]);
+	m->drv.states[0].exit_dist = p->poll_exit;
+	if (c.o.states_off & 1u)
+		m->drv.states[0].flags |= IL_FLAG_OFF;
+	m->drv.state_count = 1;
+	if (c.icpu)
+		init_cstates_icpu(&c);
+	else
+		init_cstates_acpi(&c);
+	il_driver_init(&m->drv);
+	m->cpuidle = true;
+	il_machine_note(m, "intel_idle: %s, %d states", c.icpu ? c.icpu->label : "_CST table",
+			m->drv.state_count);
+	return 0;
+}

@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * intel_idle (src/drivers/intel_idle.c): built-in tables, sub-state
+ * filtering, C1E/ALWAYS_ENABLE, states off by default from _CST on server
+ * models, both sides of Mel Gorman's 75af76d0a34e (v5.10), the _CST claim,
+ * max_cstate / states_off / use_acpi / no_acpi, the SKL-H, SKX and SPR
+ * fix-ups, Granite Rapids partial hint matching, unknown models with and
+ * without _CST, and refusals. Expected tables are derived by hand from
+ * drivers/idle/intel_idle.c at 00433eae1771 and the diffs named there.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "idlelab/drivers.h"
+#include "idlelab/platform.h"
+#include "../../src/drivers/drivers_internal.h"
+
+#define CPU(model, edx) "[platform]\nname = t\n[topology]\npackages = 2\ncores_per_package = 12\n" \
+	"threads_per_core = 2\n[cpu]\narch = x86\nvendor = intel\nfamily = 6\nmodel = " model "\n" \
+	"mwait = yes\ncpuid5_ecx = 3\ncpuid5_edx = " edx "\n[firmware]\nmwait_exit = 1500\n"
+#define HSX CPU("0x3f", "0x2120")
+#define SKX CPU("0x55", "0x2020")
+#define SKL CPU("0x5e", "0x11142120")
+#define ICX CPU("0x6a", "0x2020")
+#define SPR CPU("0x8f", "0x2020")
+#define GNR CPU("0xad", "0x2020")
+
+/* The 2020 report's firmware: C1 MWAIT, C2/C3 as I/O reads: not usable for intel_idle. */
+#define CST_UNUSABLE "[firmware]\ncst_claim = no\n" \
+	"[cst.1]\ntype = C1\nlatency = 2\nmethod = ffh\naddress = 0x00\n" \
+	"[cst.2]\ntype = C2\nlatency = 33\nmethod = systemio\naddress = 0x414\n" \
+	"[cst.3]\ntype = C3\nlatency = 133\nmethod = systemio\naddress = 0x415\n"
+/* A usable _CST: C1 0x00, C2 0x10, C3 0x20. */
+#define CST_FULL "[cst.1]\ntype = C1\nlatency = 2\nmethod = ffh\naddress = 0x00\n" \
+	"[cst.2]\ntype = C2\nlatency = 33\nmethod = ffh\naddress = 0x10\n" \
+	"[cst.3]\ntype = C3\nlatency = 133\nmethod = ffh\naddress = 0x20\n"
+/* A usable _CST without the C6 hint. */
+#define CST_NO_C6 "[cst.1]\ntype = C1\nlatency = 2\nmethod = ffh\naddress = 0x00\n" \
+	"[cst.2]\ntype = C2\nlatency = 33\nmethod = ffh\naddress = 0x10\n"
+
+static void load(struct il_platform *p, const char *a, const char *b, const char *c)
+{
+	char buf[4096];
+	struct il_err e;
+
+	snprintf(buf, sizeof(buf), "%s%s%s", a, b ? b : "", c ? c : "");
+	if (il_platform_load_string(p, buf, strlen(buf), "t.ini", &e))
+		fail_msg("platform: %s", e.msg);
+}
+
+static bool has_note(const struct il_machine_idle *m, const char *needle)
+{
+	for (int i = 0; i < m->nnotes; i++)
+		if (strstr(m->notes[i], needle))
+			return true;
+	return false;
+}
+
+static int probe(const char *release, struct il_machine_idle *m, const char *a, const char *b,
+		 const char *c, const char *key, const char *value)
+{
+	struct il_platform p;
+	struct il_err e;
+
+	load(&p, a, b, c);
+	if (key)
+		assert_int_equal(il_platform_set_option(&p, key, value, NULL), 0);
+	memset(m, 0, sizeof(*m));
+	snprintf(m->release, sizeof(m->release), "%s", release);
+	return il_intel_idle_probe(&p, m, &e);
+}
+
+static void build(const char *release, struct il_machine_idle *m, const char *a, const char *b,
+		  const char *c, const char *key, const char *value)
+{
+	if (probe(release, m, a, b, c, key, value)) {
+		for (int i = 0; i < m->nnotes; i++)
+			print_message("note: %s\n", m->notes[i]);
+		fail_msg("intel_idle did not load");
+	}
+	assert_true(m->cpuidle);
+	assert_string_equal(m->drv.name, "intel_idle");
+}
+
+/* names joined by spaces, with '-' after an OFF one */
+static const char *names(const struct il_machine_idle *m, char *buf, size_t n)
+{
+	size_t l = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < m->drv.state_count; i++)
+		l += (size_t)snprintf(buf + l, n - l, "%s%s%s", i ? " " : "", m->drv.states[i].name,
+				      (m->drv.states[i].flags & IL_FLAG_OFF) ? "-" : "");
+	return buf;
+}
+
+static void haswell_x_table(void **state)
+{
+	struct il_machine_idle m;
+	struct il_platform p;
+	char b[128];
+	static const unsigned int lat[] = { 0, 2, 10, 33, 133 }, res[] = { 0, 2, 20, 100, 400 };
+	(void)state;
+
+	load(&p, HSX, NULL, NULL);
+	memset(&m, 0, sizeof(m));
+	snprintf(m.release, sizeof(m.release), "6.18");
+	assert_string_equal(il_intel_idle_table_name(&p, &m), "Haswell-X");
+	build("6.18", &m, HSX, CST_FULL, NULL, NULL, NULL);
+	/* C7s (0x32), C8 .. C10 have no sub-states in EDX 0x2120 */
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6");
+	assert_true(has_note(&m, "C7s C8 C9 C10"));
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(m.drv.states[i].exit_latency, lat[i]);
+		assert_int_equal(m.drv.states[i].target_residency, res[i]);
+	}
+	assert_string_equal(m.drv.states[3].desc, "MWAIT 0x10");
+	assert_int_equal(m.drv.states[3].entry, IL_ENTRY_MWAIT);
+	assert_int_equal(m.drv.states[3].mwait_hint, 0x10);
+	assert_int_equal(m.drv.states[4].mwait_hint, 0x20);
+	assert_int_equal(m.drv.states[2].mwait_hint, 0x01);
+	/* TURBO_RELEASE on C3/C6-class hints only; TLB_FLUSHED as the table says */
+	assert_int_equal(m.drv.states[1].flags, 0);
+	assert_int_equal(m.drv.states[2].flags, 0);
+	assert_int_equal(m.drv.states[3].flags, IL_FLAG_TLB_FLUSHED | IL_FLAG_TURBO_RELEASE);
+	assert_int_equal(m.drv.states[4].flags, IL_FLAG_TLB_FLUSHED | IL_FLAG_TURBO_RELEASE);
+	assert_true(m.drv.states[1].has_s2idle);
+	/* exit distributions: mwait_exit for C1-class hints, the latency for deeper ones */
+	assert_int_equal((int)m.drv.states[1].exit_dist.a, 1500);
+	assert_int_equal((int)m.drv.states[2].exit_dist.a, 1500);
+	assert_int_equal((int)m.drv.states[4].exit_dist.a, 133000);
+	assert_true(has_note(&m, "C1E promotion disabled"));
+	assert_int_equal(m.drv.states[0].entry, IL_ENTRY_POLL);
+}
+
+/* Mel Gorman's 75af76d0a34e, both sides, on the firmware of the report. */
+static void cst_fix_both_sides(void **state)
+{
+	struct il_machine_idle m;
+	char b[128];
+	(void)state;
+
+	build("5.9", &m, HSX, CST_UNUSABLE, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3- C6-");
+	assert_true(has_note(&m, "kernels before 5.10 keep its table"));
+	assert_true(has_note(&m, "off by default: C3 C6"));
+	build("5.10", &m, HSX, CST_UNUSABLE, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6");
+	assert_true(has_note(&m, "ignored (75af76d0a34e)"));
+	build("6.18", &m, HSX, CST_UNUSABLE, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6");
+	/* before 5.6 there is no _CST cross-check at all */
+	build("5.5", &m, HSX, CST_UNUSABLE, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6");
+}
+
+/* The claim: refused resets the table in both presets; granted keeps it. */
+static void cst_claim(void **state)
+{
+	struct il_machine_idle m;
+	char b[128];
+	(void)state;
+
+	build("5.9", &m, HSX, CST_NO_C6, "[firmware]\ncst_claim = no\n", NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6");
+	assert_true(has_note(&m, "Failed to claim"));
+	build("5.10", &m, HSX, CST_NO_C6, "[firmware]\ncst_claim = no\n", NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6");
+	/* a firmware that hands control over: the platform's firmware does, the C6 hint is missing */
+	build("5.9", &m, HSX, CST_NO_C6, "[firmware]\ncst_claim = no\n", "firmware.cst_claim", "yes");
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6-");
+	build("6.18", &m, HSX, CST_NO_C6, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6-");
+	/* full _CST: nothing off */
+	build("6.18", &m, HSX, CST_FULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6");
+	/* no _CST at all: nothing off */
+	build("6.18", &m, HSX, NULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6");
+	/* _CST with zero entries: inconsistent, ignored */
+	build("6.18", &m, HSX, "[firmware]\ncst = yes\n", NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6");
+	assert_true(has_note(&m, "inconsistent _CST"));
+}
+
+static void max_cstate_and_states_off(void **state)
+{
+	struct il_machine_idle m;
+	char b[128];
+	(void)state;
+
+	build("6.18", &m, HSX, CST_FULL, NULL, "intel_idle.max_cstate", "2");
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E");
+	assert_true(has_note(&m, "max_cstate 2 reached"));
+	assert_int_equal(probe("6.18", &m, HSX, NULL, NULL, "intel_idle.max_cstate", "0"), 1);
+	assert_true(has_note(&m, "intel_idle.max_cstate=0"));
+	/* with max_cstate=1 the unusable _CST is usable (only C1 checked): the claim decides */
+	build("5.9", &m, HSX, CST_UNUSABLE, NULL, "intel_idle.max_cstate", "1");
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1");
+	assert_true(has_note(&m, "Failed to claim"));
+	build("6.18", &m, HSX, NULL, NULL, "intel_idle.states_off", "0x9");
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL- C1 C1E C3- C6");
+	build("5.6", &m, HSX, NULL, NULL, "intel_idle.states_off", "0x9");
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6");
+	assert_true(has_note(&m, "states_off does not exist"));
+	build("6.18", &m, HSX, NULL, NULL, "intel_idle.states_off", "x");
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6");
+	/* states_off bits count registered states: C1E ALWAYS_ENABLE does not protect it */
+	build("6.18", &m, HSX, NULL, NULL, "intel_idle.states_off", "4");
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E- C3 C6");
+}
+
+static void use_acpi_no_acpi(void **state)
+{
+	struct il_machine_idle m;
+	char b[128];
+	(void)state;
+
+	/* client tables are not cross-checked unless use_acpi=1 */
+	build("6.18", &m, SKL, CST_NO_C6, "[cpu]\npkg_cst_config = 3\n", NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6 C7s C8 C9 C10");
+	build("6.18", &m, SKL, CST_NO_C6, "[cpu]\npkg_cst_config = 3\n", "intel_idle.use_acpi", "1");
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6- C7s- C8- C9- C10-");
+	/* no_acpi wins over use_acpi and over the model's use_acpi */
+	build("6.18", &m, SKX, CST_NO_C6, NULL, "intel_idle.no_acpi", "Y");
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6");
+	assert_true(has_note(&m, "no_acpi"));
+	build("6.18", &m, SKX, CST_NO_C6, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6-");
+}
+
+static void substates(void **state)
+{
+	struct il_machine_idle m;
+	char b[128];
+	(void)state;
+
+	build("6.18", &m, CPU("0x3f", "0x20"), NULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E");
+	assert_int_equal(probe("6.18", &m, CPU("0x3f", "0"), NULL, NULL, NULL, NULL), 1);
+	assert_true(has_note(&m, "sub-states"));
+	assert_int_equal(probe("6.18", &m, HSX, "[cpu]\ncpuid5_ecx = 1\n", NULL, NULL, NULL), 1);
+	/* C6 only (EDX nibble 3), no C1 sub-states: C1 and C1E dropped */
+	build("6.18", &m, CPU("0x3f", "0x2000"), NULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C6");
+}
+
+static void skx_fixup(void **state)
+{
+	struct il_machine_idle m;
+	char b[128];
+	(void)state;
+
+	build("6.18", &m, SKX, "[cpu]\npkg_cst_config = 0x2\n", NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6");
+	assert_int_equal(m.drv.states[3].exit_latency, 133);
+	assert_int_equal(m.drv.states[3].target_residency, 600);
+	assert_int_equal(m.drv.states[2].exit_latency, 10);
+	build("6.18", &m, SKX, "[cpu]\npkg_cst_config = 0x401\n", NULL, NULL, NULL);
+	assert_int_equal(m.drv.states[3].exit_latency, 92);
+	assert_int_equal(m.drv.states[3].target_residency, 276);
+	assert_true(has_note(&m, "SKX fix-up"));
+	/* SPR: no PC6 -> 190/600, else 290/800; C1E 2/4 */
+	build("6.18", &m, SPR, "[cpu]\npkg_cst_config = 0\n", NULL, NULL, NULL);
+	assert_int_equal(m.drv.states[3].exit_latency, 190);
+	assert_int_equal(m.drv.states[3].target_residency, 600);
+	build("6.18", &m, SPR, "[cpu]\npkg_cst_config = 7\n", NULL, NULL, NULL);
+	assert_int_equal(m.drv.states[3].exit_latency, 290);
+	assert_int_equal(m.drv.states[3].target_residency, 800);
+	assert_int_equal(m.drv.states[2].exit_latency, 2);
+	assert_int_equal(m.drv.states[2].target_residency, 4);
+	/* Emerald Rapids uses the SPR table and fix-up */
+	build("6.18", &m, CPU("0xcf", "0x2020"), "[cpu]\npkg_cst_config = 1\n", NULL, NULL, NULL);
+	assert_int_equal(m.drv.states[3].exit_latency, 190);
+	/* ICX */
+	build("6.18", &m, ICX, NULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6");
+	assert_int_equal(m.drv.states[1].exit_latency, 1);
+	assert_int_equal(m.drv.states[2].exit_latency, 4);
+	assert_int_equal(m.drv.states[3].exit_latency, 170);
+	assert_int_equal(m.drv.states[3].target_residency, 600);
+}
+
+static void sklh_fixup(void **state)
+{
+	struct il_machine_idle m;
+	char b[128];
+	(void)state;
+
+	build("6.18", &m, SKL, "[cpu]\npkg_cst_config = 0x8\n", NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6 C7s C10");
+	assert_true(has_note(&m, "SKL-H fix-up"));
+	assert_int_equal(m.drv.states[6].exit_latency, 890);
+	build("6.18", &m, SKL, "[cpu]\npkg_cst_config = 0x8\nsgx_enabled = yes\n", NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6 C7s C8 C9 C10");
+	/* max_cstate <= 7: no fix-up, and the table stops after 7 states */
+	build("6.18", &m, SKL, "[cpu]\npkg_cst_config = 0x8\n", NULL, "intel_idle.max_cstate", "7");
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6 C7s C8 C9");
+	/* no C10 sub-states in EDX: no fix-up, C10 skipped by the sub-state check */
+	build("6.18", &m, CPU("0x5e", "0x01142120"), "[cpu]\npkg_cst_config = 0x8\n", NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6 C7s C8 C9");
+	/* Kaby Lake shares the table but not the fix-up */
+	build("6.18", &m, CPU("0x9e", "0x11142120"), "[cpu]\npkg_cst_config = 0x8\n", NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6 C7s C8 C9 C10");
+}
+
+static void granite_rapids(void **state)
+{
+	struct il_machine_idle m;
+	char b[128];
+	/* firmware maps ACPI C2 to C6P (0x21) only */
+	const char *cst = "[cst.1]\ntype = C1\nlatency = 1\nmethod = ffh\naddress = 0\n"
+			  "[cst.2]\ntype = C2\nlatency = 210\nmethod = ffh\naddress = 0x21\n";
+	(void)state;
+
+	build("6.13", &m, GNR, cst, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6 C6P");
+	assert_int_equal(m.drv.states[3].exit_latency, 170);
+	assert_int_equal(m.drv.states[3].target_residency, 650);
+	assert_int_equal(m.drv.states[4].exit_latency, 210);
+	assert_int_equal(m.drv.states[4].target_residency, 1000);
+	assert_string_equal(m.drv.states[4].desc, "MWAIT 0x21");
+	/* before partial hint matching the exact hints are compared: C6 off */
+	build("6.12", &m, GNR, cst, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6- C6P");
+	/* before the table: an unknown model, built from _CST */
+	build("6.11", &m, GNR, cst, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1_ACPI C2_ACPI");
+}
+
+static void unknown_model(void **state)
+{
+	struct il_machine_idle m;
+	char b[128];
+	(void)state;
+
+	build("6.18", &m, CPU("0x99", "0x2120"), CST_FULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1_ACPI C2_ACPI C3_ACPI");
+	assert_string_equal(m.drv.states[1].desc, "ACPI FFH MWAIT 0x0");
+	assert_int_equal(m.drv.states[1].exit_latency, 2);
+	assert_int_equal(m.drv.states[1].target_residency, 2);
+	assert_int_equal(m.drv.states[2].exit_latency, 33);
+	assert_int_equal(m.drv.states[2].target_residency, 99);
+	assert_int_equal(m.drv.states[2].flags, IL_FLAG_TURBO_RELEASE);
+	assert_int_equal(m.drv.states[3].target_residency, 399);
+	assert_int_equal(m.drv.states[3].flags, IL_FLAG_TLB_FLUSHED | IL_FLAG_TURBO_RELEASE);
+	assert_int_equal(m.drv.states[3].mwait_hint, 0x20);
+	/* states_off bits by _CST index; max_cstate counts them too */
+	build("6.18", &m, CPU("0x99", "0x2120"), CST_FULL, NULL, "intel_idle.states_off", "4");
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1_ACPI C2_ACPI- C3_ACPI");
+	build("6.18", &m, CPU("0x99", "0x2120"), CST_FULL, NULL, "intel_idle.max_cstate", "2");
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1_ACPI C2_ACPI");
+	/* without _CST, with an unusable one, with a refused claim, or before 5.6: not loaded */
+	assert_int_equal(probe("6.18", &m, CPU("0x99", "0x2120"), NULL, NULL, NULL, NULL), 1);
+	assert_true(has_note(&m, "no usable _CST"));
+	assert_int_equal(probe("6.18", &m, CPU("0x99", "0x2120"), CST_UNUSABLE, NULL, NULL, NULL), 1);
+	assert_int_equal(probe("6.18", &m, CPU("0x99", "0x2120"), CST_FULL,
+			       "[firmware]\ncst_claim = no\n", NULL, NULL), 1);
+	assert_int_equal(probe("5.5", &m, CPU("0x99", "0x2120"), CST_FULL, NULL, NULL, NULL), 1);
+	assert_true(has_note(&m, "do not use _CST"));
+	/* not family 6 */
+	assert_int_equal(probe("6.18", &m, CPU("0x99", "0x2120"), CST_FULL, "[cpu]\nfamily = 15\n",
+			       NULL, NULL), 1);
+}
+
+static void refusals(void **state)
+{
+	struct il_machine_idle m;
+	(void)state;
+
+	assert_int_equal(probe("6.18", &m, HSX, NULL, NULL, "idle", "nomwait"), 1);
+	assert_true(has_note(&m, "idle=nomwait"));
+	assert_int_equal(probe("6.18", &m, HSX, NULL, NULL, "idle", "halt"), 1);
+	assert_int_equal(probe("6.18", &m, HSX, "[cpu]\nvendor = amd\n", NULL, NULL, NULL), 1);
+	assert_true(has_note(&m, "not an Intel CPU"));
+	assert_int_equal(probe("6.18", &m, HSX, "[cpu]\nmwait = no\n", NULL, NULL, NULL), 1);
+	assert_true(has_note(&m, "without MWAIT"));
+}
+
+static void timer_stop(void **state)
+{
+	struct il_machine_idle m;
+	(void)state;
+
+	build("6.18", &m, HSX, "[cpu]\narat = no\n", NULL, NULL, NULL);
+	assert_false(m.drv.states[1].flags & IL_FLAG_TIMER_STOP);
+	assert_false(m.drv.states[2].flags & IL_FLAG_TIMER_STOP);
+	assert_true(m.drv.states[3].flags & IL_FLAG_TIMER_STOP);
+	assert_true(m.drv.states[4].flags & IL_FLAG_TIMER_STOP);
+	assert_true(m.drv.bctimer);
+	build("6.18", &m, HSX, "[cpu]\nnonstop_tsc = no\n[firmware]\nexit.C6 = lognormal:60000:0.2\n",
+	      NULL, NULL, NULL);
+	assert_true(has_note(&m, "TSC halts"));
+	assert_int_equal(m.drv.states[4].exit_dist.kind, IL_DIST_LOGNORMAL);
+	assert_int_equal((int)m.drv.states[4].exit_dist.a, 60000);
+}
+
+/* The built-in platform files of this area, read from the source tree. */
+static void builtin_platforms(void **state)
+{
+	struct il_platform p;
+	struct il_machine_idle m;
+	struct il_err e;
+	char path[512], b[128];
+	(void)state;
+
+	snprintf(path, sizeof(path), "%s/platforms/intel-haswell-ep.ini", SRCDIR);
+	if (il_platform_load_file(&p, path, &e))
+		fail_msg("%s", e.msg);
+	memset(&m, 0, sizeof(m));
+	snprintf(m.release, sizeof(m.release), "5.9");
+	assert_int_equal(il_intel_idle_probe(&p, &m, &e), 0);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3- C6-");
+	memset(&m, 0, sizeof(m));
+	snprintf(m.release, sizeof(m.release), "5.10");
+	assert_int_equal(il_intel_idle_probe(&p, &m, &e), 0);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6");
+	assert_int_equal(il_platform_ncpus(&p), 48);
+	assert_int_equal((int)p.turbo_mhz[11], 2600);
+	assert_int_equal((int)p.turbo_mhz[7], 2600);  /* 8 cores: filled from 12 */
+	assert_int_equal((int)p.turbo_mhz[4], 2700);
+	assert_int_equal((int)p.turbo_mhz[0], 3100);
+
+	snprintf(path, sizeof(path), "%s/platforms/intel-cascadelake-sp.ini", SRCDIR);
+	if (il_platform_load_file(&p, path, &e))
+		fail_msg("%s", e.msg);
+	memset(&m, 0, sizeof(m));
+	snprintf(m.release, sizeof(m.release), "6.18");
+	assert_int_equal(il_intel_idle_probe(&p, &m, &e), 0);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6");
+	assert_int_equal(m.drv.states[3].exit_latency, 133);
+	assert_int_equal((int)p.turbo_mhz[23], 3100);
+	assert_int_equal((int)p.turbo_mhz[21], 3100); /* 22 cores: filled from 24 */
+	assert_int_equal((int)p.turbo_mhz[15], 3600);
+
+	snprintf(path, sizeof(path), "%s/platforms/intel-skylake-client.ini", SRCDIR);
+	if (il_platform_load_file(&p, path, &e))
+		fail_msg("%s", e.msg);
+	memset(&m, 0, sizeof(m));
+	snprintf(m.release, sizeof(m.release), "6.18");
+	assert_int_equal(il_intel_idle_probe(&p, &m, &e), 0);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6 C7s C10");
+
+	snprintf(path, sizeof(path), "%s/platforms/amd-zen3-epyc.ini", SRCDIR);
+	if (il_platform_load_file(&p, path, &e))
+		fail_msg("%s", e.msg);
+	memset(&m, 0, sizeof(m));
+	snprintf(m.release, sizeof(m.release), "5.19");
+	assert_int_equal(il_intel_idle_probe(&p, &m, &e), 1);
+	assert_int_equal(il_acpi_idle_probe(&p, &m, &e), 0);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C2");
+	assert_int_equal(m.drv.states[2].exit_path_cost.kind, IL_DIST_LOGNORMAL);
+	memset(&m, 0, sizeof(m));
+	snprintf(m.release, sizeof(m.release), "6.0");
+	assert_int_equal(il_acpi_idle_probe(&p, &m, &e), 0);
+	assert_int_equal(m.drv.states[2].exit_path_cost.kind, IL_DIST_NONE);
+	assert_int_equal(il_platform_ncpus(&p), 256);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(haswell_x_table),
+		cmocka_unit_test(cst_fix_both_sides),
+		cmocka_unit_test(cst_claim),
+		cmocka_unit_test(max_cstate_and_states_off),
+		cmocka_unit_test(use_acpi_no_acpi),
+		cmocka_unit_test(substates),
+		cmocka_unit_test(skx_fixup),
+		cmocka_unit_test(sklh_fixup),
+		cmocka_unit_test(granite_rapids),
+		cmocka_unit_test(unknown_model),
+		cmocka_unit_test(refusals),
+		cmocka_unit_test(timer_stop),
+		cmocka_unit_test(builtin_platforms),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
