@@ -220,12 +220,21 @@ int il_machine_idle_build(const struct il_platform *p, const char *release,
 		out->drv = p->table;
 		il_machine_note(out, "explicit state table from the platform file");
 	} else {
+		static const char *const x86_names[] = { "intel_idle", "acpi_idle", "haltpoll" };
 		probe_fn x86[] = { il_intel_idle_probe, il_acpi_idle_probe, il_haltpoll_probe };
 		probe_fn ppc[] = { il_pseries_idle_probe };
 		probe_fn *probes = p->arch == IL_ARCH_X86 ? x86 : p->arch == IL_ARCH_POWERPC ? ppc : NULL;
 		int n = p->arch == IL_ARCH_X86 ? 3 : p->arch == IL_ARCH_POWERPC ? 1 : 0;
 
-		for (int i = 0; i < n && !out->cpuidle; i++) {
+		for (int i = 0; i < n; i++) {
+			if (out->cpuidle) {
+				/* a later initcall finds the driver slot taken */
+				if (probes == x86)
+					il_machine_note(out, "%s: not registered: %s is already the "
+							"cpuidle driver (-EBUSY)", x86_names[i],
+							out->drv.name);
+				continue;
+			}
 			int r = probes[i](p, out, err);
 			if (r < 0)
 				return r;

@@ -76,6 +76,23 @@ static void x86_driver_order(void **state)
 	assert_int_equal(note_at(&m, "pseries"), -1);
 }
 
+static void first_registered_wins(void **state)
+{
+	struct il_machine_idle m;
+	(void)state;
+	/* a KVM guest that sees a known Intel model with MWAIT: intel_idle registers first */
+	build("[platform]\nname = g\n[cpu]\narch = x86\nvendor = intel\nfamily = 6\n"
+	      "model = 0x55\nhypervisor = kvm\nmwait = yes\ncpuid5_ecx = 3\ncpuid5_edx = 0x2020\n"
+	      "[kernel]\noption = cpuidle_haltpoll.force=1\n", "6.18", NULL, &m);
+	if (!m.cpuidle || strcmp(m.drv.name, "intel_idle"))
+		skip(); /* intel_idle (another file) does not bind this guest */
+	assert_true(has_note(&m, "haltpoll: not registered: intel_idle is already the cpuidle "
+			     "driver (-EBUSY)"));
+	assert_false(has_note(&m, "haltpoll: loaded"));
+	/* intel_idle prefers no governor: menu, although the haltpoll governor is registered */
+	assert_string_equal(m.governor, "menu");
+}
+
 static void powerpc_only_pseries(void **state)
 {
 	struct il_machine_idle m;
@@ -229,6 +246,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(x86_driver_order),
+		cmocka_unit_test(first_registered_wins),
 		cmocka_unit_test(powerpc_only_pseries),
 		cmocka_unit_test(cpuidle_off),
 		cmocka_unit_test(release_choice),
