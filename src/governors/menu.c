@@ -1,23 +1,585 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* PLACEHOLDER for the menu governor: replaced by the real one. */
+/*
+ * The menu governor: predict the idle duration from the time till the next
+ * timer scaled by a per-magnitude correction factor, and from a detector of
+ * repeating intervals over the last 8 wake-ups; take the deepest state whose
+ * target residency fits the prediction and whose exit latency fits PM QoS.
+ *
+ * Follows drivers/cpuidle/governors/menu.c of mainline, one preset per
+ * release tag (see docs/gov-menu.md for the full mapping):
+ *   v6.1   blob c4922684f305: the text before 5484e31bbbff (post-image of
+ *          14e6c7067185, v5.17); 12 buckets, iowait multiplier, sleep
+ *          length always queried, one-sided outlier trimming;
+ *   v6.12  blob f3c9d49f0f2a: text of 5484e31bbbff (+ bf183113842b,
+ *          comments only): pattern first, timers only above 15 µs;
+ *   v6.18  blob 64d6f7a1c776: 17224c1d2574 + db86f55bf81a + 07d815701274
+ *          + 10fad4012234 (so also 38f83090f515, the v6.15 two-sided
+ *          trimming series, 85975daeaa4d, fa3fa55de0d6, 779b1a1cb13a);
+ *   v7.1   v6.18 + 80606f4eb8d7 + e57c2bf2e89d (SAFE_TIMER_RANGE_NS).
+ * Texts read: torvalds 5484e31bbbff and 17224c1d2574 in full; the other
+ * commits from their posted diffs.
+ *
+ * Each change-history entry is one feature bit; a preset is the set of
+ * bits its text contains. Named patches change only the polling-state
+ * escape: +no-poll-escape, +poll-escape-15us, +poll-escape=DURATION.
+ *
+ * Integer semantics are the kernel's: u64 wrap-around in the timer scaling
+ * and in the sum of squares, u32 truncation of timer_us, of the stored
+ * intervals and of the correction factors; the signed/unsigned flavour of
+ * every comparison is noted where it matters.
+ */
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "idlelab/governor.h"
 
-static int configure(void *config, const char *release, const struct il_gov_patch *patches,
-		     int npatches, struct il_err *err)
+#define BUCKETS_MAX 12            /* 12 until 38f83090f515, then 6 */
+#define INTERVAL_SHIFT 3
+#define INTERVALS (1u << INTERVAL_SHIFT)
+#define RESOLUTION 1024u
+#define DECAY 8u
+#define MAX_INTERESTING_NS 50000000ull        /* 50000 µs */
+#define TICK_WAKEUP_MEASURED_NS (9 * MAX_INTERESTING_NS / 10)
+#define UNITY_FACTOR (RESOLUTION * DECAY)
+#define TIMER_SCALE (UNITY_FACTOR * 1000ull)  /* factor units × ns per µs */
+#define NO_PREDICTION_US UINT32_MAX           /* get_typical_interval() gave up */
+#define ONE_SIDED_THRESH_US 2147483647u       /* INT_MAX: first one-sided cut */
+
+/* Feature bits: one per change-history entry (see docs/gov-menu.md). */
+enum {
+	F_PATTERN_FIRST     = 1u << 0,  /* 5484e31bbbff skip sleep length */
+	F_NO_IOWAIT         = 1u << 1,  /* 38f83090f515 6 buckets, no multiplier */
+	F_TWO_SIDED         = 1u << 2,  /* v6.15 get_typical_interval() rework */
+	F_MAX_WHEN_DOUBT    = 1u << 3,  /* 85975daeaa4d return max if >= 4 left */
+	F_REJECTED_UINT_MAX = 1u << 4,  /* fa3fa55de0d6 */
+	F_LATENCY_FIRST     = 1u << 5,  /* 779b1a1cb13a */
+	F_ESCAPE_EL_PRED    = 1u << 6,  /* db86f55bf81a */
+	F_ESCAPE_RES_THRESH = 1u << 7,  /* 07d815701274 */
+	F_REVERT_MAX        = 1u << 8,  /* 10fad4012234 reverts 85975daeaa4d */
+	F_TIMERS_STOPPED    = 1u << 9,  /* 80606f4eb8d7 */
+	F_SAFE_TIMER_RANGE  = 1u << 10, /* e57c2bf2e89d */
+};
+
+#define F_V6_12 (F_PATTERN_FIRST)
+#define F_V6_18 (F_PATTERN_FIRST | F_NO_IOWAIT | F_TWO_SIDED | F_MAX_WHEN_DOUBT | \
+		 F_REJECTED_UINT_MAX | F_LATENCY_FIRST | F_ESCAPE_EL_PRED |       \
+		 F_ESCAPE_RES_THRESH | F_REVERT_MAX)
+#define F_V7_1 (F_V6_18 | F_TIMERS_STOPPED | F_SAFE_TIMER_RANGE)
+
+static const struct {
+	const char *release;
+	unsigned int features;
+	const char *text;
+} menu_presets[] = {
+	{ "6.1", 0, "blob c4922684f305, pre-5484e31bbbff" },
+	{ "6.12", F_V6_12, "blob f3c9d49f0f2a, 5484e31bbbff" },
+	{ "6.18", F_V6_18, "blob 64d6f7a1c776, 17224c1d2574+db86f55bf81a+07d815701274+10fad4012234" },
+	{ "7.1", F_V7_1, "6.18+80606f4eb8d7+e57c2bf2e89d" },
+};
+
+/* How the polling-state escape in the state walk is gated. */
+enum escape_mode {
+	ESCAPE_NONE,       /* +no-poll-escape: never leave POLL for a residency miss */
+	ESCAPE_ANY,        /* any residency (before 07d815701274) */
+	ESCAPE_BELOW,      /* only states with target residency < escape_below_ns */
+};
+
+static const char il_gov_menu_releases[] = "6.1 6.12 6.18 7.1";
+
+struct menu_config {
+	unsigned int features;      /* F_* */
+	enum escape_mode escape;
+	int64_t escape_below_ns;    /* for ESCAPE_BELOW, compared signed */
+	int preset;                 /* index into menu_presets */
+	char patch[48];             /* normalised patch text for describe */
+};
+
+/* struct menu_device, packed: hot fields first, 96 bytes. */
+struct menu_cpu {
+	uint64_t next_timer_ns;               /* sleep length used by the last select */
+	uint32_t intervals[INTERVALS];        /* recent idle durations, µs */
+	uint32_t correction_factor[BUCKETS_MAX];
+	uint8_t bucket;                       /* bucket of the last select */
+	uint8_t interval_ptr;
+	uint8_t needs_update;
+	uint8_t tick_wakeup;
+};
+
+/* Bucket of a duration: its decimal magnitude from 10 µs to 100 ms. */
+static inline unsigned int which_bucket(uint64_t duration_ns)
 {
-	(void)config; (void)release; (void)patches; (void)npatches;
-	return il_err_set(err, ENOSYS, "menu: not built yet");
+	if (duration_ns < 10000ull)
+		return 0;
+	if (duration_ns < 100000ull)
+		return 1;
+	if (duration_ns < 1000000ull)
+		return 2;
+	if (duration_ns < 10000000ull)
+		return 3;
+	if (duration_ns < 100000000ull)
+		return 4;
+	return 5;
 }
 
-static int sel(const void *c, void *d, const struct il_driver *drv, struct il_device *dev,
-	       const struct il_idle_inputs *in, bool *stop_tick)
+static inline void push_interval(struct menu_cpu *d, uint32_t value_us)
 {
-	(void)c; (void)d; (void)drv; (void)dev; (void)in; (void)stop_tick;
+	d->intervals[d->interval_ptr] = value_us;
+	d->interval_ptr = (uint8_t)((d->interval_ptr + 1) & (INTERVALS - 1));
+}
+
+/*
+ * x / n for n in 1..8 by a constant per case, so the compiler uses a
+ * multiply instead of a 64-bit divide; results are those of x / n.
+ */
+static inline uint64_t div_small(uint64_t x, unsigned int n)
+{
+	switch (n) {
+	case 1: return x;
+	case 2: return x / 2;
+	case 3: return x / 3;
+	case 4: return x / 4;
+	case 5: return x / 5;
+	case 6: return x / 6;
+	case 7: return x / 7;
+	default: return x / 8;
+	}
+}
+
+/*
+ * Repeating-interval detector since the v6.15 rework: mean and variance in
+ * one pass (E[x²] − avg²), exclusive thresholds, outliers dropped from
+ * whichever end is farther from the mean, until 6 samples are left.
+ */
+static uint32_t typical_two_sided(const struct menu_cpu *d, unsigned int features)
+{
+	int64_t min_thresh = -1, max_thresh = UINT32_MAX;
+
+	for (;;) {
+		uint32_t max = 0, min = UINT32_MAX;
+		uint64_t sum = 0, sumsq = 0;
+		unsigned int divisor = 0;
+
+		for (unsigned int i = 0; i < INTERVALS; i++) {
+			int64_t v = d->intervals[i];
+
+			if (v <= min_thresh || v >= max_thresh)
+				continue;
+			divisor++;
+			sum += (uint64_t)v;
+			sumsq += (uint64_t)v * (uint64_t)v;  /* wraps like the kernel's s64 */
+			if ((uint32_t)v > max)
+				max = (uint32_t)v;
+			if ((uint32_t)v < min)
+				min = (uint32_t)v;
+		}
+		if (!max)
+			return NO_PREDICTION_US;
+
+		uint64_t avg = div_small(sum, divisor);
+		uint64_t avg_sq = avg * avg;
+		uint64_t variance = div_small(sumsq, divisor) - avg_sq;
+
+		if (variance <= UINT64_MAX / 36 &&
+		    ((avg_sq > variance * 36 && divisor * 4 >= INTERVALS * 3) ||
+		     variance <= 400))
+			return (uint32_t)avg;
+
+		if (divisor * 4 <= INTERVALS * 3) {
+			if ((features & (F_MAX_WHEN_DOUBT | F_REVERT_MAX)) == F_MAX_WHEN_DOUBT &&
+			    divisor >= INTERVALS / 2)
+				return max;
+			return NO_PREDICTION_US;
+		}
+		if (avg - min > max - avg)
+			min_thresh = min;
+		else
+			max_thresh = max;
+	}
+}
+
+/*
+ * The detector before v6.15: two passes, an inclusive upper threshold that
+ * starts at INT_MAX and drops below the current maximum each round. In v6.1
+ * it gave up early when even the smallest sample reached the timer-based
+ * prediction (limit_us); from 5484e31bbbff it gives up when all are 0.
+ */
+static uint32_t typical_one_sided(const struct menu_cpu *d, bool pattern_first,
+				  uint32_t limit_us)
+{
+	uint32_t thresh = ONE_SIDED_THRESH_US;
+
+	for (;;) {
+		uint32_t max = 0, min = UINT32_MAX;
+		uint64_t sum = 0, variance = 0;
+		unsigned int divisor = 0;
+
+		for (unsigned int i = 0; i < INTERVALS; i++) {
+			uint32_t v = d->intervals[i];
+
+			if (v <= thresh) {
+				sum += v;
+				divisor++;
+				if (v > max)
+					max = v;
+				if (v < min)
+					min = v;
+			}
+		}
+		if (pattern_first ? !max : min >= limit_us)
+			return NO_PREDICTION_US;
+
+		uint32_t avg = (uint32_t)div_small(sum, divisor);
+
+		for (unsigned int i = 0; i < INTERVALS; i++) {
+			uint32_t v = d->intervals[i];
+
+			if (v <= thresh) {
+				int64_t diff = (int64_t)v - (int64_t)avg;
+				variance += (uint64_t)diff * (uint64_t)diff;
+			}
+		}
+		variance = div_small(variance, divisor);
+
+		if (variance <= UINT64_MAX / 36 &&
+		    (((uint64_t)avg * avg > variance * 36 && divisor * 4 >= INTERVALS * 3) ||
+		     variance <= 400))
+			return avg;
+		if (divisor * 4 <= INTERVALS * 3)
+			return NO_PREDICTION_US;
+		thresh = max - 1;
+	}
+}
+
+static inline uint32_t typical_interval(const struct menu_cpu *d, unsigned int features)
+{
+	if (features & F_TWO_SIDED)
+		return typical_two_sided(d, features);
+	return typical_one_sided(d, true, 0);
+}
+
+/*
+ * menu_update(): turn the last idle period into a correction-factor sample
+ * and an interval sample, as seen by the next select.
+ */
+static void menu_update(struct menu_cpu *d, const struct il_driver *drv,
+			const struct il_device *dev, int64_t tick_nsec)
+{
+	const struct il_state *target = &drv->states[dev->last_state_idx];
+	uint64_t measured_ns;
+
+	if (d->tick_wakeup && d->next_timer_ns > (uint64_t)tick_nsec) {
+		/* a tick the prediction expected to be stopped woke us: assume long */
+		measured_ns = TICK_WAKEUP_MEASURED_NS;
+	} else if ((target->flags & IL_FLAG_POLLING) && dev->poll_time_limit) {
+		/* the poll timed out: the timer would have woken a better choice */
+		measured_ns = d->next_timer_ns;
+	} else {
+		measured_ns = (uint64_t)dev->last_residency_ns;
+		if (measured_ns > (uint64_t)(2 * target->exit_latency_ns))
+			measured_ns -= (uint64_t)target->exit_latency_ns;
+		else
+			measured_ns /= 2;
+	}
+	if (measured_ns > d->next_timer_ns)
+		measured_ns = d->next_timer_ns;
+
+	uint32_t factor = d->correction_factor[d->bucket];
+	factor -= factor / DECAY;
+	if (d->next_timer_ns > 0 && measured_ns < MAX_INTERESTING_NS) {
+		/* measured <= next_timer, so the ratio is at most RESOLUTION */
+		if (measured_ns == d->next_timer_ns)
+			factor += RESOLUTION;
+		else
+			factor += (uint32_t)((RESOLUTION * measured_ns) / d->next_timer_ns);
+	} else {
+		factor += RESOLUTION;
+	}
+	d->correction_factor[d->bucket] = factor;
+
+	/* ktime_to_us() of a value <= KTIME_MAX, stored as unsigned int */
+	push_interval(d, (uint32_t)(measured_ns / 1000));
+}
+
+static int menu_select(const void *config, void *cpu_data, const struct il_driver *drv,
+		       struct il_device *dev, const struct il_idle_inputs *in,
+		       bool *stop_tick)
+{
+	const struct menu_config *cfg = config;
+	struct menu_cpu *d = cpu_data;
+	const unsigned int f = cfg->features;
+	const struct il_state *s = drv->states;
+	const int64_t tick_nsec = in->tick_nsec;
+	const bool stopped = in->tick_stopped;
+	int64_t latency_req = in->latency_req_ns;
+	unsigned int nr_iowait = 0, bucket_base = 0;
+	uint64_t predicted_ns = 0;
+	int64_t delta_tick = 0;
+	int i, idx;
+
+	if (d->needs_update) {
+		menu_update(d, drv, dev, tick_nsec);
+		d->needs_update = 0;
+	} else if ((f & F_REJECTED_UINT_MAX) && !dev->last_residency_ns) {
+		/* the last entry was refused or aborted: its interval is unknown */
+		push_interval(d, UINT32_MAX);
+	}
+	if (!(f & F_NO_IOWAIT)) {
+		nr_iowait = in->nr_iowait;
+		bucket_base = nr_iowait ? BUCKETS_MAX / 2 : 0;
+	}
+
+	if (!(f & F_PATTERN_FIRST)) {
+		/* v6.1: timers first, always */
+		int64_t delta = in->sleep_length_ns;
+
+		delta_tick = in->delta_tick_ns;
+		if (delta < 0)
+			delta = delta_tick = 0;
+		d->next_timer_ns = (uint64_t)delta;
+		d->bucket = (uint8_t)(which_bucket(d->next_timer_ns) + bucket_base);
+	} else {
+		predicted_ns = (uint64_t)typical_interval(d, f) * 1000;
+		if (predicted_ns > IL_RESIDENCY_THRESHOLD_NS ||
+		    ((f & F_TIMERS_STOPPED) && stopped)) {
+			int64_t delta = in->sleep_length_ns;
+
+			delta_tick = in->delta_tick_ns;
+			if (delta < 0)
+				delta = delta_tick = 0;
+			d->next_timer_ns = (uint64_t)delta;
+			d->bucket = (uint8_t)(which_bucket(d->next_timer_ns) + bucket_base);
+
+			uint32_t timer_us = (uint32_t)((TIMER_SCALE / 2 + d->next_timer_ns *
+					    d->correction_factor[d->bucket]) / TIMER_SCALE);
+			if ((uint64_t)timer_us * 1000 < predicted_ns)
+				predicted_ns = (uint64_t)timer_us * 1000;
+			if ((f & F_TIMERS_STOPPED) && stopped &&
+			    predicted_ns < (uint64_t)tick_nsec &&
+			    (!(f & F_SAFE_TIMER_RANGE) ||
+			     d->next_timer_ns > (uint64_t)(2 * tick_nsec)))
+				predicted_ns = d->next_timer_ns;
+		} else {
+			/* no timer query: assume a far timer and the tick half away */
+			d->next_timer_ns = (uint64_t)IL_KTIME_MAX;
+			delta_tick = tick_nsec / 2;
+			d->bucket = (uint8_t)(BUCKETS_MAX / 2 - 1 + bucket_base);
+		}
+	}
+
+	if (drv->state_count <= 1 || latency_req == 0 ||
+	    ((d->next_timer_ns < (uint64_t)s[1].target_residency_ns ||
+	      latency_req < s[1].exit_latency_ns) &&
+	     !dev->states_usage[0].disable)) {
+		/* state 0 is the answer whatever the prediction */
+		*stop_tick = !(s[0].flags & IL_FLAG_POLLING);
+		return 0;
+	}
+
+	if (!(f & F_PATTERN_FIRST)) {
+		uint32_t predicted_us = (uint32_t)((d->next_timer_ns *
+				d->correction_factor[d->bucket] + TIMER_SCALE / 2) / TIMER_SCALE);
+		uint32_t typical_us = typical_one_sided(d, false, predicted_us);
+
+		predicted_ns = (uint64_t)(predicted_us < typical_us ? predicted_us : typical_us) * 1000;
+	}
+
+	if (!(f & F_TIMERS_STOPPED)) {
+		if (stopped) {
+			/* a shallow misprediction would last long: trust the timer */
+			if (predicted_ns < (uint64_t)tick_nsec)
+				predicted_ns = d->next_timer_ns;
+		} else if (!(f & F_LATENCY_FIRST)) {
+			/* the predicted duration caps the exit latency */
+			uint64_t cap = predicted_ns;
+
+			if (!(f & F_NO_IOWAIT))
+				cap /= (uint64_t)(int64_t)(int)(1u + 10u * nr_iowait);
+			if ((uint64_t)latency_req > cap)
+				latency_req = (int64_t)cap;
+		}
+	}
+
+	idx = -1;
+	for (i = 0; i < drv->state_count; i++) {
+		if (dev->states_usage[i].disable)
+			continue;
+		if (idx == -1)
+			idx = i;  /* first enabled state */
+
+		if ((f & F_LATENCY_FIRST) && s[i].exit_latency_ns > latency_req)
+			break;
+		if ((uint64_t)s[i].target_residency_ns <= predicted_ns) {
+			if (!(f & F_LATENCY_FIRST) && s[i].exit_latency_ns > latency_req)
+				break;
+			idx = i;
+			continue;
+		}
+
+		/* prefer a physical state to busy polling when it is cheap enough */
+		if ((s[idx].flags & IL_FLAG_POLLING) && cfg->escape != ESCAPE_NONE &&
+		    (cfg->escape == ESCAPE_ANY ||
+		     s[i].target_residency_ns < cfg->escape_below_ns) &&
+		    (uint64_t)s[i].target_residency_ns <= d->next_timer_ns &&
+		    ((f & F_LATENCY_FIRST) || s[i].exit_latency_ns <= latency_req) &&
+		    (!(f & F_ESCAPE_EL_PRED) ||
+		     (uint64_t)s[i].exit_latency_ns <= predicted_ns)) {
+			predicted_ns = (uint64_t)s[i].target_residency_ns;
+			idx = i;
+			break;
+		}
+		if (predicted_ns < (uint64_t)tick_nsec)
+			break;
+		if (!stopped) {
+			/* shallow is fine: the retained tick will re-run the governor */
+			predicted_ns = (uint64_t)s[idx].target_residency_ns;
+			break;
+		}
+		/* tick stopped: do not get stuck shallow if this state fits the timer */
+		if (s[idx].target_residency_ns < tick_nsec &&
+		    s[i].target_residency_ns <= delta_tick)
+			idx = i;
+		return idx;
+	}
+	if (idx == -1)
+		idx = 0;  /* nothing enabled: state 0 it must be */
+
+	if (((s[idx].flags & IL_FLAG_POLLING) || predicted_ns < (uint64_t)tick_nsec) &&
+	    !stopped) {
+		*stop_tick = false;
+		if (idx > 0 && s[idx].target_residency_ns > delta_tick) {
+			/* the retained tick comes first: pick a state that fits it */
+			for (i = idx - 1; i >= 0; i--) {
+				if (dev->states_usage[i].disable)
+					continue;
+				idx = i;
+				if (s[i].target_residency_ns <= delta_tick)
+					break;
+			}
+		}
+	}
+	return idx;
+}
+
+/* menu_reflect(): note the entered state; the update runs at the next select. */
+static void menu_reflect(const void *config, void *cpu_data, const struct il_driver *drv,
+			 struct il_device *dev, int index, const struct il_idle_inputs *in)
+{
+	struct menu_cpu *d = cpu_data;
+
+	(void)config;
+	(void)drv;
+	dev->last_state_idx = index;
+	d->needs_update = 1;
+	d->tick_wakeup = in->got_tick;
+}
+
+/* menu_enable_device(): forget everything, factors back to unity. */
+static void menu_enable(const void *config, void *cpu_data, const struct il_driver *drv,
+			struct il_device *dev)
+{
+	struct menu_cpu *d = cpu_data;
+
+	(void)config;
+	(void)drv;
+	(void)dev;
+	memset(d, 0, sizeof(*d));
+	for (int i = 0; i < BUCKETS_MAX; i++)
+		d->correction_factor[i] = UNITY_FACTOR;
+}
+
+static int menu_configure(void *config, const char *release,
+			  const struct il_gov_patch *patches, int npatches,
+			  struct il_err *err)
+{
+	struct menu_config *cfg = config;
+	int preset = -1;
+
+	for (size_t i = 0; i < sizeof(menu_presets) / sizeof(menu_presets[0]); i++)
+		if (release && !strcmp(release, menu_presets[i].release))
+			preset = (int)i;
+	if (preset < 0)
+		return il_err_set(err, EINVAL, "menu has no preset for kernel %s (presets: %s)",
+				  release ? release : "(none)", il_gov_menu_releases);
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->preset = preset;
+	cfg->features = menu_presets[preset].features;
+	if (cfg->features & F_ESCAPE_RES_THRESH) {
+		cfg->escape = ESCAPE_BELOW;
+		cfg->escape_below_ns = IL_RESIDENCY_THRESHOLD_NS;
+	} else {
+		cfg->escape = ESCAPE_ANY;
+	}
+
+	const char *escape_patch = NULL;
+	for (int i = 0; i < npatches; i++) {
+		const struct il_gov_patch *p = &patches[i];
+		bool is_escape = !strcmp(p->name, "no-poll-escape") ||
+				 !strcmp(p->name, "poll-escape-15us") ||
+				 !strcmp(p->name, "poll-escape");
+
+		if (!is_escape)
+			return il_err_set(err, EINVAL,
+					  "menu: unknown patch '%s' (known: no-poll-escape, "
+					  "poll-escape-15us, poll-escape=DURATION)", p->name);
+		if (escape_patch)
+			return il_err_set(err, EINVAL, "menu: patches '%s' and '%s' both set "
+					  "the polling escape", escape_patch, p->name);
+		escape_patch = p->name;
+		if (!strcmp(p->name, "poll-escape")) {
+			int64_t ns;
+
+			if (!p->value[0])
+				return il_err_set(err, EINVAL, "menu: patch 'poll-escape' needs "
+						  "a duration, e.g. poll-escape=20us");
+			if (il_parse_duration_ns(p->value, &ns) || ns < 0)
+				return il_err_set(err, EINVAL, "menu: bad duration '%s' in patch "
+						  "'poll-escape'", p->value);
+			cfg->escape = ESCAPE_BELOW;
+			cfg->escape_below_ns = ns;
+			snprintf(cfg->patch, sizeof(cfg->patch), "+poll-escape=%lldns",
+				 (long long)ns);
+			continue;
+		}
+		if (p->value[0])
+			return il_err_set(err, EINVAL, "menu: patch '%s' takes no value", p->name);
+		if (!strcmp(p->name, "no-poll-escape")) {
+			cfg->escape = ESCAPE_NONE;
+		} else {
+			cfg->escape = ESCAPE_BELOW;
+			cfg->escape_below_ns = IL_RESIDENCY_THRESHOLD_NS;
+		}
+		snprintf(cfg->patch, sizeof(cfg->patch), "+%s", p->name);
+	}
 	return 0;
 }
 
+static int menu_set_param(void *config, const char *name, const char *value,
+			  struct il_err *err)
+{
+	(void)config;
+	(void)value;
+	return il_err_set(err, ENOENT, "governor menu has no parameter '%s'", name);
+}
+
+static void menu_describe(const void *config, char *buf, size_t size)
+{
+	const struct menu_config *cfg = config;
+
+	snprintf(buf, size, "menu@%s (%s)%s", menu_presets[cfg->preset].release,
+		 menu_presets[cfg->preset].text, cfg->patch);
+}
+
 const struct il_gov_ops il_gov_menu = {
-	.name = "menu", .rating = 0, .releases = "7.1", .config_size = 1, .cpu_data_size = 1,
-	.configure = configure, .select = sel,
+	.name = "menu",
+	.rating = 20,
+	.releases = il_gov_menu_releases,
+	.config_size = sizeof(struct menu_config),
+	.cpu_data_size = sizeof(struct menu_cpu),
+	.configure = menu_configure,
+	.set_param = menu_set_param,
+	.enable = menu_enable,
+	.select = menu_select,
+	.reflect = menu_reflect,
+	.describe = menu_describe,
 };
