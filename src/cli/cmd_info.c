@@ -252,11 +252,72 @@ static int print_csv(const struct il_sysfs_info *info)
 /* ------------------------------------------------------------------ */
 /* JSON: driver, governors, cpus -> states */
 
+/* Length of the valid UTF-8 sequence at p (at most n bytes), 0 if invalid. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	size_t len;
+	unsigned cp;
+
+	if (p[0] < 0xc2 || p[0] > 0xf4)
+		return 0;
+	len = p[0] < 0xe0 ? 2 : p[0] < 0xf0 ? 3 : 4;
+	if (len > n)
+		return 0;
+	cp = p[0] & (0x7f >> len);
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/*
+ * A JSON string from sysfs text: the escapes of il_json_str, with bytes that
+ * are not UTF-8 (a garbage name or desc) replaced by U+FFFD so the
+ * document stays valid.
+ */
+static void json_text(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+
+	fputc('"', stdout);
+	for (size_t i = 0; i < n;) {
+		size_t len;
+
+		switch (p[i]) {
+		case '"': fputs("\\\"", stdout); break;
+		case '\\': fputs("\\\\", stdout); break;
+		case '\n': fputs("\\n", stdout); break;
+		case '\t': fputs("\\t", stdout); break;
+		case '\r': fputs("\\r", stdout); break;
+		default:
+			if (p[i] < 0x20) {
+				printf("\\u%04x", p[i]);
+			} else if (p[i] < 0x80) {
+				fputc(p[i], stdout);
+			} else if ((len = utf8_len(p + i, n - i))) {
+				fwrite(p + i, 1, len, stdout);
+				i += len;
+				continue;
+			} else {
+				fputs("\\ufffd", stdout);
+			}
+		}
+		i++;
+	}
+	fputc('"', stdout);
+}
+
 static void json_strval(const char *key, const struct il_sysfs_str *s, bool comma)
 {
 	printf("%s\"%s\": ", comma ? ", " : "", key);
 	if (s->status == IL_SYSFS_OK)
-		il_json_str(stdout, s->s);
+		json_text(s->s);
 	else
 		fputs("null", stdout);
 }
@@ -273,7 +334,7 @@ static void json_val(const char *key, const struct il_sysfs_val *v)
 static int print_json(const struct il_sysfs_info *info, const char *root)
 {
 	printf("{\n  \"sysfs_root\": ");
-	il_json_str(stdout, root);
+	json_text(root);
 	printf(",\n  ");
 	json_strval("driver", &info->driver, false);
 	printf(",\n  ");
@@ -286,7 +347,7 @@ static int print_json(const struct il_sysfs_info *info, const char *root)
 		for (int i = 0; i < info->ngovernors; i++) {
 			if (i)
 				fputs(", ", stdout);
-			il_json_str(stdout, info->governor_list[i]);
+			json_text(info->governor_list[i]);
 		}
 		fputs("]", stdout);
 	}

@@ -220,7 +220,7 @@ int il_cpulist_parse(const char *s, struct il_cpulist *list, struct il_err *err)
 {
 	unsigned char *set = xcalloc(IL_SYSFS_CPU_MAX, 1);
 	const char *p = s;
-	int r = 0;
+	int r = 0, min = IL_SYSFS_CPU_MAX, max = -1;
 
 	memset(list, 0, sizeof(*list));
 	if (!*s) {
@@ -260,17 +260,18 @@ int il_cpulist_parse(const char *s, struct il_cpulist *list, struct il_err *err)
 				       s, (int)len, p);
 			goto out;
 		}
-		for (int c = lo; c <= hi; c++)
-			set[c] = 1;
+		memset(set + lo, 1, (size_t)(hi - lo + 1));
+		min = lo < min ? lo : min;
+		max = hi > max ? hi : max;
 		if (!end)
 			break;
 		p = end + 1;
 	}
-	for (int c = 0; c < IL_SYSFS_CPU_MAX; c++)
+	for (int c = min; c <= max; c++)
 		list->n += set[c];
 	list->cpus = xcalloc((size_t)list->n, sizeof(int));
 	list->n = 0;
-	for (int c = 0; c < IL_SYSFS_CPU_MAX; c++)
+	for (int c = min; c <= max; c++)
 		if (set[c])
 			list->cpus[list->n++] = c;
 out:
@@ -335,7 +336,8 @@ static void raw_read(const char *path, struct raw *r, struct il_sysfs_notes *not
 	int fd;
 
 	memset(r, 0, sizeof(*r));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO planted in a saved tree must not hang the read */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			return;

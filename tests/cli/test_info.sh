@@ -169,6 +169,19 @@ expect_rc 1 "$IDLELAB" info --sysfs-root "$T/g" --json &&
 	python3 -m json.tool "$T/out" >/dev/null && ok || fail "garbage tree: --json invalid"
 grep -q '"usage": null' "$T/out" && ok || fail "garbage usage not null in JSON"
 
+# --- text that is not UTF-8 or needs escapes still gives valid JSON -------
+cp -r "$FX/kvm-haltpoll" "$T/u"
+printf 'C\xff\xfe1 "q"\n' >"$T/u/cpu0/cpuidle/state1/name"
+printf 'caf\xc3\xa9\tback\\slash\n' >"$T/u/cpu0/cpuidle/state1/desc"
+expect_rc 0 "$IDLELAB" info --sysfs-root "$T/u" --json
+if python3 - "$T/out" <<'EOF'; then ok; else fail "non-UTF-8 names: JSON: $(cat "$T/out")"; fi
+import json, sys
+j = json.load(open(sys.argv[1], encoding="utf-8"))
+s = j["cpus"][0]["states"][1]
+assert s["name"] == 'C\ufffd\ufffd1 "q"', repr(s["name"])
+assert s["desc"] == 'caf\u00e9\tback\\slash', repr(s["desc"])
+EOF
+
 # --- missing cpuidle directory, missing root ------------------------------
 mkdir -p "$T/nocpuidle/cpu0"
 expect_rc 1 "$IDLELAB" info --sysfs-root "$T/nocpuidle" &&

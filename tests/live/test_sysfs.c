@@ -600,6 +600,24 @@ static void test_long_and_huge_files(void **state)
 	il_sysfs_info_free(&info);
 }
 
+/* A FIFO in a (hand-made or hostile) saved tree must not hang the reader. */
+static void test_fifo_does_not_block(void **state)
+{
+	struct il_sysfs_info info;
+	struct il_err err;
+	(void)state;
+
+	make_tree("f");
+	remove(tpath("f/cpu0/cpuidle/state0/usage"));
+	assert_int_equal(mkfifo(tpath("f/cpu0/cpuidle/state0/usage"), 0644), 0);
+	assert_int_equal(il_sysfs_read(tpath("f"), NULL, &info, &err), 0);
+	assert_int_equal(info.cpus[0].states[0].val[IL_SF_USAGE].status, IL_SYSFS_BAD);
+	assert_true(has_note(&info, tpath("f/cpu0/cpuidle/state0/usage"), "not a number: ''"));
+	assert_val(&info.cpus[0].states[0].val[IL_SF_TIME], 1234);
+	assert_val(&info.cpus[0].states[0].val[IL_SF_BELOW], 5);
+	il_sysfs_info_free(&info);
+}
+
 /* ------------------------------------------------------------------ */
 /* save */
 
@@ -848,6 +866,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_offline_and_odd_names, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_garbage_counters, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_long_and_huge_files, setup_tmp, teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_fifo_does_not_block, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_save_roundtrip, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_save_keeps_bytes_and_selection, setup_tmp,
 						teardown_tmp),
