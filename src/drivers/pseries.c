@@ -6,8 +6,8 @@
  *
  * Follows torvalds 054e44ba99ae ("cpuidle: pseries: Add function to parse
  * extended CEDE records", v5.11) with Gautham R. Shenoy's 2021 follow-ups
- * as merged for v5.15: 50741b70b0cb ("Fixup CEDE0 latency only for POWER10
- * onwards") and 7cbd631d4dec ("Do not cap the CEDE0 latency in
+ * merged for v5.14: 7cbd631d4dec ("Fixup CEDE0 latency only for POWER10
+ * onwards") and 4bceb03859c1 ("Do not cap the CEDE0 latency in
  * fixup_cede0_latency()"): on ISA v3.1 CPUs the lowest non-zero extended
  * CEDE wake-up latency (rounded up to µs) becomes CEDE's exit latency and
  * ten times it the target residency. The snooze state carries

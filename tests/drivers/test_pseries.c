@@ -2,7 +2,7 @@
 /*
  * The pseries cpuidle driver (src/drivers/pseries.c): dedicated and shared
  * tables, the CEDE(0) fix-up from extended CEDE records on POWER10
- * (50741b70b0cb, 7cbd631d4dec), record-size and zero-latency edge cases,
+ * (7cbd631d4dec, 4bceb03859c1), record-size and zero-latency edge cases,
  * tick rounding, the snooze timeout, and the conditions that stop it.
  * Ticks are of a 512 MHz timebase: 512 ticks = 1000 ns.
  */
@@ -86,7 +86,7 @@ static void dedicated_minimum_over_records(void **state)
 	/* 20 us, 12 us, 16 us: the minimum wins */
 	build(LPAR "model = 0x80\nxcede_latency_ticks = 10240 6144 8192\n", NULL, &m);
 	assert_cede(&m, "CEDE", 12, 120);
-	/* above the 10 us default: no cap in the current rule (7cbd631d4dec) */
+	/* above the 10 us default: no cap in the current rule (4bceb03859c1) */
 	build(LPAR "model = 0x80\nxcede_latency_ticks = 10240\n", NULL, &m);
 	assert_cede(&m, "CEDE", 20, 200);
 }
