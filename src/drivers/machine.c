@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -69,14 +70,14 @@ enum il_idle_override il_boot_idle_override(const struct il_platform *p)
 	return IL_IDLE_NO_OVERRIDE;
 }
 
-/* kstrtobool(): the first character decides, "on"/"of" need the second. */
+/* kstrtobool(): the first character of YyTt1 / NnFf0 decides, "on"/"of" need the second. */
 static int parse_kbool(const char *s, bool *out)
 {
 	switch (s[0]) {
-	case 'y': case 'Y': case '1':
+	case 'y': case 'Y': case 't': case 'T': case '1':
 		*out = true;
 		return 0;
-	case 'n': case 'N': case '0':
+	case 'n': case 'N': case 'f': case 'F': case '0':
 		*out = false;
 		return 0;
 	case 'o': case 'O':
@@ -104,6 +105,29 @@ bool il_option_bool(const struct il_platform *p, const char *key, bool def)
 	if (!*v)
 		return true; /* a bare bool parameter ("foo.force") sets it */
 	return parse_kbool(v, &b) ? def : b;
+}
+
+/*
+ * cpuidle.off= is an int core parameter (drivers/cpuidle/cpuidle.c): any
+ * non-zero value disables cpuidle; a value kstrtoint() refuses, or none,
+ * leaves it enabled.
+ */
+static bool cpuidle_off(const struct il_platform *p, struct il_machine_idle *m)
+{
+	const char *v = il_platform_option(p, "cpuidle.off");
+	char *end;
+	long x;
+
+	if (!v)
+		return false;
+	errno = 0;
+	x = strtol(v, &end, 0);
+	if (!*v || *end || errno || x < -2147483648L || x > 2147483647L) {
+		il_machine_note(m, "cpuidle.off=%s: not an integer; the kernel refuses it and "
+				"keeps cpuidle enabled", v);
+		return false;
+	}
+	return x != 0;
 }
 
 bool il_release_at_least(const struct il_machine_idle *m, const char *rel)
@@ -213,8 +237,9 @@ int il_machine_idle_build(const struct il_platform *p, const char *release,
 	}
 
 	/* 2. cpuidle drivers, in initcall order */
-	if (il_option_bool(p, "cpuidle.off", false)) {
-		il_machine_note(out, "cpuidle.off=1: cpuidle is disabled, no driver can register");
+	if (cpuidle_off(p, out)) {
+		il_machine_note(out, "cpuidle.off=%s: cpuidle is disabled, no driver can register",
+				il_platform_option(p, "cpuidle.off"));
 	} else if (p->has_table) {
 		out->cpuidle = true;
 		out->drv = p->table;

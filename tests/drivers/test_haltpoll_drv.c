@@ -119,7 +119,7 @@ static void refused_without_hint_or_force(void **state)
 
 static void force_values_as_kstrtobool(void **state)
 {
-	static const char *const yes[] = { "1", "y", "Y", "yes", "on", "ON", "" };
+	static const char *const yes[] = { "1", "y", "Y", "yes", "t", "True", "on", "ON", "" };
 	struct il_platform p;
 	struct il_machine_idle m;
 	(void)state;
@@ -136,6 +136,10 @@ static void force_values_as_kstrtobool(void **state)
 	load(&p, KVM);
 	opt(&p, "cpuidle_haltpoll.force", "o");
 	assert_int_equal(probe(&p, "6.18", &m), 1);
+	load(&p, KVM);
+	opt(&p, "cpuidle_haltpoll.force", "false");
+	assert_int_equal(probe(&p, "6.18", &m), 1);
+	assert_false(has_note(&m, "not a boolean"));
 }
 
 static void refused_with_any_idle_override(void **state)

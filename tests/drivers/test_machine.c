@@ -122,6 +122,18 @@ static void cpuidle_off(void **state)
 	static const char *const on[] = { "cpuidle.off=0", NULL };
 	build(KVM_FORCE, NULL, on, &m);
 	assert_true(m.cpuidle);
+	/* an int parameter: any non-zero value disables, a non-number is refused */
+	static const char *const two[] = { "cpuidle.off=2", NULL };
+	build(KVM_FORCE, NULL, two, &m);
+	assert_false(m.cpuidle);
+	assert_true(has_note(&m, "cpuidle.off=2: cpuidle is disabled"));
+	static const char *const yes[] = { "cpuidle.off=y", NULL };
+	build(KVM_FORCE, NULL, yes, &m);
+	assert_true(m.cpuidle);
+	assert_true(has_note(&m, "cpuidle.off=y: not an integer"));
+	static const char *const bare[] = { "cpuidle.off=", NULL };
+	build(KVM_FORCE, NULL, bare, &m);
+	assert_true(m.cpuidle);
 	/* the explicit table is not registered either */
 	build(TABLE, NULL, off, &m);
 	assert_false(m.cpuidle);
