@@ -81,6 +81,7 @@ struct il_sysfs_state {
 /* cpu<N>/cpuidle/ */
 struct il_sysfs_cpu {
 	int cpu;                     /* N of cpu<N> */
+	struct il_sysfs_str driver;  /* driver/name: only with CPUIDLE_MULTIPLE_DRIVERS */
 	int nstates;
 	struct il_sysfs_state *states; /* sorted by index */
 };

@@ -69,7 +69,7 @@ static bool same_table(const struct il_sysfs_cpu *a, const struct il_sysfs_cpu *
 {
 	static const enum il_sysfs_field fixed[] = { IL_SF_LATENCY, IL_SF_RESIDENCY, IL_SF_POWER };
 
-	if (a->nstates != b->nstates)
+	if (a->nstates != b->nstates || !same_str(&a->driver, &b->driver))
 		return false;
 	for (int i = 0; i < a->nstates; i++) {
 		const struct il_sysfs_state *x = &a->states[i], *y = &b->states[i];
@@ -161,7 +161,12 @@ static int print_text(const struct il_sysfs_info *info)
 		r |= print_states_table(&info->cpus[0], title);
 	} else {
 		for (int c = 0; c < info->ncpus; c++) {
-			snprintf(title, sizeof(title), "idle states of cpu%d:", info->cpus[c].cpu);
+			const struct il_sysfs_cpu *cpu = &info->cpus[c];
+			if (cpu->driver.status == IL_SYSFS_OK)
+				snprintf(title, sizeof(title), "idle states of cpu%d (driver %s):",
+					 cpu->cpu, cpu->driver.s);
+			else
+				snprintf(title, sizeof(title), "idle states of cpu%d:", cpu->cpu);
 			printf("\n");
 			r |= print_states_table(&info->cpus[c], title);
 		}
@@ -354,7 +359,12 @@ static int print_json(const struct il_sysfs_info *info, const char *root)
 	printf(",\n  \"cpus\": [");
 	for (int c = 0; c < info->ncpus; c++) {
 		const struct il_sysfs_cpu *cpu = &info->cpus[c];
-		printf("%s\n    {\"cpu\": %d, \"states\": [", c ? "," : "", cpu->cpu);
+		printf("%s\n    {\"cpu\": %d, ", c ? "," : "", cpu->cpu);
+		if (cpu->driver.status == IL_SYSFS_OK) {
+			json_strval("driver", &cpu->driver, false);
+			fputs(", ", stdout);
+		}
+		fputs("\"states\": [", stdout);
 		for (int i = 0; i < cpu->nstates; i++) {
 			const struct il_sysfs_state *st = &cpu->states[i];
 			printf("%s\n      {\"state\": %d, ", i ? "," : "", st->index);

@@ -661,14 +661,19 @@ static void snap_parse(const struct snap *s, struct il_sysfs_info *info)
 	for (int c = 0; c < s->ncpus; c++) {
 		const struct snap_cpu *sc = &s->cpus[c];
 		struct il_sysfs_cpu *ic = &info->cpus[c];
+		char rel[64];
 
 		ic->cpu = sc->cpu;
+		snprintf(rel, sizeof(rel), "cpu%d/cpuidle/driver/name", sc->cpu);
+		p = path_join(s->root, rel);
+		parse_str(&sc->driver_name, &ic->driver, p, notes);
+		free(p);
 		ic->nstates = sc->nstates;
 		ic->states = xcalloc((size_t)sc->nstates, sizeof(*ic->states));
 		for (int i = 0; i < sc->nstates; i++) {
 			const struct snap_state *ss = &sc->st[i];
 			struct il_sysfs_state *st = &ic->states[i];
-			char rel[64], *sdir;
+			char *sdir;
 
 			snprintf(rel, sizeof(rel), "cpu%d/cpuidle/state%d", sc->cpu, ss->index);
 			sdir = path_join(s->root, rel);
@@ -733,6 +738,7 @@ void il_sysfs_info_free(struct il_sysfs_info *info)
 		free(info->governor_list[i]);
 	free(info->governor_list);
 	for (int c = 0; c < info->ncpus; c++) {
+		str_free(&info->cpus[c].driver);
 		for (int i = 0; i < info->cpus[c].nstates; i++) {
 			str_free(&info->cpus[c].states[i].name);
 			str_free(&info->cpus[c].states[i].desc);

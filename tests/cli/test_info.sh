@@ -182,6 +182,28 @@ assert s["name"] == 'C\ufffd\ufffd1 "q"', repr(s["name"])
 assert s["desc"] == 'caf\u00e9\tback\\slash', repr(s["desc"])
 EOF
 
+# --- per-CPU drivers (CPUIDLE_MULTIPLE_DRIVERS): one state table per CPU ---
+cp -r "$FX/kvm-haltpoll" "$T/md"
+mkdir "$T/md/cpu1/cpuidle/driver" && echo other_idle >"$T/md/cpu1/cpuidle/driver/name"
+expect_rc 0 "$IDLELAB" info --sysfs-root "$T/md"
+grep -qx 'idle states of cpu0:' "$T/out" && grep -qx 'idle states of cpu1 (driver other_idle):' "$T/out" &&
+	ok || fail "per-CPU driver tables: $(cat "$T/out")"
+expect_rc 0 "$IDLELAB" info --sysfs-root "$T/md" --json
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["cpus"][1]["driver"] == "other_idle" and "driver" not in j["cpus"][0]' "$T/out" &&
+	ok || fail "per-CPU driver in JSON: $(cat "$T/out")"
+
+# --- no idle driver registered: cpuidle/ but no per-CPU directories -------
+mkdir -p "$T/nodrv/cpuidle" "$T/nodrv/cpu0" "$T/nodrv/cpu1"
+echo none >"$T/nodrv/cpuidle/current_driver"
+echo menu >"$T/nodrv/cpuidle/current_governor"
+expect_rc 0 "$IDLELAB" info --sysfs-root "$T/nodrv"
+printf 'driver: none\ngovernor: menu\navailable governors: n/a\n\nno CPU has a cpuidle directory\n' >"$T/want"
+same "$T/want" "$T/out" "tree without an idle driver"
+expect_rc 0 "$IDLELAB" info --sysfs-root "$T/nodrv" --json && python3 -m json.tool "$T/out" >/dev/null &&
+	grep -q '"cpus": \[\]' "$T/out" && ok || fail "no-driver JSON: $(cat "$T/out")"
+expect_rc 0 "$IDLELAB" info --sysfs-root "$T/nodrv" --csv && [ "$(cat "$T/out")" = "$HDR" ] && ok ||
+	fail "no-driver CSV: $(cat "$T/out")"
+
 # --- missing cpuidle directory, missing root ------------------------------
 mkdir -p "$T/nocpuidle/cpu0"
 expect_rc 1 "$IDLELAB" info --sysfs-root "$T/nocpuidle" &&

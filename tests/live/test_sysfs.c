@@ -618,6 +618,32 @@ static void test_fifo_does_not_block(void **state)
 	il_sysfs_info_free(&info);
 }
 
+/* cpu<N>/cpuidle/driver/name (multiple-drivers kernels) is read and saved. */
+static void test_per_cpu_driver(void **state)
+{
+	struct il_sysfs_info a, b;
+	struct il_sysfs_notes notes = { 0 };
+	struct il_err err;
+	(void)state;
+
+	make_tree("md");
+	puts_("md/cpu0/cpuidle/driver/name", "psci_idle\n");
+	assert_int_equal(il_sysfs_read(tpath("md"), NULL, &a, &err), 0);
+	assert_int_equal(a.cpus[0].driver.status, IL_SYSFS_OK);
+	assert_string_equal(a.cpus[0].driver.s, "psci_idle");
+	assert_int_equal(il_sysfs_save(tpath("md"), NULL, tpath("md2"), &notes, NULL, &err), 0);
+	assert_int_equal(il_sysfs_read(tpath("md2"), NULL, &b, &err), 0);
+	assert_string_equal(b.cpus[0].driver.s, "psci_idle");
+	il_sysfs_info_free(&a);
+	il_sysfs_info_free(&b);
+
+	/* without it (the usual single-driver kernel): missing, not noted */
+	assert_int_equal(il_sysfs_read(FIXTURES "/kvm-haltpoll", NULL, &a, &err), 0);
+	assert_int_equal(a.cpus[0].driver.status, IL_SYSFS_MISSING);
+	assert_int_equal(a.notes.n, 0);
+	il_sysfs_info_free(&a);
+}
+
 /* ------------------------------------------------------------------ */
 /* save */
 
@@ -637,6 +663,7 @@ static void assert_same_info(const struct il_sysfs_info *a, const struct il_sysf
 	assert_int_equal(a->notes.n, b->notes.n);
 	for (int c = 0; c < a->ncpus; c++) {
 		assert_int_equal(a->cpus[c].cpu, b->cpus[c].cpu);
+		assert_same_str(&a->cpus[c].driver, &b->cpus[c].driver);
 		assert_int_equal(a->cpus[c].nstates, b->cpus[c].nstates);
 		for (int i = 0; i < a->cpus[c].nstates; i++) {
 			const struct il_sysfs_state *x = &a->cpus[c].states[i];
@@ -867,6 +894,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_garbage_counters, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_long_and_huge_files, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_fifo_does_not_block, setup_tmp, teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_per_cpu_driver, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_save_roundtrip, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_save_keeps_bytes_and_selection, setup_tmp,
 						teardown_tmp),
