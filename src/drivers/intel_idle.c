@@ -6,9 +6,11 @@
  *
  * Follows torvalds/linux drivers/idle/intel_idle.c at 00433eae1771 (2023,
  * "0.5.1"), read in full, plus later tables from their posted diffs:
- * Granite Rapids 370406bf5738 (Aug 2024, v6.12) and CPUIDLE_FLAG_PARTIAL_HINT_MATCH
- * ("intel_idle: fix ACPI _CST matching for newer Xeon platforms", Nov 2024,
- * believed v6.13). The Haswell/Broadwell/Skylake/SKX/ICX/SPR tables are the
+ * Granite Rapids 370406bf5738 (Aug 2024) and CPUIDLE_FLAG_PARTIAL_HINT_MATCH
+ * 4c411cca33cf ("intel_idle: fix ACPI _CST matching for newer Xeon
+ * platforms", Sep 2024), both first in v6.12 (the latter via pm-6.12-rc1-2),
+ * so every release with the GNR table matches its C6 flavours on the
+ * C-state nibble. The Haswell/Broadwell/Skylake/SKX/ICX/SPR tables are the
  * 00433eae1771 text for every release modelled; their earlier revisions
  * (e.g. the ICX C6 update of v5.13) are not.
  *
@@ -16,8 +18,8 @@
  *  - before v5.6 intel_idle knows nothing of _CST: no use_acpi, no OFF
  *    states, unknown models do not load. e6d4f08a6776 ("intel_idle: Use
  *    ACPI _CST on server systems") and 18734958e9bf ("intel_idle: Use ACPI
- *    _CST for processor models without C-state tables") landed in v5.6;
- *    the states_off parameter is believed v5.7.
+ *    _CST for processor models without C-state tables") landed in v5.6,
+ *    with the no_acpi, use_acpi and states_off parameters (pm-5.6-rc1-3).
  *  - Mel Gorman's 75af76d0a34e ("intel_idle: Ignore _CST if control cannot
  *    be taken from the platform", Oct 2020, v5.10). Its diff is what the
  *    model follows: before it a failed acpi_processor_claim_cst_control()
@@ -54,10 +56,10 @@
 #define TLB IL_FLAG_TLB_FLUSHED
 
 #define REL_CST "5.6"
-#define REL_STATES_OFF "5.7"
+#define REL_STATES_OFF "5.6"
 #define REL_IGNORE_UNUSABLE_CST "5.10"
 #define REL_GNR "6.12"
-#define REL_PARTIAL_HINT "6.13"
+#define REL_PARTIAL_HINT "6.12"
 
 /* One entry of a built-in table (struct cpuidle_state as the tables give it). */
 struct icstate {

@@ -205,6 +205,8 @@ static void max_cstate_and_states_off(void **state)
 	build("6.18", &m, HSX, NULL, NULL, "intel_idle.states_off", "0x9");
 	assert_string_equal(names(&m, b, sizeof(b)), "POLL- C1 C1E C3- C6");
 	build("5.6", &m, HSX, NULL, NULL, "intel_idle.states_off", "0x9");
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL- C1 C1E C3- C6");
+	build("5.5", &m, HSX, NULL, NULL, "intel_idle.states_off", "0x9");
 	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6");
 	assert_true(has_note(&m, "states_off does not exist"));
 	build("6.18", &m, HSX, NULL, NULL, "intel_idle.states_off", "x");
@@ -317,16 +319,24 @@ static void granite_rapids(void **state)
 			  "[cst.2]\ntype = C2\nlatency = 210\nmethod = ffh\naddress = 0x21\n";
 	(void)state;
 
-	build("6.13", &m, GNR, cst, NULL, NULL, NULL);
+	build("6.12", &m, GNR, cst, NULL, NULL, NULL);
 	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6 C6P");
 	assert_int_equal(m.drv.states[3].exit_latency, 170);
 	assert_int_equal(m.drv.states[3].target_residency, 650);
 	assert_int_equal(m.drv.states[4].exit_latency, 210);
 	assert_int_equal(m.drv.states[4].target_residency, 1000);
 	assert_string_equal(m.drv.states[4].desc, "MWAIT 0x21");
-	/* before partial hint matching the exact hints are compared: C6 off */
-	build("6.12", &m, GNR, cst, NULL, NULL, NULL);
-	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6- C6P");
+	/* ACPI C2 disabled: both flavours off, C1E still on */
+	build("6.18", &m, GNR, "[cst.1]\ntype = C1\nlatency = 1\nmethod = ffh\naddress = 0\n",
+	      NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6- C6P-");
+	/* mapped to C6 (0x20): both on */
+	build("6.18", &m, GNR, "[cst.1]\ntype = C1\nlatency = 1\nmethod = ffh\naddress = 0\n"
+	      "[cst.2]\ntype = C2\nlatency = 170\nmethod = ffh\naddress = 0x20\n", NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6 C6P");
+	/* SPR has no partial matching: a 0x21 _CST hint does not cover C6 (0x20) */
+	build("6.18", &m, SPR, cst, "[cpu]\npkg_cst_config = 7\n", NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6-");
 	/* before the table: an unknown model, built from _CST */
 	build("6.11", &m, GNR, cst, NULL, NULL, NULL);
 	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1_ACPI C2_ACPI");
