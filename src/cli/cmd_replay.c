@@ -289,7 +289,7 @@ static int run(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:g:e:f:o:q", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":g:e:f:o:q", opts, NULL)) != -1) {
 		switch (c) {
 		case 'g': o.governor = optarg; break;
 		case 'e': o.expect = optarg; break;

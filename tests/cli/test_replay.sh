@@ -1,0 +1,132 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# idlelab replay: usage errors, refusals of malformed logs (FILE:LINE), a
+# hand-derived haltpoll replay, --expect, --output, formats and determinism.
+. "$SRCDIR/tests/cli/lib.sh"
+cd "$SRCDIR" || exit 1
+FX=tests/fixtures/replay
+LOG=$FX/haltpoll-small.log
+
+# usage errors: exit 2
+expect_exit 2 "$IDLELAB" replay "$LOG"
+expect_err "idlelab: replay: --governor SPEC is required"
+expect_exit 2 "$IDLELAB" replay --governor haltpoll
+expect_err "missing replay log"
+expect_exit 2 "$IDLELAB" replay --governor haltpoll "$LOG" extra
+expect_err "unexpected argument 'extra'"
+expect_exit 2 "$IDLELAB" replay --governor haltpoll --format xml "$LOG"
+expect_err "unknown format 'xml'"
+expect_exit 2 "$IDLELAB" replay --governor haltpoll --bogus "$LOG"
+expect_err "unknown option '--bogus'"
+expect_exit 2 "$IDLELAB" replay "$LOG" --governor
+expect_err "needs a value"
+expect_exit 0 "$IDLELAB" help replay
+expect_out "usage: idlelab replay --governor SPEC"
+
+# bad inputs: exit 1, "idlelab: FILE:LINE: what is wrong"
+expect_exit 1 "$IDLELAB" replay --governor haltpoll /nonexistent/x.log
+expect_err "idlelab: /nonexistent/x.log: cannot open: No such file or directory"
+expect_exit 1 "$IDLELAB" replay --governor nosuch "$LOG"
+expect_err "unknown governor 'nosuch'"
+expect_exit 1 "$IDLELAB" replay --governor haltpoll@2.6 "$LOG"
+expect_err "no preset for kernel 2.6"
+
+f=$TMP/bad.log
+H='# idlelab-replay v1\n# hz=1000\n# state,0,POLL,0,0,polling\n# state,1,C1,1000,2000,\n'
+C='cpu,sleep_length_ns,delta_tick_ns,tick_stopped,latency_req_ns,nr_iowait,cpu_utilized,residency_ns,got_tick,poll_time_limit\n'
+R='0,100000,50000,0,2000000000000,0,0,1500,0,0\n'
+# bad_log LINE MESSAGE PRINTF-TEXT: the log is refused at LINE with MESSAGE
+bad_log() {
+	printf "$3" >"$f"
+	expect_exit 1 "$IDLELAB" replay --governor haltpoll "$f"
+	expect_err "idlelab: $f:$1: $2"
+	if [ -s "$TMP/out" ]; then bad "output on a refused log ($2)"; else ok; fi
+}
+bad_log 1 "bad header: expected '# idlelab-replay v1'" '# idlelab-replay v0\n'
+bad_log 7 "wrong column count: 9, expected 10" "$H$C${R}0,1,2,0,0,0,0,5,0\n"
+bad_log 6 "non-numeric sleep_length_ns '1e5'" "$H${C}0,1e5,2,0,0,0,0,5,0,0\n"
+bad_log 6 "non-numeric residency_ns ''" "$H${C}0,1,2,0,0,0,0,,0,0\n"
+bad_log 3 "unknown state flag 'SPIN'" '# idlelab-replay v1\n# hz=1000\n# state,0,POLL,0,0,spin\n'
+bad_log 4 "state index 2 out of order (expected 1)" '# idlelab-replay v1\n# hz=1000\n# state,0,POLL,0,0,polling\n# state,2,C2,1,1,\n'
+more=$(for i in 0 1 2 3 4 5 6 7 8 9 10; do printf '# state,%d,S%d,%d,%d,\\n' $i $i $i $i; done)
+bad_log 13 "more than 10 states" "# idlelab-replay v1\n# hz=1000\n$more"
+bad_log 5 "row before the column line" "$H$R"
+bad_log 6 "cpu 9000 out of range (0..8191)" "$H${C}9000,1,2,0,0,0,0,5,0,0\n"
+bad_log 6 "tick_stopped 2 out of range (0..1)" "$H${C}0,1,2,2,0,0,0,5,0,0\n"
+bad_log 5 "bad column line" "${H}cpu,sleep_length_ns\n"
+bad_log 4 "missing column line" "$H"
+bad_log 2 "unknown header line" '# idlelab-replay v1\n# stat,0,POLL,0,0,\n'
+bad_log 6 "header line after the column line" "$H$C# hz=250\n"
+# a parameter the governor refuses is named with its line
+printf "${H}# param,guest_halt_poll_grow_start,soon\n$C$R" >"$f"
+expect_exit 1 "$IDLELAB" replay --governor haltpoll "$f"
+expect_err "idlelab: $f:5: param guest_halt_poll_grow_start:"
+printf "${H}# param,no_such_knob,1\n$C$R" >"$f"
+expect_exit 1 "$IDLELAB" replay --governor haltpoll "$f"
+expect_err "idlelab: $f:5: param no_such_knob:"
+
+# the hand-derived haltpoll replay (guest_halt_poll_ns=100000 from the log):
+# decisions, per-state counters, agreement with the hand-written decisions
+expect_exit 0 "$IDLELAB" replay --governor haltpoll --format csv --expect $FX/haltpoll-small.expect "$LOG"
+expect_same $FX/haltpoll-small.csv
+expect_exit 0 "$IDLELAB" replay --governor haltpoll --expect $FX/haltpoll-small.expect "$LOG"
+expect_out "governor: haltpoll@7.1"
+expect_out "rows compared: 9"
+expect_out "rows equal: 9"
+expect_out "first differing row: none"
+expect_out "  0      0  POLL               4    65500      0      3         1"
+
+# without the parameter the poll window grows at row 0 and row 1 polls
+grep -v '^# param' "$LOG" >"$TMP/noparam.log"
+expect_exit 0 "$IDLELAB" replay --governor haltpoll --expect $FX/haltpoll-small.expect "$TMP/noparam.log"
+expect_out "first differing row: 1 (expected 1,1, got 0,0)"
+expect_exit 0 "$IDLELAB" replay --governor haltpoll --format csv --quiet --expect $FX/haltpoll-small.expect "$TMP/noparam.log"
+expect_out "9,"
+if grep -q '^row,cpu' "$TMP/out"; then bad "--quiet printed decisions"; else ok; fi
+# its own CSV decisions are a decisions file (row,cpu,selected,stop_tick)
+expect_exit 0 "$IDLELAB" replay --governor haltpoll --format csv "$TMP/noparam.log"
+awk 'NF == 0 { exit } { print }' "$TMP/out" >"$TMP/self.csv"
+expect_exit 0 "$IDLELAB" replay --governor haltpoll --quiet --expect "$TMP/self.csv" "$TMP/noparam.log"
+expect_out "rows equal: 9"
+printf 'row,selected,stop_tick\n9,0,0\n' >"$TMP/beyond.csv"
+expect_exit 1 "$IDLELAB" replay --governor haltpoll --expect "$TMP/beyond.csv" "$LOG"
+expect_err "idlelab: $TMP/beyond.csv:2: row 9 beyond the log's 9 rows"
+printf '0,1,x\n' >"$TMP/bad.csv"
+expect_exit 1 "$IDLELAB" replay --governor haltpoll --expect "$TMP/bad.csv" "$LOG"
+expect_err "idlelab: $TMP/bad.csv:1: non-numeric stop_tick 'x'"
+
+# JSON is valid, with and without decisions
+for q in "" --quiet; do
+	expect_exit 0 "$IDLELAB" replay --governor haltpoll --format json $q --expect $FX/haltpoll-small.expect "$LOG"
+	if python3 -m json.tool "$TMP/out" >/dev/null; then ok; else bad "json $q invalid"; fi
+done
+expect_out '"rows_equal": 9'
+
+# --output: the file appears complete, or not at all
+expect_exit 0 "$IDLELAB" replay --governor haltpoll --format csv --output "$TMP/o.csv" --expect $FX/haltpoll-small.expect "$LOG"
+if cmp -s "$TMP/o.csv" $FX/haltpoll-small.csv && [ ! -s "$TMP/out" ]; then ok; else bad "--output content"; fi
+printf '# idlelab-replay v1\n# hz=x\n' >"$f"
+expect_exit 1 "$IDLELAB" replay --governor haltpoll --output "$TMP/none.csv" "$f"
+if [ -e "$TMP/none.csv" ] || ls "$TMP"/none.csv.tmp* >/dev/null 2>&1; then bad "file left on error"; else ok; fi
+expect_exit 1 "$IDLELAB" replay --governor haltpoll --output "$TMP/none.csv" --expect "$TMP/beyond.csv" "$LOG"
+if [ -e "$TMP/none.csv" ]; then bad "file left on --expect error"; else ok; fi
+
+# identical output run to run, every governor that is built, every format
+for log in $FX/kvm.log $FX/zen3.log $FX/haswell.log $FX/pseries.log; do
+	for g in menu teo ladder haltpoll menu@6.1 teo@6.12 oracle; do
+		timeout 120 "$IDLELAB" replay --governor $g "$log" >"$TMP/a" 2>"$TMP/e"
+		rc=$?
+		if [ $rc -ne 0 ] && grep -q "not built yet" "$TMP/e"; then continue; fi
+		if [ $rc -eq 124 ]; then bad "$g on $log: no answer in 120 s"; continue; fi
+		if [ $rc -ne 0 ]; then bad "$g on $log: exit $rc: $(cat "$TMP/e")"; continue; fi
+		timeout 120 "$IDLELAB" replay --governor $g "$log" >"$TMP/b" 2>&1
+		if cmp -s "$TMP/a" "$TMP/b"; then ok; else bad "$g on $log differs run to run"; fi
+		if [ "$(grep -c '^ *[0-9]* *[0-9] *[0-9] *[01]$' "$TMP/a")" -ge 2000 ]; then ok; else bad "$g on $log: rows missing"; fi
+	done
+done
+for fmt in csv json; do
+	"$IDLELAB" replay --governor ladder --format $fmt $FX/haswell.log >"$TMP/a" 2>&1
+	"$IDLELAB" replay --governor ladder --format $fmt $FX/haswell.log >"$TMP/b" 2>&1
+	if cmp -s "$TMP/a" "$TMP/b"; then ok; else bad "ladder $fmt differs run to run"; fi
+done
+finish
