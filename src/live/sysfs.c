@@ -451,7 +451,7 @@ static void snap_free(struct snap *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static int snap_cpu_take(struct snap *s, struct snap_cpu *sc, struct il_sysfs_notes *notes)
+static void snap_cpu_take(struct snap *s, struct snap_cpu *sc, struct il_sysfs_notes *notes)
 {
 	char rel[64];
 	char *dir, *p;
@@ -463,7 +463,7 @@ static int snap_cpu_take(struct snap *s, struct snap_cpu *sc, struct il_sysfs_no
 	if (n < 0) {
 		note_add(notes, dir, "cannot list: %s", strerror(-n));
 		free(dir);
-		return 0;
+		return;
 	}
 	p = path_join(dir, "driver/name");
 	raw_read(p, &sc->driver_name, notes);
@@ -486,7 +486,6 @@ static int snap_cpu_take(struct snap *s, struct snap_cpu *sc, struct il_sysfs_no
 	}
 	free(idx);
 	free(dir);
-	return 0;
 }
 
 /* Read everything below root for the selected CPUs. */
