@@ -213,6 +213,14 @@ expect_rc 1 "$IDLELAB" info --sysfs-root "$T/nosuch" &&
 	[ "$(cat "$T/err")" = "idlelab: $T/nosuch: cannot open: No such file or directory" ] && ok ||
 	fail "missing root: $(cat "$T/err")"
 
+# --- the live test's own logic: skips without cpuidle, passes on fixtures --
+IDLELAB_LIVE_SYSFS="$T/nocpuidle" bash "$SRCDIR/tests/cli/test_info_live.sh" >"$T/out" 2>&1
+[ $? -eq 77 ] && ok || fail "test_info_live.sh does not skip without cpuidle: $(cat "$T/out")"
+for m in $MACHINES; do
+	IDLELAB_LIVE_SYSFS="$FX/$m" bash "$SRCDIR/tests/cli/test_info_live.sh" >"$T/out" 2>&1 && ok ||
+		fail "test_info_live.sh on $m: $(cat "$T/out")"
+done
+
 # --- usage errors ---------------------------------------------------------
 expect_rc 2 "$IDLELAB" info --bogus && grep -q "unknown option '--bogus'" "$T/err" && ok ||
 	fail "unknown option: $(cat "$T/err")"

@@ -6,10 +6,13 @@
 # just after; the state table (name, desc, latency, residency) must match
 # the files exactly, and every CPU with a cpuidle directory must be listed.
 # Skips (exit 77) when the kernel has no /sys/devices/system/cpu/cpuidle.
-# Env: IDLELAB = the binary.
+# Env: IDLELAB = the binary; IDLELAB_LIVE_SYSFS = another tree to treat as
+# live (default /sys/devices/system/cpu, read without --sysfs-root).
 set -u
 : "${IDLELAB:?set IDLELAB to the idlelab binary}"
-SYS=/sys/devices/system/cpu
+SYS=${IDLELAB_LIVE_SYSFS:-/sys/devices/system/cpu}
+ROOT=()
+[ "$SYS" != /sys/devices/system/cpu ] && ROOT=(--sysfs-root "$SYS")
 if [ ! -d "$SYS/cpuidle" ]; then
 	echo "SKIP: $SYS/cpuidle does not exist (no cpuidle on this kernel)"
 	exit 77
@@ -29,14 +32,14 @@ snapshot() {
 }
 
 snapshot >"$T/before"
-"$IDLELAB" info --csv >"$T/csv" 2>"$T/err"
+"$IDLELAB" info "${ROOT[@]}" --csv >"$T/csv" 2>"$T/err"
 rc=$?
 snapshot >"$T/after"
 if [ $rc -ne 0 ] || [ -s "$T/err" ]; then
 	echo "FAIL: idlelab info --csv exited $rc"; cat "$T/err"; exit 1
 fi
-"$IDLELAB" info >"$T/text" 2>"$T/err" || { echo "FAIL: idlelab info"; cat "$T/err"; exit 1; }
-"$IDLELAB" info --json >"$T/json" 2>"$T/err" || { echo "FAIL: idlelab info --json"; exit 1; }
+"$IDLELAB" info "${ROOT[@]}" >"$T/text" 2>"$T/err" || { echo "FAIL: idlelab info"; cat "$T/err"; exit 1; }
+"$IDLELAB" info "${ROOT[@]}" --json >"$T/json" 2>"$T/err" || { echo "FAIL: idlelab info --json"; exit 1; }
 python3 -m json.tool "$T/json" >/dev/null || { echo "FAIL: live --json is not valid JSON"; exit 1; }
 
 python3 - "$T" "$SYS" <<'EOF'
@@ -90,7 +93,7 @@ EOF
 [ $? -eq 0 ] || exit 1
 
 # --save of the live tree reads back as the snapshot it took
-"$IDLELAB" info --save "$T/saved" >/dev/null 2>"$T/err" || { echo "FAIL: --save"; cat "$T/err"; exit 1; }
+"$IDLELAB" info "${ROOT[@]}" --save "$T/saved" >/dev/null 2>"$T/err" || { echo "FAIL: --save"; cat "$T/err"; exit 1; }
 for d in "$SYS"/cpu[0-9]*/cpuidle/state[0-9]*; do
 	[ -d "$d" ] || continue
 	rel=${d#"$SYS"/}
