@@ -482,6 +482,49 @@ static void room_for_states(void **state)
 	assert_int_equal(m.drv.states[7].exit_latency, 70);
 }
 
+/* The platform keys acpi_idle and intel_idle read: refusals name file and line. */
+static void platform_keys(void **state)
+{
+	static const struct { const char *text; int line; const char *msg; } bad[] = {
+		{ "[platform]\nname = t\n[firmware]\nexit. = 5\n", 4, "missing state name" },
+		{ "[platform]\nname = t\n[firmware]\nexit.ABCDEFGHIJKLMNOP = 5\n", 4, "longer than" },
+		{ "[platform]\nname = t\n[firmware]\nexit.C6 = fast\n", 4, "exit.C6" },
+		{ "[platform]\nname = t\n[firmware]\npblk = -1\n", 4, "negative" },
+		{ "[platform]\nname = t\n[firmware]\nfadt_wbinvd = maybe\n", 4, "yes/no" },
+		{ "[platform]\nname = t\n[cpu]\nsgx_enabled = 2\n", 4, "yes/no" },
+	};
+	struct il_platform p;
+	struct il_err e;
+	char buf[1024];
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_not_equal(il_platform_load_string(&p, bad[i].text, strlen(bad[i].text),
+							     "k.ini", &e), 0);
+		assert_int_equal(e.line, bad[i].line);
+		assert_string_equal(e.file, "k.ini");
+		if (!strstr(e.msg, bad[i].msg))
+			fail_msg("'%s' lacks '%s'", e.msg, bad[i].msg);
+	}
+	/* eleven exit.NAME keys are one too many; a repeated name replaces */
+	snprintf(buf, sizeof(buf), "[platform]\nname = t\n[firmware]\n");
+	for (int i = 0; i < 11; i++) {
+		size_t l = strlen(buf);
+		snprintf(buf + l, sizeof(buf) - l, "exit.S%d = %d\n", i, i + 1);
+	}
+	assert_int_not_equal(il_platform_load_string(&p, buf, strlen(buf), "k.ini", &e), 0);
+	assert_int_equal(e.line, 14);
+	load(&p, "[platform]\nname = t\n[firmware]\nexit.C2 = 5\nexit.C2 = 7\npblk = 0x410\n"
+	     "fadt_c2_latency = 20\nfadt_c3_latency = 0x100\nfadt_c2_mp = yes\npm2_control = on\n",
+	     NULL, NULL);
+	assert_int_equal(p.nstate_exit, 1);
+	assert_int_equal((int)il_platform_state_exit(&p, "C2")->a, 7);
+	assert_null(il_platform_state_exit(&p, "C3"));
+	assert_int_equal(p.pblk, 0x410);
+	assert_int_equal(p.fadt_c3_latency, 256);
+	assert_true(p.fadt_c2_mp && p.pm2_control && p.fadt_wbinvd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -499,6 +542,7 @@ int main(void)
 		cmocka_unit_test(latency_sort),
 		cmocka_unit_test(timer_stop),
 		cmocka_unit_test(room_for_states),
+		cmocka_unit_test(platform_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
