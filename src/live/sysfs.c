@@ -875,31 +875,40 @@ int il_sysfs_save(const char *root, const struct il_cpulist *only, const char *d
 {
 	struct snap s;
 	struct stat st;
-	char *tmp;
+	char *tmp, *d;
+	size_t n;
 	int r, count = 0;
 
 	if (nfiles)
 		*nfiles = 0;
 	if (!*dest)
 		return il_err_set(err, EINVAL, "empty directory name for --save");
-	if (lstat(dest, &st) == 0)
-		return il_err_set_at(err, EEXIST, dest, 0, "already exists (will not overwrite)");
-	r = snap_take(&s, root, only, notes, err);
-	if (r)
+	/* "out/" names the directory out: the temporary must be a sibling */
+	d = xstrdup(dest);
+	for (n = strlen(d); n > 1 && d[n - 1] == '/'; n--)
+		d[n - 1] = '\0';
+	if (lstat(d, &st) == 0) {
+		r = il_err_set_at(err, EEXIST, dest, 0, "already exists (will not overwrite)");
+		free(d);
 		return r;
-	{
-		size_t n = strlen(dest) + 32;
-		tmp = xcalloc(1, n);
-		snprintf(tmp, n, "%s.tmp.%ld", dest, (long)getpid());
 	}
+	r = snap_take(&s, root, only, notes, err);
+	if (r) {
+		free(d);
+		return r;
+	}
+	n = strlen(d) + 32;
+	tmp = xcalloc(1, n);
+	snprintf(tmp, n, "%s.tmp.%ld", d, (long)getpid());
 	if (mkdir(tmp, 0755) != 0) {
 		r = il_err_set_at(err, errno, dest, 0, "cannot create %s: %s", tmp, strerror(errno));
 		free(tmp);
+		free(d);
 		snap_free(&s);
 		return r;
 	}
 	r = snap_write(&s, tmp, &count, err);
-	if (!r && rename(tmp, dest) != 0)
+	if (!r && rename(tmp, d) != 0)
 		r = il_err_set_at(err, errno, dest, 0, "cannot rename %s into place: %s", tmp,
 				  strerror(errno));
 	if (r)
@@ -907,6 +916,7 @@ int il_sysfs_save(const char *root, const struct il_cpulist *only, const char *d
 	else if (nfiles)
 		*nfiles = count;
 	free(tmp);
+	free(d);
 	snap_free(&s);
 	return r;
 }

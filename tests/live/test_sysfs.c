@@ -822,6 +822,14 @@ static void test_save_refuses(void **state)
 
 	assert_int_equal(il_sysfs_save(FIXTURES "/kvm-haltpoll", NULL, "", &notes, NULL, &err),
 			 -EINVAL);
+
+	/* a trailing slash names the same directory; the temporary is its sibling */
+	assert_int_equal(il_sysfs_save(FIXTURES "/kvm-haltpoll", NULL, tpath("slash//"), &notes,
+				       NULL, &err), 0);
+	assert_int_equal(access(tpath("slash/cpuidle/current_driver"), F_OK), 0);
+	assert_true(no_tmp_left(tmpdir, "slash"));
+	assert_int_equal(il_sysfs_save(FIXTURES "/kvm-haltpoll", NULL, tpath("slash/"), &notes,
+				       NULL, &err), -EEXIST);
 	assert_int_equal(notes.n, 0);
 }
 
