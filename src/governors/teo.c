@@ -1,23 +1,1099 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* PLACEHOLDER for the teo governor: replaced by the real one. */
+/*
+ * The TEO ("timer events oriented") cpuidle governor,
+ * drivers/cpuidle/governors/teo.c, in four presets:
+ *
+ *   teo@6.1   text at c2ec772b8740 ("Fix alternative idle state lookup")
+ *             + 4adae7dd10db (renames two locals; no behaviour change).
+ *             NR_RECENT ring of recent intercepts, time_span_ns from
+ *             local_clock(), sleep length always queried.
+ *   teo@6.12  text at 449914398083 ("Remove recent intercepts metric", after
+ *             the util-awareness revert 0a2998fa48f0) + 4b20b07ce72f ("Don't
+ *             count non-existent intercepts", taken from its v4 posting).
+ *             tick_hits bin, time_span_ns, timer query skipped after a
+ *             polling state 0 or for shallow candidates.
+ *   teo@6.18  text at a7bee4e7f780 ("Fixes typos in comments").
+ *             artificial_wakeup, short_idles, tick_intercepts counted for
+ *             TICK_NSEC <= measured (as shipped).
+ *   teo@7.1   text at f36de72673ad ("Adjust the classification of wakeup
+ *             events") + a971f984b845 ("Refine intercepts-based idle state
+ *             lookup", from its v3 posting, stated unchanged from v2)
+ *             + 106a2662e655 ("Rearrange stopped tick handling", from its v2
+ *             posting). The two diffs are assumed equal to what was merged.
+ *
+ * The eras differ in nearly every step, so each has its own update, select
+ * and reflect; only the bin walk helpers are shared. Metric arithmetic is
+ * 32-bit unsigned as in the kernel; time arithmetic is 64-bit and wraps
+ * (the kernel builds with -fno-strict-overflow). docs/gov-teo.md maps each
+ * preset to the change history it contains.
+ */
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "idlelab/governor.h"
 
-static int configure(void *config, const char *release, const struct il_gov_patch *patches,
-		     int npatches, struct il_err *err)
+#if defined(__SSE2__) && !defined(TEO_NO_SIMD)
+#include <emmintrin.h>
+#endif
+
+#define TEO_PULSE 1024                 /* added to a metric on an event */
+#define TEO_DECAY_SHIFT 3              /* each update removes value >> 3 */
+#define TEO_NR_RECENT 9                /* 6.1: ring of recent intercepts */
+#define TEO_LATENCY_THRESHOLD_NS (IL_RESIDENCY_THRESHOLD_NS / 2)
+
+enum teo_era { TEO_6_1, TEO_6_12, TEO_6_18, TEO_7_1 };
+
+static const struct {
+	const char *release;
+	enum teo_era era;
+	const char *commits;
+} teo_presets[] = {
+	{ "6.1", TEO_6_1, "c2ec772b8740 + 4adae7dd10db" },
+	{ "6.12", TEO_6_12, "449914398083 + 4b20b07ce72f" },
+	{ "6.18", TEO_6_18, "a7bee4e7f780" },
+	{ "7.1", TEO_7_1, "f36de72673ad + a971f984b845 + 106a2662e655" },
+};
+
+struct teo_config {
+	enum teo_era era;
+	int preset;                    /* index in teo_presets */
+};
+
+/*
+ * Per-CPU data, the union of all eras' struct teo_cpu. Bin i covers idle
+ * durations in [tr(i), tr(i+1)), the last one up to infinity. Its two
+ * metrics are packed in one 64-bit word, intercepts in the low and hits in
+ * the high half, so that decaying and summing bins works on both at once.
+ * That is exact because no metric can come near 2^32: each update adds at
+ * most one PULSE and removes an eighth, so a metric stays below 8 * PULSE +
+ * PULSE, and ten bins' worth below 2^17; no carry crosses the halves.
+ */
+#define TEO_HIT_SHIFT 32
+
+struct teo_cpu {
+	uint64_t bins[IL_STATE_MAX] __attribute__((aligned(16))); /* intercepts | hits << 32 */
+	uint32_t recent[IL_STATE_MAX]; /* 6.1: intercepts of each bin in the ring */
+	int64_t sleep_length_ns;       /* at the last select, KTIME_MAX if not queried */
+	int64_t time_span_ns;          /* 6.1/6.12: select clock, then span to reflect */
+	uint32_t total;                /* grand total of the metrics */
+	uint32_t total_tick;           /* 7.1: tick wakeups */
+	uint32_t tick_intercepts;      /* 6.18/7.1: intercepts versus TICK_NSEC */
+	uint32_t short_idles;          /* 6.18/7.1: wakeups after short idle */
+	uint32_t tick_hits;            /* 6.12: hits beyond a sub-tick deepest state */
+	bool tick_wakeup;              /* 7.1: last wakeup was by the tick */
+	bool artificial_wakeup;        /* 6.18: last wakeup came from a safety net */
+	int next_recent_idx;           /* 6.1: next ring slot */
+	int recent_idx[TEO_NR_RECENT]; /* 6.1: bin of each recent intercept, -1 none */
+};
+
+static inline uint32_t lo32(uint64_t v)
 {
-	(void)config; (void)release; (void)patches; (void)npatches;
-	return il_err_set(err, ENOSYS, "teo: not built yet");
+	return (uint32_t)v;
 }
 
-static int sel(const void *c, void *d, const struct il_driver *drv, struct il_device *dev,
-	       const struct il_idle_inputs *in, bool *stop_tick)
+static inline uint32_t hi32(uint64_t v)
 {
-	(void)c; (void)d; (void)drv; (void)dev; (void)in; (void)stop_tick;
-	return 0;
+	return (uint32_t)(v >> TEO_HIT_SHIFT);
+}
+
+static inline uint32_t bin_intercepts(const struct teo_cpu *cpu, int i)
+{
+	return lo32(cpu->bins[i]);
+}
+
+/* Sums of the bins below the candidate state, for the candidate scan. */
+struct teo_sums {
+	uint32_t hits;
+	uint32_t intercepts;
+};
+
+/*
+ * Decay the hits and intercepts of bins 0..n-1; return the sum of all the
+ * decayed values (u32) and put the sums over the bins below "below" into
+ * *sums. floor selects teo_decay() of 7.1 (a value below 8 drops to 0) over
+ * the older "m -= m >> 3".
+ */
+#if defined(__SSE2__) && !defined(TEO_NO_SIMD)
+/* Per 2-bin vector, which of its bins lie below 0..IL_STATE_MAX. */
+static const uint64_t teo_below_mask[2 * IL_STATE_MAX + 2] = {
+	~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull,
+};
+
+/*
+ * SSE2: two bins per vector. With an odd n the vector also holds bin n,
+ * which is 0 and stays 0: bins from state_count up are never credited, and
+ * the governor is re-enabled (zeroed) whenever a driver's table changes.
+ */
+static inline __attribute__((always_inline)) uint32_t
+decay_bins(struct teo_cpu *cpu, int n, bool floor, int below, struct teo_sums *sums)
+{
+	__m128i all = _mm_setzero_si128(), under = all, zero = all;
+	const uint64_t *mask = &teo_below_mask[IL_STATE_MAX + 1 - (below > 0 ? below : 0)];
+
+	for (int i = 0; i < n; i += 2) {
+		__m128i v = _mm_loadu_si128((const __m128i *)&cpu->bins[i]);
+		__m128i delta = _mm_srli_epi32(v, TEO_DECAY_SHIFT);
+
+		v = _mm_sub_epi32(v, delta);
+		if (floor)
+			v = _mm_andnot_si128(_mm_cmpeq_epi32(delta, zero), v);
+		_mm_storeu_si128((__m128i *)&cpu->bins[i], v);
+		all = _mm_add_epi32(all, v);
+		under = _mm_add_epi32(under,
+				      _mm_and_si128(v, _mm_loadu_si128((const __m128i *)&mask[i])));
+	}
+	/* lanes: intercepts, hits, intercepts, hits */
+	under = _mm_add_epi32(under, _mm_unpackhi_epi64(under, under));
+	all = _mm_add_epi32(all, _mm_unpackhi_epi64(all, all));
+	all = _mm_add_epi32(all, _mm_shuffle_epi32(all, 1));
+	sums->intercepts = (uint32_t)_mm_cvtsi128_si32(under);
+	sums->hits = (uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(under, 1));
+	return (uint32_t)_mm_cvtsi128_si32(all);
+}
+#else
+#define TEO_LANE_LOW3 0x1fffffff1fffffffull   /* v >> 3 without the crossing bits */
+#define TEO_LANE_BIAS 0x7fffffff7fffffffull   /* sets bit 31 of a non-zero half */
+#define TEO_LANE_BIT0 0x0000000100000001ull
+
+/* Portable: both metrics of a bin in one 64-bit operation. */
+static inline __attribute__((always_inline)) uint32_t
+decay_bins(struct teo_cpu *cpu, int n, bool floor, int below, struct teo_sums *sums)
+{
+	uint64_t all = 0, under = 0;
+
+	for (int i = 0; i < n; i++) {
+		uint64_t v = cpu->bins[i];
+		uint64_t delta = (v >> TEO_DECAY_SHIFT) & TEO_LANE_LOW3;
+
+		v -= delta;
+		if (floor) {
+			/* all-ones in each half whose eighth was non-zero */
+			uint64_t nonzero = ((delta + TEO_LANE_BIAS) >> 31) & TEO_LANE_BIT0;
+
+			v &= nonzero * 0xffffffffull;
+		}
+		cpu->bins[i] = v;
+		all += v;
+		under += i < below ? v : 0;
+	}
+	sums->hits = hi32(under);
+	sums->intercepts = lo32(under);
+	return lo32(all) + hi32(all);
+}
+#endif
+
+/* The sums of bins below "below" when no update ran. */
+static inline void sum_bins(const struct teo_cpu *cpu, int below, struct teo_sums *sums)
+{
+	uint64_t under = 0;
+
+	for (int i = 0; i < below; i++)
+		under += cpu->bins[i];
+	sums->hits = hi32(under);
+	sums->intercepts = lo32(under);
+}
+
+/* Credit a PULSE to hits or intercepts of bin i, keeping the sums below in step. */
+static inline void add_hit(struct teo_cpu *cpu, int i, int below, struct teo_sums *sums)
+{
+	cpu->bins[i] += (uint64_t)TEO_PULSE << TEO_HIT_SHIFT;
+	if (i < below)
+		sums->hits += TEO_PULSE;
+}
+
+static inline void add_intercept(struct teo_cpu *cpu, int i, int below, struct teo_sums *sums)
+{
+	cpu->bins[i] += TEO_PULSE;
+	if (i < below)
+		sums->intercepts += TEO_PULSE;
+}
+
+/* Without the sums (6.1). */
+static inline void add_hit_only(struct teo_cpu *cpu, int i)
+{
+	cpu->bins[i] += (uint64_t)TEO_PULSE << TEO_HIT_SHIFT;
+}
+
+static inline void add_intercept_only(struct teo_cpu *cpu, int i)
+{
+	cpu->bins[i] += TEO_PULSE;
+}
+
+static inline int64_t tr_ns(const struct il_driver *drv, int i)
+{
+	return drv->states[i].target_residency_ns;
+}
+
+static inline int64_t el_ns(const struct il_driver *drv, int i)
+{
+	return drv->states[i].exit_latency_ns;
+}
+
+static inline bool polling(const struct il_driver *drv, int i)
+{
+	return drv->states[i].flags & IL_FLAG_POLLING;
+}
+
+/* Signed 64-bit subtraction with the kernel's wrap-around semantics. */
+static inline int64_t sub_wrap(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a - (uint64_t)b);
+}
+
+/* Decay of a single metric before Nov 2025: a remainder below 8 stays. */
+static inline void decay_old(uint32_t *m)
+{
+	*m -= *m >> TEO_DECAY_SHIFT;
+}
+
+/* teo_decay() of 7.1: a value whose eighth is 0 drops to 0. */
+static inline void decay_floor(uint32_t *m)
+{
+	uint32_t delta = *m >> TEO_DECAY_SHIFT;
+
+	*m = delta ? *m - delta : 0;
+}
+
+/*
+ * The bins the sleep length (idx_timer) and the measured idle duration
+ * (idx_duration) fall into: the last state whose target residency is within
+ * the sleep length, and among those the last one also within the measured
+ * duration. measured is s64 in 7.1 and u64 before (the residency is then
+ * compared as unsigned).
+ */
+static inline void timer_bins_s64(const struct il_driver *drv, int n, int64_t sleep_length,
+				  int64_t measured, int *idx_timer, int *idx_duration)
+{
+	int t = 0, d = 0;
+
+	for (int i = 0; i < n; i++) {
+		int64_t tr = tr_ns(drv, i);
+		bool in_timer = tr <= sleep_length;
+		bool in_both = in_timer & (tr <= measured);
+
+		t = in_timer ? i : t;
+		d = in_both ? i : d;
+	}
+	*idx_timer = t;
+	*idx_duration = d;
+}
+
+static inline void timer_bins_u64(const struct il_driver *drv, int n, int64_t sleep_length,
+				  uint64_t measured, int *idx_timer, int *idx_duration)
+{
+	int t = 0, d = 0;
+
+	for (int i = 0; i < n; i++) {
+		int64_t tr = tr_ns(drv, i);
+		bool in_timer = tr <= sleep_length;
+		bool in_both = in_timer & ((uint64_t)tr <= measured);
+
+		t = in_timer ? i : t;
+		d = in_both ? i : d;
+	}
+	*idx_timer = t;
+	*idx_duration = d;
+}
+
+/*
+ * teo_find_shallower_state(): walk down from idx to the first enabled state
+ * whose target residency fits duration_ns; the last enabled one tried if
+ * none fits; idx itself if nothing shallower is enabled.
+ */
+static int find_shallower(const struct il_driver *drv, const struct il_device *dev,
+			  int idx, int64_t duration_ns)
+{
+	for (int i = idx - 1; i >= 0; i--) {
+		if (il_state_disabled(dev, i))
+			continue;
+		idx = i;
+		if (tr_ns(drv, i) <= duration_ns)
+			break;
+	}
+	return idx;
+}
+
+/* teo_state_ok() of 6.12/6.18: with the tick stopped only states >= a tick. */
+static inline bool state_ok(const struct il_driver *drv, int i,
+			    const struct il_idle_inputs *in)
+{
+	return !in->tick_stopped || tr_ns(drv, i) >= in->tick_nsec;
+}
+
+/* What the candidate scan of 6.12 and later yields. */
+struct teo_scan {
+	int idx;                       /* deepest enabled state, -1 if none */
+	int idx0;                      /* shallowest enabled state */
+	int constraint_idx;            /* deepest enabled state >= 1 within the latency limit, else 0 */
+	struct teo_sums below;         /* hits and intercepts of all bins below idx */
+};
+
+/*
+ * The candidate scan of 6.12 and later. The kernel walks all states keeping
+ * running sums of the bins below each state and saving them at every enabled
+ * one. The result equals looking up the deepest and shallowest enabled
+ * states directly and summing the bins below the deepest, disabled states'
+ * bins included; the sums come from teo_update's pass over the bins (see
+ * decay_bins), or from sum_bins when no update ran. The disable bits are
+ * not touched by the update, so the lookup may come first.
+ */
+static inline __attribute__((always_inline)) void
+find_candidates(const struct il_driver *drv, const struct il_device *dev,
+		int64_t latency_req, struct teo_scan *s)
+{
+	int idx = drv->state_count - 1, idx0 = 0, c = 0;
+
+	while (idx >= 0 && il_state_disabled(dev, idx))
+		idx--;
+	if (idx > 0) {
+		while (il_state_disabled(dev, idx0))
+			idx0++;
+		for (c = idx; c > 0; c--)
+			if (!il_state_disabled(dev, c) && el_ns(drv, c) <= latency_req)
+				break;
+	}
+	s->idx = idx;
+	s->idx0 = idx0;
+	s->constraint_idx = c;
+}
+
+/*
+ * Intercept-driven demotion of 6.12/6.18: from idx down, accumulate the
+ * intercepts of the bins passed; at the first state where they exceed half
+ * of idx_intercept_sum take it if enabled and acceptable with the tick state,
+ * else the last acceptable enabled state seen. A too-shallow (tick stopped)
+ * enabled state ends the walk unless an acceptable one was already found.
+ */
+static int demote_state_ok(const struct teo_cpu *cpu, const struct il_driver *drv,
+			   const struct il_device *dev, const struct il_idle_inputs *in,
+			   int idx, uint32_t idx_intercept_sum)
+{
+	int first_suitable = idx;
+	uint32_t sum = 0;
+
+	for (int i = idx - 1; i >= 0; i--) {
+		sum += bin_intercepts(cpu, i);
+		if (2 * sum > idx_intercept_sum) {
+			if (state_ok(drv, i, in) && !il_state_disabled(dev, i))
+				return i;
+			return first_suitable;
+		}
+		if (il_state_disabled(dev, i))
+			continue;
+		if (state_ok(drv, i, in)) {
+			first_suitable = i;
+			continue;
+		}
+		if (first_suitable == idx)
+			break;
+	}
+	return idx;
+}
+
+/* ---------------------------------------------------------------- 6.1 -- */
+
+/* The measured idle duration of 6.1/6.12/6.18: residency less half the exit latency. */
+static inline uint64_t measured_u64(const struct il_driver *drv, const struct il_device *dev)
+{
+	uint64_t lat = (uint64_t)el_ns(drv, dev->last_state_idx);
+	uint64_t measured = (uint64_t)dev->last_residency_ns;
+
+	return measured >= lat ? measured - lat / 2 : measured / 2;
+}
+
+/*
+ * teo_update() of 6.1: a wakeup whose select-to-reflect span reached the
+ * sleep length (or a safety net) counts as infinitely long. Hit if the
+ * measured duration lands in the sleep length's bin, else an intercept,
+ * which also enters the ring of the last NR_RECENT events.
+ */
+static void update_61(struct teo_cpu *cpu, const struct il_driver *drv,
+		      const struct il_device *dev)
+{
+	int n = drv->state_count, idx_timer, idx_duration, slot;
+	uint64_t measured = UINT64_MAX;
+	struct teo_sums unused;
+
+	if (cpu->time_span_ns < cpu->sleep_length_ns)
+		measured = measured_u64(drv, dev);
+	cpu->total = decay_bins(cpu, n, false, 0, &unused);
+	timer_bins_u64(drv, n, cpu->sleep_length_ns, measured, &idx_timer, &idx_duration);
+
+	slot = cpu->next_recent_idx++;
+	if (cpu->next_recent_idx >= TEO_NR_RECENT)
+		cpu->next_recent_idx = 0;
+	if (cpu->recent_idx[slot] >= 0)
+		cpu->recent[cpu->recent_idx[slot]]--;
+	if (idx_timer == idx_duration) {
+		add_hit_only(cpu, idx_timer);
+		cpu->recent_idx[slot] = -1;
+	} else {
+		add_intercept_only(cpu, idx_duration);
+		cpu->recent[idx_duration]++;
+		cpu->recent_idx[slot] = idx_duration;
+	}
+	cpu->total += TEO_PULSE;
+}
+
+/*
+ * teo_select() of 6.1: the sleep length is always queried; the candidate is
+ * the deepest enabled state fitting it. If intercepts (overall, or in the
+ * recent ring) dominate below it, walk down to a state covering over half of
+ * them, using the middle of its bin as the expected duration.
+ */
+static int select_61(struct teo_cpu *cpu, const struct il_driver *drv,
+		     struct il_device *dev, const struct il_idle_inputs *in,
+		     bool *stop_tick)
+{
+	uint32_t idx_intercept_sum = 0, intercept_sum = 0;
+	uint32_t idx_recent_sum = 0, recent_sum = 0;
+	uint32_t idx_hit_sum = 0, hit_sum = 0;
+	int constraint_idx = 0, idx0 = 0, idx = -1;
+	int64_t tick = in->tick_nsec;
+	bool alt_intercepts, alt_recent;
+	int64_t duration_ns, delta_tick;
+
+	if (dev->last_state_idx >= 0) {
+		update_61(cpu, drv, dev);
+		dev->last_state_idx = -1;
+	}
+	cpu->time_span_ns = (int64_t)in->clock_ns;
+	duration_ns = in->sleep_length_ns;
+	delta_tick = in->delta_tick_ns;
+	cpu->sleep_length_ns = duration_ns;
+
+	if (drv->state_count < 2) {
+		idx = 0;
+		goto end;
+	}
+	if (!il_state_disabled(dev, 0)) {
+		idx = 0;
+		if (tr_ns(drv, 1) > duration_ns)
+			goto end;
+	}
+
+	for (int i = 1; i < drv->state_count; i++) {
+		intercept_sum += bin_intercepts(cpu, i - 1);
+		hit_sum += hi32(cpu->bins[i - 1]);
+		recent_sum += cpu->recent[i - 1];
+		if (il_state_disabled(dev, i))
+			continue;
+		if (idx < 0) {
+			idx = i;
+			idx0 = i;
+		}
+		if (tr_ns(drv, i) > duration_ns)
+			break;
+		idx = i;
+		if (el_ns(drv, i) <= in->latency_req_ns)
+			constraint_idx = i;
+		idx_intercept_sum = intercept_sum;
+		idx_hit_sum = hit_sum;
+		idx_recent_sum = recent_sum;
+	}
+
+	if (idx < 0) {
+		idx = 0;
+		goto end;
+	}
+	if (idx == idx0)
+		goto end;
+
+	alt_intercepts = 2 * idx_intercept_sum > cpu->total - idx_hit_sum;
+	alt_recent = idx_recent_sum > TEO_NR_RECENT / 2;
+	if (alt_recent || alt_intercepts) {
+		int64_t last_span = duration_ns;
+		int last_idx = idx;
+
+		intercept_sum = 0;
+		recent_sum = 0;
+		for (int i = idx - 1; i >= 0; i--) {
+			/* teo_middle_of_bin() */
+			int64_t span = (tr_ns(drv, i) + tr_ns(drv, i + 1)) / 2;
+			bool span_ok = !in->tick_stopped || (uint64_t)span >= (uint64_t)tick;
+
+			intercept_sum += bin_intercepts(cpu, i);
+			recent_sum += cpu->recent[i];
+			if ((!alt_recent || 2 * recent_sum > idx_recent_sum) &&
+			    (!alt_intercepts || 2 * intercept_sum > idx_intercept_sum)) {
+				if (span_ok && !il_state_disabled(dev, i)) {
+					idx = i;
+					duration_ns = span;
+				} else {
+					idx = last_idx;
+					duration_ns = last_span;
+				}
+				break;
+			}
+			if (il_state_disabled(dev, i))
+				continue;
+			if (!span_ok) {
+				if (last_idx != idx)
+					continue;
+				break;
+			}
+			last_span = span;
+			last_idx = i;
+		}
+	}
+
+	if (idx > constraint_idx)
+		idx = constraint_idx;
+
+end:
+	/* keep the tick for a polling state or a sub-tick expectation */
+	if ((polling(drv, idx) || duration_ns < tick) && !in->tick_stopped) {
+		*stop_tick = false;
+		if (idx > idx0 && tr_ns(drv, idx) > delta_tick)
+			idx = find_shallower(drv, dev, idx, delta_tick);
+	}
+	return idx;
+}
+
+/*
+ * teo_reflect() of 6.1 and 6.12: a polling time-out, or a tick wakeup when
+ * the sleep length was beyond a tick, is a safety net: pretend the whole
+ * sleep length elapsed. Otherwise record the span since select.
+ */
+static void reflect_61(struct teo_cpu *cpu, struct il_device *dev, int state,
+		       const struct il_idle_inputs *in)
+{
+	dev->last_state_idx = state;
+	if (dev->poll_time_limit ||
+	    (in->got_tick && cpu->sleep_length_ns > in->tick_nsec)) {
+		dev->poll_time_limit = false;
+		cpu->time_span_ns = cpu->sleep_length_ns;
+	} else {
+		cpu->time_span_ns = (int64_t)(in->clock_ns - (uint64_t)cpu->time_span_ns);
+	}
+}
+
+/* --------------------------------------------------------------- 6.12 -- */
+
+/*
+ * teo_update() of 6.12: as 6.1 without the ring, plus (when even the
+ * deepest state is below a tick) an extra hits-only bin for wakeups after a
+ * tick when the timer was at least a tick away.
+ */
+static void update_612(struct teo_cpu *cpu, const struct il_driver *drv,
+		       const struct il_device *dev, int64_t tick, struct teo_scan *s)
+{
+	int n = drv->state_count, idx_timer, idx_duration;
+	uint64_t measured = UINT64_MAX;
+
+	if (cpu->time_span_ns < cpu->sleep_length_ns)
+		measured = measured_u64(drv, dev);
+	cpu->total = decay_bins(cpu, n, false, s->idx, &s->below);
+	timer_bins_u64(drv, n, cpu->sleep_length_ns, measured, &idx_timer, &idx_duration);
+
+	if (tr_ns(drv, n - 1) < tick) {
+		decay_old(&cpu->tick_hits);
+		cpu->total += cpu->tick_hits;
+		if (tick <= cpu->sleep_length_ns) {
+			idx_timer = n;
+			if ((uint64_t)tick <= measured) {
+				cpu->tick_hits += TEO_PULSE;
+				goto out;
+			}
+		}
+	}
+	if (idx_timer == idx_duration)
+		add_hit(cpu, idx_timer, s->idx, &s->below);
+	else
+		add_intercept(cpu, idx_duration, s->idx, &s->below);
+out:
+	cpu->total += TEO_PULSE;
+}
+
+/*
+ * teo_select() of 6.12: candidate = deepest enabled state, demoted by
+ * intercepts; the sleep length is queried only when needed (including when
+ * the demotion alone reached state 0, so that wakeup can be classified).
+ */
+static int select_612(struct teo_cpu *cpu, const struct il_driver *drv,
+		      struct il_device *dev, const struct il_idle_inputs *in,
+		      bool *stop_tick)
+{
+	int64_t tick = in->tick_nsec;
+	int64_t delta_tick = tick / 2;
+	uint32_t tick_intercept_sum = 0;
+	int prev_intercept_idx;
+	int64_t duration_ns;
+	struct teo_scan s;
+	int idx;
+
+	find_candidates(drv, dev, in->latency_req_ns, &s);
+	if (dev->last_state_idx >= 0) {
+		update_612(cpu, drv, dev, tick, &s);
+		dev->last_state_idx = -1;
+	} else {
+		sum_bins(cpu, s.idx, &s.below);
+	}
+	cpu->time_span_ns = (int64_t)in->clock_ns;
+	cpu->sleep_length_ns = IL_KTIME_MAX;
+
+	if (drv->state_count < 2) {
+		idx = 0;
+		goto out_tick;
+	}
+	idx = s.idx;
+	if (idx < 0) {
+		idx = 0;
+		goto out_tick;
+	}
+	if (idx == s.idx0) {
+		duration_ns = tr_ns(drv, idx);
+		goto end;
+	}
+
+	/* intercepts of all bins, for the keep-the-tick test */
+	for (int i = 0; i < drv->state_count; i++)
+		tick_intercept_sum += bin_intercepts(cpu, i);
+	prev_intercept_idx = idx;
+
+	if (2 * s.below.intercepts > cpu->total - s.below.hits)
+		idx = demote_state_ok(cpu, drv, dev, in, idx, s.below.intercepts);
+
+	if (!idx && prev_intercept_idx) {
+		/* 4b20b07ce72f: learn whether this guess of state 0 was right */
+		cpu->sleep_length_ns = in->sleep_length_ns;
+		goto out_tick;
+	}
+	if (idx > s.constraint_idx)
+		idx = s.constraint_idx;
+	if (!idx)
+		goto out_tick;
+	if (polling(drv, 0) && tr_ns(drv, idx) < IL_RESIDENCY_THRESHOLD_NS)
+		goto out_tick;
+
+	duration_ns = in->sleep_length_ns;
+	delta_tick = in->delta_tick_ns;
+	cpu->sleep_length_ns = duration_ns;
+
+	if (tr_ns(drv, idx) > duration_ns) {
+		int i = find_shallower(drv, dev, idx, duration_ns);
+
+		if (state_ok(drv, i, in))
+			idx = i;
+	}
+	if (tr_ns(drv, idx) < tick &&
+	    tick_intercept_sum > cpu->total / 2 + cpu->total / 8)
+		duration_ns = tick / 2;
+
+end:
+	if ((!polling(drv, idx) && duration_ns >= tick) || in->tick_stopped)
+		return idx;
+	if (idx > s.idx0 && tr_ns(drv, idx) > delta_tick)
+		idx = find_shallower(drv, dev, idx, delta_tick);
+out_tick:
+	*stop_tick = false;
+	return idx;
+}
+
+/* --------------------------------------------------------------- 6.18 -- */
+
+/*
+ * teo_update() of 6.18: a safety-net wakeup counts as infinitely long;
+ * short idles (below 15 us after the latency correction) are counted;
+ * intercepts at or beyond a tick feed tick_intercepts.
+ */
+static void update_618(struct teo_cpu *cpu, const struct il_driver *drv,
+		       const struct il_device *dev, int64_t tick, struct teo_scan *s)
+{
+	int n = drv->state_count, idx_timer, idx_duration;
+	uint64_t measured;
+
+	decay_old(&cpu->short_idles);
+	if (cpu->artificial_wakeup) {
+		measured = UINT64_MAX;
+	} else {
+		uint64_t lat = (uint64_t)el_ns(drv, dev->last_state_idx);
+
+		measured = (uint64_t)dev->last_residency_ns;
+		if (measured >= lat) {
+			measured -= lat / 2;
+			if (measured < IL_RESIDENCY_THRESHOLD_NS)
+				cpu->short_idles += TEO_PULSE;
+		} else {
+			measured /= 2;
+			cpu->short_idles += TEO_PULSE;
+		}
+	}
+	decay_bins(cpu, n, false, s->idx, &s->below);
+	timer_bins_u64(drv, n, cpu->sleep_length_ns, measured, &idx_timer, &idx_duration);
+
+	decay_old(&cpu->tick_intercepts);
+	if (idx_timer == idx_duration) {
+		add_hit(cpu, idx_timer, s->idx, &s->below);
+	} else {
+		add_intercept(cpu, idx_duration, s->idx, &s->below);
+		if ((uint64_t)tick <= measured)
+			cpu->tick_intercepts += TEO_PULSE;
+	}
+	decay_old(&cpu->total);
+	cpu->total += TEO_PULSE;
+}
+
+/*
+ * teo_select() of 6.18: like 6.12, but the timer query is skipped for a
+ * shallow candidate only when short idles dominate or the latency limit is
+ * tight, and state 0 from the walk needs no special query.
+ */
+static int select_618(struct teo_cpu *cpu, const struct il_driver *drv,
+		      struct il_device *dev, const struct il_idle_inputs *in,
+		      bool *stop_tick)
+{
+	int64_t tick = in->tick_nsec;
+	int64_t delta_tick = tick / 2;
+	int64_t duration_ns;
+	struct teo_scan s;
+	int idx;
+
+	find_candidates(drv, dev, in->latency_req_ns, &s);
+	if (dev->last_state_idx >= 0) {
+		update_618(cpu, drv, dev, tick, &s);
+		dev->last_state_idx = -1;
+	} else {
+		sum_bins(cpu, s.idx, &s.below);
+	}
+	cpu->sleep_length_ns = IL_KTIME_MAX;
+
+	if (drv->state_count < 2) {
+		idx = 0;
+		goto out_tick;
+	}
+	idx = s.idx;
+	if (idx < 0) {
+		idx = 0;
+		goto out_tick;
+	}
+	if (idx == s.idx0) {
+		duration_ns = tr_ns(drv, idx);
+		goto end;
+	}
+
+	if (2 * s.below.intercepts > cpu->total - s.below.hits)
+		idx = demote_state_ok(cpu, drv, dev, in, idx, s.below.intercepts);
+	if (idx > s.constraint_idx)
+		idx = s.constraint_idx;
+
+	if ((!idx || tr_ns(drv, idx) < IL_RESIDENCY_THRESHOLD_NS) &&
+	    (2 * cpu->short_idles >= cpu->total ||
+	     in->latency_req_ns < TEO_LATENCY_THRESHOLD_NS))
+		goto out_tick;
+
+	duration_ns = in->sleep_length_ns;
+	delta_tick = in->delta_tick_ns;
+	cpu->sleep_length_ns = duration_ns;
+	if (!idx)
+		goto out_tick;
+
+	if (tr_ns(drv, idx) > duration_ns) {
+		int i = find_shallower(drv, dev, idx, duration_ns);
+
+		if (state_ok(drv, i, in))
+			idx = i;
+	}
+	if (tr_ns(drv, idx) < tick &&
+	    cpu->tick_intercepts > cpu->total / 2 + cpu->total / 8)
+		duration_ns = tick / 2;
+
+end:
+	if ((!polling(drv, idx) && duration_ns >= tick) || in->tick_stopped)
+		return idx;
+	if (idx > s.idx0 && tr_ns(drv, idx) > delta_tick)
+		idx = find_shallower(drv, dev, idx, delta_tick);
+out_tick:
+	*stop_tick = false;
+	return idx;
+}
+
+/* teo_reflect() of 6.18: note whether a safety net ended the idle period. */
+static void reflect_618(struct teo_cpu *cpu, struct il_device *dev, int state,
+			const struct il_idle_inputs *in)
+{
+	dev->last_state_idx = state;
+	if (dev->poll_time_limit ||
+	    (in->got_tick && cpu->sleep_length_ns > in->tick_nsec)) {
+		dev->poll_time_limit = false;
+		cpu->artificial_wakeup = true;
+	} else {
+		cpu->artificial_wakeup = false;
+	}
+}
+
+/* ---------------------------------------------------------------- 7.1 -- */
+
+/*
+ * teo_update() of 7.1. Besides the 6.18 rules: metrics decay to 0, the total
+ * is rebuilt from the bins; a tick wakeup is credited to the deepest state
+ * when tick wakeups dominate, or as a hit when sub-tick intercepts are rare;
+ * a hit also needs the wakeup no earlier than half the exit latency before
+ * the timer; intercepts up to a tick feed tick_intercepts.
+ */
+static void update_71(struct teo_cpu *cpu, const struct il_driver *drv,
+		      struct il_device *dev, int64_t tick, struct teo_scan *s)
+{
+	int64_t lat = el_ns(drv, dev->last_state_idx);
+	int n = drv->state_count, idx_timer, idx_duration;
+	uint32_t total;
+	int64_t measured;
+
+	decay_floor(&cpu->short_idles);
+	if (dev->poll_time_limit) {
+		dev->poll_time_limit = false;
+		measured = INT64_MAX;
+	} else {
+		measured = dev->last_residency_ns;
+		if (measured >= lat) {
+			measured -= lat / 2;
+			if (measured < IL_RESIDENCY_THRESHOLD_NS)
+				cpu->short_idles += TEO_PULSE;
+		} else {
+			measured /= 2;
+			cpu->short_idles += TEO_PULSE;
+		}
+	}
+	total = decay_bins(cpu, n, true, s->idx, &s->below);
+	timer_bins_s64(drv, n, cpu->sleep_length_ns, measured, &idx_timer, &idx_duration);
+	cpu->total = total + TEO_PULSE;
+
+	decay_floor(&cpu->tick_intercepts);
+	decay_floor(&cpu->total_tick);
+	if (cpu->tick_wakeup) {
+		cpu->total_tick += TEO_PULSE;
+		if (3 * cpu->total_tick > 2 * cpu->total) {
+			add_hit(cpu, n - 1, s->idx, &s->below);
+			return;
+		}
+		if (3 * cpu->tick_intercepts < 2 * total) {
+			add_hit(cpu, idx_timer, s->idx, &s->below);
+			return;
+		}
+	}
+
+	if (idx_timer == idx_duration &&
+	    sub_wrap(cpu->sleep_length_ns, measured) < lat / 2) {
+		add_hit(cpu, idx_timer, s->idx, &s->below);
+	} else {
+		add_intercept(cpu, idx_duration, s->idx, &s->below);
+		if (measured <= tick)
+			cpu->tick_intercepts += TEO_PULSE;
+	}
+}
+
+/*
+ * The 7.1 demotion walk (a971f984b845, with 106a2662e655 dropping the
+ * stopped-tick special cases): from the candidate down to idx0, take each
+ * enabled state and stop once the intercepts passed exceed half of those
+ * below the candidate and the state is no deeper than the bin with the most
+ * intercepts among bins 0..count-2 (ties: the deeper bin).
+ */
+static int demote_71(const struct teo_cpu *cpu, const struct il_driver *drv,
+		     const struct il_device *dev, const struct teo_scan *s)
+{
+	uint32_t max = 0, sum = 0;
+	int max_idx = 0, idx = s->idx;
+
+	for (int i = 0; i < drv->state_count - 1; i++) {
+		if (bin_intercepts(cpu, i) >= max) {
+			max = bin_intercepts(cpu, i);
+			max_idx = i;
+		}
+	}
+	for (int i = idx - 1; i >= s->idx0; i--) {
+		sum += bin_intercepts(cpu, i);
+		if (il_state_disabled(dev, i))
+			continue;
+		idx = i;
+		if (2 * sum > s->below.intercepts && i <= max_idx)
+			break;
+	}
+	return idx;
+}
+
+/*
+ * teo_select() of 7.1: candidate = deepest enabled state, demoted by
+ * intercepts; with the tick stopped the sleep length is always queried, and
+ * a sub-tick choice is deepened when the next timer is beyond
+ * SAFE_TIMER_RANGE_NS (2 ticks).
+ */
+static int select_71(struct teo_cpu *cpu, const struct il_driver *drv,
+		     struct il_device *dev, const struct il_idle_inputs *in,
+		     bool *stop_tick)
+{
+	int64_t tick = in->tick_nsec;
+	int64_t delta_tick = tick / 2;
+	int64_t duration_ns;
+	struct teo_scan s;
+	int idx;
+
+	find_candidates(drv, dev, in->latency_req_ns, &s);
+	if (dev->last_state_idx >= 0) {
+		update_71(cpu, drv, dev, tick, &s);
+		dev->last_state_idx = -1;
+	} else {
+		sum_bins(cpu, s.idx, &s.below);
+	}
+	cpu->sleep_length_ns = IL_KTIME_MAX;
+
+	if (drv->state_count < 2) {
+		idx = 0;
+		goto out_tick;
+	}
+	idx = s.idx;
+	if (idx < 0) {
+		idx = 0;
+		goto out_tick;
+	}
+	if (idx == s.idx0) {
+		duration_ns = tr_ns(drv, idx);
+		goto end;
+	}
+
+	if (2 * s.below.intercepts > cpu->total - s.below.hits)
+		idx = demote_71(cpu, drv, dev, &s);
+	if (idx > s.constraint_idx)
+		idx = s.constraint_idx;
+
+	if (!in->tick_stopped &&
+	    (!idx || tr_ns(drv, idx) < IL_RESIDENCY_THRESHOLD_NS) &&
+	    (2 * cpu->short_idles >= cpu->total ||
+	     in->latency_req_ns < TEO_LATENCY_THRESHOLD_NS))
+		goto out_tick;
+
+	duration_ns = in->sleep_length_ns;
+	delta_tick = in->delta_tick_ns;
+	cpu->sleep_length_ns = duration_ns;
+
+	if (in->tick_stopped && duration_ns > 2 * tick && tr_ns(drv, idx) < tick) {
+		/* deepest enabled state within the latency limit that fits */
+		for (int i = s.constraint_idx; i > idx; i--) {
+			if (il_state_disabled(dev, i))
+				continue;
+			if (tr_ns(drv, i) <= duration_ns) {
+				idx = i;
+				break;
+			}
+		}
+		return idx;
+	}
+	if (!idx)
+		goto out_tick;
+
+	if (tr_ns(drv, idx) > duration_ns)
+		idx = find_shallower(drv, dev, idx, duration_ns);
+	if (tr_ns(drv, idx) < tick && 3 * cpu->tick_intercepts >= 2 * cpu->total)
+		duration_ns = tick / 2;
+
+end:
+	if ((!polling(drv, idx) && duration_ns >= tick) || in->tick_stopped)
+		return idx;
+	if (idx > s.idx0 && tr_ns(drv, idx) > delta_tick)
+		idx = find_shallower(drv, dev, idx, delta_tick);
+out_tick:
+	*stop_tick = false;
+	return idx;
+}
+
+/* ------------------------------------------------------------ ops ----- */
+
+static int teo_configure(void *config, const char *release,
+			 const struct il_gov_patch *patches, int npatches,
+			 struct il_err *err)
+{
+	struct teo_config *cfg = config;
+	int n = (int)(sizeof(teo_presets) / sizeof(teo_presets[0]));
+
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(teo_presets[i].release, release)) {
+			cfg->era = teo_presets[i].era;
+			cfg->preset = i;
+			if (npatches > 0)
+				return il_err_set(err, EINVAL,
+						  "teo: unknown patch '%s' (teo@%s has no patches)",
+						  patches[0].name, release);
+			return 0;
+		}
+	}
+	return il_err_set(err, EINVAL, "teo: no preset for kernel %s (presets: 6.1 6.12 6.18 7.1)",
+			  release);
+}
+
+/* teo_enable_device(): zeroed data; 6.1's ring starts empty. */
+static void teo_enable(const void *config, void *cpu_data,
+		       const struct il_driver *drv, struct il_device *dev)
+{
+	struct teo_cpu *cpu = cpu_data;
+
+	(void)config;
+	(void)drv;
+	(void)dev;
+	memset(cpu, 0, sizeof(*cpu));
+	for (int i = 0; i < TEO_NR_RECENT; i++)
+		cpu->recent_idx[i] = -1;
+}
+
+static int teo_select(const void *config, void *cpu_data, const struct il_driver *drv,
+		      struct il_device *dev, const struct il_idle_inputs *in,
+		      bool *stop_tick)
+{
+	const struct teo_config *cfg = config;
+
+	switch (cfg->era) {
+	case TEO_6_1:
+		return select_61(cpu_data, drv, dev, in, stop_tick);
+	case TEO_6_12:
+		return select_612(cpu_data, drv, dev, in, stop_tick);
+	case TEO_6_18:
+		return select_618(cpu_data, drv, dev, in, stop_tick);
+	case TEO_7_1:
+	default:
+		return select_71(cpu_data, drv, dev, in, stop_tick);
+	}
+}
+
+static void teo_reflect(const void *config, void *cpu_data, const struct il_driver *drv,
+			struct il_device *dev, int index, const struct il_idle_inputs *in)
+{
+	const struct teo_config *cfg = config;
+	struct teo_cpu *cpu = cpu_data;
+
+	(void)drv;
+	switch (cfg->era) {
+	case TEO_6_1:
+	case TEO_6_12:
+		reflect_61(cpu, dev, index, in);
+		break;
+	case TEO_6_18:
+		reflect_618(cpu, dev, index, in);
+		break;
+	case TEO_7_1:
+	default:
+		cpu->tick_wakeup = in->got_tick;
+		dev->last_state_idx = index;
+		break;
+	}
+}
+
+static void teo_describe(const void *config, char *buf, size_t size)
+{
+	const struct teo_config *cfg = config;
+
+	snprintf(buf, size, "teo@%s: torvalds %s", teo_presets[cfg->preset].release,
+		 teo_presets[cfg->preset].commits);
 }
 
 const struct il_gov_ops il_gov_teo = {
-	.name = "teo", .rating = 0, .releases = "7.1", .config_size = 1, .cpu_data_size = 1,
-	.configure = configure, .select = sel,
+	.name = "teo",
+	.rating = 19,
+	.releases = "6.1 6.12 6.18 7.1",
+	.config_size = sizeof(struct teo_config),
+	.cpu_data_size = sizeof(struct teo_cpu),
+	.configure = teo_configure,
+	.enable = teo_enable,
+	.select = teo_select,
+	.reflect = teo_reflect,
+	.describe = teo_describe,
 };

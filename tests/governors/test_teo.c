@@ -1,0 +1,1501 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The TEO governor, rule by rule and preset by preset, with hand-derived
+ * expectations. White-box: the governor's file is included so the per-CPU
+ * metrics can be set and read directly (its ops table is renamed so the
+ * library's copy still links for the registry test).
+ *
+ * Table used unless said otherwise (ns):
+ *   state   0 POLL   1 C1    2 C1E    3 C3      4 C6
+ *   tr      0        2000    20000    200000    800000
+ *   el      0        2000    10000    80000     200000
+ * TICK_NSEC = 4 000 000 (HZ=250), so SAFE_TIMER_RANGE_NS = 8 000 000.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <string.h>
+
+#define il_gov_teo il_gov_teo_under_test
+#include "../../src/governors/teo.c"
+#undef il_gov_teo
+
+#include "idlelab/device.h"
+#include "idlelab/governor.h"
+#include "idlelab/state.h"
+
+#define TICK 4000000
+#define NO_QOS (2000000000LL * 1000)
+#define P TEO_PULSE
+
+static const int64_t tab_tr[] = { 0, 2000, 20000, 200000, 800000 };
+static const int64_t tab_el[] = { 0, 2000, 10000, 80000, 200000 };
+
+struct fx {
+	struct il_driver drv;
+	struct il_device dev;
+	struct teo_config cfg;
+	struct teo_cpu cpu;
+	struct il_idle_inputs in;
+	bool stop;
+};
+
+static struct fx F;
+
+static void table(struct il_driver *drv, int n, const int64_t *tr, const int64_t *el,
+		  bool poll0)
+{
+	memset(drv, 0, sizeof(*drv));
+	for (int i = 0; i < n; i++) {
+		snprintf(drv->states[i].name, IL_NAME_LEN, "S%d", i);
+		drv->states[i].target_residency_ns = tr[i];
+		drv->states[i].exit_latency_ns = el[i];
+	}
+	if (poll0)
+		drv->states[0].flags = IL_FLAG_POLLING;
+	drv->state_count = n;
+	il_driver_init(drv);
+}
+
+/* Fresh governor for release rel on the standard table, metrics zero. */
+static void fx(const char *rel)
+{
+	memset(&F, 0, sizeof(F));
+	table(&F.drv, 5, tab_tr, tab_el, true);
+	il_device_init(&F.dev, &F.drv, 0);
+	assert_int_equal(teo_configure(&F.cfg, rel, NULL, 0, NULL), 0);
+	teo_enable(&F.cfg, &F.cpu, &F.drv, &F.dev);
+	F.dev.last_state_idx = -1;      /* no update unless a test asks */
+	F.in.latency_req_ns = NO_QOS;
+	F.in.tick_nsec = TICK;
+	F.in.sleep_length_ns = 10000000;
+	F.in.delta_tick_ns = TICK;
+}
+
+static void set_bin(int i, uint32_t hits, uint32_t intercepts)
+{
+	F.cpu.bins[i] = intercepts | (uint64_t)hits << TEO_HIT_SHIFT;
+}
+
+static uint32_t hits(int i)
+{
+	return hi32(F.cpu.bins[i]);
+}
+
+static uint32_t icpt(int i)
+{
+	return lo32(F.cpu.bins[i]);
+}
+
+static int sel(void)
+{
+	F.stop = true;
+	return il_gov_teo_under_test.select(&F.cfg, &F.cpu, &F.drv, &F.dev, &F.in, &F.stop);
+}
+
+static void refl(int idx)
+{
+	il_gov_teo_under_test.reflect(&F.cfg, &F.cpu, &F.drv, &F.dev, idx, &F.in);
+}
+
+/*
+ * Run one teo_update of the configured era: the previous idle period was
+ * in state last for residency_ns, with the sleep length cpu->sleep_length_ns
+ * as the last select left it.
+ */
+static void update_after(int last, int64_t residency_ns)
+{
+	struct teo_scan s = { .idx = F.drv.state_count - 1 };
+
+	F.dev.last_state_idx = last;
+	F.dev.last_residency_ns = residency_ns;
+	switch (F.cfg.era) {
+	case TEO_6_1:
+		update_61(&F.cpu, &F.drv, &F.dev);
+		break;
+	case TEO_6_12:
+		update_612(&F.cpu, &F.drv, &F.dev, TICK, &s);
+		break;
+	case TEO_6_18:
+		update_618(&F.cpu, &F.drv, &F.dev, TICK, &s);
+		break;
+	case TEO_7_1:
+		update_71(&F.cpu, &F.drv, &F.dev, TICK, &s);
+		break;
+	}
+	F.dev.last_state_idx = -1;
+}
+
+static uint32_t all_metrics(void)
+{
+	uint32_t sum = 0;
+
+	for (int i = 0; i < IL_STATE_MAX; i++)
+		sum += hits(i) + icpt(i);
+	return sum;
+}
+
+/* ----------------------------------------------------------- ops ----- */
+
+static void ops_table(void **unused)
+{
+	(void)unused;
+	assert_string_equal(il_gov_teo_under_test.name, "teo");
+	assert_int_equal(il_gov_teo_under_test.rating, 19);
+	assert_string_equal(il_gov_teo_under_test.releases, "6.1 6.12 6.18 7.1");
+	assert_true(il_gov_teo_under_test.cpu_data_size == sizeof(struct teo_cpu));
+	assert_non_null(il_gov_teo_under_test.enable);
+	assert_non_null(il_gov_teo_under_test.reflect);
+	assert_non_null(il_gov_teo_under_test.describe);
+}
+
+static void configure_errors(void **unused)
+{
+	struct teo_config cfg;
+	struct il_gov_patch p = { "no-such-patch", "" };
+	struct il_err err;
+
+	(void)unused;
+	il_err_clear(&err);
+	assert_int_equal(teo_configure(&cfg, "6.6", NULL, 0, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "6.6"));
+	il_err_clear(&err);
+	assert_int_equal(teo_configure(&cfg, "7.1", &p, 1, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "no-such-patch"));
+	assert_int_equal(teo_configure(&cfg, "6.12", NULL, 0, &err), 0);
+	assert_int_equal(cfg.era, TEO_6_12);
+}
+
+static void describe_names_commits(void **unused)
+{
+	char buf[160];
+	static const char *const want[][2] = {
+		{ "6.1", "c2ec772b8740" }, { "6.12", "4b20b07ce72f" },
+		{ "6.18", "a7bee4e7f780" }, { "7.1", "106a2662e655" },
+	};
+
+	(void)unused;
+	for (int i = 0; i < 4; i++) {
+		fx(want[i][0]);
+		teo_describe(&F.cfg, buf, sizeof(buf));
+		assert_non_null(strstr(buf, want[i][0]));
+		assert_non_null(strstr(buf, want[i][1]));
+	}
+}
+
+/* Through the registry: default preset, named preset, unknown patch. */
+static void registry_specs(void **unused)
+{
+	struct il_err err;
+	struct il_gov *g;
+
+	(void)unused;
+	g = il_gov_new("teo", 2, &err);
+	assert_non_null(g);
+	assert_string_equal(g->spec, "teo@7.1");
+	il_gov_free(g);
+	g = il_gov_new("teo@6.1", 1, &err);
+	assert_non_null(g);
+	il_gov_free(g);
+	assert_null(il_gov_new("teo@7.1+bogus", 1, &err));
+	assert_null(il_gov_new("teo@6.7", 1, &err));
+}
+
+static void enable_resets(void **unused)
+{
+	(void)unused;
+	fx("6.1");
+	set_bin(2, 5, 6);
+	F.cpu.total = 77;
+	F.cpu.recent_idx[3] = 2;
+	teo_enable(&F.cfg, &F.cpu, &F.drv, &F.dev);
+	assert_int_equal(all_metrics(), 0);
+	assert_int_equal(F.cpu.total, 0);
+	for (int i = 0; i < TEO_NR_RECENT; i++)
+		assert_int_equal(F.cpu.recent_idx[i], -1);
+}
+
+/* --------------------------------------------------------- decay ----- */
+
+static void decay_floor_rule(void **unused)
+{
+	static const uint32_t in[] = { 0, 1, 7, 8, 9, 15, 16, 1000 };
+	static const uint32_t floor_out[] = { 0, 0, 0, 7, 8, 14, 14, 875 };
+	static const uint32_t old_out[] = { 0, 1, 7, 7, 8, 14, 14, 875 };
+
+	(void)unused;
+	for (unsigned i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		uint32_t a = in[i], b = in[i];
+
+		decay_floor(&a);
+		decay_old(&b);
+		assert_int_equal(a, floor_out[i]);
+		assert_int_equal(b, old_out[i]);
+	}
+}
+
+/* Both metrics of a bin decay independently; bins from n up are untouched. */
+static void decay_bins_pairs(void **unused)
+{
+	struct teo_sums s;
+
+	(void)unused;
+	fx("7.1");
+	set_bin(0, 9, 7);
+	set_bin(1, 8, 100);
+	set_bin(2, 4000, 4000);
+	assert_int_equal(decay_bins(&F.cpu, 2, true, 2, &s), 8 + 0 + 7 + 88);
+	assert_int_equal(hits(0), 8);
+	assert_int_equal(icpt(0), 0);
+	assert_int_equal(hits(1), 7);
+	assert_int_equal(icpt(1), 88);
+	assert_int_equal(s.hits, 15);
+	assert_int_equal(s.intercepts, 88);
+	assert_int_equal(hits(2), 4000);
+
+	set_bin(0, 9, 7);
+	set_bin(1, 8, 100);
+	assert_int_equal(decay_bins(&F.cpu, 2, false, 1, &s), 8 + 7 + 7 + 88);
+	assert_int_equal(icpt(0), 7);
+	assert_int_equal(s.hits, 8);
+	assert_int_equal(s.intercepts, 7);
+
+	/* odd n: the third bin decays, the fourth stays 0 */
+	set_bin(0, 0, 0);
+	set_bin(1, 0, 0);
+	set_bin(2, 16, 1000);
+	assert_int_equal(decay_bins(&F.cpu, 3, true, 0, &s), 14 + 875);
+	assert_int_equal(s.hits + s.intercepts, 0);
+	assert_int_equal(F.cpu.bins[3], 0);
+}
+
+/* 7.1 decays to zero: a bin holding 7 loses it; 6.18 keeps it. */
+static void update_decays_all_bins(void **unused)
+{
+	(void)unused;
+	fx("7.1");
+	set_bin(1, 7, 7);
+	set_bin(3, 80, 16);
+	F.cpu.short_idles = 7;
+	F.cpu.sleep_length_ns = 1000000;
+	/* m = 900000, bin 4 like the timer, but 100000 early = lat/2: intercept */
+	update_after(4, 1000000);
+	assert_int_equal(hits(1), 0);
+	assert_int_equal(icpt(1), 0);
+	assert_int_equal(hits(3), 70);
+	assert_int_equal(icpt(3), 14);
+	assert_int_equal(hits(4), 0);
+	assert_int_equal(icpt(4), P);
+	assert_int_equal(F.cpu.short_idles, 0);
+	assert_int_equal(F.cpu.total, 70 + 14 + P);
+
+	fx("6.18");
+	set_bin(1, 7, 7);
+	F.cpu.short_idles = 7;
+	F.cpu.total = 1000;
+	F.cpu.sleep_length_ns = 1000000;
+	update_after(4, 1000000);     /* no lat/2 rule in 6.18: a hit */
+	assert_int_equal(hits(4), P);
+	assert_int_equal(hits(1), 7);
+	assert_int_equal(icpt(1), 7);
+	assert_int_equal(F.cpu.short_idles, 7);
+	assert_int_equal(F.cpu.total, 875 + P);   /* 6.18 decays the total itself */
+}
+
+/* ------------------------------------------------ 7.1 classification ----- */
+
+/* Same bin and woken less than lat/2 before the timer: hit; at lat/2: intercept. */
+static void v71_hit_needs_half_latency(void **unused)
+{
+	(void)unused;
+	fx("7.1");
+	F.cpu.sleep_length_ns = 305000;
+	update_after(2, 305001);      /* m = 300001, 305000 - m = 4999 < 5000 */
+	assert_int_equal(hits(3), P);
+	assert_int_equal(icpt(3), 0);
+	assert_int_equal(F.cpu.tick_intercepts, 0);
+
+	fx("7.1");
+	F.cpu.sleep_length_ns = 305000;
+	update_after(2, 305000);      /* m = 300000, difference 5000 */
+	assert_int_equal(hits(3), 0);
+	assert_int_equal(icpt(3), P);
+	assert_int_equal(F.cpu.tick_intercepts, P);   /* m <= TICK_NSEC */
+	assert_int_equal(F.cpu.total, P);
+
+	/* woke after the timer: negative difference, hit */
+	fx("7.1");
+	F.cpu.sleep_length_ns = 305000;
+	update_after(2, 400000);
+	assert_int_equal(hits(3), P);
+}
+
+/* A polling state has lat 0: only a wakeup after the timer is a hit. */
+static void v71_polling_state_lat_zero(void **unused)
+{
+	(void)unused;
+	fx("7.1");
+	F.cpu.sleep_length_ns = 1500;
+	update_after(0, 1500);
+	assert_int_equal(icpt(0), P);
+	assert_int_equal(hits(0), 0);
+	assert_int_equal(F.cpu.short_idles, P);
+
+	fx("7.1");
+	F.cpu.sleep_length_ns = 1500;
+	update_after(0, 1501);
+	assert_int_equal(hits(0), P);
+}
+
+/* Different bins: intercept in the measured bin; tick_intercepts only up to a tick. */
+static void v71_intercept_bins_and_tick(void **unused)
+{
+	(void)unused;
+	fx("7.1");
+	F.cpu.sleep_length_ns = 1000000;   /* timer bin 4 */
+	update_after(2, 50000);            /* m = 45000: bin 2 */
+	assert_int_equal(icpt(2), P);
+	assert_int_equal(F.cpu.tick_intercepts, P);
+
+	fx("7.1");
+	F.cpu.sleep_length_ns = IL_KTIME_MAX;
+	update_after(4, 5000000);          /* m = 4 900 000 > TICK_NSEC, bin 4 */
+	assert_int_equal(icpt(4), P);
+	assert_int_equal(F.cpu.tick_intercepts, 0);
+
+	fx("7.1");
+	F.cpu.sleep_length_ns = IL_KTIME_MAX;
+	update_after(1, TICK + 1000);      /* m = TICK_NSEC exactly: counted */
+	assert_int_equal(icpt(4), P);
+	assert_int_equal(F.cpu.tick_intercepts, P);
+}
+
+/* A disabled state's bin still receives events and still decays. */
+static void v71_disabled_state_bins(void **unused)
+{
+	(void)unused;
+	fx("7.1");
+	il_device_set_user_disable(&F.dev, 2, true);
+	set_bin(2, 800, 800);
+	F.cpu.sleep_length_ns = 1000000;
+	update_after(1, 50000);            /* m = 49000: bin 2 although disabled */
+	assert_int_equal(icpt(2), 700 + P);
+	assert_int_equal(hits(2), 700);
+}
+
+/* poll_time_limit: cleared, measured = S64_MAX. */
+static void v71_poll_time_limit(void **unused)
+{
+	(void)unused;
+	fx("7.1");
+	F.dev.poll_time_limit = true;
+	F.cpu.sleep_length_ns = IL_KTIME_MAX;
+	update_after(0, 3000);
+	assert_false(F.dev.poll_time_limit);
+	/* KTIME_MAX - S64_MAX = 0, not below lat/2 = 0: intercept in the last bin */
+	assert_int_equal(icpt(4), P);
+	assert_int_equal(F.cpu.tick_intercepts, 0);
+	assert_int_equal(F.cpu.short_idles, 0);
+
+	fx("7.1");
+	F.dev.poll_time_limit = true;
+	F.cpu.sleep_length_ns = IL_KTIME_MAX;
+	update_after(1, 3000);             /* lat/2 = 1000 > 0: hit */
+	assert_int_equal(hits(4), P);
+
+	fx("7.1");
+	F.dev.poll_time_limit = true;
+	F.cpu.sleep_length_ns = 1000000;   /* timer known: S64_MAX is past it */
+	update_after(0, 3000);
+	assert_int_equal(hits(4), P);
+}
+
+static void v71_short_idles(void **unused)
+{
+	(void)unused;
+	fx("7.1");
+	F.cpu.sleep_length_ns = IL_KTIME_MAX;
+	update_after(1, 16000);            /* m = 15000: not short */
+	assert_int_equal(F.cpu.short_idles, 0);
+	update_after(1, 15999);            /* m = 14999 */
+	assert_int_equal(F.cpu.short_idles, P);
+
+	fx("7.1");
+	F.cpu.sleep_length_ns = IL_KTIME_MAX;
+	update_after(3, 50000);            /* below lat 80000: m = 25000, short anyway */
+	assert_int_equal(F.cpu.short_idles, P);
+	assert_int_equal(icpt(2), P);      /* 25000 is in bin 2 */
+}
+
+/* Tick wakeups dominate: credit the deepest state, classify nothing else. */
+static void v71_total_tick_dominance(void **unused)
+{
+	(void)unused;
+	fx("7.1");
+	F.cpu.total_tick = 2000;
+	F.cpu.tick_wakeup = true;
+	F.cpu.sleep_length_ns = 300000;
+	update_after(2, 50000);
+	/* total = 0 + P; total_tick = 1750 + P = 2774; 3 * 2774 > 2 * 1024 */
+	assert_int_equal(F.cpu.total_tick, 2774);
+	assert_int_equal(hits(4), P);
+	assert_int_equal(icpt(2), 0);
+	assert_int_equal(F.cpu.tick_intercepts, 0);
+}
+
+/* Tick wakeup, not dominant, few sub-tick intercepts: a hit in the timer bin. */
+static void v71_fake_intercept_rule(void **unused)
+{
+	(void)unused;
+	fx("7.1");
+	set_bin(2, 8000, 0);
+	F.cpu.tick_wakeup = true;
+	F.cpu.sleep_length_ns = 300000;    /* timer bin 3 */
+	update_after(2, 50000);
+	/* total 7000 + P; total_tick P: 3072 > 16048 no; 3 * 0 < 14000: hit */
+	assert_int_equal(hits(3), P);
+	assert_int_equal(hits(4), 0);
+	assert_int_equal(icpt(2), 0);
+	assert_int_equal(hits(2), 7000);
+
+	/* frequent sub-tick intercepts: 3 * 7875 >= 14000, classified normally */
+	fx("7.1");
+	set_bin(2, 8000, 0);
+	F.cpu.tick_intercepts = 9000;
+	F.cpu.tick_wakeup = true;
+	F.cpu.sleep_length_ns = 1000000;
+	update_after(2, 50000);
+	assert_int_equal(hits(4), 0);
+	assert_int_equal(icpt(2), P);
+	assert_int_equal(F.cpu.tick_intercepts, 7875 + P);
+
+	/*
+	 * The comparison uses the sum without the PULSE: ti 5714 decays to
+	 * 5000; 15000 < 2 * 7000 fails (with the PULSE, 15000 < 16048 would
+	 * have made it a hit).
+	 */
+	fx("7.1");
+	set_bin(2, 8000, 0);
+	F.cpu.tick_intercepts = 5714;
+	F.cpu.tick_wakeup = true;
+	F.cpu.sleep_length_ns = 1000000;
+	update_after(2, 50000);
+	assert_int_equal(hits(4), 0);
+	assert_int_equal(icpt(2), P);
+	assert_int_equal(F.cpu.tick_intercepts, 5000 + P);
+
+	/* dominance is checked against the total including the PULSE */
+	fx("7.1");
+	set_bin(2, 1756, 0);               /* decays to 1537: total 1537 + P = 2561 */
+	F.cpu.total_tick = 803;            /* decays to 703 (803 - 100), + P = 1727 */
+	F.cpu.tick_wakeup = true;
+	F.cpu.sleep_length_ns = 300000;    /* timer bin 3 */
+	update_after(2, 50000);
+	/* 3 * 1727 = 5181 > 5122: dominant, the deepest state gets the hit */
+	assert_int_equal(F.cpu.total, 2561);
+	assert_int_equal(F.cpu.total_tick, 1727);
+	assert_int_equal(hits(4), P);
+	assert_int_equal(hits(3), 0);
+	fx("7.1");
+	set_bin(2, 1756, 0);
+	F.cpu.total_tick = 780;            /* 780 - 97 = 683 + P = 1707: 5121 <= 5122 */
+	F.cpu.tick_wakeup = true;
+	F.cpu.sleep_length_ns = 300000;
+	update_after(2, 50000);
+	assert_int_equal(F.cpu.total_tick, 1707);
+	assert_int_equal(hits(4), 0);      /* not dominant; ti 0: hit in the timer bin */
+	assert_int_equal(hits(3), P);
+	assert_int_equal(icpt(2), 0);
+}
+
+/* --------------------------------------------------- 6.18 / 6.12 / 6.1 ----- */
+
+static void v618_update_rules(void **unused)
+{
+	static const int64_t tr[] = { 0, 2000, 20000, 200000, 6000000 };
+
+	(void)unused;
+	/* same bin is a hit however early (no lat/2 rule) */
+	fx("6.18");
+	F.cpu.sleep_length_ns = 305000;
+	update_after(2, 250000);
+	assert_int_equal(hits(3), P);
+
+	/* intercepts at or beyond a tick feed tick_intercepts (as shipped) */
+	fx("6.18");
+	table(&F.drv, 5, tr, tab_el, true);
+	F.cpu.sleep_length_ns = 10000000;
+	update_after(1, 5000000);          /* m = 4 999 000: bin 3, timer bin 4 */
+	assert_int_equal(icpt(3), P);
+	assert_int_equal(F.cpu.tick_intercepts, P);
+	update_after(1, 50000);            /* m = 49000: intercept, not counted */
+	assert_int_equal(icpt(2), P);
+	assert_int_equal(F.cpu.tick_intercepts, 896);
+
+	/* artificial wakeup: measured U64_MAX lands in the timer bin */
+	fx("6.18");
+	F.cpu.artificial_wakeup = true;
+	F.cpu.sleep_length_ns = 300000;
+	update_after(2, 1000);
+	assert_int_equal(hits(3), P);
+	assert_int_equal(F.cpu.short_idles, 0);
+
+	/* short idles as in 7.1 */
+	fx("6.18");
+	F.cpu.sleep_length_ns = IL_KTIME_MAX;
+	update_after(3, 50000);
+	assert_int_equal(F.cpu.short_idles, P);
+}
+
+static void v618_reflect_artificial(void **unused)
+{
+	(void)unused;
+	fx("6.18");
+	F.dev.poll_time_limit = true;
+	refl(0);
+	assert_true(F.cpu.artificial_wakeup);
+	assert_false(F.dev.poll_time_limit);
+	assert_int_equal(F.dev.last_state_idx, 0);
+
+	F.cpu.sleep_length_ns = TICK + 1;
+	F.in.got_tick = true;
+	refl(3);
+	assert_true(F.cpu.artificial_wakeup);
+	F.cpu.sleep_length_ns = TICK;
+	refl(3);
+	assert_false(F.cpu.artificial_wakeup);
+	F.in.got_tick = false;
+	F.cpu.sleep_length_ns = IL_KTIME_MAX;
+	refl(3);
+	assert_false(F.cpu.artificial_wakeup);
+}
+
+/* 6.12: the extra tick_hits bin when even the deepest state is below a tick. */
+static void v612_tick_hits_bin(void **unused)
+{
+	static const int64_t tr[] = { 0, 2000, 20000, 200000, 6000000 };
+
+	(void)unused;
+	fx("6.12");
+	F.cpu.time_span_ns = 0;
+	F.cpu.sleep_length_ns = 5000000;
+	F.cpu.tick_hits = 800;
+	update_after(2, 4500000);          /* m = 4 495 000 >= tick: tick hit */
+	assert_int_equal(F.cpu.tick_hits, 700 + P);
+	assert_int_equal(all_metrics(), 0);
+	assert_int_equal(F.cpu.total, 700 + P);
+
+	fx("6.12");
+	F.cpu.sleep_length_ns = 5000000;
+	update_after(2, 1000000);          /* timer in the tick bin, m in bin 4 */
+	assert_int_equal(icpt(4), P);
+	assert_int_equal(F.cpu.tick_hits, 0);
+
+	fx("6.12");
+	F.cpu.sleep_length_ns = 1000000;   /* timer below a tick: normal hit */
+	update_after(2, 900000);
+	assert_int_equal(hits(4), P);
+
+	/* deepest state >= tick: no tick bin, tick_hits untouched */
+	fx("6.12");
+	table(&F.drv, 5, tr, tab_el, true);
+	F.cpu.tick_hits = 800;
+	F.cpu.sleep_length_ns = 7000000;
+	update_after(2, 6500000);
+	assert_int_equal(hits(4), P);
+	assert_int_equal(F.cpu.tick_hits, 800);
+}
+
+/* 6.1/6.12: a span from select to reflect reaching the sleep length means U64_MAX. */
+static void v612_time_span_safety_net(void **unused)
+{
+	(void)unused;
+	fx("6.12");
+	F.cpu.sleep_length_ns = 300000;
+	F.cpu.time_span_ns = 300000;
+	update_after(2, 1000);             /* residency ignored */
+	assert_int_equal(hits(3), P);
+
+	fx("6.12");
+	F.cpu.sleep_length_ns = 300000;
+	F.cpu.time_span_ns = 299999;
+	update_after(2, 1000);             /* m = 500, bin 0 */
+	assert_int_equal(icpt(0), P);
+}
+
+static void v61_reflect_time_span(void **unused)
+{
+	(void)unused;
+	fx("6.1");
+	F.in.clock_ns = 1000000;
+	F.in.sleep_length_ns = 300000;
+	F.in.delta_tick_ns = 300000;
+	sel();
+	assert_int_equal(F.cpu.time_span_ns, 1000000);
+	F.in.clock_ns = 1250000;
+	refl(3);
+	assert_int_equal(F.cpu.time_span_ns, 250000);
+	assert_int_equal(F.dev.last_state_idx, 3);
+
+	/* tick wakeup with the timer beyond a tick: the whole sleep length */
+	F.cpu.time_span_ns = 5;
+	F.cpu.sleep_length_ns = TICK + 1;
+	F.in.got_tick = true;
+	refl(3);
+	assert_int_equal(F.cpu.time_span_ns, TICK + 1);
+	/* ... but not with the timer within a tick */
+	F.cpu.time_span_ns = 1000000;
+	F.cpu.sleep_length_ns = TICK;
+	F.in.clock_ns = 1500000;
+	refl(3);
+	assert_int_equal(F.cpu.time_span_ns, 500000);
+	/* polling time limit: flag cleared, whole sleep length */
+	F.in.got_tick = false;
+	F.dev.poll_time_limit = true;
+	refl(0);
+	assert_false(F.dev.poll_time_limit);
+	assert_int_equal(F.cpu.time_span_ns, TICK);
+}
+
+/* The whole select/reflect/select loop measures the span from the inputs' clock. */
+static void v61_time_span_end_to_end(void **unused)
+{
+	(void)unused;
+	fx("6.1");
+	F.in.clock_ns = 10000000;
+	F.in.sleep_length_ns = 300000;
+	F.in.delta_tick_ns = 300000;
+	assert_int_equal(sel(), 3);
+	F.dev.last_residency_ns = 100000;
+	F.in.clock_ns = 10300000;          /* span 300000 >= sleep length */
+	refl(3);
+	sel();
+	assert_int_equal(hits(3), P);      /* U64_MAX: hit in the timer bin */
+	assert_int_equal(icpt(2), 0);
+}
+
+static void v61_recent_ring(void **unused)
+{
+	(void)unused;
+	fx("6.1");
+	F.cpu.sleep_length_ns = 1000000;
+	for (int k = 0; k < 9; k++)
+		update_after(1, 3000);     /* m = 3000 - 1000 = 2000: bin 1 */
+	assert_int_equal(F.cpu.recent[1], 9);
+	assert_int_equal(F.cpu.next_recent_idx, 0);
+	update_after(4, 1000000);          /* m = 900000, bin 4: a hit evicts slot 0 */
+	assert_int_equal(F.cpu.recent[1], 8);
+	assert_int_equal(F.cpu.recent_idx[0], -1);
+	assert_int_equal(F.cpu.next_recent_idx, 1);
+	update_after(2, 30000);            /* m = 25000: bin 2 replaces slot 1 */
+	assert_int_equal(F.cpu.recent[1], 7);
+	assert_int_equal(F.cpu.recent[2], 1);
+	assert_int_equal(F.cpu.recent_idx[1], 2);
+	/* total is rebuilt: sum of decayed metrics + PULSE */
+	assert_int_equal(F.cpu.total, all_metrics());
+}
+
+/* ---------------------------------------------------- 7.1 select ----- */
+
+static void v71_select_basic_paths(void **unused)
+{
+	(void)unused;
+	fx("7.1");
+	F.cpu.total = 1000;
+	F.in.sleep_length_ns = 10000000;
+	assert_int_equal(sel(), 4);
+	assert_true(F.stop);
+	assert_int_equal(F.cpu.sleep_length_ns, 10000000);
+
+	/* timer within a tick: keep it; the deepest still fits the delta */
+	F.in.sleep_length_ns = 1000000;
+	F.in.delta_tick_ns = 1000000;
+	assert_int_equal(sel(), 4);
+	assert_false(F.stop);
+
+	/* with nothing recorded 3 * 0 >= 2 * 0 holds: tick kept */
+	fx("7.1");
+	F.in.sleep_length_ns = 10000000;
+	F.in.delta_tick_ns = 500000;
+	assert_int_equal(sel(), 3);        /* 800000 > delta: shallower, 200000 */
+	assert_false(F.stop);
+}
+
+/* The select runs the update first and then forgets the last state. */
+static void v71_select_runs_update(void **unused)
+{
+	(void)unused;
+	fx("7.1");
+	F.cpu.sleep_length_ns = 1000000;
+	F.dev.last_state_idx = 2;
+	F.dev.last_residency_ns = 50000;
+	sel();
+	assert_int_equal(F.dev.last_state_idx, -1);
+	assert_int_equal(icpt(2), P);
+	/* the very first select after registration runs an update (idx 0, 0 ns) */
+	fx("7.1");
+	il_device_init(&F.dev, &F.drv, 0);
+	sel();
+	assert_int_equal(F.cpu.total, P);
+	assert_int_equal(F.cpu.short_idles, P);
+}
+
+static void v71_demotion_walk(void **unused)
+{
+	(void)unused;
+	fx("7.1");
+	set_bin(1, 0, 3000);
+	set_bin(2, 0, 1000);
+	set_bin(3, 0, 500);
+	F.cpu.total = 5000;
+	assert_int_equal(sel(), 1);        /* 2 * 4500 > 5000, stops at max bin 1 */
+	assert_true(F.stop);
+
+	/* not enough intercepts: 2 * 2500 > 5000 fails */
+	fx("7.1");
+	set_bin(1, 0, 2500);
+	F.cpu.total = 5000;
+	assert_int_equal(sel(), 4);
+	/* hits below the candidate count against the total */
+	fx("7.1");
+	set_bin(1, 1000, 2600);
+	F.cpu.total = 5000;                /* 5200 > 5000 - 1000 */
+	assert_int_equal(sel(), 1);
+}
+
+/* a971f984: the walk goes on to the bin with the most intercepts. */
+static void v71_intercept_max(void **unused)
+{
+	(void)unused;
+	fx("7.1");
+	set_bin(0, 0, 400);
+	set_bin(1, 0, 250);
+	set_bin(2, 0, 251);
+	F.cpu.total = 1000;
+	F.in.sleep_length_ns = 10000000;
+	assert_int_equal(sel(), 0);
+	assert_false(F.stop);
+
+	/* same metrics in 6.18: stops at state 1 */
+	fx("6.18");
+	set_bin(0, 0, 400);
+	set_bin(1, 0, 250);
+	set_bin(2, 0, 251);
+	F.cpu.total = 1000;
+	assert_int_equal(sel(), 1);
+}
+
+/* Ties for the maximum go to the deeper bin. */
+static void v71_intercept_max_ties(void **unused)
+{
+	(void)unused;
+	fx("7.1");
+	set_bin(0, 0, 300);
+	set_bin(1, 0, 300);
+	set_bin(2, 0, 200);
+	F.cpu.total = 800;
+	assert_int_equal(sel(), 1);        /* lower-index ties would give 0 */
+}
+
+/* Disabled states: their bins count, but they are never chosen. */
+static void v71_demotion_disabled(void **unused)
+{
+	(void)unused;
+	fx("7.1");
+	set_bin(0, 0, 100);
+	set_bin(1, 0, 900);
+	il_device_set_user_disable(&F.dev, 1, true);
+	F.cpu.total = 1000;
+	assert_int_equal(sel(), 0);        /* max bin 1 is disabled: on to 0 */
+
+	/* state 0 disabled: idx0 = 1 bounds the walk, bin 0 is not summed */
+	fx("7.1");
+	set_bin(0, 0, 5000);
+	il_device_set_user_disable(&F.dev, 0, true);
+	F.cpu.total = 5000;
+	assert_int_equal(sel(), 1);
+	assert_true(F.stop);
+}
+
+static void v71_latency_cap(void **unused)
+{
+	(void)unused;
+	fx("7.1");
+	F.cpu.total = 1000;
+	F.in.latency_req_ns = 50000;       /* C1E 10000 fits, C3 80000 not */
+	assert_int_equal(sel(), 2);
+	assert_true(F.stop);
+	assert_int_equal(F.cpu.sleep_length_ns, 10000000);
+
+	/* C1E disabled: C3 within 100 us, else C1 */
+	il_device_set_user_disable(&F.dev, 2, true);
+	F.in.latency_req_ns = 100000;
+	assert_int_equal(sel(), 3);
+	F.in.latency_req_ns = 50000;
+	assert_int_equal(sel(), 1);
+	assert_true(F.stop);
+	/* the limit is not below 7500 ns, so the timer is read: 7 ns, POLL */
+	F.in.sleep_length_ns = 7;
+	assert_int_equal(sel(), 0);
+	assert_false(F.stop);
+	assert_int_equal(F.cpu.sleep_length_ns, 7);
+}
+
+/* The skip-the-timer rule: shallow candidate and short idles or tight latency. */
+static void v71_skip_timer_query(void **unused)
+{
+	(void)unused;
+	fx("7.1");
+	F.cpu.total = 1000;
+	F.in.latency_req_ns = 5000;        /* C1 only, and < LATENCY_THRESHOLD_NS */
+	F.in.sleep_length_ns = 123;        /* poison: must not be read */
+	assert_int_equal(sel(), 1);
+	assert_false(F.stop);
+	assert_int_equal(F.cpu.sleep_length_ns, IL_KTIME_MAX);
+
+	F.in.latency_req_ns = 7500;        /* not below the threshold: query */
+	F.in.sleep_length_ns = 10000000;
+	assert_int_equal(sel(), 1);
+	assert_true(F.stop);
+	assert_int_equal(F.cpu.sleep_length_ns, 10000000);
+
+	/* state 0 by the latency limit */
+	F.in.latency_req_ns = 1000;
+	F.in.sleep_length_ns = 123;
+	assert_int_equal(sel(), 0);
+	assert_false(F.stop);
+	assert_int_equal(F.cpu.sleep_length_ns, IL_KTIME_MAX);
+
+	/* short idles dominate: 2 * 500 >= 1000 */
+	fx("7.1");
+	set_bin(1, 0, 3000);
+	F.cpu.total = 1000;
+	F.cpu.short_idles = 500;
+	F.in.sleep_length_ns = 123;
+	assert_int_equal(sel(), 1);
+	assert_false(F.stop);
+	F.cpu.short_idles = 499;           /* 998 < 1000: query */
+	F.in.sleep_length_ns = 10000000;
+	assert_int_equal(sel(), 1);
+	assert_true(F.stop);
+}
+
+/* v7.1 with the tick stopped: always query; deepen beyond SAFE_TIMER_RANGE_NS. */
+static void v71_stopped_tick(void **unused)
+{
+	(void)unused;
+	fx("7.1");
+	set_bin(1, 0, 3000);
+	F.cpu.total = 1000;
+	F.cpu.short_idles = 1000;
+	F.in.tick_stopped = true;
+	F.in.sleep_length_ns = 8000001;
+	assert_int_equal(sel(), 4);
+	assert_true(F.stop);
+	assert_int_equal(F.cpu.sleep_length_ns, 8000001);
+
+	F.in.sleep_length_ns = 8000000;    /* within the safe range: keep C1 */
+	assert_int_equal(sel(), 1);
+	assert_true(F.stop);
+
+	/* only up to the latency limit, skipping disabled states */
+	F.in.sleep_length_ns = 10000000;
+	F.in.latency_req_ns = 100000;      /* constraint C3 */
+	assert_int_equal(sel(), 3);
+	il_device_set_user_disable(&F.dev, 3, true);
+	assert_int_equal(sel(), 2);
+
+	/* deeper states must fit the sleep length */
+	fx("7.1");
+	set_bin(1, 0, 3000);
+	F.cpu.total = 1000;
+	F.in.tick_stopped = true;
+	F.in.sleep_length_ns = 9000000;
+	{
+		static const int64_t tr[] = { 0, 2000, 20000, 9000001, 9500000 };
+
+		table(&F.drv, 5, tr, tab_el, true);
+	}
+	assert_int_equal(sel(), 2);
+}
+
+/* With the tick stopped the older presets filter by teo_state_ok. */
+static void v618_stopped_tick_state_ok(void **unused)
+{
+	(void)unused;
+	fx("6.18");
+	set_bin(1, 0, 3000);
+	set_bin(2, 0, 1000);
+	set_bin(3, 0, 500);
+	F.cpu.total = 5000;
+	F.in.tick_stopped = true;
+	assert_int_equal(sel(), 4);        /* C3 is shallower than a tick: walk ends */
+	assert_true(F.stop);
+
+	/* a deep-enough state below the candidate is taken */
+	fx("6.18");
+	{
+		static const int64_t tr[] = { 0, 2000, 5000000, 6000000, 7000000 };
+
+		table(&F.drv, 5, tr, tab_el, true);
+	}
+	set_bin(0, 0, 5000);
+	F.cpu.total = 5000;
+	F.in.tick_stopped = true;
+	/* crosses half at state 0 (too shallow): first suitable found, state 2 */
+	assert_int_equal(sel(), 2);
+	assert_true(F.stop);
+
+	/* find_shallower result too shallow: keep the candidate */
+	fx("6.12");
+	F.cpu.total = 1000;
+	F.in.tick_stopped = true;
+	F.in.sleep_length_ns = 300000;
+	assert_int_equal(sel(), 4);
+	assert_true(F.stop);
+	/* 7.1 takes it */
+	fx("7.1");
+	F.cpu.total = 1000;
+	F.in.tick_stopped = true;
+	F.in.sleep_length_ns = 300000;
+	assert_int_equal(sel(), 3);
+	assert_true(F.stop);
+}
+
+static void v71_shallower_search(void **unused)
+{
+	(void)unused;
+	fx("7.1");
+	F.cpu.total = 1000;
+	F.in.sleep_length_ns = 300000;
+	F.in.delta_tick_ns = 300000;
+	assert_int_equal(sel(), 3);
+	assert_false(F.stop);
+	il_device_set_user_disable(&F.dev, 3, true);
+	assert_int_equal(sel(), 2);
+
+	/* nothing fits: the shallowest enabled state tried */
+	il_device_set_user_disable(&F.dev, 0, true);
+	F.in.sleep_length_ns = 1000;
+	F.in.delta_tick_ns = 1000;
+	assert_int_equal(sel(), 1);
+	assert_false(F.stop);
+}
+
+/* Retain the tick for a sub-tick state when sub-tick intercepts dominate. */
+static void v71_tick_retain(void **unused)
+{
+	(void)unused;
+	fx("7.1");
+	F.cpu.total = 3000;
+	F.cpu.tick_intercepts = 2000;      /* 6000 >= 6000 */
+	F.in.sleep_length_ns = 10000000;
+	F.in.delta_tick_ns = 500000;
+	assert_int_equal(sel(), 3);        /* C6 800000 > delta: C3 */
+	assert_false(F.stop);
+	F.cpu.tick_intercepts = 1999;
+	assert_int_equal(sel(), 4);
+	assert_true(F.stop);
+
+	/* 6.18: more than total/2 + total/8 */
+	fx("6.18");
+	F.cpu.total = 3000;
+	F.cpu.tick_intercepts = 1876;
+	F.in.delta_tick_ns = 500000;
+	assert_int_equal(sel(), 3);
+	assert_false(F.stop);
+	F.cpu.tick_intercepts = 1875;
+	assert_int_equal(sel(), 4);
+	assert_true(F.stop);
+}
+
+/* The end rule: polling state or sub-tick duration keeps the tick, unless stopped. */
+static void v71_end_rule(void **unused)
+{
+	(void)unused;
+	/* one enabled state: no query, duration = its residency */
+	fx("7.1");
+	for (int i = 0; i < 5; i++)
+		il_device_set_user_disable(&F.dev, i, i != 2);
+	F.in.sleep_length_ns = 123;
+	assert_int_equal(sel(), 2);
+	assert_false(F.stop);
+	assert_int_equal(F.cpu.sleep_length_ns, IL_KTIME_MAX);
+	F.in.tick_stopped = true;
+	assert_int_equal(sel(), 2);
+	assert_true(F.stop);
+
+	/* one enabled state of a tick or more: stop the tick */
+	fx("7.1");
+	{
+		static const int64_t tr[] = { 0, 2000, 20000, 200000, TICK };
+
+		table(&F.drv, 5, tr, tab_el, true);
+	}
+	for (int i = 0; i < 4; i++)
+		il_device_set_user_disable(&F.dev, i, true);
+	assert_int_equal(sel(), 4);
+	assert_true(F.stop);
+
+	/* only POLL enabled */
+	fx("7.1");
+	for (int i = 1; i < 5; i++)
+		il_device_set_user_disable(&F.dev, i, true);
+	assert_int_equal(sel(), 0);
+	assert_false(F.stop);
+
+	/* nothing enabled: state 0, tick kept even if already stopped */
+	il_device_set_user_disable(&F.dev, 0, true);
+	assert_int_equal(sel(), 0);
+	assert_false(F.stop);
+	F.in.tick_stopped = true;
+	assert_int_equal(sel(), 0);
+	assert_false(F.stop);
+
+	/* a single state */
+	fx("7.1");
+	table(&F.drv, 1, tab_tr, tab_el, true);
+	assert_int_equal(sel(), 0);
+	assert_false(F.stop);
+}
+
+/* ---------------------------------------------------- 6.12 select ----- */
+
+/* 4b20b07ce72f: the walk reached state 0, so query the timer anyway. */
+static void v612_state0_query(void **unused)
+{
+	(void)unused;
+	fx("6.12");
+	set_bin(0, 0, 5000);
+	F.cpu.total = 5000;
+	F.in.sleep_length_ns = 777777;
+	assert_int_equal(sel(), 0);
+	assert_false(F.stop);
+	assert_int_equal(F.cpu.sleep_length_ns, 777777);
+
+	/* state 0 by the latency limit only: no query */
+	fx("6.12");
+	F.cpu.total = 1000;
+	F.in.latency_req_ns = 1000;
+	assert_int_equal(sel(), 0);
+	assert_false(F.stop);
+	assert_int_equal(F.cpu.sleep_length_ns, IL_KTIME_MAX);
+}
+
+/* 6.12 skips the query for a shallow candidate only after a polling state 0. */
+static void v612_polling_skip(void **unused)
+{
+	static const int64_t tr[] = { 1000, 2000, 20000, 200000, 800000 };
+	static const int64_t el[] = { 1000, 2000, 10000, 80000, 200000 };
+
+	(void)unused;
+	fx("6.12");
+	set_bin(1, 0, 3000);
+	F.cpu.total = 5000;
+	F.in.sleep_length_ns = 123;
+	assert_int_equal(sel(), 1);
+	assert_false(F.stop);
+	assert_int_equal(F.cpu.sleep_length_ns, IL_KTIME_MAX);
+
+	fx("6.12");
+	table(&F.drv, 5, tr, el, false);
+	set_bin(1, 0, 3000);
+	F.cpu.total = 5000;
+	F.in.sleep_length_ns = 10000000;
+	assert_int_equal(sel(), 1);
+	assert_true(F.stop);
+	assert_int_equal(F.cpu.sleep_length_ns, 10000000);
+
+	/* short idles do not matter in 6.12 */
+	fx("6.12");
+	F.cpu.total = 1000;
+	F.cpu.short_idles = 100000;
+	assert_int_equal(sel(), 4);
+	assert_true(F.stop);
+}
+
+/* 6.12 keeps the tick on all intercepts, the deepest bin included. */
+static void v612_tick_intercept_sum(void **unused)
+{
+	(void)unused;
+	fx("6.12");
+	set_bin(4, 0, 1876);
+	F.cpu.total = 3000;
+	F.in.delta_tick_ns = 500000;
+	assert_int_equal(sel(), 3);
+	assert_false(F.stop);
+	set_bin(4, 0, 1875);
+	assert_int_equal(sel(), 4);
+	assert_true(F.stop);
+}
+
+/* 6.18: the skip rule ignores a stopped tick; 7.1 does not. */
+static void v618_skip_rule(void **unused)
+{
+	(void)unused;
+	fx("6.18");
+	F.cpu.total = 1000;
+	F.in.latency_req_ns = 5000;
+	F.in.tick_stopped = true;
+	F.in.sleep_length_ns = 123;
+	assert_int_equal(sel(), 1);
+	assert_false(F.stop);
+	assert_int_equal(F.cpu.sleep_length_ns, IL_KTIME_MAX);
+
+	fx("7.1");
+	F.cpu.total = 1000;
+	F.in.latency_req_ns = 5000;
+	F.in.tick_stopped = true;
+	F.in.sleep_length_ns = 9000000;
+	assert_int_equal(sel(), 1);        /* constraint C1: nothing deeper allowed */
+	assert_true(F.stop);
+	assert_int_equal(F.cpu.sleep_length_ns, 9000000);
+}
+
+/* ----------------------------------------------------- 6.1 select ----- */
+
+static void v61_candidate_by_sleep_length(void **unused)
+{
+	(void)unused;
+	fx("6.1");
+	F.in.sleep_length_ns = 300000;
+	F.in.delta_tick_ns = 300000;
+	assert_int_equal(sel(), 3);
+	assert_false(F.stop);
+	assert_int_equal(F.cpu.sleep_length_ns, 300000);
+
+	F.in.sleep_length_ns = 1000;       /* below C1: POLL right away */
+	F.in.delta_tick_ns = 1000;
+	assert_int_equal(sel(), 0);
+	assert_false(F.stop);
+
+	F.in.sleep_length_ns = 10000000;
+	F.in.delta_tick_ns = TICK;
+	assert_int_equal(sel(), 4);
+	assert_true(F.stop);
+
+	/* the latency limit applies within the sleep length */
+	F.in.latency_req_ns = 50000;
+	assert_int_equal(sel(), 2);
+	assert_true(F.stop);
+
+	/* first enabled state beyond the sleep length is still used */
+	fx("6.1");
+	il_device_set_user_disable(&F.dev, 0, true);
+	F.in.latency_req_ns = 1000;
+	F.in.sleep_length_ns = 1000;
+	F.in.delta_tick_ns = 1000;
+	assert_int_equal(sel(), 1);
+	assert_false(F.stop);
+}
+
+/* alt_recent: most of the last 9 events were intercepts below the candidate. */
+static void v61_recent_alternative(void **unused)
+{
+	(void)unused;
+	fx("6.1");
+	set_bin(4, 50000, 0);
+	F.cpu.total = 100000;
+	F.cpu.recent[1] = 5;
+	assert_int_equal(sel(), 1);
+	assert_false(F.stop);              /* duration = middle of bin 1, 11000 */
+
+	F.cpu.recent[1] = 4;               /* 4 > 9 / 2 fails */
+	assert_int_equal(sel(), 4);
+	assert_true(F.stop);
+
+	/* with the tick stopped, bins whose middle is below a tick are refused */
+	F.cpu.recent[1] = 5;
+	F.in.tick_stopped = true;
+	assert_int_equal(sel(), 4);
+	assert_true(F.stop);
+}
+
+/* alt_intercepts walk, the middle of the bin as duration. */
+static void v61_intercept_alternative(void **unused)
+{
+	static const int64_t tr[] = { 0, 2000, 20000, 9000000, 20000000 };
+
+	(void)unused;
+	fx("6.1");
+	set_bin(2, 0, 3000);
+	F.cpu.total = 4000;
+	assert_int_equal(sel(), 2);        /* 6000 > 4000: bin 2 holds over half */
+	assert_false(F.stop);              /* middle (20000 + 200000) / 2 < tick */
+
+	/* a bin whose middle exceeds a tick: the tick may be stopped */
+	fx("6.1");
+	table(&F.drv, 5, tr, tab_el, true);
+	set_bin(2, 0, 3000);
+	F.cpu.total = 4000;
+	F.in.sleep_length_ns = 30000000;
+	assert_int_equal(sel(), 2);        /* middle 4 510 000 >= tick */
+	assert_true(F.stop);
+
+	/* the middle of the bin is the expected duration: 3 999 999 < tick */
+	fx("6.1");
+	{
+		static const int64_t tr2[] = { 0, 2000, 20000, 7979998, 20000000 };
+
+		table(&F.drv, 5, tr2, tab_el, true);
+	}
+	set_bin(2, 0, 3000);
+	F.cpu.total = 4000;
+	F.in.sleep_length_ns = 30000000;
+	assert_int_equal(sel(), 2);
+	assert_false(F.stop);
+
+	/* disabled target: the last enabled state with a good span */
+	fx("6.1");
+	set_bin(2, 0, 3000);
+	F.cpu.total = 4000;
+	il_device_set_user_disable(&F.dev, 2, true);
+	assert_int_equal(sel(), 3);
+	assert_false(F.stop);              /* middle of bin 3: 500000 */
+}
+
+/* ------------------------------------------------------ boundaries ----- */
+
+/* Exactly at a rule's threshold, for the comparisons whose direction matters. */
+static void v71_dominance_equal(void **unused)
+{
+	(void)unused;
+	fx("7.1");
+	set_bin(2, 2340, 0);               /* decays to 2048: total 2048 + P = 3072 */
+	F.cpu.total_tick = 1170;           /* decays to 1024, + P = 2048 */
+	F.cpu.tick_wakeup = true;
+	F.cpu.sleep_length_ns = 300000;
+	update_after(2, 50000);
+	/* 3 * 2048 == 2 * 3072: not dominant; fake-intercept hit in bin 3 */
+	assert_int_equal(hits(3), P);
+	assert_int_equal(hits(4), 0);
+}
+
+/* A residency equal to the exit latency takes the "subtract half" branch. */
+static void residency_equal_latency(void **unused)
+{
+	static const int64_t tr[] = { 0, 1001, 20000, 200000, 800000 };
+	static const int64_t el[] = { 0, 2001, 10000, 80000, 200000 };
+	static const char *const rels[] = { "6.1", "6.12" };
+
+	(void)unused;
+	fx("7.1");
+	F.cpu.sleep_length_ns = IL_KTIME_MAX;
+	update_after(3, 80000);            /* m = 40000: not short; below lat it would be */
+	assert_int_equal(F.cpu.short_idles, 0);
+	assert_int_equal(icpt(2), P);
+	fx("6.18");
+	F.cpu.sleep_length_ns = IL_KTIME_MAX;
+	update_after(3, 80000);
+	assert_int_equal(F.cpu.short_idles, 0);
+
+	for (int r = 0; r < 2; r++) {
+		fx(rels[r]);
+		table(&F.drv, 5, tr, el, true);
+		F.cpu.sleep_length_ns = 1000000;
+		update_after(1, 2001);     /* m = 2001 - 1000 = 1001: bin 1 (1000 would be bin 0) */
+		assert_int_equal(icpt(1), P);
+		assert_int_equal(icpt(0), 0);
+	}
+}
+
+static void v618_tick_intercepts_at_tick(void **unused)
+{
+	static const int64_t tr[] = { 0, 2000, 20000, 200000, 6000000 };
+
+	(void)unused;
+	fx("6.18");
+	table(&F.drv, 5, tr, tab_el, true);
+	F.cpu.sleep_length_ns = 10000000;
+	update_after(1, TICK + 1000);      /* m = TICK_NSEC: counted (TICK_NSEC <= m) */
+	assert_int_equal(icpt(3), P);
+	assert_int_equal(F.cpu.tick_intercepts, P);
+}
+
+static void v612_tick_bin_boundaries(void **unused)
+{
+	static const int64_t tr[] = { 0, 2000, 20000, 200000, TICK };
+
+	(void)unused;
+	/* sleep length and measured exactly one tick: a tick hit */
+	fx("6.12");
+	F.cpu.sleep_length_ns = TICK;
+	update_after(1, TICK + 1000);
+	assert_int_equal(F.cpu.tick_hits, P);
+	assert_int_equal(all_metrics(), 0);
+
+	/* deepest state at exactly a tick: no tick bin, a plain hit */
+	fx("6.12");
+	table(&F.drv, 5, tr, tab_el, true);
+	F.cpu.sleep_length_ns = 5000000;
+	update_after(1, 4500000);
+	assert_int_equal(F.cpu.tick_hits, 0);
+	assert_int_equal(hits(4), P);
+}
+
+/* The select's sums include the PULSE of the update only for bins below the candidate. */
+static void v71_select_sums_after_update(void **unused)
+{
+	(void)unused;
+	/* a hit in the candidate's own bin does not count as a hit below it */
+	fx("7.1");
+	set_bin(1, 0, 1142);               /* decays to 1000 */
+	F.dev.last_state_idx = 4;
+	F.dev.last_residency_ns = 1050000; /* m = 950000, 50000 early: hit in bin 4 */
+	F.cpu.sleep_length_ns = 1000000;
+	assert_int_equal(sel(), 4);        /* 2000 > 2024 - 0 fails */
+	assert_int_equal(hits(4), P);
+
+	/* an intercept in the candidate's bin is not below it either */
+	fx("7.1");
+	set_bin(1, 0, 1142);
+	F.dev.last_state_idx = 4;
+	F.dev.last_residency_ns = 1050000;
+	F.cpu.sleep_length_ns = IL_KTIME_MAX;
+	assert_int_equal(sel(), 4);
+	assert_int_equal(icpt(4), P);
+
+	/* an intercept below the candidate counts at once */
+	fx("7.1");
+	F.dev.last_state_idx = 1;
+	F.dev.last_residency_ns = 3000;    /* m = 2000: bin 1 */
+	F.cpu.sleep_length_ns = 1000000;
+	assert_int_equal(sel(), 1);        /* 2 * P > P */
+	assert_int_equal(icpt(1), P);
+
+	/* 6.18 and 6.12 use the same sums */
+	fx("6.18");
+	F.dev.last_state_idx = 1;
+	F.dev.last_residency_ns = 3000;
+	F.cpu.sleep_length_ns = 1000000;
+	assert_int_equal(sel(), 1);
+	fx("6.12");
+	F.dev.last_state_idx = 1;
+	F.dev.last_residency_ns = 3000;
+	F.cpu.sleep_length_ns = 1000000;
+	assert_int_equal(sel(), 1);
+}
+
+/* 6.18: a too-shallow state met before any suitable one ends the walk. */
+static void v618_walk_gives_up(void **unused)
+{
+	static const int64_t tr[] = { 0, 2000, 5000000, 200000, 7000000 };
+
+	(void)unused;
+	fx("6.18");
+	table(&F.drv, 5, tr, tab_el, true);  /* state 3 shallower than state 2 */
+	set_bin(0, 0, 5000);
+	F.cpu.total = 5000;
+	F.in.tick_stopped = true;
+	assert_int_equal(sel(), 4);        /* stops at state 3; state 2 never seen */
+}
+
+static void v71_boundaries(void **unused)
+{
+	(void)unused;
+	/* tr(idx) == delta_tick is within it: no correction */
+	fx("7.1");
+	F.cpu.total = 1000;
+	F.in.sleep_length_ns = 1000000;
+	F.in.delta_tick_ns = 800000;
+	assert_int_equal(sel(), 4);
+	assert_false(F.stop);
+
+	/* exit latency equal to the limit is allowed */
+	fx("7.1");
+	F.cpu.total = 1000;
+	F.in.latency_req_ns = 10000;
+	assert_int_equal(sel(), 2);
+}
+
+static void v61_boundaries(void **unused)
+{
+	static const int64_t tr[] = { 0, 2000, 20000, 5000000, 20000000 };
+
+	(void)unused;
+	fx("6.1");
+	F.in.sleep_length_ns = 2000;       /* == tr(1): not POLL right away */
+	F.in.delta_tick_ns = 2000;
+	assert_int_equal(sel(), 1);
+	F.in.sleep_length_ns = 200000;     /* == tr(3): C3 fits */
+	F.in.delta_tick_ns = 200000;
+	assert_int_equal(sel(), 3);        /* tr(3) == delta: kept */
+	assert_false(F.stop);
+	F.in.sleep_length_ns = TICK;       /* a tick exactly: the tick may stop */
+	F.in.delta_tick_ns = TICK;
+	assert_int_equal(sel(), 4);
+	assert_true(F.stop);
+	F.in.latency_req_ns = 10000;
+	assert_int_equal(sel(), 2);
+
+	/* with the tick stopped, a too-shallow state after a good one: walk on */
+	fx("6.1");
+	table(&F.drv, 5, tr, tab_el, true);
+	set_bin(0, 0, 5000);
+	F.cpu.total = 5000;
+	F.in.tick_stopped = true;
+	F.in.sleep_length_ns = 30000000;
+	assert_int_equal(sel(), 3);        /* bin 0 too shallow: back to state 3 */
+	assert_true(F.stop);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(ops_table),
+		cmocka_unit_test(configure_errors),
+		cmocka_unit_test(describe_names_commits),
+		cmocka_unit_test(registry_specs),
+		cmocka_unit_test(enable_resets),
+		cmocka_unit_test(decay_floor_rule),
+		cmocka_unit_test(decay_bins_pairs),
+		cmocka_unit_test(update_decays_all_bins),
+		cmocka_unit_test(v71_hit_needs_half_latency),
+		cmocka_unit_test(v71_polling_state_lat_zero),
+		cmocka_unit_test(v71_intercept_bins_and_tick),
+		cmocka_unit_test(v71_disabled_state_bins),
+		cmocka_unit_test(v71_poll_time_limit),
+		cmocka_unit_test(v71_short_idles),
+		cmocka_unit_test(v71_total_tick_dominance),
+		cmocka_unit_test(v71_fake_intercept_rule),
+		cmocka_unit_test(v618_update_rules),
+		cmocka_unit_test(v618_reflect_artificial),
+		cmocka_unit_test(v612_tick_hits_bin),
+		cmocka_unit_test(v612_time_span_safety_net),
+		cmocka_unit_test(v61_reflect_time_span),
+		cmocka_unit_test(v61_time_span_end_to_end),
+		cmocka_unit_test(v61_recent_ring),
+		cmocka_unit_test(v71_select_basic_paths),
+		cmocka_unit_test(v71_select_runs_update),
+		cmocka_unit_test(v71_demotion_walk),
+		cmocka_unit_test(v71_intercept_max),
+		cmocka_unit_test(v71_intercept_max_ties),
+		cmocka_unit_test(v71_demotion_disabled),
+		cmocka_unit_test(v71_latency_cap),
+		cmocka_unit_test(v71_skip_timer_query),
+		cmocka_unit_test(v71_stopped_tick),
+		cmocka_unit_test(v618_stopped_tick_state_ok),
+		cmocka_unit_test(v71_shallower_search),
+		cmocka_unit_test(v71_tick_retain),
+		cmocka_unit_test(v71_end_rule),
+		cmocka_unit_test(v612_state0_query),
+		cmocka_unit_test(v612_polling_skip),
+		cmocka_unit_test(v612_tick_intercept_sum),
+		cmocka_unit_test(v618_skip_rule),
+		cmocka_unit_test(v61_candidate_by_sleep_length),
+		cmocka_unit_test(v61_recent_alternative),
+		cmocka_unit_test(v61_intercept_alternative),
+		cmocka_unit_test(v71_dominance_equal),
+		cmocka_unit_test(residency_equal_latency),
+		cmocka_unit_test(v618_tick_intercepts_at_tick),
+		cmocka_unit_test(v612_tick_bin_boundaries),
+		cmocka_unit_test(v71_select_sums_after_update),
+		cmocka_unit_test(v618_walk_gives_up),
+		cmocka_unit_test(v71_boundaries),
+		cmocka_unit_test(v61_boundaries),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
