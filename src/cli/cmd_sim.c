@@ -1,17 +1,312 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* PLACEHOLDER: replaced by the real command. */
+/*
+ * idlelab sim: run a workload on a platform with one or more governors, N
+ * times each, in parallel threads, and print what the kernel's counters,
+ * the benchmark and the power meter would say (src/sim/, src/workloads/).
+ * Everything is computed before the output is opened, so a bad input never
+ * leaves a partial file.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "cli.h"
+#include "idlelab/platform.h"
+#include "idlelab/report.h"
+#include "idlelab/sim.h"
+#include "util.h"
+
+#define MAX_WL_OPTS 32
+
+static const char usage[] =
+	"usage: idlelab sim [--platform P] [--governor G[@REL][+PATCH]]... [--kernel REL]\n"
+	"                   [--workload W] [--wl-opt KEY=VALUE]... [--duration D] [--runs N]\n"
+	"                   [--seed S] [--jobs J] [--format table|csv|json] [--output FILE]\n"
+	"                   [--gov-param NAME=VALUE]... [--sim-opt KEY=VALUE]... [--list-workloads]\n"
+	"\n"
+	"Simulates the kernel's idle loop on platform P (default " IL_DEFAULT_PLATFORM ") under\n"
+	"workload W (default sleep-sweep) for each governor (default: the one the kernel\n"
+	"would run), N runs each (seeds S, S+1, ...), J runs at a time (default: online CPUs).\n"
+	"Without options: a short sleep-sweep (100 wake-ups per interval) on kvm-haltpoll.\n"
+	"\n"
+	"  --duration D       simulated time per run (default 1s; ns/us/ms/s)\n"
+	"  --wl-opt K=V       a workload option (see --list-workloads)\n"
+	"  --gov-param N=V    a governor module parameter (guest_halt_poll_ns=200000)\n"
+	"  --sim-opt K=V      engine: entry_ns, switch_ns, turbo_interval, no_timer (durations);\n"
+	"                     nocpuidle_tick, single_state_tick = got-tick|stop|retain\n"
+	"                     (got-tick is f4c31b07b136; stop the pre-f4c31b07b136 no-cpuidle\n"
+	"                     rule; retain the e5c9ffc6ae1b single-state rule); nohz = on|off;\n"
+	"                     resume_latency_us, cpu_latency_us (PM QoS); default_mhz;\n"
+	"                     trace=stderr (one line per idle-loop step; use with --jobs 1)\n"
+	"  --set KEY=VALUE    override a platform boot/module option (idle=poll, ...)\n";
+
+static int parse_tick_rule(const char *v, enum il_tick_rule *r)
+{
+	if (!strcmp(v, "got-tick"))
+		*r = IL_TICK_GOT_TICK;
+	else if (!strcmp(v, "stop"))
+		*r = IL_TICK_ALWAYS_STOP;
+	else if (!strcmp(v, "retain"))
+		*r = IL_TICK_ALWAYS_RETAIN;
+	else
+		return -1;
+	return 0;
+}
+
+static int sim_opt(struct il_sim_params *p, const char *text)
+{
+	struct il_wl_opt o;
+	struct il_err err;
+	int64_t ns;
+	int v;
+
+	if (!il_wl_opt_parse(text, &o))
+		return cli_usage_error("sim", "--sim-opt: '%s' is not KEY=VALUE", text);
+	il_err_clear(&err);
+	int64_t *dur = !strcmp(o.key, "entry_ns") ? &p->entry_ns
+		     : !strcmp(o.key, "switch_ns") ? &p->switch_ns
+		     : !strcmp(o.key, "turbo_interval") ? &p->turbo_interval_ns
+		     : !strcmp(o.key, "no_timer") ? &p->no_timer_ns : NULL;
+	if (dur) {
+		/* bare numbers of the *_ns keys are ns */
+		if (il_parse_duration_ns(o.value, &ns) || ns < 0)
+			return cli_error("sim: --sim-opt %s: bad duration '%s'", o.key, o.value);
+		if (ns == 0 && (dur == &p->turbo_interval_ns || dur == &p->no_timer_ns))
+			return cli_error("sim: --sim-opt %s must be positive", o.key);
+		*dur = ns;
+	} else if (!strcmp(o.key, "nocpuidle_tick") || !strcmp(o.key, "single_state_tick")) {
+		if (parse_tick_rule(o.value, o.key[0] == 'n' ? &p->nocpuidle_tick
+							    : &p->single_state_tick))
+			return cli_error("sim: --sim-opt %s: '%s' is not got-tick, stop or retain",
+					 o.key, o.value);
+	} else if (!strcmp(o.key, "nohz")) {
+		if (il_parse_bool(o.value, &p->nohz))
+			return cli_error("sim: --sim-opt nohz: '%s' is not on or off", o.value);
+	} else if (!strcmp(o.key, "resume_latency_us") || !strcmp(o.key, "cpu_latency_us")) {
+		if (il_parse_int(o.value, &v) || v < 0)
+			return cli_error("sim: --sim-opt %s: '%s' is not a latency in µs", o.key, o.value);
+		*(o.key[0] == 'r' ? &p->qos_resume_latency_us : &p->qos_cpu_latency_us) = v;
+	} else if (!strcmp(o.key, "trace")) {
+		if (strcmp(o.value, "stderr"))
+			return cli_error("sim: --sim-opt trace: only 'stderr' is supported");
+		p->trace = stderr;
+	} else if (!strcmp(o.key, "default_mhz")) {
+		if (il_parse_double(o.value, &p->default_mhz) || p->default_mhz <= 0)
+			return cli_error("sim: --sim-opt default_mhz: '%s' is not positive", o.value);
+	} else {
+		return cli_usage_error("sim", "--sim-opt: unknown key '%s'", o.key);
+	}
+	return 0;
+}
+
+static void list_workloads(void)
+{
+	for (int i = 0; il_workloads[i]; i++)
+		printf("%s: %s\n%s\n", il_workloads[i]->name, il_workloads[i]->summary,
+		       il_workloads[i]->options_help);
+}
 
 static int run(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return cli_error("sim: not built yet");
+	static const struct option opts[] = {
+		{ "platform", required_argument, NULL, 'p' },
+		{ "governor", required_argument, NULL, 'g' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "wl-opt", required_argument, NULL, 'W' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "runs", required_argument, NULL, 'n' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "gov-param", required_argument, NULL, 'G' },
+		{ "sim-opt", required_argument, NULL, 'S' },
+		{ "set", required_argument, NULL, 'O' },
+		{ "list-workloads", no_argument, NULL, 'L' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *platform = IL_DEFAULT_PLATFORM, *kernel = "", *wl_name = "sleep-sweep";
+	const char *output = NULL;
+	const char *govs[8];
+	const char *sets[16];
+	int ngovs = 0, nsets = 0, nwl = 0, runs = 1, c;
+	long jobs = sysconf(_SC_NPROCESSORS_ONLN);
+	enum il_format fmt = IL_FMT_TABLE;
+	struct il_wl_opt wl_opts[MAX_WL_OPTS];
+	char wl_text[1024] = "";
+	struct il_sim_batch b;
+	struct il_err err;
+	bool user_loops = false, user_duration = false;
+
+	memset(&b, 0, sizeof(b));
+	il_sim_params_default(&b.params);
+	il_err_clear(&err);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': platform = optarg; break;
+		case 'g':
+			if (ngovs == 8)
+				return cli_usage_error("sim", "at most 8 --governor values");
+			govs[ngovs++] = optarg;
+			break;
+		case 'k': kernel = optarg; break;
+		case 'w': wl_name = optarg; break;
+		case 'W':
+			if (nwl == MAX_WL_OPTS)
+				return cli_usage_error("sim", "at most %d --wl-opt values", MAX_WL_OPTS);
+			if (!il_wl_opt_parse(optarg, &wl_opts[nwl]))
+				return cli_usage_error("sim", "--wl-opt: '%s' is not KEY=VALUE", optarg);
+			if (!strcmp(wl_opts[nwl].key, "loops"))
+				user_loops = true;
+			snprintf(wl_text + strlen(wl_text), sizeof(wl_text) - strlen(wl_text), "%s%s",
+				 wl_text[0] ? " " : "", optarg);
+			nwl++;
+			break;
+		case 'd':
+			if (il_parse_duration_ns(optarg, &b.params.duration_ns) || b.params.duration_ns <= 0)
+				return cli_error("sim: --duration: bad duration '%s' (e.g. 500ms, 2s)", optarg);
+			user_duration = true;
+			break;
+		case 'n':
+			if (il_parse_int(optarg, &runs) || runs < 1 || runs > 10000)
+				return cli_error("sim: --runs: '%s' is not a number of runs 1..10000", optarg);
+			break;
+		case 's': {
+			uint64_t seed;
+			if (il_parse_u64(optarg, &seed))
+				return cli_error("sim: --seed: '%s' is not an unsigned integer", optarg);
+			b.params.seed = seed;
+			break;
+		}
+		case 'j': {
+			int j;
+			if (il_parse_int(optarg, &j) || j < 1 || j > 256)
+				return cli_error("sim: --jobs: '%s' is not a number 1..256", optarg);
+			jobs = j;
+			break;
+		}
+		case 'f':
+			if (il_format_parse(optarg, &fmt))
+				return cli_error("sim: --format: '%s' is not table, csv or json", optarg);
+			break;
+		case 'o': output = optarg; break;
+		case 'G':
+			if (b.ngov_params == 16)
+				return cli_usage_error("sim", "at most 16 --gov-param values");
+			if (!il_wl_opt_parse(optarg, &b.gov_params[b.ngov_params]))
+				return cli_usage_error("sim", "--gov-param: '%s' is not NAME=VALUE", optarg);
+			b.ngov_params++;
+			break;
+		case 'S':
+			if (sim_opt(&b.params, optarg))
+				return 1;
+			break;
+		case 'O':
+			if (nsets == 16)
+				return cli_usage_error("sim", "at most 16 --set values");
+			sets[nsets++] = optarg;
+			break;
+		case 'L':
+			list_workloads();
+			return 0;
+		case ':':
+			return cli_usage_error("sim", "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return cli_usage_error("sim", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("sim", "unexpected argument '%s'", argv[optind]);
+
+	const struct il_workload *wl = il_workload_find(wl_name);
+	if (!wl) {
+		char list[256] = "";
+		for (int i = 0; il_workloads[i]; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 i ? ", " : "", il_workloads[i]->name);
+		return cli_error("sim: unknown workload '%s' (known: %s)", wl_name, list);
+	}
+	/* the no-option default: a sweep short enough to take a moment */
+	if (!strcmp(wl->name, "sleep-sweep") && !user_loops && nwl < MAX_WL_OPTS) {
+		il_wl_opt_parse("loops=100", &wl_opts[nwl++]);
+		if (!user_duration)
+			b.params.duration_ns = 2000000000;
+	}
+	void *wl_cfg = calloc(1, wl->config_size ? wl->config_size : 1);
+	if (!wl_cfg)
+		return cli_error("out of memory");
+	if (wl->configure(wl_cfg, wl_opts, nwl, &err) < 0) {
+		free(wl_cfg);
+		return cli_error("sim: workload %s: %s", wl->name, err.msg);
+	}
+
+	struct il_platform *p = calloc(1, sizeof(*p));
+	if (!p) {
+		free(wl_cfg);
+		return cli_error("out of memory");
+	}
+	int r = il_platform_load(p, platform, &err);
+	for (int i = 0; r == 0 && i < nsets; i++) {
+		struct il_wl_opt o;
+		if (!il_wl_opt_parse(sets[i], &o)) {
+			free(wl_cfg);
+			free(p);
+			return cli_usage_error("sim", "--set: '%s' is not KEY=VALUE", sets[i]);
+		}
+		r = il_platform_set_option(p, o.key, o.value, &err);
+	}
+	if (r < 0) {
+		free(wl_cfg);
+		free(p);
+		return cli_report(&err);
+	}
+
+	struct il_sim_config cfgs[8];
+	memset(cfgs, 0, sizeof(cfgs));
+	if (!ngovs)
+		govs[ngovs++] = "";
+	for (int i = 0; i < ngovs; i++) {
+		snprintf(cfgs[i].gov_spec, sizeof(cfgs[i].gov_spec), "%s", govs[i]);
+		snprintf(cfgs[i].kernel, sizeof(cfgs[i].kernel), "%s", kernel);
+	}
+	b.platform = p;
+	b.wl = wl;
+	b.wl_cfg = wl_cfg;
+	b.nconfigs = ngovs;
+	b.configs = cfgs;
+	b.runs = runs;
+	b.jobs = (int)(jobs < 1 ? 1 : jobs);
+	r = il_sim_batch_run(&b, &err);
+	if (r < 0) {
+		il_sim_batch_free(&b);
+		free(wl_cfg);
+		free(p);
+		return cli_error("sim: %s", err.msg);
+	}
+
+	struct cli_out out;
+	int ret = 0;
+	if (cli_out_open(&out, output)) {
+		ret = 1;
+	} else {
+		il_sim_batch_print(&b, fmt, wl_text, out.f);
+		if (cli_out_close(&out, true))
+			ret = 1;
+	}
+	il_sim_batch_free(&b);
+	free(wl_cfg);
+	free(p);
+	return ret;
 }
 
 const struct il_command cmd_sim = {
 	.name = "sim",
-	.summary = "(not built yet)",
-	.usage = "usage: idlelab sim\n",
+	.summary = "simulate a workload on a platform with governors (counters, latency, energy)",
+	.usage = usage,
 	.run = run,
 };

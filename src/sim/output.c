@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Printing a batch of runs: text tables in the style of patch mails, CSV of
+ * the metrics, or JSON with every run's values (what 'idlelab compare' reads).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlelab/report.h"
+#include "idlelab/sim.h"
+
+/* Values of metric i of config c over runs (caller frees). */
+static double *metric_values(const struct il_sim_batch *b, int c, int i)
+{
+	double *v = malloc((size_t)b->runs * sizeof(*v));
+	if (!v)
+		abort();
+	for (int k = 0; k < b->runs; k++) {
+		const struct il_metrics *ms = &b->results[c * b->runs + k].metrics;
+		v[k] = i < ms->n ? ms->m[i].value : NAN;
+	}
+	return v;
+}
+
+static const char *better_name(enum il_better b)
+{
+	return b == IL_BETTER_LOWER ? "lower" : b == IL_BETTER_HIGHER ? "higher" : "none";
+}
+
+static void metric_label(const struct il_metric *m, char *buf, size_t size)
+{
+	if (m->row[0])
+		snprintf(buf, size, "%s/%s", m->row, m->col);
+	else
+		snprintf(buf, size, "%s", m->col);
+}
+
+static int decimals_for(double v)
+{
+	double a = fabs(v);
+	if (a == floor(a) && a < 1e15)
+		return 0;
+	if (a >= 1000)
+		return 1;
+	if (a >= 1)
+		return 2;
+	return 4;
+}
+
+static void print_cpu_table(const struct il_sim_batch *b, int c, int format, FILE *out)
+{
+	const struct il_sim_result *r = &b->results[c * b->runs];
+	char title[200];
+
+	snprintf(title, sizeof(title), "%s: per CPU and state, run 1 (seed %llu)%s", b->gov_names[c],
+		 (unsigned long long)b->params.seed,
+		 r->cpuidle ? "" : " [no cpuidle: the default idle routine's counts]");
+	struct il_table *t = il_table_new(title);
+	static const char *const cols[] = { "cpu", "state", "usage", "time_us", "above", "below",
+					    "rejected", "above%", "below%", "idle_ms", "busy_ms" };
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		il_table_col(t, cols[i]);
+	for (int cpu = 0; cpu < r->ncpus; cpu++) {
+		const struct il_sim_cpu_result *cr = &r->cpu[cpu];
+		for (int k = 0; k < r->nstates; k++) {
+			const struct il_state_usage *u = &cr->usage[k];
+			il_table_row(t);
+			il_table_i64(t, cpu);
+			il_table_str(t, r->states[k].name);
+			il_table_u64(t, u->usage);
+			il_table_u64(t, (unsigned long long)(u->time_ns / 1000));
+			il_table_u64(t, u->above);
+			il_table_u64(t, u->below);
+			il_table_u64(t, u->rejected);
+			il_table_dbl(t, u->usage ? 100.0 * (double)u->above / (double)u->usage : 0, 2);
+			il_table_dbl(t, u->usage ? 100.0 * (double)u->below / (double)u->usage : 0, 2);
+			if (k == 0) {
+				il_table_dbl(t, (double)cr->idle_ns / 1e6, 3);
+				il_table_dbl(t, (double)cr->busy_ns / 1e6, 3);
+			} else {
+				il_table_str(t, "");
+				il_table_str(t, "");
+			}
+		}
+	}
+	il_table_print(t, (enum il_format)format, out);
+	il_table_free(t);
+}
+
+static void print_grid(const struct il_sim_batch *b, int c, int format, FILE *out)
+{
+	const struct il_metrics *ms = &b->results[c * b->runs].metrics;
+	int first = -1, ncols = 0;
+
+	for (int i = 0; i < ms->n; i++)
+		if (ms->m[i].grid) {
+			first = i;
+			break;
+		}
+	if (first < 0)
+		return;
+	for (int i = first; i < ms->n && ms->m[i].grid && !strcmp(ms->m[i].row, ms->m[first].row); i++)
+		ncols++;
+	char title[200];
+	snprintf(title, sizeof(title), "%s: %s (AMean of %d run%s)", b->gov_names[c], b->wl->name,
+		 b->runs, b->runs > 1 ? "s" : "");
+	struct il_table *t = il_table_new(title);
+	il_table_col(t, "row");
+	for (int j = 0; j < ncols; j++)
+		il_table_col(t, ms->m[first + j].col);
+	for (int i = first; i + ncols <= ms->n && ms->m[i].grid; i += ncols) {
+		il_table_row(t);
+		il_table_str(t, ms->m[i].row);
+		for (int j = 0; j < ncols; j++) {
+			double *v = metric_values(b, c, i + j);
+			struct il_stats st;
+			il_stats_compute(v, b->runs, &st);
+			il_table_dbl(t, st.amean, decimals_for(st.amean) > 2 ? 2 : decimals_for(st.amean));
+			free(v);
+		}
+	}
+	il_table_print(t, (enum il_format)format, out);
+	il_table_free(t);
+}
+
+static void print_stats_table(const struct il_sim_batch *b, int c, int format, FILE *out,
+			      bool with_config)
+{
+	const struct il_metrics *ms = &b->results[c * b->runs].metrics;
+	char title[200];
+
+	snprintf(title, sizeof(title), "%s: metrics over %d run%s", b->gov_names[c], b->runs,
+		 b->runs > 1 ? "s" : "");
+	struct il_table *t = il_table_new(title);
+	if (with_config)
+		il_table_col(t, "config");
+	il_table_col(t, "metric");
+	il_table_col(t, "unit");
+	if (b->runs > 1) {
+		static const char *const cols[] = { "Min", "Max", "Median", "AMean", "Hmean",
+						    "Stddev", "CoefVar%" };
+		for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+			il_table_col(t, cols[i]);
+	} else {
+		il_table_col(t, "value");
+	}
+	for (int i = 0; i < ms->n; i++) {
+		const struct il_metric *m = &ms->m[i];
+		char label[100];
+		if (m->grid && format == 0)
+			continue;
+		metric_label(m, label, sizeof(label));
+		double *v = metric_values(b, c, i);
+		struct il_stats st;
+		il_stats_compute(v, b->runs, &st);
+		free(v);
+		il_table_row(t);
+		if (with_config)
+			il_table_str(t, b->gov_names[c]);
+		il_table_str(t, label);
+		il_table_str(t, m->unit);
+		int d = decimals_for(st.amean);
+		if (b->runs > 1) {
+			il_table_dbl(t, st.min, d);
+			il_table_dbl(t, st.max, d);
+			il_table_dbl(t, st.median, d);
+			il_table_dbl(t, st.amean, d ? d : 1);
+			if (m->throughput)
+				il_table_dbl(t, st.hmean, d ? d : 1);
+			else
+				il_table_str(t, "");
+			il_table_dbl(t, st.stddev, 2);
+			il_table_dbl(t, st.coefvar, 2);
+		} else {
+			il_table_dbl(t, st.amean, d);
+		}
+	}
+	il_table_print(t, (enum il_format)format, out);
+	il_table_free(t);
+}
+
+static void json_num(FILE *out, double v)
+{
+	if (isnan(v) || isinf(v))
+		fputs("null", out);
+	else
+		fprintf(out, "%.17g", v);
+}
+
+static void print_json(const struct il_sim_batch *b, const char *wl_opts, FILE *out)
+{
+	fprintf(out, "{\n  \"idlelab\": \"sim\",\n  \"format\": 1,\n  \"platform\": ");
+	il_json_str(out, b->platform->name);
+	fprintf(out, ",\n  \"ncpus\": %d,\n  \"workload\": ", il_platform_ncpus(b->platform));
+	il_json_str(out, b->wl->name);
+	fprintf(out, ",\n  \"workload_options\": ");
+	il_json_str(out, wl_opts ? wl_opts : "");
+	fprintf(out, ",\n  \"duration_ns\": %lld,\n  \"runs\": %d,\n  \"seed\": %llu,\n",
+		(long long)b->params.duration_ns, b->runs, (unsigned long long)b->params.seed);
+	fprintf(out, "  \"histogram_relative_error\": %g,\n  \"configs\": [\n", IL_HIST_REL_ERROR);
+	for (int c = 0; c < b->nconfigs; c++) {
+		const struct il_machine_idle *m = &b->machines[c];
+		const struct il_sim_result *r0 = &b->results[c * b->runs];
+		fprintf(out, "    {\n      \"governor\": ");
+		il_json_str(out, b->gov_names[c]);
+		fprintf(out, ",\n      \"kernel\": ");
+		il_json_str(out, m->release);
+		fprintf(out, ",\n      \"driver\": ");
+		il_json_str(out, m->cpuidle ? m->drv.name : "none");
+		fprintf(out, ",\n      \"cpuidle\": %s,\n      \"states\": [", m->cpuidle ? "true" : "false");
+		for (int k = 0; k < r0->nstates; k++) {
+			fputs(k ? ", " : "", out);
+			il_json_str(out, r0->states[k].name);
+		}
+		fprintf(out, "],\n      \"metrics\": [\n");
+		const struct il_metrics *ms = &r0->metrics;
+		for (int i = 0; i < ms->n; i++) {
+			const struct il_metric *mt = &ms->m[i];
+			double *v = metric_values(b, c, i);
+			struct il_stats st;
+			il_stats_compute(v, b->runs, &st);
+			fprintf(out, "        {\"row\": ");
+			il_json_str(out, mt->row);
+			fprintf(out, ", \"col\": ");
+			il_json_str(out, mt->col);
+			fprintf(out, ", \"unit\": ");
+			il_json_str(out, mt->unit);
+			fprintf(out, ", \"better\": \"%s\", \"throughput\": %s, \"values\": [",
+				better_name(mt->better), mt->throughput ? "true" : "false");
+			for (int k = 0; k < b->runs; k++) {
+				fputs(k ? ", " : "", out);
+				json_num(out, v[k]);
+			}
+			fprintf(out, "], \"min\": ");
+			json_num(out, st.min);
+			fprintf(out, ", \"max\": ");
+			json_num(out, st.max);
+			fprintf(out, ", \"median\": ");
+			json_num(out, st.median);
+			fprintf(out, ", \"amean\": ");
+			json_num(out, st.amean);
+			fprintf(out, ", \"hmean\": ");
+			json_num(out, st.hmean);
+			fprintf(out, ", \"stddev\": ");
+			json_num(out, st.stddev);
+			fprintf(out, ", \"coefvar\": ");
+			json_num(out, st.coefvar);
+			fprintf(out, "}%s\n", i + 1 < ms->n ? "," : "");
+			free(v);
+		}
+		fprintf(out, "      ],\n      \"cpus_run1\": [\n");
+		for (int cpu = 0; cpu < r0->ncpus; cpu++) {
+			const struct il_sim_cpu_result *cr = &r0->cpu[cpu];
+			fprintf(out, "        {\"cpu\": %d, \"idle_ns\": %lld, \"busy_ns\": %lld, \"aborted\": %llu, \"energy_j\": ",
+				cpu, (long long)cr->idle_ns, (long long)cr->busy_ns,
+				(unsigned long long)cr->aborted);
+			json_num(out, cr->energy_j);
+			fprintf(out, ", \"states\": [");
+			for (int k = 0; k < r0->nstates; k++) {
+				const struct il_state_usage *u = &cr->usage[k];
+				fprintf(out, "%s{\"usage\": %llu, \"time_ns\": %llu, \"above\": %llu, \"below\": %llu, \"rejected\": %llu}",
+					k ? ", " : "", u->usage, (unsigned long long)u->time_ns, u->above,
+					u->below, u->rejected);
+			}
+			fprintf(out, "]}%s\n", cpu + 1 < r0->ncpus ? "," : "");
+		}
+		fprintf(out, "      ]\n    }%s\n", c + 1 < b->nconfigs ? "," : "");
+	}
+	fprintf(out, "  ]\n}\n");
+}
+
+int il_sim_batch_print(const struct il_sim_batch *b, int format, const char *wl_opts_text,
+		       FILE *out)
+{
+	if (format == IL_FMT_JSON) {
+		print_json(b, wl_opts_text, out);
+		return 0;
+	}
+	if (format == IL_FMT_CSV) {
+		for (int c = 0; c < b->nconfigs; c++)
+			print_stats_table(b, c, format, out, true);
+		return 0;
+	}
+	const struct il_machine_idle *m0 = &b->machines[0];
+	fprintf(out, "idlelab sim: platform %s (%d CPUs, HZ=%u), workload %s%s%s, %d run%s of %.3f s, seed %llu\n",
+		b->platform->name, il_platform_ncpus(b->platform), b->platform->hz, b->wl->name,
+		wl_opts_text && *wl_opts_text ? " " : "", wl_opts_text ? wl_opts_text : "", b->runs,
+		b->runs > 1 ? "s" : "", (double)b->params.duration_ns / 1e9,
+		(unsigned long long)b->params.seed);
+	for (int c = 0; c < b->nconfigs; c++) {
+		const struct il_machine_idle *m = &b->machines[c];
+		if (c == 0 || strcmp(m->release, m0->release))
+			fprintf(out, "kernel %s: %s%s%s\n", m->release,
+				m->cpuidle ? "cpuidle driver " : "no cpuidle driver, default idle ",
+				m->cpuidle ? m->drv.name : il_idle_routine_name(m->routine),
+				m->force_poll ? " (idle=poll)" : "");
+		fputc('\n', out);
+		print_cpu_table(b, c, format, out);
+		fputc('\n', out);
+		print_grid(b, c, format, out);
+		fputc('\n', out);
+		print_stats_table(b, c, format, out, false);
+	}
+	fprintf(out, "\nDistributions: log-linear histograms, relative error <= %.2f %%.\n",
+		100 * IL_HIST_REL_ERROR);
+	return 0;
+}

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What a run reports: the sysfs-equivalent counters per CPU and state, the
+ * wake-latency distribution, core/package depth, time per turbo frequency,
+ * energy, and the metrics (engine's, then the workload's).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlelab/sim.h"
+#include "sim_internal.h"
+
+static void finish_accounting(struct il_sim *s)
+{
+	int64_t end = s->end_t;
+
+	for (int i = 0; i < s->ncpus; i++) {
+		struct sim_cpu *c = &s->cpus[i];
+		if (c->in_idle)
+			c->idle_ns += end - c->idle_since;
+		else
+			c->busy_ns += end - c->busy_since;
+		c->idle_since = c->busy_since = end;
+		c->energy_j += c->power_w * (double)(end - c->energy_since) * 1e-9;
+		c->energy_since = end;
+	}
+	for (int k = 0; k < s->ncores; k++) {
+		s->core_depth_ns[s->cores[k].level] += end - s->cores[k].since;
+		s->cores[k].since = end;
+	}
+	for (int k = 0; k < s->npkgs; k++) {
+		struct sim_pkg *pk = &s->pkgs[k];
+		int lvl = 0;
+		while (lvl <= IL_STATE_MAX && !pk->ncores_at[lvl])
+			lvl++;
+		if (lvl > IL_STATE_MAX)
+			lvl = 0;
+		s->pkg_depth_ns[lvl] += end - pk->depth_since;
+		if (lvl == 0)
+			pk->energy_j += s->p->package_w * (double)(end - pk->depth_since) * 1e-9;
+		pk->depth_since = end;
+		s->freq_ns[pk->freq_idx] += end - pk->freq_since;
+		pk->freq_since = end;
+	}
+}
+
+static bool power_model_known(const struct il_sim *s)
+{
+	if (s->p->active_w_per_ghz > 0 || s->p->active_static_w > 0 || s->p->package_w > 0)
+		return true;
+	for (int i = 0; i < s->drv->state_count; i++)
+		if (s->drv->states[i].power_w >= 0)
+			return true;
+	return false;
+}
+
+static double pct(double a, double b)
+{
+	return b > 0 ? 100 * a / b : 0;
+}
+
+static void engine_metrics(const struct il_sim_result *r, struct il_metrics *ms)
+{
+	unsigned long long usage = 0, above = 0, below = 0, rejected = 0, aborted = 0,
+			   periods = 0, stops = 0;
+	int64_t idle = 0;
+
+	for (int i = 0; i < r->ncpus; i++) {
+		const struct il_sim_cpu_result *c = &r->cpu[i];
+		for (int k = 0; k < r->nstates; k++) {
+			usage += c->usage[k].usage;
+			above += c->usage[k].above;
+			below += c->usage[k].below;
+			rejected += c->usage[k].rejected;
+		}
+		aborted += c->aborted;
+		periods += c->idle_periods;
+		stops += c->tick_stops;
+		idle += c->idle_ns;
+	}
+	il_metric_add(ms, "", "usage", "", IL_BETTER_NONE, false, (double)usage);
+	il_metric_add(ms, "", "above", "", IL_BETTER_LOWER, false, (double)above);
+	il_metric_add(ms, "", "below", "", IL_BETTER_LOWER, false, (double)below);
+	il_metric_add(ms, "", "rejected", "", IL_BETTER_LOWER, false, (double)rejected);
+	il_metric_add(ms, "", "aborted", "", IL_BETTER_NONE, false, (double)aborted);
+	il_metric_add(ms, "", "above_pct", "%", IL_BETTER_LOWER, false, pct((double)above, (double)usage));
+	il_metric_add(ms, "", "below_pct", "%", IL_BETTER_LOWER, false, pct((double)below, (double)usage));
+	il_metric_add(ms, "", "miss_pct", "%", IL_BETTER_LOWER, false,
+		      pct((double)(above + below), (double)usage));
+	il_metric_add(ms, "", "tick_stopped_pct", "%", IL_BETTER_NONE, false,
+		      pct((double)stops, (double)(periods + aborted)));
+	il_metric_add(ms, "", "idle_pct", "%", IL_BETTER_NONE, false,
+		      pct((double)idle, (double)r->duration_ns * r->ncpus));
+	for (int k = 0; k < r->nstates; k++) {
+		char row[40];
+		unsigned long long u = 0, a = 0, b = 0, rj = 0;
+		uint64_t t = 0;
+		snprintf(row, sizeof(row), "state %s", r->states[k].name);
+		for (int i = 0; i < r->ncpus; i++) {
+			u += r->cpu[i].usage[k].usage;
+			a += r->cpu[i].usage[k].above;
+			b += r->cpu[i].usage[k].below;
+			rj += r->cpu[i].usage[k].rejected;
+			t += r->cpu[i].usage[k].time_ns;
+		}
+		il_metric_add(ms, row, "usage", "", IL_BETTER_NONE, false, (double)u);
+		il_metric_add(ms, row, "time_us", "us", IL_BETTER_NONE, false, (double)(t / 1000));
+		il_metric_add(ms, row, "above", "", IL_BETTER_LOWER, false, (double)a);
+		il_metric_add(ms, row, "below", "", IL_BETTER_LOWER, false, (double)b);
+		il_metric_add(ms, row, "rejected", "", IL_BETTER_LOWER, false, (double)rj);
+	}
+	/* entries per entry method */
+	for (int m = IL_ENTRY_NONE; m <= IL_ENTRY_TDX_HALT; m++) {
+		unsigned long long n = 0;
+		bool any = false;
+		for (int k = 0; k < r->nstates; k++) {
+			if ((int)r->states[k].entry != m)
+				continue;
+			any = true;
+			for (int i = 0; i < r->ncpus; i++)
+				n += r->cpu[i].usage[k].usage;
+		}
+		if (any) {
+			char row[40];
+			snprintf(row, sizeof(row), "entry %s", il_entry_method_name((enum il_entry_method)m));
+			il_metric_add(ms, row, "entries", "", IL_BETTER_NONE, false, (double)n);
+		}
+	}
+	const struct il_hist *h = &r->wake_lat;
+	il_metric_add(ms, "wake latency", "count", "", IL_BETTER_NONE, false, (double)h->count);
+	il_metric_add(ms, "wake latency", "mean_us", "us", IL_BETTER_LOWER, false, il_hist_mean(h) / 1000);
+	static const double ps[] = { 50, 90, 99, 99.9 };
+	static const char *const pn[] = { "p50_us", "p90_us", "p99_us", "p99.9_us" };
+	for (int i = 0; i < 4; i++)
+		il_metric_add(ms, "wake latency", pn[i], "us", IL_BETTER_LOWER, false,
+			      h->count ? (double)il_hist_percentile(h, ps[i]) / 1000 : 0);
+	il_metric_add(ms, "wake latency", "max_us", "us", IL_BETTER_LOWER, false,
+		      h->count ? (double)h->max / 1000 : 0);
+	int64_t total_depth = 0;
+	for (int l = 0; l <= IL_STATE_MAX; l++)
+		total_depth += r->core_depth_ns[l];
+	for (int l = 0; l <= r->nstates; l++) {
+		char col[40];
+		if (l == 0)
+			snprintf(col, sizeof(col), "active_pct");
+		else
+			snprintf(col, sizeof(col), "%s_pct", r->states[l - 1].name);
+		if (l > 0 && (r->states[l - 1].flags & IL_FLAG_POLLING))
+			continue;
+		il_metric_add(ms, "core depth", col, "%", IL_BETTER_NONE, false,
+			      pct((double)r->core_depth_ns[l], (double)total_depth));
+	}
+	int64_t total_pkg = 0;
+	for (int l = 0; l <= IL_STATE_MAX; l++)
+		total_pkg += r->pkg_depth_ns[l];
+	for (int l = 0; l <= r->nstates; l++) {
+		char col[40];
+		if (l == 0)
+			snprintf(col, sizeof(col), "active_pct");
+		else
+			snprintf(col, sizeof(col), "%s_pct", r->states[l - 1].name);
+		if (l > 0 && (r->states[l - 1].flags & IL_FLAG_POLLING))
+			continue;
+		il_metric_add(ms, "package depth", col, "%", IL_BETTER_NONE, false,
+			      pct((double)r->pkg_depth_ns[l], (double)total_pkg));
+	}
+	int64_t total_f = 0;
+	for (int i = 0; i < r->nfreq; i++)
+		total_f += r->freq_ns[i];
+	for (int i = 0; i < r->nfreq; i++) {
+		char row[40];
+		snprintf(row, sizeof(row), "freq %.0f MHz", r->freq_mhz[i]);
+		il_metric_add(ms, row, "time_pct", "%", IL_BETTER_NONE, false,
+			      pct((double)r->freq_ns[i], (double)total_f));
+	}
+	if (r->energy_known) {
+		il_metric_add(ms, "energy", "joules", "J", IL_BETTER_LOWER, false, r->energy_j);
+		il_metric_add(ms, "energy", "watts", "W", IL_BETTER_LOWER, false,
+			      r->duration_ns > 0 ? r->energy_j / ((double)r->duration_ns * 1e-9) : 0);
+	}
+}
+
+int il_sim_result(struct il_sim *s, struct il_sim_result *r, struct il_err *err)
+{
+	memset(r, 0, sizeof(*r));
+	finish_accounting(s);
+	r->ncpus = s->ncpus;
+	r->nstates = s->drv->state_count;
+	r->cpuidle = s->m->cpuidle && !s->force_poll;
+	memcpy(r->states, s->drv->states, sizeof(r->states));
+	r->cpu = calloc((size_t)s->ncpus, sizeof(*r->cpu));
+	if (!r->cpu)
+		return il_err_set(err, ENOMEM, "out of memory");
+	r->duration_ns = s->end_t;
+	r->events = s->events;
+	r->wake_lat = s->wake_lat;
+	memcpy(r->core_depth_ns, s->core_depth_ns, sizeof(r->core_depth_ns));
+	memcpy(r->pkg_depth_ns, s->pkg_depth_ns, sizeof(r->pkg_depth_ns));
+	r->nfreq = s->nfreq;
+	memcpy(r->freq_mhz, s->freq_mhz, sizeof(r->freq_mhz));
+	memcpy(r->freq_ns, s->freq_ns, sizeof(r->freq_ns));
+	r->energy_known = power_model_known(s);
+	for (int i = 0; i < s->ncpus; i++) {
+		struct sim_cpu *c = &s->cpus[i];
+		struct il_sim_cpu_result *o = &r->cpu[i];
+		memcpy(o->usage, c->dev.states_usage, sizeof(o->usage));
+		o->idle_ns = c->idle_ns;
+		o->busy_ns = c->busy_ns;
+		o->aborted = c->aborted;
+		o->idle_periods = c->periods;
+		o->tick_stops = c->tick_stops;
+		o->energy_j = c->energy_j;
+		r->energy_j += c->energy_j;
+	}
+	for (int k = 0; k < s->npkgs; k++)
+		r->energy_j += s->pkgs[k].energy_j;
+	il_metrics_init(&r->metrics);
+	engine_metrics(r, &r->metrics);
+	if (s->wl->report)
+		s->wl->report(s->wl_cfg, s->wl_st, s, &r->metrics);
+	return 0;
+}
+
+void il_sim_result_free(struct il_sim_result *r)
+{
+	free(r->cpu);
+	il_metrics_free(&r->metrics);
+	memset(r, 0, sizeof(*r));
+}

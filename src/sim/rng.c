@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The simulator's random numbers: xoshiro256** (Blackman and Vigna, 2018)
+ * seeded with splitmix64, and sampling of struct il_dist.
+ *
+ * Results must be bit-identical on every machine, so nothing here calls
+ * libm: log and exp are computed from + - * / and frexp/ldexp (exact), and
+ * sqrt is IEEE correctly rounded. Contraction into fused multiply-adds would
+ * change the last bits on some CPUs, so it is switched off for this file.
+ */
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+#include <math.h>
+#include <stdint.h>
+
+#include "idlelab/sim.h"
+
+#define LN2 0.69314718055994530942
+#define SQRT_HALF 0.70710678118654752440
+#define NS_MAX_SAMPLE 4611686018427387904.0 /* 2^62 ns: clamp for absurd draws */
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+void il_rng_seed(struct il_rng *r, uint64_t seed)
+{
+	uint64_t x = seed;
+
+	for (int i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&x);
+}
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+uint64_t il_rng_next(struct il_rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t result = rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+double il_rng_uniform(struct il_rng *r)
+{
+	return (double)(il_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+uint64_t il_rng_below(struct il_rng *r, uint64_t n)
+{
+	/* rejection of the partial top range keeps every value equally likely */
+	uint64_t lim = UINT64_MAX - UINT64_MAX % n;
+	uint64_t x;
+
+	do
+		x = il_rng_next(r);
+	while (x >= lim);
+	return x % n;
+}
+
+double il_sim_log(double x)
+{
+	int e;
+	double m, s, s2, term, sum;
+
+	if (!(x > 0))
+		return x == 0 ? -HUGE_VAL : NAN;
+	if (isinf(x))
+		return x;
+	m = frexp(x, &e); /* x = m * 2^e, m in [0.5, 1) */
+	if (m < SQRT_HALF) {
+		m *= 2;
+		e--;
+	}
+	/* ln m = 2 atanh(s), |s| <= 0.1716: the odd series converges fast */
+	s = (m - 1) / (m + 1);
+	s2 = s * s;
+	term = s;
+	sum = 0;
+	for (int k = 1; k <= 29; k += 2) {
+		sum += term / k;
+		term *= s2;
+	}
+	return (double)e * LN2 + 2 * sum;
+}
+
+double il_sim_exp(double x)
+{
+	double k, r, term, sum;
+
+	if (x > 709)
+		return HUGE_VAL;
+	if (x < -745)
+		return 0;
+	/* x = k ln2 + r with |r| <= ln2/2; exp(r) by its Taylor series */
+	k = x / LN2;
+	k = k < 0 ? (double)(int64_t)(k - 0.5) : (double)(int64_t)(k + 0.5);
+	r = x - k * LN2;
+	term = 1;
+	sum = 1;
+	for (int n = 1; n <= 20; n++) {
+		term *= r / n;
+		sum += term;
+	}
+	return ldexp(sum, (int)k);
+}
+
+double il_rng_normal(struct il_rng *r)
+{
+	double u, v, s;
+
+	do {
+		u = 2 * il_rng_uniform(r) - 1;
+		v = 2 * il_rng_uniform(r) - 1;
+		s = u * u + v * v;
+	} while (s >= 1 || s == 0);
+	return u * sqrt(-2 * il_sim_log(s) / s);
+}
+
+static int64_t to_ns(double x)
+{
+	if (!(x > 0))
+		return 0;
+	if (x > NS_MAX_SAMPLE)
+		x = NS_MAX_SAMPLE;
+	return (int64_t)(x + 0.5);
+}
+
+int64_t il_dist_sample(const struct il_dist *d, struct il_rng *r)
+{
+	switch (d->kind) {
+	case IL_DIST_NONE:
+		return 0;
+	case IL_DIST_CONST:
+		return to_ns(d->a);
+	case IL_DIST_UNIFORM:
+		return to_ns(d->a + (d->b - d->a) * il_rng_uniform(r));
+	case IL_DIST_NORMAL:
+		return to_ns(d->a + d->b * il_rng_normal(r));
+	case IL_DIST_LOGNORMAL:
+		return to_ns(d->a * il_sim_exp(d->b * il_rng_normal(r)));
+	case IL_DIST_EXP:
+		return to_ns(d->a - d->b * il_sim_log(1 - il_rng_uniform(r)));
+	}
+	return 0;
+}

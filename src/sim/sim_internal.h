@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The engine's internal state (src/sim/engine.c and result.c). */
+#ifndef IDLELAB_SIM_INTERNAL_H
+#define IDLELAB_SIM_INTERNAL_H
+
+#include "idlelab/sim.h"
+
+/* What a CPU is doing. */
+enum { M_RUN = 0,   /* a task burst or kernel work */
+       M_LOOP,      /* idle loop outside ->enter (select, entry, IRQ handlers) */
+       M_STATE };   /* inside ->enter of state idx (exiting: the HW woke) */
+
+/* Its internal event. */
+enum { SLOT_NONE = 0, SLOT_RUN_DONE, SLOT_ENTER, SLOT_POLL_LIMIT, SLOT_EXIT, SLOT_LOOP };
+
+/* Which branch of cpuidle_idle_call() the iteration took. */
+enum { PATH_GOV = 0, PATH_SINGLE, PATH_DEFAULT, PATH_FORCE_POLL };
+
+enum { EV_TICK = 0, EV_CPU_TICK, EV_TIMER, EV_IRQ, EV_HK_TIMER, EV_IPI, EV_TURBO, EV_END };
+
+enum { T_BLOCKED = 0, T_RUNNABLE, T_RUNNING };
+enum { A_NONE = 0, A_RUN, A_SLEEP, A_BLOCK };
+
+struct sim_ev {
+	int64_t t;           /* ns */
+	uint64_t seq;        /* insertion order: ties */
+	int type;
+	int cpu;
+	int arg;
+	uint64_t arg2;
+};
+
+struct sim_task {
+	int cpu;
+	int state;           /* T_* */
+	int action;          /* what task_ran asked for, A_* */
+	uint64_t next_cycles;
+	int64_t timer_t;     /* hrtimer expiry when sleeping */
+	int64_t wake_t;      /* when the wake-up was raised, ns */
+	int64_t expect_t;    /* expected wake-up for oracles, -1 unknown */
+	bool iowait;
+	void *data;
+};
+
+struct sim_hk {
+	bool used, popped;
+	int64_t cost_ns;
+	uint64_t arg;
+};
+
+struct sim_cpu {
+	int cpu, core, pkg;
+	int mode;            /* M_* */
+	int path;            /* PATH_* of the current iteration */
+	/* internal event */
+	int64_t slot_t;
+	uint64_t slot_seq;
+	int slot_kind;
+	int hpos;            /* position in the CPU heap */
+	/* tasks */
+	int cur;             /* running task, -1 none */
+	int *rq, rq_head, rq_len, rq_cap;
+	int *tasks, ntasks;
+	int64_t cyc_start;   /* when the cycles of the burst start, ns */
+	double cycles_left;
+	int64_t extra_ns;    /* IPI send cost charged to the current burst */
+	/* hrtimers */
+	int64_t *th;
+	int nth, cap_th;
+	/* idle loop */
+	bool in_idle;        /* between do_idle() entry and exit */
+	bool tick_stopped;
+	bool got_tick_latch; /* ts->got_idle_tick */
+	bool do_idle_got_tick;
+	bool exiting;        /* the HW woke / need_resched seen, ->enter returns at slot_t */
+	bool ipi_pending;
+	bool by_limit;       /* the poll ended on its time limit */
+	int req_idx, idx;
+	int64_t t_start;     /* ->enter called */
+	int64_t post_ns;     /* IRQ handler time after the exit */
+	int64_t idle_since, busy_since;
+	int64_t idle_ns, busy_ns;
+	uint64_t aborted, periods, tick_stops;
+	unsigned int nr_iowait;
+	double util;
+	int64_t util_busy_mark;
+	struct il_idle_inputs in;
+	struct il_device dev;
+	struct il_qos qos;
+	/* depth and energy */
+	int level;           /* 0 active, i + 1 in physical state i */
+	double power_w;
+	int64_t energy_since;
+	double energy_j;
+};
+
+struct sim_core {
+	int first, nthreads;
+	int nrel;            /* threads in a TURBO_RELEASE state */
+	int level;
+	int64_t since;
+};
+
+struct sim_pkg {
+	int first_cpu, ncpus;
+	int active;          /* cores counting for turbo */
+	int ncores_at[IL_STATE_MAX + 2];
+	int64_t depth_since;
+	double mhz;
+	int freq_idx;
+	int64_t freq_since;
+	double energy_j;     /* package (uncore) energy */
+};
+
+struct il_sim {
+	const struct il_platform *p;
+	const struct il_machine_idle *m;
+	const struct il_driver *drv;
+	struct il_driver own_drv;   /* no cpuidle / idle=poll: the single state */
+	struct il_gov *gov;
+	const struct il_workload *wl;
+	const void *wl_cfg;
+	void *wl_st;
+	struct il_sim_params params;
+	struct il_rng rng;
+	int64_t tick_nsec;
+	bool force_poll, oracle;
+	int64_t now, end_t, next_tick_t;
+	bool stopped, workload_stopped, setup_done;
+	uint64_t seq, events, ipis;
+	int cur_cpu;
+	int ncpus, ncores, npkgs;
+	struct sim_cpu *cpus;
+	struct sim_core *cores;
+	struct sim_pkg *pkgs;
+	int *cheap;                 /* heap of CPUs by slot */
+	struct sim_ev *ev;
+	int nev, cap_ev;
+	struct sim_task *tasks;
+	int ntasks, cap_tasks;
+	struct sim_hk *hk;
+	int nhk, cap_hk;
+	struct il_hist wake_lat;
+	int64_t core_depth_ns[IL_STATE_MAX + 2];
+	int64_t pkg_depth_ns[IL_STATE_MAX + 2];
+	int nfreq;
+	double freq_mhz[64];
+	int64_t freq_ns[64];
+};
+
+#endif

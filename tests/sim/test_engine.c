@@ -1,0 +1,676 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The engine's ordering rules, with hand-derived expectations: tick retained
+ * vs stopped (and not stopped when a timer is within one tick), wake-up
+ * during entry (call_cpuidle -EBUSY), IPI send and delivery, poll time limit,
+ * exit-path cost inside the residency, the single-state and no-cpuidle tick
+ * rules (f4c31b07b136 and before), idle=poll, turbo bins, energy sums, PM
+ * QoS, determinism, and idle + busy = simulated time on every CPU.
+ *
+ * Common setup: HZ=1000 (TICK_NSEC 1 ms), entry 300 ns, switch 0 ns, 1000 MHz
+ * (one cycle = one ns) unless the platform has turbo bins.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlelab/sim.h"
+
+/* ------------------------------------------------- a test governor */
+
+struct tg_cfg {
+	int idx;
+	bool stop;
+};
+
+struct tg_cpu {
+	int selects, reflects;
+	int got_ticks, poll_limits;
+	struct il_idle_inputs first_sel, last_sel;
+	int64_t last_residency_at_reflect;
+	int64_t first_residency_at_reflect;
+	bool first_poll_limit;
+};
+
+static int tg_select(const void *c, void *d, const struct il_driver *drv, struct il_device *dev,
+		     const struct il_idle_inputs *in, bool *stop_tick)
+{
+	const struct tg_cfg *cfg = c;
+	struct tg_cpu *t = d;
+	(void)drv;
+	(void)dev;
+	if (!t->selects)
+		t->first_sel = *in;
+	t->last_sel = *in;
+	t->selects++;
+	*stop_tick = cfg->stop;
+	return cfg->idx;
+}
+
+static void tg_reflect(const void *c, void *d, const struct il_driver *drv, struct il_device *dev,
+		       int index, const struct il_idle_inputs *in)
+{
+	struct tg_cpu *t = d;
+	(void)c;
+	(void)drv;
+	(void)index;
+	if (!t->reflects) {
+		t->first_residency_at_reflect = dev->last_residency_ns;
+		t->first_poll_limit = dev->poll_time_limit;
+	}
+	t->reflects++;
+	t->got_ticks += in->got_tick;
+	t->poll_limits += dev->poll_time_limit;
+	t->last_residency_at_reflect = dev->last_residency_ns;
+}
+
+static const struct il_gov_ops tg_ops = {
+	.name = "test", .releases = "1", .config_size = sizeof(struct tg_cfg),
+	.cpu_data_size = sizeof(struct tg_cpu), .select = tg_select, .reflect = tg_reflect,
+};
+
+static struct tg_cfg tg_config;
+static struct tg_cpu tg_data[4];
+static struct il_gov tg_gov = { .ops = &tg_ops, .config = &tg_config,
+				.cpu_data = (unsigned char *)tg_data, .ncpus = 4, .spec = "test" };
+
+static void tg_reset(int idx, bool stop)
+{
+	tg_config.idx = idx;
+	tg_config.stop = stop;
+	memset(tg_data, 0, sizeof(tg_data));
+}
+
+/* -------------------------------------------------- test workloads */
+
+/*
+ * one-shot: task A on CPU 0 is runnable at 0, runs a_cycles, then (if
+ * wake_b) wakes task B on CPU 1 and blocks; B runs 0 cycles and blocks.
+ * If b_sleep_ns > 0, B instead starts runnable, sleeps until b_sleep_ns once.
+ * hk_ns > 0: a housekeeping timer on CPU 0 at hk_ns.
+ */
+struct os_cfg {
+	uint64_t a_cycles;
+	bool no_a, wake_b;
+	int64_t b_sleep_ns;
+	int64_t hk_ns;
+};
+
+struct os_state {
+	int a, b;
+	int64_t a_end;
+	int64_t b_lat[4];
+	int b_runs;
+	bool b_slept;
+};
+
+static int os_setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *err)
+{
+	const struct os_cfg *c = cfgp;
+	struct os_state *st = stp;
+	(void)err;
+	st->a = il_sim_task_add(s, 0, NULL);
+	st->b = il_sim_task_add(s, 1, NULL);
+	if (!c->no_a)
+		il_sim_task_wake(s, -1, st->a);
+	if (c->b_sleep_ns > 0)
+		il_sim_task_wake(s, -1, st->b);
+	if (c->hk_ns > 0)
+		il_sim_hk_timer_at(s, 0, c->hk_ns, 0, 7);
+	st->a_end = -1;
+	return 0;
+}
+
+static void os_woke(const void *cfgp, void *stp, struct il_sim *s, int task, int64_t lat)
+{
+	const struct os_cfg *c = cfgp;
+	struct os_state *st = stp;
+	if (task == st->a) {
+		il_sim_task_run(s, task, c->a_cycles);
+	} else {
+		if (st->b_runs < 4)
+			st->b_lat[st->b_runs] = lat;
+		st->b_runs++;
+		il_sim_task_run(s, task, 0);
+	}
+}
+
+static void os_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
+{
+	const struct os_cfg *c = cfgp;
+	struct os_state *st = stp;
+	if (task == st->a) {
+		st->a_end = il_sim_now(s);
+		if (c->wake_b)
+			il_sim_task_wake(s, 0, st->b);
+		il_sim_task_block(s, task, -1);
+		return;
+	}
+	if (c->b_sleep_ns > 0 && !st->b_slept) {
+		st->b_slept = true;
+		il_sim_task_sleep_until(s, task, c->b_sleep_ns);
+		return;
+	}
+	il_sim_task_block(s, task, -1);
+}
+
+static struct os_state last_os;
+
+static void os_cleanup(void *stp)
+{
+	last_os = *(struct os_state *)stp;
+}
+
+static const struct il_workload os_wl = {
+	.name = "one-shot", .summary = "", .options_help = "",
+	.config_size = sizeof(struct os_cfg), .state_size = sizeof(struct os_state),
+	.setup = os_setup, .task_ran = os_ran, .task_woke = os_woke, .cleanup = os_cleanup,
+};
+
+/* ------------------------------------------------------- helpers */
+
+#define PLAT_HEAD "[platform]\nname = t\n[topology]\ncores_per_package = 2\n[kernel]\nhz = 1000\n"
+#define POLL_STATE "[state.0]\nname = POLL\nlatency = 0\nresidency = 0\nflags = polling\nentry = poll\n"
+#define C1_STATE "[state.1]\nname = C1\nlatency = 1\nresidency = 20\nentry = hlt\n"
+
+struct run {
+	struct il_platform p;
+	struct il_machine_idle m;
+	struct il_sim_result r;
+};
+
+static void params(struct il_sim_params *prm, int64_t duration)
+{
+	il_sim_params_default(prm);
+	prm->duration_ns = duration;
+	prm->switch_ns = 0;
+	prm->entry_ns = 300;
+	prm->default_mhz = 1000;
+}
+
+static void load(struct run *x, const char *text)
+{
+	struct il_err e;
+	int r = il_platform_load_string(&x->p, text, strlen(text), "t.ini", &e);
+	if (r)
+		print_error("%s\n", e.msg);
+	assert_int_equal(r, 0);
+	memset(&x->m, 0, sizeof(x->m));
+	x->m.cpuidle = true;
+	x->m.drv = x->p.table;
+	snprintf(x->m.release, sizeof(x->m.release), "7.1");
+}
+
+/* Idle + busy = simulated time on every CPU. */
+static void conserved(const struct il_sim_result *r)
+{
+	for (int i = 0; i < r->ncpus; i++)
+		assert_int_equal(r->cpu[i].idle_ns + r->cpu[i].busy_ns, r->duration_ns);
+}
+
+static void simulate(struct run *x, struct il_gov *gov, const struct il_workload *wl,
+		     const void *cfg, const struct il_sim_params *prm)
+{
+	struct il_err e;
+	if (x->r.cpu)
+		il_sim_result_free(&x->r);
+	struct il_sim *s = il_sim_new(&x->p, &x->m, gov, wl, cfg, prm, &e);
+	if (!s)
+		print_error("%s\n", e.msg);
+	assert_non_null(s);
+	assert_int_equal(il_sim_run(s, &e), 0);
+	assert_int_equal(il_sim_result(s, &x->r, &e), 0);
+	il_sim_free(s);
+	conserved(&x->r);
+}
+
+static const struct il_workload none_wl = {
+	.name = "none", .summary = "", .options_help = "",
+	.config_size = sizeof(struct os_cfg), .state_size = sizeof(struct os_state),
+	.setup = os_setup, .task_ran = os_ran, .task_woke = os_woke,
+};
+
+static const struct os_cfg nothing = { .no_a = true };
+
+/* -------------------------------------------------------- tests */
+
+/* Retained tick: every tick ends a C1 period; residency spans entry to exit. */
+static void tick_retained(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	load(&x, PLAT_HEAD POLL_STATE C1_STATE);
+	params(&prm, 10500000);
+	tg_reset(1, false);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	/* enter at 300, exit at 1 ms + 1 us; then enter at 1.0013 ms, exit at 2.001 ms, ... */
+	assert_int_equal(x.r.cpu[0].usage[1].usage, 10);
+	assert_int_equal(x.r.cpu[0].usage[1].time_ns, 1000700 + 9 * 999700);
+	assert_int_equal(x.r.cpu[0].tick_stops, 0);
+	assert_int_equal(tg_data[0].reflects, 10);
+	assert_int_equal(tg_data[0].got_ticks, 10);
+	assert_int_equal(tg_data[0].selects, 11);
+	assert_int_equal(tg_data[0].first_sel.delta_tick_ns, 1000000);
+	assert_int_equal(tg_data[0].first_sel.sleep_length_ns, prm.no_timer_ns);
+	assert_false(tg_data[0].first_sel.tick_stopped);
+	assert_int_equal(tg_data[0].last_sel.clock_ns, 10001000);
+	assert_int_equal(tg_data[0].last_sel.delta_tick_ns, 999000);
+	assert_int_equal(tg_data[0].first_sel.tick_nsec, 1000000);
+	assert_int_equal(x.r.cpu[1].usage[1].usage, 10);
+	assert_int_equal(x.r.cpu[0].idle_ns, 10500000);
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
+/* Stopped tick with no timer: the CPU is never woken. */
+static void tick_stopped(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	load(&x, PLAT_HEAD POLL_STATE C1_STATE);
+	params(&prm, 10500000);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	assert_int_equal(x.r.cpu[0].usage[1].usage, 0);
+	assert_int_equal(x.r.cpu[0].tick_stops, 1);
+	assert_int_equal(tg_data[0].selects, 1);
+	assert_int_equal(tg_data[0].reflects, 0);
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
+/* A timer within one tick period of the last tick keeps the tick (tick_nohz_next_event). */
+static void tick_kept_for_near_timer(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	struct os_cfg c = { .no_a = true, .hk_ns = 500000 };
+	load(&x, PLAT_HEAD POLL_STATE C1_STATE);
+	params(&prm, 10500000);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &none_wl, &c, &prm);
+	/* select at 0: timer at 0.5 ms <= 1 ms from basemono 0: retained; woken at 0.5 ms */
+	assert_int_equal(tg_data[0].first_sel.sleep_length_ns, 500000);
+	assert_int_equal(tg_data[0].first_sel.delta_tick_ns, 500000);
+	assert_int_equal(x.r.cpu[0].usage[1].usage, 1);
+	assert_int_equal(x.r.cpu[0].usage[1].time_ns, 500000 + 1000 - 300);
+	/* then no timer: stopped, never woken again */
+	assert_int_equal(x.r.cpu[0].tick_stops, 1);
+	assert_int_equal(tg_data[0].selects, 2);
+	assert_false(tg_data[0].last_sel.tick_stopped);
+
+	/* a timer 1.5 ms away: stopped at 0, the tick at 1 ms does not come */
+	c.hk_ns = 1500000;
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &none_wl, &c, &prm);
+	assert_int_equal(x.r.cpu[0].usage[1].usage, 1);
+	assert_int_equal(x.r.cpu[0].usage[1].time_ns, 1500000 + 1000 - 300);
+	assert_int_equal(tg_data[0].got_ticks, 0);
+	/* the tick stays stopped over a wake-up that needs no reschedule */
+	assert_true(tg_data[0].last_sel.tick_stopped);
+	assert_int_equal(x.r.cpu[0].tick_stops, 2);
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
+/* need_resched during the entry window: -EBUSY, no usage, no reflect. */
+static void wake_during_entry(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	struct os_cfg c = { .a_cycles = 100, .wake_b = true };
+	load(&x, PLAT_HEAD POLL_STATE C1_STATE);
+	params(&prm, 2000000);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &os_wl, &c, &prm);
+	assert_int_equal(last_os.a_end, 100);
+	assert_int_equal(x.r.cpu[1].aborted, 1);
+	assert_int_equal(tg_data[1].reflects, 0);
+	assert_int_equal(x.r.cpu[1].usage[1].usage, 0);
+	assert_int_equal(x.r.cpu[1].usage[1].rejected, 0);
+	/* B runs when call_cpuidle returns, at 300: 200 ns after the wake-up */
+	assert_int_equal(last_os.b_lat[0], 200);
+	assert_int_equal(tg_data[1].selects, 2);
+	assert_int_equal(x.r.wake_lat.count, 2);
+	assert_int_equal(x.r.wake_lat.max, 200);
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
+/* A wake-up in C1 sends an IPI: send cost to the waker, delivery delay, exit latency. */
+static void wake_by_ipi(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	struct os_cfg c = { .a_cycles = 1000, .wake_b = true };
+	load(&x, PLAT_HEAD POLL_STATE C1_STATE);
+	params(&prm, 2000000);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &os_wl, &c, &prm);
+	/* no IPI costs: woken at 1000, exit 1 us, residency 2000 - 300 */
+	assert_int_equal(last_os.b_lat[0], 1000);
+	assert_int_equal(x.r.cpu[1].usage[1].usage, 1);
+	assert_int_equal(x.r.cpu[1].usage[1].time_ns, 1700);
+	assert_int_equal(tg_data[1].last_residency_at_reflect, 1700);
+	assert_int_equal(x.r.cpu[0].busy_ns, 1000);
+
+	load(&x, PLAT_HEAD "[ipi]\nsend = 200\ndelivery = 500\n" POLL_STATE C1_STATE);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &os_wl, &c, &prm);
+	/* arrives at 1000 + 200 + 500, exit at 2700 */
+	assert_int_equal(last_os.b_lat[0], 1700);
+	assert_int_equal(x.r.cpu[1].usage[1].time_ns, 2400);
+	/* the waker is busy 200 ns longer */
+	assert_int_equal(x.r.cpu[0].busy_ns, 1200);
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
+/* POLL ends on its time limit (il_poll_time: min(TICK_NSEC/16, 20 us)) and says so. */
+static void poll_time_limit(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	load(&x, PLAT_HEAD POLL_STATE C1_STATE);
+	params(&prm, 10500000);
+	tg_reset(0, false);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	/* each iteration: 300 ns entry + 20 us poll; 517 * 20300 <= 10.5 ms */
+	assert_int_equal(x.r.cpu[0].usage[0].usage, 517);
+	assert_int_equal(x.r.cpu[0].usage[0].time_ns, 517 * 20000);
+	assert_int_equal(tg_data[0].poll_limits, 517);
+	/* 20 us >= C1's target residency: every poll counts as below */
+	assert_int_equal(x.r.cpu[0].usage[0].below, 517);
+	/* a tick in a poll runs its handler, the poll goes on: 10 ticks seen */
+	assert_int_equal(tg_data[0].got_ticks, 10);
+
+	/* a wake-up ends the poll without the limit flag */
+	struct os_cfg c = { .a_cycles = 1000, .wake_b = true };
+	tg_reset(0, false);
+	simulate(&x, &tg_gov, &os_wl, &c, &prm);
+	assert_int_equal(last_os.b_lat[0], 0);
+	assert_false(tg_data[1].first_poll_limit);
+	assert_int_equal(tg_data[1].first_residency_at_reflect, 700);
+	/* after B: 300 ns entry, limit at 1000 + 300 + 20000, ... */
+	assert_int_equal(x.r.cpu[1].usage[0].usage, 1 + (10500000 - 1000) / 20300);
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
+/* The exit-path cost is spent after the HW woke, inside the residency, and delays the task. */
+static void exit_path_cost(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	load(&x, PLAT_HEAD POLL_STATE C1_STATE "exit_latency_dist = 2000\nexit_path_cost = 5000\n");
+	params(&prm, 1500000);
+	tg_reset(1, false);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	assert_int_equal(x.r.cpu[0].usage[1].usage, 1);
+	assert_int_equal(x.r.cpu[0].usage[1].time_ns, 1000000 + 2000 + 5000 - 300);
+	assert_int_equal(tg_data[0].last_sel.clock_ns, 1007000);
+
+	struct os_cfg c = { .no_a = true, .b_sleep_ns = 500000 };
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &os_wl, &c, &prm);
+	assert_int_equal(last_os.b_runs, 2);
+	assert_int_equal(last_os.b_lat[1], 7000);
+	assert_int_equal(x.r.cpu[1].usage[1].time_ns, 500000 + 7000 - 300);
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
+/* state_count <= 1: no governor; the tick rule of f4c31b07b136 and the older ones. */
+static void single_state_tick_rule(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	load(&x, PLAT_HEAD "[state.0]\nname = C1\nlatency = 1\nresidency = 1\nentry = hlt\n");
+	params(&prm, 10500000);
+	simulate(&x, NULL, &none_wl, &nothing, &prm);
+	/* first iteration: got_tick false -> retained; woken by the tick -> stopped after */
+	assert_int_equal(x.r.cpu[0].usage[0].usage, 1);
+	assert_int_equal(x.r.cpu[0].usage[0].time_ns, 1000700);
+	prm.single_state_tick = IL_TICK_ALWAYS_RETAIN;
+	simulate(&x, NULL, &none_wl, &nothing, &prm);
+	assert_int_equal(x.r.cpu[0].usage[0].usage, 10);
+	prm.single_state_tick = IL_TICK_ALWAYS_STOP;
+	simulate(&x, NULL, &none_wl, &nothing, &prm);
+	assert_int_equal(x.r.cpu[0].usage[0].usage, 0);
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
+/* No cpuidle driver: the default idle routine as the single state. */
+static void no_cpuidle_tick_rule(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	load(&x, PLAT_HEAD POLL_STATE C1_STATE);
+	x.m.cpuidle = false;
+	memset(&x.m.default_state, 0, sizeof(x.m.default_state));
+	snprintf(x.m.default_state.name, IL_NAME_LEN, "HLT");
+	x.m.default_state.entry = IL_ENTRY_HLT;
+	x.m.default_state.exit_latency_ns = 2000;
+	x.m.default_state.power_w = -1;
+	params(&prm, 10500000);
+	simulate(&x, NULL, &none_wl, &nothing, &prm);
+	assert_false(x.r.cpuidle);
+	assert_int_equal(x.r.nstates, 1);
+	assert_int_equal(x.r.cpu[0].usage[0].usage, 1);
+	assert_int_equal(x.r.cpu[0].usage[0].time_ns, 1000000 + 2000 - 300);
+	prm.nocpuidle_tick = IL_TICK_ALWAYS_STOP;
+	simulate(&x, NULL, &none_wl, &nothing, &prm);
+	assert_int_equal(x.r.cpu[0].usage[0].usage, 0);
+	prm.nocpuidle_tick = IL_TICK_ALWAYS_RETAIN;
+	simulate(&x, NULL, &none_wl, &nothing, &prm);
+	assert_int_equal(x.r.cpu[0].usage[0].usage, 10);
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
+/* idle=poll: the loop spins until need_resched, no entry window, no cpuidle counters. */
+static void force_poll(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	struct os_cfg c = { .a_cycles = 1000, .wake_b = true };
+	load(&x, PLAT_HEAD "[firmware]\npoll_exit = 100\n" POLL_STATE C1_STATE);
+	x.m.force_poll = true;
+	params(&prm, 2000000);
+	simulate(&x, NULL, &os_wl, &c, &prm);
+	assert_false(x.r.cpuidle);
+	assert_int_equal(last_os.b_lat[0], 100);
+	assert_int_equal(x.r.cpu[1].usage[0].usage, 1);
+	assert_int_equal(x.r.cpu[1].usage[0].time_ns, 1100);
+	assert_int_equal(x.r.cpu[1].aborted, 0);
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
+#define TURBO_PLAT PLAT_HEAD "[cpu]\nbase_mhz = 1500\n[turbo]\n1 = 3000\n2 = 2000\n" POLL_STATE
+
+/* Turbo: with the other core in a TURBO_RELEASE state the package goes to the 1-core bin. */
+static void turbo_bins(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	struct os_cfg c = { .a_cycles = 3000000 };
+	load(&x, TURBO_PLAT "[state.1]\nname = C6\nlatency = 1\nresidency = 20\nflags = TURBO_RELEASE\n");
+	params(&prm, 2000000);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &os_wl, &c, &prm);
+	/* 100 us at 2000 MHz (200000 cycles), then 2.8e6 cycles at 3000 MHz */
+	assert_int_equal(last_os.a_end, 100000 + 933333);
+	assert_int_equal(x.r.nfreq, 2);
+	assert_true(x.r.freq_mhz[0] == 2000 && x.r.freq_mhz[1] == 3000);
+	assert_int_equal(x.r.freq_ns[0], 100000);
+	assert_int_equal(x.r.freq_ns[1], 1900000);
+
+	/* a state that keeps the core counted (C1-like): stays at the 2-core bin */
+	load(&x, TURBO_PLAT "[state.1]\nname = C1\nlatency = 1\nresidency = 20\n");
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &os_wl, &c, &prm);
+	assert_int_equal(last_os.a_end, 1500000);
+	assert_int_equal(x.r.nfreq, 1);
+	assert_true(il_turbo_mhz(&x.p, 1, 1) == 3000);
+	assert_true(il_turbo_mhz(&x.p, 5, 1) == 2000);
+	assert_true(il_turbo_mhz(&x.p, 0, 1) == 3000);
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
+/* Energy: per-thread state and active power, transitions, package power while a core is active. */
+static void energy_sums(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	load(&x, TURBO_PLAT "[power]\nactive_static_w = 1\nactive_w_per_ghz = 0.5\npackage_w = 2\n"
+		 "[state.1]\nname = C6\nlatency = 1\nresidency = 20\nflags = TURBO_RELEASE\n"
+		 "power_w = 0.1\ntransition_j = 0.000001\n");
+	params(&prm, 2000000);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	/* per CPU: 300 ns at 2 W (2000 MHz), then 0.1 W, one entry of 1 uJ; package 300 ns at 2 W */
+	double cpu = 2 * 300e-9 + 0.1 * (2e-3 - 300e-9) + 1e-6;
+	assert_true(fabs(x.r.cpu[0].energy_j - cpu) < 1e-15);
+	assert_true(fabs(x.r.cpu[1].energy_j - cpu) < 1e-15);
+	assert_true(fabs(x.r.energy_j - (2 * cpu + 2 * 300e-9)) < 1e-15);
+	assert_true(x.r.energy_known);
+	assert_int_equal(x.r.pkg_depth_ns[0], 300);
+	assert_int_equal(x.r.pkg_depth_ns[2], 2000000 - 300);
+	assert_int_equal(x.r.core_depth_ns[2], 2 * (2000000 - 300));
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
+/* PM QoS and iowait reach the governor's inputs. */
+static void qos_inputs(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	load(&x, PLAT_HEAD POLL_STATE C1_STATE);
+	params(&prm, 100000);
+	prm.qos_resume_latency_us = 5;
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	assert_int_equal(tg_data[0].first_sel.latency_req_ns, 5000);
+	prm.qos_resume_latency_us = IL_QOS_DEFAULT_DEV_US;
+	prm.qos_cpu_latency_us = 0;
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	assert_int_equal(tg_data[0].first_sel.latency_req_ns, 0);
+	/* nohz=off: the tick cannot stop and the sleep length is the time to the tick */
+	prm.qos_cpu_latency_us = IL_QOS_DEFAULT_GLOBAL_US;
+	prm.nohz = false;
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	assert_int_equal(tg_data[0].first_sel.sleep_length_ns, 1000000);
+	assert_int_equal(x.r.cpu[0].tick_stops, 0);
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
+/* Same seed, same numbers; another seed, others. The real workloads conserve time. */
+static void determinism_and_conservation(void **unused)
+{
+	(void)unused;
+	static const char *const wls[] = { "sleep-sweep", "pingpong", "wake-latency" };
+	struct il_err e;
+
+	for (size_t w = 0; w < 3; w++) {
+		const struct il_workload *wl = il_workload_find(wls[w]);
+		assert_non_null(wl);
+		void *cfg = calloc(1, wl->config_size);
+		struct il_wl_opt o[1];
+		int n = 0;
+		if (w == 0)
+			il_wl_opt_parse("loops=20", &o[n++]);
+		assert_int_equal(wl->configure(cfg, o, n, &e), 0);
+		struct run x = { 0 }, y = { 0 };
+		struct il_sim_params prm;
+		load(&x, PLAT_HEAD "[firmware]\nhlt_exit = lognormal:20000:0.4\n" POLL_STATE C1_STATE);
+		load(&y, PLAT_HEAD "[firmware]\nhlt_exit = lognormal:20000:0.4\n" POLL_STATE C1_STATE);
+		il_sim_params_default(&prm);
+		prm.duration_ns = 200000000;
+		prm.seed = 5;
+		tg_reset(1, true);
+		simulate(&x, &tg_gov, wl, cfg, &prm);
+		tg_reset(1, true);
+		simulate(&y, &tg_gov, wl, cfg, &prm);
+		assert_int_equal(x.r.metrics.n, y.r.metrics.n);
+		assert_true(x.r.metrics.n > 10);
+		for (int i = 0; i < x.r.metrics.n; i++)
+			assert_memory_equal(&x.r.metrics.m[i].value, &y.r.metrics.m[i].value, sizeof(double));
+		il_sim_result_free(&y.r);
+		prm.seed = 6;
+		tg_reset(1, true);
+		simulate(&y, &tg_gov, wl, cfg, &prm);
+		assert_true(x.r.wake_lat.sum != y.r.wake_lat.sum);
+		il_sim_result_free(&x.r);
+		il_sim_result_free(&y.r);
+		free(cfg);
+	}
+}
+
+/* Bad engine input is refused with a message. */
+static void refusals(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	struct il_err e;
+	load(&x, PLAT_HEAD POLL_STATE C1_STATE);
+	params(&prm, 0);
+	assert_null(il_sim_new(&x.p, &x.m, &tg_gov, &none_wl, &nothing, &prm, &e));
+	assert_non_null(strstr(e.msg, "positive"));
+	params(&prm, 1000);
+	assert_null(il_sim_new(&x.p, &x.m, NULL, &none_wl, &nothing, &prm, &e));
+	assert_non_null(strstr(e.msg, "governor"));
+	const struct il_workload *pp = il_workload_find("pingpong");
+	load(&x, "[platform]\nname = one\n" POLL_STATE C1_STATE);
+	assert_null(il_sim_new(&x.p, &x.m, &tg_gov, pp, &nothing, &prm, &e));
+	assert_non_null(strstr(e.msg, "needs 2 CPUs"));
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(tick_retained),
+		cmocka_unit_test(tick_stopped),
+		cmocka_unit_test(tick_kept_for_near_timer),
+		cmocka_unit_test(wake_during_entry),
+		cmocka_unit_test(wake_by_ipi),
+		cmocka_unit_test(poll_time_limit),
+		cmocka_unit_test(exit_path_cost),
+		cmocka_unit_test(single_state_tick_rule),
+		cmocka_unit_test(no_cpuidle_tick_rule),
+		cmocka_unit_test(force_poll),
+		cmocka_unit_test(turbo_bins),
+		cmocka_unit_test(energy_sums),
+		cmocka_unit_test(qos_inputs),
+		cmocka_unit_test(determinism_and_conservation),
+		cmocka_unit_test(refusals),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
