@@ -113,6 +113,7 @@ struct il_replay_engine {
 	struct il_gov *gov;           /* not owned */
 	struct il_device *devs;       /* log->ncpus devices */
 	uint64_t *clock_ns;           /* per-CPU replay clock (local_clock) */
+	bool *got_tick;               /* per-CPU got_tick of the last idle period */
 	int64_t tick_nsec;            /* TICK_NSEC of log->hz */
 };
 
@@ -134,6 +135,11 @@ void il_replay_engine_free(struct il_replay_engine *eng);
  * residency_ns == -1, else poll-limit caching and the poll-time-limit flag
  * for a polling state, usage/time/above/below), the replay clock advanced
  * by the residency, reflect. Returns the decision.
+ *
+ * A table of one state is not shown to the governor, as in
+ * cpuidle_idle_call() since e5c9ffc6ae1b and f4c31b07b136: state 0 is
+ * entered, the tick is stopped only if the CPU's previous idle period ended
+ * with the tick, and reflect is skipped.
  */
 struct il_replay_decision il_replay_step(struct il_replay_engine *eng,
 					 const struct il_replay_row *row);

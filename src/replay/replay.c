@@ -7,7 +7,9 @@
  * cpuidle_reflect() for a successful entry only. A polling entry behaves as
  * drivers/cpuidle/poll_state.c poll_idle(): it caches the poll-time limit
  * (cpuidle_poll_time()) and is the only kind of entry that writes
- * dev->poll_time_limit.
+ * dev->poll_time_limit. With a single state the governor is not asked
+ * (e5c9ffc6ae1b, d557640e4ce5) and the tick follows the previous period's
+ * tick wake-up (f4c31b07b136).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -33,6 +35,7 @@ static void reset_devices(struct il_replay_engine *eng)
 			if (log->user_disabled & (1u << i))
 				il_device_set_user_disable(dev, i, true);
 		eng->clock_ns[cpu] = 0;
+		eng->got_tick[cpu] = false;
 	}
 }
 
@@ -62,7 +65,8 @@ int il_replay_engine_init(struct il_replay_engine *eng, const struct il_replay_l
 	eng->tick_nsec = il_tick_nsec(log->hz);
 	eng->devs = calloc(n, sizeof(*eng->devs));
 	eng->clock_ns = calloc(n, sizeof(*eng->clock_ns));
-	if (!eng->devs || !eng->clock_ns) {
+	eng->got_tick = calloc(n, sizeof(*eng->got_tick));
+	if (!eng->devs || !eng->clock_ns || !eng->got_tick) {
 		il_replay_engine_free(eng);
 		return il_err_set(err, ENOMEM, "out of memory");
 	}
@@ -79,6 +83,7 @@ void il_replay_engine_free(struct il_replay_engine *eng)
 {
 	free(eng->devs);
 	free(eng->clock_ns);
+	free(eng->got_tick);
 	memset(eng, 0, sizeof(*eng));
 }
 
@@ -100,8 +105,17 @@ struct il_replay_decision il_replay_step(struct il_replay_engine *eng,
 		.tick_nsec = eng->tick_nsec,
 		.true_idle_ns = row->residency_ns,
 	};
+	bool one_state = drv->state_count <= 1;
 	bool stop_tick = true;
-	int idx = il_gov_select(eng->gov, cpu, drv, dev, &in, &stop_tick);
+	int idx;
+
+	if (one_state) {
+		/* the idle loop enters state 0 without asking the governor */
+		idx = 0;
+		stop_tick = eng->got_tick[cpu];
+	} else {
+		idx = il_gov_select(eng->gov, cpu, drv, dev, &in, &stop_tick);
+	}
 	struct il_replay_decision d = { .selected = (int8_t)idx, .stop_tick = stop_tick };
 
 	if (idx < 0 || idx >= drv->state_count) {
@@ -112,6 +126,7 @@ struct il_replay_decision il_replay_step(struct il_replay_engine *eng,
 	if (row->residency_ns < 0) {
 		/* ->enter refused: counted as rejected, reflect not called */
 		il_account_enter(drv, dev, idx, -EBUSY, 0);
+		eng->got_tick[cpu] = false;
 		return d;
 	}
 	if (drv->states[idx].flags & IL_FLAG_POLLING) {
@@ -122,7 +137,9 @@ struct il_replay_decision il_replay_step(struct il_replay_engine *eng,
 	eng->clock_ns[cpu] += (uint64_t)row->residency_ns;
 	in.got_tick = row->got_tick;
 	in.clock_ns = eng->clock_ns[cpu];
-	il_gov_reflect(eng->gov, cpu, drv, dev, idx, &in);
+	eng->got_tick[cpu] = row->got_tick;
+	if (!one_state)
+		il_gov_reflect(eng->gov, cpu, drv, dev, idx, &in);
 	return d;
 }
 

@@ -605,6 +605,46 @@ static void engine_errors(void **state)
 	il_replay_log_free(&log);
 }
 
+/*
+ * One state: the idle loop enters it without select or reflect; the tick is
+ * stopped only after a period that ended with the tick (per CPU).
+ */
+static void engine_one_state(void **state)
+{
+	(void)state;
+	struct recorder rec = { 0 };
+	struct il_replay_log log;
+	struct il_replay_engine eng;
+	struct il_err err;
+	const char *text = HDR "# hz=1000\n# state,0,WFI,1000,1000,\n" COLS
+			   "0,1,1,0,1,0,0,500,1,0\n"   /* first: no tick before -> keep */
+			   "0,1,1,0,1,0,0,5000,0,0\n"  /* after a tick wake-up -> stop */
+			   "1,1,1,0,1,0,0,5000,1,0\n"  /* cpu 1 has its own history */
+			   "0,1,1,0,1,0,0,-1,1,0\n"    /* after no tick -> keep; rejected */
+			   "0,1,1,0,1,0,0,7000,0,0\n"; /* rejected period: no tick -> keep */
+
+	assert_int_equal(parse(&log, text, &err), 0);
+	struct il_gov *gov = test_gov(2, &rec);
+	assert_int_equal(il_replay_engine_init(&eng, &log, gov, &err), 0);
+	static const bool want_stop[] = { false, true, false, false, false };
+	for (int i = 0; i < 5; i++) {
+		struct il_replay_decision d = il_replay_step(&eng, &log.rows[i]);
+		assert_int_equal(d.selected, 0);
+		assert_int_equal(d.stop_tick, want_stop[i]);
+	}
+	assert_int_equal(rec.nselect, 0);
+	assert_int_equal(rec.nreflect, 0);
+	const struct il_state_usage *u = &eng.devs[0].states_usage[0];
+	assert_int_equal(u->usage, 3);
+	assert_int_equal(u->time_ns, 12500);
+	assert_int_equal(u->rejected, 1);
+	assert_int_equal(u->above, 0); /* 500 < 1000 but no shallower state */
+	assert_int_equal(eng.devs[1].states_usage[0].usage, 1);
+	il_replay_engine_free(&eng);
+	il_gov_free(gov);
+	il_replay_log_free(&log);
+}
+
 /* The same log replayed twice, fresh and after reset, decides the same. */
 static void engine_deterministic_and_reset(void **state)
 {
@@ -811,6 +851,7 @@ int main(void)
 		cmocka_unit_test(engine_accounting),
 		cmocka_unit_test(engine_disabled_states),
 		cmocka_unit_test(engine_errors),
+		cmocka_unit_test(engine_one_state),
 		cmocka_unit_test(engine_deterministic_and_reset),
 		cmocka_unit_test(expect_agreement),
 		cmocka_unit_test(expect_bad),
