@@ -32,8 +32,9 @@
 #include "idlelab/report.h"
 
 #define DEFAULT_ROWS 20000   /* ~1 MB of rows: the inputs stay in cache as in the kernel */
-#define DEFAULT_PASSES 5     /* passes over the rows per timed run */
-#define DEFAULT_RUNS 11
+#define DEFAULT_PASSES 1     /* passes over the rows per timed run (short runs dodge preemption) */
+#define DEFAULT_RUNS 31
+#define RUNS_MAX 101
 #define BENCH_CPUS 4
 #define BENCH_SEED 0x1d1e1ab5eedull
 #define NSEC_PER_USEC 1000ll
@@ -275,11 +276,11 @@ static volatile unsigned long long sink;
 static void time_gov(struct il_replay_engine *eng, const struct il_replay_log *log, int runs,
 		     double *median, double *min)
 {
-	double v[64];
+	double v[RUNS_MAX];
 	unsigned long long acc = 0;
 
-	if (runs > 64)
-		runs = 64;
+	if (runs > RUNS_MAX)
+		runs = RUNS_MAX;
 	for (int k = 0; k < runs; k++) {
 		il_replay_engine_reset(eng);
 		int64_t t0 = now_ns();
@@ -438,8 +439,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (rows < 1 || runs < 1 || runs > 64) {
-		fprintf(stderr, "bench_governors: rows >= 1 and 1 <= runs <= 64\n");
+	if (rows < 1 || runs < 7 || runs > RUNS_MAX) {
+		fprintf(stderr, "bench_governors: rows >= 1 and 7 <= runs <= %d\n", RUNS_MAX);
 		return 2;
 	}
 	if (dir)
