@@ -95,15 +95,25 @@ struct menu_config {
 	char patch[48];             /* normalised patch text for describe */
 };
 
-/* struct menu_device, packed: hot fields first, 96 bytes. */
+/*
+ * struct menu_device, plus a cache of the ring: its values in ascending
+ * order, their sum and sum of squares (mod 2^64) and how many exceed
+ * INT_MAX or equal UINT_MAX, kept up to date by push_interval() so the
+ * detector never rescans or sorts. 144 bytes.
+ */
 struct menu_cpu {
 	uint64_t next_timer_ns;               /* sleep length used by the last select */
-	uint32_t intervals[INTERVALS];        /* recent idle durations, µs */
+	uint64_t ring_sum;                    /* Σ intervals, mod 2^64 */
+	uint64_t ring_sumsq;                  /* Σ intervals², mod 2^64 */
+	uint32_t intervals[INTERVALS];        /* recent idle durations, µs (kernel order) */
+	uint32_t sorted[INTERVALS];           /* the same values, ascending */
 	uint32_t correction_factor[BUCKETS_MAX];
 	uint8_t bucket;                       /* bucket of the last select */
 	uint8_t interval_ptr;
 	uint8_t needs_update;
 	uint8_t tick_wakeup;
+	uint8_t n_uint_max;                   /* ring values == UINT_MAX */
+	uint8_t n_over_int_max;               /* ring values > INT_MAX */
 };
 
 /* Bucket of a duration: its decimal magnitude from 10 µs to 100 ms. */
@@ -122,10 +132,78 @@ static inline unsigned int which_bucket(uint64_t duration_ns)
 	return 5;
 }
 
+/*
+ * Replace one occurrence of old by new in the ascending array a[8],
+ * keeping it sorted; branch-free.
+ */
+/* c ? x : y without a branch (the selects below are data-dependent). */
+static inline uint32_t pick(bool c, uint32_t x, uint32_t y)
+{
+	return y ^ ((x ^ y) & (0u - (uint32_t)c));
+}
+
+static inline void sorted_replace(uint32_t a[INTERVALS], uint32_t old, uint32_t new)
+{
+	/* spelt out so that everything stays in registers */
+	const uint32_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5],
+		       a6 = a[6], a7 = a[7];
+	/* p: first position of old; b: the other seven */
+	const unsigned int p = (a0 < old) + (a1 < old) + (a2 < old) + (a3 < old) +
+			       (a4 < old) + (a5 < old) + (a6 < old) + (a7 < old);
+	const uint32_t b0 = pick(p > 0, a0, a1), b1 = pick(p > 1, a1, a2),
+		       b2 = pick(p > 2, a2, a3), b3 = pick(p > 3, a3, a4),
+		       b4 = pick(p > 4, a4, a5), b5 = pick(p > 5, a5, a6),
+		       b6 = pick(p > 6, a6, a7);
+	/* q: where new goes among them */
+	const unsigned int q = (b0 < new) + (b1 < new) + (b2 < new) + (b3 < new) +
+			       (b4 < new) + (b5 < new) + (b6 < new);
+
+	a[0] = pick(q > 0, b0, new);
+	a[1] = pick(q > 1, b1, pick(q == 1, new, b0));
+	a[2] = pick(q > 2, b2, pick(q == 2, new, b1));
+	a[3] = pick(q > 3, b3, pick(q == 3, new, b2));
+	a[4] = pick(q > 4, b4, pick(q == 4, new, b3));
+	a[5] = pick(q > 5, b5, pick(q == 5, new, b4));
+	a[6] = pick(q > 6, b6, pick(q == 6, new, b5));
+	a[7] = pick(q == 7, new, b6);
+}
+
+/* menu_update_intervals(): the ring, and its cache. */
 static inline void push_interval(struct menu_cpu *d, uint32_t value_us)
 {
+	uint32_t old = d->intervals[d->interval_ptr];
+
 	d->intervals[d->interval_ptr] = value_us;
 	d->interval_ptr = (uint8_t)((d->interval_ptr + 1) & (INTERVALS - 1));
+	d->n_uint_max = (uint8_t)(d->n_uint_max + (value_us == UINT32_MAX) - (old == UINT32_MAX));
+	d->n_over_int_max = (uint8_t)(d->n_over_int_max + (value_us > ONE_SIDED_THRESH_US) -
+				      (old > ONE_SIDED_THRESH_US));
+	d->ring_sum += (uint64_t)value_us - old;
+	d->ring_sumsq += (uint64_t)value_us * value_us - (uint64_t)old * old;
+	sorted_replace(d->sorted, old, value_us);
+}
+
+/* Rebuild the cache from intervals[] (after enable, or a direct write). */
+static void resync_ring(struct menu_cpu *d)
+{
+	d->ring_sum = 0;
+	d->ring_sumsq = 0;
+	d->n_uint_max = 0;
+	d->n_over_int_max = 0;
+	for (unsigned int k = 0; k < INTERVALS; k++) {
+		uint32_t v = d->intervals[k];
+		unsigned int j = k;
+
+		d->n_uint_max += v == UINT32_MAX;
+		d->n_over_int_max += v > ONE_SIDED_THRESH_US;
+		d->ring_sum += v;
+		d->ring_sumsq += (uint64_t)v * v;
+		while (j && d->sorted[j - 1] > v) {
+			d->sorted[j] = d->sorted[j - 1];
+			j--;
+		}
+		d->sorted[j] = v;
+	}
 }
 
 /*
@@ -148,34 +226,29 @@ static inline uint64_t div_small(uint64_t x, unsigned int n)
 
 /*
  * Repeating-interval detector since the v6.15 rework: mean and variance in
- * one pass (E[x²] − avg²), exclusive thresholds, outliers dropped from
- * whichever end is farther from the mean, until 6 samples are left.
+ * one pass (E[x²] − avg²), exclusive thresholds starting at −1 and UINT_MAX,
+ * outliers dropped from whichever end is farther from the mean (ties: the
+ * top), until 6 samples are left.
+ *
+ * Each round keeps the samples strictly between the thresholds, which is a
+ * window [lo, hi) of the sorted values; its sums are the ring's sums less
+ * the values outside it. Sums taken in another order agree modulo 2^64, so
+ * the kernel's wrap-arounds come out the same.
  */
 static uint32_t typical_two_sided(const struct menu_cpu *d, unsigned int features)
 {
-	int64_t min_thresh = -1, max_thresh = UINT32_MAX;
+	const uint32_t *a = d->sorted;
+	unsigned int lo = 0, hi = INTERVALS - d->n_uint_max;
+	uint64_t nmax = d->n_uint_max;
+	uint64_t sum = d->ring_sum - nmax * UINT32_MAX;
+	uint64_t sumsq = d->ring_sumsq - nmax * ((uint64_t)UINT32_MAX * UINT32_MAX);
 
 	for (;;) {
-		uint32_t max = 0, min = UINT32_MAX;
-		uint64_t sum = 0, sumsq = 0;
-		unsigned int divisor = 0;
+		if (hi <= lo || !a[hi - 1])
+			return NO_PREDICTION_US;  /* nothing left, or all zero */
 
-		for (unsigned int i = 0; i < INTERVALS; i++) {
-			int64_t v = d->intervals[i];
-
-			if (v <= min_thresh || v >= max_thresh)
-				continue;
-			divisor++;
-			sum += (uint64_t)v;
-			sumsq += (uint64_t)v * (uint64_t)v;  /* wraps like the kernel's s64 */
-			if ((uint32_t)v > max)
-				max = (uint32_t)v;
-			if ((uint32_t)v < min)
-				min = (uint32_t)v;
-		}
-		if (!max)
-			return NO_PREDICTION_US;
-
+		unsigned int divisor = hi - lo;
+		uint32_t min = a[lo], max = a[hi - 1];
 		uint64_t avg = div_small(sum, divisor);
 		uint64_t avg_sq = avg * avg;
 		uint64_t variance = div_small(sumsq, divisor) - avg_sq;
@@ -191,10 +264,19 @@ static uint32_t typical_two_sided(const struct menu_cpu *d, unsigned int feature
 				return max;
 			return NO_PREDICTION_US;
 		}
-		if (avg - min > max - avg)
-			min_thresh = min;
-		else
-			max_thresh = max;
+		if (avg - min > max - avg) {
+			do {                             /* min_thresh = min */
+				sum -= min;
+				sumsq -= (uint64_t)min * min;
+				lo++;
+			} while (lo < hi && a[lo] == min);
+		} else {
+			do {                             /* max_thresh = max */
+				sum -= max;
+				sumsq -= (uint64_t)max * max;
+				hi--;
+			} while (hi > lo && a[hi - 1] == max);
+		}
 	}
 }
 
@@ -203,51 +285,44 @@ static uint32_t typical_two_sided(const struct menu_cpu *d, unsigned int feature
  * starts at INT_MAX and drops below the current maximum each round. In v6.1
  * it gave up early when even the smallest sample reached the timer-based
  * prediction (limit_us); from 5484e31bbbff it gives up when all are 0.
+ * The kernel's second pass sums (v − avg)² as s64 products; for values
+ * <= INT_MAX that sum stays below 2^64, so it equals Σv² − 2·avg·Σv +
+ * n·avg² taken modulo 2^64.
  */
 static uint32_t typical_one_sided(const struct menu_cpu *d, bool pattern_first,
 				  uint32_t limit_us)
 {
-	uint32_t thresh = ONE_SIDED_THRESH_US;
+	const uint32_t *a = d->sorted;
+	unsigned int hi = INTERVALS - d->n_over_int_max;
+	uint64_t sum = d->ring_sum, sumsq = d->ring_sumsq;
 
+	for (unsigned int k = hi; k < INTERVALS; k++) {
+		sum -= a[k];
+		sumsq -= (uint64_t)a[k] * a[k];
+	}
 	for (;;) {
-		uint32_t max = 0, min = UINT32_MAX;
-		uint64_t sum = 0, variance = 0;
-		unsigned int divisor = 0;
+		uint32_t min = hi ? a[0] : UINT32_MAX, max = hi ? a[hi - 1] : 0;
 
-		for (unsigned int i = 0; i < INTERVALS; i++) {
-			uint32_t v = d->intervals[i];
-
-			if (v <= thresh) {
-				sum += v;
-				divisor++;
-				if (v > max)
-					max = v;
-				if (v < min)
-					min = v;
-			}
-		}
 		if (pattern_first ? !max : min >= limit_us)
 			return NO_PREDICTION_US;
 
+		unsigned int divisor = hi;
 		uint32_t avg = (uint32_t)div_small(sum, divisor);
+		uint64_t variance = sumsq - 2 * (uint64_t)avg * sum +
+				    (uint64_t)divisor * avg * avg;
 
-		for (unsigned int i = 0; i < INTERVALS; i++) {
-			uint32_t v = d->intervals[i];
-
-			if (v <= thresh) {
-				int64_t diff = (int64_t)v - (int64_t)avg;
-				variance += (uint64_t)diff * (uint64_t)diff;
-			}
-		}
 		variance = div_small(variance, divisor);
-
 		if (variance <= UINT64_MAX / 36 &&
 		    (((uint64_t)avg * avg > variance * 36 && divisor * 4 >= INTERVALS * 3) ||
 		     variance <= 400))
 			return avg;
 		if (divisor * 4 <= INTERVALS * 3)
 			return NO_PREDICTION_US;
-		thresh = max - 1;
+		do {                                     /* thresh = max − 1 */
+			sum -= max;
+			sumsq -= (uint64_t)max * max;
+			hi--;
+		} while (hi && a[hi - 1] == max);
 	}
 }
 
@@ -483,7 +558,7 @@ static void menu_enable(const void *config, void *cpu_data, const struct il_driv
 	(void)config;
 	(void)drv;
 	(void)dev;
-	memset(d, 0, sizeof(*d));
+	memset(d, 0, sizeof(*d));  /* eight 0 µs intervals: sorted, sums 0 */
 	for (int i = 0; i < BUCKETS_MAX; i++)
 		d->correction_factor[i] = UNITY_FACTOR;
 }

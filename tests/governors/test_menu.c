@@ -82,11 +82,13 @@ static void fill(struct fx *x, uint32_t us)
 {
 	for (unsigned int i = 0; i < INTERVALS; i++)
 		x->d.intervals[i] = us;
+	resync_ring(&x->d);
 }
 
 static void set8(struct menu_cpu *d, const uint32_t v[8])
 {
 	memcpy(d->intervals, v, sizeof(d->intervals));
+	resync_ring(d);
 }
 
 static int sel(struct fx *x)
@@ -96,6 +98,8 @@ static int sel(struct fx *x)
 }
 
 /* ---- helpers ---------------------------------------------------------- */
+
+static uint64_t rng(void);
 
 static void bucket_edges(void **unused)
 {
@@ -129,6 +133,45 @@ static void intervals_ring(void **unused)
 	assert_int_equal(d.intervals[7], 8);
 }
 
+/* The sorted copy and the sums follow every push exactly. */
+static void ring_cache(void **unused)
+{
+	(void)unused;
+	struct menu_cpu d, e;
+
+	memset(&d, 0, sizeof(d));
+	for (int n = 0; n < 200000; n++) {
+		uint32_t v;
+		switch (rng() % 4) {
+		case 0: v = (uint32_t)(rng() % 5); break;          /* duplicates */
+		case 1: v = U32MAX; break;
+		case 2: v = (uint32_t)rng(); break;
+		default: v = d.sorted[rng() % INTERVALS]; break;   /* an existing value */
+		}
+		push_interval(&d, v);
+		e = d;
+		resync_ring(&e);
+		assert_memory_equal(d.sorted, e.sorted, sizeof(d.sorted));
+		assert_true(d.ring_sum == e.ring_sum);
+		assert_true(d.ring_sumsq == e.ring_sumsq);
+		assert_int_equal(d.n_uint_max, e.n_uint_max);
+		assert_int_equal(d.n_over_int_max, e.n_over_int_max);
+	}
+	/* by hand: {0×8} -> push 5, 3, 5 */
+	memset(&d, 0, sizeof(d));
+	push_interval(&d, 5);
+	push_interval(&d, 3);
+	push_interval(&d, 5);
+	const uint32_t want[8] = { 0, 0, 0, 0, 0, 3, 5, 5 };
+	assert_memory_equal(d.sorted, want, sizeof(want));
+	assert_int_equal(d.ring_sum, 13);
+	assert_int_equal(d.ring_sumsq, 59);
+	push_interval(&d, U32MAX);
+	push_interval(&d, 3000000000u);
+	assert_int_equal(d.n_uint_max, 1);
+	assert_int_equal(d.n_over_int_max, 2);
+}
+
 static void div_small_exact(void **unused)
 {
 	(void)unused;
@@ -137,6 +180,160 @@ static void div_small_exact(void **unused)
 	for (size_t k = 0; k < sizeof(xs) / sizeof(xs[0]); k++)
 		for (volatile unsigned int n = 1; n <= 8; n++)
 			assert_true(div_small(xs[k], n) == xs[k] / n);
+}
+
+/*
+ * Reference detectors: the kernel's loops written out directly (one pass
+ * per round over the ring, thresholds as in the kernel). The governor's
+ * sorted-window versions must agree with them on every input.
+ */
+static uint32_t ref_two_sided(const struct menu_cpu *d, unsigned int features)
+{
+	int64_t min_thresh = -1, max_thresh = UINT32_MAX;
+
+	for (;;) {
+		uint32_t max = 0, min = UINT32_MAX;
+		uint64_t sum = 0, sumsq = 0;
+		unsigned int divisor = 0;
+
+		for (unsigned int i = 0; i < INTERVALS; i++) {
+			int64_t v = d->intervals[i];
+
+			if (v <= min_thresh || v >= max_thresh)
+				continue;
+			divisor++;
+			sum += (uint64_t)v;
+			sumsq += (uint64_t)v * (uint64_t)v;  /* wraps like the kernel's s64 */
+			if ((uint32_t)v > max)
+				max = (uint32_t)v;
+			if ((uint32_t)v < min)
+				min = (uint32_t)v;
+		}
+		if (!max)
+			return NO_PREDICTION_US;
+
+		uint64_t avg = div_small(sum, divisor);
+		uint64_t avg_sq = avg * avg;
+		uint64_t variance = div_small(sumsq, divisor) - avg_sq;
+
+		if (variance <= UINT64_MAX / 36 &&
+		    ((avg_sq > variance * 36 && divisor * 4 >= INTERVALS * 3) ||
+		     variance <= 400))
+			return (uint32_t)avg;
+
+		if (divisor * 4 <= INTERVALS * 3) {
+			if ((features & (F_MAX_WHEN_DOUBT | F_REVERT_MAX)) == F_MAX_WHEN_DOUBT &&
+			    divisor >= INTERVALS / 2)
+				return max;
+			return NO_PREDICTION_US;
+		}
+		if (avg - min > max - avg)
+			min_thresh = min;
+		else
+			max_thresh = max;
+	}
+}
+
+/*
+ * The detector before v6.15: two passes, an inclusive upper threshold that
+ * starts at INT_MAX and drops below the current maximum each round. In v6.1
+ * it gave up early when even the smallest sample reached the timer-based
+ * prediction (limit_us); from 5484e31bbbff it gives up when all are 0.
+ */
+static uint32_t ref_one_sided(const struct menu_cpu *d, bool pattern_first,
+				  uint32_t limit_us)
+{
+	uint32_t thresh = ONE_SIDED_THRESH_US;
+
+	for (;;) {
+		uint32_t max = 0, min = UINT32_MAX;
+		uint64_t sum = 0, variance = 0;
+		unsigned int divisor = 0;
+
+		for (unsigned int i = 0; i < INTERVALS; i++) {
+			uint32_t v = d->intervals[i];
+
+			if (v <= thresh) {
+				sum += v;
+				divisor++;
+				if (v > max)
+					max = v;
+				if (v < min)
+					min = v;
+			}
+		}
+		if (pattern_first ? !max : min >= limit_us)
+			return NO_PREDICTION_US;
+
+		uint32_t avg = (uint32_t)div_small(sum, divisor);
+
+		for (unsigned int i = 0; i < INTERVALS; i++) {
+			uint32_t v = d->intervals[i];
+
+			if (v <= thresh) {
+				int64_t diff = (int64_t)v - (int64_t)avg;
+				variance += (uint64_t)diff * (uint64_t)diff;
+			}
+		}
+		variance = div_small(variance, divisor);
+
+		if (variance <= UINT64_MAX / 36 &&
+		    (((uint64_t)avg * avg > variance * 36 && divisor * 4 >= INTERVALS * 3) ||
+		     variance <= 400))
+			return avg;
+		if (divisor * 4 <= INTERVALS * 3)
+			return NO_PREDICTION_US;
+		thresh = max - 1;
+	}
+}
+
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* A value from a family that hits the edges: ties, 0, INT_MAX, UINT_MAX, wraps. */
+static uint32_t edge_value(unsigned int family)
+{
+	static const uint32_t edges[] = { 0, 1, 2, 399, 400, 401, 2147483646u, 2147483647u,
+					  2147483648u, 3000000000u, 4294967294u, 4294967295u };
+	switch (family % 6) {
+	case 0: return edges[rng() % (sizeof(edges) / sizeof(edges[0]))];
+	case 1: return (uint32_t)(rng() % 4);             /* many ties */
+	case 2: return (uint32_t)(50 + rng() % 30);       /* periodic-ish */
+	case 3: return (uint32_t)(rng() % 100000);        /* spread */
+	case 4: return rng() % 3 ? (uint32_t)(200 + rng() % 20) : (uint32_t)(rng() % 40000);
+	default: return (uint32_t)rng();
+	}
+}
+
+static void typical_matches_reference(void **unused)
+{
+	(void)unused;
+	struct menu_cpu d;
+	const unsigned int fs[2] = { F_V6_18, F_V6_18 & ~F_REVERT_MAX };
+
+	memset(&d, 0, sizeof(d));
+	for (int n = 0; n < 400000; n++) {
+		unsigned int fam = (unsigned int)rng();
+		for (unsigned int i = 0; i < INTERVALS; i++)
+			d.intervals[i] = edge_value(fam + (rng() % 8 == 0 ? 1 : 0));
+		resync_ring(&d);
+		for (int k = 0; k < 2; k++)
+			if (typical_two_sided(&d, fs[k]) != ref_two_sided(&d, fs[k]))
+				fail_msg("two-sided differs at case %d", n);
+		if (typical_one_sided(&d, true, 0) != ref_one_sided(&d, true, 0))
+			fail_msg("one-sided (6.12) differs at case %d", n);
+		uint32_t limit = (uint32_t)(rng() % 3 ? rng() % 200000 : rng());
+		if (typical_one_sided(&d, false, limit) != ref_one_sided(&d, false, limit))
+			fail_msg("one-sided (6.1) differs at case %d", n);
+	}
 }
 
 /* ---- get_typical_interval, two-sided (v6.15+) ------------------------- */
@@ -1109,7 +1306,7 @@ static void configure_and_specs(void **unused)
 	assert_string_equal(il_gov_menu.name, "menu");
 	assert_int_equal(il_gov_menu.rating, 20);
 	assert_string_equal(il_gov_menu.releases, "6.1 6.12 6.18 7.1");
-	assert_int_equal(il_gov_menu.cpu_data_size, 96);
+	assert_int_equal(il_gov_menu.cpu_data_size, 144);
 
 	g = il_gov_new("menu", 2, &err);
 	assert_non_null(g);
@@ -1173,7 +1370,7 @@ static void presets_are_history_sets(void **unused)
 	assert_int_equal(F_V6_18 & ~F_V7_1, 0);
 	assert_int_equal(F_V7_1 & ~F_V6_18, F_TIMERS_STOPPED | F_SAFE_TIMER_RANGE);
 	assert_true((F_V6_18 & F_MAX_WHEN_DOUBT) && (F_V6_18 & F_REVERT_MAX));
-	assert_int_equal(sizeof(struct menu_cpu), 96);
+	assert_int_equal(sizeof(struct menu_cpu), 144);
 }
 
 int main(void)
@@ -1181,11 +1378,13 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(bucket_edges),
 		cmocka_unit_test(intervals_ring),
+		cmocka_unit_test(ring_cache),
 		cmocka_unit_test(div_small_exact),
 		cmocka_unit_test(typical_two_sided_cases),
 		cmocka_unit_test(typical_two_sided_divisor_rules),
 		cmocka_unit_test(typical_two_sided_wrap),
 		cmocka_unit_test(typical_one_sided_cases),
+		cmocka_unit_test(typical_matches_reference),
 		cmocka_unit_test(update_rules),
 		cmocka_unit_test(trivial_exits),
 		cmocka_unit_test(walk_residency_and_latency),
