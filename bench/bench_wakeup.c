@@ -16,7 +16,9 @@
  *   poll  the wakee spins on the word in user space (PAUSE loop), as a
  *         polling CPU does; the latency is the cache-line hand-over.
  * The clock-read cost (two back-to-back reads) is printed for reference;
- * it is inside every sample once.
+ * it is inside every sample once. Run it on an otherwise idle machine: other
+ * runnable tasks preempt the wakee and show up as millisecond tails (the
+ * load average at start is printed to tell such runs apart).
  *
  * usage: bench_wakeup [--mode halt|poll|both] [--samples N] [--gap-us G]
  *                     [--waker-cpu A] [--wakee-cpu B]
@@ -235,6 +237,13 @@ int main(int argc, char **argv)
 			best = b - a;
 	}
 	printf("clock read (CLOCK_MONOTONIC, back-to-back, min of 1000): %lld ns\n", (long long)best);
+	/* other runnable tasks on these CPUs preempt the spinning wakee: say how busy it was */
+	FILE *la = fopen("/proc/loadavg", "r");
+	char load[64];
+	if (la && fgets(load, sizeof(load), la))
+		printf("load average at start: %s", load);
+	if (la)
+		fclose(la);
 	int r = 0;
 	if (strcmp(mode, "poll"))
 		r |= run(MODE_HALT, samples, gap, waker, wakee_cpu);
