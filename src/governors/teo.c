@@ -267,7 +267,8 @@ static inline void timer_bins_s64(const struct il_driver *drv, int n, int64_t sl
 {
 	int t = 0, d = 0;
 
-	for (int i = 0; i < n; i++) {
+	/* bin 0 is the default for both, so the scan can start at 1 */
+	for (int i = 1; i < n; i++) {
 		int64_t tr = tr_ns(drv, i);
 		bool in_timer = tr <= sleep_length;
 		bool in_both = in_timer & (tr <= measured);
@@ -284,7 +285,7 @@ static inline void timer_bins_u64(const struct il_driver *drv, int n, int64_t sl
 {
 	int t = 0, d = 0;
 
-	for (int i = 0; i < n; i++) {
+	for (int i = 1; i < n; i++) {
 		int64_t tr = tr_ns(drv, i);
 		bool in_timer = tr <= sleep_length;
 		bool in_both = in_timer & ((uint64_t)tr <= measured);
@@ -442,7 +443,7 @@ static void update_61(struct teo_cpu *cpu, const struct il_driver *drv,
  * recent ring) dominate below it, walk down to a state covering over half of
  * them, using the middle of its bin as the expected duration.
  */
-static int select_61(struct teo_cpu *cpu, const struct il_driver *drv,
+static __attribute__((noinline)) int select_61(struct teo_cpu *cpu, const struct il_driver *drv,
 		     struct il_device *dev, const struct il_idle_inputs *in,
 		     bool *stop_tick)
 {
@@ -611,7 +612,7 @@ out:
  * intercepts; the sleep length is queried only when needed (including when
  * the demotion alone reached state 0, so that wakeup can be classified).
  */
-static int select_612(struct teo_cpu *cpu, const struct il_driver *drv,
+static __attribute__((noinline)) int select_612(struct teo_cpu *cpu, const struct il_driver *drv,
 		      struct il_device *dev, const struct il_idle_inputs *in,
 		      bool *stop_tick)
 {
@@ -740,7 +741,7 @@ static void update_618(struct teo_cpu *cpu, const struct il_driver *drv,
  * shallow candidate only when short idles dominate or the latency limit is
  * tight, and state 0 from the walk needs no special query.
  */
-static int select_618(struct teo_cpu *cpu, const struct il_driver *drv,
+static __attribute__((noinline)) int select_618(struct teo_cpu *cpu, const struct il_driver *drv,
 		      struct il_device *dev, const struct il_idle_inputs *in,
 		      bool *stop_tick)
 {
@@ -919,7 +920,7 @@ static int demote_71(const struct teo_cpu *cpu, const struct il_driver *drv,
  * a sub-tick choice is deepened when the next timer is beyond
  * SAFE_TIMER_RANGE_NS (2 ticks).
  */
-static int select_71(struct teo_cpu *cpu, const struct il_driver *drv,
+static __attribute__((noinline)) int select_71(struct teo_cpu *cpu, const struct il_driver *drv,
 		     struct il_device *dev, const struct il_idle_inputs *in,
 		     bool *stop_tick)
 {
@@ -1035,6 +1036,7 @@ static void teo_enable(const void *config, void *cpu_data,
 		cpu->recent_idx[i] = -1;
 }
 
+/* The era's select functions stay out of line so each keeps its own register use. */
 static int teo_select(const void *config, void *cpu_data, const struct il_driver *drv,
 		      struct il_device *dev, const struct il_idle_inputs *in,
 		      bool *stop_tick)
