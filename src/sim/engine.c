@@ -229,9 +229,10 @@ static double thread_power(const struct il_sim *s, const struct sim_cpu *c)
 
 static void energy_flush(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
+	if (!s->energy_on)
+		return;
 	c->energy_j += c->power_w * (double)(now - c->energy_since) * 1e-9;
 	c->energy_since = now;
-	c->power_w = thread_power(s, c);
 }
 
 static int freq_index(struct il_sim *s, double mhz)
@@ -304,7 +305,8 @@ static void mode_set(struct il_sim *s, struct sim_cpu *c, int mode, int64_t now)
 {
 	energy_flush(s, c, now);
 	c->mode = mode;
-	c->power_w = thread_power(s, c);
+	if (s->energy_on)
+		c->power_w = thread_power(s, c);
 	int lvl = 0;
 	if (mode == M_STATE && !c->exiting && !(s->drv->states[c->idx].flags & IL_FLAG_POLLING))
 		lvl = c->idx + 1;
@@ -1038,6 +1040,10 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 	s->tick_nsec = il_tick_nsec(p->hz ? p->hz : 1000);
 	s->force_poll = m->force_poll;
 	s->oracle = gov && !strncmp(gov->ops->name, "oracle", 6);
+	s->energy_on = p->active_w_per_ghz > 0 || p->active_static_w > 0 || p->package_w > 0;
+	for (int i = 0; i < m->drv.state_count; i++)
+		if (m->drv.states[i].power_w > 0 || m->drv.states[i].transition_j > 0)
+			s->energy_on = true;
 	s->cur_cpu = -1;
 	il_rng_seed(&s->rng, params->seed);
 	il_hist_init(&s->wake_lat);

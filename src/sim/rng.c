@@ -80,7 +80,7 @@ uint64_t il_rng_below(struct il_rng *r, uint64_t n)
 double il_sim_log(double x)
 {
 	int e;
-	double m, s, s2, term, sum;
+	double m, t, t2, p;
 
 	if (!(x > 0))
 		return x == 0 ? -HUGE_VAL : NAN;
@@ -91,37 +91,54 @@ double il_sim_log(double x)
 		m *= 2;
 		e--;
 	}
-	/* ln m = 2 atanh(s), |s| <= 0.1716: the odd series converges fast */
-	s = (m - 1) / (m + 1);
-	s2 = s * s;
-	term = s;
-	sum = 0;
-	for (int k = 1; k <= 29; k += 2) {
-		sum += term / k;
-		term *= s2;
-	}
-	return (double)e * LN2 + 2 * sum;
+	/* ln m = 2 atanh(t), |t| <= 0.1716: odd series to t^25 (error < 1e-20) */
+	t = (m - 1) / (m + 1);
+	t2 = t * t;
+	p = 1.0 / 25;
+	p = p * t2 + 1.0 / 23;
+	p = p * t2 + 1.0 / 21;
+	p = p * t2 + 1.0 / 19;
+	p = p * t2 + 1.0 / 17;
+	p = p * t2 + 1.0 / 15;
+	p = p * t2 + 1.0 / 13;
+	p = p * t2 + 1.0 / 11;
+	p = p * t2 + 1.0 / 9;
+	p = p * t2 + 1.0 / 7;
+	p = p * t2 + 1.0 / 5;
+	p = p * t2 + 1.0 / 3;
+	p = p * t2 + 1;
+	return (double)e * LN2 + 2 * t * p;
 }
 
 double il_sim_exp(double x)
 {
-	double k, r, term, sum;
+	double k, r, p;
 
 	if (x > 709)
 		return HUGE_VAL;
 	if (x < -745)
 		return 0;
-	/* x = k ln2 + r with |r| <= ln2/2; exp(r) by its Taylor series */
+	/* x = k ln2 + r with |r| <= ln2/2; exp(r) by Taylor to r^15 (error < 1e-17) */
 	k = x / LN2;
 	k = k < 0 ? (double)(int64_t)(k - 0.5) : (double)(int64_t)(k + 0.5);
 	r = x - k * LN2;
-	term = 1;
-	sum = 1;
-	for (int n = 1; n <= 20; n++) {
-		term *= r / n;
-		sum += term;
-	}
-	return ldexp(sum, (int)k);
+	p = 1.0 / 1307674368000.0;
+	p = p * r + 1.0 / 87178291200.0;
+	p = p * r + 1.0 / 6227020800.0;
+	p = p * r + 1.0 / 479001600.0;
+	p = p * r + 1.0 / 39916800.0;
+	p = p * r + 1.0 / 3628800.0;
+	p = p * r + 1.0 / 362880.0;
+	p = p * r + 1.0 / 40320.0;
+	p = p * r + 1.0 / 5040.0;
+	p = p * r + 1.0 / 720.0;
+	p = p * r + 1.0 / 120.0;
+	p = p * r + 1.0 / 24.0;
+	p = p * r + 1.0 / 6.0;
+	p = p * r + 0.5;
+	p = p * r + 1;
+	p = p * r + 1;
+	return ldexp(p, (int)k);
 }
 
 double il_rng_normal(struct il_rng *r)

@@ -124,7 +124,7 @@ struct il_sim {
 	struct il_sim_params params;
 	struct il_rng rng;
 	int64_t tick_nsec;
-	bool force_poll, oracle;
+	bool force_poll, oracle, energy_on;
 	int64_t now, end_t, next_tick_t;
 	bool stopped, workload_stopped, setup_done;
 	uint64_t seq, events, ipis;
