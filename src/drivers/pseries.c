@@ -5,14 +5,21 @@
  * partition, snooze + "Shared Cede" on a shared one.
  *
  * Follows torvalds 054e44ba99ae ("cpuidle: pseries: Add function to parse
- * extended CEDE records", v5.11) with Gautham R. Shenoy's 2021 follow-ups
- * merged for v5.14: 7cbd631d4dec ("Fixup CEDE0 latency only for POWER10
- * onwards") and 4bceb03859c1 ("Do not cap the CEDE0 latency in
- * fixup_cede0_latency()"): on ISA v3.1 CPUs the lowest non-zero extended
- * CEDE wake-up latency (rounded up to µs) becomes CEDE's exit latency and
- * ten times it the target residency. The snooze state carries
- * CPUIDLE_FLAG_POLLING as in current kernels, and the snooze loop gives up
- * after CEDE's target residency (snooze_timeout).
+ * extended CEDE records") and d947fb4c965c ("Fixup exit latency for
+ * CEDE(0)"), both v5.9, with Gautham R. Shenoy's 2021 follow-ups merged for
+ * v5.14: 7cbd631d4dec ("Fixup CEDE0 latency only for POWER10 onwards") and
+ * 4bceb03859c1 ("Do not cap the CEDE0 latency in fixup_cede0_latency()").
+ * Three forms by release:
+ *  - before v5.9: no extended CEDE records are read; CEDE is 10/100 us.
+ *  - v5.9 .. v5.13: on every CPU, the lowest record latency (rounded up to
+ *    µs, zero records counted) lowers CEDE only when below 10 us, to that
+ *    minus 1 (at least 1) and 10x it as residency. This is the text as
+ *    amended by the early-2021 rounding fix (DIV_ROUND_UP, 1 µs floor);
+ *    the plain v5.9 text rounded down and is not modelled apart.
+ *  - v5.14 on: only on ISA v3.1 CPUs, the lowest non-zero latency becomes
+ *    CEDE's exit latency, uncapped, and ten times it the target residency.
+ * The snooze state carries CPUIDLE_FLAG_POLLING as in current kernels, and
+ * the snooze loop gives up after CEDE's target residency (snooze_timeout).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -28,6 +35,8 @@
 #define TB_DEFAULT_HZ 512000000ull      /* POWER timebase when the platform omits tb_mhz */
 #define NSEC_PER_USEC 1000ull
 #define NSEC_PER_SEC 1000000000ull
+#define REL_XCEDE "5.9"                 /* 054e44ba99ae, d947fb4c965c */
+#define REL_POWER10_ONLY "5.14"         /* 7cbd631d4dec, 4bceb03859c1 */
 
 static uint64_t tb_hz(const struct il_platform *p)
 {
@@ -60,26 +69,69 @@ static void set_state(struct il_state *s, const char *name, unsigned lat, unsign
  * fixup_cede0_latency(): the lowest usable extended CEDE wake-up latency
  * in µs, or 0 when the records are unusable or give none.
  */
-static uint64_t min_xcede_latency_us(const struct il_platform *p, struct il_machine_idle *m)
+/* Record i's wake-up latency in µs: DIV_ROUND_UP(tb_to_ns(ticks), 1000). */
+static uint64_t xcede_record_us(const struct il_platform *p, int i)
+{
+	if (p->nxcede_ticks > 0)
+		return (tb_to_ns(p, p->xcede_latency_ticks[i]) + NSEC_PER_USEC - 1) / NSEC_PER_USEC;
+	return p->xcede_latency_us[i];
+}
+
+/* parse_cede_parameters(): false if the records cannot be used at all. */
+static bool xcede_parse(const struct il_platform *p, struct il_machine_idle *m, int *n)
 {
 	int size = p->xcede_record_size ? p->xcede_record_size : XCEDE_RECORD_SIZE;
-	bool ticks = p->nxcede_ticks > 0;
-	int n = ticks ? p->nxcede_ticks : p->nxcede;
-	uint64_t min = 0;
 
 	if (size != XCEDE_RECORD_SIZE) {
 		il_machine_note(m, "pseries: xcede: expected record-size %d, observed %d: "
 				"records not parsed, no CEDE fix-up", XCEDE_RECORD_SIZE, size);
-		return 0;
+		return false;
 	}
-	if (ticks && p->nxcede)
+	if (p->nxcede_ticks > 0 && p->nxcede)
 		il_machine_note(m, "pseries: xcede: records given in ticks and in us; "
 				"the tick values are used");
-	il_machine_note(m, "pseries: skipping the %d extended CEDE idle states", n);
+	*n = p->nxcede_ticks > 0 ? p->nxcede_ticks : p->nxcede;
+	il_machine_note(m, "pseries: skipping the %d extended CEDE idle states", *n);
+	return true;
+}
+
+/*
+ * The v5.9 .. v5.13 fix-up: lower CEDE only below its 10 us default, to the
+ * minimum minus one (zero records count, 1 µs floor). Returns true if done.
+ */
+static bool fixup_cede0_capped(const struct il_platform *p, struct il_machine_idle *m,
+			       unsigned *lat, unsigned *res)
+{
+	uint64_t min = *lat, cede0;
+	int n;
+
+	if (!xcede_parse(p, m, &n))
+		return false;
 	for (int i = 0; i < n; i++) {
-		uint64_t us = ticks ? (tb_to_ns(p, p->xcede_latency_ticks[i]) + NSEC_PER_USEC - 1) /
-					      NSEC_PER_USEC
-				    : p->xcede_latency_us[i];
+		uint64_t us = xcede_record_us(p, i);
+		if (us == 0)
+			il_machine_note(m, "pseries: xcede record %d has an unrealistic latency "
+					"of 0us", i);
+		if (us < min)
+			min = us;
+	}
+	if (min >= *lat)
+		return false;
+	cede0 = min > 1 ? min - 1 : 1;
+	*lat = (unsigned)cede0;
+	*res = (unsigned)(XCEDE_RESIDENCY_FACTOR * cede0);
+	return true;
+}
+
+static uint64_t min_xcede_latency_us(const struct il_platform *p, struct il_machine_idle *m)
+{
+	uint64_t min = 0;
+	int n;
+
+	if (!xcede_parse(p, m, &n))
+		return 0;
+	for (int i = 0; i < n; i++) {
+		uint64_t us = xcede_record_us(p, i);
 		if (us == 0) {
 			il_machine_note(m, "pseries: skipping xcede record %d: exit latency 0us", i);
 			continue;
@@ -123,7 +175,17 @@ int il_pseries_idle_probe(const struct il_platform *p, struct il_machine_idle *m
 		unsigned lat = CEDE_LATENCY_US, res = CEDE_RESIDENCY_US;
 
 		il_machine_note(m, "pseries: dedicated-processor partition: dedicated_states");
-		if (p->model >= PVR_POWER10) {
+		if (!il_release_at_least(m, REL_XCEDE)) {
+			il_machine_note(m, "pseries: kernels before 5.9 read no extended CEDE "
+					"records: CEDE stays %u/%u us", lat, res);
+		} else if (!il_release_at_least(m, REL_POWER10_ONLY)) {
+			if (fixup_cede0_capped(p, m, &lat, &res))
+				il_machine_note(m, "pseries: fixed up CEDE exit latency to %u us "
+						"(below the 10 us default, before 4bceb03859c1)", lat);
+			else
+				il_machine_note(m, "pseries: no extended CEDE latency below %u us: "
+						"CEDE stays %u/%u us", lat, lat, res);
+		} else if (p->model >= PVR_POWER10) {
 			uint64_t min = min_xcede_latency_us(p, m);
 			if (min) {
 				lat = (unsigned)min;

@@ -19,7 +19,16 @@
 #define LPAR "[platform]\nname = t\n[cpu]\narch = powerpc\nvendor = ibm\nhypervisor = powervm\n" \
 	"tb_mhz = 512\n"
 
+static void build_rel(const char *text, const char *option, const char *release,
+		      struct il_machine_idle *m);
+
 static void build(const char *text, const char *option, struct il_machine_idle *m)
+{
+	build_rel(text, option, "6.18", m);
+}
+
+static void build_rel(const char *text, const char *option, const char *release,
+		      struct il_machine_idle *m)
 {
 	struct il_platform p;
 	struct il_err e;
@@ -32,7 +41,7 @@ static void build(const char *text, const char *option, struct il_machine_idle *
 		*eq = '\0';
 		assert_int_equal(il_platform_set_option(&p, k, eq + 1, NULL), 0);
 	}
-	assert_int_equal(il_machine_idle_build(&p, "6.18", m, &e), 0);
+	assert_int_equal(il_machine_idle_build(&p, release, m, &e), 0);
 }
 
 static bool has_note(const struct il_machine_idle *m, const char *needle)
@@ -194,6 +203,48 @@ static void not_loaded(void **state)
 	assert_false(m.cpuidle);
 }
 
+static void release_forms(void **state)
+{
+	struct il_machine_idle m;
+	(void)state;
+	/* before 5.9: no records read at all */
+	build_rel(LPAR "model = 0x80\nxcede_latency_ticks = 2048\n", NULL, "5.8", &m);
+	assert_cede(&m, "CEDE", 10, 100);
+	assert_true(has_note(&m, "before 5.9"));
+	/* 5.9 .. 5.13: any CPU, only below 10 us, minus one: 4 us -> 3/30 */
+	build_rel(LPAR "model = 0x4e\nxcede_latency_ticks = 2048\n", NULL, "5.13", &m);
+	assert_cede(&m, "CEDE", 3, 30);
+	build_rel(LPAR "model = 0x80\nxcede_latency_ticks = 2048\n", NULL, "5.9", &m);
+	assert_cede(&m, "CEDE", 3, 30);
+	/* ... capped: 12 us does not raise CEDE */
+	build_rel(LPAR "model = 0x80\nxcede_latency_ticks = 6144\n", NULL, "5.13", &m);
+	assert_cede(&m, "CEDE", 10, 100);
+	assert_true(has_note(&m, "no extended CEDE latency below 10 us"));
+	/* ... a zero record counts: the 1 us floor */
+	build_rel(LPAR "model = 0x80\nxcede_latency_ticks = 0 6144\n", NULL, "5.13", &m);
+	assert_cede(&m, "CEDE", 1, 10);
+	assert_true(has_note(&m, "unrealistic latency of 0us"));
+	/* ... 1 us: min - 1 would be 0, the floor keeps 1 */
+	build_rel(LPAR "model = 0x80\nxcede_latency_ticks = 512\n", NULL, "5.13", &m);
+	assert_cede(&m, "CEDE", 1, 10);
+	/* ... 2 us -> 1 */
+	build_rel(LPAR "model = 0x80\nxcede_latency_ticks = 1024\n", NULL, "5.13", &m);
+	assert_cede(&m, "CEDE", 1, 10);
+	/* ... the record size is checked there too */
+	build_rel(LPAR "model = 0x80\nxcede_record_size = 11\nxcede_latency_ticks = 2048\n",
+		  NULL, "5.13", &m);
+	assert_cede(&m, "CEDE", 10, 100);
+	/* 5.14: POWER9 no longer fixed up, POWER10 uncapped */
+	build_rel(LPAR "model = 0x4e\nxcede_latency_ticks = 2048\n", NULL, "5.14", &m);
+	assert_cede(&m, "CEDE", 10, 100);
+	build_rel(LPAR "model = 0x80\nxcede_latency_ticks = 2048\n", NULL, "5.14", &m);
+	assert_cede(&m, "CEDE", 4, 40);
+	/* the shared table never changes */
+	build_rel(LPAR "model = 0x80\nshared_processor = yes\nxcede_latency_ticks = 2048\n",
+		  NULL, "5.13", &m);
+	assert_cede(&m, "Shared Cede", 10, 100);
+}
+
 static void builtin_platforms(void **state)
 {
 	struct il_platform p;
@@ -221,6 +272,7 @@ int main(void)
 		cmocka_unit_test(pre_power10_no_fixup),
 		cmocka_unit_test(shared_table),
 		cmocka_unit_test(not_loaded),
+		cmocka_unit_test(release_forms),
 		cmocka_unit_test(builtin_platforms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
