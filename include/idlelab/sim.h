@@ -48,7 +48,7 @@ double il_rng_normal(struct il_rng *r);
 int64_t il_dist_sample(const struct il_dist *d, struct il_rng *r);
 /*
  * Natural log and exp built from + - * / only, so results do not depend on
- * the C library (relative error below 1e-15 over the ranges the simulator uses).
+ * the C library (relative error below 5e-16 over the ranges the simulator uses).
  */
 double il_sim_log(double x);
 double il_sim_exp(double x);

@@ -242,7 +242,7 @@ static int run(int argc, char **argv)
 		return cli_error("out of memory");
 	if (wl->configure(wl_cfg, wl_opts, nwl, &err) < 0) {
 		free(wl_cfg);
-		return cli_error("sim: workload %s: %s", wl->name, err.msg);
+		return cli_error("sim: %s", err.msg);
 	}
 
 	struct il_platform *p = calloc(1, sizeof(*p));

@@ -20,6 +20,8 @@
 #include "idlelab/sim.h"
 
 #define LN2 0.69314718055994530942
+#define LN2_HI 6.93147180369123816490e-01 /* ln 2 split so that k * LN2_HI is exact */
+#define LN2_LO 1.90821492927058770002e-10
 #define SQRT_HALF 0.70710678118654752440
 #define NS_MAX_SAMPLE 4611686018427387904.0 /* 2^62 ns: clamp for absurd draws */
 
@@ -107,7 +109,7 @@ double il_sim_log(double x)
 	p = p * t2 + 1.0 / 5;
 	p = p * t2 + 1.0 / 3;
 	p = p * t2 + 1;
-	return (double)e * LN2 + 2 * t * p;
+	return (double)e * LN2_HI + (2 * t * p + (double)e * LN2_LO);
 }
 
 double il_sim_exp(double x)
@@ -121,7 +123,7 @@ double il_sim_exp(double x)
 	/* x = k ln2 + r with |r| <= ln2/2; exp(r) by Taylor to r^15 (error < 1e-17) */
 	k = x / LN2;
 	k = k < 0 ? (double)(int64_t)(k - 0.5) : (double)(int64_t)(k + 0.5);
-	r = x - k * LN2;
+	r = (x - k * LN2_HI) - k * LN2_LO;
 	p = 1.0 / 1307674368000.0;
 	p = p * r + 1.0 / 87178291200.0;
 	p = p * r + 1.0 / 6227020800.0;

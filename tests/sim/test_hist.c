@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Histograms: bucket layout, percentiles by rank, the stated relative error; the RNG. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <string.h>
+
+#include "idlelab/sim.h"
+
+static void buckets(void **unused)
+{
+	(void)unused;
+	int64_t lo, hi;
+	/* exact below 256 */
+	assert_int_equal(il_hist_bucket(0), 0);
+	assert_int_equal(il_hist_bucket(255), 255);
+	/* 256..511: width 2 */
+	assert_int_equal(il_hist_bucket(256), 256);
+	assert_int_equal(il_hist_bucket(257), 256);
+	assert_int_equal(il_hist_bucket(258), 257);
+	il_hist_bucket_range(257, &lo, &hi);
+	assert_int_equal(lo, 258);
+	assert_int_equal(hi, 259);
+	/* 512..1023: width 4, starts at bucket 384 */
+	assert_int_equal(il_hist_bucket(512), 384);
+	assert_int_equal(il_hist_bucket(1023), 511);
+	assert_int_equal(il_hist_bucket(IL_HIST_MAX_NS), IL_HIST_BUCKETS - 128);
+	assert_int_equal(il_hist_bucket(IL_HIST_MAX_NS - 1), IL_HIST_BUCKETS - 129);
+	assert_int_equal(il_hist_bucket(-5), 0);
+	/* every bucket's range maps back to it, and ranges tile the line */
+	int64_t next = 0;
+	for (int b = 0; b < IL_HIST_BUCKETS - 128; b++) {
+		il_hist_bucket_range(b, &lo, &hi);
+		assert_int_equal(lo, next);
+		assert_int_equal(il_hist_bucket(lo), b);
+		assert_int_equal(il_hist_bucket(hi), b);
+		next = hi + 1;
+	}
+}
+
+static void percentiles(void **unused)
+{
+	(void)unused;
+	static struct il_hist h;
+	il_hist_init(&h);
+	assert_int_equal(il_hist_percentile(&h, 50), -1);
+	for (int v = 1; v <= 100; v++)
+		il_hist_add(&h, v);
+	/* rank ceil(p/100 * 100) */
+	assert_int_equal(il_hist_percentile(&h, 50), 50);
+	assert_int_equal(il_hist_percentile(&h, 50.5), 51);
+	assert_int_equal(il_hist_percentile(&h, 99), 99);
+	assert_int_equal(il_hist_percentile(&h, 0), 1);
+	assert_int_equal(il_hist_percentile(&h, 100), 100);
+	assert_int_equal(h.count, 100);
+	assert_true(il_hist_mean(&h) == 50.5);
+	/* merge keeps counts, min and max */
+	static struct il_hist g;
+	il_hist_init(&g);
+	il_hist_add(&g, 1000000);
+	il_hist_merge(&g, &h);
+	assert_int_equal(g.count, 101);
+	assert_int_equal(g.min, 1);
+	assert_int_equal(g.max, 1000000);
+	/* clamping */
+	il_hist_add(&g, IL_HIST_MAX_NS * 4);
+	assert_int_equal(g.clamped, 1);
+	assert_int_equal(g.max, IL_HIST_MAX_NS);
+}
+
+/* Reported values are within IL_HIST_REL_ERROR of the true order statistic. */
+static void relative_error(void **unused)
+{
+	(void)unused;
+	static struct il_hist h;
+	struct il_rng r;
+	il_rng_seed(&r, 42);
+	for (int n = 0; n < 2000; n++) {
+		int64_t v = (int64_t)il_rng_below(&r, 1ull << 36);
+		il_hist_init(&h);
+		il_hist_add(&h, v);
+		il_hist_add(&h, 0);
+		int64_t got = il_hist_percentile(&h, 75); /* rank 2: v */
+		assert_true(fabs((double)(got - v)) <= IL_HIST_REL_ERROR * (double)v + 0.5);
+	}
+}
+
+static void rng(void **unused)
+{
+	(void)unused;
+	/* xoshiro256** reference outputs for the state {1, 2, 3, 4} */
+	struct il_rng r = { .s = { 1, 2, 3, 4 } };
+	assert_true(il_rng_next(&r) == 11520);
+	assert_true(il_rng_next(&r) == 0);
+	assert_true(il_rng_next(&r) == 1509978240);
+	assert_true(il_rng_next(&r) == 1215971899390074240ull);
+	/* splitmix64 seeding: first state word of seed 0 */
+	il_rng_seed(&r, 0);
+	assert_true(r.s[0] == 0xe220a8397b1dcdafull);
+	/* own log/exp agree with libm to 5e-16 relative */
+	for (double x = 1e-9; x < 1e12; x *= 1.37) {
+		assert_true(fabs(il_sim_log(x) - log(x)) <= 5e-16 * fmax(1, fabs(log(x))));
+	}
+	for (double x = -40; x < 40; x += 0.173)
+		assert_true(fabs(il_sim_exp(x) - exp(x)) <= 5e-16 * exp(x));
+	/* distributions: bounds and means */
+	struct il_dist u = { IL_DIST_UNIFORM, 800, 1200 }, e = { IL_DIST_EXP, 100, 1000 },
+		       c = { IL_DIST_CONST, 5, 0 }, nn = { IL_DIST_NORMAL, 10, 100 },
+		       ln = { IL_DIST_LOGNORMAL, 1000, 0.5 };
+	double su = 0, se = 0, sl = 0;
+	il_rng_seed(&r, 7);
+	for (int i = 0; i < 200000; i++) {
+		int64_t x = il_dist_sample(&u, &r);
+		assert_true(x >= 800 && x <= 1200);
+		su += (double)x;
+		x = il_dist_sample(&e, &r);
+		assert_true(x >= 100);
+		se += (double)x;
+		assert_int_equal(il_dist_sample(&c, &r), 5);
+		assert_true(il_dist_sample(&nn, &r) >= 0);
+		sl += (double)il_dist_sample(&ln, &r);
+	}
+	assert_true(fabs(su / 200000 - 1000) < 2);
+	assert_true(fabs(se / 200000 - 1100) < 10);
+	assert_true(fabs(sl / 200000 - 1000 * exp(0.125)) < 10);
+	/* below() stays below */
+	for (int i = 0; i < 1000; i++)
+		assert_true(il_rng_below(&r, 3) < 3);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(buckets),
+		cmocka_unit_test(percentiles),
+		cmocka_unit_test(relative_error),
+		cmocka_unit_test(rng),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
