@@ -115,21 +115,19 @@ struct teo_sums {
  * the older "m -= m >> 3".
  */
 #if defined(__SSE2__) && !defined(TEO_NO_SIMD)
-/* Per 2-bin vector, which of its bins lie below 0..IL_STATE_MAX. */
-static const uint64_t teo_below_mask[2 * IL_STATE_MAX + 2] = {
-	~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull,
-};
-
 /*
  * SSE2: two bins per vector. With an odd n the vector also holds bin n,
  * which is 0 and stays 0: bins from state_count up are never credited, and
  * the governor is re-enabled (zeroed) whenever a driver's table changes.
+ * The sums below "below" are the sums of all bins less those from "below"
+ * up (usually just the deepest state's); in each half the total covers the
+ * part taken away, so the 64-bit subtraction cannot borrow across halves.
  */
 static inline __attribute__((always_inline)) uint32_t
 decay_bins(struct teo_cpu *cpu, int n, bool floor, int below, struct teo_sums *sums)
 {
-	__m128i all = _mm_setzero_si128(), under = all, zero = all;
-	const uint64_t *mask = &teo_below_mask[IL_STATE_MAX + 1 - (below > 0 ? below : 0)];
+	__m128i all = _mm_setzero_si128(), zero = all;
+	uint64_t pair, under;
 
 	for (int i = 0; i < n; i += 2) {
 		__m128i v = _mm_loadu_si128((const __m128i *)&cpu->bins[i]);
@@ -140,16 +138,16 @@ decay_bins(struct teo_cpu *cpu, int n, bool floor, int below, struct teo_sums *s
 			v = _mm_andnot_si128(_mm_cmpeq_epi32(delta, zero), v);
 		_mm_storeu_si128((__m128i *)&cpu->bins[i], v);
 		all = _mm_add_epi32(all, v);
-		under = _mm_add_epi32(under,
-				      _mm_and_si128(v, _mm_loadu_si128((const __m128i *)&mask[i])));
 	}
-	/* lanes: intercepts, hits, intercepts, hits */
-	under = _mm_add_epi32(under, _mm_unpackhi_epi64(under, under));
+	/* lanes: intercepts, hits, intercepts, hits -> one (intercepts, hits) pair */
 	all = _mm_add_epi32(all, _mm_unpackhi_epi64(all, all));
-	all = _mm_add_epi32(all, _mm_shuffle_epi32(all, 1));
-	sums->intercepts = (uint32_t)_mm_cvtsi128_si32(under);
-	sums->hits = (uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(under, 1));
-	return (uint32_t)_mm_cvtsi128_si32(all);
+	pair = (uint64_t)_mm_cvtsi128_si64(all);
+	under = pair;
+	for (int i = below > 0 ? below : 0; i < n; i++)
+		under -= cpu->bins[i];
+	sums->hits = hi32(under);
+	sums->intercepts = lo32(under);
+	return lo32(pair) + hi32(pair);
 }
 #else
 #define TEO_LANE_LOW3 0x1fffffff1fffffffull   /* v >> 3 without the crossing bits */
