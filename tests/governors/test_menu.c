@@ -148,7 +148,11 @@ static void ring_cache(void **unused)
 		case 2: v = (uint32_t)rng(); break;
 		default: v = d.sorted[rng() % INTERVALS]; break;   /* an existing value */
 		}
+		uint32_t ref[8], old = d.intervals[d.interval_ptr];
+		memcpy(ref, d.sorted, sizeof(ref));
+		sorted_replace_scalar(ref, old, v);
 		push_interval(&d, v);
+		assert_memory_equal(d.sorted, ref, sizeof(ref));
 		e = d;
 		resync_ring(&e);
 		assert_memory_equal(d.sorted, e.sorted, sizeof(d.sorted));
@@ -180,6 +184,21 @@ static void div_small_exact(void **unused)
 	for (size_t k = 0; k < sizeof(xs) / sizeof(xs[0]); k++)
 		for (volatile unsigned int n = 1; n <= 8; n++)
 			assert_true(div_small(xs[k], n) == xs[k] / n);
+	/* multiples of n and their neighbours across the range, and random x */
+	for (volatile unsigned int n = 1; n <= 8; n++) {
+		for (int k = 0; k < 100000; k++) {
+			uint64_t m = (rng() / n) * n;
+			uint64_t x = rng();
+			assert_true(div_small(m, n) == m / n);
+			assert_true(div_small(m - 1, n) == (m - 1) / n);
+			assert_true(div_small(m + 1, n) == (m + 1) / n);
+			assert_true(div_small(x, n) == x / n);
+			assert_true(div_small(x >> (k % 64), n) == (x >> (k % 64)) / n);
+		}
+		uint64_t top = (UINT64_MAX / n) * n;
+		assert_true(div_small(top, n) == UINT64_MAX / n);
+		assert_true(div_small(top - 1, n) == (top - 1) / n);
+	}
 }
 
 /*
