@@ -597,9 +597,10 @@ static void menu_enable(const void *config, void *cpu_data, const struct il_driv
 	(void)config;
 	(void)drv;
 	(void)dev;
-	memset(d, 0, sizeof(*d));  /* eight 0 µs intervals: sorted, sums 0 */
+	memset(d, 0, sizeof(*d));
 	for (int i = 0; i < BUCKETS_MAX; i++)
 		d->correction_factor[i] = UNITY_FACTOR;
+	resync_ring(d);  /* eight 0 µs intervals */
 }
 
 static int menu_configure(void *config, const char *release,
