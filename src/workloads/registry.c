@@ -9,10 +9,12 @@
 #include "idlelab/sim.h"
 #include "util.h"
 
-extern const struct il_workload il_wl_sleep_sweep, il_wl_pingpong, il_wl_wake_latency;
+extern const struct il_workload il_wl_sleep_sweep, il_wl_pingpong, il_wl_wake_latency,
+	il_wl_request_response, il_wl_stream, il_wl_transactions, il_wl_idle;
 
 const struct il_workload *const il_workloads[] = {
-	&il_wl_sleep_sweep, &il_wl_pingpong, &il_wl_wake_latency, NULL,
+	&il_wl_sleep_sweep, &il_wl_pingpong, &il_wl_wake_latency, &il_wl_request_response,
+	&il_wl_stream, &il_wl_transactions, &il_wl_idle, NULL,
 };
 
 const struct il_workload *il_workload_find(const char *name)

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * idle: an almost idle machine. Every CPU runs periodic housekeeping timers
+ * (vmstat, RCU, watchdog-like: a short handler in IRQ context, waking no
+ * task) with some jitter, for idle power and the states an idle machine
+ * reaches.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "idlelab/sim.h"
+
+extern const struct il_workload il_wl_idle;
+
+struct id_cfg {
+	int64_t period_ns, jitter_ns, cost_ns;
+};
+
+struct id_state {
+	uint64_t fired;
+};
+
+static const char help[] =
+	"  period=4ms     housekeeping timer period per CPU\n"
+	"  jitter=500us   uniform jitter added to each period\n"
+	"  cost=3us       handler time per timer\n";
+
+static int configure(void *cfgp, const struct il_wl_opt *opts, int nopts, struct il_err *err)
+{
+	struct id_cfg *c = cfgp;
+
+	c->period_ns = 4000000;
+	c->jitter_ns = 500000;
+	c->cost_ns = 3000;
+	for (int i = 0; i < nopts; i++) {
+		const char *k = opts[i].key, *v = opts[i].value;
+		int64_t *dst = !strcmp(k, "period") ? &c->period_ns
+			     : !strcmp(k, "jitter") ? &c->jitter_ns
+			     : !strcmp(k, "cost") ? &c->cost_ns : NULL;
+		if (!dst)
+			return il_wl_unknown_opt(&il_wl_idle, k, err);
+		if (il_wl_parse_dur(k, v, dst, err))
+			return -EINVAL;
+	}
+	if (c->period_ns <= 0)
+		return il_err_set(err, EINVAL, "idle: period must be positive");
+	return 0;
+}
+
+static int64_t next_gap(const struct id_cfg *c, struct il_sim *s)
+{
+	if (c->jitter_ns <= 0)
+		return c->period_ns;
+	return c->period_ns + (int64_t)il_rng_below(il_sim_rng(s), (uint64_t)c->jitter_ns + 1);
+}
+
+static int setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *err)
+{
+	const struct id_cfg *c = cfgp;
+
+	(void)stp;
+	(void)err;
+	for (int cpu = 0; cpu < il_sim_ncpus(s); cpu++)
+		il_sim_hk_timer_at(s, cpu, next_gap(c, s), c->cost_ns, 0);
+	return 0;
+}
+
+static void hk_timer(const void *cfgp, void *stp, struct il_sim *s, int cpu, uint64_t arg)
+{
+	const struct id_cfg *c = cfgp;
+	struct id_state *st = stp;
+
+	(void)arg;
+	st->fired++;
+	il_sim_hk_timer_at(s, cpu, il_sim_now(s) + next_gap(c, s), c->cost_ns, 0);
+}
+
+static void task_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
+{
+	(void)cfgp;
+	(void)stp;
+	il_sim_task_block(s, task, -1);
+}
+
+static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metrics *out)
+{
+	struct id_state *st = stp;
+	double secs = (double)il_sim_now(s) * 1e-9;
+
+	(void)cfgp;
+	il_metric_add(out, "idle", "timer_wakeups", "", IL_BETTER_NONE, false, (double)st->fired);
+	il_metric_add(out, "idle", "wakeups_per_cpu_per_s", "1/s", IL_BETTER_NONE, false,
+		      secs > 0 ? (double)st->fired / secs / il_sim_ncpus(s) : 0);
+}
+
+const struct il_workload il_wl_idle = {
+	.name = "idle",
+	.summary = "an almost idle machine with periodic housekeeping timers (idle power)",
+	.options_help = help,
+	.config_size = sizeof(struct id_cfg),
+	.state_size = sizeof(struct id_state),
+	.min_cpus = 1,
+	.configure = configure,
+	.setup = setup,
+	.task_ran = task_ran,
+	.hk_timer = hk_timer,
+	.report = report,
+};

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * transactions (pgbench-like): clients whose transactions compute and wait
+ * on I/O completions. Each I/O is a device interrupt after a latency drawn
+ * from a distribution, on the client's CPU or on a fixed IRQ CPU (then the
+ * handler wakes the client remotely); the waiting client counts in
+ * nr_iowait, which menu of 6.1/6.12 reads. Reports TPS and latency.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "idlelab/sim.h"
+
+extern const struct il_workload il_wl_transactions;
+
+#define TX_MAX_CLIENTS 4096
+
+struct tx_cfg {
+	uint64_t clients;        /* 0 = one per CPU */
+	uint64_t ios;            /* I/O waits per transaction */
+	uint64_t cycles;         /* compute before each I/O and at the end */
+	struct il_dist io;       /* I/O latency, ns */
+	int irq_cpu;             /* -1 = the client's CPU */
+	int64_t think_ns;        /* sleep between transactions */
+};
+
+struct tx_client {
+	int64_t start;
+	uint64_t io_left;
+	bool thinking;
+};
+
+struct tx_state {
+	int n;
+	struct tx_client c[TX_MAX_CLIENTS];
+	uint64_t done;
+	struct il_hist lat;
+};
+
+static const char help[] =
+	"  clients=0        clients (0: one per CPU)\n"
+	"  ios=4            I/O waits per transaction\n"
+	"  work=20000       cycles computed before each I/O and at the end\n"
+	"  io=lognormal:80us:0.5  I/O latency distribution\n"
+	"  irq_cpu=same     CPU taking the completion interrupts (same = the client's)\n"
+	"  think=0          sleep between transactions (µs or with a unit)\n";
+
+static int configure(void *cfgp, const struct il_wl_opt *opts, int nopts, struct il_err *err)
+{
+	struct tx_cfg *c = cfgp;
+	uint64_t v;
+
+	c->clients = 0;
+	c->ios = 4;
+	c->cycles = 20000;
+	c->io = (struct il_dist){ IL_DIST_LOGNORMAL, 80000, 0.5 };
+	c->irq_cpu = -1;
+	c->think_ns = 0;
+	for (int i = 0; i < nopts; i++) {
+		const char *k = opts[i].key, *val = opts[i].value;
+		if (!strcmp(k, "clients")) {
+			if (il_wl_parse_u64(k, val, 0, TX_MAX_CLIENTS, &c->clients, err))
+				return -EINVAL;
+		} else if (!strcmp(k, "ios")) {
+			if (il_wl_parse_u64(k, val, 0, 1000, &c->ios, err))
+				return -EINVAL;
+		} else if (!strcmp(k, "work")) {
+			if (il_wl_parse_u64(k, val, 0, 1ull << 40, &c->cycles, err))
+				return -EINVAL;
+		} else if (!strcmp(k, "io")) {
+			struct il_err e;
+			if (il_dist_parse(val, &c->io, &e))
+				return il_err_set(err, EINVAL, "io: %s", e.msg);
+		} else if (!strcmp(k, "irq_cpu")) {
+			if (!strcmp(val, "same")) {
+				c->irq_cpu = -1;
+			} else {
+				if (il_wl_parse_u64(k, val, 0, 65535, &v, err))
+					return -EINVAL;
+				c->irq_cpu = (int)v;
+			}
+		} else if (!strcmp(k, "think")) {
+			if (il_wl_parse_dur(k, val, &c->think_ns, err))
+				return -EINVAL;
+		} else {
+			return il_wl_unknown_opt(&il_wl_transactions, k, err);
+		}
+	}
+	return 0;
+}
+
+static int setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *err)
+{
+	const struct tx_cfg *c = cfgp;
+	struct tx_state *st = stp;
+	int n = il_sim_ncpus(s);
+
+	if (c->irq_cpu >= n)
+		return il_err_set(err, EINVAL, "transactions: irq_cpu %d does not exist (platform has %d)",
+				  c->irq_cpu, n);
+	st->n = c->clients ? (int)c->clients : n;
+	for (int i = 0; i < st->n; i++) {
+		int t = il_sim_task_add(s, i % n, (void *)(intptr_t)i);
+		il_sim_task_wake(s, -1, t);
+	}
+	il_hist_init(&st->lat);
+	return 0;
+}
+
+static void task_woke(const void *cfgp, void *stp, struct il_sim *s, int task, int64_t lat)
+{
+	const struct tx_cfg *c = cfgp;
+	struct tx_state *st = stp;
+	struct tx_client *cl = &st->c[(intptr_t)il_sim_task_data(s, task)];
+
+	(void)lat;
+	il_sim_task_set_iowait(s, task, false);
+	if (cl->thinking || cl->start == 0) {
+		cl->thinking = false;
+		cl->start = il_sim_now(s);
+		cl->io_left = c->ios;
+	}
+	il_sim_task_run(s, task, c->cycles);
+}
+
+static void task_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
+{
+	const struct tx_cfg *c = cfgp;
+	struct tx_state *st = stp;
+	struct tx_client *cl = &st->c[(intptr_t)il_sim_task_data(s, task)];
+	int64_t now = il_sim_now(s);
+
+	if (cl->io_left > 0) {
+		cl->io_left--;
+		int cpu = c->irq_cpu >= 0 ? c->irq_cpu : il_sim_task_cpu(s, task);
+		il_sim_irq_at(s, cpu, now + il_dist_sample(&c->io, il_sim_rng(s)), task);
+		il_sim_task_set_iowait(s, task, true);
+		il_sim_task_block(s, task, -1);
+		return;
+	}
+	st->done++;
+	il_hist_add(&st->lat, now - cl->start);
+	cl->thinking = true;
+	il_sim_task_sleep_until(s, task, now + c->think_ns);
+}
+
+static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metrics *out)
+{
+	struct tx_state *st = stp;
+	double secs = (double)il_sim_now(s) * 1e-9;
+
+	(void)cfgp;
+	il_metric_add(out, "transactions", "clients", "", IL_BETTER_NONE, false, st->n);
+	il_metric_add(out, "transactions", "done", "", IL_BETTER_HIGHER, false, (double)st->done);
+	il_metric_add(out, "transactions", "tps", "1/s", IL_BETTER_HIGHER, true,
+		      secs > 0 ? (double)st->done / secs : 0);
+	il_metric_add(out, "transactions", "latency_mean_us", "us", IL_BETTER_LOWER, false,
+		      il_hist_mean(&st->lat) / 1000);
+	il_metric_add(out, "transactions", "latency_p99_us", "us", IL_BETTER_LOWER, false,
+		      st->lat.count ? (double)il_hist_percentile(&st->lat, 99) / 1000 : 0);
+}
+
+const struct il_workload il_wl_transactions = {
+	.name = "transactions",
+	.summary = "pgbench-like clients computing and waiting on I/O completions: TPS, latency",
+	.options_help = help,
+	.config_size = sizeof(struct tx_cfg),
+	.state_size = sizeof(struct tx_state),
+	.min_cpus = 1,
+	.configure = configure,
+	.setup = setup,
+	.task_ran = task_ran,
+	.task_woke = task_woke,
+	.report = report,
+};
