@@ -441,6 +441,13 @@ static void typical_two_sided_wrap(void **unused)
 	assert_int_equal(two(big, F_V6_18), U32MAX);
 	assert_int_equal(two(b3, F_V6_18), U32MAX);
 	assert_int_equal(two(ok, F_V6_18), 100000);
+	/* the wrap edge: 8·v² < 2^64 for v = 1518500249, not for v + 1 */
+	const uint32_t e0[8] = { 1518500249u, 1518500249u, 1518500249u, 1518500249u,
+				 1518500249u, 1518500249u, 1518500249u, 1518500249u };
+	const uint32_t e1[8] = { 1518500250u, 1518500250u, 1518500250u, 1518500250u,
+				 1518500250u, 1518500250u, 1518500250u, 1518500250u };
+	assert_int_equal(two(e0, F_V6_18), 1518500249u);
+	assert_int_equal(two(e1, F_V6_18), U32MAX);
 }
 
 /* ---- get_typical_interval, one-sided (v6.1 / v6.12) ------------------- */
@@ -468,6 +475,11 @@ static void typical_one_sided_cases(void **unused)
 				    3000000000u, 3000000000u, 3000000000u, 3000000000u };
 	const uint32_t mixed[8] = { 3000000000u, 50, 50, 50, 50, 50, 50, 50 };
 	const uint32_t spread[8] = { 100, 200, 300, 400, 500, 600, 5000, 6000 };
+
+	/* no wrap in the two-pass variance: eight 1518500250 µs are a pattern here */
+	const uint32_t e1[8] = { 1518500250u, 1518500250u, 1518500250u, 1518500250u,
+				 1518500250u, 1518500250u, 1518500250u, 1518500250u };
+	assert_int_equal(one(e1, true, 0), 1518500250u);
 
 	/* 5484e31bbbff form (v6.12) */
 	assert_int_equal(one(eq, true, 0), 500);
