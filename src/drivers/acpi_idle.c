@@ -165,10 +165,16 @@ static bool ffh_probe(const struct il_platform *p, unsigned int hint, char *why,
 		return false;
 	}
 	cstate_type = (((hint >> MWAIT_SUBSTATE_SIZE) & MWAIT_CSTATE_MASK) + 1) & MWAIT_CSTATE_MASK;
-	substates = (p->cpuid5_edx >> (cstate_type * MWAIT_SUBSTATE_SIZE)) & MWAIT_SUBSTATE_MASK;
+	/*
+	 * A hint nibble of 8..15 makes the kernel shift a 32-bit EDX by 32..60
+	 * bits; x86 SHR uses the count modulo 32, so do the same here rather
+	 * than invoke undefined behaviour.
+	 */
+	unsigned int shift = (cstate_type * MWAIT_SUBSTATE_SIZE) & 31;
+	substates = (p->cpuid5_edx >> shift) & MWAIT_SUBSTATE_MASK;
 	if (!substates) {
 		snprintf(why, n, "FW BUG: ACPI MWAIT C-state 0x%x not supported by HW (0x%x)",
-			 hint, p->cpuid5_edx >> (cstate_type * MWAIT_SUBSTATE_SIZE));
+			 hint, p->cpuid5_edx >> shift);
 		return false;
 	}
 	if (!(p->cpuid5_ecx & CPUID5_ECX_EXTENSIONS_SUPPORTED) ||

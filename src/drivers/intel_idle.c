@@ -442,7 +442,9 @@ static void init_cstates_icpu(struct intel_idle_ctx *c)
 			continue;
 		hint = t[cstate].hint;
 		mwait_cstate = ((hint >> MWAIT_SUBSTATE_SIZE) & MWAIT_CSTATE_MASK) + 1;
-		substates = (p->cpuid5_edx >> (mwait_cstate * MWAIT_SUBSTATE_SIZE)) & MWAIT_SUBSTATE_MASK;
+		/* x86 SHR takes the count modulo 32 (a _CST hint nibble can reach 15) */
+		substates = (p->cpuid5_edx >> ((mwait_cstate * MWAIT_SUBSTATE_SIZE) & 31)) &
+			    MWAIT_SUBSTATE_MASK;
 		if (!substates) {
 			size_t l = strlen(skipped);
 			snprintf(skipped + l, sizeof(skipped) - l, " %s", t[cstate].name);
