@@ -806,9 +806,14 @@ static void on_event(struct il_sim *s, const struct sim_ev *e)
 			ev_push(s, c->slot_t, e->type, e->cpu, e->arg, (uint64_t)orig + 1);
 			break;
 		}
-		/* the handler on this CPU wakes a task of another one */
-		if (remote)
+		/* the handler on this CPU wakes a task of another one, once it runs */
+		if (remote && c->in_idle && c->mode == M_STATE && c->exiting)
+			ev_push(s, c->slot_t, EV_IRQ_WAKE, e->cpu, e->arg, 0);
+		else if (remote)
 			il_sim_task_wake(s, e->cpu, e->arg);
+		break;
+	case EV_IRQ_WAKE:
+		il_sim_task_wake(s, e->cpu, e->arg);
 		break;
 	}
 	case EV_HK_TIMER: {

@@ -29,7 +29,7 @@ struct tx_cfg {
 struct tx_client {
 	int64_t start;
 	uint64_t io_left;
-	bool thinking;
+	bool started, thinking;
 };
 
 struct tx_state {
@@ -117,8 +117,9 @@ static void task_woke(const void *cfgp, void *stp, struct il_sim *s, int task, i
 
 	(void)lat;
 	il_sim_task_set_iowait(s, task, false);
-	if (cl->thinking || cl->start == 0) {
+	if (cl->thinking || !cl->started) {
 		cl->thinking = false;
+		cl->started = true;
 		cl->start = il_sim_now(s);
 		cl->io_left = c->ios;
 	}
@@ -142,8 +143,15 @@ static void task_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
 	}
 	st->done++;
 	il_hist_add(&st->lat, now - cl->start);
-	cl->thinking = true;
-	il_sim_task_sleep_until(s, task, now + c->think_ns);
+	if (c->think_ns > 0) {
+		cl->thinking = true;
+		il_sim_task_sleep_until(s, task, now + c->think_ns);
+		return;
+	}
+	/* no think time: the next transaction starts at once */
+	cl->start = now;
+	cl->io_left = c->ios;
+	il_sim_task_run(s, task, c->cycles);
 }
 
 static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metrics *out)

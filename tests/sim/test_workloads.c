@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Workloads on a deterministic 2-CPU platform (POLL + C1 with a constant
+ * 1 us exit, no IPI costs), a test governor that always picks C1 and stops
+ * the tick, entry 300 ns, switch 0, 1000 MHz: every figure below is worked
+ * out by hand from the event order. Plus option refusals.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlelab/sim.h"
+
+struct tg_cpu {
+	int selects;
+	struct il_idle_inputs first_sel;
+};
+
+static int tg_select(const void *c, void *d, const struct il_driver *drv, struct il_device *dev,
+		     const struct il_idle_inputs *in, bool *stop_tick)
+{
+	struct tg_cpu *t = d;
+	(void)c;
+	(void)drv;
+	(void)dev;
+	if (!t->selects++)
+		t->first_sel = *in;
+	*stop_tick = true;
+	return 1;
+}
+
+static const struct il_gov_ops tg_ops = {
+	.name = "test", .releases = "1", .config_size = 1, .cpu_data_size = sizeof(struct tg_cpu),
+	.select = tg_select,
+};
+static char tg_config;
+static struct tg_cpu tg_data[2];
+static struct il_gov tg_gov = { .ops = &tg_ops, .config = &tg_config,
+				.cpu_data = (unsigned char *)tg_data, .ncpus = 2, .spec = "test" };
+
+#define PLAT "[platform]\nname = t\n[topology]\ncores_per_package = 2\n[kernel]\nhz = 1000\n" \
+	     "[state.0]\nname = POLL\nlatency = 0\nresidency = 0\nflags = polling\nentry = poll\n" \
+	     "[state.1]\nname = C1\nlatency = 1\nresidency = 20\nentry = hlt\n"
+
+static struct il_platform plat;
+static struct il_machine_idle mach;
+static struct il_sim_result res;
+
+/* Run workload name with options "k=v k=v" for duration; result in res. */
+static void run(const char *name, const char *opts, int64_t duration)
+{
+	struct il_err e;
+	const struct il_workload *wl = il_workload_find(name);
+	struct il_wl_opt o[16];
+	int n = 0;
+	char buf[512];
+
+	assert_non_null(wl);
+	assert_int_equal(il_platform_load_string(&plat, PLAT, strlen(PLAT), "t.ini", &e), 0);
+	memset(&mach, 0, sizeof(mach));
+	mach.cpuidle = true;
+	mach.drv = plat.table;
+	snprintf(buf, sizeof(buf), "%s", opts);
+	for (char *save = NULL, *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
+		assert_true(il_wl_opt_parse(t, &o[n++]));
+	void *cfg = calloc(1, wl->config_size);
+	if (wl->configure(cfg, o, n, &e))
+		print_error("%s\n", e.msg);
+	struct il_sim_params prm;
+	il_sim_params_default(&prm);
+	prm.duration_ns = duration;
+	prm.switch_ns = 0;
+	prm.entry_ns = 300;
+	prm.default_mhz = 1000;
+	memset(tg_data, 0, sizeof(tg_data));
+	if (res.cpu)
+		il_sim_result_free(&res);
+	struct il_sim *s = il_sim_new(&plat, &mach, &tg_gov, wl, cfg, &prm, &e);
+	assert_non_null(s);
+	assert_int_equal(il_sim_run(s, &e), 0);
+	assert_int_equal(il_sim_result(s, &res, &e), 0);
+	il_sim_free(s);
+	free(cfg);
+	for (int i = 0; i < res.ncpus; i++)
+		assert_int_equal(res.cpu[i].idle_ns + res.cpu[i].busy_ns, res.duration_ns);
+}
+
+static double metric(const char *row, const char *col)
+{
+	for (int i = 0; i < res.metrics.n; i++)
+		if (!strcmp(res.metrics.m[i].row, row) && !strcmp(res.metrics.m[i].col, col))
+			return res.metrics.m[i].value;
+	print_error("no metric %s/%s\n", row, col);
+	fail();
+	return NAN;
+}
+
+#define EQ(row, col, v) assert_true(fabs(metric(row, col) - (v)) < 1e-9 * fmax(1, fabs((double)(v))))
+
+/*
+ * Waker timer at T, waker runs at T + 1 us (C1 exit), IPI, wakee runs at
+ * T + 2 us; next timer 100 us after the waker ran: period 101 us.
+ */
+static void sleep_sweep(void **unused)
+{
+	(void)unused;
+	run("sleep-sweep", "intervals=100 loops=10 waker_work=0 wakee_work=0", 1000000000);
+	/* the sweep ends itself after its last wake-up: the 10th at 102 us + 9 * 101 us */
+	assert_int_equal(res.duration_ns, 102000 + 9 * 101000);
+	EQ("100us", "wakee_cpu", 1);
+	EQ("100us", "waker_cpu", 0);
+	EQ("100us", "sleep_us", (102000 + 9 * 101000) / 10 / 1000.0);
+	EQ("100us", "usage_diff", 10);
+	EQ("100us", "C1", 10);
+	EQ("100us", "POLL", 0);
+	EQ("100us", "time_diff_ns", 101700 + 9 * 100700);
+	EQ("100us", "above_diff", 0);
+	EQ("100us", "below_diff", 0);
+	EQ("100us", "lat_p50_us", 1);
+	EQ("100us", "lat_max_us", 1);
+	assert_true(res.metrics.m[res.metrics.n - 1].grid);
+}
+
+/* A 1 us burst each side and a 1 us exit each way: a round trip every 4 us. */
+static void pingpong(void **unused)
+{
+	(void)unused;
+	run("pingpong", "work=1000 period=1ms", 10000000);
+	EQ("pingpong", "round_trips", 2500);
+	EQ("pingpong", "round_trips_per_s", 250000);
+	EQ("pingpong per period", "p50", 250000);
+	EQ("pingpong per period", "min", 250000);
+	EQ("pingpong per period", "max", 250000);
+	EQ("pingpong per period", "periods", 9);
+}
+
+/* A constant 100 us gap: wakee runs at 102 us + k * 101 us, each 1 us late. */
+static void wake_latency(void **unused)
+{
+	(void)unused;
+	run("wake-latency", "min=100us mean=0 work=0", 10000000);
+	EQ("wake-latency", "samples", 98);
+	EQ("wake-latency", "p50_us", 1);
+	EQ("wake-latency", "p99.99_us", 1);
+	EQ("wake-latency", "min_us", 1);
+	EQ("wake-latency", "max_us", 1);
+	EQ("wake-latency", "missed", 0);
+}
+
+/* Client 1 us, wake 1 us, server 1 us, wake 1 us: trips every 4 us, 3 us after the send. */
+static void request_response(void **unused)
+{
+	(void)unused;
+	run("request-response", "pairs=1 client_work=1000 server_work=1000 copy=0", 10000000);
+	EQ("request-response", "round_trips", 2499);
+	EQ("request-response", "throughput_MBps", 2499 * 2 * 4096 / 0.01 / 1e6);
+	EQ("request-response", "rtt_mean_us", 3);
+}
+
+/* 1 us compute, 10 us I/O + 1 us exit, 1 us compute: 13 us per transaction. */
+static void transactions(void **unused)
+{
+	(void)unused;
+	run("transactions", "clients=1 ios=1 work=1000 io=10us", 10000000);
+	EQ("transactions", "done", 769);
+	EQ("transactions", "tps", 76900);
+	EQ("transactions", "latency_mean_us", 13);
+	/* the client waits for its I/O at every select of CPU 0 */
+	assert_int_equal(tg_data[0].first_sel.nr_iowait, 1);
+	assert_int_equal(tg_data[1].first_sel.nr_iowait, 0);
+	/*
+	 * completions on CPU 1: its handler runs after CPU 1's exit and wakes the
+	 * client remotely, which runs after CPU 0's exit: 14 us per transaction
+	 */
+	run("transactions", "clients=1 ios=1 work=1000 io=10us irq_cpu=1", 10000000);
+	EQ("transactions", "latency_mean_us", 14);
+	EQ("transactions", "done", 714);
+	assert_int_equal(res.cpu[1].usage[1].usage, 714);
+}
+
+/* Timers every 1.5 ms, 2 us handler: the tick stays stopped, 6 wake-ups per CPU in 10 ms. */
+static void idle(void **unused)
+{
+	(void)unused;
+	run("idle", "period=1.5ms jitter=0 cost=2us", 10000000);
+	EQ("idle", "timer_wakeups", 12);
+	assert_int_equal(res.cpu[0].usage[1].usage, 6);
+	assert_int_equal(res.cpu[0].usage[1].time_ns, 1500700 + 5 * 1497700);
+	assert_int_equal(res.cpu[0].busy_ns, 0);
+	assert_int_equal(res.cpu[0].tick_stops, 7);
+}
+
+/* Messages are conserved: every one sent was received, dropped or is still queued. */
+static void stream(void **unused)
+{
+	(void)unused;
+	run("stream", "sizes=64,4096 phase=1ms rcvbuf=4", 1000000000);
+	assert_int_equal(res.duration_ns > 1999000 && res.duration_ns <= 2100000, 1);
+	for (int k = 0; k < 2; k++) {
+		const char *row = k ? "4096B" : "64B";
+		double sent = metric(row, "sent"), got = metric(row, "received"),
+		       drop = metric(row, "dropped");
+		assert_true(got > 0);
+		assert_true(got + drop <= sent && sent - got - drop <= 4);
+		EQ(row, "throughput_Mbps", got * (k ? 4096 : 64) * 8 / 1e-3 / 1e6);
+	}
+}
+
+static void refusals(void **unused)
+{
+	(void)unused;
+	static const struct { const char *wl, *opt, *msg; } bad[] = {
+		{ "sleep-sweep", "intervals=5,x", "intervals" },
+		{ "sleep-sweep", "loops=0", "loops" },
+		{ "sleep-sweep", "waker=1", "different CPUs" },
+		{ "sleep-sweep", "colour=red", "no option 'colour'" },
+		{ "pingpong", "cpus=1,1", "two different CPUs" },
+		{ "pingpong", "period=0", "at least 1us" },
+		{ "wake-latency", "mean=-3", "bad duration" },
+		{ "request-response", "copy=lots", "cycles per byte" },
+		{ "stream", "sizes=", "empty" },
+		{ "transactions", "io=weird:1", "unknown distribution" },
+		{ "idle", "period=0", "positive" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const struct il_workload *wl = il_workload_find(bad[i].wl);
+		struct il_wl_opt o;
+		struct il_err e;
+		assert_true(il_wl_opt_parse(bad[i].opt, &o));
+		void *cfg = calloc(1, wl->config_size);
+		il_err_clear(&e);
+		int r = wl->configure(cfg, &o, 1, &e);
+		if (r == 0 || !strstr(e.msg, bad[i].msg)) {
+			print_error("%s %s: r=%d '%s'\n", bad[i].wl, bad[i].opt, r, e.msg);
+			fail();
+		}
+		free(cfg);
+	}
+	struct il_wl_opt o;
+	assert_false(il_wl_opt_parse("novalue", &o));
+	assert_false(il_wl_opt_parse("=x", &o));
+	assert_null(il_workload_find("nope"));
+}
+
+static int teardown(void **unused)
+{
+	(void)unused;
+	if (res.cpu)
+		il_sim_result_free(&res);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(sleep_sweep),
+		cmocka_unit_test(pingpong),
+		cmocka_unit_test(wake_latency),
+		cmocka_unit_test(request_response),
+		cmocka_unit_test(transactions),
+		cmocka_unit_test(idle),
+		cmocka_unit_test(stream),
+		cmocka_unit_test(refusals),
+	};
+	return cmocka_run_group_tests(tests, NULL, teardown);
+}
