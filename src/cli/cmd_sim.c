@@ -202,10 +202,12 @@ static int run(int argc, char **argv)
 				return cli_usage_error("sim", "--gov-param: '%s' is not NAME=VALUE", optarg);
 			b.ngov_params++;
 			break;
-		case 'S':
-			if (sim_opt(&b.params, optarg))
-				return 1;
+		case 'S': {
+			int r = sim_opt(&b.params, optarg);
+			if (r)
+				return r;
 			break;
+		}
 		case 'O':
 			if (nsets == 16)
 				return cli_usage_error("sim", "at most 16 --set values");
