@@ -135,6 +135,11 @@ static inline uint32_t pick(bool c, uint32_t x, uint32_t y)
 	return y ^ ((x ^ y) & (0u - (uint32_t)c));
 }
 
+static inline uint64_t pick64(bool c, uint64_t x, uint64_t y)
+{
+	return y ^ ((x ^ y) & (0ull - (uint64_t)c));
+}
+
 static inline void sorted_replace_scalar(uint32_t a[INTERVALS], uint32_t old, uint32_t new)
 {
 	/* spelt out so that everything stays in registers */
@@ -380,35 +385,31 @@ static void menu_update(struct menu_cpu *d, const struct il_driver *drv,
 			const struct il_device *dev, int64_t tick_nsec)
 {
 	const struct il_state *target = &drv->states[dev->last_state_idx];
-	uint64_t measured_ns;
+	const uint64_t next_ns = d->next_timer_ns;
+	const uint64_t residency_ns = (uint64_t)dev->last_residency_ns;
+	const uint64_t exit_ns = (uint64_t)target->exit_latency_ns;
 
-	if (d->tick_wakeup && d->next_timer_ns > (uint64_t)tick_nsec) {
-		/* a tick the prediction expected to be stopped woke us: assume long */
-		measured_ns = TICK_WAKEUP_MEASURED_NS;
-	} else if ((target->flags & IL_FLAG_POLLING) && dev->poll_time_limit) {
-		/* the poll timed out: the timer would have woken a better choice */
-		measured_ns = d->next_timer_ns;
-	} else {
-		measured_ns = (uint64_t)dev->last_residency_ns;
-		if (measured_ns > (uint64_t)(2 * target->exit_latency_ns))
-			measured_ns -= (uint64_t)target->exit_latency_ns;
-		else
-			measured_ns /= 2;
-	}
-	if (measured_ns > d->next_timer_ns)
-		measured_ns = d->next_timer_ns;
+	/*
+	 * All three candidates are computed and one is picked without a branch:
+	 * which rule applies changes from one idle period to the next.
+	 *  - a tick the prediction expected to be stopped woke us: assume long;
+	 *  - the poll timed out: the timer would have woken a better choice;
+	 *  - else the residency less the exit latency, or half of it when it
+	 *    is not more than twice that latency.
+	 */
+	uint64_t measured_ns = pick64(residency_ns > (uint64_t)(2 * target->exit_latency_ns),
+				      residency_ns - exit_ns, residency_ns / 2);
+	measured_ns = pick64((target->flags & IL_FLAG_POLLING) && dev->poll_time_limit,
+			     next_ns, measured_ns);
+	measured_ns = pick64(d->tick_wakeup && next_ns > (uint64_t)tick_nsec,
+			     TICK_WAKEUP_MEASURED_NS, measured_ns);
+	measured_ns = pick64(measured_ns > next_ns, next_ns, measured_ns);
 
+	/* measured <= next, so the ratio is at most RESOLUTION (next 0: unused) */
+	uint32_t ratio = (uint32_t)((RESOLUTION * measured_ns) / (next_ns | (next_ns == 0)));
 	uint32_t factor = d->correction_factor[d->bucket];
 	factor -= factor / DECAY;
-	if (d->next_timer_ns > 0 && measured_ns < MAX_INTERESTING_NS) {
-		/* measured <= next_timer, so the ratio is at most RESOLUTION */
-		if (measured_ns == d->next_timer_ns)
-			factor += RESOLUTION;
-		else
-			factor += (uint32_t)((RESOLUTION * measured_ns) / d->next_timer_ns);
-	} else {
-		factor += RESOLUTION;
-	}
+	factor += pick(next_ns > 0 && measured_ns < MAX_INTERESTING_NS, ratio, RESOLUTION);
 	d->correction_factor[d->bucket] = factor;
 
 	/* ktime_to_us() of a value <= KTIME_MAX, stored as unsigned int */
