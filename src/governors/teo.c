@@ -457,7 +457,7 @@ static void update_61(struct teo_cpu *cpu, const struct il_driver *drv,
 
 	if (cpu->time_span_ns < cpu->sleep_length_ns)
 		measured = measured_u64(drv, dev);
-	cpu->total = decay_bins(cpu, n, false, 0, &unused);
+	cpu->total = decay_bins(cpu, n, false, n, &unused);
 	timer_bins_u64(drv, n, cpu->sleep_length_ns, measured, &idx_timer, &idx_duration);
 
 	slot = cpu->next_recent_idx++;
@@ -486,9 +486,9 @@ static __attribute__((noinline)) int select_61(struct teo_cpu *cpu, const struct
 		     struct il_device *dev, const struct il_idle_inputs *in,
 		     bool *stop_tick)
 {
-	uint32_t idx_intercept_sum = 0, intercept_sum = 0;
+	uint32_t idx_intercept_sum, intercept_sum;
 	uint32_t idx_recent_sum = 0, recent_sum = 0;
-	uint32_t idx_hit_sum = 0, hit_sum = 0;
+	uint64_t idx_bin_sum = 0, bin_sum = 0;   /* packed (intercepts, hits) */
 	int constraint_idx = 0, idx0 = 0, idx = -1;
 	int64_t tick = in->tick_nsec;
 	bool alt_intercepts, alt_recent;
@@ -514,8 +514,7 @@ static __attribute__((noinline)) int select_61(struct teo_cpu *cpu, const struct
 	}
 
 	for (int i = 1; i < drv->state_count; i++) {
-		intercept_sum += bin_intercepts(cpu, i - 1);
-		hit_sum += hi32(cpu->bins[i - 1]);
+		bin_sum += cpu->bins[i - 1];
 		recent_sum += cpu->recent[i - 1];
 		if (il_state_disabled(dev, i))
 			continue;
@@ -528,8 +527,7 @@ static __attribute__((noinline)) int select_61(struct teo_cpu *cpu, const struct
 		idx = i;
 		if (el_ns(drv, i) <= in->latency_req_ns)
 			constraint_idx = i;
-		idx_intercept_sum = intercept_sum;
-		idx_hit_sum = hit_sum;
+		idx_bin_sum = bin_sum;
 		idx_recent_sum = recent_sum;
 	}
 
@@ -540,7 +538,8 @@ static __attribute__((noinline)) int select_61(struct teo_cpu *cpu, const struct
 	if (idx == idx0)
 		goto end;
 
-	alt_intercepts = 2 * idx_intercept_sum > cpu->total - idx_hit_sum;
+	idx_intercept_sum = lo32(idx_bin_sum);
+	alt_intercepts = 2 * idx_intercept_sum > cpu->total - hi32(idx_bin_sum);
 	alt_recent = idx_recent_sum > TEO_NR_RECENT / 2;
 	if (alt_recent || alt_intercepts) {
 		int64_t last_span = duration_ns;
