@@ -111,6 +111,7 @@ static inline uint32_t bin_intercepts(const struct teo_cpu *cpu, int i)
 struct teo_sums {
 	uint32_t hits;
 	uint32_t intercepts;
+	uint32_t all_intercepts;       /* of all bins, not only those below (6.12) */
 };
 
 /*
@@ -152,6 +153,7 @@ decay_bins(struct teo_cpu *cpu, int n, bool floor, int below, struct teo_sums *s
 		under -= cpu->bins[i];
 	sums->hits = hi32(under);
 	sums->intercepts = lo32(under);
+	sums->all_intercepts = lo32(pair);
 	return lo32(pair) + hi32(pair);
 }
 #else
@@ -182,19 +184,26 @@ decay_bins(struct teo_cpu *cpu, int n, bool floor, int below, struct teo_sums *s
 	}
 	sums->hits = hi32(under);
 	sums->intercepts = lo32(under);
+	sums->all_intercepts = lo32(all);
 	return lo32(all) + hi32(all);
 }
 #endif
 
-/* The sums of bins below "below" when no update ran. */
-static inline void sum_bins(const struct teo_cpu *cpu, int below, struct teo_sums *sums)
+/* The sums of bins 0..n-1 and of those below "below" when no update ran. */
+static inline void sum_bins(const struct teo_cpu *cpu, int n, int below, struct teo_sums *sums)
 {
-	uint64_t under = 0;
+	uint64_t all = 0, under = 0;
 
-	for (int i = 0; i < below; i++)
-		under += cpu->bins[i];
+	for (int i = 0; i < n; i++) {
+		if (i == below)
+			under = all;
+		all += cpu->bins[i];
+	}
+	if (below >= n)
+		under = all;
 	sums->hits = hi32(under);
 	sums->intercepts = lo32(under);
+	sums->all_intercepts = lo32(all);
 }
 
 /* Credit a PULSE to hits or intercepts of bin i, keeping the sums below in step. */
@@ -208,6 +217,7 @@ static inline void add_hit(struct teo_cpu *cpu, int i, int below, struct teo_sum
 static inline void add_intercept(struct teo_cpu *cpu, int i, int below, struct teo_sums *sums)
 {
 	cpu->bins[i] += TEO_PULSE;
+	sums->all_intercepts += TEO_PULSE;
 	if (i < below)
 		sums->intercepts += TEO_PULSE;
 }
@@ -656,7 +666,7 @@ static __attribute__((noinline)) int select_612(struct teo_cpu *cpu, const struc
 {
 	int64_t tick = in->tick_nsec;
 	int64_t delta_tick = tick / 2;
-	uint32_t tick_intercept_sum = 0;
+	uint32_t tick_intercept_sum;
 	int prev_intercept_idx;
 	int64_t duration_ns;
 	struct teo_scan s;
@@ -667,7 +677,7 @@ static __attribute__((noinline)) int select_612(struct teo_cpu *cpu, const struc
 		update_612(cpu, drv, dev, tick, &s);
 		dev->last_state_idx = -1;
 	} else {
-		sum_bins(cpu, s.idx, &s.below);
+		sum_bins(cpu, drv->state_count, s.idx, &s.below);
 	}
 	cpu->time_span_ns = (int64_t)in->clock_ns;
 	cpu->sleep_length_ns = IL_KTIME_MAX;
@@ -687,8 +697,7 @@ static __attribute__((noinline)) int select_612(struct teo_cpu *cpu, const struc
 	}
 
 	/* intercepts of all bins, for the keep-the-tick test */
-	for (int i = 0; i < drv->state_count; i++)
-		tick_intercept_sum += bin_intercepts(cpu, i);
+	tick_intercept_sum = s.below.all_intercepts;
 	prev_intercept_idx = idx;
 
 	if (2 * s.below.intercepts > cpu->total - s.below.hits)
@@ -792,7 +801,7 @@ static __attribute__((noinline)) int select_618(struct teo_cpu *cpu, const struc
 		update_618(cpu, drv, dev, tick, &s);
 		dev->last_state_idx = -1;
 	} else {
-		sum_bins(cpu, s.idx, &s.below);
+		sum_bins(cpu, drv->state_count, s.idx, &s.below);
 	}
 	cpu->sleep_length_ns = IL_KTIME_MAX;
 
@@ -969,7 +978,7 @@ static __attribute__((noinline)) int select_71(struct teo_cpu *cpu, const struct
 		update_71(cpu, drv, dev, tick, &s);
 		dev->last_state_idx = -1;
 	} else {
-		sum_bins(cpu, s.idx, &s.below);
+		sum_bins(cpu, drv->state_count, s.idx, &s.below);
 	}
 	cpu->sleep_length_ns = IL_KTIME_MAX;
 
