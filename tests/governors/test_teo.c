@@ -1129,6 +1129,15 @@ static void v612_tick_intercept_sum(void **unused)
 	set_bin(4, 0, 1875);
 	assert_int_equal(sel(), 4);
 	assert_true(F.stop);
+
+	/* the intercept just recorded by the update counts too */
+	fx("6.12");
+	F.dev.last_state_idx = 2;
+	F.dev.last_residency_ns = 50000;   /* m = 45000: intercept in bin 2 */
+	F.cpu.sleep_length_ns = 1000000;
+	/* total P; demoted to C1E (2P > P); P > P/2 + P/8 keeps the tick */
+	assert_int_equal(sel(), 2);
+	assert_false(F.stop);
 }
 
 /* 6.18: the skip rule ignores a stopped tick; 7.1 does not. */
