@@ -531,6 +531,11 @@ static void update_rules(void **unused)
 	assert_int_equal(x.d.intervals[0], 1);
 	assert_int_equal(x.d.correction_factor[3], 7168 + 1);  /* 1024·1500/10^6 */
 
+	/* 150 µs in C6 (exit 85 µs): not more than 170 µs -> halved, 75 µs (not 65) */
+	fx_setup(&x, "7.1", NULL, NULL);
+	update_case(&x, 1000000, 3, 4, 150000, false, false);
+	assert_int_equal(x.d.intervals[0], 75);
+
 	/* exactly 2× the exit latency is still halved: 4000 -> 2000 */
 	fx_setup(&x, "7.1", NULL, NULL);
 	update_case(&x, 1000000, 3, 1, 4000, false, false);
@@ -628,6 +633,11 @@ static void trivial_exits(void **unused)
 	x.in.sleep_length_ns = 600000;
 	x.in.delta_tick_ns = 600000;
 	x.in.latency_req_ns = 0;
+	assert_int_equal(sel(&x), 0);
+	assert_false(x.stop_tick);
+
+	/* latency_req == 0 returns 0 even with state 0 disabled */
+	x.dev.states_usage[0].disable = IL_DISABLE_BY_USER;
 	assert_int_equal(sel(&x), 0);
 	assert_false(x.stop_tick);
 
@@ -1021,6 +1031,15 @@ static void stopped_tick_in_walk(void **unused)
 	/* C6 disabled, C3 is idx; C3 (100 µs) also below tick -> C10 when it fits */
 	x.in.delta_tick_ns = 5000000;
 	x.dev.states_usage[4].disable = IL_DISABLE_BY_USER;
+	assert_int_equal(sel(&x), 5);
+
+	/* C6 with a residency of exactly one tick is not "below the tick" */
+	x.dev.states_usage[4].disable = 0;
+	x.drv.states[4].target_residency_ns = TICK;
+	x.in.delta_tick_ns = 100000000;
+	fill(&x, 2000);
+	assert_int_equal(sel(&x), 4);
+	x.drv.states[4].target_residency_ns = TICK - 1;
 	assert_int_equal(sel(&x), 5);
 
 	/* same on 6.12 and 6.1 */
