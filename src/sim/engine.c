@@ -125,49 +125,56 @@ static struct sim_ev ev_pop(struct il_sim *s)
 	return top;
 }
 
-static inline bool slot_before(const struct sim_cpu *a, const struct sim_cpu *b)
+static inline bool key_before(const struct sim_key *a, const struct sim_key *b)
 {
-	return a->slot_t < b->slot_t || (a->slot_t == b->slot_t && a->slot_seq < b->slot_seq);
+	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
-static void cheap_swap(struct il_sim *s, int i, int j)
-{
-	int a = s->cheap[i], b = s->cheap[j];
-	s->cheap[i] = b;
-	s->cheap[j] = a;
-	s->cpus[b].hpos = i;
-	s->cpus[a].hpos = j;
-}
-
+/* Restore the CPU heap around position i (keys are stored in the heap itself). */
 static void cheap_fix(struct il_sim *s, int i)
 {
+	struct sim_key *h = s->cheap;
+	struct sim_key x = h[i];
+
 	while (i > 0) {
 		int p = (i - 1) / 2;
-		if (!slot_before(&s->cpus[s->cheap[i]], &s->cpus[s->cheap[p]]))
+		if (!key_before(&x, &h[p]))
 			break;
-		cheap_swap(s, i, p);
+		h[i] = h[p];
+		s->hpos[h[i].cpu] = i;
 		i = p;
 	}
 	for (;;) {
 		int l = 2 * i + 1, m;
 		if (l >= s->ncpus)
 			break;
-		m = (l + 1 < s->ncpus &&
-		     slot_before(&s->cpus[s->cheap[l + 1]], &s->cpus[s->cheap[l]])) ? l + 1 : l;
-		if (!slot_before(&s->cpus[s->cheap[m]], &s->cpus[s->cheap[i]]))
+		m = (l + 1 < s->ncpus && key_before(&h[l + 1], &h[l])) ? l + 1 : l;
+		if (!key_before(&h[m], &x))
 			break;
-		cheap_swap(s, i, m);
+		h[i] = h[m];
+		s->hpos[h[i].cpu] = i;
 		i = m;
 	}
+	h[i] = x;
+	s->hpos[x.cpu] = i;
 }
 
-/* Set (or clear, t = INT64_MAX) a CPU's internal event. */
+/*
+ * Set (or clear, t = INT64_MAX) a CPU's internal event. Clearing leaves the
+ * old key in the heap: it is earlier than the truth, so it surfaces and is
+ * dropped there, and a CPU that re-arms soon moves from where it was.
+ */
 static void slot_set(struct il_sim *s, struct sim_cpu *c, int64_t t, int kind)
 {
 	c->slot_t = t;
 	c->slot_kind = kind;
 	c->slot_seq = s->seq++;
-	cheap_fix(s, c->hpos);
+	if (t == INT64_MAX)
+		return;
+	int i = s->hpos[c->cpu];
+	s->cheap[i].t = t;
+	s->cheap[i].seq = c->slot_seq;
+	cheap_fix(s, i);
 }
 
 /* Per-CPU hrtimer queue: a small min-heap of expiry times. */
@@ -651,7 +658,7 @@ static void poll_wake(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	int64_t t = now + exit_sample(s, st);
 
 	c->exiting = true;
-	if (t < c->slot_t)
+	if (c->slot_kind == SLOT_NONE || t < c->slot_t)
 		slot_set(s, c, t, SLOT_EXIT);
 }
 
@@ -851,7 +858,11 @@ static void on_slot(struct il_sim *s, struct sim_cpu *c)
 	int64_t now = c->slot_t;
 	int kind = c->slot_kind;
 
-	slot_set(s, c, INT64_MAX, SLOT_NONE);
+	/*
+	 * The slot stays at the heap's root with its old key (nothing is due
+	 * earlier) while the handler runs; cleared after if nobody re-armed it.
+	 */
+	c->slot_kind = SLOT_NONE;
 	switch (kind) {
 	case SLOT_RUN_DONE:
 		run_done(s, c, now);
@@ -870,6 +881,8 @@ static void on_slot(struct il_sim *s, struct sim_cpu *c)
 		idle_iter(s, c, now);
 		break;
 	}
+	if (c->slot_kind == SLOT_NONE && c->slot_t != INT64_MAX)
+		slot_set(s, c, INT64_MAX, SLOT_NONE);
 }
 
 /* ----------------------------------------------------- workload API */
@@ -1094,10 +1107,11 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 	s->cores = calloc((size_t)s->ncores, sizeof(*s->cores));
 	s->pkgs = calloc((size_t)s->npkgs, sizeof(*s->pkgs));
 	s->cheap = calloc((size_t)ncpus, sizeof(*s->cheap));
+	s->hpos = calloc((size_t)ncpus, sizeof(*s->hpos));
 	s->cap_ev = 64 + 8 * ncpus;
 	s->ev = malloc((size_t)s->cap_ev * sizeof(*s->ev));
 	s->wl_st = calloc(1, wl->state_size ? wl->state_size : 1);
-	if (!s->cpus || !s->cores || !s->pkgs || !s->cheap || !s->ev || !s->wl_st) {
+	if (!s->cpus || !s->cores || !s->pkgs || !s->cheap || !s->hpos || !s->ev || !s->wl_st) {
 		il_err_set(err, ENOMEM, "out of memory");
 		il_sim_free(s);
 		return NULL;
@@ -1122,8 +1136,8 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 		c->pkg = i / (tpc * cpp);
 		c->cur = -1;
 		c->slot_t = INT64_MAX;
-		c->hpos = i;
-		s->cheap[i] = i;
+		s->hpos[i] = i;
+		s->cheap[i] = (struct sim_key){ .t = INT64_MAX, .seq = 0, .cpu = i };
 		il_device_init(&c->dev, s->drv, i);
 		il_qos_init(&c->qos);
 		c->qos.resume_latency_us = params->qos_resume_latency_us;
@@ -1152,6 +1166,7 @@ void il_sim_free(struct il_sim *s)
 	free(s->cores);
 	free(s->pkgs);
 	free(s->cheap);
+	free(s->hpos);
 	free(s->ev);
 	free(s->tasks);
 	free(s->hk);
@@ -1198,10 +1213,17 @@ int il_sim_run(struct il_sim *s, struct il_err *err)
 		cpu_schedule(s, c, 0);
 	}
 	while (!s->stopped) {
-		struct sim_cpu *c = &s->cpus[s->cheap[0]];
-		bool slot = s->nev == 0 || (c->slot_t != INT64_MAX &&
-					    (c->slot_t < s->ev[0].t ||
-					     (c->slot_t == s->ev[0].t && c->slot_seq < s->ev[0].seq)));
+		struct sim_key *k = &s->cheap[0];
+		struct sim_cpu *c = &s->cpus[k->cpu];
+		if (k->t != INT64_MAX && k->t != c->slot_t) {
+			/* a cleared slot reached the top: now it goes down */
+			k->t = INT64_MAX;
+			cheap_fix(s, 0);
+			continue;
+		}
+		bool slot = s->nev == 0 || (k->t != INT64_MAX &&
+					    (k->t < s->ev[0].t ||
+					     (k->t == s->ev[0].t && k->seq < s->ev[0].seq)));
 		if (slot) {
 			if (c->slot_t > s->params.duration_ns)
 				break;

@@ -30,6 +30,13 @@ struct sim_ev {
 	uint64_t arg2;
 };
 
+/* An entry of the heap of CPUs by their internal event. */
+struct sim_key {
+	int64_t t;
+	uint64_t seq;
+	int cpu;
+};
+
 struct sim_task {
 	int cpu;
 	int state;           /* T_* */
@@ -56,7 +63,6 @@ struct sim_cpu {
 	int64_t slot_t;
 	uint64_t slot_seq;
 	int slot_kind;
-	int hpos;            /* position in the CPU heap */
 	/* tasks */
 	int cur;             /* running task, -1 none */
 	int *rq, rq_head, rq_len, rq_cap;
@@ -133,7 +139,8 @@ struct il_sim {
 	struct sim_cpu *cpus;
 	struct sim_core *cores;
 	struct sim_pkg *pkgs;
-	int *cheap;                 /* heap of CPUs by slot */
+	struct sim_key *cheap;      /* heap of CPUs by slot */
+	int *hpos;                  /* position of each CPU in it */
 	struct sim_ev *ev;
 	int nev, cap_ev;
 	struct sim_task *tasks;
