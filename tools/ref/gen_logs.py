@@ -73,6 +73,7 @@ def gen_table(r, tick):
             el = r.randint(0, max(tr, 1))
         if tr >= 1 << 62 and r.random() < 0.5:
             el = r.choice((tr, 1 << 62, (1 << 62) + 1, KTIME_MAX))
+        el = min(el, KTIME_MAX)
         flags = []
         if tr >= 100000 and r.random() < 0.5:
             flags.append('timer_stop')
