@@ -300,23 +300,19 @@ static inline void decay_counts(struct teo_cpu *cpu, bool floor)
  * The bins the sleep length (idx_timer) and the measured idle duration
  * (idx_duration) fall into: the last state whose target residency is within
  * the sleep length, and among those the last one also within the measured
- * duration. measured is s64 in 7.1 and u64 before (the residency is then
- * compared as unsigned).
+ * duration (0 if none). The last match is the first one met from the top,
+ * whatever the order of the residencies. measured is s64 in 7.1 and u64
+ * before (the residency is then compared as unsigned).
  */
 static inline void timer_bins_s64(const struct il_driver *drv, int n, int64_t sleep_length,
 				  int64_t measured, int *idx_timer, int *idx_duration)
 {
-	int t = 0, d = 0;
+	int t = n - 1, d;
 
-	/* bin 0 is the default for both, so the scan can start at 1 */
-	for (int i = 1; i < n; i++) {
-		int64_t tr = tr_ns(drv, i);
-		bool in_timer = tr <= sleep_length;
-		bool in_both = in_timer & (tr <= measured);
-
-		t = in_timer ? i : t;
-		d = in_both ? i : d;
-	}
+	while (t > 0 && tr_ns(drv, t) > sleep_length)
+		t--;
+	for (d = t; d > 0 && tr_ns(drv, d) > measured; d--)
+		;
 	*idx_timer = t;
 	*idx_duration = d;
 }
@@ -324,16 +320,12 @@ static inline void timer_bins_s64(const struct il_driver *drv, int n, int64_t sl
 static inline void timer_bins_u64(const struct il_driver *drv, int n, int64_t sleep_length,
 				  uint64_t measured, int *idx_timer, int *idx_duration)
 {
-	int t = 0, d = 0;
+	int t = n - 1, d;
 
-	for (int i = 1; i < n; i++) {
-		int64_t tr = tr_ns(drv, i);
-		bool in_timer = tr <= sleep_length;
-		bool in_both = in_timer & ((uint64_t)tr <= measured);
-
-		t = in_timer ? i : t;
-		d = in_both ? i : d;
-	}
+	while (t > 0 && tr_ns(drv, t) > sleep_length)
+		t--;
+	for (d = t; d > 0 && (uint64_t)tr_ns(drv, d) > measured; d--)
+		;
 	*idx_timer = t;
 	*idx_duration = d;
 }

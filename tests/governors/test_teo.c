@@ -330,6 +330,13 @@ static void v71_hit_needs_half_latency(void **unused)
 	F.cpu.sleep_length_ns = 305000;
 	update_after(2, 400000);
 	assert_int_equal(hits(3), P);
+
+	/* a sleep length equal to a target residency falls into that bin */
+	fx("7.1");
+	F.cpu.sleep_length_ns = 200000;
+	update_after(2, 205001);           /* m = 200001 */
+	assert_int_equal(hits(3), P);
+	assert_int_equal(hits(2), 0);
 }
 
 /* A polling state has lat 0: only a wakeup after the timer is a hit. */
