@@ -549,6 +549,13 @@ static void v618_update_rules(void **unused)
 	assert_int_equal(hits(3), P);
 	assert_int_equal(F.cpu.short_idles, 0);
 
+	/* a sleep length equal to a target residency falls into that bin */
+	fx("6.18");
+	F.cpu.sleep_length_ns = 200000;
+	update_after(2, 205001);
+	assert_int_equal(hits(3), P);
+	assert_int_equal(hits(2), 0);
+
 	/* short idles as in 7.1 */
 	fx("6.18");
 	F.cpu.sleep_length_ns = IL_KTIME_MAX;
