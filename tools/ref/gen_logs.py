@@ -26,7 +26,7 @@ BUCKET_EDGES = (10000, 100000, 1000000, 10000000, 100000000)
 
 
 def around(r, v, spread=1):
-    return max(0, v + r.randint(-spread, spread))
+    return min(KTIME_MAX, max(0, v + r.randint(-spread, spread)))
 
 
 def gen_table(r, tick):
