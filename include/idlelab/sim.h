@@ -42,7 +42,7 @@ uint64_t il_rng_next(struct il_rng *r);
 double il_rng_uniform(struct il_rng *r);
 /* Uniform integer in [0, n) (n > 0), without modulo bias. */
 uint64_t il_rng_below(struct il_rng *r, uint64_t n);
-/* Standard normal deviate (Marsaglia polar method, own log). */
+/* Standard normal deviate (ziggurat, own log/exp). */
 double il_rng_normal(struct il_rng *r);
 /* Sample a duration distribution in ns (>= 0, rounded to the ns). */
 int64_t il_dist_sample(const struct il_dist *d, struct il_rng *r);

@@ -4,8 +4,8 @@
  * seeded with splitmix64, and sampling of struct il_dist.
  *
  * Results must be bit-identical on every machine, so nothing here calls
- * libm: log and exp are computed from + - * / and frexp/ldexp (exact), and
- * sqrt is IEEE correctly rounded. Contraction into fused multiply-adds would
+ * libm: log and exp are computed from + - * /, frexp/ldexp (exact) and a
+ * table of constants, and sqrt is IEEE correctly rounded. Contraction into fused multiply-adds would
  * change the last bits on some CPUs, so it is switched off for this file.
  */
 #if defined(__clang__)
@@ -15,7 +15,9 @@
 #endif
 
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "idlelab/sim.h"
 
@@ -112,47 +114,115 @@ double il_sim_log(double x)
 	return (double)e * LN2_HI + (2 * t * p + (double)e * LN2_LO);
 }
 
+/* 2^(j/64), j = 0..63, as exact constants (within an ulp of the true values). */
+static const double exp2_64[64] = {
+	0x1.0000000000000p+0, 0x1.02c9a3e778061p+0, 0x1.059b0d3158574p+0, 0x1.0874518759bc8p+0,
+	0x1.0b5586cf9890fp+0, 0x1.0e3ec32d3d1a2p+0, 0x1.11301d0125b51p+0, 0x1.1429aaea92de0p+0,
+	0x1.172b83c7d517bp+0, 0x1.1a35beb6fcb75p+0, 0x1.1d4873168b9aap+0, 0x1.2063b88628cd6p+0,
+	0x1.2387a6e756238p+0, 0x1.26b4565e27cddp+0, 0x1.29e9df51fdee1p+0, 0x1.2d285a6e4030bp+0,
+	0x1.306fe0a31b715p+0, 0x1.33c08b26416ffp+0, 0x1.371a7373aa9cbp+0, 0x1.3a7db34e59ff7p+0,
+	0x1.3dea64c123422p+0, 0x1.4160a21f72e2ap+0, 0x1.44e086061892dp+0, 0x1.486a2b5c13cd0p+0,
+	0x1.4bfdad5362a27p+0, 0x1.4f9b2769d2ca7p+0, 0x1.5342b569d4f82p+0, 0x1.56f4736b527dap+0,
+	0x1.5ab07dd485429p+0, 0x1.5e76f15ad2148p+0, 0x1.6247eb03a5585p+0, 0x1.6623882552225p+0,
+	0x1.6a09e667f3bcdp+0, 0x1.6dfb23c651a2fp+0, 0x1.71f75e8ec5f74p+0, 0x1.75feb564267c9p+0,
+	0x1.7a11473eb0187p+0, 0x1.7e2f336cf4e62p+0, 0x1.82589994cce13p+0, 0x1.868d99b4492edp+0,
+	0x1.8ace5422aa0dbp+0, 0x1.8f1ae99157736p+0, 0x1.93737b0cdc5e5p+0, 0x1.97d829fde4e50p+0,
+	0x1.9c49182a3f090p+0, 0x1.a0c667b5de565p+0, 0x1.a5503b23e255dp+0, 0x1.a9e6b5579fdbfp+0,
+	0x1.ae89f995ad3adp+0, 0x1.b33a2b84f15fbp+0, 0x1.b7f76f2fb5e47p+0, 0x1.bcc1e904bc1d2p+0,
+	0x1.c199bdd85529cp+0, 0x1.c67f12e57d14bp+0, 0x1.cb720dcef9069p+0, 0x1.d072d4a07897cp+0,
+	0x1.d5818dcfba487p+0, 0x1.da9e603db3285p+0, 0x1.dfc97337b9b5fp+0, 0x1.e502ee78b3ff6p+0,
+	0x1.ea4afa2a490dap+0, 0x1.efa1bee615a27p+0, 0x1.f50765b6e4540p+0, 0x1.fa7c1819e90d8p+0,
+};
+
 double il_sim_exp(double x)
 {
-	double k, r, p;
+	double kf, r, p, two_m;
+	int64_t n;
+	int m;
 
 	if (x > 709)
 		return HUGE_VAL;
-	if (x < -745)
-		return 0;
-	/* x = k ln2 + r with |r| <= ln2/2; exp(r) by Taylor to r^15 (error < 1e-17) */
-	k = x / LN2;
-	k = k < 0 ? (double)(int64_t)(k - 0.5) : (double)(int64_t)(k + 0.5);
-	r = (x - k * LN2_HI) - k * LN2_LO;
-	p = 1.0 / 1307674368000.0;
-	p = p * r + 1.0 / 87178291200.0;
-	p = p * r + 1.0 / 6227020800.0;
-	p = p * r + 1.0 / 479001600.0;
-	p = p * r + 1.0 / 39916800.0;
-	p = p * r + 1.0 / 3628800.0;
-	p = p * r + 1.0 / 362880.0;
-	p = p * r + 1.0 / 40320.0;
-	p = p * r + 1.0 / 5040.0;
-	p = p * r + 1.0 / 720.0;
-	p = p * r + 1.0 / 120.0;
-	p = p * r + 1.0 / 24.0;
-	p = p * r + 1.0 / 6.0;
+	if (x < -708)
+		return x < -745 ? 0 : ldexp(il_sim_exp(x + 64 * LN2), -64);
+	/* x = (64 m + j) ln2/64 + r, |r| <= ln2/128: exp(r) by Taylor to r^6 (error < 1e-17) */
+	kf = x * (64 / LN2);
+	n = kf < 0 ? (int64_t)(kf - 0.5) : (int64_t)(kf + 0.5);
+	r = (x - (double)n * (LN2_HI / 64)) - (double)n * (LN2_LO / 64);
+	p = 1.0 / 720;
+	p = p * r + 1.0 / 120;
+	p = p * r + 1.0 / 24;
+	p = p * r + 1.0 / 6;
 	p = p * r + 0.5;
 	p = p * r + 1;
-	p = p * r + 1;
-	return ldexp(p, (int)k);
+	p = p * r;
+	m = (int)(n >> 6);          /* floor division: n >> 6 rounds toward -inf */
+	p = exp2_64[n & 63] + exp2_64[n & 63] * p;
+	/* 2^m built from its bits: m is within the normal range here */
+	uint64_t bits = (uint64_t)(m + 1023) << 52;
+	memcpy(&two_m, &bits, sizeof(two_m));
+	return p * two_m;
+}
+
+/*
+ * Standard normal deviates by the ziggurat method of Marsaglia and Tsang
+ * (2000), 128 layers. The layer tables are computed once with the own
+ * log/exp above (so they are the same everywhere).
+ */
+#define ZIG_R 3.442619855899
+#define ZIG_V 9.91256303526217e-3
+#define ZIG_M 2147483648.0
+
+static struct {
+	uint32_t kn[128];
+	double wn[128], fn[128];
+} zig;
+static pthread_once_t zig_once = PTHREAD_ONCE_INIT;
+
+static void zig_init(void)
+{
+	double dn = ZIG_R, tn = dn;
+	double q = ZIG_V / il_sim_exp(-0.5 * dn * dn);
+
+	zig.kn[0] = (uint32_t)((dn / q) * ZIG_M);
+	zig.kn[1] = 0;
+	zig.wn[0] = q / ZIG_M;
+	zig.wn[127] = dn / ZIG_M;
+	zig.fn[0] = 1.0;
+	zig.fn[127] = il_sim_exp(-0.5 * dn * dn);
+	for (int i = 126; i >= 1; i--) {
+		dn = sqrt(-2 * il_sim_log(ZIG_V / dn + il_sim_exp(-0.5 * dn * dn)));
+		zig.kn[i + 1] = (uint32_t)((dn / tn) * ZIG_M);
+		tn = dn;
+		zig.fn[i] = il_sim_exp(-0.5 * dn * dn);
+		zig.wn[i] = dn / ZIG_M;
+	}
 }
 
 double il_rng_normal(struct il_rng *r)
 {
-	double u, v, s;
+	pthread_once(&zig_once, zig_init);
+	for (;;) {
+		int32_t hz = (int32_t)(uint32_t)(il_rng_next(r) >> 32);
+		int iz = hz & 127;
+		uint32_t ahz = hz < 0 ? (uint32_t)(-(int64_t)hz) : (uint32_t)hz;
+		double x = (double)hz * zig.wn[iz];
 
-	do {
-		u = 2 * il_rng_uniform(r) - 1;
-		v = 2 * il_rng_uniform(r) - 1;
-		s = u * u + v * v;
-	} while (s >= 1 || s == 0);
-	return u * sqrt(-2 * il_sim_log(s) / s);
+		if (ahz < zig.kn[iz])
+			return x;
+		if (iz == 0) {
+			/* the tail beyond ZIG_R */
+			double y;
+			do {
+				x = -il_sim_log(1 - il_rng_uniform(r)) / ZIG_R;
+				y = -il_sim_log(1 - il_rng_uniform(r));
+			} while (y + y < x * x);
+			return hz > 0 ? ZIG_R + x : -ZIG_R - x;
+		}
+		/* the wedge: accept under the density */
+		if (zig.fn[iz] + il_rng_uniform(r) * (zig.fn[iz - 1] - zig.fn[iz]) <
+		    il_sim_exp(-0.5 * x * x))
+			return x;
+	}
 }
 
 static int64_t to_ns(double x)

@@ -105,6 +105,24 @@ static void rng(void **unused)
 	}
 	for (double x = -40; x < 40; x += 0.173)
 		assert_true(fabs(il_sim_exp(x) - exp(x)) <= 5e-16 * exp(x));
+	for (double x = -745; x < 709; x += 3.7)
+		assert_true(fabs(il_sim_exp(x) - exp(x)) <= 5e-16 * exp(x) + 1e-320);
+	/* standard normal (ziggurat): moments and the tail beyond its base layer */
+	double s1 = 0, s2 = 0, s4 = 0;
+	int tail = 0, n = 1000000;
+	il_rng_seed(&r, 11);
+	for (int i = 0; i < n; i++) {
+		double z = il_rng_normal(&r);
+		s1 += z;
+		s2 += z * z;
+		s4 += z * z * z * z;
+		tail += fabs(z) > 3.442619855899;
+	}
+	assert_true(fabs(s1 / n) < 0.005);
+	assert_true(fabs(s2 / n - 1) < 0.005);
+	assert_true(fabs(s4 / n - 3) < 0.05);
+	/* P(|z| > 3.4426) = 5.76e-4: 576 expected, sd 24 */
+	assert_true(tail > 576 - 120 && tail < 576 + 120);
 	/* distributions: bounds and means */
 	struct il_dist u = { IL_DIST_UNIFORM, 800, 1200 }, e = { IL_DIST_EXP, 100, 1000 },
 		       c = { IL_DIST_CONST, 5, 0 }, nn = { IL_DIST_NORMAL, 10, 100 },

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bench_sim: how fast the simulator is.
+ *  1. idle periods simulated per second (one core) for sleep-sweep with
+ *     menu on kvm-haltpoll (goal: >= 20 million);
+ *  2. simulated seconds per second for request-response on the 256-CPU
+ *     amd-zen3-epyc with its kernel's governor;
+ *  3. a batch of 4 runs with --jobs 2 against --jobs 1 (goal: >= 1.8x on 2 cores);
+ *  4. peak RSS of a 60-simulated-second run against a 1-second one, each in
+ *     its own process (getrusage via wait4; goal: within 2x).
+ * Usage: bench_sim [--quick]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "idlelab/sim.h"
+
+static double wall(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void die(const char *what, const struct il_err *e)
+{
+	fprintf(stderr, "bench_sim: %s: %s\n", what, e->msg);
+	exit(1);
+}
+
+/* Set up a batch of one config; returns the workload config to free. */
+static void *batch(struct il_sim_batch *b, struct il_platform *p, struct il_sim_config *cfg,
+		   const char *plat, const char *gov, const char *wl_name, const char *opt,
+		   int64_t duration, int runs, int jobs)
+{
+	struct il_err e;
+	const struct il_workload *wl = il_workload_find(wl_name);
+	struct il_wl_opt o[2];
+	int n = 0;
+
+	if (il_platform_load(p, plat, &e))
+		die(plat, &e);
+	if (opt)
+		il_wl_opt_parse(opt, &o[n++]);
+	void *wcfg = calloc(1, wl->config_size);
+	if (wl->configure(wcfg, o, n, &e))
+		die(wl_name, &e);
+	memset(b, 0, sizeof(*b));
+	memset(cfg, 0, sizeof(*cfg));
+	snprintf(cfg->gov_spec, sizeof(cfg->gov_spec), "%s", gov);
+	b->platform = p;
+	b->wl = wl;
+	b->wl_cfg = wcfg;
+	il_sim_params_default(&b->params);
+	b->params.duration_ns = duration;
+	b->nconfigs = 1;
+	b->configs = cfg;
+	b->runs = runs;
+	b->jobs = jobs;
+	return wcfg;
+}
+
+static double run_batch(struct il_sim_batch *b)
+{
+	struct il_err e;
+	double t0 = wall();
+	if (il_sim_batch_run(b, &e))
+		die("run", &e);
+	return wall() - t0;
+}
+
+static uint64_t idle_periods(const struct il_sim_batch *b)
+{
+	uint64_t n = 0;
+	for (int k = 0; k < b->runs; k++)
+		for (int i = 0; i < b->results[k].ncpus; i++)
+			n += b->results[k].cpu[i].idle_periods + b->results[k].cpu[i].aborted;
+	return n;
+}
+
+/* Peak RSS in KiB of a child process running one simulation of duration. */
+static long child_rss(int64_t duration)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		static struct il_platform p;
+		struct il_sim_batch b;
+		struct il_sim_config cfg;
+		void *w = batch(&b, &p, &cfg, "kvm-haltpoll", "menu", "request-response", NULL,
+				duration, 1, 1);
+		run_batch(&b);
+		il_sim_batch_free(&b);
+		free(w);
+		_exit(0);
+	}
+	int status;
+	struct rusage ru;
+	if (pid < 0 || wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "bench_sim: child failed\n");
+		exit(1);
+	}
+	return ru.ru_maxrss;
+}
+
+int main(int argc, char **argv)
+{
+	bool quick = argc > 1 && !strcmp(argv[1], "--quick");
+	static struct il_platform p;
+	struct il_sim_batch b;
+	struct il_sim_config cfg;
+	void *w;
+	double t;
+
+	/* 1. sleep-sweep, menu, kvm-haltpoll, one thread */
+	w = batch(&b, &p, &cfg, "kvm-haltpoll", "menu", "sleep-sweep",
+		  quick ? "loops=2000" : "loops=20000", 1000000000000ll, 1, 1);
+	t = run_batch(&b);
+	uint64_t periods = idle_periods(&b);
+	printf("sleep-sweep menu kvm-haltpoll: %llu idle periods in %.3f s: %.2f million/s per core"
+	       " (%.1f simulated s)\n",
+	       (unsigned long long)periods, t, (double)periods / t / 1e6,
+	       (double)b.results[0].duration_ns * 1e-9);
+	il_sim_batch_free(&b);
+	free(w);
+
+	/* 2. request-response on the 256-CPU platform */
+	int64_t d = quick ? 50000000 : 500000000;
+	w = batch(&b, &p, &cfg, "amd-zen3-epyc", "", "request-response", NULL, d, 1, 1);
+	t = run_batch(&b);
+	periods = idle_periods(&b);
+	printf("request-response %s (%d CPUs, %s): %.3f simulated s per s (%.2f million idle periods/s)\n",
+	       p.name, il_platform_ncpus(&p), b.gov_names[0], (double)d * 1e-9 / t,
+	       (double)periods / t / 1e6);
+	il_sim_batch_free(&b);
+	free(w);
+
+	/* 3. jobs scaling: 4 runs of sleep-sweep */
+	const char *loops = quick ? "loops=500" : "loops=4000";
+	w = batch(&b, &p, &cfg, "kvm-haltpoll", "menu", "sleep-sweep", loops, 1000000000000ll, 4, 1);
+	double t1 = run_batch(&b);
+	il_sim_batch_free(&b);
+	b.jobs = 2;
+	double t2 = run_batch(&b);
+	il_sim_batch_free(&b);
+	free(w);
+	printf("4 runs, --jobs 1: %.3f s, --jobs 2: %.3f s: %.2fx (online CPUs: %ld)\n", t1, t2,
+	       t1 / t2, sysconf(_SC_NPROCESSORS_ONLN));
+
+	/* 4. memory against simulated duration */
+	long r1 = child_rss(1000000000), r60 = child_rss(quick ? 10000000000ll : 60000000000ll);
+	printf("peak RSS request-response kvm-haltpoll: 1 s: %ld KiB, %s s: %ld KiB: %.2fx\n", r1,
+	       quick ? "10" : "60", r60, (double)r60 / (double)r1);
+	return 0;
+}
