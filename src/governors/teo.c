@@ -10,8 +10,9 @@
  *   teo@6.12  text at 449914398083 ("Remove recent intercepts metric", after
  *             the util-awareness revert 0a2998fa48f0) + 4b20b07ce72f ("Don't
  *             count non-existent intercepts", taken from its v4 posting).
- *             tick_hits bin, time_span_ns, timer query skipped after a
- *             polling state 0 or for shallow candidates.
+ *             tick_hits bin, time_span_ns; the timer is not queried for
+ *             state 0 (unless the intercept walk alone chose it) nor, with a
+ *             polling state 0, for candidates below 15 us.
  *   teo@6.18  text at a7bee4e7f780 ("Fixes typos in comments").
  *             artificial_wakeup, short_idles, tick_intercepts counted for
  *             TICK_NSEC <= measured (as shipped).
@@ -22,7 +23,9 @@
  *             posting). The two diffs are assumed equal to what was merged.
  *
  * The eras differ in nearly every step, so each has its own update, select
- * and reflect; only the bin walk helpers are shared. Metric arithmetic is
+ * and reflect; the bin helpers, the candidate lookup and the shallower-state
+ * search are shared. Written from the kernel's behaviour; its code and
+ * comments are not reproduced. Metric arithmetic is
  * 32-bit unsigned as in the kernel; time arithmetic is 64-bit and wraps
  * (the kernel builds with -fno-strict-overflow). docs/gov-teo.md maps each
  * preset to the change history it contains.
@@ -42,6 +45,7 @@
 #define TEO_DECAY_SHIFT 3              /* each update removes value >> 3 */
 #define TEO_NR_RECENT 9                /* 6.1: ring of recent intercepts */
 #define TEO_LATENCY_THRESHOLD_NS (IL_RESIDENCY_THRESHOLD_NS / 2)
+#define TEO_SAFE_TIMER_RANGE_TICKS 2   /* gov.h SAFE_TIMER_RANGE_NS = 2 * TICK_NSEC (7.1) */
 
 enum teo_era { TEO_6_1, TEO_6_12, TEO_6_18, TEO_7_1 };
 
@@ -1003,7 +1007,8 @@ static __attribute__((noinline)) int select_71(struct teo_cpu *cpu, const struct
 	delta_tick = in->delta_tick_ns;
 	cpu->sleep_length_ns = duration_ns;
 
-	if (in->tick_stopped && duration_ns > 2 * tick && tr_ns(drv, idx) < tick) {
+	if (in->tick_stopped && duration_ns > TEO_SAFE_TIMER_RANGE_TICKS * tick &&
+	    tr_ns(drv, idx) < tick) {
 		/* deepest enabled state within the latency limit that fits */
 		for (int i = s.constraint_idx; i > idx; i--) {
 			if (il_state_disabled(dev, i))
