@@ -841,7 +841,7 @@ static void test_save_cleans_up_on_failure(void **state)
 {
 	struct il_sysfs_notes notes = { 0 };
 	struct il_err err;
-	char dir[4096], dest[4096], tmp[4200];
+	char dir[4096], dest[4200], tmp[4300];
 	size_t len;
 	int pidlen = snprintf(NULL, 0, "%ld", (long)getpid());
 	(void)state;
