@@ -11,17 +11,50 @@
 #include "idlelab/report.h"
 #include "idlelab/sim.h"
 
-/* Values of metric i of config c over runs (caller frees). */
-static double *metric_values(const struct il_sim_batch *b, int c, int i)
+/*
+ * Values of metric i of config c (as run 1 lists it) over the runs, matched
+ * by row and column (runs may list different frequencies or sweep rows);
+ * a run without it gives NAN. *nvalid counts the others. Caller frees.
+ */
+static double *metric_values(const struct il_sim_batch *b, int c, int i, int *nvalid)
 {
+	const struct il_metric *ref = &b->results[c * b->runs].metrics.m[i];
 	double *v = malloc((size_t)b->runs * sizeof(*v));
+
 	if (!v)
 		abort();
+	*nvalid = 0;
 	for (int k = 0; k < b->runs; k++) {
 		const struct il_metrics *ms = &b->results[c * b->runs + k].metrics;
-		v[k] = i < ms->n ? ms->m[i].value : NAN;
+		v[k] = NAN;
+		if (i < ms->n && !strcmp(ms->m[i].row, ref->row) && !strcmp(ms->m[i].col, ref->col)) {
+			v[k] = ms->m[i].value;
+		} else {
+			for (int j = 0; j < ms->n; j++)
+				if (!strcmp(ms->m[j].row, ref->row) && !strcmp(ms->m[j].col, ref->col)) {
+					v[k] = ms->m[j].value;
+					break;
+				}
+		}
+		if (!isnan(v[k]))
+			(*nvalid)++;
 	}
 	return v;
+}
+
+/* Statistics of the values that exist. */
+static void stats_valid(const double *v, int n, struct il_stats *st)
+{
+	double *w = malloc((size_t)(n ? n : 1) * sizeof(*w));
+	int m = 0;
+
+	if (!w)
+		abort();
+	for (int k = 0; k < n; k++)
+		if (!isnan(v[k]))
+			w[m++] = v[k];
+	il_stats_compute(w, m, st);
+	free(w);
 }
 
 static const char *better_name(enum il_better b)
@@ -114,9 +147,10 @@ static void print_grid(const struct il_sim_batch *b, int c, int format, FILE *ou
 		il_table_row(t);
 		il_table_str(t, ms->m[i].row);
 		for (int j = 0; j < ncols; j++) {
-			double *v = metric_values(b, c, i + j);
+			int nv;
+			double *v = metric_values(b, c, i + j, &nv);
 			struct il_stats st;
-			il_stats_compute(v, b->runs, &st);
+			stats_valid(v, b->runs, &st);
 			il_table_dbl(t, st.amean, decimals_for(st.amean) > 2 ? 2 : decimals_for(st.amean));
 			free(v);
 		}
@@ -152,9 +186,10 @@ static void print_stats_table(const struct il_sim_batch *b, int c, int format, F
 		if (m->grid && format == 0)
 			continue;
 		metric_label(m, label, sizeof(label));
-		double *v = metric_values(b, c, i);
+		int nv;
+		double *v = metric_values(b, c, i, &nv);
 		struct il_stats st;
-		il_stats_compute(v, b->runs, &st);
+		stats_valid(v, b->runs, &st);
 		free(v);
 		il_table_row(t);
 		if (with_config)
@@ -218,9 +253,10 @@ static void print_json(const struct il_sim_batch *b, const char *wl_opts, FILE *
 		const struct il_metrics *ms = &r0->metrics;
 		for (int i = 0; i < ms->n; i++) {
 			const struct il_metric *mt = &ms->m[i];
-			double *v = metric_values(b, c, i);
+			int nv;
+			double *v = metric_values(b, c, i, &nv);
 			struct il_stats st;
-			il_stats_compute(v, b->runs, &st);
+			stats_valid(v, b->runs, &st);
 			fprintf(out, "        {\"row\": ");
 			il_json_str(out, mt->row);
 			fprintf(out, ", \"col\": ");

@@ -201,6 +201,16 @@ int il_sim_result(struct il_sim *s, struct il_sim_result *r, struct il_err *err)
 	r->nfreq = s->nfreq;
 	memcpy(r->freq_mhz, s->freq_mhz, sizeof(r->freq_mhz));
 	memcpy(r->freq_ns, s->freq_ns, sizeof(r->freq_ns));
+	/* by frequency, so every run lists them in the same order */
+	for (int i = 1; i < r->nfreq; i++)
+		for (int j = i; j > 0 && r->freq_mhz[j] < r->freq_mhz[j - 1]; j--) {
+			double m = r->freq_mhz[j];
+			int64_t t = r->freq_ns[j];
+			r->freq_mhz[j] = r->freq_mhz[j - 1];
+			r->freq_ns[j] = r->freq_ns[j - 1];
+			r->freq_mhz[j - 1] = m;
+			r->freq_ns[j - 1] = t;
+		}
 	r->energy_known = power_model_known(s);
 	for (int i = 0; i < s->ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[i];
