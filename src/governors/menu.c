@@ -397,7 +397,7 @@ static void menu_update(struct menu_cpu *d, const struct il_driver *drv,
 	 *  - else the residency less the exit latency, or half of it when it
 	 *    is not more than twice that latency.
 	 */
-	uint64_t measured_ns = pick64(residency_ns > (uint64_t)(2 * target->exit_latency_ns),
+	uint64_t measured_ns = pick64(residency_ns > 2 * exit_ns, /* s64 2*el wraps in the kernel */
 				      residency_ns - exit_ns, residency_ns / 2);
 	measured_ns = pick64((target->flags & IL_FLAG_POLLING) && dev->poll_time_limit,
 			     next_ns, measured_ns);
