@@ -173,8 +173,8 @@ static int run(int argc, char **argv)
 			user_duration = true;
 			break;
 		case 'n':
-			if (il_parse_int(optarg, &runs) || runs < 1 || runs > 10000)
-				return cli_error("sim: --runs: '%s' is not a number of runs 1..10000", optarg);
+			if (il_parse_int(optarg, &runs) || runs < 1 || runs > 1000)
+				return cli_error("sim: --runs: '%s' is not a number of runs 1..1000", optarg);
 			break;
 		case 's': {
 			uint64_t seed;
