@@ -341,11 +341,12 @@ struct il_sim_batch {
 	struct il_sim_result *results;
 	struct il_machine_idle *machines; /* nconfigs */
 	char gov_names[8][96];        /* normalised governor spec per config */
+	bool per_cpu_table;           /* print the per-CPU table even on many CPUs */
 };
 
 /*
- * Print a finished batch: table (per-CPU counters of run 1, metrics with
- * their spread over runs, grids), csv (the metrics) or json (everything
+ * Print a finished batch: table (per-CPU counters of run 1 on up to 16 CPUs
+ * or with per_cpu_table, metrics with their spread over runs, grids), csv (the metrics) or json (everything
  * 'idlelab compare' reads).
  */
 int il_sim_batch_print(const struct il_sim_batch *b, int format, const char *wl_opts_text,

@@ -92,8 +92,8 @@ static int read_file(const char *path, struct cmp_config *out, int room)
 			return cli_error("%s: configuration %zu has no governor or metrics", path, i + 1), -1;
 		}
 		struct cmp_config *cf = &out[added];
-		snprintf(cf->label, sizeof(cf->label), "%s%s%s (%s)", gov, rel ? " k" : "", rel ? rel : "",
-			 wl ? wl : "?");
+		snprintf(cf->label, sizeof(cf->label), "%d: %s%s%s (%s)", CMP_MAX_CONFIGS - room + added + 1,
+			 gov, rel ? " k" : "", rel ? rel : "", wl ? wl : "?");
 		size_t nm = json_object_array_length(metrics);
 		cf->m = calloc(nm ? nm : 1, sizeof(*cf->m));
 		if (!cf->m) {

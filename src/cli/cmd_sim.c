@@ -24,7 +24,8 @@ static const char usage[] =
 	"usage: idlelab sim [--platform P] [--governor G[@REL][+PATCH]]... [--kernel REL]\n"
 	"                   [--workload W] [--wl-opt KEY=VALUE]... [--duration D] [--runs N]\n"
 	"                   [--seed S] [--jobs J] [--format table|csv|json] [--output FILE]\n"
-	"                   [--gov-param NAME=VALUE]... [--sim-opt KEY=VALUE]... [--list-workloads]\n"
+	"                   [--gov-param NAME=VALUE]... [--sim-opt KEY=VALUE]... [--per-cpu]\n"
+	"                   [--list-workloads]\n"
 	"\n"
 	"Simulates the kernel's idle loop on platform P (default " IL_DEFAULT_PLATFORM ") under\n"
 	"workload W (default sleep-sweep) for each governor (default: the one the kernel\n"
@@ -40,7 +41,8 @@ static const char usage[] =
 	"                     rule; retain the e5c9ffc6ae1b single-state rule); nohz = on|off;\n"
 	"                     resume_latency_us, cpu_latency_us (PM QoS); default_mhz;\n"
 	"                     trace=stderr (one line per idle-loop step; use with --jobs 1)\n"
-	"  --set KEY=VALUE    override a platform boot/module option (idle=poll, ...)\n";
+	"  --set KEY=VALUE    override a platform boot/module option (idle=poll, ...)\n"
+	"  --per-cpu          print per-CPU counters also on more than 16 CPUs\n";
 
 static int parse_tick_rule(const char *v, enum il_tick_rule *r)
 {
@@ -126,6 +128,7 @@ static int run(int argc, char **argv)
 		{ "sim-opt", required_argument, NULL, 'S' },
 		{ "set", required_argument, NULL, 'O' },
 		{ "list-workloads", no_argument, NULL, 'L' },
+		{ "per-cpu", no_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *platform = IL_DEFAULT_PLATFORM, *kernel = "", *wl_name = "sleep-sweep";
@@ -216,6 +219,9 @@ static int run(int argc, char **argv)
 		case 'L':
 			list_workloads();
 			return 0;
+		case 'P':
+			b.per_cpu_table = true;
+			break;
 		case ':':
 			return cli_usage_error("sim", "option '%s' needs a value", argv[optind - 1]);
 		default:

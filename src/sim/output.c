@@ -333,12 +333,17 @@ int il_sim_batch_print(const struct il_sim_batch *b, int format, const char *wl_
 				m->cpuidle ? m->drv.name : il_idle_routine_name(m->routine),
 				m->force_poll ? " (idle=poll)" : "");
 		fputc('\n', out);
-		print_cpu_table(b, c, format, out);
-		fputc('\n', out);
+		if (b->per_cpu_table || il_platform_ncpus(b->platform) <= 16) {
+			print_cpu_table(b, c, format, out);
+			fputc('\n', out);
+		}
 		print_grid(b, c, format, out);
 		fputc('\n', out);
 		print_stats_table(b, c, format, out, false);
 	}
+	if (!b->per_cpu_table && il_platform_ncpus(b->platform) > 16)
+		fprintf(out, "\n(per-CPU counters left out for %d CPUs: --per-cpu prints them)",
+			il_platform_ncpus(b->platform));
 	fprintf(out, "\nDistributions: log-linear histograms, relative error <= %.2f %%.\n",
 		100 * IL_HIST_REL_ERROR);
 	return 0;
