@@ -51,6 +51,19 @@ assert d['idlelab']=='sim' and len(d['configs'])==2 and len(d['configs'][0]['met
 "$IDLELAB" sim --platform "$SMALL" --governor ladder --workload wake-latency --duration 20ms --seed 10 >"$TMP/c"
 if cmp -s "$TMP/a" "$TMP/b" && ! cmp -s "$TMP/a" "$TMP/c"; then ok; else bad "seed handling"; fi
 
+# boot options and kernel releases reach the drivers and governors
+expect_exit 0 "$IDLELAB" sim --set idle=poll --platform intel-skylake-client --workload wake-latency --duration 20ms
+expect_out "(idle=poll)"
+expect_out "state poll/usage"
+expect_exit 0 "$IDLELAB" sim --kernel 6.1 --workload wake-latency --duration 20ms
+expect_out "kernel 6.1:"
+expect_out "haltpoll@6.1: per CPU"
+# many CPUs: the per-CPU table only on request
+expect_exit 0 "$IDLELAB" sim --platform amd-zen3-epyc --workload idle --duration 20ms
+expect_out "per-CPU counters left out for 256 CPUs"
+expect_exit 0 "$IDLELAB" sim --platform amd-zen3-epyc --workload idle --duration 20ms --per-cpu
+expect_out "255  POLL"
+
 # refusals: clear message, non-zero exit, no output file left behind
 expect_exit 1 "$IDLELAB" sim --workload nosuch
 expect_err "unknown workload 'nosuch'"
