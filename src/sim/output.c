@@ -249,6 +249,9 @@ static void print_json(const struct il_sim_batch *b, const char *wl_opts, FILE *
 			fputs(k ? ", " : "", out);
 			il_json_str(out, r0->states[k].name);
 		}
+		fprintf(out, "],\n      \"run_duration_ns\": [");
+		for (int k = 0; k < b->runs; k++)
+			fprintf(out, "%s%lld", k ? ", " : "", (long long)b->results[c * b->runs + k].duration_ns);
 		fprintf(out, "],\n      \"metrics\": [\n");
 		const struct il_metrics *ms = &r0->metrics;
 		for (int i = 0; i < ms->n; i++) {
@@ -332,6 +335,9 @@ int il_sim_batch_print(const struct il_sim_batch *b, int format, const char *wl_
 				m->cpuidle ? "cpuidle driver " : "no cpuidle driver, default idle ",
 				m->cpuidle ? m->drv.name : il_idle_routine_name(m->routine),
 				m->force_poll ? " (idle=poll)" : "");
+		if (b->results[c * b->runs].duration_ns != b->params.duration_ns)
+			fprintf(out, "%s: the workload finished at %.6f s (run 1)\n", b->gov_names[c],
+				(double)b->results[c * b->runs].duration_ns / 1e9);
 		fputc('\n', out);
 		if (b->per_cpu_table || il_platform_ncpus(b->platform) <= 16) {
 			print_cpu_table(b, c, format, out);
