@@ -130,14 +130,19 @@ static inline bool key_before(const struct sim_key *a, const struct sim_key *b)
 	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
-/* Restore the CPU heap around position i (keys are stored in the heap itself). */
+/*
+ * Restore the CPU heap around position i. The heap is 4-ary (half the depth
+ * of a binary one on 256 CPUs) and holds the keys itself, so sifting reads
+ * one array. Keys (t, seq) are unique: any correct heap pops the same order.
+ */
 static void cheap_fix(struct il_sim *s, int i)
 {
 	struct sim_key *h = s->cheap;
 	struct sim_key x = h[i];
+	int n = s->ncpus;
 
 	while (i > 0) {
-		int p = (i - 1) / 2;
+		int p = (i - 1) / 4;
 		if (!key_before(&x, &h[p]))
 			break;
 		h[i] = h[p];
@@ -145,10 +150,13 @@ static void cheap_fix(struct il_sim *s, int i)
 		i = p;
 	}
 	for (;;) {
-		int l = 2 * i + 1, m;
-		if (l >= s->ncpus)
+		int c = 4 * i + 1, m = c;
+		if (c >= n)
 			break;
-		m = (l + 1 < s->ncpus && key_before(&h[l + 1], &h[l])) ? l + 1 : l;
+		int end = c + 4 < n ? c + 4 : n;
+		for (int j = c + 1; j < end; j++)
+			if (key_before(&h[j], &h[m]))
+				m = j;
 		if (!key_before(&h[m], &x))
 			break;
 		h[i] = h[m];
