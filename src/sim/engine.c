@@ -838,6 +838,7 @@ static void on_event(struct il_sim *s, const struct sim_ev *e)
 			hk->popped = true;
 			if (s->wl->hk_timer)
 				s->wl->hk_timer(s->wl_cfg, s->wl_st, s, e->cpu, hk->arg);
+			hk = &s->hk[e->arg]; /* the callback may have grown the array */
 		}
 		if (!cpu_interrupt(s, c, now, false, -1, now, hk->cost_ns)) {
 			ev_push(s, c->slot_t, EV_HK_TIMER, e->cpu, e->arg, 0);
