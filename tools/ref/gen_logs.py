@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Seeded generator of adversarial replay logs (docs/replay.md format).
 
-Each log gets its own random state table (2..6 states, usually POLL first)
-with values placed on the edges the governors test: TICK_NSEC, 2*TICK_NSEC,
+Each log gets its own random state table (2..6 states, rarely up to 10 or
+unsorted, usually POLL first) with values placed on the edges the governors test: TICK_NSEC, 2*TICK_NSEC,
 RESIDENCY_THRESHOLD_NS (15 us), CPUIDLE_POLL_MIN (10 us), equal neighbour
 residencies, exit latencies around 7.5 us. Rows come in phases (repeating
 intervals that the menu pattern detector locks on to, timer-dominated,
@@ -30,7 +30,8 @@ def around(r, v, spread=1):
 
 
 def gen_table(r, tick):
-    n = r.randint(2, 6)
+    # 2..6 states; rarely up to CPUIDLE_STATE_MAX (10) for vectorised paths
+    n = r.randint(7, 10) if r.random() < 0.04 else r.randint(2, 6)
     specials = [9999, 10000, 10001, 14999, 15000, 15001, tick - 1, tick, tick + 1,
                 2 * tick, 2 * tick + 1, tick // 2, tick // 16]
     realistic = [1000, 2000, 5000, 20000, 33000, 50000, 100000, 200000, 300000,
@@ -46,7 +47,8 @@ def gen_table(r, tick):
         else:
             v = r.randint(0, 3 * tick)
         res.append(v)
-    res.sort()
+    if r.random() < 0.95:                  # drivers list states shallow to deep
+        res.sort()
     if n > 2 and r.random() < 0.15:        # equal neighbour residencies
         j = r.randrange(len(res) - 1)
         res[j + 1] = res[j]
