@@ -139,7 +139,7 @@ static void cheap_fix(struct il_sim *s, int i)
 {
 	struct sim_key *h = s->cheap;
 	struct sim_key x = h[i];
-	int n = s->ncpus;
+	int n = s->nheap;
 
 	while (i > 0) {
 		int p = (i - 1) / 4;
@@ -180,6 +180,12 @@ static void slot_set(struct il_sim *s, struct sim_cpu *c, int64_t t, int kind)
 	if (t == INT64_MAX)
 		return;
 	int i = s->hpos[c->cpu];
+	if (i < 0) {
+		/* only CPUs with an internal event are in the heap */
+		i = s->nheap++;
+		s->cheap[i].cpu = c->cpu;
+		s->hpos[c->cpu] = i;
+	}
 	s->cheap[i].t = t;
 	s->cheap[i].seq = c->slot_seq;
 	cheap_fix(s, i);
@@ -1145,8 +1151,7 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 		c->pkg = i / (tpc * cpp);
 		c->cur = -1;
 		c->slot_t = INT64_MAX;
-		s->hpos[i] = i;
-		s->cheap[i] = (struct sim_key){ .t = INT64_MAX, .seq = 0, .cpu = i };
+		s->hpos[i] = -1;
 		il_device_init(&c->dev, s->drv, i);
 		il_qos_init(&c->qos);
 		c->qos.resume_latency_us = params->qos_resume_latency_us;
@@ -1223,16 +1228,21 @@ int il_sim_run(struct il_sim *s, struct il_err *err)
 	}
 	while (!s->stopped) {
 		struct sim_key *k = &s->cheap[0];
-		struct sim_cpu *c = &s->cpus[k->cpu];
-		if (k->t != INT64_MAX && k->t != c->slot_t) {
-			/* a cleared slot reached the top: now it goes down */
-			k->t = INT64_MAX;
-			cheap_fix(s, 0);
+		struct sim_cpu *c = s->nheap ? &s->cpus[k->cpu] : NULL;
+		if (c && c->slot_t == INT64_MAX) {
+			/* a cleared slot reached the top: it leaves the heap */
+			s->hpos[k->cpu] = -1;
+			if (--s->nheap > 0) {
+				s->cheap[0] = s->cheap[s->nheap];
+				s->hpos[s->cheap[0].cpu] = 0;
+				cheap_fix(s, 0);
+			}
 			continue;
 		}
-		bool slot = s->nev == 0 || (k->t != INT64_MAX &&
-					    (k->t < s->ev[0].t ||
-					     (k->t == s->ev[0].t && k->seq < s->ev[0].seq)));
+		if (!c && !s->nev)
+			break;
+		bool slot = c && (s->nev == 0 || k->t < s->ev[0].t ||
+				  (k->t == s->ev[0].t && k->seq < s->ev[0].seq));
 		if (slot) {
 			if (c->slot_t > s->params.duration_ns)
 				break;

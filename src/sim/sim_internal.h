@@ -140,7 +140,8 @@ struct il_sim {
 	struct sim_core *cores;
 	struct sim_pkg *pkgs;
 	struct sim_key *cheap;      /* heap of CPUs by slot */
-	int *hpos;                  /* position of each CPU in it */
+	int *hpos;                  /* position of each CPU in it, -1 if not there */
+	int nheap;
 	struct sim_ev *ev;
 	int nev, cap_ev;
 	struct sim_task *tasks;
