@@ -64,6 +64,14 @@ expect_out "per-CPU counters left out for 256 CPUs"
 expect_exit 0 "$IDLELAB" sim --platform amd-zen3-epyc --workload idle --duration 20ms --per-cpu
 expect_out "255  POLL"
 
+# governor parameters: the platform's haltpoll.guest_halt_poll_ns=0 first, then --gov-param
+expect_exit 0 "$IDLELAB" sim --workload wake-latency --duration 50ms
+if grep -q 'state POLL/usage  *0$' "$TMP/out"; then ok; else bad "POLL used with guest_halt_poll_ns=0"; fi
+expect_exit 0 "$IDLELAB" sim --workload wake-latency --duration 50ms --gov-param guest_halt_poll_ns=200000
+if grep -q 'state POLL/usage  *0$' "$TMP/out"; then bad "guest_halt_poll_ns not applied"; else ok; fi
+expect_exit 1 "$IDLELAB" sim --gov-param nosuch=1
+expect_err "unknown parameter 'nosuch'"
+
 # refusals: clear message, non-zero exit, no output file left behind
 expect_exit 1 "$IDLELAB" sim --workload nosuch
 expect_err "unknown workload 'nosuch'"
