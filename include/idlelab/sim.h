@@ -258,6 +258,8 @@ struct il_workload {
 			  int64_t lat_ns);
 	/* A housekeeping timer fired (optional). */
 	void (*hk_timer)(const void *cfg, void *st, struct il_sim *s, int cpu, uint64_t arg);
+	/* A device interrupt that wakes no task arrived on cpu (optional). */
+	void (*irq)(const void *cfg, void *st, struct il_sim *s, int cpu);
 	/* Add the workload's metrics at the end of a run. */
 	void (*report)(const void *cfg, void *st, struct il_sim *s, struct il_metrics *out);
 	void (*cleanup)(void *st);

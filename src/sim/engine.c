@@ -822,6 +822,8 @@ static void on_event(struct il_sim *s, const struct sim_ev *e)
 		int64_t orig = e->arg2 ? (int64_t)(e->arg2 - 1) : now;
 		if (e->type == EV_TIMER && !e->arg2)
 			th_pop(c);
+		if (e->type == EV_IRQ && e->arg < 0 && !e->arg2 && s->wl->irq)
+			s->wl->irq(s->wl_cfg, s->wl_st, s, e->cpu);
 		bool remote = e->arg >= 0 && s->tasks[e->arg].cpu != e->cpu;
 		if (!cpu_interrupt(s, c, now, false, remote ? -1 : e->arg, orig, 0)) {
 			ev_push(s, c->slot_t, e->type, e->cpu, e->arg, (uint64_t)orig + 1);
@@ -833,10 +835,10 @@ static void on_event(struct il_sim *s, const struct sim_ev *e)
 		else if (remote)
 			il_sim_task_wake(s, e->cpu, e->arg);
 		break;
+	}
 	case EV_IRQ_WAKE:
 		il_sim_task_wake(s, e->cpu, e->arg);
 		break;
-	}
 	case EV_HK_TIMER: {
 		struct sim_hk *hk = &s->hk[e->arg];
 		if (!hk->popped) {

@@ -3,10 +3,12 @@
  * idle: an almost idle machine. Every CPU runs periodic housekeeping timers
  * (vmstat, RCU, watchdog-like: a short handler in IRQ context, waking no
  * task) with some jitter, for idle power and the states an idle machine
- * reaches.
+ * reaches; optionally device interrupts (a Poisson arrival process per
+ * CPU, or all on one CPU) that the timer queue does not know about.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "idlelab/sim.h"
@@ -15,16 +17,20 @@ extern const struct il_workload il_wl_idle;
 
 struct id_cfg {
 	int64_t period_ns, jitter_ns, cost_ns;
+	double irq_rate;     /* device interrupts per second per receiving CPU */
+	int irq_cpu;         /* -1: every CPU receives its own */
 };
 
 struct id_state {
-	uint64_t fired;
+	uint64_t fired, irqs;
 };
 
 static const char help[] =
 	"  period=4ms     housekeeping timer period per CPU\n"
 	"  jitter=500us   uniform jitter added to each period\n"
-	"  cost=3us       handler time per timer\n";
+	"  cost=3us       handler time per timer\n"
+	"  irq_rate=0     device interrupts per second (Poisson) per receiving CPU\n"
+	"  irq_cpu=all    CPU receiving them (all = each CPU its own stream)\n";
 
 static int configure(void *cfgp, const struct il_wl_opt *opts, int nopts, struct il_err *err)
 {
@@ -33,8 +39,28 @@ static int configure(void *cfgp, const struct il_wl_opt *opts, int nopts, struct
 	c->period_ns = 4000000;
 	c->jitter_ns = 500000;
 	c->cost_ns = 3000;
+	c->irq_rate = 0;
+	c->irq_cpu = -1;
 	for (int i = 0; i < nopts; i++) {
 		const char *k = opts[i].key, *v = opts[i].value;
+		if (!strcmp(k, "irq_rate")) {
+			char *end;
+			c->irq_rate = strtod(v, &end);
+			if (*end || end == v || !(c->irq_rate >= 0) || c->irq_rate > 1e8)
+				return il_err_set(err, EINVAL, "irq_rate: '%s' is not a rate per second", v);
+			continue;
+		}
+		if (!strcmp(k, "irq_cpu")) {
+			uint64_t n;
+			if (!strcmp(v, "all")) {
+				c->irq_cpu = -1;
+				continue;
+			}
+			if (il_wl_parse_u64(k, v, 0, 65535, &n, err))
+				return -EINVAL;
+			c->irq_cpu = (int)n;
+			continue;
+		}
 		int64_t *dst = !strcmp(k, "period") ? &c->period_ns
 			     : !strcmp(k, "jitter") ? &c->jitter_ns
 			     : !strcmp(k, "cost") ? &c->cost_ns : NULL;
@@ -55,15 +81,36 @@ static int64_t next_gap(const struct id_cfg *c, struct il_sim *s)
 	return c->period_ns + (int64_t)il_rng_below(il_sim_rng(s), (uint64_t)c->jitter_ns + 1);
 }
 
+/* Exponential gap of the interrupt arrival process, ns. */
+static int64_t irq_gap(const struct id_cfg *c, struct il_sim *s)
+{
+	struct il_dist d = { IL_DIST_EXP, 0, 1e9 / c->irq_rate };
+	return il_dist_sample(&d, il_sim_rng(s));
+}
+
 static int setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *err)
 {
 	const struct id_cfg *c = cfgp;
 
 	(void)stp;
-	(void)err;
-	for (int cpu = 0; cpu < il_sim_ncpus(s); cpu++)
+	if (c->irq_cpu >= il_sim_ncpus(s))
+		return il_err_set(err, EINVAL, "idle: irq_cpu %d does not exist (platform has %d)",
+				  c->irq_cpu, il_sim_ncpus(s));
+	for (int cpu = 0; cpu < il_sim_ncpus(s); cpu++) {
 		il_sim_hk_timer_at(s, cpu, next_gap(c, s), c->cost_ns, 0);
+		if (c->irq_rate > 0 && (c->irq_cpu < 0 || c->irq_cpu == cpu))
+			il_sim_irq_at(s, cpu, irq_gap(c, s), -1);
+	}
 	return 0;
+}
+
+static void irq(const void *cfgp, void *stp, struct il_sim *s, int cpu)
+{
+	const struct id_cfg *c = cfgp;
+	struct id_state *st = stp;
+
+	st->irqs++;
+	il_sim_irq_at(s, cpu, il_sim_now(s) + irq_gap(c, s), -1);
 }
 
 static void hk_timer(const void *cfgp, void *stp, struct il_sim *s, int cpu, uint64_t arg)
@@ -90,6 +137,7 @@ static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metr
 
 	(void)cfgp;
 	il_metric_add(out, "idle", "timer_wakeups", "", IL_BETTER_NONE, false, (double)st->fired);
+	il_metric_add(out, "idle", "device_irqs", "", IL_BETTER_NONE, false, (double)st->irqs);
 	il_metric_add(out, "idle", "wakeups_per_cpu_per_s", "1/s", IL_BETTER_NONE, false,
 		      secs > 0 ? (double)st->fired / secs / il_sim_ncpus(s) : 0);
 }
@@ -105,5 +153,6 @@ const struct il_workload il_wl_idle = {
 	.setup = setup,
 	.task_ran = task_ran,
 	.hk_timer = hk_timer,
+	.irq = irq,
 	.report = report,
 };

@@ -195,6 +195,24 @@ static void idle(void **unused)
 	assert_int_equal(res.cpu[0].tick_stops, 7);
 }
 
+/* Device interrupts (Poisson, 1000/s per CPU) wake C1 each time; the timer queue stays empty. */
+static void idle_irqs(void **unused)
+{
+	(void)unused;
+	run("idle", "period=10s irq_rate=1000", 1000000000);
+	double irqs = metric("idle", "device_irqs");
+	/* 2 CPUs x 1000 expected, sd ~45 */
+	assert_true(irqs > 1850 && irqs < 2150);
+	double usage = (double)(res.cpu[0].usage[1].usage + res.cpu[1].usage[1].usage);
+	/* one C1 exit per interrupt, except those that land in an entry window or an exit */
+	assert_true(usage <= irqs && usage >= irqs - 10);
+	EQ("idle", "timer_wakeups", 0);
+	/* all on CPU 1 */
+	run("idle", "period=10s irq_rate=1000 irq_cpu=1", 1000000000);
+	assert_int_equal(res.cpu[0].usage[1].usage, 0);
+	assert_true(res.cpu[1].usage[1].usage > 900);
+}
+
 /* Messages are conserved: every one sent was received, dropped or is still queued. */
 static void stream(void **unused)
 {
@@ -226,6 +244,7 @@ static void refusals(void **unused)
 		{ "stream", "sizes=", "empty" },
 		{ "transactions", "io=weird:1", "unknown distribution" },
 		{ "idle", "period=0", "positive" },
+		{ "idle", "irq_rate=fast", "rate per second" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		const struct il_workload *wl = il_workload_find(bad[i].wl);
@@ -264,6 +283,7 @@ int main(void)
 		cmocka_unit_test(request_response),
 		cmocka_unit_test(transactions),
 		cmocka_unit_test(idle),
+		cmocka_unit_test(idle_irqs),
 		cmocka_unit_test(stream),
 		cmocka_unit_test(refusals),
 	};
