@@ -65,6 +65,11 @@ static int platform_gov_params(const struct il_platform *p, struct il_gov *gov, 
 		const struct il_plat_option *o = &p->options[i];
 		if (strncmp(o->key, gov->ops->name, n) || o->key[n] != '.')
 			continue;
+		/* a parameter the spec sets itself ("+guest_halt_poll_ns=V") wins */
+		char given[80];
+		snprintf(given, sizeof(given), "+%s=", o->key + n + 1);
+		if (strstr(gov->spec, given))
+			continue;
 		int r = il_gov_set_param(gov, o->key + n + 1, o->value, err);
 		if (r < 0)
 			return r;
