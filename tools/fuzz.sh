@@ -6,7 +6,7 @@ build=$1
 secs=${2:-15}
 status=0
 for f in "$build"/fuzz/fuzz_*; do
-	[ -x "$f" ] || continue
+	[ -f "$f" ] && [ -x "$f" ] || continue
 	name=$(basename "$f")
 	seeds=fuzz/corpus/${name#fuzz_}
 	work=$(mktemp -d)
