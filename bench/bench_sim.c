@@ -8,7 +8,7 @@
  *  3. a batch of 4 runs with --jobs 2 against --jobs 1 (goal: >= 1.8x on 2 cores);
  *  4. peak RSS of a 60-simulated-second run against a 1-second one, each in
  *     its own process (getrusage via wait4; goal: within 2x).
- * Usage: bench_sim [--quick]
+ * Usage: bench_sim [--quick] [--only N]  (N = 1..4: one part, e.g. under callgrind)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,7 +110,18 @@ static long child_rss(int64_t duration)
 
 int main(int argc, char **argv)
 {
-	bool quick = argc > 1 && !strcmp(argv[1], "--quick");
+	bool quick = false;
+	int only = 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--quick"))
+			quick = true;
+		else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+			only = atoi(argv[++i]);
+		else {
+			fprintf(stderr, "usage: bench_sim [--quick] [--only 1|2|3|4]\n");
+			return 2;
+		}
+	}
 	static struct il_platform p;
 	struct il_sim_batch b;
 	struct il_sim_config cfg;
@@ -118,6 +129,8 @@ int main(int argc, char **argv)
 	double t;
 
 	/* 1. sleep-sweep, menu, kvm-haltpoll, one thread */
+	if (only && only != 1)
+		goto part2;
 	w = batch(&b, &p, &cfg, "kvm-haltpoll", "menu", "sleep-sweep",
 		  quick ? "loops=2000" : "loops=20000", 1000000000000ll, 1, 1);
 	t = run_batch(&b);
@@ -129,7 +142,10 @@ int main(int argc, char **argv)
 	il_sim_batch_free(&b);
 	free(w);
 
+part2:
 	/* 2. request-response on the 256-CPU platform */
+	if (only && only != 2)
+		goto part3;
 	int64_t d = quick ? 50000000 : 500000000;
 	w = batch(&b, &p, &cfg, "amd-zen3-epyc", "", "request-response", NULL, d, 1, 1);
 	t = run_batch(&b);
@@ -140,7 +156,10 @@ int main(int argc, char **argv)
 	il_sim_batch_free(&b);
 	free(w);
 
+part3:
 	/* 3. jobs scaling: 4 runs of sleep-sweep */
+	if (only && only != 3)
+		goto part4;
 	const char *loops = quick ? "loops=500" : "loops=4000";
 	w = batch(&b, &p, &cfg, "kvm-haltpoll", "menu", "sleep-sweep", loops, 1000000000000ll, 4, 1);
 	double t1 = run_batch(&b);
@@ -152,7 +171,10 @@ int main(int argc, char **argv)
 	printf("4 runs, --jobs 1: %.3f s, --jobs 2: %.3f s: %.2fx (online CPUs: %ld)\n", t1, t2,
 	       t1 / t2, sysconf(_SC_NPROCESSORS_ONLN));
 
+part4:
 	/* 4. memory against simulated duration */
+	if (only && only != 4)
+		return 0;
 	long r1 = child_rss(1000000000), r60 = child_rss(quick ? 10000000000ll : 60000000000ll);
 	printf("peak RSS request-response kvm-haltpoll: 1 s: %ld KiB, %s s: %ld KiB: %.2fx\n", r1,
 	       quick ? "10" : "60", r60, (double)r60 / (double)r1);
