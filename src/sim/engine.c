@@ -125,70 +125,52 @@ static struct sim_ev ev_pop(struct il_sim *s)
 	return top;
 }
 
-static inline bool key_before(const struct sim_key *a, const struct sim_key *b)
-{
-	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
-}
-
 /*
- * Restore the CPU heap around position i. The heap is 4-ary (half the depth
- * of a binary one on 256 CPUs) and holds the keys itself, so sifting reads
- * one array. Keys (t, seq) are unique: any correct heap pops the same order.
+ * The CPUs' internal events sit in a tournament tree indexed by CPU: leaf
+ * tt[leaves + cpu] holds the CPU's time (INT64_MAX when it has none), every
+ * inner node the earlier of its children's winners (time and CPU; the
+ * sequence numbers that break ties are in tseq[cpu]), so tt[1] is the
+ * earliest. An update walks one leaf-to-root path (8 levels on 256 CPUs),
+ * carrying the winner so far, and stops where another CPU keeps winning.
+ * Keys (t, seq) are unique: any correct structure pops the same order.
  */
-static void cheap_fix(struct il_sim *s, int i)
+static void tt_update(struct il_sim *s, int cpu, int64_t t, uint64_t seq)
 {
-	struct sim_key *h = s->cheap;
-	struct sim_key x = h[i];
-	int n = s->nheap;
+	struct sim_tnode *n = s->tt;
+	const uint64_t *q = s->tseq;
+	int i = s->tt_leaves + cpu, w = cpu;
 
-	while (i > 0) {
-		int p = (i - 1) / 4;
-		if (!key_before(&x, &h[p]))
-			break;
-		h[i] = h[p];
-		s->hpos[h[i].cpu] = i;
-		i = p;
+	s->tseq[cpu] = seq;
+	n[i].t = t;
+	while (i > 1) {
+		int64_t ot = n[i ^ 1].t;
+		int oc = n[i ^ 1].cpu;
+		bool take = ot < t;
+		if (__builtin_expect(ot == t, 0))
+			take = q[oc] < q[w];
+		/* written for conditional moves: which side wins is unpredictable */
+		t = take ? ot : t;
+		w = take ? oc : w;
+		i >>= 1;
+		if (w != cpu && n[i].cpu == w)
+			return; /* another CPU still wins here: nothing above changes */
+		n[i].t = t;
+		n[i].cpu = w;
 	}
-	for (;;) {
-		int c = 4 * i + 1, m = c;
-		if (c >= n)
-			break;
-		int end = c + 4 < n ? c + 4 : n;
-		for (int j = c + 1; j < end; j++)
-			if (key_before(&h[j], &h[m]))
-				m = j;
-		if (!key_before(&h[m], &x))
-			break;
-		h[i] = h[m];
-		s->hpos[h[i].cpu] = i;
-		i = m;
-	}
-	h[i] = x;
-	s->hpos[x.cpu] = i;
 }
 
 /*
- * Set (or clear, t = INT64_MAX) a CPU's internal event. Clearing leaves the
- * old key in the heap: it is earlier than the truth, so it surfaces and is
- * dropped there, and a CPU that re-arms soon moves from where it was.
+ * Set (or clear, t = INT64_MAX) a CPU's internal event. The CPU whose event
+ * is being handled updates its leaf once, when the handler is done (the
+ * main loop looks at the tree only between events).
  */
 static void slot_set(struct il_sim *s, struct sim_cpu *c, int64_t t, int kind)
 {
 	c->slot_t = t;
 	c->slot_kind = kind;
 	c->slot_seq = s->seq++;
-	if (t == INT64_MAX)
-		return;
-	int i = s->hpos[c->cpu];
-	if (i < 0) {
-		/* only CPUs with an internal event are in the heap */
-		i = s->nheap++;
-		s->cheap[i].cpu = c->cpu;
-		s->hpos[c->cpu] = i;
-	}
-	s->cheap[i].t = t;
-	s->cheap[i].seq = c->slot_seq;
-	cheap_fix(s, i);
+	if (c->cpu != s->slot_cpu)
+		tt_update(s, c->cpu, t, c->slot_seq);
 }
 
 /* Per-CPU hrtimer queue: a small min-heap of expiry times. */
@@ -860,10 +842,6 @@ static void on_event(struct il_sim *s, const struct sim_ev *e)
 		if (c->in_idle && c->mode == M_STATE && !c->exiting && !state_polls(s, c))
 			hw_wake(s, c, now);
 		break;
-	case EV_TURBO:
-		turbo_update(s, now);
-		ev_push(s, now + s->params.turbo_interval_ns, EV_TURBO, -1, -1, 0);
-		break;
 	case EV_END:
 		s->stopped = true;
 		break;
@@ -876,10 +854,11 @@ static void on_slot(struct il_sim *s, struct sim_cpu *c)
 	int kind = c->slot_kind;
 
 	/*
-	 * The slot stays at the heap's root with its old key (nothing is due
-	 * earlier) while the handler runs; cleared after if nobody re-armed it.
+	 * The slot keeps its old key in the tree (nothing is due earlier)
+	 * while the handler runs; cleared after if nobody re-armed it.
 	 */
 	c->slot_kind = SLOT_NONE;
+	s->slot_cpu = c->cpu;
 	switch (kind) {
 	case SLOT_RUN_DONE:
 		run_done(s, c, now);
@@ -898,8 +877,11 @@ static void on_slot(struct il_sim *s, struct sim_cpu *c)
 		idle_iter(s, c, now);
 		break;
 	}
+	s->slot_cpu = -1;
 	if (c->slot_kind == SLOT_NONE && c->slot_t != INT64_MAX)
 		slot_set(s, c, INT64_MAX, SLOT_NONE);
+	else
+		tt_update(s, c->cpu, c->slot_t, c->slot_seq);
 }
 
 /* ----------------------------------------------------- workload API */
@@ -1086,6 +1068,7 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 		if (m->drv.states[i].power_w > 0 || m->drv.states[i].transition_j > 0)
 			s->energy_on = true;
 	s->cur_cpu = -1;
+	s->slot_cpu = -1;
 	il_rng_seed(&s->rng, params->seed);
 	il_hist_init(&s->wake_lat);
 
@@ -1123,12 +1106,15 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 	s->cpus = calloc((size_t)ncpus, sizeof(*s->cpus));
 	s->cores = calloc((size_t)s->ncores, sizeof(*s->cores));
 	s->pkgs = calloc((size_t)s->npkgs, sizeof(*s->pkgs));
-	s->cheap = calloc((size_t)ncpus, sizeof(*s->cheap));
-	s->hpos = calloc((size_t)ncpus, sizeof(*s->hpos));
+	s->tt_leaves = 1;
+	while (s->tt_leaves < ncpus)
+		s->tt_leaves *= 2;
+	s->tt = malloc(2 * (size_t)s->tt_leaves * sizeof(*s->tt));
+	s->tseq = malloc((size_t)s->tt_leaves * sizeof(*s->tseq));
 	s->cap_ev = 64 + 8 * ncpus;
 	s->ev = malloc((size_t)s->cap_ev * sizeof(*s->ev));
 	s->wl_st = calloc(1, wl->state_size ? wl->state_size : 1);
-	if (!s->cpus || !s->cores || !s->pkgs || !s->cheap || !s->hpos || !s->ev || !s->wl_st) {
+	if (!s->cpus || !s->cores || !s->pkgs || !s->tt || !s->tseq || !s->ev || !s->wl_st) {
 		il_err_set(err, ENOMEM, "out of memory");
 		il_sim_free(s);
 		return NULL;
@@ -1142,6 +1128,19 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 		pk->mhz = il_turbo_mhz(p, cpp, params->default_mhz);
 		pk->freq_idx = freq_index(s, pk->mhz);
 	}
+	/* no package ever changes frequency when every active-core count maps to the same one */
+	s->turbo_fixed = true;
+	for (int n = 0; n <= cpp; n++)
+		if (il_turbo_mhz(p, n, params->default_mhz) != s->pkgs[0].mhz)
+			s->turbo_fixed = false;
+	for (int i = 2 * s->tt_leaves - 1; i >= 1; i--) {
+		if (i >= s->tt_leaves) {
+			s->tt[i] = (struct sim_tnode){ .t = INT64_MAX, .cpu = i - s->tt_leaves };
+			s->tseq[i - s->tt_leaves] = UINT64_MAX;
+			continue;
+		}
+		s->tt[i] = s->tt[2 * i]; /* all equal: the lower CPU */
+	}
 	for (int k = 0; k < s->ncores; k++) {
 		s->cores[k].first = k * tpc;
 		s->cores[k].nthreads = tpc;
@@ -1153,7 +1152,6 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 		c->pkg = i / (tpc * cpp);
 		c->cur = -1;
 		c->slot_t = INT64_MAX;
-		s->hpos[i] = -1;
 		il_device_init(&c->dev, s->drv, i);
 		il_qos_init(&c->qos);
 		c->qos.resume_latency_us = params->qos_resume_latency_us;
@@ -1181,8 +1179,8 @@ void il_sim_free(struct il_sim *s)
 	free(s->cpus);
 	free(s->cores);
 	free(s->pkgs);
-	free(s->cheap);
-	free(s->hpos);
+	free(s->tt);
+	free(s->tseq);
 	free(s->ev);
 	free(s->tasks);
 	free(s->hk);
@@ -1219,7 +1217,9 @@ int il_sim_run(struct il_sim *s, struct il_err *err)
 	s->setup_done = true;
 	s->next_tick_t = s->tick_nsec;
 	ev_push(s, s->tick_nsec, EV_TICK, -1, -1, 0);
-	ev_push(s, s->params.turbo_interval_ns, EV_TURBO, -1, -1, 0);
+	/* the turbo re-evaluation is periodic: kept out of the heap, its key taken in turn */
+	s->turbo_t = s->params.turbo_interval_ns;
+	s->turbo_seq = s->seq++;
 	ev_push(s, s->params.duration_ns, EV_END, -1, -1, 0);
 	for (int i = 0; i < s->ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[i];
@@ -1229,33 +1229,33 @@ int il_sim_run(struct il_sim *s, struct il_err *err)
 		cpu_schedule(s, c, 0);
 	}
 	while (!s->stopped) {
-		struct sim_key *k = &s->cheap[0];
-		struct sim_cpu *c = s->nheap ? &s->cpus[k->cpu] : NULL;
-		if (c && c->slot_t == INT64_MAX) {
-			/* a cleared slot reached the top: it leaves the heap */
-			s->hpos[k->cpu] = -1;
-			if (--s->nheap > 0) {
-				s->cheap[0] = s->cheap[s->nheap];
-				s->hpos[s->cheap[0].cpu] = 0;
-				cheap_fix(s, 0);
-			}
-			continue;
+		/* the earliest of: a CPU's internal event, the heap, the turbo re-evaluation */
+		const struct sim_tnode *k = &s->tt[1];
+		int64_t t = s->turbo_t;
+		uint64_t seq = s->turbo_seq;
+		int src = 2;
+		if (s->nev && (s->ev[0].t < t || (s->ev[0].t == t && s->ev[0].seq < seq))) {
+			t = s->ev[0].t;
+			seq = s->ev[0].seq;
+			src = 1;
 		}
-		if (!c && !s->nev)
+		if (k->t != INT64_MAX && (k->t < t || (k->t == t && s->tseq[k->cpu] < seq))) {
+			t = k->t;
+			src = 0;
+		}
+		if (t > s->params.duration_ns)
 			break;
-		bool slot = c && (s->nev == 0 || k->t < s->ev[0].t ||
-				  (k->t == s->ev[0].t && k->seq < s->ev[0].seq));
-		if (slot) {
-			if (c->slot_t > s->params.duration_ns)
-				break;
-			s->now = c->slot_t;
-			on_slot(s, c);
-		} else {
+		s->now = t;
+		if (src == 0) {
+			on_slot(s, &s->cpus[k->cpu]);
+		} else if (src == 1) {
 			struct sim_ev e = ev_pop(s);
-			if (e.t > s->params.duration_ns)
-				break;
-			s->now = e.t;
 			on_event(s, &e);
+		} else {
+			if (!s->turbo_fixed)
+				turbo_update(s, t);
+			s->turbo_t = t + s->params.turbo_interval_ns;
+			s->turbo_seq = s->seq++;
 		}
 		s->events++;
 	}

@@ -16,7 +16,7 @@ enum { SLOT_NONE = 0, SLOT_RUN_DONE, SLOT_ENTER, SLOT_POLL_LIMIT, SLOT_EXIT, SLO
 /* Which branch of cpuidle_idle_call() the iteration took. */
 enum { PATH_GOV = 0, PATH_SINGLE, PATH_DEFAULT, PATH_FORCE_POLL };
 
-enum { EV_TICK = 0, EV_CPU_TICK, EV_TIMER, EV_IRQ, EV_HK_TIMER, EV_IPI, EV_TURBO, EV_END, EV_IRQ_WAKE };
+enum { EV_TICK = 0, EV_CPU_TICK, EV_TIMER, EV_IRQ, EV_HK_TIMER, EV_IPI, EV_END, EV_IRQ_WAKE };
 
 enum { T_BLOCKED = 0, T_RUNNABLE, T_RUNNING };
 enum { A_NONE = 0, A_RUN, A_SLEEP, A_BLOCK };
@@ -30,10 +30,9 @@ struct sim_ev {
 	uint64_t arg2;
 };
 
-/* An entry of the heap of CPUs by their internal event. */
-struct sim_key {
+/* A node of the tree of CPUs by their internal event: the winner below it. */
+struct sim_tnode {
 	int64_t t;
-	uint64_t seq;
 	int cpu;
 };
 
@@ -139,9 +138,13 @@ struct il_sim {
 	struct sim_cpu *cpus;
 	struct sim_core *cores;
 	struct sim_pkg *pkgs;
-	struct sim_key *cheap;      /* heap of CPUs by slot */
-	int *hpos;                  /* position of each CPU in it, -1 if not there */
-	int nheap;
+	struct sim_tnode *tt;       /* tournament tree of CPUs by slot, root tt[1] */
+	uint64_t *tseq;             /* tie key of each CPU's slot (tt_leaves entries) */
+	int tt_leaves;              /* a power of two >= ncpus */
+	int slot_cpu;               /* CPU whose slot is being handled, -1 none */
+	int64_t turbo_t;            /* next turbo re-evaluation and its tie key */
+	uint64_t turbo_seq;
+	bool turbo_fixed;           /* the frequency can never change */
 	struct sim_ev *ev;
 	int nev, cap_ev;
 	struct sim_task *tasks;
