@@ -34,6 +34,10 @@
 
 #include "idlelab/governor.h"
 
+#if defined(__SSE2__) && !defined(MENU_NO_SIMD)
+#include <emmintrin.h>
+#endif
+
 #define BUCKETS_MAX 12            /* 12 until 38f83090f515, then 6 */
 #define INTERVAL_SHIFT 3
 #define INTERVALS (1u << INTERVAL_SHIFT)
@@ -166,7 +170,55 @@ static inline void sorted_replace_scalar(uint32_t a[INTERVALS], uint32_t old, ui
 	a[7] = pick(q == 7, new, b6);
 }
 
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__SSE2__) && !defined(MENU_NO_SIMD)
+/*
+ * The same with SSE2 in one step. As a[] is sorted, "a[i] < x" holds for a
+ * prefix of the lanes, so a compare mask's trailing ones count the values
+ * below x: p = first position of old, c = how many are below new, both
+ * from a[] at once. If new > old, lanes p .. c-2 take their right
+ * neighbour and new lands at c-1; otherwise new lands at c and lanes
+ * c+1 .. p take their left neighbour (the other range is then empty).
+ */
+static inline void sorted_replace(uint32_t a[INTERVALS], uint32_t old, uint32_t new)
+{
+	const __m128i bias = _mm_set1_epi32(INT32_MIN);  /* unsigned order as signed */
+	const __m128i i_lo = _mm_setr_epi32(0, 1, 2, 3), i_hi = _mm_setr_epi32(4, 5, 6, 7);
+	__m128i lo = _mm_loadu_si128((const __m128i *)a);
+	__m128i hi = _mm_loadu_si128((const __m128i *)(a + 4));
+	__m128i slo = _mm_xor_si128(lo, bias), shi = _mm_xor_si128(hi, bias);
+	__m128i o = _mm_xor_si128(_mm_set1_epi32((int)old), bias);
+	__m128i n = _mm_xor_si128(_mm_set1_epi32((int)new), bias);
+	unsigned int below_old = (unsigned int)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(o, slo))) |
+				 (unsigned int)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(o, shi))) << 4;
+	unsigned int below_new = (unsigned int)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(n, slo))) |
+				 (unsigned int)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(n, shi))) << 4;
+	int p = __builtin_ctz(~below_old);   /* old is in a[]: p <= 7 */
+	int c = __builtin_ctz(~below_new);   /* 0 .. 8 */
+	int dest = c - (new > old);          /* 0 .. 7 */
+	/* neighbours: next[i] = a[i + 1], prev[i] = a[i - 1] (edge lanes unused) */
+	__m128i next_lo = _mm_or_si128(_mm_srli_si128(lo, 4), _mm_slli_si128(hi, 12));
+	__m128i next_hi = _mm_srli_si128(hi, 4);
+	__m128i prev_lo = _mm_slli_si128(lo, 4);
+	__m128i prev_hi = _mm_or_si128(_mm_slli_si128(hi, 4), _mm_srli_si128(lo, 12));
+	__m128i vp1 = _mm_set1_epi32(p - 1), vp2 = _mm_set1_epi32(p + 1), vd = _mm_set1_epi32(dest);
+	__m128i nv = _mm_set1_epi32((int)new);
+	/* left: p <= i < dest; right: dest < i <= p; at: i == dest */
+	__m128i l_lo = _mm_and_si128(_mm_cmpgt_epi32(i_lo, vp1), _mm_cmpgt_epi32(vd, i_lo));
+	__m128i l_hi = _mm_and_si128(_mm_cmpgt_epi32(i_hi, vp1), _mm_cmpgt_epi32(vd, i_hi));
+	__m128i r_lo = _mm_and_si128(_mm_cmpgt_epi32(i_lo, vd), _mm_cmpgt_epi32(vp2, i_lo));
+	__m128i r_hi = _mm_and_si128(_mm_cmpgt_epi32(i_hi, vd), _mm_cmpgt_epi32(vp2, i_hi));
+	__m128i e_lo = _mm_cmpeq_epi32(i_lo, vd), e_hi = _mm_cmpeq_epi32(i_hi, vd);
+	__m128i keep_lo = _mm_or_si128(_mm_or_si128(l_lo, r_lo), e_lo);
+	__m128i keep_hi = _mm_or_si128(_mm_or_si128(l_hi, r_hi), e_hi);
+
+	lo = _mm_or_si128(_mm_or_si128(_mm_andnot_si128(keep_lo, lo), _mm_and_si128(e_lo, nv)),
+			  _mm_or_si128(_mm_and_si128(l_lo, next_lo), _mm_and_si128(r_lo, prev_lo)));
+	hi = _mm_or_si128(_mm_or_si128(_mm_andnot_si128(keep_hi, hi), _mm_and_si128(e_hi, nv)),
+			  _mm_or_si128(_mm_and_si128(l_hi, next_hi), _mm_and_si128(r_hi, prev_hi)));
+	_mm_storeu_si128((__m128i *)a, lo);
+	_mm_storeu_si128((__m128i *)(a + 4), hi);
+}
+#elif defined(__GNUC__) && !defined(__clang__)
 /*
  * The same with GCC's generic vectors (two 4-lane halves): a handful of
  * compares, selects and lane shifts instead of ~200 scalar instructions.
@@ -251,21 +303,32 @@ static void resync_ring(struct menu_cpu *d)
 }
 
 /*
- * x / n for n in 1..8 by a constant per case, so the compiler uses a
- * multiply instead of a 64-bit divide; results are those of x / n.
+ * x / n for n in 1..8, exact for every u64 x, without a branch: the
+ * round-up multiply of Granlund and Montgomery (t = mulhi(m, x),
+ * q = (t + ((x - t) >> s1)) >> s2 with l = ceil(log2 n),
+ * m = floor(2^64 (2^l - n) / n) + 1, s1 = min(l, 1), s2 = max(l - 1, 0)).
+ * A switch of constant divisors was a data-dependent indirect jump, which
+ * mispredicts in the trimming rounds (the divisor is 8, 7, 6 in turn).
  */
+static const struct {
+	uint64_t m;
+	uint8_t s1, s2;
+} div_magic[INTERVALS + 1] = {
+	[1] = { 1, 0, 0 },
+	[2] = { 1, 1, 0 },
+	[3] = { 0x5555555555555556ull, 1, 1 },
+	[4] = { 1, 1, 1 },
+	[5] = { 0x999999999999999aull, 1, 2 },
+	[6] = { 0x5555555555555556ull, 1, 2 },
+	[7] = { 0x2492492492492493ull, 1, 2 },
+	[8] = { 1, 1, 2 },
+};
+
 static inline uint64_t div_small(uint64_t x, unsigned int n)
 {
-	switch (n) {
-	case 1: return x;
-	case 2: return x / 2;
-	case 3: return x / 3;
-	case 4: return x / 4;
-	case 5: return x / 5;
-	case 6: return x / 6;
-	case 7: return x / 7;
-	default: return x / 8;
-	}
+	uint64_t t = (uint64_t)(((unsigned __int128)div_magic[n].m * x) >> 64);
+
+	return (t + ((x - t) >> div_magic[n].s1)) >> div_magic[n].s2;
 }
 
 /*
