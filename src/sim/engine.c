@@ -260,7 +260,7 @@ static void pkg_depth_flush(struct il_sim *s, struct sim_pkg *pk, int64_t now)
 	if (lvl > IL_STATE_MAX)
 		lvl = 0;
 	s->pkg_depth_ns[lvl] += now - pk->depth_since;
-	if (lvl == 0)
+	if (lvl == 0 && s->p->package_w != 0)
 		pk->energy_j += s->p->package_w * (double)(now - pk->depth_since) * 1e-9;
 	pk->depth_since = now;
 }
@@ -276,8 +276,7 @@ static void depth_set(struct il_sim *s, struct sim_cpu *c, int lvl, int64_t now)
 		return;
 	struct sim_core *co = &s->cores[c->core];
 	struct sim_pkg *pk = &s->pkgs[c->pkg];
-	bool rel_old = c->level > 0 && (s->drv->states[c->level - 1].flags & IL_FLAG_TURBO_RELEASE);
-	bool rel_new = lvl > 0 && (s->drv->states[lvl - 1].flags & IL_FLAG_TURBO_RELEASE);
+	bool rel_old = s->lvl_rel[c->level], rel_new = s->lvl_rel[lvl];
 
 	c->level = lvl;
 	if (rel_old != rel_new) {
@@ -287,8 +286,8 @@ static void depth_set(struct il_sim *s, struct sim_cpu *c, int lvl, int64_t now)
 		if (was_active != is_active)
 			pk->active += is_active ? 1 : -1;
 	}
-	int clvl = IL_STATE_MAX + 1;
-	for (int i = 0; i < co->nthreads; i++) {
+	int clvl = lvl;
+	for (int i = 0; co->nthreads > 1 && i < co->nthreads; i++) {
 		int l = s->cpus[co->first + i].level;
 		if (l < clvl)
 			clvl = l;
@@ -310,10 +309,7 @@ static void mode_set(struct il_sim *s, struct sim_cpu *c, int mode, int64_t now)
 	c->mode = mode;
 	if (s->energy_on)
 		c->power_w = thread_power(s, c);
-	int lvl = 0;
-	if (mode == M_STATE && !c->exiting && !(s->drv->states[c->idx].flags & IL_FLAG_POLLING))
-		lvl = c->idx + 1;
-	depth_set(s, c, lvl, now);
+	depth_set(s, c, mode == M_STATE && !c->exiting ? s->st_lvl[c->idx] : 0, now);
 }
 
 static int64_t cycles_ns(uint64_t cycles, double mhz)
@@ -640,7 +636,8 @@ static void hw_wake(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
 	const struct il_state *st = &s->drv->states[c->idx];
 	int64_t lat = exit_sample(s, st);
-	int64_t path = il_dist_sample(&st->exit_path_cost, &s->rng);
+	int64_t path = st->exit_path_cost.kind == IL_DIST_NONE ? 0 :
+		       il_dist_sample(&st->exit_path_cost, &s->rng);
 
 	c->exiting = true;
 	mode_set(s, c, M_STATE, now);
@@ -660,7 +657,7 @@ static void poll_wake(struct il_sim *s, struct sim_cpu *c, int64_t now)
 
 static bool state_polls(const struct il_sim *s, const struct sim_cpu *c)
 {
-	return c->path == PATH_FORCE_POLL || (s->drv->states[c->idx].flags & IL_FLAG_POLLING);
+	return c->path == PATH_FORCE_POLL || s->st_lvl[c->idx] == 0;
 }
 
 /* ->enter returned at now: the core's accounting, reflect, next iteration. */
@@ -1100,6 +1097,12 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 		return NULL;
 	}
 
+	/* per state: the depth level a thread in it has (0 = polling) and its turbo flag */
+	for (int i = 0; i < s->drv->state_count; i++) {
+		bool polls = s->drv->states[i].flags & IL_FLAG_POLLING;
+		s->st_lvl[i] = polls ? 0 : (uint8_t)(i + 1);
+		s->lvl_rel[i + 1] = s->drv->states[i].flags & IL_FLAG_TURBO_RELEASE;
+	}
 	int tpc = p->threads_per_core, cpp = p->cores_per_package;
 	s->ncores = p->packages * cpp;
 	s->npkgs = p->packages;

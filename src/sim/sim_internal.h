@@ -145,6 +145,8 @@ struct il_sim {
 	int64_t turbo_t;            /* next turbo re-evaluation and its tie key */
 	uint64_t turbo_seq;
 	bool turbo_fixed;           /* the frequency can never change */
+	uint8_t st_lvl[IL_STATE_MAX];      /* depth level in state i: i + 1, 0 if it polls */
+	bool lvl_rel[IL_STATE_MAX + 2];    /* depth level l is a TURBO_RELEASE state */
 	struct sim_ev *ev;
 	int nev, cap_ev;
 	struct sim_task *tasks;
