@@ -357,14 +357,15 @@ static void turbo_update(struct il_sim *s, int64_t now)
 
 static void rq_push(struct sim_cpu *c, int task)
 {
-	c->rq[(c->rq_head + c->rq_len) % c->rq_cap] = task;
+	int i = c->rq_head + c->rq_len;
+	c->rq[i >= c->rq_cap ? i - c->rq_cap : i] = task;
 	c->rq_len++;
 }
 
 static int rq_pop(struct sim_cpu *c)
 {
 	int t = c->rq[c->rq_head];
-	c->rq_head = (c->rq_head + 1) % c->rq_cap;
+	c->rq_head = c->rq_head + 1 == c->rq_cap ? 0 : c->rq_head + 1;
 	c->rq_len--;
 	return t;
 }
@@ -502,7 +503,12 @@ static void tick_stop(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	if (!s->params.nohz || c->tick_stopped)
 		return;
 	int64_t nt = next_timer(c);
-	int64_t basemono = now - now % s->tick_nsec;
+	/* the last tick instant <= now (ticks are at multiples of tick_nsec) */
+	int64_t basemono = s->next_tick_t - s->tick_nsec;
+	while (basemono > now)
+		basemono -= s->tick_nsec;
+	while (basemono + s->tick_nsec <= now)
+		basemono += s->tick_nsec;
 	if (nt != INT64_MAX && nt - basemono <= s->tick_nsec)
 		return;
 	c->tick_stopped = true;
