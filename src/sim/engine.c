@@ -377,7 +377,13 @@ static void burst_start(struct il_sim *s, struct sim_cpu *c, int64_t fixed_ns, u
 	double mhz = s->pkgs[c->pkg].mhz;
 	c->cyc_start = now + fixed_ns;
 	c->cycles_left = (double)cycles;
-	slot_set(s, c, c->cyc_start + cycles_ns(cycles, mhz), SLOT_RUN_DONE);
+	/* workloads repeat the same bursts: keep the last conversion (a division) */
+	if (cycles != c->memo_cycles || mhz != c->memo_mhz) {
+		c->memo_cycles = cycles;
+		c->memo_mhz = mhz;
+		c->memo_ns = cycles_ns(cycles, mhz);
+	}
+	slot_set(s, c, c->cyc_start + c->memo_ns, SLOT_RUN_DONE);
 }
 
 static void idle_enter(struct il_sim *s, struct sim_cpu *c, int64_t now);
@@ -1161,6 +1167,7 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 		c->pkg = i / (tpc * cpp);
 		c->cur = -1;
 		c->slot_t = INT64_MAX;
+		c->memo_mhz = -1;
 		il_device_init(&c->dev, s->drv, i);
 		il_qos_init(&c->qos);
 		c->qos.resume_latency_us = params->qos_resume_latency_us;

@@ -69,6 +69,9 @@ struct sim_cpu {
 	int64_t cyc_start;   /* when the cycles of the burst start, ns */
 	double cycles_left;
 	int64_t extra_ns;    /* IPI send cost charged to the current burst */
+	uint64_t memo_cycles; /* the last burst length converted to ns */
+	double memo_mhz;
+	int64_t memo_ns;
 	/* hrtimers */
 	int64_t *th;
 	int nth, cap_th;
