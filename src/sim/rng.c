@@ -177,6 +177,7 @@ static struct {
 	double wn[128], fn[128];
 } zig;
 static pthread_once_t zig_once = PTHREAD_ONCE_INIT;
+static bool zig_ready; /* set (release) once the tables are built: skips pthread_once per draw */
 
 static void zig_init(void)
 {
@@ -196,11 +197,13 @@ static void zig_init(void)
 		zig.fn[i] = il_sim_exp(-0.5 * dn * dn);
 		zig.wn[i] = dn / ZIG_M;
 	}
+	__atomic_store_n(&zig_ready, true, __ATOMIC_RELEASE);
 }
 
 double il_rng_normal(struct il_rng *r)
 {
-	pthread_once(&zig_once, zig_init);
+	if (!__atomic_load_n(&zig_ready, __ATOMIC_ACQUIRE))
+		pthread_once(&zig_once, zig_init);
 	for (;;) {
 		int32_t hz = (int32_t)(uint32_t)(il_rng_next(r) >> 32);
 		int iz = hz & 127;
