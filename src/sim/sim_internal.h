@@ -92,14 +92,15 @@ struct sim_cpu {
 	unsigned int nr_iowait;
 	double util;
 	int64_t util_busy_mark;
-	struct il_idle_inputs in;
-	struct il_device dev;
 	struct il_qos qos;
 	/* depth and energy */
 	int level;           /* 0 active, i + 1 in physical state i */
 	double power_w;
 	int64_t energy_since;
 	double energy_j;
+	/* the big members last: the scalars above share few cache lines (256 CPUs) */
+	struct il_idle_inputs in;
+	struct il_device dev;
 };
 
 struct sim_core {
