@@ -303,32 +303,21 @@ static void resync_ring(struct menu_cpu *d)
 }
 
 /*
- * x / n for n in 1..8, exact for every u64 x, without a branch: the
- * round-up multiply of Granlund and Montgomery (t = mulhi(m, x),
- * q = (t + ((x - t) >> s1)) >> s2 with l = ceil(log2 n),
- * m = floor(2^64 (2^l - n) / n) + 1, s1 = min(l, 1), s2 = max(l - 1, 0)).
- * A switch of constant divisors was a data-dependent indirect jump, which
- * mispredicts in the trimming rounds (the divisor is 8, 7, 6 in turn).
+ * x / n for n in 1..8 by a constant per case, so the compiler uses a
+ * multiply instead of a 64-bit divide; results are those of x / n.
  */
-static const struct {
-	uint64_t m;
-	uint8_t s1, s2;
-} div_magic[INTERVALS + 1] = {
-	[1] = { 1, 0, 0 },
-	[2] = { 1, 1, 0 },
-	[3] = { 0x5555555555555556ull, 1, 1 },
-	[4] = { 1, 1, 1 },
-	[5] = { 0x999999999999999aull, 1, 2 },
-	[6] = { 0x5555555555555556ull, 1, 2 },
-	[7] = { 0x2492492492492493ull, 1, 2 },
-	[8] = { 1, 1, 2 },
-};
-
 static inline uint64_t div_small(uint64_t x, unsigned int n)
 {
-	uint64_t t = (uint64_t)(((unsigned __int128)div_magic[n].m * x) >> 64);
-
-	return (t + ((x - t) >> div_magic[n].s1)) >> div_magic[n].s2;
+	switch (n) {
+	case 1: return x;
+	case 2: return x / 2;
+	case 3: return x / 3;
+	case 4: return x / 4;
+	case 5: return x / 5;
+	case 6: return x / 6;
+	case 7: return x / 7;
+	default: return x / 8;
+	}
 }
 
 /*
