@@ -59,16 +59,15 @@ static void free_configs(struct cmp_config *cfg, int n)
 	}
 }
 
-/* Read the configurations of one file; returns the number added or -1. */
-static int read_file(const char *path, struct cmp_config *out, int room)
+/*
+ * Read the configurations of one parsed file (root is consumed); returns the
+ * number added or -1. Split from read_file() for the fuzz target.
+ */
+static int read_root(const char *path, struct json_object *root, struct cmp_config *out, int room)
 {
-	struct json_object *root = json_object_from_file(path);
 	struct json_object *configs;
 	int added = 0;
 
-	if (!root)
-		return cli_error("%s: cannot read it as JSON (%s)", path, json_util_get_last_err()
-								       ? json_util_get_last_err() : "?"), -1;
 	const char *kind = jstr(root, "idlelab");
 	if (!kind || strcmp(kind, "sim") ||
 	    !json_object_object_get_ex(root, "configs", &configs) ||
@@ -139,6 +138,17 @@ static int read_file(const char *path, struct cmp_config *out, int room)
 	return added;
 }
 
+/* Read the configurations of one file; returns the number added or -1. */
+static int read_file(const char *path, struct cmp_config *out, int room)
+{
+	struct json_object *root = json_object_from_file(path);
+
+	if (!root)
+		return cli_error("%s: cannot read it as JSON (%s)", path, json_util_get_last_err()
+								       ? json_util_get_last_err() : "?"), -1;
+	return read_root(path, root, out, room);
+}
+
 static const struct cmp_metric *find_metric(const struct cmp_config *c, const struct cmp_metric *m)
 {
 	for (int i = 0; i < c->nmetrics; i++)
@@ -189,7 +199,7 @@ static int run(int argc, char **argv)
 	for (int i = optind; i < argc; i++) {
 		int n = read_file(argv[i], cfg + ncfg, CMP_MAX_CONFIGS - ncfg);
 		if (n < 0) {
-			free_configs(cfg, ncfg + 1);
+			free_configs(cfg, CMP_MAX_CONFIGS); /* zeroed: frees what the failed read added */
 			return 1;
 		}
 		ncfg += n;
