@@ -299,7 +299,8 @@ struct il_sim_result {
 	struct il_state states[IL_STATE_MAX];
 	struct il_sim_cpu_result *cpu;     /* ncpus */
 	int64_t duration_ns;
-	uint64_t events;
+	uint64_t events;                   /* handled (diagnostic; not reported): turbo re-evaluations
+	                                      count only on platforms whose frequency can change */
 	struct il_hist wake_lat;           /* wake event to the task running, ns */
 	/* core and package depth: time with the shallowest thread/core in state i (index IL_STATE_MAX = active) */
 	int64_t core_depth_ns[IL_STATE_MAX + 1];

@@ -1233,8 +1233,11 @@ int il_sim_run(struct il_sim *s, struct il_err *err)
 	s->setup_done = true;
 	s->next_tick_t = s->tick_nsec;
 	ev_push(s, s->tick_nsec, EV_TICK, -1, -1, 0);
-	/* the turbo re-evaluation is periodic: kept out of the heap, its key taken in turn */
-	s->turbo_t = s->params.turbo_interval_ns;
+	/*
+	 * The turbo re-evaluation is periodic: kept out of the heap, its key
+	 * taken in turn; none at all when the frequency cannot change.
+	 */
+	s->turbo_t = s->turbo_fixed ? INT64_MAX : s->params.turbo_interval_ns;
 	s->turbo_seq = s->seq++;
 	ev_push(s, s->params.duration_ns, EV_END, -1, -1, 0);
 	for (int i = 0; i < s->ncpus; i++) {
