@@ -482,7 +482,7 @@ static void idle_inputs(struct il_sim *s, struct sim_cpu *c, int64_t now, struct
 	/* nohz=off: can_stop_idle_tick() fails and the sleep length is delta_next */
 	in->sleep_length_ns = s->params.nohz ? sleep : in->delta_tick_ns;
 	in->tick_stopped = c->tick_stopped;
-	in->latency_req_ns = il_latency_req_ns(&c->qos);
+	in->latency_req_ns = c->latency_req_ns;
 	in->nr_iowait = c->nr_iowait;
 	in->cpu_utilized = c->util > 16.0 / 1024; /* teo: util > capacity >> 6 */
 	in->clock_ns = (uint64_t)now;
@@ -1172,6 +1172,7 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 		il_qos_init(&c->qos);
 		c->qos.resume_latency_us = params->qos_resume_latency_us;
 		c->qos.cpu_latency_us = params->qos_cpu_latency_us;
+		c->latency_req_ns = il_latency_req_ns(&c->qos); /* the requests never change in a run */
 		c->mode = M_RUN;
 		c->power_w = thread_power(s, c);
 		if (gov && s->drv == &m->drv)

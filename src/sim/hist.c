@@ -20,7 +20,8 @@ void il_hist_init(struct il_hist *h)
 	h->max = -1;
 }
 
-int il_hist_bucket(int64_t v)
+/* The bucket computation, inlined into il_hist_add (one call per sample). */
+static inline int bucket_of(int64_t v)
 {
 	if (v < 0)
 		v = 0;
@@ -32,6 +33,11 @@ int il_hist_bucket(int64_t v)
 	int shift = msb - (IL_HIST_SUB_BITS - 1);
 
 	return SUB_COUNT + (shift - 1) * HALF_COUNT + (int)((v >> shift) - HALF_COUNT);
+}
+
+int il_hist_bucket(int64_t v)
+{
+	return bucket_of(v);
 }
 
 void il_hist_bucket_range(int b, int64_t *lo, int64_t *hi)
@@ -55,7 +61,7 @@ void il_hist_add(struct il_hist *h, int64_t v)
 		h->clamped++;
 		v = IL_HIST_MAX_NS;
 	}
-	h->buckets[il_hist_bucket(v)]++;
+	h->buckets[bucket_of(v)]++;
 	h->count++;
 	h->sum += (double)v;
 	if (v < h->min)

@@ -93,6 +93,7 @@ struct sim_cpu {
 	double util;
 	int64_t util_busy_mark;
 	struct il_qos qos;
+	int64_t latency_req_ns; /* il_latency_req_ns(&qos) */
 	/* depth and energy */
 	int level;           /* 0 active, i + 1 in physical state i */
 	double power_w;
