@@ -451,9 +451,9 @@ static void menu_update(struct menu_cpu *d, const struct il_driver *drv,
 	 */
 	uint64_t measured_ns = pick64(residency_ns > 2 * exit_ns, /* s64 2*el wraps in the kernel */
 				      residency_ns - exit_ns, residency_ns / 2);
-	measured_ns = pick64((target->flags & IL_FLAG_POLLING) && dev->poll_time_limit,
+	measured_ns = pick64(((target->flags & IL_FLAG_POLLING) != 0) & dev->poll_time_limit,
 			     next_ns, measured_ns);
-	measured_ns = pick64(d->tick_wakeup && next_ns > (uint64_t)tick_nsec,
+	measured_ns = pick64(d->tick_wakeup & (next_ns > (uint64_t)tick_nsec),
 			     TICK_WAKEUP_MEASURED_NS, measured_ns);
 	measured_ns = pick64(measured_ns > next_ns, next_ns, measured_ns);
 
@@ -461,7 +461,7 @@ static void menu_update(struct menu_cpu *d, const struct il_driver *drv,
 	uint32_t ratio = (uint32_t)((RESOLUTION * measured_ns) / (next_ns | (next_ns == 0)));
 	uint32_t factor = d->correction_factor[d->bucket];
 	factor -= factor / DECAY;
-	factor += pick(next_ns > 0 && measured_ns < MAX_INTERESTING_NS, ratio, RESOLUTION);
+	factor += pick((next_ns > 0) & (measured_ns < MAX_INTERESTING_NS), ratio, RESOLUTION);
 	d->correction_factor[d->bucket] = factor;
 
 	/* ktime_to_us() of a value <= KTIME_MAX, stored as unsigned int */
@@ -521,10 +521,11 @@ static int menu_select(const void *config, void *cpu_data, const struct il_drive
 					    d->correction_factor[d->bucket]) / TIMER_SCALE);
 			if ((uint64_t)timer_us * 1000 < predicted_ns)
 				predicted_ns = (uint64_t)timer_us * 1000;
-			if ((f & F_TIMERS_STOPPED) && stopped &&
-			    predicted_ns < (uint64_t)tick_nsec &&
-			    (!(f & F_SAFE_TIMER_RANGE) ||
-			     d->next_timer_ns > (uint64_t)(2 * tick_nsec)))
+			/* one branch for the three tests (an optimisation) */
+			if ((f & F_TIMERS_STOPPED) &&
+			    (stopped & (predicted_ns < (uint64_t)tick_nsec) &
+			     (!(f & F_SAFE_TIMER_RANGE) ||
+			      d->next_timer_ns > (uint64_t)(2 * tick_nsec))))
 				predicted_ns = d->next_timer_ns;
 		} else {
 			/* no timer query: assume a far timer and the tick half away */
