@@ -113,6 +113,12 @@ struct il_platform {
 		char name[IL_NAME_LEN];    /* state name as the driver names it ("C6", "C2") */
 		struct il_dist dist;       /* its real wake-up latency, ns */
 	} state_exit[IL_STATE_MAX];    /* "exit.NAME = dist" */
+	int nstate_power;
+	struct il_plat_state_power {
+		char name[IL_NAME_LEN];    /* state name as the driver names it */
+		double power_w;            /* "power.NAME = W"; -1 = not given */
+		double transition_j;       /* "transition.NAME = J"; -1 = not given */
+	} state_power[IL_STATE_MAX];   /* power data for driver-derived states */
 
 	/* [state.N]: an explicit table (used when driver is not derived) */
 	struct il_driver table;

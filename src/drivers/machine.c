@@ -270,6 +270,29 @@ int il_machine_idle_build(const struct il_platform *p, const char *release,
 		if (!n)
 			il_machine_note(out, "no idle driver is modelled for this architecture");
 	}
+	/*
+	 * The platform's power model for the states a driver derived
+	 * ([firmware] power.NAME / transition.NAME): drivers know no power
+	 * figures, so they leave -1 and the data is matched here by state name.
+	 * An explicit [state.N] table carries its own power_w / transition_j.
+	 */
+	for (int k = 0; k < p->nstate_power; k++) {
+		const struct il_plat_state_power *sp = &p->state_power[k];
+		int n = out->cpuidle && !p->has_table ? out->drv.state_count : 0;
+		for (int i = 0; i < n; i++)
+			if (!strcmp(out->drv.states[i].name, sp->name)) {
+				if (sp->power_w >= 0)
+					out->drv.states[i].power_w = sp->power_w;
+				if (sp->transition_j >= 0)
+					out->drv.states[i].transition_j = sp->transition_j;
+			}
+		if (!strcmp(out->default_state.name, sp->name)) {
+			if (sp->power_w >= 0)
+				out->default_state.power_w = sp->power_w;
+			if (sp->transition_j >= 0)
+				out->default_state.transition_j = sp->transition_j;
+		}
+	}
 	if (out->cpuidle && out->force_poll)
 		il_machine_note(out, "idle=poll: the idle loop polls and never enters the %s states",
 				out->drv.name[0] ? out->drv.name : "driver's");

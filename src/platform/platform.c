@@ -388,6 +388,35 @@ static int h_firmware(struct parse_ctx *c, const char *k, const char *v)
 		}
 		return get_dist(c, k, v, &p->state_exit[i].dist);
 	}
+	if (!strncmp(k, "power.", 6) || !strncmp(k, "transition.", 11)) {
+		/*
+		 * "power.NAME = W", "transition.NAME = J": the power model of the
+		 * driver-derived state NAME (what power_w / transition_j are for an
+		 * explicit [state.N]); machine.c applies them to the built table.
+		 */
+		bool is_power = k[0] == 'p';
+		const char *name = k + (is_power ? 6 : 11);
+		int i;
+		if (!*name)
+			return fail(c, c->line, "%s: missing state name", k);
+		if (strlen(name) >= IL_NAME_LEN)
+			return fail(c, c->line, "%s: state name longer than %d characters", k,
+				    IL_NAME_LEN - 1);
+		for (i = 0; i < p->nstate_power; i++)
+			if (!strcmp(p->state_power[i].name, name))
+				break;
+		if (i == p->nstate_power) {
+			if (p->nstate_power == IL_STATE_MAX)
+				return fail(c, c->line, "power/transition keys for more than %d states",
+					    IL_STATE_MAX);
+			snprintf(p->state_power[i].name, sizeof(p->state_power[i].name), "%s", name);
+			p->state_power[i].power_w = -1;
+			p->state_power[i].transition_j = -1;
+			p->nstate_power++;
+		}
+		return get_double(c, k, v, is_power ? &p->state_power[i].power_w
+						     : &p->state_power[i].transition_j, false);
+	}
 	return unknown(c, "firmware", k);
 }
 

@@ -3,7 +3,8 @@
  * src/drivers/machine.c: boot order (default routine first, then intel_idle,
  * acpi_idle, haltpoll; pseries on powerpc), cpuidle.off=1, and the governor
  * the kernel runs (ratings menu 20, teo 19, ladder 10/25, haltpoll 9 on
- * KVM; cpuidle.governor= before the driver's preference).
+ * KVM; cpuidle.governor= before the driver's preference), and the platform's
+ * [firmware] power.NAME / transition.NAME applied to the built table.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -254,6 +255,58 @@ static void other_arch(void **state)
 	assert_string_equal(il_idle_routine_name(IL_IDLE_ROUTINE_TDX_HALT), "tdx_halt");
 }
 
+/*
+ * [firmware] power.NAME / transition.NAME reach the state the driver names
+ * NAME (exact, case-sensitive match) and the default routine's state; an
+ * explicit [state.N] table keeps its own figures; bad keys are refused.
+ */
+static void firmware_power_keys(void **state)
+{
+	struct il_machine_idle m;
+	struct il_platform p;
+	struct il_err e;
+	(void)state;
+	/* pseries dedicated: snooze + CEDE; the default routine's state is "cede" */
+	build(LPAR "[firmware]\npower.CEDE = 0.25\ntransition.CEDE = 2e-6\npower.snooze = 3\n"
+	      "power.cede = 0.5\npower.C6 = 0.1\n", NULL, NULL, &m);
+	assert_true(m.cpuidle);
+	assert_string_equal(m.drv.states[0].name, "snooze");
+	assert_string_equal(m.drv.states[1].name, "CEDE");
+	assert_true(m.drv.states[0].power_w == 3.0);
+	assert_true(m.drv.states[0].transition_j == -1); /* only power given */
+	assert_true(m.drv.states[1].power_w == 0.25);
+	assert_true(m.drv.states[1].transition_j == 2e-6);
+	assert_string_equal(m.default_state.name, "cede");
+	assert_true(m.default_state.power_w == 0.5);
+	assert_true(m.default_state.transition_j == -1);
+	/* without the keys every figure stays unknown */
+	build(LPAR, NULL, NULL, &m);
+	assert_true(m.drv.states[1].power_w == -1);
+	assert_true(m.default_state.power_w == -1);
+	/* a key repeated for the same state: the last value wins, one entry */
+	build(LPAR "[firmware]\npower.CEDE = 1\npower.CEDE = 2\n", NULL, NULL, &m);
+	assert_true(m.drv.states[1].power_w == 2.0);
+	/* an explicit table is not touched */
+	build(TABLE "power_w = 0.75\n[firmware]\npower.C1 = 9\n", NULL, NULL, &m);
+	assert_true(m.drv.states[1].power_w == 0.75);
+	/* refusals name the line */
+	static const char *const bad[] = {
+		"[platform]\nname = t\n[firmware]\npower. = 1\n",
+		"[platform]\nname = t\n[firmware]\ntransition. = 1\n",
+		"[platform]\nname = t\n[firmware]\npower.C6 = -1\n",
+		"[platform]\nname = t\n[firmware]\ntransition.C6 = lots\n",
+		"[platform]\nname = t\n[firmware]\npower.ABCDEFGHIJKLMNOP = 1\n",
+	};
+	static const char *const why[] = { "missing state name", "missing state name",
+					   "negative value", "is not a number", "longer than" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_not_equal(il_platform_load_string(&p, bad[i], strlen(bad[i]), "t.ini",
+							     &e), 0);
+		if (!strstr(e.msg, why[i]) || e.line != 4 || strcmp(e.file, "t.ini"))
+			fail_msg("case %zu: '%s'", i, e.msg);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -269,6 +322,7 @@ int main(void)
 		cmocka_unit_test(idle_poll_with_driver),
 		cmocka_unit_test(bad_idle_value_noted),
 		cmocka_unit_test(other_arch),
+		cmocka_unit_test(firmware_power_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
