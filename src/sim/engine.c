@@ -13,10 +13,11 @@
  * the tick is not stopped when the next timer is within one tick period).
  *
  * Events: each CPU owns one "slot" (its next internal event: end of a burst,
- * end of the idle entry, poll time limit, end of an exit) kept in an indexed
- * heap of CPUs; everything else (timers, IPIs, device interrupts, the global
- * tick, turbo re-evaluation) goes to a plain heap. Ties are broken by a
- * global sequence number, so runs are deterministic. Nothing is allocated
+ * end of the idle entry, poll time limit, end of an exit) kept in a
+ * tournament tree of CPUs; timers, IPIs, device interrupts and the global
+ * tick go to a plain heap; the periodic turbo re-evaluation is a third
+ * source compared in the main loop. Ties are broken by a global sequence
+ * number, so runs are deterministic. Nothing is allocated
  * once the run has started, except that the plain heap doubles if a
  * workload keeps more events pending than it was sized for.
  *
