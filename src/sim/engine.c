@@ -222,13 +222,9 @@ static double active_power(const struct il_sim *s, double mhz)
 /* Power of a thread in its current mode, W. */
 static double thread_power(const struct il_sim *s, const struct sim_cpu *c)
 {
-	if (c->mode == M_STATE && !c->exiting) {
-		const struct il_state *st = &s->drv->states[c->idx];
-		if (st->power_w >= 0)
-			return st->power_w;
-		return (st->flags & IL_FLAG_POLLING) ? active_power(s, s->pkgs[c->pkg].mhz) : 0;
-	}
-	return active_power(s, s->pkgs[c->pkg].mhz);
+	if (c->mode == M_STATE && !c->exiting && !s->st_active[c->idx])
+		return s->st_power[c->idx];
+	return s->pkgs[c->pkg].active_w;
 }
 
 static void energy_flush(struct il_sim *s, struct sim_cpu *c, int64_t now)
@@ -346,6 +342,7 @@ static void turbo_update(struct il_sim *s, int64_t now)
 		for (int i = pk->first_cpu; i < pk->first_cpu + pk->ncpus; i++)
 			energy_flush(s, &s->cpus[i], now);
 		pk->mhz = mhz;
+		pk->active_w = active_power(s, mhz);
 		pk->freq_idx = freq_index(s, mhz);
 		for (int i = pk->first_cpu; i < pk->first_cpu + pk->ncpus; i++) {
 			s->cpus[i].power_w = thread_power(s, &s->cpus[i]);
@@ -1115,6 +1112,9 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 		bool polls = s->drv->states[i].flags & IL_FLAG_POLLING;
 		s->st_lvl[i] = polls ? 0 : (uint8_t)(i + 1);
 		s->lvl_rel[i + 1] = s->drv->states[i].flags & IL_FLAG_TURBO_RELEASE;
+		/* power in it: its own, else a polling thread draws active power, else none */
+		s->st_active[i] = !(s->drv->states[i].power_w >= 0) && polls;
+		s->st_power[i] = s->drv->states[i].power_w >= 0 ? s->drv->states[i].power_w : 0;
 	}
 	int tpc = p->threads_per_core, cpp = p->cores_per_package;
 	s->ncores = p->packages * cpp;
@@ -1142,6 +1142,7 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 		pk->active = cpp;
 		pk->ncores_at[0] = cpp;
 		pk->mhz = il_turbo_mhz(p, cpp, params->default_mhz);
+		pk->active_w = active_power(s, pk->mhz);
 		pk->freq_idx = freq_index(s, pk->mhz);
 	}
 	/* no package ever changes frequency when every active-core count maps to the same one */

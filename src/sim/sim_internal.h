@@ -117,6 +117,7 @@ struct sim_pkg {
 	int ncores_at[IL_STATE_MAX + 2];
 	int64_t depth_since;
 	double mhz;
+	double active_w;     /* power of a busy or polling thread at mhz, W */
 	int freq_idx;
 	int64_t freq_since;
 	double energy_j;     /* package (uncore) energy */
@@ -152,6 +153,8 @@ struct il_sim {
 	bool turbo_fixed;           /* the frequency can never change */
 	uint8_t st_lvl[IL_STATE_MAX];      /* depth level in state i: i + 1, 0 if it polls */
 	bool lvl_rel[IL_STATE_MAX + 2];    /* depth level l is a TURBO_RELEASE state */
+	bool st_active[IL_STATE_MAX];      /* a thread in state i draws active power (polling) */
+	double st_power[IL_STATE_MAX];     /* else its power, W */
 	struct sim_ev *ev;
 	int nev, cap_ev;
 	struct sim_task *tasks;
