@@ -144,7 +144,8 @@ static inline uint64_t pick64(bool c, uint64_t x, uint64_t y)
 	return y ^ ((x ^ y) & (0ull - (uint64_t)c));
 }
 
-static inline void sorted_replace_scalar(uint32_t a[INTERVALS], uint32_t old, uint32_t new)
+static inline __attribute__((unused)) void
+sorted_replace_scalar(uint32_t a[INTERVALS], uint32_t old, uint32_t new)
 {
 	/* spelt out so that everything stays in registers */
 	const uint32_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5],
