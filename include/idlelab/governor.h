@@ -99,6 +99,9 @@ extern const struct il_gov_ops *const il_governors[];
 /* Find a governor's ops by name (exact). */
 const struct il_gov_ops *il_gov_find(const char *name);
 
+/* Is rel one of the governor's presets (ops->releases)? */
+bool il_gov_has_release(const struct il_gov_ops *ops, const char *rel);
+
 /* Create a governor from "NAME[@REL][+PATCH[=V]]..." for ncpus CPUs. */
 struct il_gov *il_gov_new(const char *spec, int ncpus, struct il_err *err);
 void il_gov_free(struct il_gov *gov);

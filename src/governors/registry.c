@@ -54,8 +54,9 @@ static void newest_release(const char *list, char *out, size_t size)
 	snprintf(out, size, "%.*s", (int)strcspn(last, " "), last);
 }
 
-static bool release_known(const char *list, const char *rel)
+bool il_gov_has_release(const struct il_gov_ops *ops, const char *rel)
 {
+	const char *list = ops->releases;
 	size_t n = strlen(rel);
 
 	for (const char *p = list; *p;) {
@@ -114,7 +115,7 @@ struct il_gov *il_gov_new(const char *spec, int ncpus, struct il_err *err)
 	}
 	if (!release[0])
 		newest_release(ops->releases, release, sizeof(release));
-	else if (!release_known(ops->releases, release)) {
+	else if (!il_gov_has_release(ops, release)) {
 		il_err_set(err, EINVAL, "governor %s has no preset for kernel %s (presets: %s)",
 			   name, release, ops->releases);
 		return NULL;

@@ -20,22 +20,6 @@ struct batch_ctx {
 	struct il_err err;
 };
 
-/* Does a space-separated release list contain rel? */
-static bool has_release(const char *list, const char *rel)
-{
-	size_t n = strlen(rel);
-
-	for (const char *p = list; *p;) {
-		size_t l = strcspn(p, " ");
-		if (l == n && !strncmp(p, rel, n))
-			return true;
-		p += l;
-		while (*p == ' ')
-			p++;
-	}
-	return false;
-}
-
 /*
  * The governor spec a configuration runs: the kernel's choice when none is
  * given, and the kernel release's preset when the spec names no release.
@@ -50,7 +34,7 @@ static void resolve_spec(const char *spec, const struct il_machine_idle *m, char
 	plus = strchr(spec, '+');
 	snprintf(name, sizeof(name), "%.*s", (int)(plus ? (size_t)(plus - spec) : strlen(spec)), spec);
 	const struct il_gov_ops *ops = strchr(name, '@') ? NULL : il_gov_find(name);
-	if (ops && m->release[0] && has_release(ops->releases, m->release))
+	if (ops && m->release[0] && il_gov_has_release(ops, m->release))
 		snprintf(out, size, "%s@%s%s", name, m->release, plus ? plus : "");
 	else
 		snprintf(out, size, "%s", spec);
