@@ -855,14 +855,11 @@ out_tick:
 static void reflect_618(struct teo_cpu *cpu, struct il_device *dev, int state,
 			const struct il_idle_inputs *in)
 {
+	/* without a branch (an optimisation): poll_time_limit is already false otherwise */
+	cpu->artificial_wakeup = dev->poll_time_limit |
+				 (in->got_tick & (cpu->sleep_length_ns > in->tick_nsec));
 	dev->last_state_idx = state;
-	if (dev->poll_time_limit ||
-	    (in->got_tick && cpu->sleep_length_ns > in->tick_nsec)) {
-		dev->poll_time_limit = false;
-		cpu->artificial_wakeup = true;
-	} else {
-		cpu->artificial_wakeup = false;
-	}
+	dev->poll_time_limit = false;
 }
 
 /* ---------------------------------------------------------------- 7.1 -- */
