@@ -443,7 +443,8 @@ static void menu_update(struct menu_cpu *d, const struct il_driver *drv,
 	const uint64_t exit_ns = (uint64_t)target->exit_latency_ns;
 
 	/*
-	 * All three candidates are computed and one is picked without a branch:
+	 * All three candidates are computed and one is picked without a branch
+	 * (conditions joined with &, not &&, so that they do not branch either):
 	 * which rule applies changes from one idle period to the next.
 	 *  - a tick the prediction expected to be stopped woke us: assume long;
 	 *  - the poll timed out: the timer would have woken a better choice;
