@@ -1,0 +1,10 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Run every benchmark (make bench). Figures go to docs/performance.md.
+set -eu
+build=$1
+"$build"/bench/bench_governors
+echo
+"$build"/bench/bench_sim
+echo
+"$build"/bench/bench_wakeup --samples 2000
