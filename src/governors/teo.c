@@ -555,7 +555,8 @@ static __attribute__((noinline)) int select_61(struct teo_cpu *cpu, const struct
 		recent_sum = 0;
 		for (int i = idx - 1; i >= 0; i--) {
 			/* teo_middle_of_bin() */
-			int64_t span = (tr_ns(drv, i) + tr_ns(drv, i + 1)) / 2;
+			/* the kernel's s64 sum wraps (-fno-strict-overflow): add unsigned */
+			int64_t span = (int64_t)((uint64_t)tr_ns(drv, i) + (uint64_t)tr_ns(drv, i + 1)) / 2;
 			bool span_ok = !in->tick_stopped || (uint64_t)span >= (uint64_t)tick;
 
 			intercept_sum += bin_intercepts(cpu, i);
