@@ -270,7 +270,15 @@ static int parse_header(struct il_replay_log *log, char *h, bool *have_hz, int *
 	char *sp = strpbrk(h, " \t,");
 	if (eq && (!sp || eq < sp))
 		return parse_keys(log, h, have_hz, file, line, err);
-	return il_err_set_at(err, EINVAL, file, line, "unknown header line '#%.40s'", h);
+	/*
+	 * "# WORD,..." has the form of a directive: one we do not know is most
+	 * likely a typo of state/disable/param and must not pass silently. Any
+	 * other text is a comment (recorders write notes such as "# cmdline: ...").
+	 */
+	if (sp && *sp == ',')
+		return il_err_set_at(err, EINVAL, file, line,
+				     "unknown header line '#%.40s' (directives: state, disable, param)", h);
+	return 0;
 }
 
 /* One data row. */
