@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * idlelab replay --governor SPEC [--expect FILE] [--format F] [--quiet]
+ * idlelab replay --governor SPEC [--expect FILE] [--format F] [--quiet] [--strict]
  *                [--output FILE] LOG
  *
  * Re-decides a replay log (docs/replay.md) with a governor and prints each
@@ -25,6 +25,7 @@ struct replay_opts {
 	const char *log;
 	enum il_format fmt;
 	bool quiet;
+	bool strict;           /* exit 3 when a decision differs from --expect */
 };
 
 static int digits(unsigned long long v)
@@ -265,6 +266,8 @@ static int replay(const struct replay_opts *o)
 		goto done;
 	print_report(out.f, o, &log, gov, &eng, d, o->expect ? &ag : NULL);
 	rc = cli_out_close(&out, true) ? 1 : 0;
+	if (rc == 0 && o->strict && o->expect && ag.differs)
+		rc = 3;
 done:
 	free(d);
 	il_replay_engine_free(&eng);
@@ -282,6 +285,7 @@ static int run(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "strict", no_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct replay_opts o = { .fmt = IL_FMT_TABLE };
@@ -289,12 +293,13 @@ static int run(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":g:e:f:o:q", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":g:e:f:o:qs", opts, NULL)) != -1) {
 		switch (c) {
 		case 'g': o.governor = optarg; break;
 		case 'e': o.expect = optarg; break;
 		case 'o': o.output = optarg; break;
 		case 'q': o.quiet = true; break;
+		case 's': o.strict = true; break;
 		case 'f':
 			if (il_format_parse(optarg, &o.fmt))
 				return cli_usage_error("replay", "unknown format '%s'", optarg);
@@ -321,7 +326,7 @@ const struct il_command cmd_replay = {
 	.summary = "re-decide a recorded replay log with a governor",
 	.usage =
 		"usage: idlelab replay --governor SPEC [--expect FILE] [--format table|csv|json]\n"
-		"                      [--quiet] [--output FILE] LOG\n\n"
+		"                      [--quiet] [--strict] [--output FILE] LOG\n\n"
 		"Feeds every row of a replay log (docs/replay.md) through the governor's\n"
 		"select, the cpuidle core's accounting and reflect, one device per CPU, and\n"
 		"prints for every row the selected state and stop_tick, then per CPU and\n"
@@ -331,7 +336,9 @@ const struct il_command cmd_replay = {
 		"                       compared, rows equal and the first differing row\n"
 		"  -f, --format F       table (default), csv or json\n"
 		"  -q, --quiet          summary only, no per-row decisions\n"
+		"  -s, --strict         with --expect: exit 3 if any decision differs\n"
 		"  -o, --output FILE    write to FILE (created only when complete)\n\n"
-		"Exit status: 0 done, 1 bad input (message names file and line), 2 bad usage.\n",
+		"Exit status: 0 done, 1 bad input (message names file and line), 2 bad usage,\n"
+		"3 decisions differ from --expect (with --strict).\n",
 	.run = run,
 };

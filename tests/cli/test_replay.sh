@@ -80,6 +80,10 @@ expect_out "  0      0  POLL               4    65500      0      3         1"
 grep -v '^# param' "$LOG" >"$TMP/noparam.log"
 expect_exit 0 "$IDLELAB" replay --governor haltpoll --expect $FX/haltpoll-small.expect "$TMP/noparam.log"
 expect_out "first differing row: 1 (expected 1,1, got 0,0)"
+# --strict turns a disagreement into exit 3 (and an agreement stays 0)
+expect_exit 3 "$IDLELAB" replay --governor haltpoll --strict --quiet --expect $FX/haltpoll-small.expect "$TMP/noparam.log"
+expect_out "first differing row: 1 (expected 1,1, got 0,0)"
+expect_exit 0 "$IDLELAB" replay --governor haltpoll --strict --quiet --expect $FX/haltpoll-small.expect "$LOG"
 expect_exit 0 "$IDLELAB" replay --governor haltpoll --format csv --quiet --expect $FX/haltpoll-small.expect "$TMP/noparam.log"
 expect_out "9,"
 if grep -q '^row,cpu' "$TMP/out"; then bad "--quiet printed decisions"; else ok; fi
