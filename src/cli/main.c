@@ -14,7 +14,7 @@
 #endif
 
 static const struct il_command *const commands[] = {
-	&cmd_info, &cmd_platforms, &cmd_platform, &cmd_replay, &cmd_sim, &cmd_compare, NULL,
+	&cmd_info, &cmd_platforms, &cmd_platform, &cmd_replay, &cmd_sim, &cmd_compare, &cmd_plot, NULL,
 };
 
 int cli_error(const char *fmt, ...)
