@@ -5,7 +5,6 @@
  * as an SVG file. Where a curve says more than a table.
  */
 #include <getopt.h>
-#include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 
 #include "cli.h"
 #include "idlelab/plot.h"
+#include "idlelab/results.h"
 
 #define PLOT_MAX_CONFIGS 16
 #define PLOT_MAX_POINTS 4096
@@ -40,49 +40,6 @@ struct plot_curve {
 	struct plot_point pt[PLOT_MAX_POINTS];
 };
 
-static const char *jstr(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
-/* Mean of the numbers in values[]; false when there are none. */
-static bool mean_of(struct json_object *metric, double *mean)
-{
-	struct json_object *vals;
-	double sum = 0;
-	size_t n = 0;
-
-	if (!json_object_object_get_ex(metric, "values", &vals) ||
-	    !json_object_is_type(vals, json_type_array))
-		return false;
-	for (size_t i = 0; i < json_object_array_length(vals); i++) {
-		struct json_object *v = json_object_array_get_idx(vals, i);
-		if (v && (json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int))) {
-			sum += json_object_get_double(v);
-			n++;
-		}
-	}
-	if (!n)
-		return false;
-	*mean = sum / n;
-	return isfinite(*mean);
-}
-
-/* The metric of a configuration at (row, col), or NULL. */
-static struct json_object *find_metric(struct json_object *metrics, const char *row, const char *col)
-{
-	for (size_t k = 0; k < json_object_array_length(metrics); k++) {
-		struct json_object *m = json_object_array_get_idx(metrics, k);
-		const char *r = jstr(m, "row"), *c = jstr(m, "col");
-		if (r && c && !strcmp(r, row) && !strcmp(c, col))
-			return m;
-	}
-	return NULL;
-}
-
 static int by_x(const void *a, const void *b)
 {
 	const struct plot_point *pa = a, *pb = b;
@@ -90,37 +47,29 @@ static int by_x(const void *a, const void *b)
 }
 
 /* The points of one configuration; 0, or 1 after printing why not. */
-static int read_curve(const char *path, size_t ci, struct json_object *c, const char *wl,
+static int read_curve(const char *path, int ci, const struct il_result_config *c,
 		      const char *col, const char *prefix, struct plot_curve *cv, int number)
 {
-	struct json_object *metrics;
-	const char *gov = jstr(c, "governor"), *rel = jstr(c, "kernel");
 	size_t plen = strlen(prefix);
-
-	if (!gov || !json_object_object_get_ex(c, "metrics", &metrics) ||
-	    !json_object_is_type(metrics, json_type_array))
-		return cli_error("%s: configuration %zu has no governor or metrics", path, ci + 1);
 	/* "menu@6.18" already names its release */
-	if (strchr(gov, '@'))
-		rel = NULL;
-	snprintf(cv->label, sizeof(cv->label), "%d: %s%s%s (%s)", number, gov, rel ? " k" : "",
-		 rel ? rel : "", wl ? wl : "?");
-	for (size_t k = 0; k < json_object_array_length(metrics); k++) {
-		struct json_object *m = json_object_array_get_idx(metrics, k), *sm;
-		const char *row = jstr(m, "row"), *mcol = jstr(m, "col"), *unit = jstr(m, "unit");
+	bool rel = c->kernel[0] && !strchr(c->governor, '@');
+
+	snprintf(cv->label, sizeof(cv->label), "%d: %s%s%s (%s)", number, c->governor,
+		 rel ? " k" : "", rel ? c->kernel : "", c->workload[0] ? c->workload : "?");
+	for (int k = 0; k < c->nmetrics; k++) {
+		const struct il_result_metric *m = &c->m[k], *sm;
+		const char *row = m->row;
 		double x, y;
 		char *end;
 
-		if (!row || !mcol)
-			return cli_error("%s: configuration %zu, metric %zu is malformed", path,
-					 ci + 1, k + 1);
-		if (strcmp(mcol, col) || !row[0] || strncmp(row, prefix, plen))
+		if (strcmp(m->col, col) || !row[0] || strncmp(row, prefix, plen))
 			continue;
-		if (!mean_of(m, &y))
-			return cli_error("%s: configuration %zu, row '%s', column '%s': no values",
+		y = il_result_mean(m);
+		if (!isfinite(y))
+			return cli_error("%s: configuration %d, row '%s', column '%s': no values",
 					 path, ci + 1, row, col);
-		sm = strcmp(col, "sleep_us") ? find_metric(metrics, row, "sleep_us") : NULL;
-		if (sm && mean_of(sm, &x)) {
+		sm = strcmp(col, "sleep_us") ? il_result_find(c, row, "sleep_us") : NULL;
+		if (sm && isfinite(x = il_result_mean(sm))) {
 			cv->x_from_sleep = true;
 		} else {
 			x = strtod(row + plen, &end);
@@ -132,17 +81,17 @@ static int read_curve(const char *path, size_t ci, struct json_object *c, const 
 				snprintf(cv->xunit, sizeof(cv->xunit), "%s", end);
 		}
 		if (cv->n == PLOT_MAX_POINTS)
-			return cli_error("%s: configuration %zu: more than %d rows", path, ci + 1,
+			return cli_error("%s: configuration %d: more than %d rows", path, ci + 1,
 					 PLOT_MAX_POINTS);
-		if (!cv->unit[0] && unit)
-			snprintf(cv->unit, sizeof(cv->unit), "%s", unit);
+		if (!cv->unit[0] && m->unit[0])
+			snprintf(cv->unit, sizeof(cv->unit), "%s", m->unit);
 		cv->pt[cv->n].x = x;
 		cv->pt[cv->n].y = y;
 		cv->n++;
 	}
 	if (!cv->n)
-		return cli_error("%s: configuration %zu (%s) has no grid row with column '%s'%s%s%s",
-				 path, ci + 1, gov, col, plen ? " and a row name starting '" : "",
+		return cli_error("%s: configuration %d (%s) has no grid row with column '%s'%s%s%s",
+				 path, ci + 1, c->governor, col, plen ? " and a row name starting '" : "",
 				 prefix, plen ? "'" : "");
 	qsort(cv->pt, cv->n, sizeof(cv->pt[0]), by_x);
 	return 0;
@@ -152,34 +101,23 @@ static int read_curve(const char *path, size_t ci, struct json_object *c, const 
 static int read_file(const char *path, const char *col, const char *prefix,
 		     struct plot_curve **curves, int *n)
 {
-	struct json_object *root = json_object_from_file(path), *configs;
+	struct il_result_config cfg[PLOT_MAX_CONFIGS];
+	struct il_err err;
 	int ret = 0;
+	int nc = il_results_load(path, cfg, PLOT_MAX_CONFIGS - *n, &err);
 
-	if (!root)
-		return cli_error("%s: cannot read it as JSON (%s)", path,
-				 json_util_get_last_err() ? json_util_get_last_err() : "?");
-	const char *kind = jstr(root, "idlelab");
-	if (!kind || strcmp(kind, "sim") || !json_object_object_get_ex(root, "configs", &configs) ||
-	    !json_object_is_type(configs, json_type_array)) {
-		json_object_put(root);
-		return cli_error("%s: not a result of 'idlelab sim --format json'", path);
-	}
-	const char *wl = jstr(root, "workload");
-	for (size_t i = 0; i < json_object_array_length(configs) && !ret; i++) {
-		if (*n == PLOT_MAX_CONFIGS) {
-			ret = cli_error("%s: more than %d configurations in all", path, PLOT_MAX_CONFIGS);
-			break;
-		}
+	if (nc < 0)
+		return cli_report(&err);
+	for (int i = 0; i < nc && !ret; i++) {
 		curves[*n] = calloc(1, sizeof(struct plot_curve));
 		if (!curves[*n]) {
 			ret = cli_error("out of memory");
 			break;
 		}
 		(*n)++;
-		ret = read_curve(path, i, json_object_array_get_idx(configs, i), wl, col, prefix,
-				 curves[*n - 1], *n);
+		ret = read_curve(path, i, &cfg[i], col, prefix, curves[*n - 1], *n);
 	}
-	json_object_put(root);
+	il_results_free(cfg, nc);
 	return ret;
 }
 
