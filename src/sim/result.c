@@ -61,6 +61,27 @@ static double pct(double a, double b)
 	return b > 0 ? 100 * a / b : 0;
 }
 
+/* Share of time at each depth (active, then each non-polling state) of cores or packages. */
+static void depth_metrics(struct il_metrics *ms, const char *row, const int64_t *depth_ns,
+			  const struct il_sim_result *r)
+{
+	int64_t total = 0;
+
+	for (int l = 0; l <= IL_STATE_MAX; l++)
+		total += depth_ns[l];
+	for (int l = 0; l <= r->nstates; l++) {
+		char col[40];
+		if (l == 0)
+			snprintf(col, sizeof(col), "active_pct");
+		else
+			snprintf(col, sizeof(col), "%s_pct", r->states[l - 1].name);
+		if (l > 0 && (r->states[l - 1].flags & IL_FLAG_POLLING))
+			continue;
+		il_metric_add(ms, row, col, "%", IL_BETTER_NONE, false,
+			      pct((double)depth_ns[l], (double)total));
+	}
+}
+
 static void engine_metrics(const struct il_sim_result *r, struct il_metrics *ms)
 {
 	unsigned long long usage = 0, above = 0, below = 0, rejected = 0, aborted = 0,
@@ -138,34 +159,8 @@ static void engine_metrics(const struct il_sim_result *r, struct il_metrics *ms)
 			      h->count ? (double)il_hist_percentile(h, ps[i]) / 1000 : 0);
 	il_metric_add(ms, "wake latency", "max_us", "us", IL_BETTER_LOWER, false,
 		      h->count ? (double)h->max / 1000 : 0);
-	int64_t total_depth = 0;
-	for (int l = 0; l <= IL_STATE_MAX; l++)
-		total_depth += r->core_depth_ns[l];
-	for (int l = 0; l <= r->nstates; l++) {
-		char col[40];
-		if (l == 0)
-			snprintf(col, sizeof(col), "active_pct");
-		else
-			snprintf(col, sizeof(col), "%s_pct", r->states[l - 1].name);
-		if (l > 0 && (r->states[l - 1].flags & IL_FLAG_POLLING))
-			continue;
-		il_metric_add(ms, "core depth", col, "%", IL_BETTER_NONE, false,
-			      pct((double)r->core_depth_ns[l], (double)total_depth));
-	}
-	int64_t total_pkg = 0;
-	for (int l = 0; l <= IL_STATE_MAX; l++)
-		total_pkg += r->pkg_depth_ns[l];
-	for (int l = 0; l <= r->nstates; l++) {
-		char col[40];
-		if (l == 0)
-			snprintf(col, sizeof(col), "active_pct");
-		else
-			snprintf(col, sizeof(col), "%s_pct", r->states[l - 1].name);
-		if (l > 0 && (r->states[l - 1].flags & IL_FLAG_POLLING))
-			continue;
-		il_metric_add(ms, "package depth", col, "%", IL_BETTER_NONE, false,
-			      pct((double)r->pkg_depth_ns[l], (double)total_pkg));
-	}
+	depth_metrics(ms, "core depth", r->core_depth_ns, r);
+	depth_metrics(ms, "package depth", r->pkg_depth_ns, r);
 	int64_t total_f = 0;
 	for (int i = 0; i < r->nfreq; i++)
 		total_f += r->freq_ns[i];
