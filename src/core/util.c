@@ -3,12 +3,41 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "idlelab/governor.h"
 #include "util.h"
+
+static void out_of_memory(void)
+{
+	fputs("idlelab: out of memory\n", stderr);
+	abort();
+}
+
+void *il_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+void *il_xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		out_of_memory();
+	return q;
+}
+
+char *il_xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(il_xrealloc(NULL, n), s, n);
+}
 
 char *il_strtrim(char *s)
 {

@@ -4,7 +4,17 @@
 #define IDLELAB_UTIL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+/*
+ * Allocation that cannot fail: on out-of-memory print "idlelab: out of
+ * memory" and abort (for tables and trees whose every step would otherwise
+ * need an error path). Zero sizes allocate one byte.
+ */
+void *il_xcalloc(size_t n, size_t size);
+void *il_xrealloc(void *p, size_t n);
+char *il_xstrdup(const char *s);
 
 /* Trim leading and trailing white space in place; returns the start. */
 char *il_strtrim(char *s);

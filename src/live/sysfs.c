@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "idlelab/sysfs.h"
+#include "util.h"
 
 /* ------------------------------------------------------------------ */
 /* Files */
@@ -68,36 +69,10 @@ bool il_sysfs_field_optional(enum il_sysfs_field f)
 /* ------------------------------------------------------------------ */
 /* Small helpers */
 
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size ? size : 1);
-	if (!p) {
-		fputs("idlelab: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q) {
-		fputs("idlelab: out of memory\n", stderr);
-		abort();
-	}
-	return q;
-}
-
-static char *xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	return memcpy(xcalloc(1, n), s, n);
-}
-
 static char *path_join(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
-	char *p = xcalloc(1, la + lb + 2);
+	char *p = il_xcalloc(1, la + lb + 2);
 	memcpy(p, a, la);
 	if (la && a[la - 1] != '/')
 		p[la++] = '/';
@@ -117,7 +92,7 @@ static void note_add(struct il_sysfs_notes *notes, const char *path, const char 
 		return;
 	if (notes->n == notes->cap) {
 		notes->cap = notes->cap ? notes->cap * 2 : 8;
-		notes->items = xrealloc(notes->items, sizeof(*notes->items) * (size_t)notes->cap);
+		notes->items = il_xrealloc(notes->items, sizeof(*notes->items) * (size_t)notes->cap);
 	}
 	e = &notes->items[notes->n++];
 	il_err_clear(e);
@@ -191,7 +166,7 @@ char *il_sysfs_parse_str(const char *buf, size_t len)
 	}
 	if (len && buf[len - 1] == '\n')
 		len--;
-	s = xcalloc(1, len + 1);
+	s = il_xcalloc(1, len + 1);
 	memcpy(s, buf, len);
 	return s;
 }
@@ -218,7 +193,7 @@ static int parse_cpu_number(const char *s, size_t len, int *cpu)
 
 int il_cpulist_parse(const char *s, struct il_cpulist *list, struct il_err *err)
 {
-	unsigned char *set = xcalloc(IL_SYSFS_CPU_MAX, 1);
+	unsigned char *set = il_xcalloc(IL_SYSFS_CPU_MAX, 1);
 	const char *p = s;
 	int r = 0, min = IL_SYSFS_CPU_MAX, max = -1;
 
@@ -269,7 +244,7 @@ int il_cpulist_parse(const char *s, struct il_cpulist *list, struct il_err *err)
 	}
 	for (int c = min; c <= max; c++)
 		list->n += set[c];
-	list->cpus = xcalloc((size_t)list->n, sizeof(int));
+	list->cpus = il_xcalloc((size_t)list->n, sizeof(int));
 	list->n = 0;
 	for (int c = min; c <= max; c++)
 		if (set[c])
@@ -369,7 +344,7 @@ static void raw_read(const char *path, struct raw *r, struct il_sysfs_notes *not
 	close(fd);
 	r->status = IL_SYSFS_OK;
 	r->len = len;
-	r->data = xcalloc(1, len + 1);
+	r->data = il_xcalloc(1, len + 1);
 	memcpy(r->data, buf, len);
 }
 
@@ -417,7 +392,7 @@ static int list_numbered(const char *dir, const char *prefix, int max, int **out
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 16;
-			v = xrealloc(v, sizeof(int) * (size_t)cap);
+			v = il_xrealloc(v, sizeof(int) * (size_t)cap);
 		}
 		v[n++] = k;
 	}
@@ -469,7 +444,7 @@ static void snap_cpu_take(struct snap *s, struct snap_cpu *sc, struct il_sysfs_n
 	raw_read(p, &sc->driver_name, notes);
 	free(p);
 	sc->nstates = n;
-	sc->st = xcalloc((size_t)n, sizeof(*sc->st));
+	sc->st = il_xcalloc((size_t)n, sizeof(*sc->st));
 	for (int i = 0; i < n; i++) {
 		char sd[32];
 		char *sdir;
@@ -496,7 +471,7 @@ static int snap_take(struct snap *s, const char *root, const struct il_cpulist *
 	int *cpus, n, r = 0;
 
 	memset(s, 0, sizeof(*s));
-	s->root = xstrdup(root ? root : IL_SYSFS_DEFAULT_ROOT);
+	s->root = il_xstrdup(root ? root : IL_SYSFS_DEFAULT_ROOT);
 	{
 		struct stat st;
 		if (stat(s->root, &st) != 0) {
@@ -528,7 +503,7 @@ static int snap_take(struct snap *s, const char *root, const struct il_cpulist *
 		r = il_err_set_at(err, -n, s->root, 0, "cannot list: %s", strerror(-n));
 		goto fail;
 	}
-	s->cpus = xcalloc((size_t)(only ? only->n : n), sizeof(*s->cpus));
+	s->cpus = il_xcalloc((size_t)(only ? only->n : n), sizeof(*s->cpus));
 	if (only) {
 		for (int i = 0; i < only->n; i++) {
 			char rel[64], *p;
@@ -587,7 +562,7 @@ static void parse_str(const struct raw *r, struct il_sysfs_str *out, const char 
 		}
 	}
 	if (!out->s)
-		out->s = xstrdup("");
+		out->s = il_xstrdup("");
 }
 
 static void parse_val(const struct raw *r, struct il_sysfs_val *out, const char *path,
@@ -621,9 +596,9 @@ static void split_governors(struct il_sysfs_info *info)
 		len = strcspn(p, " \t\n");
 		if (!len)
 			break;
-		info->governor_list = xrealloc(info->governor_list,
+		info->governor_list = il_xrealloc(info->governor_list,
 					       sizeof(char *) * (size_t)(info->ngovernors + 1));
-		info->governor_list[info->ngovernors] = xcalloc(1, len + 1);
+		info->governor_list[info->ngovernors] = il_xcalloc(1, len + 1);
 		memcpy(info->governor_list[info->ngovernors++], p, len);
 		p += len;
 	}
@@ -656,7 +631,7 @@ static void snap_parse(const struct snap *s, struct il_sysfs_info *info)
 	split_governors(info);
 
 	info->ncpus = s->ncpus;
-	info->cpus = xcalloc((size_t)s->ncpus, sizeof(*info->cpus));
+	info->cpus = il_xcalloc((size_t)s->ncpus, sizeof(*info->cpus));
 	for (int c = 0; c < s->ncpus; c++) {
 		const struct snap_cpu *sc = &s->cpus[c];
 		struct il_sysfs_cpu *ic = &info->cpus[c];
@@ -668,7 +643,7 @@ static void snap_parse(const struct snap *s, struct il_sysfs_info *info)
 		parse_str(&sc->driver_name, &ic->driver, p, notes);
 		free(p);
 		ic->nstates = sc->nstates;
-		ic->states = xcalloc((size_t)sc->nstates, sizeof(*ic->states));
+		ic->states = il_xcalloc((size_t)sc->nstates, sizeof(*ic->states));
 		for (int i = 0; i < sc->nstates; i++) {
 			const struct snap_state *ss = &sc->st[i];
 			struct il_sysfs_state *st = &ic->states[i];
@@ -884,7 +859,7 @@ int il_sysfs_save(const char *root, const struct il_cpulist *only, const char *d
 	if (!*dest)
 		return il_err_set(err, EINVAL, "empty directory name for --save");
 	/* "out/" names the directory out: the temporary must be a sibling */
-	d = xstrdup(dest);
+	d = il_xstrdup(dest);
 	for (n = strlen(d); n > 1 && d[n - 1] == '/'; n--)
 		d[n - 1] = '\0';
 	if (lstat(d, &st) == 0) {
@@ -898,7 +873,7 @@ int il_sysfs_save(const char *root, const struct il_cpulist *only, const char *d
 		return r;
 	}
 	n = strlen(d) + 32;
-	tmp = xcalloc(1, n);
+	tmp = il_xcalloc(1, n);
 	snprintf(tmp, n, "%s.tmp.%ld", d, (long)getpid());
 	if (mkdir(tmp, 0755) != 0) {
 		r = il_err_set_at(err, errno, dest, 0, "cannot create %s: %s", tmp, strerror(errno));

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "idlelab/report.h"
+#include "util.h"
 
 enum cell_kind { CELL_STR, CELL_NUM, CELL_NA };
 
@@ -37,27 +38,11 @@ int il_format_parse(const char *s, enum il_format *f)
 	return 0;
 }
 
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n);
-	if (!q) {
-		fputs("idlelab: out of memory\n", stderr);
-		abort();
-	}
-	return q;
-}
-
-static char *xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	return memcpy(xrealloc(NULL, n), s, n);
-}
-
 struct il_table *il_table_new(const char *title)
 {
-	struct il_table *t = xrealloc(NULL, sizeof(*t));
+	struct il_table *t = il_xrealloc(NULL, sizeof(*t));
 	memset(t, 0, sizeof(*t));
-	t->title = xstrdup(title ? title : "");
+	t->title = il_xstrdup(title ? title : "");
 	return t;
 }
 
@@ -77,15 +62,15 @@ void il_table_free(struct il_table *t)
 
 void il_table_col(struct il_table *t, const char *name)
 {
-	t->cols = xrealloc(t->cols, sizeof(char *) * (size_t)(t->ncols + 1));
-	t->cols[t->ncols++] = xstrdup(name);
+	t->cols = il_xrealloc(t->cols, sizeof(char *) * (size_t)(t->ncols + 1));
+	t->cols[t->ncols++] = il_xstrdup(name);
 }
 
 void il_table_row(struct il_table *t)
 {
 	if (t->nrows == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 16;
-		t->cells = xrealloc(t->cells, sizeof(struct cell) * (size_t)t->cap * (size_t)t->ncols);
+		t->cells = il_xrealloc(t->cells, sizeof(struct cell) * (size_t)t->cap * (size_t)t->ncols);
 	}
 	for (int i = 0; i < t->ncols; i++) {
 		t->cells[t->nrows * t->ncols + i].kind = CELL_NA;
@@ -101,7 +86,7 @@ static void put(struct il_table *t, enum cell_kind k, const char *s)
 		return;
 	struct cell *c = &t->cells[(t->nrows - 1) * t->ncols + t->cur++];
 	c->kind = k;
-	c->text = s ? xstrdup(s) : NULL;
+	c->text = s ? il_xstrdup(s) : NULL;
 }
 
 void il_table_str(struct il_table *t, const char *s) { put(t, CELL_STR, s); }
