@@ -277,6 +277,9 @@ int il_wl_parse_u64(const char *key, const char *text, uint64_t min, uint64_t ma
 		    uint64_t *v, struct il_err *err);
 /* Error for an unknown option key of workload wl. */
 int il_wl_unknown_opt(const struct il_workload *wl, const char *key, struct il_err *err);
+/* Both CPUs a workload's tasks are pinned to exist on the platform? 0 or -EINVAL. */
+int il_wl_check_cpus(const struct il_workload *wl, const struct il_sim *s, int a, int b,
+		     struct il_err *err);
 
 /* ------------------------------------------------------------ results */
 

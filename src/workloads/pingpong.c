@@ -67,11 +67,8 @@ static int setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *e
 {
 	const struct pp_cfg *c = cfgp;
 	struct pp_state *st = stp;
-	int n = il_sim_ncpus(s);
-
-	if (c->cpu_a >= n || c->cpu_b >= n)
-		return il_err_set(err, EINVAL, "pingpong: CPU %d does not exist (platform has %d)",
-				  c->cpu_a >= n ? c->cpu_a : c->cpu_b, n);
+	if (il_wl_check_cpus(&il_wl_pingpong, s, c->cpu_a, c->cpu_b, err))
+		return -EINVAL;
 	st->a = il_sim_task_add(s, c->cpu_a, NULL);
 	st->b = il_sim_task_add(s, c->cpu_b, NULL);
 	st->period_end = c->period_ns;

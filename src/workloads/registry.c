@@ -91,3 +91,14 @@ int il_wl_unknown_opt(const struct il_workload *wl, const char *key, struct il_e
 	return il_err_set(err, EINVAL, "workload %s has no option '%s' (options:\n%s)", wl->name,
 			  key, wl->options_help);
 }
+
+int il_wl_check_cpus(const struct il_workload *wl, const struct il_sim *s, int a, int b,
+		     struct il_err *err)
+{
+	int n = il_sim_ncpus(s);
+
+	if (a >= n || b >= n)
+		return il_err_set(err, EINVAL, "%s: CPU %d does not exist (platform has %d)",
+				  wl->name, a >= n ? a : b, n);
+	return 0;
+}

@@ -105,11 +105,8 @@ static int setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *e
 {
 	const struct ss_cfg *c = cfgp;
 	struct ss_state *st = stp;
-	int n = il_sim_ncpus(s);
-
-	if (c->waker >= n || c->wakee >= n)
-		return il_err_set(err, EINVAL, "sleep-sweep: CPU %d does not exist (platform has %d)",
-				  c->waker >= n ? c->waker : c->wakee, n);
+	if (il_wl_check_cpus(&il_wl_sleep_sweep, s, c->waker, c->wakee, err))
+		return -EINVAL;
 	st->waker_task = il_sim_task_add(s, c->waker, NULL);
 	st->wakee_task = il_sim_task_add(s, c->wakee, NULL);
 	snapshot(st, s, c);

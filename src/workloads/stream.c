@@ -108,11 +108,8 @@ static int setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *e
 {
 	const struct st_cfg *c = cfgp;
 	struct st_state *st = stp;
-	int n = il_sim_ncpus(s);
-
-	if (c->sender >= n || c->receiver >= n)
-		return il_err_set(err, EINVAL, "stream: CPU %d does not exist (platform has %d)",
-				  c->sender >= n ? c->sender : c->receiver, n);
+	if (il_wl_check_cpus(&il_wl_stream, s, c->sender, c->receiver, err))
+		return -EINVAL;
 	st->snd = il_sim_task_add(s, c->sender, NULL);
 	st->rcv = il_sim_task_add(s, c->receiver, NULL);
 	st->phase_end = c->phase_ns;

@@ -74,11 +74,8 @@ static int setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *e
 {
 	const struct wl_cfg *c = cfgp;
 	struct wl_state *st = stp;
-	int n = il_sim_ncpus(s);
-
-	if (c->waker >= n || c->wakee >= n)
-		return il_err_set(err, EINVAL, "wake-latency: CPU %d does not exist (platform has %d)",
-				  c->waker >= n ? c->waker : c->wakee, n);
+	if (il_wl_check_cpus(&il_wl_wake_latency, s, c->waker, c->wakee, err))
+		return -EINVAL;
 	st->waker_task = il_sim_task_add(s, c->waker, NULL);
 	st->wakee_task = il_sim_task_add(s, c->wakee, NULL);
 	il_hist_init(&st->lat);
