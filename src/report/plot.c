@@ -295,23 +295,42 @@ static void series_svg(const struct il_plot *p, const struct il_plot_axes *ax, F
 	}
 }
 
+/*
+ * Canvas width: the standard width, or wider when the legend's longest name
+ * would run past it (11 px sans-serif: about 7 px a character at most).
+ */
+static int canvas_width(const struct il_plot *p)
+{
+	size_t longest = 0;
+
+	for (size_t i = 0; i < p->ns; i++) {
+		size_t l = strlen(p->s[i].name);
+		if (l > longest)
+			longest = l;
+	}
+	int need = PLOT_LEGEND_X_PX + 26 + 7 * (int)longest + 10;
+	return need > IL_PLOT_WIDTH_PX ? need : IL_PLOT_WIDTH_PX;
+}
+
 int il_plot_write_svg(const struct il_plot *p, FILE *out, struct il_err *err)
 {
 	struct il_plot_axes ax;
 	int r = il_plot_layout(p, &ax, err);
+	int width;
 
 	if (r)
 		return r;
+	width = canvas_width(p);
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
 	      "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
 	      "\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n", out);
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
-		"height=\"%d\" viewBox=\"0 0 %d %d\">\n", IL_PLOT_WIDTH_PX, IL_PLOT_HEIGHT_PX,
-		IL_PLOT_WIDTH_PX, IL_PLOT_HEIGHT_PX);
+		"height=\"%d\" viewBox=\"0 0 %d %d\">\n", width, IL_PLOT_HEIGHT_PX,
+		width, IL_PLOT_HEIGHT_PX);
 	fputs("<title>", out);
 	xml_text(out, p->title);
 	fputs("</title>\n", out);
-	fprintf(out, "<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", IL_PLOT_WIDTH_PX,
+	fprintf(out, "<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", width,
 		IL_PLOT_HEIGHT_PX);
 	axes_svg(p, &ax, out);
 	series_svg(p, &ax, out);

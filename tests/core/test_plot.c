@@ -227,6 +227,31 @@ static void test_dashed(void **state)
 	il_plot_free(p);
 }
 
+/* a long legend name widens the canvas, not the plot area */
+static void test_wide_legend(void **state)
+{
+	const double x[] = { 2, 10 }, y[] = { 0, 5 };
+	char name[81];
+	(void)state;
+	struct il_plot *p = il_plot_new("t", "x", "y");
+	assert_int_equal(il_plot_add_series(p, "short", x, y, 2, NULL), 0);
+	char *a = render(p);
+	assert_non_null(strstr(a, "width=\"900\" height="));
+	free(a);
+	il_plot_free(p);
+
+	memset(name, 'n', 80);
+	name[80] = '\0';
+	p = il_plot_new("t", "x", "y");
+	assert_int_equal(il_plot_add_series(p, name, x, y, 2, NULL), 0);
+	a = render(p);
+	/* legend text at 675 + 26, 7 px a character, 10 px margin: 701 + 560 + 10 */
+	assert_non_null(strstr(a, "width=\"1271\" height="));
+	assert_non_null(strstr(a, "points=\"90.00,420.00 660.00,50.00\""));
+	free(a);
+	il_plot_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -238,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_two_series_range),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_svg),
+		cmocka_unit_test(test_wide_legend),
 		cmocka_unit_test(test_dashed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
