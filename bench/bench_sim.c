@@ -144,9 +144,10 @@ int main(int argc, char **argv)
 	t = run_batch(&b);
 	uint64_t periods = idle_periods(&b);
 	printf("sleep-sweep menu kvm-haltpoll: %llu idle periods in %.3f s: %.2f million/s per core"
-	       " (%.1f simulated s)\n",
+	       " (%.1f simulated s, %.2f events per idle period)\n",
 	       (unsigned long long)periods, t, (double)periods / t / 1e6,
-	       (double)b.results[0].duration_ns * 1e-9);
+	       (double)b.results[0].duration_ns * 1e-9,
+	       (double)b.results[0].events / (double)periods);
 	il_sim_batch_free(&b);
 	free(w);
 

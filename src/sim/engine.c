@@ -135,7 +135,7 @@ static struct sim_ev ev_pop(struct il_sim *s)
  * carrying the winner so far, and stops where another CPU keeps winning.
  * Keys (t, seq) are unique: any correct structure pops the same order.
  */
-static void tt_update(struct il_sim *s, int cpu, int64_t t, uint64_t seq)
+static inline void tt_update(struct il_sim *s, int cpu, int64_t t, uint64_t seq)
 {
 	struct sim_tnode *n = s->tt;
 	const uint64_t *q = s->tseq;
@@ -143,6 +143,8 @@ static void tt_update(struct il_sim *s, int cpu, int64_t t, uint64_t seq)
 
 	s->tseq[cpu] = seq;
 	n[i].t = t;
+	if (s->tt_scan)
+		return; /* few CPUs: the main loop scans the leaves */
 	while (i > 1) {
 		int64_t ot = n[i ^ 1].t;
 		int oc = n[i ^ 1].cpu;
@@ -158,6 +160,20 @@ static void tt_update(struct il_sim *s, int cpu, int64_t t, uint64_t seq)
 		n[i].t = t;
 		n[i].cpu = w;
 	}
+}
+
+/*
+ * With few CPUs a scan of the leaves is cheaper than keeping the inner
+ * nodes: the earliest (time, sequence) leaf, INT64_MAX time if none.
+ */
+static inline const struct sim_tnode *tt_scan_min(const struct il_sim *s)
+{
+	const struct sim_tnode *l = &s->tt[s->tt_leaves], *k = l;
+
+	for (int i = 1; i < s->ncpus; i++)
+		if (l[i].t < k->t || (l[i].t == k->t && s->tseq[i] < s->tseq[k->cpu]))
+			k = &l[i];
+	return k;
 }
 
 /*
@@ -248,18 +264,36 @@ static int freq_index(struct il_sim *s, double mhz)
 	return 63;
 }
 
-static void pkg_depth_flush(struct il_sim *s, struct sim_pkg *pk, int64_t now)
+/*
+ * A core of pk moved from level from to level to: the package's depth (its
+ * shallowest core) is kept in pk->level; its time is added up when that
+ * level changes (integer sums: adding per core change or per package
+ * change gives the same totals), and at each core change while the
+ * package is active and draws uncore power (energy sums are floating
+ * point: their terms stay those of one flush per core change).
+ */
+static void pkg_core_moved(struct il_sim *s, struct sim_pkg *pk, int from, int to, int64_t now)
 {
-	int lvl = 0;
+	int old = pk->level, lvl = old;
 
-	while (lvl <= IL_STATE_MAX && !pk->ncores_at[lvl])
-		lvl++;
-	if (lvl > IL_STATE_MAX)
-		lvl = 0;
-	s->pkg_depth_ns[lvl] += now - pk->depth_since;
-	if (lvl == 0 && s->p->package_w != 0)
+	pk->ncores_at[from]--;
+	pk->ncores_at[to]++;
+	if (to < lvl) {
+		lvl = to;
+	} else if (from == lvl && !pk->ncores_at[from]) {
+		while (lvl <= IL_STATE_MAX && !pk->ncores_at[lvl])
+			lvl++;
+		if (lvl > IL_STATE_MAX)
+			lvl = 0;
+	}
+	bool energy = old == 0 && s->p->package_w != 0;
+	if (lvl == old && !energy)
+		return;
+	s->pkg_depth_ns[old] += now - pk->depth_since;
+	if (energy)
 		pk->energy_j += s->p->package_w * (double)(now - pk->depth_since) * 1e-9;
 	pk->depth_since = now;
+	pk->level = lvl;
 }
 
 /*
@@ -267,10 +301,8 @@ static void pkg_depth_flush(struct il_sim *s, struct sim_pkg *pk, int64_t now)
  * update its core's depth (shallowest thread), the package's (shallowest
  * core) and the count of turbo-active cores.
  */
-static void depth_set(struct il_sim *s, struct sim_cpu *c, int lvl, int64_t now)
+static void depth_change(struct il_sim *s, struct sim_cpu *c, int lvl, int64_t now)
 {
-	if (c->level == lvl)
-		return;
 	struct sim_core *co = &s->cores[c->core];
 	struct sim_pkg *pk = &s->pkgs[c->pkg];
 	bool rel_old = s->lvl_rel[c->level], rel_new = s->lvl_rel[lvl];
@@ -292,21 +324,23 @@ static void depth_set(struct il_sim *s, struct sim_cpu *c, int lvl, int64_t now)
 	if (clvl != co->level) {
 		s->core_depth_ns[co->level] += now - co->since;
 		co->since = now;
-		pkg_depth_flush(s, pk, now);
-		pk->ncores_at[co->level]--;
-		pk->ncores_at[clvl]++;
+		pkg_core_moved(s, pk, co->level, clvl, now);
 		co->level = clvl;
 	}
 }
 
 /* Mode change of a thread: energy and depth bookkeeping. */
-static void mode_set(struct il_sim *s, struct sim_cpu *c, int mode, int64_t now)
+static inline void mode_set(struct il_sim *s, struct sim_cpu *c, int mode, int64_t now)
 {
-	energy_flush(s, c, now);
+	int lvl = mode == M_STATE && !c->exiting ? s->st_lvl[c->idx] : 0;
+
 	c->mode = mode;
-	if (s->energy_on)
+	if (s->energy_on) {
+		energy_flush(s, c, now);
 		c->power_w = thread_power(s, c);
-	depth_set(s, c, mode == M_STATE && !c->exiting ? s->st_lvl[c->idx] : 0, now);
+	}
+	if (c->level != lvl)
+		depth_change(s, c, lvl, now);
 }
 
 static int64_t cycles_ns(uint64_t cycles, double mhz)
@@ -1125,6 +1159,7 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 	s->tt_leaves = 1;
 	while (s->tt_leaves < ncpus)
 		s->tt_leaves *= 2;
+	s->tt_scan = ncpus <= TT_SCAN_MAX;
 	s->tt = malloc(2 * (size_t)s->tt_leaves * sizeof(*s->tt));
 	s->tseq = malloc((size_t)s->tt_leaves * sizeof(*s->tseq));
 	s->cap_ev = 64 + 8 * ncpus;
@@ -1207,7 +1242,7 @@ void il_sim_free(struct il_sim *s)
 	free(s);
 }
 
-int il_sim_run(struct il_sim *s, struct il_err *err)
+__attribute__((flatten)) int il_sim_run(struct il_sim *s, struct il_err *err)
 {
 	int r;
 
@@ -1253,6 +1288,8 @@ int il_sim_run(struct il_sim *s, struct il_err *err)
 	while (!s->stopped) {
 		/* the earliest of: a CPU's internal event, the heap, the turbo re-evaluation */
 		const struct sim_tnode *k = &s->tt[1];
+		if (s->tt_scan)
+			k = tt_scan_min(s);
 		int64_t t = s->turbo_t;
 		uint64_t seq = s->turbo_seq;
 		int src = 2;

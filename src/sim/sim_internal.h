@@ -30,6 +30,9 @@ struct sim_ev {
 	uint64_t arg2;
 };
 
+/* Up to this many CPUs the main loop scans the tree's leaves instead. */
+#define TT_SCAN_MAX 8
+
 /* A node of the tree of CPUs by their internal event: the winner below it. */
 struct sim_tnode {
 	int64_t t;
@@ -115,6 +118,7 @@ struct sim_pkg {
 	int first_cpu, ncpus;
 	int active;          /* cores counting for turbo */
 	int ncores_at[IL_STATE_MAX + 2];
+	int level;           /* depth: its shallowest core's level */
 	int64_t depth_since;
 	double mhz;
 	double active_w;     /* power of a busy or polling thread at mhz, W */
@@ -147,6 +151,7 @@ struct il_sim {
 	struct sim_tnode *tt;       /* tournament tree of CPUs by slot, root tt[1] */
 	uint64_t *tseq;             /* tie key of each CPU's slot (tt_leaves entries) */
 	int tt_leaves;              /* a power of two >= ncpus */
+	bool tt_scan;               /* ncpus <= TT_SCAN_MAX: leaves only, scanned */
 	int slot_cpu;               /* CPU whose slot is being handled, -1 none */
 	int64_t turbo_t;            /* next turbo re-evaluation and its tie key */
 	uint64_t turbo_seq;
