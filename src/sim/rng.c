@@ -146,7 +146,8 @@ double il_sim_exp(double x)
 		return x < -745 ? 0 : ldexp(il_sim_exp(x + 64 * LN2), -64);
 	/* x = (64 m + j) ln2/64 + r, |r| <= ln2/128: exp(r) by Taylor to r^6 (error < 1e-17) */
 	kf = x * (64 / LN2);
-	n = kf < 0 ? (int64_t)(kf - 0.5) : (int64_t)(kf + 0.5);
+	/* round half away from zero; the sign of a draw is random: no branch */
+	n = (int64_t)(kf + copysign(0.5, kf));
 	r = (x - (double)n * (LN2_HI / 64)) - (double)n * (LN2_LO / 64);
 	p = 1.0 / 720;
 	p = p * r + 1.0 / 120;
