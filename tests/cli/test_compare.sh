@@ -29,6 +29,16 @@ expect_exit 1 "$IDLELAB" compare "$TMP/other.json"
 expect_err "not a result of 'idlelab sim --format json'"
 expect_exit 1 "$IDLELAB" compare "$TMP/bad.json"
 expect_err "bad.json"
+# a truncated result names the line where it stops; a wrong value its own line
+n=$(wc -l <"$TMP/a.json")
+head -n $((n / 2)) "$TMP/a.json" >"$TMP/trunc.json"
+expect_exit 1 "$IDLELAB" compare "$TMP/a.json" "$TMP/trunc.json" --output "$TMP/t.out"
+expect_err "trunc.json:$((n / 2 + 1)): cannot read it as JSON (the text ends inside a value"
+[ -e "$TMP/t.out" ] && bad "partial output left behind" || ok
+line=$(grep -n '"col": "samples"' "$TMP/a.json" | head -1 | cut -d: -f1)
+sed "${line}s/\"values\": \[[0-9]*/\"values\": [\"x\"/" "$TMP/a.json" >"$TMP/str.json"
+expect_exit 1 "$IDLELAB" compare "$TMP/str.json"
+expect_err "str.json:$line: configuration 1, metric wake-latency/samples: value 1 is not a number"
 expect_exit 1 "$IDLELAB" compare "$TMP/none.json"
 expect_err "none.json"
 expect_exit 2 "$IDLELAB" compare

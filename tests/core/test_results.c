@@ -21,7 +21,7 @@ static void good(void **unused)
 	struct il_err err;
 	const char *t = "{\"idlelab\": \"sim\", \"workload\": \"pingpong\", \"configs\": ["
 			"{\"governor\": \"menu@7.1\", \"kernel\": \"6.18\", \"metrics\": ["
-			"{\"row\": \"\", \"col\": \"usage\", \"unit\": \"\", \"values\": [10, 20, \"x\"]},"
+			"{\"row\": \"\", \"col\": \"usage\", \"unit\": \"\", \"values\": [10, null, 20]},"
 			"{\"row\": \"pingpong\", \"col\": \"round_trips_per_s\", \"unit\": \"1/s\","
 			" \"better\": \"higher\", \"throughput\": true, \"values\": [1.5, 2.5]}]},"
 			"{\"governor\": \"teo\", \"metrics\": []}]}";
@@ -31,7 +31,7 @@ static void good(void **unused)
 	assert_string_equal(cfg[0].kernel, "6.18");
 	assert_string_equal(cfg[0].workload, "pingpong");
 	assert_int_equal(cfg[0].nmetrics, 2);
-	assert_int_equal(cfg[0].m[0].n, 2); /* the string is not a value */
+	assert_int_equal(cfg[0].m[0].n, 2); /* null (a NaN written out) is no value */
 	assert_true(il_result_mean(&cfg[0].m[0]) == 15);
 	const struct il_result_metric *m = il_result_find(&cfg[0], "pingpong", "round_trips_per_s");
 	assert_non_null(m);
@@ -65,6 +65,10 @@ static void bad(void **unused)
 		{ "{\"idlelab\": \"sim\", \"configs\": [{\"governor\": \"a\", \"metrics\": []},"
 		  "{\"governor\": \"b\", \"metrics\": []}, {\"governor\": \"c\", \"metrics\": []}]}",
 		  "too many configurations" },
+		{ "{\"idlelab\": \"sim\", \"configs\": [{\"governor\": \"g\", \"metrics\": ["
+		  "{\"row\": \"\", \"col\": \"a\", \"values\": [1, \"x\"]}]}]}",
+		  "configuration 1, metric /a: value 2 is not a number" },
+		{ "{\"idlelab\": \"sim\", \"configs\": []} trailing", "text after the end" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct il_result_config cfg[2];
@@ -84,8 +88,46 @@ static void bad(void **unused)
 	assert_true(isnan(il_result_mean(&empty)));
 }
 
+/* Errors name the line: of the syntax error, or of the offending element. */
+static void lines(void **unused)
+{
+	(void)unused;
+	static const struct {
+		const char *text;
+		int line;
+		const char *msg;
+	} cases[] = {
+		{ "{\n\"idlelab\": \"sim\",\n\"configs\": [\n", 4, "truncated" },
+		{ "{\n\"idlelab\": \"sim\",\n\"configs\": [ }\n", 3, "cannot read it as JSON" },
+		{ "{\"idlelab\": \"sim\", \"configs\": [\n"
+		  " {\"governor\": \"g\", \"metrics\": []},\n"
+		  " {\"governor\": \"h\", \"metrics\": [\n"
+		  "  {\"row\": \"\", \"col\": \"a\", \"values\": [1]},\n"
+		  "  {\"row\": \"\", \"col\": \"b\", \"values\": [1]},\n"
+		  "  {\"row\": \"\", \"values\": [1]}]}]}\n", 6, "configuration 2, metric 3 is malformed" },
+		{ "{\"idlelab\": \"sim\", \"configs\": [\n"
+		  " {\"governor\": \"g\", \"x\": \"{[\\\"]\", \"metrics\": [\n"
+		  "  {\"row\": \"\", \"col\": \"a\",\n"
+		  "   \"values\": [1, 2, {}]}]}]}\n", 4, "value 3 is not a number" },
+		{ "{\"idlelab\": \"sim\", \"configs\": [\n {\"metrics\": []}]}", 2,
+		  "configuration 1 has no governor" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct il_result_config cfg[2];
+		struct il_err err;
+		memset(cfg, 0, sizeof(cfg));
+		int r = parse(cases[i].text, cfg, 2, &err);
+		if (r >= 0 || err.line != cases[i].line || !strstr(err.msg, cases[i].msg)) {
+			print_error("case %zu: r=%d line %d msg='%s' (want line %d, '%s')\n", i, r,
+				    err.line, err.msg, cases[i].line, cases[i].msg);
+			fail();
+		}
+	}
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(good), cmocka_unit_test(bad) };
+	const struct CMUnitTest tests[] = { cmocka_unit_test(good), cmocka_unit_test(bad),
+					    cmocka_unit_test(lines) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
