@@ -146,9 +146,17 @@ double il_sim_exp(double x)
 		return x < -745 ? 0 : ldexp(il_sim_exp(x + 64 * LN2), -64);
 	/* x = (64 m + j) ln2/64 + r, |r| <= ln2/128: exp(r) by Taylor to r^6 (error < 1e-17) */
 	kf = x * (64 / LN2);
-	/* round half away from zero; the sign of a draw is random: no branch */
-	n = (int64_t)(kf + copysign(0.5, kf));
-	r = (x - (double)n * (LN2_HI / 64)) - (double)n * (LN2_LO / 64);
+	/*
+	 * n = kf rounded to nearest (ties to even): adding 1.5 * 2^52 leaves
+	 * the rounded value in the low mantissa bits, subtracting it again
+	 * gives (double)n, both without an integer conversion on the chain.
+	 */
+	const double shifter = 0x1.8p52;
+	double nf_s = kf + shifter, nf = nf_s - shifter;
+	uint64_t nbits;
+	memcpy(&nbits, &nf_s, sizeof(nbits));
+	n = (int64_t)(int32_t)(uint32_t)nbits; /* |kf| < 2^16: the low 32 bits, signed */
+	r = (x - nf * (LN2_HI / 64)) - nf * (LN2_LO / 64);
 	/*
 	 * exp(r) - 1 = r q(r), q = 1 + r/2 + r^2/6 + r^3/24 + r^4/120 + r^5/720,
 	 * by Estrin's scheme: three independent pairs joined by r^2 and r^4, a
