@@ -15,13 +15,22 @@
  *         dropped and counted.
  *   poll  the wakee spins on the word in user space (PAUSE loop), as a
  *         polling CPU does; the latency is the cache-line hand-over.
+ *   pingpong
+ *         two threads pass a token through two futex words, as the sim's
+ *         pingpong workload (context_switch2) does: each wakes the other
+ *         and blocks until woken back. Prints round trips per second and the
+ *         one-way wake-to-run latency of each direction (stamp before the
+ *         FUTEX_WAKE, clock read when the woken side runs): the figures to
+ *         hold `idlelab sim --workload pingpong` against (docs/sim.md).
  * The clock-read cost (two back-to-back reads) is printed for reference;
  * it is inside every sample once. Run it on an otherwise idle machine: other
  * runnable tasks preempt the wakee and show up as millisecond tails (the
  * load average at start is printed to tell such runs apart).
  *
- * usage: bench_wakeup [--mode halt|poll|both] [--samples N] [--gap-us G]
- *                     [--waker-cpu A] [--wakee-cpu B]
+ * The halt fit line leaves out the switch_ns of --platform (default
+ * kvm-haltpoll), which the simulator adds to the exit latency itself.
+ * usage: bench_wakeup [--mode halt|poll|both|pingpong] [--samples N] [--gap-us G]
+ *                     [--waker-cpu A] [--wakee-cpu B] [--platform P]
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -39,6 +48,9 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "idlelab/platform.h"
+#include "idlelab/sim.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #define cpu_relax() __builtin_ia32_pause()
@@ -136,7 +148,110 @@ static void sleep_us(long us)
 		;
 }
 
-static int run(enum mode mode, int samples, long gap_us, int waker_cpu, int wakee_cpu)
+/* ------------------------------------------------------------ pingpong */
+
+struct pp_side {
+	_Alignas(64) _Atomic int word;  /* futex word: bumped to wake this side */
+	_Atomic int64_t t0;             /* the other side's clock at the wake */
+	int cpu;
+	int64_t *lat;
+	int nlat, never_slept;
+	struct pp_side *other;
+	int rounds;
+	bool starts;                    /* hands over the first token */
+	_Atomic int *stop;
+};
+
+static void *pp_run(void *arg)
+{
+	struct pp_side *me = arg;
+	int seen = 0;
+
+	if (pin(me->cpu)) {
+		fprintf(stderr, "bench_wakeup: cannot pin to CPU %d\n", me->cpu);
+		exit(1);
+	}
+	for (int i = 0; i < me->rounds; i++) {
+		if (i > 0 || me->starts) {
+			/* hand the token over */
+			atomic_store(&me->other->t0, now_ns());
+			atomic_fetch_add_explicit(&me->other->word, 1, memory_order_release);
+			futex(&me->other->word, FUTEX_WAKE_PRIVATE, 1);
+		}
+		bool slept = false;
+		while (atomic_load_explicit(&me->word, memory_order_acquire) == seen) {
+			if (atomic_load(me->stop))
+				return NULL;
+			if (futex(&me->word, FUTEX_WAIT_PRIVATE, seen) == 0)
+				slept = true;
+		}
+		int64_t t1 = now_ns();
+		seen = atomic_load(&me->word);
+		if (slept)
+			me->lat[me->nlat++] = t1 - atomic_load(&me->t0);
+		else
+			me->never_slept++;
+	}
+	atomic_store(me->stop, 1);
+	atomic_fetch_add(&me->other->word, 1);
+	futex(&me->other->word, FUTEX_WAKE_PRIVATE, 1);
+	return NULL;
+}
+
+static void pp_print(const struct pp_side *s, int from_cpu)
+{
+	int n = s->nlat;
+
+	qsort(s->lat, (size_t)n, sizeof(int64_t), cmp64);
+	printf("  to CPU %d (from CPU %d): %d wake-ups (%d found the token already there)\n", s->cpu,
+	       from_cpu, n, s->never_slept);
+	if (n)
+		printf("    min %lld  p25 %lld  p50 %lld  p75 %lld  p90 %lld  p99 %lld  max %lld ns\n",
+		       (long long)s->lat[0], (long long)pct(s->lat, n, 25),
+		       (long long)pct(s->lat, n, 50), (long long)pct(s->lat, n, 75),
+		       (long long)pct(s->lat, n, 90), (long long)pct(s->lat, n, 99),
+		       (long long)s->lat[n - 1]);
+}
+
+static int run_pingpong(int rounds, int cpu_a, int cpu_b)
+{
+	struct pp_side *a = aligned_alloc(64, sizeof(*a)), *b = aligned_alloc(64, sizeof(*b));
+	_Atomic int stop = 0;
+	pthread_t th;
+
+	memset(a, 0, sizeof(*a));
+	memset(b, 0, sizeof(*b));
+	a->cpu = cpu_a;
+	b->cpu = cpu_b;
+	a->other = b;
+	b->other = a;
+	a->rounds = b->rounds = rounds;
+	a->starts = true;
+	a->stop = b->stop = &stop;
+	a->lat = calloc((size_t)rounds, sizeof(int64_t));
+	b->lat = calloc((size_t)rounds, sizeof(int64_t));
+	/* b starts blocked, a hands it the first token */
+	pthread_create(&th, NULL, pp_run, b);
+	sleep_us(10000);
+	int64_t t0 = now_ns();
+	pp_run(a);
+	int64_t el = now_ns() - t0;
+	pthread_join(th, NULL);
+	int done = a->nlat + a->never_slept;
+	printf("mode pingpong: CPUs %d and %d, %d round trips in %.3f s: %.0f round trips/s "
+	       "(%.1f us each)\n", cpu_a, cpu_b, done, (double)el * 1e-9,
+	       (double)done / ((double)el * 1e-9), (double)el / 1000.0 / (done ? done : 1));
+	pp_print(b, cpu_a);
+	pp_print(a, cpu_b);
+	free(a->lat);
+	free(b->lat);
+	free(a);
+	free(b);
+	return 0;
+}
+
+static int run(enum mode mode, int samples, long gap_us, int waker_cpu, int wakee_cpu,
+	       int64_t switch_ns)
 {
 	struct shared *sh = aligned_alloc(64, sizeof(*sh));
 	pthread_t th;
@@ -188,8 +303,19 @@ static int run(enum mode mode, int samples, long gap_us, int waker_cpu, int wake
 	       (long long)p50, (long long)pct(sh->lat, n, 75), (long long)p90,
 	       (long long)pct(sh->lat, n, 99), (long long)pct(sh->lat, n, 99.9),
 	       (long long)sh->lat[n - 1], mean);
-	printf("  platform: %s = lognormal:%lld:%.3f\n", mode == MODE_HALT ? "hlt_exit" : "poll_exit",
-	       (long long)p50, sigma);
+	if (mode == MODE_HALT) {
+		/*
+		 * A halted wakee's sample is end to end: it includes the woken
+		 * task's context switch, which the engine adds on its own
+		 * (switch_ns): the platform's exit latency is the rest.
+		 */
+		int64_t m = p50 - switch_ns, m90 = p90 - switch_ns;
+		double sg = m > 0 && m90 > m ? log((double)m90 / (double)m) / Z90 : 0;
+		printf("  platform: hlt_exit = lognormal:%lld:%.3f (p50 and p90 less switch_ns %lld)\n",
+		       (long long)m, sg, (long long)switch_ns);
+	} else {
+		printf("  platform: poll_exit = lognormal:%lld:%.3f\n", (long long)p50, sigma);
+	}
 	free(sh->lat);
 	free(sh);
 	return 0;
@@ -203,31 +329,41 @@ int main(int argc, char **argv)
 		{ "gap-us", required_argument, NULL, 'g' },
 		{ "waker-cpu", required_argument, NULL, 'a' },
 		{ "wakee-cpu", required_argument, NULL, 'b' },
+		{ "platform", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *mode = "both";
+	const char *mode = "both", *platform = "kvm-haltpoll";
 	int samples = 10000, waker = 0, wakee_cpu = 1;
 	long gap = 500;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "m:n:g:a:b:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:n:g:a:b:p:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm': mode = optarg; break;
 		case 'n': samples = atoi(optarg); break;
 		case 'g': gap = atol(optarg); break;
 		case 'a': waker = atoi(optarg); break;
 		case 'b': wakee_cpu = atoi(optarg); break;
+		case 'p': platform = optarg; break;
 		default:
-			fprintf(stderr, "usage: bench_wakeup [--mode halt|poll|both] [--samples N] "
-				"[--gap-us G] [--waker-cpu A] [--wakee-cpu B]\n");
+			fprintf(stderr, "usage: bench_wakeup [--mode halt|poll|both|pingpong] [--samples N] "
+				"[--gap-us G] [--waker-cpu A] [--wakee-cpu B] [--platform P]\n");
 			return 2;
 		}
 	}
 	if (samples < 1 || gap < 1 || (strcmp(mode, "halt") && strcmp(mode, "poll") &&
-				       strcmp(mode, "both"))) {
+				       strcmp(mode, "both") && strcmp(mode, "pingpong"))) {
 		fprintf(stderr, "bench_wakeup: bad --mode, --samples or --gap-us\n");
 		return 2;
 	}
+	/* the platform whose switch_ns a halted sample's fit leaves out */
+	static struct il_platform plat;
+	struct il_err err;
+	if (il_platform_load(&plat, platform, &err)) {
+		fprintf(stderr, "bench_wakeup: %s\n", err.msg);
+		return 2;
+	}
+	int64_t switch_ns = plat.switch_ns > 0 ? plat.switch_ns : IL_SIM_SWITCH_NS;
 	int64_t a = now_ns(), b = now_ns();
 	int64_t best = b - a;
 	for (int i = 0; i < 1000; i++) {
@@ -245,9 +381,11 @@ int main(int argc, char **argv)
 	if (la)
 		fclose(la);
 	int r = 0;
+	if (!strcmp(mode, "pingpong"))
+		return run_pingpong(samples, waker, wakee_cpu);
 	if (strcmp(mode, "poll"))
-		r |= run(MODE_HALT, samples, gap, waker, wakee_cpu);
+		r |= run(MODE_HALT, samples, gap, waker, wakee_cpu, switch_ns);
 	if (!r && strcmp(mode, "halt"))
-		r |= run(MODE_POLL, samples, gap, waker, wakee_cpu);
+		r |= run(MODE_POLL, samples, gap, waker, wakee_cpu, switch_ns);
 	return r;
 }

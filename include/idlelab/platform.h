@@ -86,6 +86,7 @@ struct il_platform {
 
 	/* [kernel] */
 	unsigned int hz;
+	int64_t switch_ns;             /* wake-up visible to the task running, ns (0 = engine default) */
 	char release[16];              /* default kernel release, "" = newest */
 	int noptions;
 	struct il_plat_option options[IL_PLAT_OPTIONS_MAX]; /* boot/module options */

@@ -150,7 +150,8 @@ struct il_sim_params {
 	int64_t duration_ns;       /* simulated time */
 	uint64_t seed;
 	int64_t entry_ns;          /* idle loop from going idle to ->enter (select, tick stop) */
-	int64_t switch_ns;         /* wake-up to the task running (schedule, context switch) */
+	int64_t switch_ns;         /* wake-up to the task running (schedule, context switch);
+				      -1: the platform's [kernel] switch_ns, else IL_SIM_SWITCH_NS */
 	int64_t turbo_interval_ns; /* how often the package re-evaluates its turbo bin */
 	int64_t no_timer_ns;       /* sleep length when no timer is queued */
 	enum il_tick_rule nocpuidle_tick;   /* tick rule of the no-cpuidle path */
@@ -163,6 +164,9 @@ struct il_sim_params {
 };
 
 /* Defaults: 1 s, seed 1, entry 300 ns, switch 700 ns, turbo 100 µs, rules of f4c31b07b136. */
+/* The wake-up software path of a platform that does not give its own, ns. */
+#define IL_SIM_SWITCH_NS 700
+
 void il_sim_params_default(struct il_sim_params *p);
 
 struct il_sim;

@@ -145,6 +145,8 @@ static int show(const char *what, const char *release, char **options, int nopti
 		       il_platform_ncpus(&p), p.packages, p.packages > 1 ? "s" : "",
 		       p.cores_per_package, p.threads_per_core, p.hz);
 		printf("kernel: %s\n", m.release);
+		if (p.switch_ns > 0)
+			printf("wake-up path (switch_ns): %lld ns\n", (long long)p.switch_ns);
 		if (p.noptions) {
 			printf("options:");
 			for (int i = 0; i < p.noptions; i++)

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "idlelab/governor.h"
 #include "idlelab/platform.h"
 #include "util.h"
 
@@ -318,6 +319,13 @@ static int h_kernel(struct parse_ctx *c, const char *k, const char *v)
 		if (hz != 100 && hz != 250 && hz != 300 && hz != 1000)
 			return fail(c, c->line, "hz: %d is not a kernel HZ (100, 250, 300, 1000)", hz);
 		p->hz = (unsigned)hz;
+		return 1;
+	}
+	if (!strcmp(k, "switch_ns")) {
+		int64_t ns;
+		if (il_parse_duration_ns(v, &ns) || ns <= 0 || ns > 1000000000)
+			return fail(c, c->line, "switch_ns: '%s' is not a duration in (0, 1s]", v);
+		p->switch_ns = ns;
 		return 1;
 	}
 	if (!strcmp(k, "release"))

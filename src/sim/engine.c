@@ -48,7 +48,7 @@ void il_sim_params_default(struct il_sim_params *p)
 	p->duration_ns = 1000000000;
 	p->seed = 1;
 	p->entry_ns = 300;
-	p->switch_ns = 700;
+	p->switch_ns = -1; /* the platform's [kernel] switch_ns, else IL_SIM_SWITCH_NS */
 	p->turbo_interval_ns = 100000;
 	p->no_timer_ns = 1000000000;
 	p->nocpuidle_tick = IL_TICK_GOT_TICK;
@@ -1084,7 +1084,7 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 		il_err_set(err, EINVAL, "a governor is needed for driver %s", m->drv.name);
 		return NULL;
 	}
-	if (params->duration_ns <= 0 || params->entry_ns < 0 || params->switch_ns < 0 ||
+	if (params->duration_ns <= 0 || params->entry_ns < 0 || params->switch_ns < -1 ||
 	    params->turbo_interval_ns <= 0 || params->no_timer_ns <= 0) {
 		il_err_set(err, EINVAL, "bad simulation parameters (durations must be positive)");
 		return NULL;
@@ -1100,6 +1100,8 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 	s->wl = wl;
 	s->wl_cfg = wl_cfg;
 	s->params = *params;
+	if (s->params.switch_ns < 0)
+		s->params.switch_ns = p->switch_ns > 0 ? p->switch_ns : IL_SIM_SWITCH_NS;
 	s->ncpus = ncpus;
 	s->tick_nsec = il_tick_nsec(p->hz ? p->hz : 1000);
 	s->force_poll = m->force_poll;

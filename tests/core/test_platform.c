@@ -69,7 +69,7 @@ static void explicit_table(void **unused)
 	struct il_platform p;
 	struct il_err e;
 	const char *t = HEAD "[topology]\npackages = 2\ncores_per_package = 4\nthreads_per_core = 2\n"
-		"[kernel]\nhz = 250\noption = idle=halt\noption = cpuidle.off=1\n" STATE0
+		"[kernel]\nhz = 250\nswitch_ns = 2.5us\noption = idle=halt\noption = cpuidle.off=1\n" STATE0
 		"[state.1]\nname = C1\ndesc = MWAIT 0x00\nlatency = 2\nresidency = 2\nentry = mwait\n"
 		"mwait_hint = 0x00\nexit_latency_dist = uniform:1us:3us\npower_w = 1.5\n"
 		"[state.2]\nname = C6\nlatency_ns = 133000\nresidency_ns = 400000\n"
@@ -78,6 +78,7 @@ static void explicit_table(void **unused)
 	assert_int_equal(load(&p, t, &e), 0);
 	assert_int_equal(il_platform_ncpus(&p), 16);
 	assert_int_equal(p.hz, 250);
+	assert_int_equal(p.switch_ns, 2500);
 	assert_string_equal(il_platform_option(&p, "idle"), "halt");
 	assert_string_equal(il_platform_option(&p, "cpuidle.off"), "1");
 	assert_null(il_platform_option(&p, "nohz"));
@@ -144,6 +145,8 @@ static void malformed(void **unused)
 	refused(HEAD "[topology]\npackages = 0\n", 4, "out of range");
 	refused(HEAD "[topology]\ncores_per_package = many\n", 4, "not an integer");
 	refused(HEAD "[kernel]\nhz = 999\n", 4, "not a kernel HZ");
+	refused(HEAD "[kernel]\nswitch_ns = 0\n", 4, "switch_ns: '0' is not a duration");
+	refused(HEAD "[kernel]\nswitch_ns = soon\n", 4, "switch_ns: 'soon' is not a duration");
 	refused(HEAD "[cpu]\nvendor = cyrix\n", 4, "unknown 'cyrix'");
 	refused(HEAD "[cpu]\nmwait = perhaps\n", 4, "not yes/no");
 	refused(HEAD "[firmware]\npm_timer_read = gamma:1:2\n", 4, "unknown distribution");

@@ -376,6 +376,46 @@ static void wake_by_ipi(void **unused)
 		il_sim_result_free(&x.r);
 }
 
+/*
+ * The woken task runs switch_ns after its wake-up is seen: the platform's
+ * [kernel] switch_ns when params leave it at -1, else the engine's 700 ns;
+ * --sim-opt switch_ns (params) wins over both.
+ */
+static void switch_cost_source(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	struct os_cfg c = { .a_cycles = 1000, .wake_b = true };
+	static const struct {
+		const char *kernel;
+		int64_t param, lat;
+	} cases[] = {
+		{ "", -1, 1000 + IL_SIM_SWITCH_NS },        /* engine default */
+		{ "switch_ns = 2500\n", -1, 1000 + 2500 },  /* the platform's */
+		{ "switch_ns = 2500\n", 40, 1000 + 40 },    /* --sim-opt wins */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char text[512];
+		snprintf(text, sizeof(text), "%s%s%s%s", PLAT_HEAD, cases[i].kernel, POLL_STATE,
+			 C1_STATE);
+		load(&x, text);
+		params(&prm, 2000000);
+		prm.switch_ns = cases[i].param;
+		tg_reset(1, true);
+		simulate(&x, &tg_gov, &os_wl, &c, &prm);
+		/* woken at 1000 in C1: exit 1 us, then the switch */
+		assert_int_equal(last_os.b_lat[0], cases[i].lat);
+		assert_int_equal(x.r.wake_lat.max, cases[i].lat);
+		conserved(&x.r);
+	}
+	prm.switch_ns = -2;
+	struct il_err e;
+	assert_null(il_sim_new(&x.p, &x.m, &tg_gov, &os_wl, &c, &prm, &e));
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
 /* POLL ends on its time limit (il_poll_time: min(TICK_NSEC/16, 20 us)) and says so. */
 static void poll_time_limit(void **unused)
 {
@@ -661,6 +701,7 @@ int main(void)
 		cmocka_unit_test(tick_kept_for_near_timer),
 		cmocka_unit_test(wake_during_entry),
 		cmocka_unit_test(wake_by_ipi),
+		cmocka_unit_test(switch_cost_source),
 		cmocka_unit_test(poll_time_limit),
 		cmocka_unit_test(exit_path_cost),
 		cmocka_unit_test(single_state_tick_rule),
