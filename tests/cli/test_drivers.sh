@@ -11,7 +11,7 @@ printf 'POLL latency:0 disabled:0 default:enabled\nhaltpoll idle latency:1 disab
 expect_same "$TMP/want"
 expect_exit 0 "$I" platform show kvm-haltpoll --format csv
 expect_out "0,POLL,CPUIDLE CORE POLL IDLE,0,0,0,enabled,POLLING,poll,lognormal:94:0.253"
-expect_out "1,haltpoll idle,default architecture idle,1,1,0,enabled,-,hlt,lognormal:18130:0.2"
+expect_out "1,haltpoll idle,default architecture idle,1,1,0,enabled,-,hlt,lognormal:12410:0.33"
 expect_exit 0 "$I" platform show kvm-haltpoll
 expect_out "kernel: 6.18"
 expect_out "options: cpuidle_haltpoll.force=1 haltpoll.guest_halt_poll_ns=0"
