@@ -40,6 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
 #include "idlelab/sim.h"
 #include "idlelab/sysfs.h"
 
@@ -129,21 +130,6 @@ struct shared {
 	int n, cap;
 };
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static int pin(int cpu)
-{
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-}
-
 static void *wakee(void *arg)
 {
 	struct shared *sh = arg;
@@ -169,18 +155,6 @@ static void *wakee(void *arg)
 		}
 		atomic_store_explicit(&sh->taken, seen, memory_order_release);
 	}
-}
-
-static int cmp64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-static int64_t pct(const int64_t *v, int n, double q)
-{
-	int i = (int)ceil(q / 100.0 * n) - 1;
-	return v[i < 0 ? 0 : i >= n ? n - 1 : i];
 }
 
 struct snap {
@@ -218,13 +192,6 @@ static int snapshot(int cpu, struct snap *s)
 	}
 	il_sysfs_info_free(&info);
 	return 0;
-}
-
-static void sleep_ns(int64_t ns)
-{
-	struct timespec ts = { (time_t)(ns / 1000000000), (long)(ns % 1000000000) };
-	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
-		;
 }
 
 int main(int argc, char **argv)

@@ -27,8 +27,8 @@
  * runnable tasks preempt the wakee and show up as millisecond tails (the
  * load average at start is printed to tell such runs apart).
  *
- * The halt fit line leaves out the switch_ns of --platform (default
- * kvm-haltpoll), which the simulator adds to the exit latency itself.
+ * The halt fit line leaves out what the simulator adds to the exit latency
+ * itself on --platform (default kvm-haltpoll): its switch_ns and IPI.
  * usage: bench_wakeup [--mode halt|poll|both|pingpong] [--samples N] [--gap-us G]
  *                     [--waker-cpu A] [--wakee-cpu B] [--platform P]
  */
@@ -50,6 +50,7 @@
 #include <unistd.h>
 
 #include "idlelab/platform.h"
+#include "bench_util.h"
 #include "idlelab/sim.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -74,26 +75,9 @@ struct shared {
 	int never_slept;
 };
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static long futex(_Atomic int *uaddr, int op, int val)
 {
 	return syscall(SYS_futex, (int *)uaddr, op, val, NULL, NULL, 0);
-}
-
-static int pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
 static void *wakee(void *arg)
@@ -127,25 +111,6 @@ static void *wakee(void *arg)
 		atomic_store(&sh->go, 0);
 		atomic_store_explicit(&sh->ack, 1, memory_order_release);
 	}
-}
-
-static int cmp64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-static int64_t pct(const int64_t *v, int n, double q)
-{
-	int i = (int)ceil(q / 100.0 * n) - 1;
-	return v[i < 0 ? 0 : i >= n ? n - 1 : i];
-}
-
-static void sleep_us(long us)
-{
-	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
-	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
-		;
 }
 
 /* ------------------------------------------------------------ pingpong */
@@ -232,7 +197,7 @@ static int run_pingpong(int rounds, int cpu_a, int cpu_b)
 	b->lat = calloc((size_t)rounds, sizeof(int64_t));
 	/* b starts blocked, a hands it the first token */
 	pthread_create(&th, NULL, pp_run, b);
-	sleep_us(10000);
+	sleep_ns(10000000);
 	int64_t t0 = now_ns();
 	pp_run(a);
 	int64_t el = now_ns() - t0;
@@ -251,7 +216,7 @@ static int run_pingpong(int rounds, int cpu_a, int cpu_b)
 }
 
 static int run(enum mode mode, int samples, long gap_us, int waker_cpu, int wakee_cpu,
-	       int64_t switch_ns)
+	       int64_t soft_ns)
 {
 	struct shared *sh = aligned_alloc(64, sizeof(*sh));
 	pthread_t th;
@@ -268,7 +233,7 @@ static int run(enum mode mode, int samples, long gap_us, int waker_cpu, int wake
 	unsigned seed = 12345;
 	for (int i = 0; i < samples; i++) {
 		/* a gap with jitter so the wake never aligns with the tick */
-		sleep_us(gap_us + rand_r(&seed) % (gap_us / 2 + 1));
+		sleep_ns(1000 * (gap_us + rand_r(&seed) % (gap_us / 2 + 1)));
 		atomic_store(&sh->t0, now_ns());
 		atomic_store_explicit(&sh->go, 1, memory_order_release);
 		if (mode == MODE_HALT)
@@ -309,16 +274,29 @@ static int run(enum mode mode, int samples, long gap_us, int waker_cpu, int wake
 		 * task's context switch, which the engine adds on its own
 		 * (switch_ns): the platform's exit latency is the rest.
 		 */
-		int64_t m = p50 - switch_ns, m90 = p90 - switch_ns;
+		int64_t m = p50 - soft_ns, m90 = p90 - soft_ns;
 		double sg = m > 0 && m90 > m ? log((double)m90 / (double)m) / Z90 : 0;
-		printf("  platform: hlt_exit = lognormal:%lld:%.3f (p50 and p90 less switch_ns %lld)\n",
-		       (long long)m, sg, (long long)switch_ns);
+		printf("  platform: hlt_exit = lognormal:%lld:%.3f (p50 and p90 less the platform's "
+		       "switch_ns and IPI, %lld ns)\n", (long long)m, sg, (long long)soft_ns);
 	} else {
 		printf("  platform: poll_exit = lognormal:%lld:%.3f\n", (long long)p50, sigma);
 	}
 	free(sh->lat);
 	free(sh);
 	return 0;
+}
+
+/* Median of a platform distribution, ns (its a for the kinds the platforms use). */
+static int64_t dist_median(const struct il_dist *d)
+{
+	switch (d->kind) {
+	case IL_DIST_CONST:
+	case IL_DIST_NORMAL:
+	case IL_DIST_LOGNORMAL: return (int64_t)d->a;
+	case IL_DIST_UNIFORM: return (int64_t)((d->a + d->b) / 2);
+	case IL_DIST_EXP: return (int64_t)(d->a + d->b * 0.69314718055994530942);
+	default: return 0;
+	}
 }
 
 int main(int argc, char **argv)
@@ -363,7 +341,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_wakeup: %s\n", err.msg);
 		return 2;
 	}
-	int64_t switch_ns = plat.switch_ns > 0 ? plat.switch_ns : IL_SIM_SWITCH_NS;
+	/*
+	 * What the engine adds to a halted wakee's exit latency on its own: the
+	 * woken task's switch and the IPI (send + delivery, their medians).
+	 */
+	int64_t soft_ns = (plat.switch_ns > 0 ? plat.switch_ns : IL_SIM_SWITCH_NS) +
+			  dist_median(&plat.ipi_send) + dist_median(&plat.ipi_delivery);
 	int64_t a = now_ns(), b = now_ns();
 	int64_t best = b - a;
 	for (int i = 0; i < 1000; i++) {
@@ -384,8 +367,8 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "pingpong"))
 		return run_pingpong(samples, waker, wakee_cpu);
 	if (strcmp(mode, "poll"))
-		r |= run(MODE_HALT, samples, gap, waker, wakee_cpu, switch_ns);
+		r |= run(MODE_HALT, samples, gap, waker, wakee_cpu, soft_ns);
 	if (!r && strcmp(mode, "halt"))
-		r |= run(MODE_POLL, samples, gap, waker, wakee_cpu, switch_ns);
+		r |= run(MODE_POLL, samples, gap, waker, wakee_cpu, soft_ns);
 	return r;
 }

@@ -169,3 +169,52 @@ int il_parse_duration_ns(const char *text, int64_t *ns)
 	*ns = (int64_t)llround(d);
 	return 0;
 }
+
+int il_read_file(const char *path, size_t max, char **text, size_t *len, struct il_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+
+	*text = NULL;
+	*len = 0;
+	if (!f)
+		return il_err_set_at(err, errno, path, 0, "cannot open: %s", strerror(errno));
+	for (;;) {
+		if (n + 1 >= cap) {
+			if (cap > max) {
+				free(buf);
+				fclose(f);
+				return il_err_set_at(err, EFBIG, path, 0,
+						     "file too large (more than %zu bytes)", max);
+			}
+			cap = cap ? 2 * cap : 65536;
+			char *nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return il_err_set_at(err, ENOMEM, path, 0, "out of memory");
+			}
+			buf = nb;
+		}
+		size_t got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	int bad = ferror(f), e = errno;
+	fclose(f);
+	if (bad) {
+		free(buf);
+		return il_err_set_at(err, e ? e : EIO, path, 0, "read error: %s",
+				     strerror(e ? e : EIO));
+	}
+	if (n > max) {
+		free(buf);
+		return il_err_set_at(err, EFBIG, path, 0, "file too large (more than %zu bytes)", max);
+	}
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	return 0;
+}

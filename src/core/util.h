@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "idlelab/err.h"
+
 /*
  * Allocation that cannot fail: on out-of-memory print "idlelab: out of
  * memory" and abort (for tables and trees whose every step would otherwise
@@ -26,5 +28,12 @@ int il_parse_double(const char *s, double *v);
 int il_parse_bool(const char *s, bool *v);
 /* Duration with optional unit ns/us/ms/s into ns. */
 int il_parse_duration_ns(const char *text, int64_t *ns);
+
+/*
+ * Read a whole file into a NUL-terminated buffer (*text, to free; *len
+ * without the NUL). Errors name the file: cannot open, more than max
+ * bytes, out of memory, read error.
+ */
+int il_read_file(const char *path, size_t max, char **text, size_t *len, struct il_err *err);
 
 #endif

@@ -14,7 +14,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "idlelab/governor.h"
 #include "idlelab/platform.h"
 #include "util.h"
 
@@ -774,40 +773,13 @@ int il_platform_load_string(struct il_platform *p, const char *text, size_t len,
 
 int il_platform_load_file(struct il_platform *p, const char *path, struct il_err *err)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
+	char *buf;
+	size_t len;
+	int r = il_read_file(path, (size_t)64 << 20, &buf, &len, err);
 
-	if (!f)
-		return il_err_set_at(err, errno, path, 0, "cannot open: %s", strerror(errno));
-	for (;;) {
-		if (len + 4096 > cap) {
-			if (cap > (64u << 20)) {
-				free(buf);
-				fclose(f);
-				return il_err_set_at(err, EFBIG, path, 0, "file too large");
-			}
-			cap = cap ? cap * 2 : 8192;
-			char *nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return il_err_set_at(err, ENOMEM, path, 0, "out of memory");
-			}
-			buf = nb;
-		}
-		size_t n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	int rd_err = ferror(f);
-	fclose(f);
-	if (rd_err) {
-		free(buf);
-		return il_err_set_at(err, EIO, path, 0, "read error");
-	}
-	int r = il_platform_load_string(p, buf ? buf : "", len, path, err);
+	if (r)
+		return r;
+	r = il_platform_load_string(p, buf, len, path, err);
 	free(buf);
 	return r;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "idlelab/results.h"
+#include "util.h"
 
 /*
  * json-c keeps no positions, so an error in a well-formed file is placed
@@ -278,42 +279,13 @@ int il_results_parse(const char *text, size_t len, const char *name,
 int il_results_load(const char *path, struct il_result_config *out, int room,
 		    struct il_err *err)
 {
-	FILE *f = fopen(path, "rb");
-	char *text = NULL;
-	size_t len = 0, cap = 0;
+	char *text;
+	size_t len;
+	int r = il_read_file(path, (size_t)1 << 30, &text, &len, err);
 
-	if (!f)
-		return il_err_set_at(err, errno, path, 0, "cannot open it: %s", strerror(errno));
-	for (;;) {
-		if (len == cap) {
-			if (cap > (size_t)(1 << 30)) {
-				free(text);
-				fclose(f);
-				return il_err_set_at(err, EFBIG, path, 0,
-						     "file too large (more than 1 GiB)");
-			}
-			cap = cap ? 2 * cap : 65536;
-			char *n = realloc(text, cap);
-			if (!n) {
-				free(text);
-				fclose(f);
-				return il_err_set_at(err, ENOMEM, path, 0, "out of memory");
-			}
-			text = n;
-		}
-		size_t got = fread(text + len, 1, cap - len, f);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	int bad = ferror(f), e = errno;
-	fclose(f);
-	if (bad) {
-		free(text);
-		return il_err_set_at(err, e ? e : EIO, path, 0, "cannot read it: %s",
-				     strerror(e ? e : EIO));
-	}
-	int r = il_results_parse(text, len, path, out, room, err);
+	if (r)
+		return r;
+	r = il_results_parse(text, len, path, out, room, err);
 	free(text);
 	return r;
 }
