@@ -98,4 +98,11 @@ expect_exit 2 "$IDLELAB" sim --bogus
 expect_err "unknown option"
 expect_exit 1 "$IDLELAB" sim --workload sleep-sweep --wl-opt wakee=7
 expect_err "CPU 7 does not exist"
+# the JSON names the engine settings the runs used: switch_ns from the platform, or --sim-opt
+expect_exit 0 "$IDLELAB" sim --platform kvm-haltpoll --duration 5ms --format json
+expect_out '"engine": {"entry_ns": 300, "switch_ns": 2215,'
+expect_exit 0 "$IDLELAB" sim --platform kvm-haltpoll --duration 5ms --format json --sim-opt switch_ns=100
+expect_out '"switch_ns": 100,'
+expect_exit 0 "$IDLELAB" sim --platform intel-haswell-ep --duration 5ms --format json
+expect_out '"switch_ns": 700,'
 finish
