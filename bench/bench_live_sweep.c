@@ -60,7 +60,10 @@ static void restore(void)
 {
 	for (int i = nchanges - 1; i >= 0; i--) {
 		FILE *f = fopen(changes[i].path, "w");
-		if (!f || fputs(changes[i].old, f) < 0 || fclose(f) != 0) {
+		bool bad = !f || fputs(changes[i].old, f) < 0;
+		if (f && fclose(f) != 0)
+			bad = true;
+		if (bad) {
 			fprintf(stderr, "bench_live_sweep: could not restore %s to '%s'\n",
 				changes[i].path, changes[i].old);
 			continue;
@@ -107,9 +110,15 @@ static int change(const char *path, const char *value)
 	}
 	snprintf(c->path, sizeof(c->path), "%s", path);
 	FILE *f = fopen(path, "w");
-	if (!f || fputs(value, f) < 0 || fclose(f) != 0) {
+	bool bad = !f || fputs(value, f) < 0;
+	int e = errno;
+	if (f && fclose(f) != 0) {  /* sysfs refuses a value at the flush */
+		bad = true;
+		e = errno;
+	}
+	if (bad) {
 		fprintf(stderr, "bench_live_sweep: %s: cannot write '%s': %s\n", path, value,
-			strerror(errno));
+			strerror(e));
 		return -1;
 	}
 	nchanges++;

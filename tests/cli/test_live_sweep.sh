@@ -28,6 +28,10 @@ expect_exit 2 "$B" --loops 0
 expect_exit 2 "$B" --waker 1 --wakee 1
 expect_exit 2 "$B" --param guest_halt_poll_ns=5
 expect_err "want MODULE.PARAM=VALUE"
+if [ -w "$SYS/cpuidle/current_governor" ]; then
+	expect_exit 1 "$B" --governor nosuchgovernor --loops 5 --intervals 10
+	expect_err "current_governor: cannot write 'nosuchgovernor'"
+fi
 expect_exit 1 "$B" --param nosuchmodule.p=1 --loops 5 --intervals 10
 expect_err "/sys/module/nosuchmodule/parameters/p"
 grep -q "changed" "$TMP/err" && bad "changed after a refusal" || ok
