@@ -286,19 +286,6 @@ static int run(enum mode mode, int samples, long gap_us, int waker_cpu, int wake
 	return 0;
 }
 
-/* Median of a platform distribution, ns (its a for the kinds the platforms use). */
-static int64_t dist_median(const struct il_dist *d)
-{
-	switch (d->kind) {
-	case IL_DIST_CONST:
-	case IL_DIST_NORMAL:
-	case IL_DIST_LOGNORMAL: return (int64_t)d->a;
-	case IL_DIST_UNIFORM: return (int64_t)((d->a + d->b) / 2);
-	case IL_DIST_EXP: return (int64_t)(d->a + d->b * 0.69314718055994530942);
-	default: return 0;
-	}
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -343,10 +330,12 @@ int main(int argc, char **argv)
 	}
 	/*
 	 * What the engine adds to a halted wakee's exit latency on its own: the
-	 * woken task's switch and the IPI (send + delivery, their medians).
+	 * woken task's switch and the IPI (send + delivery, their means).
 	 */
-	int64_t soft_ns = (plat.switch_ns > 0 ? plat.switch_ns : IL_SIM_SWITCH_NS) +
-			  dist_median(&plat.ipi_send) + dist_median(&plat.ipi_delivery);
+	struct il_sim_params sp;
+	il_sim_params_default(&sp);
+	int64_t soft_ns = il_sim_switch_ns(&sp, &plat) +
+			  (int64_t)(il_dist_mean(&plat.ipi_send) + il_dist_mean(&plat.ipi_delivery));
 	int64_t a = now_ns(), b = now_ns();
 	int64_t best = b - a;
 	for (int i = 0; i < 1000; i++) {

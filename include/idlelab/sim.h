@@ -163,11 +163,16 @@ struct il_sim_params {
 	FILE *trace;               /* if set: one line per idle-loop step and wake-up */
 };
 
-/* Defaults: 1 s, seed 1, entry 300 ns, switch 700 ns, turbo 100 µs, rules of f4c31b07b136. */
 /* The wake-up software path of a platform that does not give its own, ns. */
 #define IL_SIM_SWITCH_NS 700
 
+/*
+ * Defaults: 1 s, seed 1, entry 300 ns, switch_ns -1 (the platform's, else
+ * IL_SIM_SWITCH_NS), turbo 100 µs, rules of f4c31b07b136.
+ */
 void il_sim_params_default(struct il_sim_params *p);
+/* The switch_ns a run on platform p uses: params', else p's [kernel] switch_ns, else 700. */
+int64_t il_sim_switch_ns(const struct il_sim_params *params, const struct il_platform *p);
 
 struct il_sim;
 struct il_workload;

@@ -59,6 +59,13 @@ void il_sim_params_default(struct il_sim_params *p)
 	p->default_mhz = 2000;
 }
 
+int64_t il_sim_switch_ns(const struct il_sim_params *params, const struct il_platform *p)
+{
+	if (params->switch_ns >= 0)
+		return params->switch_ns;
+	return p->switch_ns > 0 ? p->switch_ns : IL_SIM_SWITCH_NS;
+}
+
 double il_turbo_mhz(const struct il_platform *p, int active_cores, double fallback_mhz)
 {
 	if (p->nturbo > 0) {
@@ -1100,8 +1107,7 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 	s->wl = wl;
 	s->wl_cfg = wl_cfg;
 	s->params = *params;
-	if (s->params.switch_ns < 0)
-		s->params.switch_ns = p->switch_ns > 0 ? p->switch_ns : IL_SIM_SWITCH_NS;
+	s->params.switch_ns = il_sim_switch_ns(params, p);
 	s->ncpus = ncpus;
 	s->tick_nsec = il_tick_nsec(p->hz ? p->hz : 1000);
 	s->force_poll = m->force_poll;

@@ -234,10 +234,9 @@ static void print_json(const struct il_sim_batch *b, const char *wl_opts, FILE *
 	il_json_str(out, wl_opts ? wl_opts : "");
 	fprintf(out, ",\n  \"duration_ns\": %lld,\n  \"runs\": %d,\n  \"seed\": %llu,\n",
 		(long long)b->params.duration_ns, b->runs, (unsigned long long)b->params.seed);
-	/* the engine's settings as the runs used them (switch_ns resolved as il_sim_new does) */
+	/* the engine's settings as the runs used them */
 	const struct il_sim_params *sp = &b->params;
-	int64_t sw = sp->switch_ns >= 0 ? sp->switch_ns
-		     : b->platform->switch_ns > 0 ? b->platform->switch_ns : IL_SIM_SWITCH_NS;
+	int64_t sw = il_sim_switch_ns(sp, b->platform);
 	fprintf(out, "  \"engine\": {\"entry_ns\": %lld, \"switch_ns\": %lld, "
 		"\"turbo_interval_ns\": %lld, \"no_timer_ns\": %lld, \"nohz\": %s},\n",
 		(long long)sp->entry_ns, (long long)sw, (long long)sp->turbo_interval_ns,

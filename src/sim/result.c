@@ -32,11 +32,7 @@ static void finish_accounting(struct il_sim *s)
 	}
 	for (int k = 0; k < s->npkgs; k++) {
 		struct sim_pkg *pk = &s->pkgs[k];
-		int lvl = 0;
-		while (lvl <= IL_STATE_MAX && !pk->ncores_at[lvl])
-			lvl++;
-		if (lvl > IL_STATE_MAX)
-			lvl = 0;
+		int lvl = pk->level; /* kept by the engine as its shallowest core's */
 		s->pkg_depth_ns[lvl] += end - pk->depth_since;
 		if (lvl == 0)
 			pk->energy_j += s->p->package_w * (double)(end - pk->depth_since) * 1e-9;
