@@ -49,7 +49,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "idlelab/platform.h"
 #include "bench_util.h"
 #include "idlelab/sim.h"
 
@@ -270,9 +269,9 @@ static int run(enum mode mode, int samples, long gap_us, int waker_cpu, int wake
 	       (long long)sh->lat[n - 1], mean);
 	if (mode == MODE_HALT) {
 		/*
-		 * A halted wakee's sample is end to end: it includes the woken
-		 * task's context switch, which the engine adds on its own
-		 * (switch_ns): the platform's exit latency is the rest.
+		 * A halted wakee's sample is end to end: it includes the IPI and
+		 * the woken task's context switch, which the engine adds on its
+		 * own (soft_ns): the platform's exit latency is the rest.
 		 */
 		int64_t m = p50 - soft_ns, m90 = p90 - soft_ns;
 		double sg = m > 0 && m90 > m ? log((double)m90 / (double)m) / Z90 : 0;
