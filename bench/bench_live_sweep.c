@@ -261,6 +261,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	struct snap before, after;
+	/* a machine without readable counters is refused before anything is changed */
 	if (snapshot(wakee_cpu, &before))
 		return 1;
 
