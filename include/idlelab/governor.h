@@ -139,8 +139,6 @@ static inline void il_gov_reflect(struct il_gov *gov, int cpu,
 }
 
 /* Helpers for governor files. */
-/* Compare kernel release strings "6.12" < "7.1". Returns <0, 0, >0. */
-int il_release_cmp(const char *a, const char *b);
 /* Parse a duration "20us", "15000", "15000ns", "1ms" into ns. */
 int il_parse_duration_ns(const char *text, int64_t *ns);
 

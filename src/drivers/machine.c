@@ -29,8 +29,7 @@
 
 #include "drivers_internal.h"
 #include "idlelab/governor.h"
-
-#define IL_NEWEST_RELEASE "7.1"
+#include "idlelab/release.h"
 
 void il_machine_note(struct il_machine_idle *m, const char *fmt, ...)
 {
@@ -213,7 +212,7 @@ int il_machine_idle_build(const struct il_platform *p, const char *release,
 
 	memset(out, 0, sizeof(*out));
 	snprintf(out->release, sizeof(out->release), "%s",
-		 release && *release ? release : (p->release[0] ? p->release : IL_NEWEST_RELEASE));
+		 release && *release ? release : (p->release[0] ? p->release : IL_RELEASE_NEWEST));
 
 	if (idle && p->arch == IL_ARCH_X86 && il_boot_idle_override(p) == IL_IDLE_NO_OVERRIDE)
 		il_machine_note(out, "idle=%s: not poll, halt or nomwait; the kernel refuses it "

@@ -30,6 +30,7 @@
 #include <strings.h>
 
 #include "idlelab/governor.h"
+#include "idlelab/release.h"
 
 #define GUEST_HALT_POLL_NS_DEFAULT 200000         /* max poll window, ns */
 #define GUEST_HALT_POLL_SHRINK_DEFAULT 2          /* divisor; 0 resets to 0 */

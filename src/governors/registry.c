@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "idlelab/governor.h"
+#include "idlelab/release.h"
 
 extern const struct il_gov_ops il_gov_menu, il_gov_teo, il_gov_ladder, il_gov_haltpoll,
 	il_gov_oracle, il_gov_oracle_energy;
@@ -24,21 +25,6 @@ const struct il_gov_ops *il_gov_find(const char *name)
 		if (!strcmp(il_governors[i]->name, name))
 			return il_governors[i];
 	return NULL;
-}
-
-int il_release_cmp(const char *a, const char *b)
-{
-	for (;;) {
-		char *ea, *eb;
-		long x = strtol(a, &ea, 10), y = strtol(b, &eb, 10);
-
-		if (x != y)
-			return x < y ? -1 : 1;
-		if (*ea != '.' && *eb != '.')
-			return 0;
-		a = *ea == '.' ? ea + 1 : ea;
-		b = *eb == '.' ? eb + 1 : eb;
-	}
 }
 
 /* The newest release in a space-separated, oldest-first list. */

@@ -14,6 +14,7 @@
 
 #include "idlelab/device.h"
 #include "idlelab/governor.h"
+#include "idlelab/release.h"
 #include "idlelab/state.h"
 
 /* POLL 0/0, C1 2/2, C1E 10/20, C3 33/100, C6 133/400 (µs), as intel_idle hsw */
@@ -387,6 +388,24 @@ static void durations_and_releases(void **unused)
 	assert_true(il_release_cmp("6.18", "7.0") < 0);
 }
 
+/* Only mainline tags in the modelled range pass il_release_check(). */
+static void release_check(void **unused)
+{
+	(void)unused;
+	struct il_err err;
+	const char *good[] = { "5.4", "5.19", "6.0", "6.12", "6.19", "7.0", "7.1" };
+	const char *bad[] = { "banana", "2.6", "99.0", "5.3", "5.20", "6.20", "7.2", "8.0",
+			      "6.1.1", "6.", ".6", "6.01", "06.1", "6.1x", "", "6,1", "+6.1" };
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		assert_int_equal(il_release_check(good[i], &err), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(il_release_check(bad[i], &err), -EINVAL);
+		assert_non_null(strstr(err.msg, "5.4"));
+	}
+	assert_int_equal(il_release_check(NULL, &err), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -401,6 +420,7 @@ int main(void)
 		cmocka_unit_test(qos),
 		cmocka_unit_test(flags_and_dists),
 		cmocka_unit_test(durations_and_releases),
+		cmocka_unit_test(release_check),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

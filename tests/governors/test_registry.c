@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "idlelab/governor.h"
+#include "idlelab/release.h"
 
 static struct il_gov *must(const char *spec)
 {
