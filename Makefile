@@ -7,7 +7,7 @@ ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 15
 
-.PHONY: all deps build demo check test asan fuzz bench clean
+.PHONY: all deps build demo check test test-live asan fuzz bench clean
 
 all: build
 
@@ -24,8 +24,15 @@ build: deps $(BUILD)/build.ninja
 demo: build
 	./tools/demo.sh $(BUILD)/src/cli/idlelab
 
+# The deterministic suite (the default test setup leaves out the suite 'live').
 test: build
 	meson test -C $(BUILD) --print-errorlogs
+
+# The tests that read how this machine idles, or change its governor while
+# they run (root): not part of make check, whose result must not depend on
+# the machine's load.
+test-live: build
+	meson test -C $(BUILD) --setup live --suite live --print-errorlogs
 
 $(ASAN_BUILD)/build.ninja:
 	meson setup $(ASAN_BUILD) -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false --buildtype=debug
