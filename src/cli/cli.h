@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "idlelab/err.h"
+#include "idlelab/outfile.h"
 
 struct il_command {
 	const char *name;
@@ -24,17 +25,5 @@ int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_report(const struct il_err *err);
 /* "unknown option" / "missing value" messages with a pointer to help; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/*
- * Output to a file that appears only when complete: write to FILE.tmp,
- * rename on success, remove on failure. path "-" or NULL means stdout.
- */
-struct cli_out {
-	FILE *f;
-	char path[4096];
-	char tmp[4096];
-};
-int cli_out_open(struct cli_out *o, const char *path);
-int cli_out_close(struct cli_out *o, bool ok);
 
 #endif

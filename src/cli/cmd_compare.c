@@ -129,18 +129,19 @@ static int run(int argc, char **argv)
 				il_table_strf(t, "%+.2f%%%s", 100 * (vk - v0) / fabs(v0), sig ? " *" : "");
 		}
 	}
-	struct cli_out out;
+	struct il_out out;
+	struct il_err err;
 	int ret = 0;
-	if (cli_out_open(&out, output)) {
-		ret = 1;
+	if (il_out_open(&out, output, &err)) {
+		ret = cli_report(&err);
 	} else {
 		il_table_print(t, fmt, out.f);
 		if (fmt == IL_FMT_TABLE)
 			fputs("\n* = the difference from the first configuration is significant at the 95 % "
 			      "level\n    (Welch's unequal-variance t-test, two-sided, over the runs).\n",
 			      out.f);
-		if (cli_out_close(&out, true))
-			ret = 1;
+		if (il_out_close(&out, true, &err))
+			ret = cli_report(&err);
 	}
 	il_table_free(t);
 	il_results_free(cfg, ncfg);

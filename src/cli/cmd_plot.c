@@ -200,15 +200,17 @@ static int run(int argc, char **argv)
 			ret = cli_report(&err);
 	}
 	if (!ret) {
-		struct cli_out out;
-		if (cli_out_open(&out, output)) {
-			ret = 1;
+		struct il_out out;
+		if (il_out_open(&out, output, &err)) {
+			ret = cli_report(&err);
 		} else {
+			struct il_err werr;
 			bool ok = !il_plot_write_svg(p, out.f, &err);
-			if (!ok)
-				cli_report(&err);
-			if (cli_out_close(&out, ok) || !ok)
-				ret = 1;
+			/* a failed write says what failed; else the plot's own error */
+			if (il_out_close(&out, ok, &werr))
+				ret = cli_report(&werr);
+			else if (!ok)
+				ret = cli_report(&err);
 		}
 	}
 	il_plot_free(p);

@@ -224,7 +224,7 @@ static int replay(const struct replay_opts *o)
 	struct il_replay_decision *d = NULL;
 	struct il_gov *gov = NULL;
 	struct il_err err;
-	struct cli_out out;
+	struct il_out out;
 	int rc = 1;
 
 	memset(&ex, 0, sizeof(ex));
@@ -262,10 +262,12 @@ static int replay(const struct replay_opts *o)
 		rc = cli_report(&err);
 		goto done;
 	}
-	if (cli_out_open(&out, o->output))
+	if (il_out_open(&out, o->output, &err)) {
+		rc = cli_report(&err);
 		goto done;
+	}
 	print_report(out.f, o, &log, gov, &eng, d, o->expect ? &ag : NULL);
-	rc = cli_out_close(&out, true) ? 1 : 0;
+	rc = il_out_close(&out, true, &err) ? cli_report(&err) : 0;
 	if (rc == 0 && o->strict && o->expect && ag.differs)
 		rc = 3;
 done:

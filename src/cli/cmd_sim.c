@@ -297,14 +297,14 @@ static int run(int argc, char **argv)
 		return cli_error("sim: %s", err.msg);
 	}
 
-	struct cli_out out;
+	struct il_out out;
 	int ret = 0;
-	if (cli_out_open(&out, output)) {
-		ret = 1;
+	if (il_out_open(&out, output, &err)) {
+		ret = cli_report(&err);
 	} else {
 		il_sim_batch_print(&b, fmt, wl_text, out.f);
-		if (cli_out_close(&out, true))
-			ret = 1;
+		if (il_out_close(&out, true, &err))
+			ret = cli_report(&err);
 	}
 	il_sim_batch_free(&b);
 	free(wl_cfg);

@@ -47,48 +47,6 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return 2;
 }
 
-int cli_out_open(struct cli_out *o, const char *path)
-{
-	memset(o, 0, sizeof(*o));
-	if (!path || !strcmp(path, "-")) {
-		o->f = stdout;
-		return 0;
-	}
-	if (snprintf(o->path, sizeof(o->path), "%s", path) >= (int)sizeof(o->path) ||
-	    snprintf(o->tmp, sizeof(o->tmp), "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof(o->tmp))
-		return cli_error("%s: path too long", path);
-	o->f = fopen(o->tmp, "w");
-	if (!o->f)
-		return cli_error("%s: cannot create: %s", path, strerror(errno));
-	return 0;
-}
-
-int cli_out_close(struct cli_out *o, bool ok)
-{
-	if (o->f == stdout) {
-		if (fflush(stdout) != 0)
-			return cli_error("cannot write output: %s", strerror(errno));
-		return 0;
-	}
-	if (!o->f)
-		return 0;
-	if (ferror(o->f))
-		ok = false;
-	if (fclose(o->f) != 0)
-		ok = false;
-	o->f = NULL;
-	if (!ok) {
-		unlink(o->tmp);
-		return 1;
-	}
-	if (rename(o->tmp, o->path) != 0) {
-		int e = errno;
-		unlink(o->tmp);
-		return cli_error("%s: cannot write: %s", o->path, strerror(e));
-	}
-	return 0;
-}
-
 static const struct il_command *find(const char *name)
 {
 	for (int i = 0; commands[i]; i++)
