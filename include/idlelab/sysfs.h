@@ -4,8 +4,7 @@
  * /sys/devices/system/cpu.
  *
  * The attribute set follows drivers/cpuidle/sysfs.c at torvalds commit
- * 063565aca3734de4e73639a0e460a58d9418b3cd (see
- * ../shared/spec/kernel-cpuidle/sysfs.md): the global cpuidle/ directory
+ * 063565aca3734de4e73639a0e460a58d9418b3cd: the global cpuidle/ directory
  * (current_driver, current_governor, current_governor_ro,
  * available_governors) and per CPU cpu<N>/cpuidle/state<i>/ with name, desc,
  * latency, residency, power, usage, time, above, below, rejected, disable,
@@ -19,6 +18,11 @@
  * so a saved copy reads back exactly as the original did at that moment.
  * Per-file problems (garbage, unreadable) never stop a read: they become
  * notes ("PATH: not a number: 'xyz'") and the value reads as missing.
+ *
+ * Below the root nothing is reached through a symbolic link (sysfs has
+ * none on the paths read), and only regular files with a single link of
+ * at most a page are read: a tree whose state0/desc points at /etc/shadow
+ * shows and saves none of it, the link is a note.
  */
 #ifndef IDLELAB_SYSFS_H
 #define IDLELAB_SYSFS_H
@@ -149,8 +153,13 @@ const struct il_sysfs_cpu *il_sysfs_find_cpu(const struct il_sysfs_info *info, i
 /*
  * Write a copy of the cpuidle tree under root (same CPU selection as
  * il_sysfs_read) to dest, which must not exist. All files are read first,
- * then written under "dest.tmp.PID" and renamed to dest; on failure
- * nothing is left behind. Unreadable files are left out and noted.
+ * then written under a temporary directory beside dest (il_outdir_open,
+ * include/idlelab/outfile.h) renamed to dest at the end; on failure or a
+ * signal nothing is left behind. The copy holds what the kernel could
+ * show: the known names only, regular files of text (no NUL byte) of at
+ * most a page, with the kernel's modes (0644 for current_governor and
+ * disable, 0444 for the rest; directories 0755) less the umask. Files
+ * that are unreadable or break those rules are left out and noted.
  * On success *nfiles (may be NULL) is the number of files written.
  */
 int il_sysfs_save(const char *root, const struct il_cpulist *only, const char *dest,

@@ -450,12 +450,18 @@ static int run(int argc, char **argv)
 
 		r = il_sysfs_save(root, cpus ? &list : NULL, save, &notes, &nfiles, &err);
 		print_notes(&notes);
-		il_sysfs_notes_free(&notes);
 		il_cpulist_free(&list);
-		if (r)
+		if (r) {
+			il_sysfs_notes_free(&notes);
 			return cli_report(&err);
+		}
 		printf("saved %d files of %s to %s\n", nfiles, root, save);
-		return 0;
+		/* files left out (unreadable, links, not sysfs text): saved, but said */
+		r = notes.n ? 1 : 0;
+		il_sysfs_notes_free(&notes);
+		if (fflush(stdout) != 0)
+			r = 1;
+		return r;
 	}
 
 	struct il_sysfs_info info;
@@ -500,6 +506,9 @@ const struct il_command cmd_info = {
 	"                    must not exist; --sysfs-root DIR reads it back\n\n"
 	"A garbage or unreadable file is reported on stderr as\n"
 	"'idlelab: PATH: what is wrong', shows as n/a and makes the exit status 1;\n"
-	"a missing cpuidle directory is an error.\n",
+	"a missing cpuidle directory is an error. Symbolic links below the root\n"
+	"are never followed (sysfs has none where info reads), only regular files\n"
+	"of at most a page are read; --save writes only the known file names, as\n"
+	"text, with the kernel's modes (0444, 0644 for disable and current_governor).\n",
 	.run = run,
 };

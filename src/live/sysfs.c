@@ -12,7 +12,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "idlelab/outfile.h"
 #include "idlelab/sysfs.h"
 #include "util.h"
 
@@ -279,6 +279,22 @@ void il_cpulist_free(struct il_cpulist *list)
 /* ------------------------------------------------------------------ */
 /* Snapshot: every relevant file's bytes, read in one pass */
 
+/*
+ * Nothing below the root is reached through a symbolic link: every name
+ * is one component from the fixed sets above (never "." or ".."), opened
+ * relative to an already open directory with O_NOFOLLOW, so no lookup can
+ * leave the root whatever the tree holds (a saved copy, a fixture, or a
+ * hostile tree whose state0/desc points at /etc/shadow). The kernel's own
+ * tree has no links on these paths: cpu<N>, cpuidle, state<i>, s2idle and
+ * driver are kobject directories (drivers/cpuidle/sysfs.c), the links of
+ * /sys/devices/system/cpu (cpu<N>/subsystem, cpu<N>/cpufreq, ...) are not
+ * read. One code path on every kernel; openat2(RESOLVE_BENEATH) would add
+ * nothing for single components. Only the root itself may be a link.
+ *
+ * Files must be what sysfs attributes are: regular files with one link
+ * (a hard link could make a file from outside the tree appear inside),
+ * at most a page. Anything else is noted and reads as bad.
+ */
 struct raw {
 	enum il_sysfs_status status; /* MISSING, OK (data valid) or BAD (noted) */
 	char *data;
@@ -292,6 +308,7 @@ struct snap_state {
 
 struct snap_cpu {
 	int cpu;
+	int fd;                      /* cpu<N>/cpuidle while the snapshot is taken */
 	struct raw driver_name;      /* cpu<N>/cpuidle/driver/name, multi-driver kernels */
 	int nstates;
 	struct snap_state *st;
@@ -304,20 +321,70 @@ struct snap {
 	struct snap_cpu *cpus;
 };
 
-static void raw_read(const char *path, struct raw *r, struct il_sysfs_notes *notes)
+static const char link_msg[] = "symbolic link: not followed (sysfs has none here)";
+
+/* Open directory name (one component) below dirfd: fd, or -errno (-ELOOP: a link). */
+static int dir_open_at(int dirfd, const char *name)
+{
+	struct stat st;
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int e = errno;
+
+	if (fd >= 0)
+		return fd;
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+		return -ELOOP;
+	return -e;
+}
+
+/* Read file name (one component) of the directory dirfd; path is for notes. */
+static void raw_read(int dirfd, const char *name, const char *path, struct raw *r,
+		     struct il_sysfs_notes *notes)
 {
 	char buf[IL_SYSFS_FILE_MAX + 1];
+	struct stat st, fst;
 	size_t len = 0;
 	int fd;
 
 	memset(r, 0, sizeof(*r));
-	/* O_NONBLOCK: a FIFO planted in a saved tree must not hang the read */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			return;
 		r->status = IL_SYSFS_BAD;
 		note_add(notes, path, "cannot read: %s", strerror(errno));
+		return;
+	}
+	r->status = IL_SYSFS_BAD;
+	if (S_ISLNK(st.st_mode)) {
+		note_add(notes, path, "%s", link_msg);
+		return;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		note_add(notes, path, "cannot read: %s", strerror(EISDIR));
+		return;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		note_add(notes, path, "not a regular file: not a sysfs attribute");
+		return;
+	}
+	if (st.st_nlink > 1) {
+		note_add(notes, path, "has %ju hard links: not a sysfs attribute",
+			 (uintmax_t)st.st_nlink);
+		return;
+	}
+	/* O_NONBLOCK, O_NOCTTY: whatever is swapped in meanwhile must not hang or stick */
+	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ELOOP)
+			note_add(notes, path, "%s", link_msg);
+		else
+			note_add(notes, path, "cannot read: %s", strerror(errno));
+		return;
+	}
+	if (fstat(fd, &fst) != 0 || fst.st_dev != st.st_dev || fst.st_ino != st.st_ino ||
+	    !S_ISREG(fst.st_mode)) {
+		note_add(notes, path, "changed while being read");
+		close(fd);
 		return;
 	}
 	for (;;) {
@@ -325,7 +392,6 @@ static void raw_read(const char *path, struct raw *r, struct il_sysfs_notes *not
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			r->status = IL_SYSFS_BAD;
 			note_add(notes, path, "cannot read: %s", strerror(errno));
 			close(fd);
 			return;
@@ -334,7 +400,6 @@ static void raw_read(const char *path, struct raw *r, struct il_sysfs_notes *not
 			break;
 		len += (size_t)n;
 		if (len == sizeof(buf)) {
-			r->status = IL_SYSFS_BAD;
 			note_add(notes, path, "more than %d bytes: not a sysfs attribute",
 				 IL_SYSFS_FILE_MAX);
 			close(fd);
@@ -348,10 +413,35 @@ static void raw_read(const char *path, struct raw *r, struct il_sysfs_notes *not
 	memcpy(r->data, buf, len);
 }
 
-static bool is_dir(const char *path)
+/*
+ * Read the files names[0..n) of subdirectory sub of dirfd (s2idle/,
+ * driver/): missing if sub is, one note if it cannot be opened.
+ */
+static void raw_read_sub(int dirfd, const char *sub, const char *subpath,
+			 const char *const *names, struct raw *const *out, int n,
+			 struct il_sysfs_notes *notes)
 {
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	int fd = dir_open_at(dirfd, sub);
+
+	for (int i = 0; i < n; i++)
+		memset(out[i], 0, sizeof(*out[i]));
+	if (fd == -ENOENT || fd == -ENOTDIR)
+		return;
+	if (fd < 0) {
+		if (fd == -ELOOP)
+			note_add(notes, subpath, "%s", link_msg);
+		else
+			note_add(notes, subpath, "cannot open: %s", strerror(-fd));
+		for (int i = 0; i < n; i++)
+			out[i]->status = IL_SYSFS_BAD;
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		char *p = path_join(subpath, names[i]);
+		raw_read(fd, names[i], p, out[i], notes);
+		free(p);
+	}
+	close(fd);
 }
 
 /* "prefix<N>" with N canonical decimal (no sign, no leading zero) below max. */
@@ -376,16 +466,21 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The sorted numbers of dir's entries named prefix<N>; -errno if dir is unreadable. */
-static int list_numbered(const char *dir, const char *prefix, int max, int **out)
+/* The sorted numbers of the entries prefix<N> of the directory dirfd; -errno if unreadable. */
+static int list_numbered(int dirfd, const char *prefix, int max, int **out)
 {
-	DIR *d = opendir(dir);
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent *de;
 	int n = 0, cap = 0, *v = NULL;
 
 	*out = NULL;
-	if (!d)
-		return -errno;
+	if (!d) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return -e;
+	}
 	while ((de = readdir(d))) {
 		int k = numbered(de->d_name, prefix, max);
 		if (k < 0)
@@ -420,6 +515,8 @@ static void snap_free(struct snap *s)
 			for (int f = 0; f < F_COUNT; f++)
 				raw_free(&sc->st[i].f[f]);
 		free(sc->st);
+		if (sc->fd >= 0)
+			close(sc->fd);
 	}
 	free(s->cpus);
 	free(s->root);
@@ -428,36 +525,57 @@ static void snap_free(struct snap *s)
 
 static void snap_cpu_take(struct snap *s, struct snap_cpu *sc, struct il_sysfs_notes *notes)
 {
+	static const char *const driver_files[] = { "name" };
+	static const char *const s2idle_files[] = { "usage", "time" };
 	char rel[64];
 	char *dir, *p;
 	int *idx, n;
 
 	snprintf(rel, sizeof(rel), "cpu%d/cpuidle", sc->cpu);
 	dir = path_join(s->root, rel);
-	n = list_numbered(dir, "state", IL_SYSFS_STATE_MAX, &idx);
+	n = list_numbered(sc->fd, "state", IL_SYSFS_STATE_MAX, &idx);
 	if (n < 0) {
 		note_add(notes, dir, "cannot list: %s", strerror(-n));
 		free(dir);
 		return;
 	}
-	p = path_join(dir, "driver/name");
-	raw_read(p, &sc->driver_name, notes);
+	p = path_join(dir, "driver");
+	raw_read_sub(sc->fd, "driver", p, driver_files, (struct raw *const[]){ &sc->driver_name },
+		     1, notes);
 	free(p);
-	sc->nstates = n;
 	sc->st = il_xcalloc((size_t)n, sizeof(*sc->st));
 	for (int i = 0; i < n; i++) {
+		struct snap_state *ss = &sc->st[sc->nstates];
 		char sd[32];
 		char *sdir;
+		int fd;
 
-		sc->st[i].index = idx[i];
 		snprintf(sd, sizeof(sd), "state%d", idx[i]);
 		sdir = path_join(dir, sd);
-		for (int f = 0; f < F_COUNT; f++) {
+		fd = dir_open_at(sc->fd, sd);
+		if (fd < 0) {
+			/* a link (or a file) where a state directory should be: left out */
+			if (fd == -ELOOP)
+				note_add(notes, sdir, "%s", link_msg);
+			else if (fd != -ENOENT)
+				note_add(notes, sdir, "cannot open: %s", strerror(-fd));
+			free(sdir);
+			continue;
+		}
+		ss->index = idx[i];
+		for (int f = 0; f < F_S2IDLE_USAGE; f++) {
 			p = path_join(sdir, state_files[f]);
-			raw_read(p, &sc->st[i].f[f], notes);
+			raw_read(fd, state_files[f], p, &ss->f[f], notes);
 			free(p);
 		}
+		p = path_join(sdir, "s2idle");
+		raw_read_sub(fd, "s2idle", p, s2idle_files,
+			     (struct raw *const[]){ &ss->f[F_S2IDLE_USAGE], &ss->f[F_S2IDLE_TIME] }, 2,
+			     notes);
+		free(p);
+		close(fd);
 		free(sdir);
+		sc->nstates++;
 	}
 	free(idx);
 	free(dir);
@@ -467,79 +585,101 @@ static void snap_cpu_take(struct snap *s, struct snap_cpu *sc, struct il_sysfs_n
 static int snap_take(struct snap *s, const char *root, const struct il_cpulist *only,
 		     struct il_sysfs_notes *notes, struct il_err *err)
 {
-	char *idle;
-	int *cpus, n, r = 0;
+	char *idle = NULL;
+	int *cpus = NULL, n, r = 0, rootfd, idlefd;
 
 	memset(s, 0, sizeof(*s));
 	s->root = il_xstrdup(root ? root : IL_SYSFS_DEFAULT_ROOT);
-	{
-		struct stat st;
-		if (stat(s->root, &st) != 0) {
-			r = il_err_set_at(err, errno, s->root, 0, "cannot open: %s", strerror(errno));
-			goto fail;
-		}
-		if (!S_ISDIR(st.st_mode)) {
+	/* the root itself is taken as named (it may be a link) */
+	rootfd = open(s->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0) {
+		if (errno == ENOTDIR)
 			r = il_err_set_at(err, ENOTDIR, s->root, 0,
 					  "not a directory (want /sys/devices/system/cpu or a saved copy)");
-			goto fail;
-		}
+		else
+			r = il_err_set_at(err, errno, s->root, 0, "cannot open: %s", strerror(errno));
+		goto fail;
 	}
 	idle = path_join(s->root, "cpuidle");
-	if (!is_dir(idle)) {
-		r = il_err_set_at(err, ENOENT, idle, 0,
-				  "no cpuidle directory: kernel without CONFIG_CPU_IDLE or booted with cpuidle.off=1");
-		free(idle);
+	idlefd = dir_open_at(rootfd, "cpuidle");
+	if (idlefd < 0) {
+		if (idlefd == -ENOENT || idlefd == -ENOTDIR)
+			r = il_err_set_at(err, ENOENT, idle, 0,
+					  "no cpuidle directory: kernel without CONFIG_CPU_IDLE or booted with cpuidle.off=1");
+		else if (idlefd == -ELOOP)
+			r = il_err_set_at(err, ELOOP, idle, 0, "%s", link_msg);
+		else
+			r = il_err_set_at(err, -idlefd, idle, 0, "cannot open: %s", strerror(-idlefd));
 		goto fail;
 	}
 	for (int g = 0; g < G_COUNT; g++) {
 		char *p = path_join(idle, global_files[g]);
-		raw_read(p, &s->global[g], notes);
+		raw_read(idlefd, global_files[g], p, &s->global[g], notes);
 		free(p);
 	}
-	free(idle);
+	close(idlefd);
 
-	n = list_numbered(s->root, "cpu", IL_SYSFS_CPU_MAX, &cpus);
+	n = list_numbered(rootfd, "cpu", IL_SYSFS_CPU_MAX, &cpus);
 	if (n < 0) {
 		r = il_err_set_at(err, -n, s->root, 0, "cannot list: %s", strerror(-n));
 		goto fail;
 	}
 	s->cpus = il_xcalloc((size_t)(only ? only->n : n), sizeof(*s->cpus));
-	if (only) {
-		for (int i = 0; i < only->n; i++) {
-			char rel[64], *p;
-			bool ok;
+	for (int i = 0; i < (only ? only->n : n); i++) {
+		int cpu = only ? only->cpus[i] : cpus[i];
+		char rel[64], *p;
+		int cfd = -ENOENT, fd;
 
-			snprintf(rel, sizeof(rel), "cpu%d/cpuidle", only->cpus[i]);
-			p = path_join(s->root, rel);
-			ok = is_dir(p);
-			if (!ok) {
+		snprintf(rel, sizeof(rel), "cpu%d", cpu);
+		fd = dir_open_at(rootfd, rel);
+		if (fd >= 0) {
+			cfd = dir_open_at(fd, "cpuidle");
+			close(fd);
+		} else {
+			cfd = fd;
+		}
+		if (cfd >= 0) {
+			s->cpus[s->ncpus].cpu = cpu;
+			s->cpus[s->ncpus++].fd = cfd;
+			continue;
+		}
+		/* a missing directory is named as cpu<N>/cpuidle, a link as itself */
+		if (fd >= 0 || cfd == -ENOENT || cfd == -ENOTDIR)
+			snprintf(rel, sizeof(rel), "cpu%d/cpuidle", cpu);
+		p = path_join(s->root, rel);
+		if (only) {
+			if (cfd == -ENOENT || cfd == -ENOTDIR)
 				r = il_err_set_at(err, ENOENT, p, 0,
 						  "no such directory: CPU %d absent, offline or without cpuidle",
-						  only->cpus[i]);
-				free(p);
-				free(cpus);
-				goto fail;
-			}
+						  cpu);
+			else if (cfd == -ELOOP)
+				r = il_err_set_at(err, ELOOP, p, 0, "%s", link_msg);
+			else
+				r = il_err_set_at(err, -cfd, p, 0, "cannot open: %s", strerror(-cfd));
 			free(p);
-			s->cpus[s->ncpus++].cpu = only->cpus[i];
+			goto fail;
 		}
-	} else {
-		for (int i = 0; i < n; i++) {
-			char rel[64], *p;
-
-			snprintf(rel, sizeof(rel), "cpu%d/cpuidle", cpus[i]);
-			p = path_join(s->root, rel);
-			/* offline CPUs have no cpuidle directory: skipped, like cpupower */
-			if (is_dir(p))
-				s->cpus[s->ncpus++].cpu = cpus[i];
-			free(p);
-		}
+		/* offline CPUs have no cpuidle directory: skipped, like cpupower */
+		if (cfd == -ELOOP)
+			note_add(notes, p, "%s", link_msg);
+		else if (cfd != -ENOENT && cfd != -ENOTDIR)
+			note_add(notes, p, "cannot open: %s", strerror(-cfd));
+		free(p);
+	}
+	for (int c = 0; c < s->ncpus; c++) {
+		snap_cpu_take(s, &s->cpus[c], notes);
+		close(s->cpus[c].fd);
+		s->cpus[c].fd = -1;
 	}
 	free(cpus);
-	for (int c = 0; c < s->ncpus; c++)
-		snap_cpu_take(s, &s->cpus[c], notes);
+	free(idle);
+	close(rootfd);
 	return 0;
 fail:
+	free(cpus);
+	free(idle);
+	if (rootfd >= 0)
+		close(rootfd);
 	snap_free(s);
 	return r;
 }
@@ -736,19 +876,49 @@ const struct il_sysfs_cpu *il_sysfs_find_cpu(const struct il_sysfs_info *info, i
 /* ------------------------------------------------------------------ */
 /* Save */
 
-static int mkdir_at(const char *base, const char *rel, struct il_err *err)
+/*
+ * What a saved copy holds is what the kernel could have shown: only the
+ * names of the fixed sets above, only regular files, each at most a page
+ * of text (no NUL byte: sysfs show() prints a C string), with the mode the
+ * kernel gives the attribute (drivers/cpuidle/sysfs.c, torvalds commit
+ * 063565aca373: DEVICE_ATTR(current_governor, 0644) and
+ * define_one_state_rw(disable) are the writable ones, everything else,
+ * s2idle/ and driver/name included, is 0444; directories are kobjects,
+ * 0755), less the umask. Nothing of the source's own modes or owners is
+ * copied. A file that breaks the rules is left out and noted.
+ */
+static const mode_t global_mode[G_COUNT] = {
+	[G_DRIVER] = 0444, [G_GOVERNOR] = 0644, [G_GOVERNOR_RO] = 0444, [G_GOVERNORS] = 0444,
+};
+static mode_t state_mode(int f)
 {
-	char *p = path_join(base, rel);
-	int r = 0;
+	return f == F_DISABLE ? 0644 : 0444;
+}
+#define DRIVER_NAME_MODE 0444
+#define DIR_MODE 0755
 
-	if (mkdir(p, 0755) != 0 && errno != EEXIST)
-		r = il_err_set_at(err, errno, p, 0, "cannot create directory: %s", strerror(errno));
-	free(p);
-	return r;
+struct saver {
+	int dfd;                    /* the temporary directory */
+	const char *dest;           /* for messages: dest/rel */
+	const char *root;           /* for notes: root/rel */
+	int nfiles;
+	struct il_sysfs_notes *notes;
+	struct il_err *err;
+};
+
+static int save_mkdir(struct saver *sv, const char *rel)
+{
+	if (mkdirat(sv->dfd, rel, DIR_MODE) != 0 && errno != EEXIST) {
+		char *p = path_join(sv->dest, rel);
+		int r = il_err_set_at(sv->err, errno, p, 0, "cannot create directory: %s",
+				      strerror(errno));
+		free(p);
+		return r;
+	}
+	return 0;
 }
 
-static int write_at(const char *base, const char *rel, const struct raw *raw, int *nfiles,
-		    struct il_err *err)
+static int save_file(struct saver *sv, const char *rel, mode_t mode, const struct raw *raw)
 {
 	char *p;
 	int fd, r = 0;
@@ -756,10 +926,17 @@ static int write_at(const char *base, const char *rel, const struct raw *raw, in
 
 	if (raw->status != IL_SYSFS_OK)
 		return 0;
-	p = path_join(base, rel);
-	fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (memchr(raw->data, '\0', raw->len)) {
+		p = path_join(sv->root, rel);
+		note_add(sv->notes, p, "holds a NUL byte: not sysfs text, left out of the copy");
+		free(p);
+		return 0;
+	}
+	p = path_join(sv->dest, rel);
+	fd = openat(sv->dfd, rel, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC,
+		    mode);
 	if (fd < 0) {
-		r = il_err_set_at(err, errno, p, 0, "cannot create: %s", strerror(errno));
+		r = il_err_set_at(sv->err, errno, p, 0, "cannot create: %s", strerror(errno));
 		free(p);
 		return r;
 	}
@@ -768,39 +945,30 @@ static int write_at(const char *base, const char *rel, const struct raw *raw, in
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			r = il_err_set_at(err, n < 0 ? errno : EIO, p, 0, "cannot write: %s",
-					  strerror(n < 0 ? errno : EIO));
+			int e = n < 0 ? errno : EIO;
+			r = il_err_set_at(sv->err, e, p, 0, "cannot write: %s", strerror(e));
 			break;
 		}
 		off += (size_t)n;
 	}
-	if (close(fd) != 0 && !r)
-		r = il_err_set_at(err, errno, p, 0, "cannot write: %s", strerror(errno));
+	if (close(fd) != 0 && !r && errno != EINTR)
+		r = il_err_set_at(sv->err, errno, p, 0, "cannot write: %s", strerror(errno));
 	free(p);
 	if (!r)
-		(*nfiles)++;
+		sv->nfiles++;
 	return r;
 }
 
-static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
-static int snap_write(const struct snap *s, const char *dir, int *nfiles, struct il_err *err)
+static int snap_write(const struct snap *s, struct saver *sv)
 {
 	int r;
 
-	if ((r = mkdir_at(dir, "cpuidle", err)))
+	if ((r = save_mkdir(sv, "cpuidle")))
 		return r;
 	for (int g = 0; g < G_COUNT; g++) {
 		char rel[64];
 		snprintf(rel, sizeof(rel), "cpuidle/%s", global_files[g]);
-		if ((r = write_at(dir, rel, &s->global[g], nfiles, err)))
+		if ((r = save_file(sv, rel, global_mode[g], &s->global[g])))
 			return r;
 	}
 	for (int c = 0; c < s->ncpus; c++) {
@@ -808,36 +976,36 @@ static int snap_write(const struct snap *s, const char *dir, int *nfiles, struct
 		char rel[96];
 
 		snprintf(rel, sizeof(rel), "cpu%d", sc->cpu);
-		if ((r = mkdir_at(dir, rel, err)))
+		if ((r = save_mkdir(sv, rel)))
 			return r;
 		snprintf(rel, sizeof(rel), "cpu%d/cpuidle", sc->cpu);
-		if ((r = mkdir_at(dir, rel, err)))
+		if ((r = save_mkdir(sv, rel)))
 			return r;
 		if (sc->driver_name.status == IL_SYSFS_OK) {
 			snprintf(rel, sizeof(rel), "cpu%d/cpuidle/driver", sc->cpu);
-			if ((r = mkdir_at(dir, rel, err)))
+			if ((r = save_mkdir(sv, rel)))
 				return r;
 			snprintf(rel, sizeof(rel), "cpu%d/cpuidle/driver/name", sc->cpu);
-			if ((r = write_at(dir, rel, &sc->driver_name, nfiles, err)))
+			if ((r = save_file(sv, rel, DRIVER_NAME_MODE, &sc->driver_name)))
 				return r;
 		}
 		for (int i = 0; i < sc->nstates; i++) {
 			const struct snap_state *ss = &sc->st[i];
 
 			snprintf(rel, sizeof(rel), "cpu%d/cpuidle/state%d", sc->cpu, ss->index);
-			if ((r = mkdir_at(dir, rel, err)))
+			if ((r = save_mkdir(sv, rel)))
 				return r;
 			if (ss->f[F_S2IDLE_USAGE].status == IL_SYSFS_OK ||
 			    ss->f[F_S2IDLE_TIME].status == IL_SYSFS_OK) {
 				snprintf(rel, sizeof(rel), "cpu%d/cpuidle/state%d/s2idle", sc->cpu,
 					 ss->index);
-				if ((r = mkdir_at(dir, rel, err)))
+				if ((r = save_mkdir(sv, rel)))
 					return r;
 			}
 			for (int f = 0; f < F_COUNT; f++) {
 				snprintf(rel, sizeof(rel), "cpu%d/cpuidle/state%d/%s", sc->cpu,
 					 ss->index, state_files[f]);
-				if ((r = write_at(dir, rel, &ss->f[f], nfiles, err)))
+				if ((r = save_file(sv, rel, state_mode(f), &ss->f[f])))
 					return r;
 			}
 		}
@@ -848,50 +1016,45 @@ static int snap_write(const struct snap *s, const char *dir, int *nfiles, struct
 int il_sysfs_save(const char *root, const struct il_cpulist *only, const char *dest,
 		  struct il_sysfs_notes *notes, int *nfiles, struct il_err *err)
 {
+	struct il_outdir out;
+	struct il_err cerr;
+	struct saver sv;
 	struct snap s;
 	struct stat st;
-	char *tmp, *d;
+	char *d;
 	size_t n;
-	int r, count = 0;
+	int r, cr;
 
 	if (nfiles)
 		*nfiles = 0;
 	if (!*dest)
 		return il_err_set(err, EINVAL, "empty directory name for --save");
-	/* "out/" names the directory out: the temporary must be a sibling */
+	/* refuse an existing destination before reading anything */
 	d = il_xstrdup(dest);
 	for (n = strlen(d); n > 1 && d[n - 1] == '/'; n--)
 		d[n - 1] = '\0';
-	if (lstat(d, &st) == 0) {
-		r = il_err_set_at(err, EEXIST, dest, 0, "already exists (will not overwrite)");
-		free(d);
-		return r;
-	}
+	r = lstat(d, &st);
+	free(d);
+	if (r == 0)
+		return il_err_set_at(err, EEXIST, dest, 0, "already exists (will not overwrite)");
 	r = snap_take(&s, root, only, notes, err);
-	if (r) {
-		free(d);
+	if (r)
 		return r;
-	}
-	n = strlen(d) + 32;
-	tmp = il_xcalloc(1, n);
-	snprintf(tmp, n, "%s.tmp.%ld", d, (long)getpid());
-	if (mkdir(tmp, 0755) != 0) {
-		r = il_err_set_at(err, errno, dest, 0, "cannot create %s: %s", tmp, strerror(errno));
-		free(tmp);
-		free(d);
+	r = il_outdir_open(&out, dest, err);
+	if (r) {
 		snap_free(&s);
 		return r;
 	}
-	r = snap_write(&s, tmp, &count, err);
-	if (!r && rename(tmp, d) != 0)
-		r = il_err_set_at(err, errno, dest, 0, "cannot rename %s into place: %s", tmp,
-				  strerror(errno));
-	if (r)
-		nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-	else if (nfiles)
-		*nfiles = count;
-	free(tmp);
-	free(d);
+	sv = (struct saver){ .dfd = out.fd, .dest = dest, .root = s.root, .notes = notes, .err = err };
+	r = snap_write(&s, &sv);
+	cr = il_outdir_close(&out, r == 0, &cerr);
+	if (cr && !r) {
+		if (err)
+			*err = cerr;
+		r = cr;
+	}
+	if (!r && nfiles)
+		*nfiles = sv.nfiles;
 	snap_free(&s);
 	return r;
 }

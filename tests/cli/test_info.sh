@@ -150,6 +150,36 @@ expect_rc 1 "$IDLELAB" info --sysfs-root "$T/nosuch" --save "$T/never"
 [ ! -e "$T/never" ] && ! ls -d "$T"/never.tmp.* >/dev/null 2>&1 && ok ||
 	fail "failed --save left a directory"
 
+# --- links out of the root are not followed; --save keeps the kernel's rules
+umask 022
+cp -r "$FX/kvm-haltpoll" "$T/hostile"
+echo 'root:s3cret:19000:0:99999:7:::' >"$T/shadow"
+chmod 600 "$T/shadow"
+rm "$T/hostile/cpu0/cpuidle/state0/desc" "$T/hostile/cpu1/cpuidle/state1/name"
+ln -s "$T/shadow" "$T/hostile/cpu0/cpuidle/state0/desc"
+ln -s ../../../../shadow "$T/hostile/cpu1/cpuidle/state1/name"
+chmod 600 "$T/hostile/cpu0/cpuidle/state1/usage"
+chmod 666 "$T/hostile/cpuidle/current_driver"
+cat >"$T/want_err" <<EOF
+idlelab: $T/hostile/cpu0/cpuidle/state0/desc: symbolic link: not followed (sysfs has none here)
+idlelab: $T/hostile/cpu1/cpuidle/state1/name: symbolic link: not followed (sysfs has none here)
+EOF
+for fmt in table csv json; do
+	expect_rc 1 "$IDLELAB" info --sysfs-root "$T/hostile" --format $fmt
+	! grep -q s3cret "$T/out" && ok || fail "--format $fmt shows a file outside the root"
+	same "$T/want_err" "$T/err" "links below the root: stderr"
+done
+expect_rc 1 "$IDLELAB" info --sysfs-root "$T/hostile" --save "$T/hsave"
+same "$T/want_err" "$T/err" "--save of links below the root: stderr"
+! grep -rq s3cret "$T/hsave" && [ ! -e "$T/hsave/cpu0/cpuidle/state0/desc" ] &&
+	[ ! -e "$T/hsave/cpu1/cpuidle/state1/name" ] && ok || fail "--save copied a file outside the root"
+# modes are the kernel's, not the source's: 0644 for disable and current_governor, else 0444
+find "$T/hsave" -type f -printf '%m %P\n' | awk '
+	{ want = ($2 ~ /\/disable$/ || $2 == "cpuidle/current_governor") ? "644" : "444" }
+	$1 != want { print "mode " $1 " of " $2 " (want " want ")"; bad = 1 }
+	END { exit bad }' >"$T/modes" && ok || fail "--save modes: $(cat "$T/modes")"
+[ -z "$(find "$T/hsave" -type d ! -perm 755)" ] && ok || fail "--save directory modes"
+
 # --- garbage and missing files: reported per file, n/a, exit 1 ------------
 cp -r "$FX/kvm-haltpoll" "$T/g"
 echo xyz >"$T/g/cpu0/cpuidle/state1/usage"

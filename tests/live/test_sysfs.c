@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -600,7 +601,10 @@ static void test_long_and_huge_files(void **state)
 	il_sysfs_info_free(&info);
 }
 
-/* A FIFO in a (hand-made or hostile) saved tree must not hang the reader. */
+/*
+ * A FIFO in a (hand-made or hostile) saved tree must not hang the reader:
+ * it is not a regular file, so not a sysfs attribute, and is not opened.
+ */
 static void test_fifo_does_not_block(void **state)
 {
 	struct il_sysfs_info info;
@@ -612,7 +616,9 @@ static void test_fifo_does_not_block(void **state)
 	assert_int_equal(mkfifo(tpath("f/cpu0/cpuidle/state0/usage"), 0644), 0);
 	assert_int_equal(il_sysfs_read(tpath("f"), NULL, &info, &err), 0);
 	assert_int_equal(info.cpus[0].states[0].val[IL_SF_USAGE].status, IL_SYSFS_BAD);
-	assert_true(has_note(&info, tpath("f/cpu0/cpuidle/state0/usage"), "not a number: ''"));
+	assert_true(has_note(&info, tpath("f/cpu0/cpuidle/state0/usage"),
+			     "not a regular file: not a sysfs attribute"));
+	assert_int_equal(info.notes.n, 1);
 	assert_val(&info.cpus[0].states[0].val[IL_SF_TIME], 1234);
 	assert_val(&info.cpus[0].states[0].val[IL_SF_BELOW], 5);
 	il_sysfs_info_free(&info);
@@ -834,45 +840,34 @@ static void test_save_refuses(void **state)
 }
 
 /*
- * A write that fails half-way (here: a path that grows past PATH_MAX once
- * inside the temporary) leaves neither dest nor the temporary behind.
+ * A write that fails half-way (here: the file-size limit, which hits the
+ * first file written) leaves neither dest nor the temporary behind, and
+ * the error names the file in dest and the reason.
  */
 static void test_save_cleans_up_on_failure(void **state)
 {
 	struct il_sysfs_notes notes = { 0 };
 	struct il_err err;
-	char dir[4096], dest[4200], tmp[4300];
-	size_t len;
-	int pidlen = snprintf(NULL, 0, "%ld", (long)getpid());
+	struct rlimit old, lim;
+	char want[1200];
+	int r;
 	(void)state;
 
-	/* dest.tmp.PID + "/cpuidle/available_governors" must be too long,
-	 * dest.tmp.PID + "/cpuidle/current_driver" must still fit */
-	size_t want_tmp = 4070;
-	size_t want_dest = want_tmp - 5 - (size_t)pidlen; /* ".tmp." */
-	snprintf(dir, sizeof(dir), "%s", tmpdir);
-	len = strlen(dir);
-	while (want_dest - len > 250) {
-		strcat(dir, "/");
-		memset(dir + len + 1, 'd', 200);
-		dir[len + 201] = '\0';
-		assert_int_equal(mkdir(dir, 0755), 0);
-		len = strlen(dir);
-	}
-	snprintf(dest, sizeof(dest), "%s/", dir);
-	memset(dest + len + 1, 'x', want_dest - len - 1);
-	dest[want_dest] = '\0';
-	assert_int_equal(strlen(dest), want_dest);
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", dest, (long)getpid());
-	assert_int_equal(strlen(tmp), want_tmp);
-
-	assert_int_equal(il_sysfs_save(FIXTURES "/kvm-haltpoll", NULL, dest, &notes, NULL, &err),
-			 -ENAMETOOLONG);
-	assert_string_equal(err.msg, "cannot create: File name too long");
-	assert_int_equal(access(dest, F_OK), -1);
-	assert_int_equal(access(tmp, F_OK), -1);
+	mkdirs(tpath("lim"));
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = 4; /* "haltpoll\n" does not fit */
+	/* the library ignores SIGXFSZ itself: the write must fail, not kill */
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	r = il_sysfs_save(FIXTURES "/kvm-haltpoll", NULL, tpath("lim/out"), &notes, NULL, &err);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	assert_int_equal(r, -EFBIG);
+	snprintf(want, sizeof(want), "%s", tpath("lim/out/cpuidle/current_driver"));
+	assert_string_equal(err.file, want);
+	assert_string_equal(err.msg, "cannot write: File too large");
+	assert_int_equal(access(tpath("lim/out"), F_OK), -1);
 	{
-		DIR *d = opendir(dir);
+		DIR *d = opendir(tpath("lim"));
 		struct dirent *de;
 		int n = 0;
 		assert_non_null(d);
@@ -881,6 +876,224 @@ static void test_save_cleans_up_on_failure(void **state)
 		closedir(d);
 		assert_int_equal(n, 0);
 	}
+}
+
+static mode_t mode_of(const char *path)
+{
+	struct stat st;
+	assert_int_equal(lstat(path, &st), 0);
+	return st.st_mode & 07777;
+}
+
+static bool info_has_text(const struct il_sysfs_info *info, const char *text)
+{
+	if (strstr(info->driver.s, text) || strstr(info->governor.s, text) ||
+	    strstr(info->governors.s, text))
+		return true;
+	for (int c = 0; c < info->ncpus; c++)
+		for (int i = 0; i < info->cpus[c].nstates; i++) {
+			const struct il_sysfs_state *st = &info->cpus[c].states[i];
+			if (strstr(st->name.s, text) || strstr(st->desc.s, text) ||
+			    strstr(st->default_status.s, text))
+				return true;
+		}
+	return false;
+}
+
+#define LINK_MSG "symbolic link: not followed (sysfs has none here)"
+
+/*
+ * D4: a hostile tree whose files and directories are links to the outside
+ * (or inside) shows and saves none of it: every link below the root is
+ * noted and left out, nothing of the outside is read.
+ */
+static void test_links_not_followed(void **state)
+{
+	struct il_sysfs_info info;
+	struct il_sysfs_notes notes = { 0 };
+	struct il_cpulist l;
+	struct il_err err;
+	char target[1100];
+	(void)state;
+
+	puts_("outside/secret", "s3cret\n");
+	chmod(tpath("outside/secret"), 0600);
+	make_tree("outside/t");
+	puts_("outside/t/cpu0/cpuidle/state0/s2idle/usage", "s3cret\n");
+	make_tree("l");
+	/* a file linked by absolute path, one by a relative path out of the root */
+	remove(tpath("l/cpu0/cpuidle/state0/desc"));
+	assert_int_equal(symlink(tpath("outside/secret"), tpath("l/cpu0/cpuidle/state0/desc")), 0);
+	remove(tpath("l/cpu0/cpuidle/state0/name"));
+	assert_int_equal(symlink("../../../../outside/secret", tpath("l/cpu0/cpuidle/state0/name")),
+			 0);
+	/* a link that stays inside the root is not followed either */
+	remove(tpath("l/cpu0/cpuidle/state0/default_status"));
+	assert_int_equal(symlink("usage", tpath("l/cpu0/cpuidle/state0/default_status")), 0);
+	/* directories: a state, an s2idle/, a driver/, a whole CPU */
+	snprintf(target, sizeof(target), "%s", tpath("outside/t/cpu0/cpuidle/state0"));
+	assert_int_equal(symlink(target, tpath("l/cpu0/cpuidle/state1")), 0);
+	snprintf(target, sizeof(target), "%s", tpath("outside/t/cpu0/cpuidle/state0/s2idle"));
+	assert_int_equal(symlink(target, tpath("l/cpu0/cpuidle/state0/s2idle")), 0);
+	assert_int_equal(symlink(tpath("outside"), tpath("l/cpu0/cpuidle/driver")), 0);
+	snprintf(target, sizeof(target), "%s", tpath("outside/t/cpu0"));
+	assert_int_equal(symlink(target, tpath("l/cpu1")), 0);
+	mkdirs(tpath("l/cpu2"));
+	snprintf(target, sizeof(target), "%s", tpath("outside/t/cpu0/cpuidle"));
+	assert_int_equal(symlink(target, tpath("l/cpu2/cpuidle")), 0);
+
+	assert_int_equal(il_sysfs_read(tpath("l"), NULL, &info, &err), 0);
+	assert_false(info_has_text(&info, "s3cret"));
+	assert_int_equal(info.ncpus, 1);
+	assert_int_equal(info.cpus[0].nstates, 1);
+	{
+		const struct il_sysfs_state *s = st_of(&info, 0, 0);
+		assert_int_equal(s->desc.status, IL_SYSFS_BAD);
+		assert_int_equal(s->name.status, IL_SYSFS_BAD);
+		assert_int_equal(s->default_status.status, IL_SYSFS_BAD);
+		assert_int_equal(s->val[IL_SF_S2IDLE_USAGE].status, IL_SYSFS_BAD);
+		assert_val(&s->val[IL_SF_USAGE], 17);
+	}
+	assert_int_equal(info.cpus[0].driver.status, IL_SYSFS_BAD);
+	assert_true(has_note(&info, tpath("l/cpu0/cpuidle/state0/desc"), LINK_MSG));
+	assert_true(has_note(&info, tpath("l/cpu0/cpuidle/state0/name"), LINK_MSG));
+	assert_true(has_note(&info, tpath("l/cpu0/cpuidle/state0/default_status"), LINK_MSG));
+	assert_true(has_note(&info, tpath("l/cpu0/cpuidle/state0/s2idle"), LINK_MSG));
+	assert_true(has_note(&info, tpath("l/cpu0/cpuidle/state1"), LINK_MSG));
+	assert_true(has_note(&info, tpath("l/cpu0/cpuidle/driver"), LINK_MSG));
+	assert_true(has_note(&info, tpath("l/cpu1"), LINK_MSG));
+	assert_true(has_note(&info, tpath("l/cpu2/cpuidle"), LINK_MSG));
+	assert_int_equal(info.notes.n, 8);
+	il_sysfs_info_free(&info);
+
+	/* named in --cpu, a linked CPU is an error */
+	assert_int_equal(il_cpulist_parse("1", &l, &err), 0);
+	assert_int_equal(il_sysfs_read(tpath("l"), &l, &info, &err), -ELOOP);
+	assert_string_equal(err.file, tpath("l/cpu1"));
+	assert_string_equal(err.msg, LINK_MSG);
+	il_cpulist_free(&l);
+
+	/* --save copies none of it */
+	assert_int_equal(il_sysfs_save(tpath("l"), NULL, tpath("lsave"), &notes, NULL, &err), 0);
+	assert_int_equal(notes.n, 8);
+	il_sysfs_notes_free(&notes);
+	assert_int_equal(access(tpath("lsave/cpu0/cpuidle/state0/desc"), F_OK), -1);
+	assert_int_equal(access(tpath("lsave/cpu0/cpuidle/state0/name"), F_OK), -1);
+	assert_int_equal(access(tpath("lsave/cpu0/cpuidle/state0/s2idle"), F_OK), -1);
+	assert_int_equal(access(tpath("lsave/cpu0/cpuidle/state1"), F_OK), -1);
+	assert_int_equal(access(tpath("lsave/cpu0/cpuidle/driver"), F_OK), -1);
+	assert_int_equal(access(tpath("lsave/cpu1"), F_OK), -1);
+	assert_int_equal(access(tpath("lsave/cpu2"), F_OK), -1);
+	assert_int_equal(access(tpath("lsave/cpu0/cpuidle/state0/usage"), F_OK), 0);
+
+	/* a linked cpuidle/ directory: no tree at all */
+	make_tree("lc");
+	assert_int_equal(rename(tpath("lc/cpuidle"), tpath("lc-cpuidle")), 0);
+	assert_int_equal(symlink("../lc-cpuidle", tpath("lc/cpuidle")), 0);
+	assert_int_equal(il_sysfs_read(tpath("lc"), NULL, &info, &err), -ELOOP);
+	assert_string_equal(err.file, tpath("lc/cpuidle"));
+	assert_string_equal(err.msg, LINK_MSG);
+
+	/* the root itself may be a link: it is what the user named */
+	make_tree("real");
+	assert_int_equal(symlink("real", tpath("realroot")), 0);
+	assert_int_equal(il_sysfs_read(tpath("realroot"), NULL, &info, &err), 0);
+	assert_int_equal(info.notes.n, 0);
+	il_sysfs_info_free(&info);
+}
+
+/* A hard link (which could bring a file from outside into the tree) is refused. */
+static void test_hard_links_refused(void **state)
+{
+	struct il_sysfs_info info;
+	struct il_err err;
+	(void)state;
+
+	puts_("secret", "s3cret\n");
+	make_tree("hl");
+	remove(tpath("hl/cpu0/cpuidle/state0/desc"));
+	assert_int_equal(link(tpath("secret"), tpath("hl/cpu0/cpuidle/state0/desc")), 0);
+	assert_int_equal(il_sysfs_read(tpath("hl"), NULL, &info, &err), 0);
+	assert_false(info_has_text(&info, "s3cret"));
+	assert_true(has_note(&info, tpath("hl/cpu0/cpuidle/state0/desc"),
+			     "has 2 hard links: not a sysfs attribute"));
+	assert_int_equal(info.notes.n, 1);
+	il_sysfs_info_free(&info);
+}
+
+/*
+ * --save writes what the kernel would show: the kernel's modes (not the
+ * source's), no file holding a NUL byte, nothing but the known names.
+ */
+static void test_save_kernel_rules(void **state)
+{
+	struct il_sysfs_notes notes = { 0 };
+	struct il_err err;
+	mode_t old = umask(022);
+	(void)state;
+
+	make_tree("m");
+	puts_("m/cpuidle/available_governors", "menu teo\n");
+	puts_("m/cpuidle/current_governor_ro", "menu\n");
+	puts_("m/cpu0/cpuidle/state0/s2idle/usage", "0\n");
+	puts_("m/cpu0/cpuidle/driver/name", "psci_idle\n");
+	puts_("m/cpu0/cpuidle/state0/extra", "not a cpuidle file\n");
+	chmod(tpath("m/cpu0/cpuidle/state0/usage"), 0600);
+	chmod(tpath("m/cpu0/cpuidle/state0/time"), 04777);
+	chmod(tpath("m/cpu0/cpuidle/state0/disable"), 0400);
+	chmod(tpath("m/cpuidle/current_driver"), 0666);
+	chmod(tpath("m/cpu0/cpuidle"), 0700);
+	put("m/cpu0/cpuidle/state0/desc", "a\0b\n", 4);
+
+	assert_int_equal(il_sysfs_save(tpath("m"), NULL, tpath("msave"), &notes, NULL, &err), 0);
+	assert_int_equal(notes.n, 1);
+	assert_string_equal(notes.items[0].file, tpath("m/cpu0/cpuidle/state0/desc"));
+	assert_string_equal(notes.items[0].msg,
+			    "holds a NUL byte: not sysfs text, left out of the copy");
+	il_sysfs_notes_free(&notes);
+	assert_int_equal(access(tpath("msave/cpu0/cpuidle/state0/desc"), F_OK), -1);
+	assert_int_equal(access(tpath("msave/cpu0/cpuidle/state0/extra"), F_OK), -1);
+
+	assert_int_equal(mode_of(tpath("msave")), 0755);
+	assert_int_equal(mode_of(tpath("msave/cpu0/cpuidle")), 0755);
+	assert_int_equal(mode_of(tpath("msave/cpu0/cpuidle/state0/s2idle")), 0755);
+	assert_int_equal(mode_of(tpath("msave/cpuidle/current_driver")), 0444);
+	assert_int_equal(mode_of(tpath("msave/cpuidle/current_governor")), 0644);
+	assert_int_equal(mode_of(tpath("msave/cpuidle/current_governor_ro")), 0444);
+	assert_int_equal(mode_of(tpath("msave/cpuidle/available_governors")), 0444);
+	assert_int_equal(mode_of(tpath("msave/cpu0/cpuidle/state0/usage")), 0444);
+	assert_int_equal(mode_of(tpath("msave/cpu0/cpuidle/state0/time")), 0444);
+	assert_int_equal(mode_of(tpath("msave/cpu0/cpuidle/state0/name")), 0444);
+	assert_int_equal(mode_of(tpath("msave/cpu0/cpuidle/state0/disable")), 0644);
+	assert_int_equal(mode_of(tpath("msave/cpu0/cpuidle/state0/s2idle/usage")), 0444);
+	assert_int_equal(mode_of(tpath("msave/cpu0/cpuidle/driver/name")), 0444);
+
+	/* the umask still applies */
+	umask(077);
+	assert_int_equal(il_sysfs_save(tpath("m"), NULL, tpath("msave2"), &notes, NULL, &err), 0);
+	il_sysfs_notes_free(&notes);
+	assert_int_equal(mode_of(tpath("msave2")), 0700);
+	assert_int_equal(mode_of(tpath("msave2/cpuidle/current_governor")), 0600);
+	assert_int_equal(mode_of(tpath("msave2/cpuidle/current_driver")), 0400);
+	umask(old);
+}
+
+/* A planted DEST.tmp.PID (the old predictable name) neither blocks nor redirects --save. */
+static void test_save_ignores_planted_temporary(void **state)
+{
+	struct il_sysfs_notes notes = { 0 };
+	struct il_err err;
+	char planted[1100];
+	(void)state;
+
+	mkdirs(tpath("victim"));
+	snprintf(planted, sizeof(planted), "%s.tmp.%ld", tpath("pl"), (long)getpid());
+	assert_int_equal(symlink(tpath("victim"), planted), 0);
+	assert_int_equal(il_sysfs_save(FIXTURES "/kvm-haltpoll", NULL, tpath("pl"), &notes, NULL,
+				       &err), 0);
+	assert_int_equal(access(tpath("pl/cpuidle/current_driver"), F_OK), 0);
+	assert_int_equal(access(tpath("victim/cpuidle"), F_OK), -1);
+	remove(planted);
 }
 
 int main(void)
@@ -908,6 +1121,11 @@ int main(void)
 						teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_save_refuses, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_save_cleans_up_on_failure, setup_tmp,
+						teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_links_not_followed, setup_tmp, teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_hard_links_refused, setup_tmp, teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_save_kernel_rules, setup_tmp, teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_save_ignores_planted_temporary, setup_tmp,
 						teardown_tmp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
