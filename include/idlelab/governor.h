@@ -138,8 +138,4 @@ static inline void il_gov_reflect(struct il_gov *gov, int cpu,
 				  index, in);
 }
 
-/* Helpers for governor files. */
-/* Parse a duration "20us", "15000", "15000ns", "1ms" into ns. */
-int il_parse_duration_ns(const char *text, int64_t *ns);
-
 #endif

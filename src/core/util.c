@@ -8,7 +8,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "idlelab/governor.h"
 #include "util.h"
 
 static void out_of_memory(void)

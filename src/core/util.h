@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "idlelab/duration.h"
 #include "idlelab/err.h"
 
 /*
@@ -26,8 +27,7 @@ int il_parse_u64(const char *s, uint64_t *v);
 int il_parse_int(const char *s, int *v);
 int il_parse_double(const char *s, double *v);
 int il_parse_bool(const char *s, bool *v);
-/* Duration with optional unit ns/us/ms/s into ns. */
-int il_parse_duration_ns(const char *text, int64_t *ns);
+/* il_parse_duration_ns(): include/idlelab/duration.h */
 
 /*
  * Read a whole file into a NUL-terminated buffer (*text, to free; *len

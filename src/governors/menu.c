@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "idlelab/duration.h"
 #include "idlelab/governor.h"
 
 #if defined(__SSE2__) && !defined(MENU_NO_SIMD)

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "idlelab/device.h"
-#include "idlelab/governor.h"
+#include "idlelab/duration.h"
 #include "idlelab/release.h"
 #include "idlelab/state.h"
 

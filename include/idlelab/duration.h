@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Durations as users write them: in spec strings ("menu+poll-escape=20us"),
+ * platform files, workload and engine options, and on the command line.
+ */
+#ifndef IDLELAB_DURATION_H
+#define IDLELAB_DURATION_H
+
+#include <stdint.h>
+
+/*
+ * Parse "20us", "15000", "15000ns", "1.5ms", "2s" (units ns, us, µs, ms,
+ * s; none means ns; a fraction is rounded to the nearest ns) into *ns.
+ * Returns 0, -EINVAL for text that is not a duration, -ERANGE when it does
+ * not fit in an int64_t.
+ */
+int il_parse_duration_ns(const char *text, int64_t *ns);
+
+#endif
