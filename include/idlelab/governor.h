@@ -53,9 +53,14 @@ struct il_gov_patch {
 	char value[32];   /* "" if no '=VALUE' */
 };
 
+/* Capabilities in il_gov_ops.flags, for the callers that must know them. */
+#define IL_GOV_NEEDS_TRUE_IDLE (1u << 0) /* reads il_idle_inputs.true_idle_ns (model only) */
+
 struct il_gov_ops {
 	const char *name;
-	unsigned int rating;
+	unsigned int rating;          /* cpuidle_governor.rating at registration */
+	unsigned int rating_nohz_off; /* the rating with nohz off, if it differs (else 0) */
+	unsigned int flags;           /* IL_GOV_* */
 	const char *releases;     /* presets, "6.1 6.12 6.18 7.1"; first is oldest */
 	size_t config_size;       /* bytes of configuration (release, patches, params) */
 	size_t cpu_data_size;     /* bytes of per-CPU data */

@@ -22,8 +22,10 @@
  * Zhang Rui's 2022 RFC turning the u64 thresholds into s64 was not merged
  * either; it is the opt-in patch "+signed-thresholds".
  *
- * Not modelled: init_ladder() registers with rating 25 instead of 10 when
- * nohz is disabled (the ops table carries the nohz=on rating 10).
+ * Rating: init_ladder() raises the rating from 10 to 25 when nohz is off
+ * (tick_nohz_enabled false, as with nohz=off), so that ladder then wins
+ * over menu (20). Both are in the ops table (rating, rating_nohz_off); the
+ * governor the kernel would run is chosen from them in src/drivers/.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -256,6 +258,7 @@ static void ladder_describe(const void *config, char *buf, size_t size)
 const struct il_gov_ops il_gov_ladder = {
 	.name = "ladder",
 	.rating = 10,
+	.rating_nohz_off = 25,
 	.releases = "6.1 6.12 6.18 7.1",
 	.config_size = sizeof(struct ladder_config),
 	.cpu_data_size = sizeof(struct ladder_cpu),

@@ -163,6 +163,7 @@ static void oracle_energy_describe(const void *config, char *buf, size_t size)
 const struct il_gov_ops il_gov_oracle = {
 	.name = "oracle",
 	.rating = 0,
+	.flags = IL_GOV_NEEDS_TRUE_IDLE,
 	.releases = "1",
 	.config_size = sizeof(struct oracle_config),
 	.cpu_data_size = 0,
@@ -174,6 +175,7 @@ const struct il_gov_ops il_gov_oracle = {
 const struct il_gov_ops il_gov_oracle_energy = {
 	.name = "oracle-energy",
 	.rating = 0,
+	.flags = IL_GOV_NEEDS_TRUE_IDLE,
 	.releases = "1",
 	.config_size = sizeof(struct oracle_config),
 	.cpu_data_size = 0,

@@ -1111,7 +1111,7 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 	s->ncpus = ncpus;
 	s->tick_nsec = il_tick_nsec(p->hz ? p->hz : 1000);
 	s->force_poll = m->force_poll;
-	s->oracle = gov && !strncmp(gov->ops->name, "oracle", 6);
+	s->oracle = gov && (gov->ops->flags & IL_GOV_NEEDS_TRUE_IDLE);
 	s->energy_on = p->active_w_per_ghz > 0 || p->active_static_w > 0 || p->package_w > 0;
 	for (int i = 0; i < m->drv.state_count; i++)
 		if (m->drv.states[i].power_w > 0 || m->drv.states[i].transition_j > 0)

@@ -52,6 +52,17 @@ static void known_governors(void **s)
 		assert_string_equal(il_gov_find(names[i])->name, names[i]);
 	}
 	assert_null(il_gov_find("Ladder")); /* exact names */
+	/* only the model governors are told the true idle time */
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(il_gov_find(names[i])->flags & IL_GOV_NEEDS_TRUE_IDLE,
+				 i >= 4 ? IL_GOV_NEEDS_TRUE_IDLE : 0);
+	/* the kernel's ratings; only ladder's changes with nohz off (init_ladder) */
+	static const unsigned int rating[][2] = { { 20, 0 }, { 19, 0 }, { 10, 25 }, { 9, 0 },
+						  { 0, 0 }, { 0, 0 } };
+	for (int i = 0; i < 6; i++) {
+		assert_int_equal(il_gov_find(names[i])->rating, rating[i][0]);
+		assert_int_equal(il_gov_find(names[i])->rating_nohz_off, rating[i][1]);
+	}
 	assert_null(il_gov_find("lad"));
 	assert_null(il_gov_find(""));
 }
