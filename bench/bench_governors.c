@@ -253,7 +253,7 @@ static void null_reflect(const void *c, void *d, const struct il_driver *drv,
 }
 
 static const struct il_gov_ops null_ops = {
-	.name = "(engine)", .releases = "-", .config_size = 1, .cpu_data_size = 1,
+	.name = "(engine)", .config_size = 1, .cpu_data_size = 1,
 	.select = null_select, .reflect = null_reflect,
 };
 
@@ -282,7 +282,7 @@ static int script_select(const void *c, void *d, const struct il_driver *drv,
 }
 
 static const struct il_gov_ops script_ops = {
-	.name = "(script)", .releases = "-", .config_size = sizeof(struct script *),
+	.name = "(script)", .config_size = sizeof(struct script *),
 	.cpu_data_size = 1, .select = script_select, .reflect = null_reflect,
 };
 
@@ -433,19 +433,11 @@ static int bench(size_t rows, int runs, enum il_format fmt)
 
 	for (size_t gi = 0; gi < sizeof(govs) / sizeof(govs[0]); gi++) {
 		const struct il_gov_ops *ops = il_gov_find(govs[gi]);
-		const char *p = ops ? ops->releases : "";
-		char rel[16];
+		int n = ops ? (int)ops->npresets : 0;
 
 		/* presets newest first: the default, then the older ones */
-		const char *starts[16];
-		int n = 0;
-		while (*p && n < 16) {
-			starts[n++] = p;
-			p += strcspn(p, " ");
-			p += strspn(p, " ");
-		}
 		for (int k = n - 1; k >= 0; k--) {
-			snprintf(rel, sizeof(rel), "%.*s", (int)strcspn(starts[k], " "), starts[k]);
+			const char *rel = ops->presets[k].release;
 			for (size_t i = 0; i < NTABLES; i++) {
 				char spec[64];
 				double med, min;

@@ -43,7 +43,7 @@ static int f_param(void *config, const char *name, const char *value, struct il_
 }
 
 static const struct il_gov_ops fuzz_ops = {
-	.name = "fuzz", .releases = "1", .config_size = 1, .cpu_data_size = 1,
+	.name = "fuzz", .config_size = 1, .cpu_data_size = 1,
 	.set_param = f_param, .select = f_select, .reflect = f_reflect,
 };
 

@@ -5,7 +5,8 @@
  * A governor is an ops table (struct il_gov_ops) as in the kernel's
  * drivers/cpuidle/governors/: name, rating, enable, select, reflect. It is
  * instantiated from a spec string "NAME[@RELEASE][+PATCH[=VALUE]]...", which
- * fixes the kernel release whose text it follows and any named patches.
+ * picks one of its presets (the text of its kernel file as a mainline
+ * release ships it) and any named patches.
  *
  * select and reflect are pure functions of the configuration, the per-CPU
  * governor data, the driver's state table, the device and an explicit
@@ -53,6 +54,19 @@ struct il_gov_patch {
 	char value[32];   /* "" if no '=VALUE' */
 };
 
+/*
+ * A preset: the text of the governor's kernel file as one mainline release
+ * tag ships it. Each governor has one table of presets, oldest release
+ * first; the registry looks them up, lists and describes them, and hands
+ * the chosen one to ->configure. Adding a preset is adding a row (and, if
+ * its text has a change no feature bit covers yet, that bit and its code).
+ */
+struct il_gov_preset {
+	const char *release;      /* mainline tag "6.12"; a model governor's own "1" */
+	unsigned int features;    /* the governor's bits, one per change-history entry */
+	const char *text;         /* which kernel text: blob, commits (for describe) */
+};
+
 /* Capabilities in il_gov_ops.flags, for the callers that must know them. */
 #define IL_GOV_NEEDS_TRUE_IDLE (1u << 0) /* reads il_idle_inputs.true_idle_ns (model only) */
 
@@ -61,14 +75,16 @@ struct il_gov_ops {
 	unsigned int rating;          /* cpuidle_governor.rating at registration */
 	unsigned int rating_nohz_off; /* the rating with nohz off, if it differs (else 0) */
 	unsigned int flags;           /* IL_GOV_* */
-	const char *releases;     /* presets, "6.1 6.12 6.18 7.1"; first is oldest */
-	size_t config_size;       /* bytes of configuration (release, patches, params) */
+	const struct il_gov_preset *presets; /* oldest first, releases increasing */
+	size_t npresets;          /* >= 1 */
+	size_t config_size;       /* bytes of configuration (features, patches, params) */
 	size_t cpu_data_size;     /* bytes of per-CPU data */
 	/*
-	 * Set up config for release (never NULL: the registry passes the newest
-	 * when none is given) and patches. Returns 0 or a negative code with err.
+	 * Set up config for a preset of this governor's table (never NULL: the
+	 * registry passes the newest when the spec names no release) and the
+	 * spec's patches. Returns 0 or a negative code with err.
 	 */
-	int (*configure)(void *config, const char *release,
+	int (*configure)(void *config, const struct il_gov_preset *preset,
 			 const struct il_gov_patch *patches, int npatches,
 			 struct il_err *err);
 	/* Set a module parameter ("guest_halt_poll_ns", ...). -ENOENT if unknown. */
@@ -85,13 +101,18 @@ struct il_gov_ops {
 	void (*reflect)(const void *config, void *cpu_data,
 			const struct il_driver *drv, struct il_device *dev,
 			int index, const struct il_idle_inputs *in);
-	/* Describe the configuration in one line (release, commit, patches). */
-	void (*describe)(const void *config, char *buf, size_t size);
+	/*
+	 * What the configuration adds to its preset (patches, parameters), each
+	 * item with a leading space; NULL if nothing. il_gov_describe() puts it
+	 * after the preset's release and text.
+	 */
+	void (*describe_extra)(const void *config, char *buf, size_t size);
 };
 
 /* An instantiated governor: configuration plus per-CPU data for ncpus. */
 struct il_gov {
 	const struct il_gov_ops *ops;
+	const struct il_gov_preset *preset; /* an entry of ops->presets */
 	void *config;
 	unsigned char *cpu_data;  /* ncpus * ops->cpu_data_size */
 	int ncpus;
@@ -104,14 +125,40 @@ extern const struct il_gov_ops *const il_governors[];
 /* Find a governor's ops by name (exact). */
 const struct il_gov_ops *il_gov_find(const char *name);
 
-/* Is rel one of the governor's presets (ops->releases)? */
+/* The preset for exactly release rel, or NULL. */
+const struct il_gov_preset *il_gov_preset_find(const struct il_gov_ops *ops, const char *rel);
+
+/* Is rel one of the governor's presets? */
 bool il_gov_has_release(const struct il_gov_ops *ops, const char *rel);
+
+/*
+ * The preset in force at kernel release rel: the newest whose release is
+ * not newer than rel (il_release_cmp), or NULL when rel is older than every
+ * preset. rel is expected to have passed il_release_check(). A model
+ * governor's preset "1" compares older than every kernel release, so it is
+ * in force at all of them.
+ */
+const struct il_gov_preset *il_gov_preset_for_release(const struct il_gov_ops *ops,
+							const char *rel);
+
+/* The newest preset: the one a spec without "@RELEASE" gets. */
+const struct il_gov_preset *il_gov_preset_newest(const struct il_gov_ops *ops);
+
+/* The preset releases, oldest first, separated by spaces ("6.1 6.12 6.18 7.1"). */
+void il_gov_preset_list(const struct il_gov_ops *ops, char *buf, size_t size);
 
 /* Create a governor from "NAME[@REL][+PATCH[=V]]..." for ncpus CPUs. */
 struct il_gov *il_gov_new(const char *spec, int ncpus, struct il_err *err);
 void il_gov_free(struct il_gov *gov);
 int il_gov_set_param(struct il_gov *gov, const char *name, const char *value,
 		     struct il_err *err);
+
+/*
+ * One line saying what runs: "NAME@RELEASE (preset text)" and what the
+ * governor adds (patches, parameters), e.g. "menu@6.12 (5484e31bbbff ...)
+ * +no-poll-escape". Truncated to size.
+ */
+void il_gov_describe(const struct il_gov *gov, char *buf, size_t size);
 
 static inline void *il_gov_cpu(struct il_gov *gov, int cpu)
 {

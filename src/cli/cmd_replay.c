@@ -157,8 +157,7 @@ static void print_report(FILE *out, const struct replay_opts *o, const struct il
 	struct il_table *st = state_table(log, eng);
 	struct il_table *at = ag ? agreement_table(ag) : NULL;
 
-	if (gov->ops->describe)
-		gov->ops->describe(gov->config, desc, sizeof(desc));
+	il_gov_describe(gov, desc, sizeof(desc));
 	if (o->fmt == IL_FMT_JSON) {
 		fputs("{\n  \"log\": ", out);
 		il_json_str(out, o->log);

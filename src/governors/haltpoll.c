@@ -30,7 +30,6 @@
 #include <strings.h>
 
 #include "idlelab/governor.h"
-#include "idlelab/release.h"
 
 #define GUEST_HALT_POLL_NS_DEFAULT 200000         /* max poll window, ns */
 #define GUEST_HALT_POLL_SHRINK_DEFAULT 2          /* divisor; 0 resets to 0 */
@@ -38,7 +37,6 @@
 #define GUEST_HALT_POLL_GROW_START_NS_DEFAULT 50000 /* first window, ns ("us" in the source comment) */
 
 struct haltpoll_config {
-	char release[8];
 	bool check_state_count;      /* v6.1..v6.18: "!drv->state_count" in select */
 	uint32_t guest_halt_poll_ns;
 	uint32_t guest_halt_poll_shrink;
@@ -47,7 +45,17 @@ struct haltpoll_config {
 	bool guest_halt_poll_allow_shrink;
 };
 
-static const char *const haltpoll_releases[] = { "6.1", "6.12", "6.18", "7.1" };
+/* Feature bits, one per change-history entry that changes a decision. */
+enum {
+	HF_NO_SINGLE_STATE = 1u << 0,  /* 9b9c0ff095f0: no "!drv->state_count" test */
+};
+
+static const struct il_gov_preset haltpoll_presets[] = {
+	{ "6.1", 0, "release blob 1dff3a52917d (select/adjust/reflect as at 2cc2c3cb54de)" },
+	{ "6.12", 0, "select/adjust/reflect as at 2cc2c3cb54de (init and tracepoints changed)" },
+	{ "6.18", 0, "select/adjust/reflect as at 2cc2c3cb54de (init and tracepoints changed)" },
+	{ "7.1", HF_NO_SINGLE_STATE, "6.18 + 9b9c0ff095f0 (Remove single state handling)" },
+};
 
 static int haltpoll_select(const void *config, void *cpu_data, const struct il_driver *drv,
 			   struct il_device *dev, const struct il_idle_inputs *in,
@@ -237,21 +245,14 @@ static int haltpoll_set_param(void *config, const char *name, const char *value,
 	return 0;
 }
 
-static int haltpoll_configure(void *config, const char *release,
+static int haltpoll_configure(void *config, const struct il_gov_preset *preset,
 			      const struct il_gov_patch *patches, int npatches,
 			      struct il_err *err)
 {
 	struct haltpoll_config *cfg = config;
-	size_t n, count = sizeof(haltpoll_releases) / sizeof(haltpoll_releases[0]);
 
-	for (n = 0; n < count; n++)
-		if (!strcmp(haltpoll_releases[n], release))
-			break;
-	if (n == count)
-		return il_err_set(err, EINVAL, "haltpoll: no preset for kernel %s", release);
 	memset(cfg, 0, sizeof(*cfg));
-	snprintf(cfg->release, sizeof(cfg->release), "%s", release);
-	cfg->check_state_count = il_release_cmp(release, "7.0") < 0;
+	cfg->check_state_count = !(preset->features & HF_NO_SINGLE_STATE);
 	cfg->guest_halt_poll_ns = GUEST_HALT_POLL_NS_DEFAULT;
 	cfg->guest_halt_poll_shrink = GUEST_HALT_POLL_SHRINK_DEFAULT;
 	cfg->guest_halt_poll_grow = GUEST_HALT_POLL_GROW_DEFAULT;
@@ -269,22 +270,20 @@ static int haltpoll_configure(void *config, const char *release,
 	return 0;
 }
 
-static void haltpoll_describe(const void *config, char *buf, size_t size)
+static void haltpoll_describe_extra(const void *config, char *buf, size_t size)
 {
 	const struct haltpoll_config *cfg = config;
 
-	snprintf(buf, size,
-		 "haltpoll v%s%s guest_halt_poll_ns=%u grow=%u grow_start=%u shrink=%u "
-		 "allow_shrink=%c", cfg->release,
-		 cfg->check_state_count ? "" : " (9b9c0ff095f0)", cfg->guest_halt_poll_ns,
-		 cfg->guest_halt_poll_grow, cfg->guest_halt_poll_grow_start,
+	snprintf(buf, size, " guest_halt_poll_ns=%u grow=%u grow_start=%u shrink=%u allow_shrink=%c",
+		 cfg->guest_halt_poll_ns, cfg->guest_halt_poll_grow, cfg->guest_halt_poll_grow_start,
 		 cfg->guest_halt_poll_shrink, cfg->guest_halt_poll_allow_shrink ? 'Y' : 'N');
 }
 
 const struct il_gov_ops il_gov_haltpoll = {
 	.name = "haltpoll",
 	.rating = 9,
-	.releases = "6.1 6.12 6.18 7.1",
+	.presets = haltpoll_presets,
+	.npresets = sizeof(haltpoll_presets) / sizeof(haltpoll_presets[0]),
 	.config_size = sizeof(struct haltpoll_config),
 	.cpu_data_size = 0,
 	.configure = haltpoll_configure,
@@ -292,5 +291,5 @@ const struct il_gov_ops il_gov_haltpoll = {
 	.enable = haltpoll_enable,
 	.select = haltpoll_select,
 	.reflect = haltpoll_reflect,
-	.describe = haltpoll_describe,
+	.describe_extra = haltpoll_describe_extra,
 };

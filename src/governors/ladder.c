@@ -37,7 +37,6 @@
 #define DEMOTION_COUNT 1
 
 struct ladder_config {
-	char release[8];
 	bool single_state_fix;   /* +single-state-fix (v1 patch, unmerged) */
 	bool signed_thresholds;  /* +signed-thresholds (2022 RFC, unmerged) */
 };
@@ -57,14 +56,12 @@ struct ladder_cpu {
 	struct ladder_state_data states[IL_STATE_MAX];
 };
 
-static const struct {
-	const char *release;
-	const char *blob;
-} ladder_texts[] = {
-	{ "6.1", "8e9058c4ea63" },
-	{ "6.12", "6617eb494a11" },
-	{ "6.18", "6617eb494a11" },
-	{ "7.1", "6617eb494a11" },
+/* No preset changes a decision, so none has a feature bit. */
+static const struct il_gov_preset ladder_presets[] = {
+	{ "6.1", 0, "release blob 8e9058c4ea63" },
+	{ "6.12", 0, "release blob 6617eb494a11 (one kernel-doc line more, v6.10)" },
+	{ "6.18", 0, "release blob 6617eb494a11" },
+	{ "7.1", 0, "release blob 6617eb494a11" },
 };
 
 /*
@@ -209,20 +206,14 @@ static void ladder_reflect(const void *config, void *cpu_data, const struct il_d
 		dev->last_state_idx = index;
 }
 
-static int ladder_configure(void *config, const char *release,
+static int ladder_configure(void *config, const struct il_gov_preset *preset,
 			    const struct il_gov_patch *patches, int npatches,
 			    struct il_err *err)
 {
 	struct ladder_config *cfg = config;
-	size_t n;
 
+	(void)preset;
 	memset(cfg, 0, sizeof(*cfg));
-	for (n = 0; n < sizeof(ladder_texts) / sizeof(ladder_texts[0]); n++)
-		if (!strcmp(ladder_texts[n].release, release))
-			break;
-	if (n == sizeof(ladder_texts) / sizeof(ladder_texts[0]))
-		return il_err_set(err, EINVAL, "ladder: no preset for kernel %s", release);
-	snprintf(cfg->release, sizeof(cfg->release), "%s", release);
 	for (int i = 0; i < npatches; i++) {
 		bool *flag = NULL;
 
@@ -242,15 +233,11 @@ static int ladder_configure(void *config, const char *release,
 	return 0;
 }
 
-static void ladder_describe(const void *config, char *buf, size_t size)
+static void ladder_describe_extra(const void *config, char *buf, size_t size)
 {
 	const struct ladder_config *cfg = config;
-	const char *blob = "?";
 
-	for (size_t n = 0; n < sizeof(ladder_texts) / sizeof(ladder_texts[0]); n++)
-		if (!strcmp(ladder_texts[n].release, cfg->release))
-			blob = ladder_texts[n].blob;
-	snprintf(buf, size, "ladder v%s (ladder.c blob %s)%s%s", cfg->release, blob,
+	snprintf(buf, size, "%s%s",
 		 cfg->single_state_fix ? " +single-state-fix (unmerged v1)" : "",
 		 cfg->signed_thresholds ? " +signed-thresholds (unmerged RFC)" : "");
 }
@@ -259,12 +246,13 @@ const struct il_gov_ops il_gov_ladder = {
 	.name = "ladder",
 	.rating = 10,
 	.rating_nohz_off = 25,
-	.releases = "6.1 6.12 6.18 7.1",
+	.presets = ladder_presets,
+	.npresets = sizeof(ladder_presets) / sizeof(ladder_presets[0]),
 	.config_size = sizeof(struct ladder_config),
 	.cpu_data_size = sizeof(struct ladder_cpu),
 	.configure = ladder_configure,
 	.enable = ladder_enable,
 	.select = ladder_select,
 	.reflect = ladder_reflect,
-	.describe = ladder_describe,
+	.describe_extra = ladder_describe_extra,
 };

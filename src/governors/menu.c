@@ -72,15 +72,14 @@ enum {
 		 F_ESCAPE_RES_THRESH | F_REVERT_MAX)
 #define F_V7_1 (F_V6_18 | F_TIMERS_STOPPED | F_SAFE_TIMER_RANGE)
 
-static const struct {
-	const char *release;
-	unsigned int features;
-	const char *text;
-} menu_presets[] = {
-	{ "6.1", 0, "blob c4922684f305, pre-5484e31bbbff" },
-	{ "6.12", F_V6_12, "blob f3c9d49f0f2a, 5484e31bbbff" },
-	{ "6.18", F_V6_18, "blob 64d6f7a1c776, 17224c1d2574+db86f55bf81a+07d815701274+10fad4012234" },
-	{ "7.1", F_V7_1, "6.18+80606f4eb8d7+e57c2bf2e89d" },
+/* The presets: which change-history entries each release's text contains. */
+static const struct il_gov_preset menu_presets[] = {
+	{ "6.1", 0, "post-image of 14e6c7067185 (v5.17), the text before 5484e31bbbff; "
+		    "release blob c4922684f305" },
+	{ "6.12", F_V6_12, "5484e31bbbff + bf183113842b (comments); release blob f3c9d49f0f2a" },
+	{ "6.18", F_V6_18, "17224c1d2574 + db86f55bf81a + 07d815701274 + 10fad4012234; "
+			   "release blob 64d6f7a1c776" },
+	{ "7.1", F_V7_1, "6.18 + 80606f4eb8d7 + e57c2bf2e89d" },
 };
 
 /* How the polling-state escape in the state walk is gated. */
@@ -90,14 +89,11 @@ enum escape_mode {
 	ESCAPE_BELOW,      /* only states with target residency < escape_below_ns */
 };
 
-static const char il_gov_menu_releases[] = "6.1 6.12 6.18 7.1";
-
 struct menu_config {
 	unsigned int features;      /* F_* */
 	enum escape_mode escape;
 	int64_t escape_below_ns;    /* for ESCAPE_BELOW, compared signed */
-	int preset;                 /* index into menu_presets */
-	char patch[48];             /* normalised patch text for describe */
+	char patch[48];             /* normalised patch text for describe_extra */
 };
 
 /*
@@ -660,22 +656,14 @@ static void menu_enable(const void *config, void *cpu_data, const struct il_driv
 	resync_ring(d);  /* eight 0 µs intervals */
 }
 
-static int menu_configure(void *config, const char *release,
+static int menu_configure(void *config, const struct il_gov_preset *preset,
 			  const struct il_gov_patch *patches, int npatches,
 			  struct il_err *err)
 {
 	struct menu_config *cfg = config;
-	int preset = -1;
 
-	for (size_t i = 0; i < sizeof(menu_presets) / sizeof(menu_presets[0]); i++)
-		if (release && !strcmp(release, menu_presets[i].release))
-			preset = (int)i;
-	if (preset < 0)
-		return il_err_set(err, EINVAL, "menu has no preset for kernel %s (presets: %s)",
-				  release ? release : "(none)", il_gov_menu_releases);
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->preset = preset;
-	cfg->features = menu_presets[preset].features;
+	cfg->features = preset->features;
 	if (cfg->features & F_ESCAPE_RES_THRESH) {
 		cfg->escape = ESCAPE_BELOW;
 		cfg->escape_below_ns = IL_RESIDENCY_THRESHOLD_NS;
@@ -734,18 +722,18 @@ static int menu_set_param(void *config, const char *name, const char *value,
 	return il_err_set(err, ENOENT, "governor menu has no parameter '%s'", name);
 }
 
-static void menu_describe(const void *config, char *buf, size_t size)
+static void menu_describe_extra(const void *config, char *buf, size_t size)
 {
 	const struct menu_config *cfg = config;
 
-	snprintf(buf, size, "menu@%s (%s)%s", menu_presets[cfg->preset].release,
-		 menu_presets[cfg->preset].text, cfg->patch);
+	snprintf(buf, size, "%s%s", cfg->patch[0] ? " " : "", cfg->patch);
 }
 
 const struct il_gov_ops il_gov_menu = {
 	.name = "menu",
 	.rating = 20,
-	.releases = il_gov_menu_releases,
+	.presets = menu_presets,
+	.npresets = sizeof(menu_presets) / sizeof(menu_presets[0]),
 	.config_size = sizeof(struct menu_config),
 	.cpu_data_size = sizeof(struct menu_cpu),
 	.configure = menu_configure,
@@ -753,5 +741,5 @@ const struct il_gov_ops il_gov_menu = {
 	.enable = menu_enable,
 	.select = menu_select,
 	.reflect = menu_reflect,
-	.describe = menu_describe,
+	.describe_extra = menu_describe_extra,
 };

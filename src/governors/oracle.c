@@ -135,51 +135,47 @@ static int oracle_energy_select(const void *config, void *cpu_data,
 	return idx;
 }
 
-static int oracle_configure(void *config, const char *release,
+static int oracle_configure(void *config, const struct il_gov_preset *preset,
 			    const struct il_gov_patch *patches, int npatches,
 			    struct il_err *err)
 {
+	(void)preset;
 	memset(config, 0, sizeof(struct oracle_config));
-	if (strcmp(release, "1"))
-		return il_err_set(err, EINVAL, "oracle: only release 1 exists, not %s", release);
 	if (npatches > 0)
 		return il_err_set(err, EINVAL, "oracle: takes no patches (got '%s')",
 				  patches[0].name);
 	return 0;
 }
 
-static void oracle_describe(const void *config, char *buf, size_t size)
-{
-	(void)config;
-	snprintf(buf, size, "oracle 1 (deepest usable state fitting the true idle time)");
-}
+/* One definition each, "1", that no kernel release changes. */
+static const struct il_gov_preset oracle_presets[] = {
+	{ "1", 0, "model governor: the deepest usable state fitting the true idle time" },
+};
 
-static void oracle_energy_describe(const void *config, char *buf, size_t size)
-{
-	(void)config;
-	snprintf(buf, size, "oracle-energy 1 (least-energy usable state for the true idle time)");
-}
+static const struct il_gov_preset oracle_energy_presets[] = {
+	{ "1", 0, "model governor: the least-energy usable state for the true idle time" },
+};
 
 const struct il_gov_ops il_gov_oracle = {
 	.name = "oracle",
 	.rating = 0,
 	.flags = IL_GOV_NEEDS_TRUE_IDLE,
-	.releases = "1",
+	.presets = oracle_presets,
+	.npresets = 1,
 	.config_size = sizeof(struct oracle_config),
 	.cpu_data_size = 0,
 	.configure = oracle_configure,
 	.select = oracle_select,
-	.describe = oracle_describe,
 };
 
 const struct il_gov_ops il_gov_oracle_energy = {
 	.name = "oracle-energy",
 	.rating = 0,
 	.flags = IL_GOV_NEEDS_TRUE_IDLE,
-	.releases = "1",
+	.presets = oracle_energy_presets,
+	.npresets = 1,
 	.config_size = sizeof(struct oracle_config),
 	.cpu_data_size = 0,
 	.configure = oracle_configure,
 	.select = oracle_energy_select,
-	.describe = oracle_energy_describe,
 };

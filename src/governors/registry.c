@@ -27,33 +27,58 @@ const struct il_gov_ops *il_gov_find(const char *name)
 	return NULL;
 }
 
-/* The newest release in a space-separated, oldest-first list. */
-static void newest_release(const char *list, char *out, size_t size)
+/*
+ * Presets. Each governor's table is oldest first with increasing releases
+ * (tests/governors/test_registry.c checks every table), so the newest is
+ * the last row and the one in force at a release is the last row not newer.
+ */
+const struct il_gov_preset *il_gov_preset_find(const struct il_gov_ops *ops, const char *rel)
 {
-	const char *last = list, *p = list;
-
-	while (*p) {
-		if (*p == ' ' && p[1])
-			last = p + 1;
-		p++;
-	}
-	snprintf(out, size, "%.*s", (int)strcspn(last, " "), last);
+	for (size_t i = 0; i < ops->npresets; i++)
+		if (!strcmp(ops->presets[i].release, rel))
+			return &ops->presets[i];
+	return NULL;
 }
 
 bool il_gov_has_release(const struct il_gov_ops *ops, const char *rel)
 {
-	const char *list = ops->releases;
-	size_t n = strlen(rel);
+	return il_gov_preset_find(ops, rel) != NULL;
+}
 
-	for (const char *p = list; *p;) {
-		size_t l = strcspn(p, " ");
-		if (l == n && !strncmp(p, rel, n))
-			return true;
-		p += l;
-		while (*p == ' ')
-			p++;
-	}
-	return false;
+const struct il_gov_preset *il_gov_preset_for_release(const struct il_gov_ops *ops,
+							const char *rel)
+{
+	const struct il_gov_preset *in_force = NULL;
+
+	for (size_t i = 0; i < ops->npresets; i++)
+		if (il_release_cmp(ops->presets[i].release, rel) <= 0)
+			in_force = &ops->presets[i];
+	return in_force;
+}
+
+const struct il_gov_preset *il_gov_preset_newest(const struct il_gov_ops *ops)
+{
+	return &ops->presets[ops->npresets - 1];
+}
+
+void il_gov_preset_list(const struct il_gov_ops *ops, char *buf, size_t size)
+{
+	size_t off = 0;
+
+	if (size)
+		buf[0] = '\0';
+	for (size_t i = 0; i < ops->npresets && off < size; i++)
+		off += (size_t)snprintf(buf + off, size - off, "%s%s", i ? " " : "",
+					ops->presets[i].release);
+}
+
+void il_gov_describe(const struct il_gov *gov, char *buf, size_t size)
+{
+	int n = snprintf(buf, size, "%s@%s (%s)", gov->ops->name, gov->preset->release,
+			 gov->preset->text);
+
+	if (gov->ops->describe_extra && n >= 0 && (size_t)n < size)
+		gov->ops->describe_extra(gov->config, buf + n, size - (size_t)n);
 }
 
 struct il_gov *il_gov_new(const char *spec, int ncpus, struct il_err *err)
@@ -99,11 +124,14 @@ struct il_gov *il_gov_new(const char *spec, int ncpus, struct il_err *err)
 		il_err_set(err, ENOENT, "unknown governor '%s' (known: %s)", name, list);
 		return NULL;
 	}
-	if (!release[0])
-		newest_release(ops->releases, release, sizeof(release));
-	else if (!il_gov_has_release(ops, release)) {
+	const struct il_gov_preset *preset = release[0] ? il_gov_preset_find(ops, release)
+						       : il_gov_preset_newest(ops);
+	if (!preset) {
+		char list[128];
+
+		il_gov_preset_list(ops, list, sizeof(list));
 		il_err_set(err, EINVAL, "governor %s has no preset for kernel %s (presets: %s)",
-			   name, release, ops->releases);
+			   name, release, list);
 		return NULL;
 	}
 	while (plus) {
@@ -136,6 +164,7 @@ struct il_gov *il_gov_new(const char *spec, int ncpus, struct il_err *err)
 		return NULL;
 	}
 	gov->ops = ops;
+	gov->preset = preset;
 	gov->ncpus = ncpus;
 	gov->config = calloc(1, ops->config_size ? ops->config_size : 1);
 	gov->cpu_data = calloc((size_t)ncpus, ops->cpu_data_size ? ops->cpu_data_size : 1);
@@ -144,11 +173,12 @@ struct il_gov *il_gov_new(const char *spec, int ncpus, struct il_err *err)
 		il_err_set(err, ENOMEM, "out of memory");
 		return NULL;
 	}
-	if (ops->configure(gov->config, release, patches, npatches, err) < 0) {
+	if (ops->configure(gov->config, preset, patches, npatches, err) < 0) {
 		il_gov_free(gov);
 		return NULL;
 	}
-	size_t off = (size_t)snprintf(gov->spec, sizeof(gov->spec), "%s@%s", name, release);
+	size_t off = (size_t)snprintf(gov->spec, sizeof(gov->spec), "%s@%s", name,
+				      preset->release);
 	for (int i = 0; i < npatches && off < sizeof(gov->spec); i++)
 		off += (size_t)snprintf(gov->spec + off, sizeof(gov->spec) - off, "+%s%s%s",
 					patches[i].name, patches[i].value[0] ? "=" : "",

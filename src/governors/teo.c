@@ -47,22 +47,49 @@
 #define TEO_LATENCY_THRESHOLD_NS (IL_RESIDENCY_THRESHOLD_NS / 2)
 #define TEO_SAFE_TIMER_RANGE_TICKS 2   /* gov.h SAFE_TIMER_RANGE_NS = 2 * TICK_NSEC (7.1) */
 
+/*
+ * Feature bits, one per entry of the change history (docs/gov-teo.md) that
+ * the code tells apart. Each of these entries rewrote update, select and
+ * reflect together, so the code has one body of each per entry (an era),
+ * and the newest bit a preset has picks the bodies. A preset whose text
+ * lies between two entries, or a smaller change within an era, gets a bit
+ * of its own, tested where that change is.
+ */
+enum {
+	TF_NO_RECENT = 1u << 0,  /* 449914398083 (after 0a2998fa48f0) + 4b20b07ce72f */
+	TF_JAN_2025 = 1u << 1,   /* the Jan 2025 series (65e18e654475, d619b5cc6780 ...) */
+	TF_NOV_2025 = 1u << 2,   /* from v6.19 (Nov 2025) to v7.1 (teo_decay, f36de72673ad,
+				    a971f984b845, 106a2662e655) */
+};
+
+#define TF_V6_12 TF_NO_RECENT
+#define TF_V6_18 (TF_V6_12 | TF_JAN_2025)
+#define TF_V7_1 (TF_V6_18 | TF_NOV_2025)
+
+static const struct il_gov_preset teo_presets[] = {
+	{ "6.1", 0, "c2ec772b8740 + 4adae7dd10db; release blob d9262db79cae" },
+	{ "6.12", TF_V6_12, "449914398083 + 4b20b07ce72f; release blob f2992f92d8db" },
+	{ "6.18", TF_V6_18, "a7bee4e7f780; release blob bfa55c1eab5b" },
+	{ "7.1", TF_V7_1, "f36de72673ad + a971f984b845 + 106a2662e655" },
+};
+
+/* Which bodies of update, select and reflect a set of features runs. */
 enum teo_era { TEO_6_1, TEO_6_12, TEO_6_18, TEO_7_1 };
 
-static const struct {
-	const char *release;
-	enum teo_era era;
-	const char *commits;
-} teo_presets[] = {
-	{ "6.1", TEO_6_1, "c2ec772b8740 + 4adae7dd10db" },
-	{ "6.12", TEO_6_12, "449914398083 + 4b20b07ce72f" },
-	{ "6.18", TEO_6_18, "a7bee4e7f780" },
-	{ "7.1", TEO_7_1, "f36de72673ad + a971f984b845 + 106a2662e655" },
-};
+static enum teo_era teo_era_of(unsigned int features)
+{
+	if (features & TF_NOV_2025)
+		return TEO_7_1;
+	if (features & TF_JAN_2025)
+		return TEO_6_18;
+	if (features & TF_NO_RECENT)
+		return TEO_6_12;
+	return TEO_6_1;
+}
 
 struct teo_config {
 	enum teo_era era;
-	int preset;                    /* index in teo_presets */
+	unsigned int features;         /* TF_* */
 };
 
 /*
@@ -1038,26 +1065,18 @@ out_tick:
 
 /* ------------------------------------------------------------ ops ----- */
 
-static int teo_configure(void *config, const char *release,
+static int teo_configure(void *config, const struct il_gov_preset *preset,
 			 const struct il_gov_patch *patches, int npatches,
 			 struct il_err *err)
 {
 	struct teo_config *cfg = config;
-	int n = (int)(sizeof(teo_presets) / sizeof(teo_presets[0]));
 
-	for (int i = 0; i < n; i++) {
-		if (!strcmp(teo_presets[i].release, release)) {
-			cfg->era = teo_presets[i].era;
-			cfg->preset = i;
-			if (npatches > 0)
-				return il_err_set(err, EINVAL,
-						  "teo: unknown patch '%s' (teo@%s has no patches)",
-						  patches[0].name, release);
-			return 0;
-		}
-	}
-	return il_err_set(err, EINVAL, "teo: no preset for kernel %s (presets: 6.1 6.12 6.18 7.1)",
-			  release);
+	if (npatches > 0)
+		return il_err_set(err, EINVAL, "teo: unknown patch '%s' (teo@%s has no patches)",
+				  patches[0].name, preset->release);
+	cfg->features = preset->features;
+	cfg->era = teo_era_of(preset->features);
+	return 0;
 }
 
 /* teo_enable_device(): zeroed data; 6.1's ring starts empty. */
@@ -1117,23 +1136,15 @@ static void teo_reflect(const void *config, void *cpu_data, const struct il_driv
 	}
 }
 
-static void teo_describe(const void *config, char *buf, size_t size)
-{
-	const struct teo_config *cfg = config;
-
-	snprintf(buf, size, "teo@%s: torvalds %s", teo_presets[cfg->preset].release,
-		 teo_presets[cfg->preset].commits);
-}
-
 const struct il_gov_ops il_gov_teo = {
 	.name = "teo",
 	.rating = 19,
-	.releases = "6.1 6.12 6.18 7.1",
+	.presets = teo_presets,
+	.npresets = sizeof(teo_presets) / sizeof(teo_presets[0]),
 	.config_size = sizeof(struct teo_config),
 	.cpu_data_size = sizeof(struct teo_cpu),
 	.configure = teo_configure,
 	.enable = teo_enable,
 	.select = teo_select,
 	.reflect = teo_reflect,
-	.describe = teo_describe,
 };

@@ -72,7 +72,9 @@ static void ops_table(void **s)
 
 	assert_non_null(ops);
 	assert_int_equal(ops->rating, 9);
-	assert_string_equal(ops->releases, "6.1 6.12 6.18 7.1");
+	char list[64];
+	il_gov_preset_list(ops, list, sizeof(list));
+	assert_string_equal(list, "6.1 6.12 6.18 7.1");
 	assert_non_null(ops->set_param);
 }
 
@@ -404,7 +406,8 @@ static void params_in_spec(void **s)
 	assert_string_equal(f.gov->spec,
 			    "haltpoll@6.1+guest_halt_poll_ns=100000+guest_halt_poll_grow_start=0x2710");
 	char buf[200];
-	f.gov->ops->describe(f.gov->config, buf, sizeof(buf));
+	il_gov_describe(f.gov, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "haltpoll@6.1 (release blob 1dff3a52917d"));
 	assert_non_null(strstr(buf, "guest_halt_poll_ns=100000"));
 	assert_non_null(strstr(buf, "grow_start=10000"));
 	il_gov_free(f.gov);

@@ -93,7 +93,9 @@ static void ops_table(void **s)
 
 	assert_non_null(ops);
 	assert_int_equal(ops->rating, 10);
-	assert_string_equal(ops->releases, "6.1 6.12 6.18 7.1");
+	char list[64];
+	il_gov_preset_list(ops, list, sizeof(list));
+	assert_string_equal(list, "6.1 6.12 6.18 7.1");
 	assert_non_null(ops->reflect);
 	assert_null(ops->set_param);
 }
@@ -530,10 +532,9 @@ static void configure_errors(void **s)
 
 	struct il_gov *g = il_gov_new("ladder@6.18+single-state-fix", 1, &err);
 	char buf[160];
-	g->ops->describe(g->config, buf, sizeof(buf));
-	assert_non_null(strstr(buf, "6.18"));
-	assert_non_null(strstr(buf, "6617eb494a11"));
-	assert_non_null(strstr(buf, "single-state-fix"));
+	il_gov_describe(g, buf, sizeof(buf));
+	assert_string_equal(buf, "ladder@6.18 (release blob 6617eb494a11) "
+			    "+single-state-fix (unmerged v1)");
 	assert_int_equal(il_gov_set_param(g, "x", "1", &err), -ENOENT);
 	il_gov_free(g);
 }

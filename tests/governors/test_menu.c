@@ -68,7 +68,9 @@ static void fx_setup(struct fx *x, const char *release, const char *patch, const
 		snprintf(p.name, sizeof(p.name), "%s", patch);
 		snprintf(p.value, sizeof(p.value), "%s", value ? value : "");
 	}
-	assert_int_equal(menu_configure(&x->cfg, release, patch ? &p : NULL, patch ? 1 : 0,
+	const struct il_gov_preset *preset = il_gov_preset_find(&il_gov_menu, release);
+	assert_non_null(preset);
+	assert_int_equal(menu_configure(&x->cfg, preset, patch ? &p : NULL, patch ? 1 : 0,
 					&err), 0);
 	skl(&x->drv);
 	x->dev.last_residency_ns = 1;  /* not a rejected entry unless a test says so */
@@ -1355,15 +1357,16 @@ static void configure_and_specs(void **unused)
 
 	assert_string_equal(il_gov_menu.name, "menu");
 	assert_int_equal(il_gov_menu.rating, 20);
-	assert_string_equal(il_gov_menu.releases, "6.1 6.12 6.18 7.1");
+	il_gov_preset_list(&il_gov_menu, buf, sizeof(buf));
+	assert_string_equal(buf, "6.1 6.12 6.18 7.1");
 	assert_int_equal(il_gov_menu.cpu_data_size, 144);
 
 	g = il_gov_new("menu", 2, &err);
 	assert_non_null(g);
 	assert_string_equal(g->spec, "menu@7.1");
 	assert_int_equal(((struct menu_config *)g->config)->features, F_V7_1);
-	il_gov_menu.describe(g->config, buf, sizeof(buf));
-	assert_non_null(strstr(buf, "e57c2bf2e89d"));
+	il_gov_describe(g, buf, sizeof(buf));
+	assert_string_equal(buf, "menu@7.1 (6.18 + 80606f4eb8d7 + e57c2bf2e89d)");
 	assert_int_equal(il_gov_set_param(g, "latency", "1", &err), -ENOENT);
 	assert_non_null(strstr(err.msg, "latency"));
 	il_gov_free(g);
@@ -1372,9 +1375,9 @@ static void configure_and_specs(void **unused)
 	assert_non_null(g);
 	assert_int_equal(((struct menu_config *)g->config)->features, F_V6_12);
 	assert_int_equal(((struct menu_config *)g->config)->escape, ESCAPE_NONE);
-	il_gov_menu.describe(g->config, buf, sizeof(buf));
-	assert_non_null(strstr(buf, "5484e31bbbff"));
-	assert_non_null(strstr(buf, "+no-poll-escape"));
+	il_gov_describe(g, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "menu@6.12 (5484e31bbbff"));
+	assert_non_null(strstr(buf, "f3c9d49f0f2a) +no-poll-escape"));
 	il_gov_free(g);
 
 	g = il_gov_new("menu@6.1", 1, &err);
@@ -1406,9 +1409,9 @@ static void configure_and_specs(void **unused)
 		assert_non_null(strstr(err.msg, named[i]));
 	}
 
-	/* configure() itself refuses an unknown release */
-	struct menu_config cfg;
-	assert_int_equal(menu_configure(&cfg, "5.10", NULL, 0, &err), -EINVAL);
+	/* no preset for a release the table does not have */
+	assert_null(il_gov_preset_find(&il_gov_menu, "5.10"));
+	assert_null(il_gov_new("menu@5.10", 1, &err));
 	assert_non_null(strstr(err.msg, "5.10"));
 }
 

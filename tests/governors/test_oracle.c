@@ -83,8 +83,10 @@ static void ops_tables(void **s)
 	assert_non_null(e);
 	assert_int_equal(o->rating, 0);
 	assert_int_equal(e->rating, 0);
-	assert_string_equal(o->releases, "1");
-	assert_string_equal(e->releases, "1");
+	assert_int_equal(o->npresets, 1);
+	assert_int_equal(e->npresets, 1);
+	assert_string_equal(o->presets[0].release, "1");
+	assert_string_equal(e->presets[0].release, "1");
 }
 
 /* The deepest usable state whose residency fits; equal fits. */
@@ -309,8 +311,9 @@ static void configure_rules(void **s)
 	g = il_gov_new("oracle@1", 1, &err);
 	assert_non_null(g);
 	assert_string_equal(g->spec, "oracle@1");
-	g->ops->describe(g->config, buf, sizeof(buf));
-	assert_non_null(strstr(buf, "oracle"));
+	il_gov_describe(g, buf, sizeof(buf));
+	assert_string_equal(buf, "oracle@1 (model governor: the deepest usable state fitting "
+			    "the true idle time)");
 	il_gov_free(g);
 	g = il_gov_new("oracle-energy", 1, &err);
 	assert_non_null(g);

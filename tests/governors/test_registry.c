@@ -128,7 +128,7 @@ static void release_and_patches(void **s)
 	/* the last of repeated settings wins, as sequential writes would */
 	g = must("haltpoll@6.18+guest_halt_poll_grow_start=1000+guest_halt_poll_grow_start=2000");
 	char buf[200];
-	g->ops->describe(g->config, buf, sizeof(buf));
+	il_gov_describe(g, buf, sizeof(buf));
 	assert_non_null(strstr(buf, "grow_start=2000"));
 	il_gov_free(g);
 	/* two flag patches, normalised in the given order */
@@ -182,7 +182,7 @@ static void too_many_patches(void **s)
 	/* several patches are passed in order: the last write wins */
 	g = must("haltpoll+guest_halt_poll_ns=1+guest_halt_poll_ns=2+guest_halt_poll_ns=4");
 	char buf[200];
-	g->ops->describe(g->config, buf, sizeof(buf));
+	il_gov_describe(g, buf, sizeof(buf));
 	assert_non_null(strstr(buf, "guest_halt_poll_ns=4 "));
 	il_gov_free(g);
 	strcpy(spec, "oracle");
@@ -252,6 +252,107 @@ static void set_param_routing(void **s)
 	il_gov_free(g);
 }
 
+/*
+ * Every governor's preset table: at least one row, releases strictly
+ * increasing, each a mainline tag in the modelled range (a model
+ * governor's is its own "1"), each with a text for describe.
+ */
+static void preset_tables(void **s)
+{
+	(void)s;
+	for (int g = 0; il_governors[g]; g++) {
+		const struct il_gov_ops *ops = il_governors[g];
+		bool model = ops->flags & IL_GOV_NEEDS_TRUE_IDLE;
+
+		assert_true(ops->npresets >= 1);
+		for (size_t i = 0; i < ops->npresets; i++) {
+			const struct il_gov_preset *p = &ops->presets[i];
+			struct il_err err;
+
+			if (model)
+				assert_string_equal(p->release, "1");
+			else if (il_release_check(p->release, &err))
+				fail_msg("%s preset %s: %s", ops->name, p->release, err.msg);
+			assert_non_null(p->text);
+			assert_true(strlen(p->text) > 0);
+			if (i > 0 && il_release_cmp(ops->presets[i - 1].release, p->release) >= 0)
+				fail_msg("%s: preset %s after %s", ops->name, p->release,
+					 ops->presets[i - 1].release);
+			assert_ptr_equal(il_gov_preset_find(ops, p->release), p);
+			assert_true(il_gov_has_release(ops, p->release));
+			assert_ptr_equal(il_gov_preset_for_release(ops, p->release), p);
+		}
+		assert_ptr_equal(il_gov_preset_newest(ops), &ops->presets[ops->npresets - 1]);
+	}
+}
+
+/* The preset in force at a release: the newest not newer than it. */
+static void preset_for_release(void **s)
+{
+	(void)s;
+	static const char *const want[][2] = {
+		/* release, menu's preset in force ("" none) */
+		{ "5.4", "" }, { "5.15", "" }, { "6.0", "" }, { "6.1", "6.1" }, { "6.2", "6.1" },
+		{ "6.9", "6.1" }, { "6.11", "6.1" }, { "6.12", "6.12" }, { "6.17", "6.12" },
+		{ "6.18", "6.18" }, { "6.19", "6.18" }, { "7.0", "6.18" }, { "7.1", "7.1" },
+	};
+	const char *govs[] = { "menu", "teo", "ladder", "haltpoll" };
+
+	for (size_t g = 0; g < 4; g++) {
+		const struct il_gov_ops *ops = il_gov_find(govs[g]);
+
+		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+			const struct il_gov_preset *p = il_gov_preset_for_release(ops, want[i][0]);
+
+			if (!want[i][1][0]) {
+				assert_null(p);
+				continue;
+			}
+			assert_non_null(p);
+			assert_string_equal(p->release, want[i][1]);
+		}
+		/* a release between presets is not a preset itself */
+		assert_false(il_gov_has_release(ops, "6.17"));
+		assert_null(il_gov_preset_find(ops, "6.17"));
+	}
+	/* the model governors' one definition is in force at every release */
+	assert_string_equal(il_gov_preset_for_release(il_gov_find("oracle"), "5.4")->release, "1");
+	assert_string_equal(il_gov_preset_for_release(il_gov_find("oracle-energy"), "7.1")->release,
+			    "1");
+}
+
+static void preset_list_and_describe(void **s)
+{
+	(void)s;
+	char buf[64];
+	struct il_gov *g;
+
+	il_gov_preset_list(il_gov_find("ladder"), buf, sizeof(buf));
+	assert_string_equal(buf, "6.1 6.12 6.18 7.1");
+	il_gov_preset_list(il_gov_find("ladder"), buf, 8);  /* truncated, terminated */
+	assert_string_equal(buf, "6.1 6.1");
+	il_gov_preset_list(il_gov_find("oracle"), buf, sizeof(buf));
+	assert_string_equal(buf, "1");
+
+	/* release and text of the preset, then what the spec added */
+	g = must("ladder@6.1+signed-thresholds");
+	assert_ptr_equal(g->preset, il_gov_preset_find(g->ops, "6.1"));
+	char line[160];
+	il_gov_describe(g, line, sizeof(line));
+	assert_string_equal(line, "ladder@6.1 (release blob 8e9058c4ea63) "
+			    "+signed-thresholds (unmerged RFC)");
+	il_gov_describe(g, line, 12);
+	assert_string_equal(line, "ladder@6.1 ");
+	il_gov_free(g);
+	g = must("haltpoll");
+	assert_ptr_equal(g->preset, il_gov_preset_newest(g->ops));
+	il_gov_describe(g, line, sizeof(line));
+	assert_string_equal(line, "haltpoll@7.1 (6.18 + 9b9c0ff095f0 (Remove single state "
+			    "handling)) guest_halt_poll_ns=200000 grow=2 grow_start=50000 "
+			    "shrink=2 allow_shrink=Y");
+	il_gov_free(g);
+}
+
 static void release_cmp(void **s)
 {
 	(void)s;
@@ -278,6 +379,9 @@ int main(void)
 		cmocka_unit_test(length_limits),
 		cmocka_unit_test(ncpus_and_cpu_data),
 		cmocka_unit_test(set_param_routing),
+		cmocka_unit_test(preset_tables),
+		cmocka_unit_test(preset_for_release),
+		cmocka_unit_test(preset_list_and_describe),
 		cmocka_unit_test(release_cmp),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);

@@ -65,7 +65,8 @@ static void fx(const char *rel)
 	memset(&F, 0, sizeof(F));
 	table(&F.drv, 5, tab_tr, tab_el, true);
 	il_device_init(&F.dev, &F.drv, 0);
-	assert_int_equal(teo_configure(&F.cfg, rel, NULL, 0, NULL), 0);
+	assert_int_equal(teo_configure(&F.cfg, il_gov_preset_find(&il_gov_teo_under_test, rel),
+				       NULL, 0, NULL), 0);
 	teo_enable(&F.cfg, &F.cpu, &F.drv, &F.dev);
 	F.dev.last_state_idx = -1;      /* no update unless a test asks */
 	F.in.latency_req_ns = NO_QOS;
@@ -144,11 +145,13 @@ static void ops_table(void **unused)
 	(void)unused;
 	assert_string_equal(il_gov_teo_under_test.name, "teo");
 	assert_int_equal(il_gov_teo_under_test.rating, 19);
-	assert_string_equal(il_gov_teo_under_test.releases, "6.1 6.12 6.18 7.1");
+	char list[64];
+	il_gov_preset_list(&il_gov_teo_under_test, list, sizeof(list));
+	assert_string_equal(list, "6.1 6.12 6.18 7.1");
 	assert_true(il_gov_teo_under_test.cpu_data_size == sizeof(struct teo_cpu));
 	assert_non_null(il_gov_teo_under_test.enable);
 	assert_non_null(il_gov_teo_under_test.reflect);
-	assert_non_null(il_gov_teo_under_test.describe);
+	assert_null(il_gov_teo_under_test.describe_extra);  /* no patches, no parameters */
 }
 
 static void configure_errors(void **unused)
@@ -158,28 +161,34 @@ static void configure_errors(void **unused)
 	struct il_err err;
 
 	(void)unused;
+	assert_null(il_gov_preset_find(&il_gov_teo_under_test, "6.6"));
 	il_err_clear(&err);
-	assert_int_equal(teo_configure(&cfg, "6.6", NULL, 0, &err), -EINVAL);
-	assert_non_null(strstr(err.msg, "6.6"));
-	il_err_clear(&err);
-	assert_int_equal(teo_configure(&cfg, "7.1", &p, 1, &err), -EINVAL);
+	assert_int_equal(teo_configure(&cfg, &teo_presets[3], &p, 1, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "no-such-patch"));
-	assert_int_equal(teo_configure(&cfg, "6.12", NULL, 0, &err), 0);
+	assert_int_equal(teo_configure(&cfg, &teo_presets[1], NULL, 0, &err), 0);
 	assert_int_equal(cfg.era, TEO_6_12);
+	/* each preset runs its era's bodies */
+	static const enum teo_era era[] = { TEO_6_1, TEO_6_12, TEO_6_18, TEO_7_1 };
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(teo_configure(&cfg, &teo_presets[i], NULL, 0, &err), 0);
+		assert_int_equal(cfg.era, era[i]);
+	}
 }
 
 static void describe_names_commits(void **unused)
 {
 	char buf[160];
 	static const char *const want[][2] = {
-		{ "6.1", "c2ec772b8740" }, { "6.12", "4b20b07ce72f" },
-		{ "6.18", "a7bee4e7f780" }, { "7.1", "106a2662e655" },
+		{ "teo@6.1 (", "c2ec772b8740" }, { "teo@6.12 (", "4b20b07ce72f" },
+		{ "teo@6.18 (", "a7bee4e7f780" }, { "teo@7.1 (", "106a2662e655" },
 	};
 
 	(void)unused;
 	for (int i = 0; i < 4; i++) {
-		fx(want[i][0]);
-		teo_describe(&F.cfg, buf, sizeof(buf));
+		struct il_gov g = { .ops = &il_gov_teo_under_test, .preset = &teo_presets[i],
+				    .config = &F.cfg };
+
+		il_gov_describe(&g, buf, sizeof(buf));
 		assert_non_null(strstr(buf, want[i][0]));
 		assert_non_null(strstr(buf, want[i][1]));
 	}

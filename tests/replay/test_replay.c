@@ -112,7 +112,7 @@ static int t_param(void *config, const char *name, const char *value, struct il_
 }
 
 static const struct il_gov_ops test_ops = {
-	.name = "scripted", .releases = "1", .config_size = sizeof(struct tcfg),
+	.name = "scripted", .config_size = sizeof(struct tcfg),
 	.cpu_data_size = sizeof(struct tcpu), .set_param = t_param, .enable = t_enable,
 	.select = t_select, .reflect = t_reflect,
 };

@@ -70,7 +70,7 @@ static void tg_reflect(const void *c, void *d, const struct il_driver *drv, stru
 }
 
 static const struct il_gov_ops tg_ops = {
-	.name = "test", .releases = "1", .config_size = sizeof(struct tg_cfg),
+	.name = "test", .config_size = sizeof(struct tg_cfg),
 	.cpu_data_size = sizeof(struct tg_cpu), .select = tg_select, .reflect = tg_reflect,
 };
 

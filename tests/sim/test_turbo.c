@@ -29,7 +29,7 @@ static int pc_select(const void *c, void *d, const struct il_driver *drv, struct
 }
 
 static const struct il_gov_ops pc_ops = {
-	.name = "per-cpu", .releases = "1", .config_size = sizeof(struct pc_cfg), .cpu_data_size = 1,
+	.name = "per-cpu", .config_size = sizeof(struct pc_cfg), .cpu_data_size = 1,
 	.select = pc_select,
 };
 

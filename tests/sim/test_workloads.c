@@ -35,7 +35,7 @@ static int tg_select(const void *c, void *d, const struct il_driver *drv, struct
 }
 
 static const struct il_gov_ops tg_ops = {
-	.name = "test", .releases = "1", .config_size = 1, .cpu_data_size = sizeof(struct tg_cpu),
+	.name = "test", .config_size = 1, .cpu_data_size = sizeof(struct tg_cpu),
 	.select = tg_select,
 };
 static char tg_config;
