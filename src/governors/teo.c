@@ -22,13 +22,15 @@
  *             + 106a2662e655 ("Rearrange stopped tick handling", from its v2
  *             posting). The two diffs are assumed equal to what was merged.
  *
- * The eras differ in nearly every step, so each has its own update, select
- * and reflect; the bin helpers, the candidate lookup and the shallower-state
- * search are shared. Written from the kernel's behaviour; its code and
- * comments are not reproduced. Metric arithmetic is
- * 32-bit unsigned as in the kernel; time arithmetic is 64-bit and wraps
- * (the kernel builds with -fno-strict-overflow). docs/gov-teo.md maps each
- * preset to the change history it contains.
+ * The eras differ in nearly every step of the update and of the decision,
+ * so each has its own update, decision and reflect; teo_select() from 6.12
+ * on is one function (select_new: the shared prologue, the era's decision,
+ * the shared end, which 6.1 uses too), and the bin helpers, the candidate
+ * lookup and the shallower-state search are shared. Written from the
+ * kernel's behaviour; its code and comments are not reproduced. Metric
+ * arithmetic is 32-bit unsigned as in the kernel; time arithmetic is 64-bit
+ * and wraps (the kernel builds with -fno-strict-overflow). docs/gov-teo.md
+ * maps each preset to the change history it contains.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -464,6 +466,50 @@ static int demote_state_ok(const struct teo_cpu *cpu, const struct il_driver *dr
 	return idx;
 }
 
+/*
+ * A selection in progress, as the shared steps hand it to an era's body
+ * and back: the candidate scan, the chosen index, and the duration and
+ * delta_tick the end rule judges it by.
+ */
+struct teo_sel {
+	struct teo_scan s;
+	int64_t duration_ns;
+	int64_t delta_tick;
+	int idx;
+};
+
+/* How a selection ends (the kernel's labels and returns). */
+enum teo_step {
+	TEO_DECIDE,      /* the shared prologue is done: the era's body decides */
+	TEO_END,         /* "end": keep the tick for a polling or sub-tick choice */
+	TEO_OUT_TICK,    /* "out_tick": keep the tick */
+	TEO_RETURN,      /* return idx; the idle loop stops the tick if it can */
+};
+
+/*
+ * The end of teo_select(), shared by every era: with the tick kept (a
+ * polling state, or a duration below a tick, while the tick runs) look for
+ * a shallower state that fits delta_tick, which the retained tick bounds.
+ */
+static inline __attribute__((always_inline)) int
+select_finish(const struct il_driver *drv, const struct il_device *dev,
+	      const struct il_idle_inputs *in, const struct teo_sel *t, enum teo_step step,
+	      bool *stop_tick)
+{
+	int idx = t->idx;
+
+	if (step == TEO_RETURN)
+		return idx;
+	if (step == TEO_END) {
+		if ((!polling(drv, idx) && t->duration_ns >= in->tick_nsec) || in->tick_stopped)
+			return idx;
+		if (idx > t->s.idx0 && tr_ns(drv, idx) > t->delta_tick)
+			idx = find_shallower(drv, dev, idx, t->delta_tick);
+	}
+	*stop_tick = false;
+	return idx;
+}
+
 /* ---------------------------------------------------------------- 6.1 -- */
 
 /* The measured idle duration of 6.1/6.12/6.18: residency less half the exit latency. */
@@ -615,13 +661,12 @@ static __attribute__((noinline)) int select_61(struct teo_cpu *cpu, const struct
 		idx = constraint_idx;
 
 end:
-	/* keep the tick for a polling state or a sub-tick expectation */
-	if ((polling(drv, idx) || duration_ns < tick) && !in->tick_stopped) {
-		*stop_tick = false;
-		if (idx > idx0 && tr_ns(drv, idx) > delta_tick)
-			idx = find_shallower(drv, dev, idx, delta_tick);
+	{
+		struct teo_sel t = { .s.idx0 = idx0, .duration_ns = duration_ns,
+				     .delta_tick = delta_tick, .idx = idx };
+
+		return select_finish(drv, dev, in, &t, TEO_END, stop_tick);
 	}
-	return idx;
 }
 
 /*
@@ -680,87 +725,52 @@ out:
 }
 
 /*
- * teo_select() of 6.12: candidate = deepest enabled state, demoted by
+ * The decision of teo_select() in 6.12: the candidate, demoted by
  * intercepts; the sleep length is queried only when needed (including when
  * the demotion alone reached state 0, so that wakeup can be classified).
  */
-static __attribute__((noinline)) int select_612(struct teo_cpu *cpu, const struct il_driver *drv,
-		      struct il_device *dev, const struct il_idle_inputs *in,
-		      bool *stop_tick)
+static inline __attribute__((always_inline)) enum teo_step
+decide_612(struct teo_cpu *cpu, const struct il_driver *drv, const struct il_device *dev,
+	   const struct il_idle_inputs *in, struct teo_sel *t)
 {
-	int64_t tick = in->tick_nsec;
-	int64_t delta_tick = tick / 2;
-	uint32_t tick_intercept_sum;
-	int prev_intercept_idx;
-	int64_t duration_ns;
-	struct teo_scan s;
-	int idx;
-
-	find_candidates(drv, dev, in->latency_req_ns, &s);
-	if (dev->last_state_idx >= 0) {
-		update_612(cpu, drv, dev, tick, &s);
-		dev->last_state_idx = -1;
-	} else {
-		sum_bins(cpu, drv->state_count, s.idx, &s.below);
-	}
-	cpu->time_span_ns = (int64_t)in->clock_ns;
-	cpu->sleep_length_ns = IL_KTIME_MAX;
-
-	if (drv->state_count < 2) {
-		idx = 0;
-		goto out_tick;
-	}
-	idx = s.idx;
-	if (idx < 0) {
-		idx = 0;
-		goto out_tick;
-	}
-	if (idx == s.idx0) {
-		duration_ns = tr_ns(drv, idx);
-		goto end;
-	}
-
+	const int64_t tick = in->tick_nsec;
 	/* intercepts of all bins, for the keep-the-tick test */
-	tick_intercept_sum = s.below.all_intercepts;
-	prev_intercept_idx = idx;
+	uint32_t tick_intercept_sum = t->s.below.all_intercepts;
+	int prev_intercept_idx = t->idx;
+	int idx = t->idx;
 
-	if (2 * s.below.intercepts > cpu->total - s.below.hits)
-		idx = demote_state_ok(cpu, drv, dev, in, idx, s.below.intercepts);
+	if (2 * t->s.below.intercepts > cpu->total - t->s.below.hits)
+		idx = demote_state_ok(cpu, drv, dev, in, idx, t->s.below.intercepts);
 
+	t->idx = idx;
 	if (!idx && prev_intercept_idx) {
 		/* 4b20b07ce72f: learn whether this guess of state 0 was right */
 		cpu->sleep_length_ns = in->sleep_length_ns;
-		goto out_tick;
+		return TEO_OUT_TICK;
 	}
-	if (idx > s.constraint_idx)
-		idx = s.constraint_idx;
+	if (idx > t->s.constraint_idx)
+		idx = t->s.constraint_idx;
+	t->idx = idx;
 	if (!idx)
-		goto out_tick;
+		return TEO_OUT_TICK;
 	if (polling(drv, 0) && tr_ns(drv, idx) < IL_RESIDENCY_THRESHOLD_NS)
-		goto out_tick;
+		return TEO_OUT_TICK;
 
-	duration_ns = in->sleep_length_ns;
-	delta_tick = in->delta_tick_ns;
-	cpu->sleep_length_ns = duration_ns;
+	t->duration_ns = in->sleep_length_ns;
+	t->delta_tick = in->delta_tick_ns;
+	cpu->sleep_length_ns = t->duration_ns;
 
-	if (tr_ns(drv, idx) > duration_ns) {
-		int i = find_shallower(drv, dev, idx, duration_ns);
+	if (tr_ns(drv, idx) > t->duration_ns) {
+		int i = find_shallower(drv, dev, idx, t->duration_ns);
 
 		if (state_ok(drv, i, in))
 			idx = i;
 	}
 	if (tr_ns(drv, idx) < tick &&
 	    tick_intercept_sum > cpu->total / 2 + cpu->total / 8)
-		duration_ns = tick / 2;
-
-end:
-	if ((!polling(drv, idx) && duration_ns >= tick) || in->tick_stopped)
-		return idx;
-	if (idx > s.idx0 && tr_ns(drv, idx) > delta_tick)
-		idx = find_shallower(drv, dev, idx, delta_tick);
-out_tick:
-	*stop_tick = false;
-	return idx;
+		t->duration_ns = tick / 2;
+	t->idx = idx;
+	return TEO_END;
 }
 
 /* --------------------------------------------------------------- 6.18 -- */
@@ -806,77 +816,45 @@ static void update_618(struct teo_cpu *cpu, const struct il_driver *drv,
 }
 
 /*
- * teo_select() of 6.18: like 6.12, but the timer query is skipped for a
- * shallow candidate only when short idles dominate or the latency limit is
- * tight, and state 0 from the walk needs no special query.
+ * The decision of teo_select() in 6.18: like 6.12, but the timer query is
+ * skipped for a shallow candidate only when short idles dominate or the
+ * latency limit is tight, and state 0 from the walk needs no special query.
  */
-static __attribute__((noinline)) int select_618(struct teo_cpu *cpu, const struct il_driver *drv,
-		      struct il_device *dev, const struct il_idle_inputs *in,
-		      bool *stop_tick)
+static inline __attribute__((always_inline)) enum teo_step
+decide_618(struct teo_cpu *cpu, const struct il_driver *drv, const struct il_device *dev,
+	   const struct il_idle_inputs *in, struct teo_sel *t)
 {
-	int64_t tick = in->tick_nsec;
-	int64_t delta_tick = tick / 2;
-	int64_t duration_ns;
-	struct teo_scan s;
-	int idx;
+	const int64_t tick = in->tick_nsec;
+	int idx = t->idx;
 
-	find_candidates(drv, dev, in->latency_req_ns, &s);
-	if (dev->last_state_idx >= 0) {
-		update_618(cpu, drv, dev, tick, &s);
-		dev->last_state_idx = -1;
-	} else {
-		sum_bins(cpu, drv->state_count, s.idx, &s.below);
-	}
-	cpu->sleep_length_ns = IL_KTIME_MAX;
-
-	if (drv->state_count < 2) {
-		idx = 0;
-		goto out_tick;
-	}
-	idx = s.idx;
-	if (idx < 0) {
-		idx = 0;
-		goto out_tick;
-	}
-	if (idx == s.idx0) {
-		duration_ns = tr_ns(drv, idx);
-		goto end;
-	}
-
-	if (2 * s.below.intercepts > cpu->total - s.below.hits)
-		idx = demote_state_ok(cpu, drv, dev, in, idx, s.below.intercepts);
-	if (idx > s.constraint_idx)
-		idx = s.constraint_idx;
+	if (2 * t->s.below.intercepts > cpu->total - t->s.below.hits)
+		idx = demote_state_ok(cpu, drv, dev, in, idx, t->s.below.intercepts);
+	if (idx > t->s.constraint_idx)
+		idx = t->s.constraint_idx;
+	t->idx = idx;
 
 	if ((!idx || tr_ns(drv, idx) < IL_RESIDENCY_THRESHOLD_NS) &&
 	    (2 * cpu->short_idles >= cpu->total ||
 	     in->latency_req_ns < TEO_LATENCY_THRESHOLD_NS))
-		goto out_tick;
+		return TEO_OUT_TICK;
 
-	duration_ns = in->sleep_length_ns;
-	delta_tick = in->delta_tick_ns;
-	cpu->sleep_length_ns = duration_ns;
+	t->duration_ns = in->sleep_length_ns;
+	t->delta_tick = in->delta_tick_ns;
+	cpu->sleep_length_ns = t->duration_ns;
 	if (!idx)
-		goto out_tick;
+		return TEO_OUT_TICK;
 
-	if (tr_ns(drv, idx) > duration_ns) {
-		int i = find_shallower(drv, dev, idx, duration_ns);
+	if (tr_ns(drv, idx) > t->duration_ns) {
+		int i = find_shallower(drv, dev, idx, t->duration_ns);
 
 		if (state_ok(drv, i, in))
 			idx = i;
 	}
 	if (tr_ns(drv, idx) < tick &&
 	    cpu->tick_intercepts > cpu->total / 2 + cpu->total / 8)
-		duration_ns = tick / 2;
-
-end:
-	if ((!polling(drv, idx) && duration_ns >= tick) || in->tick_stopped)
-		return idx;
-	if (idx > s.idx0 && tr_ns(drv, idx) > delta_tick)
-		idx = find_shallower(drv, dev, idx, delta_tick);
-out_tick:
-	*stop_tick = false;
-	return idx;
+		t->duration_ns = tick / 2;
+	t->idx = idx;
+	return TEO_END;
 }
 
 /* teo_reflect() of 6.18: note whether a safety net ended the idle period. */
@@ -979,88 +957,140 @@ static int demote_71(const struct teo_cpu *cpu, const struct il_driver *drv,
 }
 
 /*
- * teo_select() of 7.1: candidate = deepest enabled state, demoted by
+ * The decision of teo_select() in 7.1: the candidate, demoted by
  * intercepts; with the tick stopped the sleep length is always queried, and
  * a sub-tick choice is deepened when the next timer is beyond
  * SAFE_TIMER_RANGE_NS (2 ticks).
  */
-static __attribute__((noinline)) int select_71(struct teo_cpu *cpu, const struct il_driver *drv,
-		     struct il_device *dev, const struct il_idle_inputs *in,
-		     bool *stop_tick)
+static inline __attribute__((always_inline)) enum teo_step
+decide_71(struct teo_cpu *cpu, const struct il_driver *drv, const struct il_device *dev,
+	  const struct il_idle_inputs *in, struct teo_sel *t)
 {
-	int64_t tick = in->tick_nsec;
-	int64_t delta_tick = tick / 2;
-	int64_t duration_ns;
-	struct teo_scan s;
-	int idx;
+	const int64_t tick = in->tick_nsec;
+	int idx = t->idx;
 
-	find_candidates(drv, dev, in->latency_req_ns, &s);
-	if (dev->last_state_idx >= 0) {
-		update_71(cpu, drv, dev, tick, &s);
-		dev->last_state_idx = -1;
-	} else {
-		sum_bins(cpu, drv->state_count, s.idx, &s.below);
-	}
-	cpu->sleep_length_ns = IL_KTIME_MAX;
-
-	if (drv->state_count < 2) {
-		idx = 0;
-		goto out_tick;
-	}
-	idx = s.idx;
-	if (idx < 0) {
-		idx = 0;
-		goto out_tick;
-	}
-	if (idx == s.idx0) {
-		duration_ns = tr_ns(drv, idx);
-		goto end;
-	}
-
-	if (2 * s.below.intercepts > cpu->total - s.below.hits)
-		idx = demote_71(cpu, drv, dev, &s);
-	if (idx > s.constraint_idx)
-		idx = s.constraint_idx;
+	if (2 * t->s.below.intercepts > cpu->total - t->s.below.hits)
+		idx = demote_71(cpu, drv, dev, &t->s);
+	if (idx > t->s.constraint_idx)
+		idx = t->s.constraint_idx;
+	t->idx = idx;
 
 	if (!in->tick_stopped &&
 	    (!idx || tr_ns(drv, idx) < IL_RESIDENCY_THRESHOLD_NS) &&
 	    (2 * cpu->short_idles >= cpu->total ||
 	     in->latency_req_ns < TEO_LATENCY_THRESHOLD_NS))
-		goto out_tick;
+		return TEO_OUT_TICK;
 
-	duration_ns = in->sleep_length_ns;
-	delta_tick = in->delta_tick_ns;
-	cpu->sleep_length_ns = duration_ns;
+	t->duration_ns = in->sleep_length_ns;
+	t->delta_tick = in->delta_tick_ns;
+	cpu->sleep_length_ns = t->duration_ns;
 
-	if (in->tick_stopped && duration_ns > TEO_SAFE_TIMER_RANGE_TICKS * tick &&
+	if (in->tick_stopped && t->duration_ns > TEO_SAFE_TIMER_RANGE_TICKS * tick &&
 	    tr_ns(drv, idx) < tick) {
 		/* deepest enabled state within the latency limit that fits */
-		for (int i = s.constraint_idx; i > idx; i--) {
+		for (int i = t->s.constraint_idx; i > idx; i--) {
 			if (il_state_disabled(dev, i))
 				continue;
-			if (tr_ns(drv, i) <= duration_ns) {
-				idx = i;
+			if (tr_ns(drv, i) <= t->duration_ns) {
+				t->idx = i;
 				break;
 			}
 		}
-		return idx;
+		return TEO_RETURN;
 	}
 	if (!idx)
-		goto out_tick;
+		return TEO_OUT_TICK;
 
-	if (tr_ns(drv, idx) > duration_ns)
-		idx = find_shallower(drv, dev, idx, duration_ns);
+	if (tr_ns(drv, idx) > t->duration_ns)
+		idx = find_shallower(drv, dev, idx, t->duration_ns);
 	if (tr_ns(drv, idx) < tick && 3 * cpu->tick_intercepts >= 2 * cpu->total)
-		duration_ns = tick / 2;
+		t->duration_ns = tick / 2;
+	t->idx = idx;
+	return TEO_END;
+}
 
-end:
-	if ((!polling(drv, idx) && duration_ns >= tick) || in->tick_stopped)
-		return idx;
-	if (idx > s.idx0 && tr_ns(drv, idx) > delta_tick)
-		idx = find_shallower(drv, dev, idx, delta_tick);
-out_tick:
-	*stop_tick = false;
-	return idx;
+/* ------------------------------------------- teo_select(), 6.12 on ---- */
+
+/*
+ * The start of teo_select() from 6.12 on, the same in every era but for
+ * the update it runs: the candidate scan, the update of the metrics after
+ * the last wakeup, no sleep length yet, and the cases with no choice (one
+ * state, nothing enabled, only one state enabled).
+ */
+static inline __attribute__((always_inline)) enum teo_step
+select_begin(struct teo_cpu *cpu, const struct il_driver *drv, struct il_device *dev,
+	     const struct il_idle_inputs *in, enum teo_era era, struct teo_sel *t)
+{
+	const int64_t tick = in->tick_nsec;
+
+	t->delta_tick = tick / 2;
+	find_candidates(drv, dev, in->latency_req_ns, &t->s);
+	if (dev->last_state_idx >= 0) {
+		if (era == TEO_6_12)
+			update_612(cpu, drv, dev, tick, &t->s);
+		else if (era == TEO_6_18)
+			update_618(cpu, drv, dev, tick, &t->s);
+		else
+			update_71(cpu, drv, dev, tick, &t->s);
+		dev->last_state_idx = -1;
+	} else {
+		sum_bins(cpu, drv->state_count, t->s.idx, &t->s.below);
+	}
+	if (era == TEO_6_12)
+		cpu->time_span_ns = (int64_t)in->clock_ns;
+	cpu->sleep_length_ns = IL_KTIME_MAX;
+
+	if (drv->state_count < 2 || t->s.idx < 0) {
+		t->idx = 0;
+		return TEO_OUT_TICK;
+	}
+	t->idx = t->s.idx;
+	if (t->idx == t->s.idx0) {
+		t->duration_ns = tr_ns(drv, t->idx);
+		return TEO_END;
+	}
+	return TEO_DECIDE;
+}
+
+/* teo_select() from 6.12 on: the shared prologue, the era's decision, the shared end. */
+static inline __attribute__((always_inline)) int
+select_new(struct teo_cpu *cpu, const struct il_driver *drv, struct il_device *dev,
+	   const struct il_idle_inputs *in, bool *stop_tick, enum teo_era era)
+{
+	struct teo_sel t;
+	enum teo_step step = select_begin(cpu, drv, dev, in, era, &t);
+
+	if (step == TEO_DECIDE) {
+		if (era == TEO_6_12)
+			step = decide_612(cpu, drv, dev, in, &t);
+		else if (era == TEO_6_18)
+			step = decide_618(cpu, drv, dev, in, &t);
+		else
+			step = decide_71(cpu, drv, dev, in, &t);
+	}
+	return select_finish(drv, dev, in, &t, step, stop_tick);
+}
+
+/* One copy per era, out of line, so that each keeps its own register use. */
+static __attribute__((noinline)) int select_612(struct teo_cpu *cpu, const struct il_driver *drv,
+						struct il_device *dev,
+						const struct il_idle_inputs *in, bool *stop_tick)
+{
+	return select_new(cpu, drv, dev, in, stop_tick, TEO_6_12);
+}
+
+static __attribute__((noinline)) int select_618(struct teo_cpu *cpu, const struct il_driver *drv,
+						struct il_device *dev,
+						const struct il_idle_inputs *in, bool *stop_tick)
+{
+	return select_new(cpu, drv, dev, in, stop_tick, TEO_6_18);
+}
+
+static __attribute__((noinline)) int select_71(struct teo_cpu *cpu, const struct il_driver *drv,
+					       struct il_device *dev,
+					       const struct il_idle_inputs *in, bool *stop_tick)
+{
+	return select_new(cpu, drv, dev, in, stop_tick, TEO_7_1);
 }
 
 /* ------------------------------------------------------------ ops ----- */
@@ -1093,7 +1123,7 @@ static void teo_enable(const void *config, void *cpu_data,
 		cpu->recent_idx[i] = -1;
 }
 
-/* The era's select functions stay out of line so each keeps its own register use. */
+/* Dispatch to the era's teo_select(), each out of line. */
 static int teo_select(const void *config, void *cpu_data, const struct il_driver *drv,
 		      struct il_device *dev, const struct il_idle_inputs *in,
 		      bool *stop_tick)
