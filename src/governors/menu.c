@@ -64,6 +64,8 @@ enum {
 	F_REVERT_MAX        = 1u << 8,  /* 10fad4012234 reverts 85975daeaa4d */
 	F_TIMERS_STOPPED    = 1u << 9,  /* 80606f4eb8d7 */
 	F_SAFE_TIMER_RANGE  = 1u << 10, /* e57c2bf2e89d */
+	/* not a kernel change: run the kernel-shaped detector (set by tests only) */
+	F_REFERENCE         = 1u << 31,
 };
 
 #define F_V6_12 (F_PATTERN_FIRST)
@@ -301,6 +303,160 @@ static void resync_ring(struct menu_cpu *d)
 }
 
 /*
+ * get_typical_interval(), the repeating-interval detector, shaped as the
+ * kernel writes it: each round one pass over the ring in its own order,
+ * the thresholds, the divisions and the tests in the kernel's order. These
+ * two are the reference: menu_select() runs the fast forms further down
+ * (typical_two_sided(), typical_one_sided(), which work on a sorted copy
+ * of the ring), and tests/governors/test_menu.c checks that both give the
+ * same on random rings and on every decision of the test logs, where a
+ * configuration with F_REFERENCE set runs these instead.
+ *
+ * Since the v6.15 rework (13982929fb08, 60256e458e1c, 8de7606f0fe2): one
+ * pass per round for the mean and E[x^2], samples kept strictly between a
+ * lower and an upper threshold (starting at -1 and UINT_MAX), and an
+ * outlier round moves whichever threshold is on the side farther from the
+ * mean (the upper one on a tie). With fewer than 6 samples left it gives
+ * up, or (85975daeaa4d, until its revert 10fad4012234) returns the maximum
+ * while 4 or more are left.
+ */
+static __attribute__((noinline)) unsigned int
+get_typical_interval(const struct menu_cpu *data, unsigned int features)
+{
+	int64_t value, min_thresh = -1, max_thresh = UINT32_MAX;
+	unsigned int max, min, divisor;
+	uint64_t avg, variance, avg_sq;
+
+again:
+	max = 0;
+	min = UINT32_MAX;
+	avg = 0;
+	variance = 0;
+	divisor = 0;
+	for (unsigned int i = 0; i < INTERVALS; i++) {
+		value = data->intervals[i];
+		if (value <= min_thresh || value >= max_thresh)
+			continue;   /* outside this round's window */
+		divisor++;
+		avg += (uint64_t)value;
+		/* the kernel squares an s64 that may reach 2^64: it wraps */
+		variance += (uint64_t)value * (uint64_t)value;
+		if (value > max)
+			max = (unsigned int)value;
+		if (value < min)
+			min = (unsigned int)value;
+	}
+	if (!max)
+		return UINT32_MAX;  /* nothing in the window, or only zeros */
+
+	if (divisor == INTERVALS) {
+		avg >>= INTERVAL_SHIFT;
+		variance >>= INTERVAL_SHIFT;
+	} else {
+		avg /= divisor;
+		variance /= divisor;
+	}
+	avg_sq = avg * avg;
+	variance -= avg_sq;
+
+	/* accept a small spread: 6 standard deviations within the mean, or 20 us */
+	if (variance <= UINT64_MAX / 36) {
+		if ((avg_sq > variance * 36 && divisor * 4 >= INTERVALS * 3) ||
+		    variance <= 400)
+			return (unsigned int)avg;
+	}
+
+	if (divisor * 4 <= INTERVALS * 3) {
+		if ((features & (F_MAX_WHEN_DOUBT | F_REVERT_MAX)) == F_MAX_WHEN_DOUBT &&
+		    divisor >= INTERVALS / 2)
+			return max;
+		return UINT32_MAX;
+	}
+
+	if (avg - min > max - avg)
+		min_thresh = min;
+	else
+		max_thresh = max;
+	goto again;
+}
+
+/*
+ * get_typical_interval() before v6.15 (the text of v6.1 and v6.12): a first
+ * pass for the mean over the samples at or below one inclusive threshold
+ * (INT_MAX at first), a second for the variance as a sum of squared s64
+ * differences; an outlier round lowers the threshold to one below the
+ * maximum. v6.1 gives up at once when even the smallest sample reaches the
+ * timer-based prediction predicted_us; from 5484e31bbbff (F_PATTERN_FIRST,
+ * where the detector runs before the timers are read) when all samples are
+ * 0.
+ */
+static __attribute__((noinline)) unsigned int
+get_typical_interval_pre_6_15(const struct menu_cpu *data, unsigned int features,
+			      unsigned int predicted_us)
+{
+	unsigned int min, max, thresh = ONE_SIDED_THRESH_US, avg;
+	uint64_t sum, variance;
+	int divisor;
+
+again:
+	min = UINT32_MAX;
+	max = 0;
+	sum = 0;
+	divisor = 0;
+	for (unsigned int i = 0; i < INTERVALS; i++) {
+		unsigned int value = data->intervals[i];
+
+		if (value <= thresh) {
+			sum += value;
+			divisor++;
+			if (value > max)
+				max = value;
+			if (value < min)
+				min = value;
+		}
+	}
+	if (features & F_PATTERN_FIRST) {
+		if (!max)
+			return UINT32_MAX;
+	} else if (min >= predicted_us) {
+		return UINT32_MAX;  /* the result could not beat the timer */
+	}
+
+	if (divisor == INTERVALS)
+		avg = (unsigned int)(sum >> INTERVAL_SHIFT);
+	else
+		avg = (unsigned int)(sum / (unsigned int)divisor);
+
+	variance = 0;
+	for (unsigned int i = 0; i < INTERVALS; i++) {
+		unsigned int value = data->intervals[i];
+
+		if (value <= thresh) {
+			int64_t diff = (int64_t)value - avg;
+
+			/* s64 square, summed as the kernel's u64 */
+			variance += (uint64_t)diff * (uint64_t)diff;
+		}
+	}
+	if (divisor == INTERVALS)
+		variance >>= INTERVAL_SHIFT;
+	else
+		variance /= (unsigned int)divisor;
+
+	if (variance <= UINT64_MAX / 36) {
+		if (((uint64_t)avg * avg > variance * 36 && divisor * 4 >= (int)INTERVALS * 3) ||
+		    variance <= 400)
+			return avg;
+	}
+
+	if (divisor * 4 <= (int)INTERVALS * 3)
+		return UINT32_MAX;
+
+	thresh = max - 1;
+	goto again;
+}
+
+/*
  * x / n for n in 1..8 by a constant per case, so the compiler uses a
  * multiply instead of a 64-bit divide; results are those of x / n.
  */
@@ -420,8 +576,18 @@ static uint32_t typical_one_sided(const struct menu_cpu *d, bool pattern_first,
 	}
 }
 
-static inline uint32_t typical_interval(const struct menu_cpu *d, unsigned int features)
+/*
+ * The detector menu_select() runs when it reads the pattern first: the fast
+ * forms, or with F_REFERENCE (set by tests only; a bit of the features,
+ * which are in a register anyway) the kernel-shaped get_typical_interval()
+ * they are tested against.
+ */
+static inline __attribute__((always_inline)) uint32_t
+typical_interval(const struct menu_cpu *d, unsigned int features)
 {
+	if (__builtin_expect(features & F_REFERENCE, 0))
+		return features & F_TWO_SIDED ? get_typical_interval(d, features)
+					      : get_typical_interval_pre_6_15(d, features, 0);
 	if (features & F_TWO_SIDED)
 		return typical_two_sided(d, features);
 	return typical_one_sided(d, true, 0);
@@ -546,7 +712,9 @@ static int menu_select(const void *config, void *cpu_data, const struct il_drive
 	if (!(f & F_PATTERN_FIRST)) {
 		uint32_t predicted_us = (uint32_t)((d->next_timer_ns *
 				d->correction_factor[d->bucket] + TIMER_SCALE / 2) / TIMER_SCALE);
-		uint32_t typical_us = typical_one_sided(d, false, predicted_us);
+		uint32_t typical_us = __builtin_expect(f & F_REFERENCE, 0)
+				      ? get_typical_interval_pre_6_15(d, f, predicted_us)
+				      : typical_one_sided(d, false, predicted_us);
 
 		predicted_ns = (uint64_t)(predicted_us < typical_us ? predicted_us : typical_us) * 1000;
 	}

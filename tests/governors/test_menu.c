@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "../../src/governors/menu.c"
+#include "twin.h"
 
 #define TICK 1000000
 #define NO_QOS (2000000000LL * 1000)
@@ -203,112 +204,6 @@ static void div_small_exact(void **unused)
 	}
 }
 
-/*
- * Reference detectors: the kernel's loops written out directly (one pass
- * per round over the ring, thresholds as in the kernel). The governor's
- * sorted-window versions must agree with them on every input.
- */
-static uint32_t ref_two_sided(const struct menu_cpu *d, unsigned int features)
-{
-	int64_t min_thresh = -1, max_thresh = UINT32_MAX;
-
-	for (;;) {
-		uint32_t max = 0, min = UINT32_MAX;
-		uint64_t sum = 0, sumsq = 0;
-		unsigned int divisor = 0;
-
-		for (unsigned int i = 0; i < INTERVALS; i++) {
-			int64_t v = d->intervals[i];
-
-			if (v <= min_thresh || v >= max_thresh)
-				continue;
-			divisor++;
-			sum += (uint64_t)v;
-			sumsq += (uint64_t)v * (uint64_t)v;  /* wraps like the kernel's s64 */
-			if ((uint32_t)v > max)
-				max = (uint32_t)v;
-			if ((uint32_t)v < min)
-				min = (uint32_t)v;
-		}
-		if (!max)
-			return NO_PREDICTION_US;
-
-		uint64_t avg = div_small(sum, divisor);
-		uint64_t avg_sq = avg * avg;
-		uint64_t variance = div_small(sumsq, divisor) - avg_sq;
-
-		if (variance <= UINT64_MAX / 36 &&
-		    ((avg_sq > variance * 36 && divisor * 4 >= INTERVALS * 3) ||
-		     variance <= 400))
-			return (uint32_t)avg;
-
-		if (divisor * 4 <= INTERVALS * 3) {
-			if ((features & (F_MAX_WHEN_DOUBT | F_REVERT_MAX)) == F_MAX_WHEN_DOUBT &&
-			    divisor >= INTERVALS / 2)
-				return max;
-			return NO_PREDICTION_US;
-		}
-		if (avg - min > max - avg)
-			min_thresh = min;
-		else
-			max_thresh = max;
-	}
-}
-
-/*
- * The detector before v6.15: two passes, an inclusive upper threshold that
- * starts at INT_MAX and drops below the current maximum each round. In v6.1
- * it gave up early when even the smallest sample reached the timer-based
- * prediction (limit_us); from 5484e31bbbff it gives up when all are 0.
- */
-static uint32_t ref_one_sided(const struct menu_cpu *d, bool pattern_first,
-				  uint32_t limit_us)
-{
-	uint32_t thresh = ONE_SIDED_THRESH_US;
-
-	for (;;) {
-		uint32_t max = 0, min = UINT32_MAX;
-		uint64_t sum = 0, variance = 0;
-		unsigned int divisor = 0;
-
-		for (unsigned int i = 0; i < INTERVALS; i++) {
-			uint32_t v = d->intervals[i];
-
-			if (v <= thresh) {
-				sum += v;
-				divisor++;
-				if (v > max)
-					max = v;
-				if (v < min)
-					min = v;
-			}
-		}
-		if (pattern_first ? !max : min >= limit_us)
-			return NO_PREDICTION_US;
-
-		uint32_t avg = (uint32_t)div_small(sum, divisor);
-
-		for (unsigned int i = 0; i < INTERVALS; i++) {
-			uint32_t v = d->intervals[i];
-
-			if (v <= thresh) {
-				int64_t diff = (int64_t)v - (int64_t)avg;
-				variance += (uint64_t)diff * (uint64_t)diff;
-			}
-		}
-		variance = div_small(variance, divisor);
-
-		if (variance <= UINT64_MAX / 36 &&
-		    (((uint64_t)avg * avg > variance * 36 && divisor * 4 >= INTERVALS * 3) ||
-		     variance <= 400))
-			return avg;
-		if (divisor * 4 <= INTERVALS * 3)
-			return NO_PREDICTION_US;
-		thresh = max - 1;
-	}
-}
-
-
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 
 static uint64_t rng(void)
@@ -334,6 +229,11 @@ static uint32_t edge_value(unsigned int family)
 	}
 }
 
+/*
+ * The fast detectors against the kernel-shaped get_typical_interval() of
+ * menu.c, on 400 000 random rings with edge values; half of the rings are
+ * reached by pushes (the cache kept by push_interval), half rebuilt.
+ */
 static void typical_matches_reference(void **unused)
 {
 	(void)unused;
@@ -341,31 +241,77 @@ static void typical_matches_reference(void **unused)
 	const unsigned int fs[2] = { F_V6_18, F_V6_18 & ~F_REVERT_MAX };
 
 	memset(&d, 0, sizeof(d));
+	resync_ring(&d);
 	for (int n = 0; n < 400000; n++) {
 		unsigned int fam = (unsigned int)rng();
-		for (unsigned int i = 0; i < INTERVALS; i++)
-			d.intervals[i] = edge_value(fam + (rng() % 8 == 0 ? 1 : 0));
-		resync_ring(&d);
+		if (n & 1) {
+			for (unsigned int i = 0; i < INTERVALS; i++)
+				d.intervals[i] = edge_value(fam + (rng() % 8 == 0 ? 1 : 0));
+			resync_ring(&d);
+		} else {
+			push_interval(&d, edge_value(fam));
+		}
 		for (int k = 0; k < 2; k++)
-			if (typical_two_sided(&d, fs[k]) != ref_two_sided(&d, fs[k]))
+			if (typical_two_sided(&d, fs[k]) != get_typical_interval(&d, fs[k]))
 				fail_msg("two-sided differs at case %d", n);
-		if (typical_one_sided(&d, true, 0) != ref_one_sided(&d, true, 0))
+		if (typical_one_sided(&d, true, 0) !=
+		    get_typical_interval_pre_6_15(&d, F_V6_12, 0))
 			fail_msg("one-sided (6.12) differs at case %d", n);
 		uint32_t limit = (uint32_t)(rng() % 3 ? rng() % 200000 : rng());
-		if (typical_one_sided(&d, false, limit) != ref_one_sided(&d, false, limit))
+		if (typical_one_sided(&d, false, limit) != get_typical_interval_pre_6_15(&d, 0, limit))
 			fail_msg("one-sided (6.1) differs at case %d", n);
 	}
 }
 
+/*
+ * Whole decisions: every preset and patch with the fast detectors against
+ * the same configuration running the kernel-shaped get_typical_interval(),
+ * over the test logs and 20 000 random rows on each log's table.
+ */
+static void kernel_shape_on_logs(void **unused)
+{
+	(void)unused;
+	static const char *const specs[] = {
+		"menu@6.1", "menu@6.12", "menu@6.18", "menu@7.1", "menu@6.1+no-poll-escape",
+		"menu@6.12+poll-escape-15us", "menu@7.1+poll-escape=20us",
+	};
+	size_t decisions = 0;
+
+	for (size_t l = 0; l < TWIN_NLOGS; l++) {
+		struct il_replay_log log;
+
+		twin_load(&log, twin_logs[l]);
+		for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+			struct il_err err;
+			struct il_gov *fast = il_gov_new(specs[i], log.ncpus, &err);
+			struct il_gov *ref = il_gov_new(specs[i], log.ncpus, &err);
+
+			assert_non_null(fast);
+			assert_non_null(ref);
+			((struct menu_config *)ref->config)->features |= F_REFERENCE;
+			decisions += twin_run(fast, ref, &log, 20000, 0x5eed0000 + l * 16 + i,
+					      specs[i]);
+			il_gov_free(fast);
+			il_gov_free(ref);
+		}
+		il_replay_log_free(&log);
+	}
+	/* 10 logs of ~8 000 rows in all, and 20 000 random rows each, under 7 specs */
+	assert_true(decisions > 7 * 10 * 20000);
+}
+
 /* ---- get_typical_interval, two-sided (v6.15+) ------------------------- */
 
+/* The hand-derived cases hold for the kernel-shaped detector and the fast one. */
 static uint32_t two(const uint32_t v[8], unsigned int features)
 {
 	struct menu_cpu d;
 
 	memset(&d, 0, sizeof(d));
 	set8(&d, v);
-	return typical_two_sided(&d, features);
+	uint32_t r = get_typical_interval(&d, features);
+	assert_int_equal(typical_two_sided(&d, features), r);
+	return r;
 }
 
 static void typical_two_sided_cases(void **unused)
@@ -460,7 +406,9 @@ static uint32_t one(const uint32_t v[8], bool pattern_first, uint32_t limit)
 
 	memset(&d, 0, sizeof(d));
 	set8(&d, v);
-	return typical_one_sided(&d, pattern_first, limit);
+	uint32_t r = get_typical_interval_pre_6_15(&d, pattern_first ? F_PATTERN_FIRST : 0, limit);
+	assert_int_equal(typical_one_sided(&d, pattern_first, limit), r);
+	return r;
 }
 
 static void typical_one_sided_cases(void **unused)
@@ -1423,6 +1371,9 @@ static void presets_are_history_sets(void **unused)
 	assert_int_equal(F_V6_18 & ~F_V7_1, 0);
 	assert_int_equal(F_V7_1 & ~F_V6_18, F_TIMERS_STOPPED | F_SAFE_TIMER_RANGE);
 	assert_true((F_V6_18 & F_MAX_WHEN_DOUBT) && (F_V6_18 & F_REVERT_MAX));
+	/* the reference switch is no kernel change: no preset has it */
+	for (size_t i = 0; i < sizeof(menu_presets) / sizeof(menu_presets[0]); i++)
+		assert_int_equal(menu_presets[i].features & F_REFERENCE, 0);
 	assert_int_equal(sizeof(struct menu_cpu), 144);
 }
 
@@ -1438,6 +1389,7 @@ int main(void)
 		cmocka_unit_test(typical_two_sided_wrap),
 		cmocka_unit_test(typical_one_sided_cases),
 		cmocka_unit_test(typical_matches_reference),
+		cmocka_unit_test(kernel_shape_on_logs),
 		cmocka_unit_test(update_rules),
 		cmocka_unit_test(trivial_exits),
 		cmocka_unit_test(walk_residency_and_latency),
