@@ -62,6 +62,8 @@ enum {
 	TF_JAN_2025 = 1u << 1,   /* the Jan 2025 series (65e18e654475, d619b5cc6780 ...) */
 	TF_NOV_2025 = 1u << 2,   /* from v6.19 (Nov 2025) to v7.1 (teo_decay, f36de72673ad,
 				    a971f984b845, 106a2662e655) */
+	/* not a kernel change: the kernel-shaped state loop (teo_state_loop; tests only) */
+	TF_REFERENCE = 1u << 31,
 };
 
 #define TF_V6_12 TF_NO_RECENT
@@ -89,8 +91,15 @@ static enum teo_era teo_era_of(unsigned int features)
 	return TEO_6_1;
 }
 
+/*
+ * Which select runs: the era's, or with TF_REFERENCE its kernel-shaped scan.
+ * 7.1, the default, is last so that the dispatch reaches it with one test.
+ */
+enum teo_select_fn { SEL_61, SEL_612, SEL_618, SEL_612_REF, SEL_618_REF, SEL_71_REF, SEL_71 };
+
 struct teo_config {
 	enum teo_era era;
+	enum teo_select_fn select;
 	unsigned int features;         /* TF_* */
 };
 
@@ -393,8 +402,64 @@ struct teo_scan {
 	int idx;                       /* deepest enabled state, -1 if none */
 	int idx0;                      /* shallowest enabled state */
 	int constraint_idx;            /* deepest enabled state >= 1 within the latency limit, else 0 */
+	int intercept_max_idx;         /* 7.1, kernel-shaped loop only: bin with most intercepts */
 	struct teo_sums below;         /* hits and intercepts of all bins below idx */
 };
+
+/*
+ * The loop over the states in the kernel's teo_select() from 6.12 on, in
+ * its shape: from state 1 up, add the previous bin's intercepts and hits
+ * to the running sums (and, from a971f984b845, remember the bin with the
+ * most intercepts, the deeper one on a tie); at each enabled state make it
+ * the candidate (the first one also idx0), make it constraint_idx if its
+ * exit latency is within the limit, and save the sums as those below it.
+ * State 0 is the candidate before the loop if it is enabled.
+ *
+ * This is the reference. select_begin() gets the same results faster
+ * (find_candidates() looks the indices up directly; the sums come from the
+ * update's pass over the bins, or sum_bins()), and runs this instead when
+ * the configuration has TF_REFERENCE (tests/governors/test_teo.c compares
+ * the two on random data and on every decision of the test logs).
+ * intercept_sum is the kernel's sum over bins 0..count-2; the intercepts
+ * of all bins (6.12's tick_intercept_sum) add the last one.
+ */
+static void teo_state_loop(const struct teo_cpu *cpu_data, const struct il_driver *drv,
+			   const struct il_device *dev, int64_t latency_req, struct teo_scan *out)
+{
+	uint32_t idx_intercept_sum = 0, intercept_sum = 0, intercept_max = 0;
+	uint32_t idx_hit_sum = 0, hit_sum = 0;
+	int intercept_max_idx = -1, constraint_idx = 0, idx0 = 0, idx = -1;
+
+	if (!il_state_disabled(dev, 0))
+		idx = 0;
+	for (int i = 1; i < drv->state_count; i++) {
+		uint64_t prev_bin = cpu_data->bins[i - 1];
+
+		intercept_sum += lo32(prev_bin);
+		hit_sum += hi32(prev_bin);
+		if (lo32(prev_bin) >= intercept_max) {
+			intercept_max = lo32(prev_bin);
+			intercept_max_idx = i - 1;
+		}
+		if (il_state_disabled(dev, i))
+			continue;
+		if (idx < 0)
+			idx0 = i;  /* the first enabled state */
+		idx = i;
+		if (el_ns(drv, i) <= latency_req)
+			constraint_idx = i;
+		idx_intercept_sum = intercept_sum;
+		idx_hit_sum = hit_sum;
+	}
+	out->idx = idx;
+	out->idx0 = idx0;
+	out->constraint_idx = constraint_idx;
+	out->intercept_max_idx = intercept_max_idx;
+	out->below.intercepts = idx_intercept_sum;
+	out->below.hits = idx_hit_sum;
+	out->below.all_intercepts = drv->state_count > 0 ?
+		intercept_sum + bin_intercepts(cpu_data, drv->state_count - 1) : 0;
+}
 
 /*
  * The candidate scan of 6.12 and later. The kernel walks all states keeping
@@ -694,7 +759,8 @@ static void reflect_61(struct teo_cpu *cpu, struct il_device *dev, int state,
  * deepest state is below a tick) an extra hits-only bin for wakeups after a
  * tick when the timer was at least a tick away.
  */
-static void update_612(struct teo_cpu *cpu, const struct il_driver *drv,
+static inline __attribute__((always_inline)) void
+update_612(struct teo_cpu *cpu, const struct il_driver *drv,
 		       const struct il_device *dev, int64_t tick, struct teo_scan *s)
 {
 	int n = drv->state_count, idx_timer, idx_duration;
@@ -780,7 +846,8 @@ decide_612(struct teo_cpu *cpu, const struct il_driver *drv, const struct il_dev
  * short idles (below 15 us after the latency correction) are counted;
  * intercepts at or beyond a tick feed tick_intercepts.
  */
-static void update_618(struct teo_cpu *cpu, const struct il_driver *drv,
+static inline __attribute__((always_inline)) void
+update_618(struct teo_cpu *cpu, const struct il_driver *drv,
 		       const struct il_device *dev, int64_t tick, struct teo_scan *s)
 {
 	int n = drv->state_count, idx_timer, idx_duration;
@@ -877,7 +944,8 @@ static void reflect_618(struct teo_cpu *cpu, struct il_device *dev, int state,
  * a hit also needs the wakeup no earlier than half the exit latency before
  * the timer; intercepts up to a tick feed tick_intercepts.
  */
-static void update_71(struct teo_cpu *cpu, const struct il_driver *drv,
+static inline __attribute__((always_inline)) void
+update_71(struct teo_cpu *cpu, const struct il_driver *drv,
 		      struct il_device *dev, int64_t tick, struct teo_scan *s)
 {
 	int64_t lat = el_ns(drv, dev->last_state_idx);
@@ -933,11 +1001,11 @@ static void update_71(struct teo_cpu *cpu, const struct il_driver *drv,
  * below the candidate and the state is no deeper than the bin with the most
  * intercepts among bins 0..count-2 (ties: the deeper bin).
  */
-static int demote_71(const struct teo_cpu *cpu, const struct il_driver *drv,
-		     const struct il_device *dev, const struct teo_scan *s)
+/* The bin with the most intercepts among 0..count-2, the deeper on a tie. */
+static inline int intercept_max_bin(const struct teo_cpu *cpu, const struct il_driver *drv)
 {
-	uint32_t max = 0, sum = 0;
-	int max_idx = 0, idx = s->idx;
+	uint32_t max = 0;
+	int max_idx = 0;
 
 	for (int i = 0; i < drv->state_count - 1; i++) {
 		if (bin_intercepts(cpu, i) >= max) {
@@ -945,6 +1013,15 @@ static int demote_71(const struct teo_cpu *cpu, const struct il_driver *drv,
 			max_idx = i;
 		}
 	}
+	return max_idx;
+}
+
+static int demote_71(const struct teo_cpu *cpu, const struct il_device *dev,
+		     const struct teo_scan *s, int max_idx)
+{
+	uint32_t sum = 0;
+	int idx = s->idx;
+
 	for (int i = idx - 1; i >= s->idx0; i--) {
 		sum += bin_intercepts(cpu, i);
 		if (il_state_disabled(dev, i))
@@ -964,13 +1041,15 @@ static int demote_71(const struct teo_cpu *cpu, const struct il_driver *drv,
  */
 static inline __attribute__((always_inline)) enum teo_step
 decide_71(struct teo_cpu *cpu, const struct il_driver *drv, const struct il_device *dev,
-	  const struct il_idle_inputs *in, struct teo_sel *t)
+	  const struct il_idle_inputs *in, struct teo_sel *t, bool ref)
 {
 	const int64_t tick = in->tick_nsec;
 	int idx = t->idx;
 
+	/* the fast path looks for the busiest bin only when it demotes */
 	if (2 * t->s.below.intercepts > cpu->total - t->s.below.hits)
-		idx = demote_71(cpu, drv, dev, &t->s);
+		idx = demote_71(cpu, dev, &t->s,
+				ref ? t->s.intercept_max_idx : intercept_max_bin(cpu, drv));
 	if (idx > t->s.constraint_idx)
 		idx = t->s.constraint_idx;
 	t->idx = idx;
@@ -1019,12 +1098,15 @@ decide_71(struct teo_cpu *cpu, const struct il_driver *drv, const struct il_devi
  */
 static inline __attribute__((always_inline)) enum teo_step
 select_begin(struct teo_cpu *cpu, const struct il_driver *drv, struct il_device *dev,
-	     const struct il_idle_inputs *in, enum teo_era era, struct teo_sel *t)
+	     const struct il_idle_inputs *in, enum teo_era era, bool ref, struct teo_sel *t)
 {
 	const int64_t tick = in->tick_nsec;
 
 	t->delta_tick = tick / 2;
-	find_candidates(drv, dev, in->latency_req_ns, &t->s);
+	if (!ref)
+		find_candidates(drv, dev, in->latency_req_ns, &t->s);
+	else
+		t->s.idx = drv->state_count;  /* the update's sums go unused */
 	if (dev->last_state_idx >= 0) {
 		if (era == TEO_6_12)
 			update_612(cpu, drv, dev, tick, &t->s);
@@ -1033,9 +1115,11 @@ select_begin(struct teo_cpu *cpu, const struct il_driver *drv, struct il_device 
 		else
 			update_71(cpu, drv, dev, tick, &t->s);
 		dev->last_state_idx = -1;
-	} else {
+	} else if (!ref) {
 		sum_bins(cpu, drv->state_count, t->s.idx, &t->s.below);
 	}
+	if (ref)
+		teo_state_loop(cpu, drv, dev, in->latency_req_ns, &t->s);
 	if (era == TEO_6_12)
 		cpu->time_span_ns = (int64_t)in->clock_ns;
 	cpu->sleep_length_ns = IL_KTIME_MAX;
@@ -1052,13 +1136,16 @@ select_begin(struct teo_cpu *cpu, const struct il_driver *drv, struct il_device 
 	return TEO_DECIDE;
 }
 
-/* teo_select() from 6.12 on: the shared prologue, the era's decision, the shared end. */
+/*
+ * teo_select() from 6.12 on: the shared prologue, the era's decision, the
+ * shared end. ref: the candidate scan by the kernel-shaped teo_state_loop().
+ */
 static inline __attribute__((always_inline)) int
 select_new(struct teo_cpu *cpu, const struct il_driver *drv, struct il_device *dev,
-	   const struct il_idle_inputs *in, bool *stop_tick, enum teo_era era)
+	   const struct il_idle_inputs *in, bool *stop_tick, enum teo_era era, bool ref)
 {
 	struct teo_sel t;
-	enum teo_step step = select_begin(cpu, drv, dev, in, era, &t);
+	enum teo_step step = select_begin(cpu, drv, dev, in, era, ref, &t);
 
 	if (step == TEO_DECIDE) {
 		if (era == TEO_6_12)
@@ -1066,32 +1153,27 @@ select_new(struct teo_cpu *cpu, const struct il_driver *drv, struct il_device *d
 		else if (era == TEO_6_18)
 			step = decide_618(cpu, drv, dev, in, &t);
 		else
-			step = decide_71(cpu, drv, dev, in, &t);
+			step = decide_71(cpu, drv, dev, in, &t, ref);
 	}
 	return select_finish(drv, dev, in, &t, step, stop_tick);
 }
 
-/* One copy per era, out of line, so that each keeps its own register use. */
-static __attribute__((noinline)) int select_612(struct teo_cpu *cpu, const struct il_driver *drv,
-						struct il_device *dev,
-						const struct il_idle_inputs *in, bool *stop_tick)
-{
-	return select_new(cpu, drv, dev, in, stop_tick, TEO_6_12);
-}
-
-static __attribute__((noinline)) int select_618(struct teo_cpu *cpu, const struct il_driver *drv,
-						struct il_device *dev,
-						const struct il_idle_inputs *in, bool *stop_tick)
-{
-	return select_new(cpu, drv, dev, in, stop_tick, TEO_6_18);
-}
-
-static __attribute__((noinline)) int select_71(struct teo_cpu *cpu, const struct il_driver *drv,
-					       struct il_device *dev,
-					       const struct il_idle_inputs *in, bool *stop_tick)
-{
-	return select_new(cpu, drv, dev, in, stop_tick, TEO_7_1);
-}
+/* One copy per era and path, out of line, so that each keeps its own register use. */
+#define TEO_SELECT_FN(fn, era, ref)                                                        \
+	static __attribute__((noinline)) int fn(struct teo_cpu *cpu,                       \
+						const struct il_driver *drv,               \
+						struct il_device *dev,                     \
+						const struct il_idle_inputs *in,           \
+						bool *stop_tick)                           \
+	{                                                                                  \
+		return select_new(cpu, drv, dev, in, stop_tick, era, ref);                 \
+	}
+TEO_SELECT_FN(select_612, TEO_6_12, false)
+TEO_SELECT_FN(select_618, TEO_6_18, false)
+TEO_SELECT_FN(select_71, TEO_7_1, false)
+TEO_SELECT_FN(select_612_ref, TEO_6_12, true)
+TEO_SELECT_FN(select_618_ref, TEO_6_18, true)
+TEO_SELECT_FN(select_71_ref, TEO_7_1, true)
 
 /* ------------------------------------------------------------ ops ----- */
 
@@ -1106,7 +1188,17 @@ static int teo_configure(void *config, const struct il_gov_preset *preset,
 				  patches[0].name, preset->release);
 	cfg->features = preset->features;
 	cfg->era = teo_era_of(preset->features);
+	cfg->select = (const enum teo_select_fn[]){ SEL_61, SEL_612, SEL_618, SEL_71 }[cfg->era];
 	return 0;
+}
+
+/* Switch to the kernel-shaped state loop (tests); 6.1's loop has that shape already. */
+static __attribute__((unused)) void teo_use_reference(struct teo_config *cfg)
+{
+	static const enum teo_select_fn ref[] = { SEL_61, SEL_612_REF, SEL_618_REF, SEL_71_REF };
+
+	cfg->features |= TF_REFERENCE;
+	cfg->select = ref[cfg->era];
 }
 
 /* teo_enable_device(): zeroed data; 6.1's ring starts empty. */
@@ -1130,14 +1222,20 @@ static int teo_select(const void *config, void *cpu_data, const struct il_driver
 {
 	const struct teo_config *cfg = config;
 
-	switch (cfg->era) {
-	case TEO_6_1:
+	switch (cfg->select) {
+	case SEL_61:
 		return select_61(cpu_data, drv, dev, in, stop_tick);
-	case TEO_6_12:
+	case SEL_612:
 		return select_612(cpu_data, drv, dev, in, stop_tick);
-	case TEO_6_18:
+	case SEL_618:
 		return select_618(cpu_data, drv, dev, in, stop_tick);
-	case TEO_7_1:
+	case SEL_612_REF:
+		return select_612_ref(cpu_data, drv, dev, in, stop_tick);
+	case SEL_618_REF:
+		return select_618_ref(cpu_data, drv, dev, in, stop_tick);
+	case SEL_71_REF:
+		return select_71_ref(cpu_data, drv, dev, in, stop_tick);
+	case SEL_71:
 	default:
 		return select_71(cpu_data, drv, dev, in, stop_tick);
 	}

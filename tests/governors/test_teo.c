@@ -25,6 +25,7 @@
 #include "idlelab/device.h"
 #include "idlelab/governor.h"
 #include "idlelab/state.h"
+#include "twin.h"
 
 #define TICK 4000000
 #define NO_QOS (2000000000LL * 1000)
@@ -1473,6 +1474,159 @@ static void v61_boundaries(void **unused)
 	assert_true(F.stop);
 }
 
+/* ---------------------------------- the kernel-shaped state loop ----- */
+
+static uint64_t krng_state = 0x243f6a8885a308d3ull;
+
+static uint64_t krng(void)
+{
+	krng_state ^= krng_state << 13;
+	krng_state ^= krng_state >> 7;
+	krng_state ^= krng_state << 17;
+	return krng_state;
+}
+
+/* A metric a bin can hold (below 9 PULSE), with ties and zeros common. */
+static uint32_t some_metric(void)
+{
+	switch (krng() % 4) {
+	case 0: return 0;
+	case 1: return (uint32_t)(krng() % 4) * P;
+	default: return (uint32_t)(krng() % (9 * P));
+	}
+}
+
+/* A random table (residencies in any order), bins, disables and QoS limit. */
+static int64_t random_case(void)
+{
+	int n = 1 + (int)(krng() % 10);
+	int64_t tr[10], el[10];
+
+	for (int i = 0; i < n; i++) {
+		tr[i] = krng() % 4 ? (int64_t)(krng() % 3000000) : tab_tr[krng() % 5];
+		el[i] = krng() % 4 ? (int64_t)(krng() % 300000) : tab_el[krng() % 5];
+	}
+	table(&F.drv, n, tr, el, krng() % 2);
+	il_device_init(&F.dev, &F.drv, 0);
+	for (int i = 0; i < n; i++)
+		if (krng() % 5 == 0)
+			F.dev.states_usage[i].disable = 1;
+	memset(F.cpu.bins, 0, sizeof(F.cpu.bins));
+	for (int i = 0; i < n; i++)
+		set_bin(i, some_metric(), some_metric());
+	switch (krng() % 4) {
+	case 0: return el[krng() % (uint64_t)n];
+	case 1: return (int64_t)(krng() % 300000);
+	default: return NO_QOS;
+	}
+}
+
+static void same_scan(const struct teo_scan *fast, const struct teo_scan *k, int n, int c)
+{
+	if (fast->idx != k->idx || fast->idx0 != k->idx0 ||
+	    fast->constraint_idx != k->constraint_idx ||
+	    fast->below.intercepts != k->below.intercepts || fast->below.hits != k->below.hits ||
+	    fast->below.all_intercepts != k->below.all_intercepts)
+		fail_msg("case %d (%d states): fast idx %d idx0 %d c %d sums %u/%u/%u, kernel-shaped "
+			 "%d %d %d %u/%u/%u", c, n, fast->idx, fast->idx0, fast->constraint_idx,
+			 fast->below.intercepts, fast->below.hits, fast->below.all_intercepts, k->idx,
+			 k->idx0, k->constraint_idx, k->below.intercepts, k->below.hits,
+			 k->below.all_intercepts);
+}
+
+/*
+ * find_candidates() + the sums of sum_bins() or of the update's pass
+ * against teo_state_loop() over the same bins, on 300 000 random tables
+ * (1 to 10 states, residencies in any order, disabled states, QoS limits),
+ * half of them after an update of a random era.
+ */
+static void state_loop_matches_fast(void **unused)
+{
+	(void)unused;
+	fx("7.1");
+	for (int c = 0; c < 300000; c++) {
+		int64_t latency_req = random_case();
+		int n = F.drv.state_count;
+		struct teo_scan fast, k;
+
+		find_candidates(&F.drv, &F.dev, latency_req, &fast);
+		if (c & 1) {
+			static const char *const rel[] = { "6.12", "6.18", "7.1" };
+			int last = (int)(krng() % (uint64_t)n);
+
+			teo_configure(&F.cfg, il_gov_preset_find(&il_gov_teo_under_test,
+								 rel[krng() % 3]), NULL, 0, NULL);
+			F.cpu.sleep_length_ns = krng() % 8 ? (int64_t)(krng() % 5000000) : IL_KTIME_MAX;
+			F.cpu.time_span_ns = (int64_t)(krng() % 5000000);
+			F.cpu.tick_wakeup = krng() % 2;
+			F.dev.last_state_idx = last;
+			F.dev.last_residency_ns = (int64_t)(krng() % 5000000);
+			if (F.cfg.era == TEO_6_12)
+				update_612(&F.cpu, &F.drv, &F.dev, TICK, &fast);
+			else if (F.cfg.era == TEO_6_18)
+				update_618(&F.cpu, &F.drv, &F.dev, TICK, &fast);
+			else
+				update_71(&F.cpu, &F.drv, &F.dev, TICK, &fast);
+		} else {
+			sum_bins(&F.cpu, n, fast.idx, &fast.below);
+		}
+		teo_state_loop(&F.cpu, &F.drv, &F.dev, latency_req, &k);
+		same_scan(&fast, &k, n, c);
+		if (n >= 2 && intercept_max_bin(&F.cpu, &F.drv) != k.intercept_max_idx)
+			fail_msg("case %d: busiest bin %d, kernel-shaped %d", c,
+				 intercept_max_bin(&F.cpu, &F.drv), k.intercept_max_idx);
+	}
+}
+
+/* A governor instance of the teo under test, fast or kernel-shaped. */
+static struct il_gov *teo_instance(const char *rel, int ncpus, bool reference)
+{
+	struct il_gov *g = calloc(1, sizeof(*g));
+
+	assert_non_null(g);
+	g->ops = &il_gov_teo_under_test;
+	g->preset = il_gov_preset_find(g->ops, rel);
+	assert_non_null(g->preset);
+	g->ncpus = ncpus;
+	g->config = calloc(1, sizeof(struct teo_config));
+	g->cpu_data = calloc((size_t)ncpus, sizeof(struct teo_cpu));
+	assert_non_null(g->config);
+	assert_non_null(g->cpu_data);
+	assert_int_equal(teo_configure(g->config, g->preset, NULL, 0, NULL), 0);
+	if (reference)
+		teo_use_reference(g->config);
+	snprintf(g->spec, sizeof(g->spec), "teo@%s%s", rel, reference ? " (kernel-shaped)" : "");
+	return g;
+}
+
+/*
+ * Whole decisions: teo@6.12, 6.18 and 7.1 with the fast scan against the
+ * kernel-shaped state loop, over the test logs and 20 000 random rows on
+ * each log's table.
+ */
+static void kernel_shape_on_logs(void **unused)
+{
+	(void)unused;
+	static const char *const rel[] = { "6.12", "6.18", "7.1" };
+	size_t decisions = 0;
+
+	for (size_t l = 0; l < TWIN_NLOGS; l++) {
+		struct il_replay_log log;
+
+		twin_load(&log, twin_logs[l]);
+		for (size_t i = 0; i < 3; i++) {
+			struct il_gov *fast = teo_instance(rel[i], log.ncpus, false);
+			struct il_gov *ref = teo_instance(rel[i], log.ncpus, true);
+
+			decisions += twin_run(fast, ref, &log, 20000, 0x7e0000 + l * 16 + i, ref->spec);
+			il_gov_free(fast);
+			il_gov_free(ref);
+		}
+		il_replay_log_free(&log);
+	}
+	assert_true(decisions > 3 * 10 * 20000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1527,6 +1681,8 @@ int main(void)
 		cmocka_unit_test(v618_walk_gives_up),
 		cmocka_unit_test(v71_boundaries),
 		cmocka_unit_test(v61_boundaries),
+		cmocka_unit_test(state_loop_matches_fast),
+		cmocka_unit_test(kernel_shape_on_logs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
