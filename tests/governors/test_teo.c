@@ -176,6 +176,12 @@ static void configure_errors(void **unused)
 	}
 }
 
+/* each later era's preset contains the earlier entries */
+_Static_assert((TF_V6_12 & ~TF_V6_18) == 0 && (TF_V6_18 & ~TF_V7_1) == 0,
+	       "teo presets are history sets");
+_Static_assert(((TF_V6_12 | TF_V6_18 | TF_V7_1) & TF_REFERENCE) == 0,
+	       "the reference switch is no kernel change");
+
 static void describe_names_commits(void **unused)
 {
 	char buf[160];
@@ -1425,6 +1431,49 @@ static void v618_walk_gives_up(void **unused)
 	assert_int_equal(sel(), 4);        /* stops at state 3; state 2 never seen */
 }
 
+/*
+ * 6.12 and 6.18 walk down from the candidate until the intercepts passed
+ * are more than half of those below it: 2 * sum > idx_intercept_sum,
+ * strictly (teo.c of 6.12 and 6.18 alike). Bins 2 and 3 hold 1000
+ * intercepts each, bin 4 1500 hits; total 3500 (no update runs: the
+ * select sees these values). Below the candidate 4: 2000 intercepts, no
+ * hits, and 2 * 2000 > 3500 - 0 starts the walk. At state 3 the sum is
+ * 1000, exactly half: 2000 > 2000 fails, state 3 becomes the last
+ * suitable one and the walk goes on; at state 2 the sum is 2000 and
+ * 4000 > 2000 picks state 2. (A ">=" would stop at state 3.)
+ * The rest: no QoS cap; tr(2) = 20 us is not below 15 us, so the timer is
+ * queried (10 ms) and 20 us fits it. 6.12's tick rule needs all 2000
+ * intercepts above 3500/2 + 3500/8 = 2187: no. 6.18's tick_intercepts are
+ * 0. End rule: C1E is not polling and 10 ms >= a tick: state 2, tick
+ * stopped. 7.1's walk (a971f984b845) has the same strict test and also
+ * needs the state no deeper than the busiest bin among 0..3, here bin 3
+ * (1000 ties bin 2; the deeper wins), which both stops allow; its
+ * skip-timer and tick rules see no short idles and no tick intercepts.
+ */
+static void demotion_half_boundary(void **unused)
+{
+	static const char *const rel[] = { "6.12", "6.18", "7.1" };
+
+	(void)unused;
+	for (int r = 0; r < 3; r++) {
+		fx(rel[r]);
+		set_bin(2, 0, 1000);
+		set_bin(3, 0, 1000);
+		set_bin(4, 1500, 0);
+		F.cpu.total = 3500;
+		assert_int_equal(sel(), 2);
+		assert_true(F.stop);
+		/* one intercept more in bin 3 and it holds over half: 2 * 1001 > 2001 */
+		fx(rel[r]);
+		set_bin(2, 0, 1000);
+		set_bin(3, 0, 1001);
+		set_bin(4, 1500, 0);
+		F.cpu.total = 3501;
+		assert_int_equal(sel(), 3);
+		assert_true(F.stop);
+	}
+}
+
 static void v71_boundaries(void **unused)
 {
 	(void)unused;
@@ -1679,6 +1728,7 @@ int main(void)
 		cmocka_unit_test(v612_tick_bin_boundaries),
 		cmocka_unit_test(v71_select_sums_after_update),
 		cmocka_unit_test(v618_walk_gives_up),
+		cmocka_unit_test(demotion_half_boundary),
 		cmocka_unit_test(v71_boundaries),
 		cmocka_unit_test(v61_boundaries),
 		cmocka_unit_test(state_loop_matches_fast),
