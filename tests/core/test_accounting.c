@@ -243,6 +243,40 @@ static void account_rejected(void **unused)
 	assert_int_equal(dev.states_usage[3].rejected, 1);
 }
 
+/*
+ * ->enter returning 0 is an entry of state 0, not an error: only a
+ * negative return is rejected (cpuidle_enter_state() tests
+ * entered_state >= 0). POLL (0/0) for 5 µs: counted with its time, not
+ * above (nothing is shallower), below since 5 - 0 >= C1's 2 µs; the
+ * residency is kept for the governor. A state-1 request that the driver
+ * demotes to 0 is counted on state 0 the same way.
+ */
+static void account_state0_entry(void **unused)
+{
+	(void)unused;
+	struct il_driver drv;
+	struct il_device dev;
+	hsw(&drv);
+	il_device_init(&dev, &drv, 0);
+
+	assert_int_equal(il_account_enter(&drv, &dev, 0, 0, 5000), 0);
+	assert_int_equal(dev.last_residency_ns, 5000);
+	assert_int_equal(dev.states_usage[0].usage, 1);
+	assert_int_equal(dev.states_usage[0].time_ns, 5000);
+	assert_int_equal(dev.states_usage[0].rejected, 0);
+	assert_int_equal(dev.states_usage[0].above, 0);
+	assert_int_equal(dev.states_usage[0].below, 1);
+
+	assert_int_equal(il_account_enter(&drv, &dev, 1, 0, 1500), 0);
+	assert_int_equal(dev.last_residency_ns, 1500);
+	assert_int_equal(dev.states_usage[0].usage, 2);
+	assert_int_equal(dev.states_usage[0].time_ns, 6500);
+	assert_int_equal(dev.states_usage[0].below, 1);   /* 1.5 µs < C1's 2 µs */
+	assert_int_equal(dev.states_usage[0].rejected, 0);
+	assert_int_equal(dev.states_usage[1].rejected, 0);
+	assert_int_equal(dev.states_usage[1].usage, 0);
+}
+
 static void deepest_state(void **unused)
 {
 	(void)unused;
@@ -415,6 +449,7 @@ int main(void)
 		cmocka_unit_test(account_above_scan),
 		cmocka_unit_test(account_below_scan),
 		cmocka_unit_test(account_rejected),
+		cmocka_unit_test(account_state0_entry),
 		cmocka_unit_test(deepest_state),
 		cmocka_unit_test(poll_time),
 		cmocka_unit_test(qos),
