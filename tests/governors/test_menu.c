@@ -1366,16 +1366,19 @@ static void configure_and_specs(void **unused)
 static void presets_are_history_sets(void **unused)
 {
 	(void)unused;
-	/* each later preset contains the earlier one's entries, except iowait */
-	assert_int_equal(F_V6_12 & ~F_V6_18, 0);
-	assert_int_equal(F_V6_18 & ~F_V7_1, 0);
-	assert_int_equal(F_V7_1 & ~F_V6_18, F_TIMERS_STOPPED | F_SAFE_TIMER_RANGE);
-	assert_true((F_V6_18 & F_MAX_WHEN_DOUBT) && (F_V6_18 & F_REVERT_MAX));
 	/* the reference switch is no kernel change: no preset has it */
 	for (size_t i = 0; i < sizeof(menu_presets) / sizeof(menu_presets[0]); i++)
 		assert_int_equal(menu_presets[i].features & F_REFERENCE, 0);
-	assert_int_equal(sizeof(struct menu_cpu), 144);
 }
+
+/* each later preset contains the earlier one's entries, except iowait */
+_Static_assert((F_V6_12 & ~F_V6_18) == 0, "6.18 contains 6.12");
+_Static_assert((F_V6_18 & ~F_V7_1) == 0, "7.1 contains 6.18");
+_Static_assert((F_V7_1 & ~F_V6_18) == (F_TIMERS_STOPPED | F_SAFE_TIMER_RANGE),
+	       "7.1 is 6.18 + 80606f4eb8d7 + e57c2bf2e89d");
+_Static_assert((F_V6_18 & F_MAX_WHEN_DOUBT) && (F_V6_18 & F_REVERT_MAX),
+	       "6.18 has 85975daeaa4d and its revert");
+_Static_assert(sizeof(struct menu_cpu) == 144, "menu_cpu is 144 bytes");
 
 int main(void)
 {
