@@ -8,10 +8,9 @@
  *  - drivers/acpi/processor_idle.c at 002c6ca75289 (v6.3..v6.5 era) and
  *    fb0cece721e4 (v6.0/v6.1 era): state list, verification, C3 rules,
  *    cpuidle table, entry paths, wait_for_freeze();
- *  - drivers/acpi/acpi_processor.c at 03c11eb3b16d: _CST parsing
- *    (acpi_processor_evaluate_cst) and acpi_processor_claim_cst_control;
  *  - arch/x86/kernel/acpi/cstate.c (v6.18 text, blob 11293143 in the index):
- *    the FFH probe and acpi_processor_power_init_bm_check().
+ *    acpi_processor_power_init_bm_check().
+ * The _CST itself is read by acpi_cst.c (shared with intel_idle).
  * Release-dependent behaviour (mainline tags, m->release):
  *  - the PM-timer "dummy wait" after a P_LVLx read (wait_for_freeze) is
  *    always done before v5.5; fa583f71a99c ("ACPI: processor_idle: Skip
@@ -35,26 +34,16 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "acpi_cst.h"
 #include "drivers_internal.h"
 
-#define ACPI_STATE_C1 1
-#define ACPI_STATE_C2 2
-#define ACPI_STATE_C3 3
 #define ACPI_IDLE_STATE_START 1          /* x86 has cpu_relax polling: POLL is state 0 */
 #define ACPI_MAX_C2_LATENCY_US 100       /* ACPI_PROCESSOR_MAX_C2_LATENCY */
 #define ACPI_MAX_C3_LATENCY_US 1000      /* ACPI_PROCESSOR_MAX_C3_LATENCY */
 #define LATENCY_FACTOR_DEFAULT 2         /* processor.latency_factor */
 #define SORT_SLOTS_MAX 64                /* model bound on max_cstate for the latency sort */
-
-/* CPUID leaf 5 ECX bits (asm/mwait.h) and sub-state nibbles */
-#define CPUID5_ECX_EXTENSIONS_SUPPORTED 0x1u
-#define CPUID5_ECX_INTERRUPT_BREAK 0x2u
-#define MWAIT_SUBSTATE_SIZE 4
-#define MWAIT_SUBSTATE_MASK 0xfu
-#define MWAIT_CSTATE_MASK 0xfu
 
 /* Releases at which a decision changed (see the header comment). */
 #define REL_GUEST_NO_DUMMY_WAIT "5.5"
@@ -80,41 +69,12 @@ struct acpi_pr {
 	int timer_broadcast_on_state;
 };
 
-const struct il_dist *il_platform_state_exit(const struct il_platform *p, const char *name)
-{
-	for (int i = 0; i < p->nstate_exit; i++)
-		if (!strcmp(p->state_exit[i].name, name))
-			return &p->state_exit[i].dist;
-	return NULL;
-}
-
-bool il_acpi_claim_cst_control(const struct il_platform *p)
-{
-	return il_option_bool(p, "firmware.cst_claim", p->cst_claim_ok);
-}
-
-/* kstrtouint(s, 0): decimal, 0x hex or 0 octal, nothing else; 0 or -EINVAL. */
-static int parse_kuint(const char *s, unsigned int *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!s || !*s || *s == '-')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || *end || v > UINT_MAX)
-		return -EINVAL;
-	*out = (unsigned int)v;
-	return 0;
-}
-
 static void read_uint_param(const struct il_platform *p, struct il_machine_idle *m,
 			    const char *key, unsigned int *val)
 {
 	const char *v = il_platform_option(p, key);
 
-	if (v && parse_kuint(v, val))
+	if (v && il_kstrtouint(v, val))
 		il_machine_note(m, "acpi_idle: %s=%s is not an unsigned integer; the kernel "
 				"refuses it and keeps %u", key, v, *val);
 }
@@ -145,129 +105,17 @@ static unsigned int cstate_check(const struct il_platform *p, unsigned int max_c
 	return max_cstate;
 }
 
-/*
- * The x86 FFH probe: the vendor must be one whose MWAIT hints the kernel
- * keeps per CPU (Intel, AMD, Hygon), CPUID leaf 5 must list at least one
- * sub-state for the hint's C-state and advertise the ECX extensions with
- * interrupt break. why gets the reason on failure.
- */
-static bool ffh_probe(const struct il_platform *p, unsigned int hint, char *why, size_t n)
-{
-	unsigned int cstate_type, substates;
-
-	if (p->vendor != IL_VENDOR_INTEL && p->vendor != IL_VENDOR_AMD &&
-	    p->vendor != IL_VENDOR_HYGON) {
-		snprintf(why, n, "no MWAIT C-state support for %s CPUs", il_vendor_name(p->vendor));
-		return false;
-	}
-	if (!p->mwait) {
-		snprintf(why, n, "no MWAIT (no CPUID leaf 5)");
-		return false;
-	}
-	cstate_type = (((hint >> MWAIT_SUBSTATE_SIZE) & MWAIT_CSTATE_MASK) + 1) & MWAIT_CSTATE_MASK;
-	/*
-	 * A hint nibble of 8..15 makes the kernel shift a 32-bit EDX by 32..60
-	 * bits; x86 SHR uses the count modulo 32, so do the same here rather
-	 * than invoke undefined behaviour.
-	 */
-	unsigned int shift = (cstate_type * MWAIT_SUBSTATE_SIZE) & 31;
-	substates = (p->cpuid5_edx >> shift) & MWAIT_SUBSTATE_MASK;
-	if (!substates) {
-		snprintf(why, n, "FW BUG: ACPI MWAIT C-state 0x%x not supported by HW (0x%x)",
-			 hint, p->cpuid5_edx >> shift);
-		return false;
-	}
-	if (!(p->cpuid5_ecx & CPUID5_ECX_EXTENSIONS_SUPPORTED) ||
-	    !(p->cpuid5_ecx & CPUID5_ECX_INTERRUPT_BREAK)) {
-		snprintf(why, n, "CPUID.5:ECX lacks MWAIT extensions or interrupt break");
-		return false;
-	}
-	return true;
-}
-
-int il_acpi_evaluate_cst(const struct il_platform *p, struct il_machine_idle *m,
-			 struct il_acpi_power *power, const char *who)
-{
-	int last_index = 0;
-	bool nomwait = il_boot_idle_override(p) == IL_IDLE_NOMWAIT;
-
-	if (!p->has_cst || p->c_states_disabled)
-		return -ENODEV;
-	/* the count field must be at least 1 and match the package */
-	if (p->ncst < 1) {
-		il_machine_note(m, "%s: %s: Invalid/inconsistent _CST data (no entries)", who, p->file);
-		return -EFAULT;
-	}
-	for (int i = 0; i < p->ncst; i++) {
-		const struct il_cst_entry *e = &p->cst[i];
-		struct il_acpi_cx cx;
-		char why[IL_NOTE_LEN];
-
-		if (last_index >= IL_ACPI_MAX_POWER - 1) {
-			il_machine_note(m, "%s: %s:%d: No room for more idle states (limit: %d), "
-					"[cst.%d] and later dropped", who, p->file, e->line,
-					IL_ACPI_MAX_POWER - 1, i + 1);
-			break;
-		}
-		memset(&cx, 0, sizeof(cx));
-		cx.type = e->type;
-		cx.line = e->line;
-		/* a first entry that is not C1 leaves slot 1 for a C1 to be filled in */
-		if (i == 0 && cx.type != ACPI_STATE_C1)
-			last_index = 1;
-		cx.address = e->address;
-
-		if (e->method == IL_CST_FFH || e->method == IL_CST_HALT) {
-			/* FIXED_HARDWARE; "halt" is the HLT form the MWAIT probe rejects */
-			bool ok = e->method == IL_CST_FFH && ffh_probe(p, e->address, why, sizeof(why));
-
-			if (e->method == IL_CST_HALT)
-				snprintf(why, sizeof(why), "register is not the MWAIT (native C-state) form");
-			if (ok) {
-				if (cx.type == ACPI_STATE_C1 && nomwait) {
-					cx.method = IL_ACPI_CX_HALT;
-					snprintf(cx.desc, sizeof(cx.desc), "ACPI HLT");
-					il_machine_note(m, "%s: idle=nomwait: C1 is entered with HLT", who);
-				} else {
-					cx.method = IL_ACPI_CX_FFH;
-					snprintf(cx.desc, sizeof(cx.desc), "ACPI FFH MWAIT 0x%x", cx.address);
-				}
-			} else if (cx.type == ACPI_STATE_C1) {
-				cx.method = IL_ACPI_CX_HALT;
-				snprintf(cx.desc, sizeof(cx.desc), "ACPI HLT");
-				if (e->method == IL_CST_FFH)
-					il_machine_note(m, "%s: %s:%d: [cst.%d] %s: C1 falls back to HLT",
-							who, p->file, e->line, i + 1, why);
-			} else {
-				il_machine_note(m, "%s: %s:%d: _CST C%d declares FIXED_HARDWARE C-state but "
-						"not supported in hardware (%s), skip", who, p->file,
-						e->line, i + 1, why);
-				continue;
-			}
-		} else {
-			cx.method = IL_ACPI_CX_SYSTEMIO;
-			snprintf(cx.desc, sizeof(cx.desc), "ACPI IOPORT 0x%x", cx.address);
-		}
-		if (cx.type == ACPI_STATE_C1)
-			cx.valid = true;
-		cx.latency = e->latency_us;
-		power->states[++last_index] = cx;
-	}
-	power->count = last_index;
-	return 0;
-}
-
 /* acpi_processor_get_power_info_fadt(): C2/C3 from the processor's P_BLK. */
 static int power_info_fadt(const struct il_platform *p, struct il_machine_idle *m,
 			   struct acpi_pr *pr)
 {
-	struct il_acpi_cx *c2 = &pr->power.states[ACPI_STATE_C2];
-	struct il_acpi_cx *c3 = &pr->power.states[ACPI_STATE_C3];
+	struct il_acpi_cx *c2 = &pr->power.states[IL_ACPI_STATE_C2];
+	struct il_acpi_cx *c3 = &pr->power.states[IL_ACPI_STATE_C3];
 
 	if (!p->pblk || p->c_states_disabled)
 		return -ENODEV;
-	c2->type = ACPI_STATE_C2;
-	c3->type = ACPI_STATE_C3;
+	c2->type = IL_ACPI_STATE_C2;
+	c3->type = IL_ACPI_STATE_C3;
 	c2->method = c3->method = IL_ACPI_CX_SYSTEMIO;
 	c2->address = p->pblk + 4;
 	c3->address = p->pblk + 5;
@@ -345,12 +193,12 @@ static void verify_c3(const struct il_platform *p, struct il_machine_idle *m, st
 static void lapic_timer_check_state(const struct il_platform *p, const struct acpi_idle_params *o,
 				    int state, struct acpi_pr *pr, const struct il_acpi_cx *cx)
 {
-	int type = o->lapic_timer_c2_ok ? ACPI_STATE_C3 : ACPI_STATE_C2;
+	int type = o->lapic_timer_c2_ok ? IL_ACPI_STATE_C3 : IL_ACPI_STATE_C2;
 
 	if (p->arat)
 		return;
 	if (p->bug_amd_apic_c1e)
-		type = ACPI_STATE_C1;
+		type = IL_ACPI_STATE_C1;
 	if (pr->timer_broadcast_on_state < state)
 		return;
 	if (cx->type >= type)
@@ -465,7 +313,7 @@ static bool tsc_halts(const struct il_platform *p, int type)
 
 	if (known && p->nonstop_tsc)
 		return false;
-	return type > ACPI_STATE_C1;
+	return type > IL_ACPI_STATE_C1;
 }
 
 /* acpi_processor_power_verify(): which slots are usable; fixes buggy latencies. */
@@ -481,10 +329,10 @@ static void power_verify(const struct il_platform *p, struct il_machine_idle *m,
 		struct il_acpi_cx *cx = &pr->power.states[i];
 
 		switch (cx->type) {
-		case ACPI_STATE_C1:
+		case IL_ACPI_STATE_C1:
 			cx->valid = true;
 			break;
-		case ACPI_STATE_C2:
+		case IL_ACPI_STATE_C2:
 			if (!cx->address) {
 				if (cx->line)
 					il_machine_note(m, "acpi_idle: %s:%d: C2 without an address: dropped",
@@ -493,7 +341,7 @@ static void power_verify(const struct il_platform *p, struct il_machine_idle *m,
 			}
 			cx->valid = true;
 			break;
-		case ACPI_STATE_C3:
+		case IL_ACPI_STATE_C3:
 			verify_c3(p, m, pr, cx, &bm_done);
 			break;
 		}
@@ -559,11 +407,11 @@ static int get_power_info(const struct il_platform *p, struct il_machine_idle *m
 		return r;
 	}
 	/* every processor has C1: synthesise an HLT one if the table has none */
-	if (!pr->power.states[ACPI_STATE_C1].valid) {
-		struct il_acpi_cx *c1 = &pr->power.states[ACPI_STATE_C1];
+	if (!pr->power.states[IL_ACPI_STATE_C1].valid) {
+		struct il_acpi_cx *c1 = &pr->power.states[IL_ACPI_STATE_C1];
 
 		memset(c1, 0, sizeof(*c1));
-		c1->type = ACPI_STATE_C1;
+		c1->type = IL_ACPI_STATE_C1;
 		c1->valid = true;
 		c1->method = IL_ACPI_CX_HALT;
 		snprintf(c1->desc, sizeof(c1->desc), "ACPI HLT");
@@ -593,23 +441,6 @@ static bool dummy_wait_performed(const struct il_platform *p, const struct il_ma
 	snprintf(why, n, "%s", p->vendor == IL_VENDOR_INTEL ? "done on Intel bare metal"
 			  : "done on non-Intel bare metal before 6.0");
 	return true;
-}
-
-struct il_dist il_driver_exit_dist(const struct il_platform *p, const struct il_state *s)
-{
-	const struct il_dist *d = il_platform_state_exit(p, s->name);
-	struct il_dist c = { IL_DIST_CONST, (double)s->exit_latency * 1000.0, 0 };
-
-	if (d)
-		return *d;
-	if (s->entry == IL_ENTRY_HLT && p->hlt_exit.kind != IL_DIST_NONE)
-		return p->hlt_exit;
-	if (s->entry == IL_ENTRY_MWAIT && !((s->mwait_hint >> MWAIT_SUBSTATE_SIZE) & MWAIT_CSTATE_MASK) &&
-	    p->mwait_exit.kind != IL_DIST_NONE)
-		return p->mwait_exit;
-	if (!s->exit_latency)
-		c.kind = IL_DIST_NONE;
-	return c;
 }
 
 /*
@@ -646,18 +477,18 @@ static void setup_cstates(const struct il_platform *p, struct il_machine_idle *m
 		s->power_usage = 0;
 		s->power_w = -1;
 		s->transition_j = -1;
-		if (cx->type != ACPI_STATE_C3)
+		if (cx->type != IL_ACPI_STATE_C3)
 			drv->safe_state_index = count;
-		s->has_s2idle = cx->type != ACPI_STATE_C1 && !fallback_to_c1;
+		s->has_s2idle = cx->type != IL_ACPI_STATE_C1 && !fallback_to_c1;
 		if ((int)i >= pr->timer_broadcast_on_state)
 			s->flags |= IL_FLAG_TIMER_STOP;
-		if (cx->type == ACPI_STATE_C3) {
+		if (cx->type == IL_ACPI_STATE_C3) {
 			s->flags |= IL_FLAG_TLB_FLUSHED;
 			if (pr->bm_check)
 				s->flags |= IL_FLAG_RCU_IDLE;
 		}
 		/* idlelab: C2/C3-type states stop the core clock and free turbo headroom */
-		if (cx->type >= ACPI_STATE_C2)
+		if (cx->type >= IL_ACPI_STATE_C2)
 			s->flags |= IL_FLAG_TURBO_RELEASE;
 		switch (cx->method) {
 		case IL_ACPI_CX_FFH:
@@ -676,15 +507,15 @@ static void setup_cstates(const struct il_platform *p, struct il_machine_idle *m
 			break;
 		}
 		s->exit_dist = il_driver_exit_dist(p, s);
-		if (cx->type == ACPI_STATE_C3 && !pr->bm_check)
+		if (cx->type == IL_ACPI_STATE_C3 && !pr->bm_check)
 			il_machine_note(m, "acpi_idle: %s: caches are flushed (WBINVD) before entry",
 					s->name);
-		if (cx->type == ACPI_STATE_C3 && pr->bm_check && !o->bm_check_disable)
+		if (cx->type == IL_ACPI_STATE_C3 && pr->bm_check && !o->bm_check_disable)
 			il_machine_note(m, "acpi_idle: %s: entered only while BM_STS shows no bus-master "
 					"activity, else demoted to state %d", s->name,
 					drv->safe_state_index);
-		if (fallback_to_c1 && il_platform_ncpus(p) > 1 && cx->type != ACPI_STATE_C1 &&
-		    !(cx->type == ACPI_STATE_C3 && pr->bm_check))
+		if (fallback_to_c1 && il_platform_ncpus(p) > 1 && cx->type != IL_ACPI_STATE_C1 &&
+		    !(cx->type == IL_ACPI_STATE_C3 && pr->bm_check))
 			il_machine_note(m, "acpi_idle: %s: no _CST and no FADT C2_MP flag: the kernel "
 					"demotes every %s entry to C1 with more than one CPU online",
 					s->name, s->name);

@@ -29,22 +29,14 @@
  *    report: C3 and C6 disabled by default); from v5.10 every failure path
  *    (not usable, claim refused) resets it and all built-in states are on.
  */
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "acpi_cst.h"
 #include "drivers_internal.h"
 
 #define MAX_CSTATE_DEFAULT (IL_STATE_MAX - 1)  /* CPUIDLE_STATE_MAX - 1 */
-#define CPUID5_ECX_EXTENSIONS_SUPPORTED 0x1u
-#define CPUID5_ECX_INTERRUPT_BREAK 0x2u
-#define MWAIT_SUBSTATE_SIZE 4
-#define MWAIT_SUBSTATE_MASK 0xfu
-#define MWAIT_CSTATE_MASK 0xfu
-#define ACPI_STATE_C1 1
-#define ACPI_STATE_C2 2
 
 /* driver-private table flags (kernel bit numbers) */
 #define F_IRQ_ENABLE (1u << 14)
@@ -230,22 +222,6 @@ const char *il_intel_idle_table_name(const struct il_platform *p, const struct i
 	return icpu ? icpu->label : NULL;
 }
 
-/* kstrtoint/kstrtouint with base 0; -EINVAL if refused. */
-static int parse_kint(const char *s, long long lo, long long hi, long long *out)
-{
-	char *end;
-	long long v;
-
-	if (!s || !*s)
-		return -EINVAL;
-	errno = 0;
-	v = strtoll(s, &end, 0);
-	if (errno || *end || v < lo || v > hi)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 static void read_params(struct intel_idle_ctx *c)
 {
 	const struct il_platform *p = c->p;
@@ -255,7 +231,7 @@ static void read_params(struct intel_idle_ctx *c)
 	c->o.max_cstate = MAX_CSTATE_DEFAULT;
 	v = il_platform_option(p, "intel_idle.max_cstate");
 	if (v) {
-		if (parse_kint(v, INT_MIN, INT_MAX, &x))
+		if (il_kstrtoll(v, INT_MIN, INT_MAX, &x))
 			il_machine_note(c->m, "intel_idle: max_cstate=%s refused, keeps %d", v,
 					c->o.max_cstate);
 		else
@@ -266,7 +242,7 @@ static void read_params(struct intel_idle_ctx *c)
 		if (!il_release_at_least(c->m, REL_STATES_OFF))
 			il_machine_note(c->m, "intel_idle: states_off does not exist before %s: ignored",
 					REL_STATES_OFF);
-		else if (parse_kint(v, 0, UINT_MAX, &x))
+		else if (il_kstrtoll(v, 0, UINT_MAX, &x))
 			il_machine_note(c->m, "intel_idle: states_off=%s refused, keeps 0", v);
 		else
 			c->o.states_off = (unsigned int)x;
@@ -349,8 +325,8 @@ static bool off_by_default(const struct intel_idle_ctx *c, unsigned int hint, un
 		unsigned int table_hint = hint;
 
 		if ((priv & F_PARTIAL_HINT_MATCH) && il_release_at_least(c->m, REL_PARTIAL_HINT)) {
-			acpi_hint &= ~MWAIT_SUBSTATE_MASK;
-			table_hint &= ~MWAIT_SUBSTATE_MASK;
+			acpi_hint &= ~IL_MWAIT_SUBSTATE_MASK;
+			table_hint &= ~IL_MWAIT_SUBSTATE_MASK;
 		}
 		if (acpi_hint == table_hint)
 			return false;
@@ -360,7 +336,7 @@ static bool off_by_default(const struct intel_idle_ctx *c, unsigned int hint, un
 
 static bool needs_timer_stop(const struct il_platform *p, unsigned int hint)
 {
-	return !p->arat && ((hint >> MWAIT_SUBSTATE_SIZE) & MWAIT_CSTATE_MASK);
+	return !p->arat && il_mwait_cstate(hint);
 }
 
 /* Fill the model facts of an MWAIT state. */
@@ -373,7 +349,7 @@ static void mwait_state(const struct il_platform *p, struct il_state *s, unsigne
 	s->power_w = -1;
 	s->transition_j = -1;
 	/* idlelab: C3/C6-class hints stop the core and free turbo headroom */
-	if ((hint >> MWAIT_SUBSTATE_SIZE) & MWAIT_CSTATE_MASK)
+	if (il_mwait_cstate(hint))
 		s->flags |= IL_FLAG_TURBO_RELEASE;
 	s->exit_dist = il_driver_exit_dist(p, s);
 }
@@ -411,6 +387,16 @@ static void table_fixups(struct intel_idle_ctx *c, struct icstate *t)
 	}
 }
 
+/* CPUID.5:EDX lists MWAIT sub-states for the hint's C-state. */
+static bool hint_has_substates(const struct il_platform *p, unsigned int hint)
+{
+	unsigned int mwait_cstate = il_mwait_cstate(hint) + 1;
+
+	/* x86 SHR takes the count modulo 32 (a _CST hint nibble can reach 15) */
+	return (p->cpuid5_edx >> ((mwait_cstate * IL_MWAIT_SUBSTATE_SIZE) & 31)) &
+	       IL_MWAIT_SUBSTATE_MASK;
+}
+
 /* intel_idle_init_cstates_icpu(): the built-in table through the filters. */
 static void init_cstates_icpu(struct intel_idle_ctx *c)
 {
@@ -430,7 +416,7 @@ static void init_cstates_icpu(struct intel_idle_ctx *c)
 	table_fixups(c, t);
 	for (int cstate = 0; cstate < IL_STATE_MAX; cstate++) {
 		struct il_state *s;
-		unsigned int hint, mwait_cstate, substates;
+		unsigned int hint, mwait_cstate;
 
 		if (cstate + 1 > c->o.max_cstate) {
 			il_machine_note(c->m, "intel_idle: max_cstate %d reached", c->o.max_cstate);
@@ -441,11 +427,8 @@ static void init_cstates_icpu(struct intel_idle_ctx *c)
 		if (t[cstate].flags & IL_FLAG_UNUSABLE)
 			continue;
 		hint = t[cstate].hint;
-		mwait_cstate = ((hint >> MWAIT_SUBSTATE_SIZE) & MWAIT_CSTATE_MASK) + 1;
-		/* x86 SHR takes the count modulo 32 (a _CST hint nibble can reach 15) */
-		substates = (p->cpuid5_edx >> ((mwait_cstate * MWAIT_SUBSTATE_SIZE) & 31)) &
-			    MWAIT_SUBSTATE_MASK;
-		if (!substates) {
+		mwait_cstate = il_mwait_cstate(hint) + 1;
+		if (!hint_has_substates(p, hint)) {
 			size_t l = strlen(skipped);
 			snprintf(skipped + l, sizeof(skipped) - l, " %s", t[cstate].name);
 			continue;
@@ -502,9 +485,9 @@ static void init_cstates_acpi(struct intel_idle_ctx *c)
 		s->exit_latency = cx->latency;
 		/* C1-type: residency = latency; deeper: three times the latency */
 		s->target_residency = cx->latency;
-		if (cx->type > ACPI_STATE_C1)
+		if (cx->type > IL_ACPI_STATE_C1)
 			s->target_residency *= 3;
-		if (cx->type > ACPI_STATE_C2)
+		if (cx->type > IL_ACPI_STATE_C2)
 			s->flags |= IL_FLAG_TLB_FLUSHED;
 		if (c->o.states_off & (1u << cstate))
 			s->flags |= IL_FLAG_OFF;
@@ -550,8 +533,8 @@ int il_intel_idle_probe(const struct il_platform *p, struct il_machine_idle *m,
 				p->model, p->mwait ? "" : " without MWAIT");
 		return 1;
 	}
-	if (!(p->cpuid5_ecx & CPUID5_ECX_EXTENSIONS_SUPPORTED) ||
-	    !(p->cpuid5_ecx & CPUID5_ECX_INTERRUPT_BREAK) || !p->cpuid5_edx) {
+	if (!(p->cpuid5_ecx & IL_CPUID5_ECX_EXTENSIONS_SUPPORTED) ||
+	    !(p->cpuid5_ecx & IL_CPUID5_ECX_INTERRUPT_BREAK) || !p->cpuid5_edx) {
 		il_machine_note(m, "intel_idle: CPUID.5 lacks MWAIT extensions, interrupt break or "
 				"sub-states (ECX 0x%x EDX 0x%x): not loaded", p->cpuid5_ecx,
 				p->cpuid5_edx);

@@ -21,7 +21,6 @@
  * cpuidle.governor= is empty.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,17 +29,6 @@
 #include "drivers_internal.h"
 #include "idlelab/governor.h"
 #include "idlelab/release.h"
-
-void il_machine_note(struct il_machine_idle *m, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (m->nnotes >= IL_NOTES_MAX)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(m->notes[m->nnotes++], IL_NOTE_LEN, fmt, ap);
-	va_end(ap);
-}
 
 const char *il_idle_routine_name(enum il_idle_routine r)
 {
@@ -52,58 +40,6 @@ const char *il_idle_routine_name(enum il_idle_routine r)
 	case IL_IDLE_ROUTINE_CEDE: return "cede";
 	default: return "none";
 	}
-}
-
-enum il_idle_override il_boot_idle_override(const struct il_platform *p)
-{
-	const char *v = il_platform_option(p, "idle");
-
-	if (!v)
-		return IL_IDLE_NO_OVERRIDE;
-	if (!strcmp(v, "poll"))
-		return IL_IDLE_POLL;
-	if (!strcmp(v, "halt"))
-		return IL_IDLE_HALT;
-	if (!strcmp(v, "nomwait"))
-		return IL_IDLE_NOMWAIT;
-	return IL_IDLE_NO_OVERRIDE;
-}
-
-/* kstrtobool(): the first character of YyTt1 / NnFf0 decides, "on"/"of" need the second. */
-static int parse_kbool(const char *s, bool *out)
-{
-	switch (s[0]) {
-	case 'y': case 'Y': case 't': case 'T': case '1':
-		*out = true;
-		return 0;
-	case 'n': case 'N': case 'f': case 'F': case '0':
-		*out = false;
-		return 0;
-	case 'o': case 'O':
-		if (s[1] == 'n' || s[1] == 'N') {
-			*out = true;
-			return 0;
-		}
-		if (s[1] == 'f' || s[1] == 'F') {
-			*out = false;
-			return 0;
-		}
-		return -EINVAL;
-	default:
-		return -EINVAL;
-	}
-}
-
-bool il_option_bool(const struct il_platform *p, const char *key, bool def)
-{
-	const char *v = il_platform_option(p, key);
-	bool b;
-
-	if (!v)
-		return def;
-	if (!*v)
-		return true; /* a bare bool parameter ("foo.force") sets it */
-	return parse_kbool(v, &b) ? def : b;
 }
 
 /*
@@ -127,11 +63,6 @@ static bool cpuidle_off(const struct il_platform *p, struct il_machine_idle *m)
 		return false;
 	}
 	return x != 0;
-}
-
-bool il_release_at_least(const struct il_machine_idle *m, const char *rel)
-{
-	return il_release_cmp(m->release, rel) >= 0;
 }
 
 /* Kernel governor ratings (drivers/cpuidle/governors/\*.c). */

@@ -17,6 +17,7 @@
 
 #include "idlelab/drivers.h"
 #include "idlelab/platform.h"
+#include "../../src/drivers/acpi_cst.h"
 #include "../../src/drivers/drivers_internal.h"
 
 /* Zen 3 with the amd-zen3-epyc firmware: C1 FFH 0x0, C2 SYSTEMIO 0x814. */
