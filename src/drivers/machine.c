@@ -19,6 +19,9 @@
  * in KVM guests) unless cpuidle.governor= names a registered one; a
  * driver's preferred governor is switched to at registration only when
  * cpuidle.governor= is empty.
+ *
+ * Dependencies point one way: machine.c calls the drivers' probes through
+ * the table below; the drivers use common.c and acpi_cst.c, never this file.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -136,6 +139,22 @@ static void choose_governor(const struct il_platform *p, struct il_machine_idle 
 /* Probe one driver; 0 registered, 1 refused, negative error. */
 typedef int (*probe_fn)(const struct il_platform *, struct il_machine_idle *, struct il_err *);
 
+/*
+ * The cpuidle drivers in initcall order (all device_initcall; the link
+ * order puts drivers/idle/ before drivers/acpi/ and drivers/cpuidle/).
+ */
+static const struct idle_driver {
+	const char *name;
+	enum il_arch arch;
+	probe_fn probe;
+} idle_drivers[] = {
+	{ "intel_idle", IL_ARCH_X86, il_intel_idle_probe },
+	{ "acpi_idle", IL_ARCH_X86, il_acpi_idle_probe },
+	{ "haltpoll", IL_ARCH_X86, il_haltpoll_probe },
+	{ "pseries_idle", IL_ARCH_POWERPC, il_pseries_idle_probe },
+};
+#define NDRIVERS (sizeof(idle_drivers) / sizeof(idle_drivers[0]))
+
 int il_machine_idle_build(const struct il_platform *p, const char *release,
 			  struct il_machine_idle *out, struct il_err *err)
 {
@@ -175,22 +194,21 @@ int il_machine_idle_build(const struct il_platform *p, const char *release,
 		out->drv = p->table;
 		il_machine_note(out, "explicit state table from the platform file");
 	} else {
-		static const char *const x86_names[] = { "intel_idle", "acpi_idle", "haltpoll" };
-		probe_fn x86[] = { il_intel_idle_probe, il_acpi_idle_probe, il_haltpoll_probe };
-		probe_fn ppc[] = { il_pseries_idle_probe };
-		probe_fn *probes = p->arch == IL_ARCH_X86 ? x86 : p->arch == IL_ARCH_POWERPC ? ppc : NULL;
-		int n = p->arch == IL_ARCH_X86 ? 3 : p->arch == IL_ARCH_POWERPC ? 1 : 0;
+		int n = 0;
 
-		for (int i = 0; i < n; i++) {
+		for (size_t i = 0; i < NDRIVERS; i++) {
+			const struct idle_driver *d = &idle_drivers[i];
+
+			if (d->arch != p->arch)
+				continue;
+			n++;
 			if (out->cpuidle) {
 				/* a later initcall finds the driver slot taken */
-				if (probes == x86)
-					il_machine_note(out, "%s: not registered: %s is already the "
-							"cpuidle driver (-EBUSY)", x86_names[i],
-							out->drv.name);
+				il_machine_note(out, "%s: not registered: %s is already the "
+						"cpuidle driver (-EBUSY)", d->name, out->drv.name);
 				continue;
 			}
-			int r = probes[i](p, out, err);
+			int r = d->probe(p, out, err);
 			if (r < 0)
 				return r;
 			if (r == 0 && !out->cpuidle)
