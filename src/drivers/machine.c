@@ -14,11 +14,10 @@
  *
  * Governor, as drivers/cpuidle/governor.c and driver.c decide it (mainline
  * v6.18, unchanged since "cpuidle: Allow the driver to specify a default
- * governor" of v5.4): the highest-rated registered governor (menu 20,
- * teo 19, ladder 10 (25 when NO_HZ is off), haltpoll 9 and registered only
- * in KVM guests) unless cpuidle.governor= names a registered one; a
- * driver's preferred governor is switched to at registration only when
- * cpuidle.governor= is empty.
+ * governor" of v5.4): the highest-rated registered governor (ratings from
+ * the governors' ops tables; haltpoll registers only in KVM guests) unless
+ * cpuidle.governor= names a registered one; a driver's preferred governor
+ * is switched to at registration only when cpuidle.governor= is empty.
  *
  * Dependencies point one way: machine.c calls the drivers' probes through
  * the table below; the drivers use common.c and acpi_cst.c, never this file.
@@ -68,11 +67,41 @@ static bool cpuidle_off(const struct il_platform *p, struct il_machine_idle *m)
 	return x != 0;
 }
 
-/* Kernel governor ratings (drivers/cpuidle/governors/\*.c). */
+/*
+ * The governors a kernel registers, in the link order of
+ * drivers/cpuidle/governors/Makefile (each a postcore_initcall): ladder,
+ * menu, teo, haltpoll. Their ratings are the ops tables' (ladder's when
+ * NO_HZ is off is init_ladder()'s, rating_nohz_off); haltpoll registers
+ * only with KVM paravirt (init_haltpoll(): kvm_para_available()).
+ */
+static const char *const kernel_governors[] = { "ladder", "menu", "teo", "haltpoll" };
+#define NGOVS (int)(sizeof(kernel_governors) / sizeof(kernel_governors[0]))
+
 struct gov_rating {
 	const char *name;
 	unsigned int rating;
 };
+
+/* The registered governors and their ratings; returns how many. */
+static int registered_governors(const struct il_platform *p, bool nohz_off,
+				struct gov_rating govs[NGOVS])
+{
+	bool kvm = p->arch == IL_ARCH_X86 && p->hypervisor &&
+		   !strcasecmp(p->hypervisor_name, "kvm");
+	int n = 0;
+
+	for (int i = 0; i < NGOVS; i++) {
+		const struct il_gov_ops *ops = il_gov_find(kernel_governors[i]);
+
+		if (!ops || (!strcmp(ops->name, "haltpoll") && !kvm))
+			continue;
+		govs[n].name = ops->name;
+		govs[n].rating = nohz_off && ops->rating_nohz_off ? ops->rating_nohz_off
+								  : ops->rating;
+		n++;
+	}
+	return n;
+}
 
 /*
  * The governor the kernel runs: cpuidle_register_governor() keeps the best
@@ -81,15 +110,10 @@ struct gov_rating {
  */
 static void choose_governor(const struct il_platform *p, struct il_machine_idle *m)
 {
-	bool kvm = p->arch == IL_ARCH_X86 && p->hypervisor &&
-		   !strcasecmp(p->hypervisor_name, "kvm");
 	const char *nohz = il_platform_option(p, "nohz");
 	bool nohz_off = nohz && !strcmp(nohz, "off");
-	struct gov_rating govs[4] = {
-		{ "menu", 20 }, { "teo", 19 }, { "ladder", nohz_off ? 25u : 10u },
-		{ "haltpoll", 9 },
-	};
-	int ngovs = kvm ? 4 : 3; /* the haltpoll governor registers only with KVM paravirt */
+	struct gov_rating govs[NGOVS];
+	int ngovs = registered_governors(p, nohz_off, govs);
 	const char *param = il_platform_option(p, "cpuidle.governor");
 	const char *chosen = NULL;
 	unsigned int best = 0;
@@ -128,7 +152,7 @@ static void choose_governor(const struct il_platform *p, struct il_machine_idle 
 					"registered here: %s stays", m->drv.governor, chosen);
 		}
 	} else if (nohz_off && !strcmp(chosen, "ladder")) {
-		il_machine_note(m, "governor: nohz=off rates ladder 25, above menu");
+		il_machine_note(m, "governor: nohz=off rates ladder %u, above menu", best);
 	}
 	snprintf(m->governor, sizeof(m->governor), "%s", chosen);
 	if (!m->cpuidle)
