@@ -10,6 +10,7 @@
 #include "idlelab/device.h"
 #include "idlelab/drivers.h"
 #include "idlelab/platform.h"
+#include "idlelab/release.h"
 #include "idlelab/report.h"
 
 static int platforms_run(int argc, char **argv)
@@ -54,7 +55,7 @@ static int platforms_run(int argc, char **argv)
 	return r ? 1 : 0;
 }
 
-/* A kernel release as "6.18" or "5.15.120": digits and dots, starting with a digit. */
+/* A kernel release as "6.18": digits and dots, starting with a digit (then il_release_check). */
 static bool release_ok(const char *r)
 {
 	if (!*r || !isdigit((unsigned char)r[0]) || strlen(r) >= 16)
@@ -204,6 +205,7 @@ static int platform_run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *release = NULL;
+	struct il_err err;
 	char *options[MAX_CLI_OPTIONS];
 	int noptions = 0;
 	bool lines = false;
@@ -227,6 +229,8 @@ static int platform_run(int argc, char **argv)
 			if (!release_ok(optarg))
 				return cli_usage_error("platform", "--kernel: '%s' is not a kernel "
 						       "release such as 6.18", optarg);
+			if (il_release_check(optarg, &err))
+				return cli_usage_error("platform", "--kernel: %s", err.msg);
 			release = optarg;
 			break;
 		case 'o':
@@ -276,8 +280,8 @@ const struct il_command cmd_platform = {
 		 "simulator samples), the governor, and on x86 the\n"
 		 "default idle routine and why it was chosen, then the drivers' notes.\n"
 		 "With no driver the table holds the default routine as one state.\n\n"
-		 "  --kernel RELEASE     follow kernel RELEASE (e.g. 5.15, 6.18; default: the\n"
-		 "                       platform's own, else the newest modelled)\n"
+		 "  --kernel RELEASE     follow kernel RELEASE, a mainline tag 5.4 .. 7.1 (e.g.\n"
+		 "                       5.15, 6.18; default: the platform's own, else 7.1)\n"
 		 "  --option KEY=VALUE   add or override a boot/module option, e.g. idle=halt,\n"
 		 "                       cpuidle.off=1, cpuidle_haltpoll.force=1 (repeatable)\n"
 		 "  --lines              print per state 'NAME latency:L disabled:D\n"

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "idlelab/platform.h"
+#include "idlelab/release.h"
 #include "idlelab/report.h"
 #include "idlelab/sim.h"
 #include "util.h"
@@ -32,6 +33,8 @@ static const char usage[] =
 	"would run), N runs each (seeds S, S+1, ...), J runs at a time (default: online CPUs).\n"
 	"Without options: a short sleep-sweep (100 wake-ups per interval) on kvm-haltpoll.\n"
 	"\n"
+	"  --kernel REL       the kernel release the drivers and presets follow, a mainline\n"
+	"                     tag 5.4 .. 7.1 (default: the platform's, else 7.1)\n"
 	"  --duration D       simulated time per run (default 1s; ns/us/ms/s)\n"
 	"  --wl-opt K=V       a workload option (see --list-workloads)\n"
 	"  --gov-param N=V    a governor module parameter (guest_halt_poll_ns=200000)\n"
@@ -157,7 +160,11 @@ static int run(int argc, char **argv)
 				return cli_usage_error("sim", "at most 8 --governor values");
 			govs[ngovs++] = optarg;
 			break;
-		case 'k': kernel = optarg; break;
+		case 'k':
+			if (il_release_check(optarg, &err))
+				return cli_usage_error("sim", "--kernel: %s", err.msg);
+			kernel = optarg;
+			break;
 		case 'w': wl_name = optarg; break;
 		case 'W':
 			if (nwl == MAX_WL_OPTS)

@@ -184,9 +184,16 @@ int il_machine_idle_build(const struct il_platform *p, const char *release,
 {
 	const char *idle = il_platform_option(p, "idle");
 
+	const char *rel = release && *release ? release
+					      : (p->release[0] ? p->release : IL_RELEASE_NEWEST);
+	int r;
+
 	memset(out, 0, sizeof(*out));
-	snprintf(out->release, sizeof(out->release), "%s",
-		 release && *release ? release : (p->release[0] ? p->release : IL_RELEASE_NEWEST));
+	/* the drivers know the releases of include/idlelab/release.h only */
+	r = il_release_check(rel, err);
+	if (r)
+		return r;
+	snprintf(out->release, sizeof(out->release), "%s", rel);
 
 	if (idle && p->arch == IL_ARCH_X86 && il_boot_idle_override(p) == IL_IDLE_NO_OVERRIDE)
 		il_machine_note(out, "idle=%s: not poll, halt or nomwait; the kernel refuses it "
@@ -232,7 +239,7 @@ int il_machine_idle_build(const struct il_platform *p, const char *release,
 						"cpuidle driver (-EBUSY)", d->name, out->drv.name);
 				continue;
 			}
-			int r = d->probe(p, out, err);
+			r = d->probe(p, out, err);
 			if (r < 0)
 				return r;
 			if (r == 0 && !out->cpuidle)

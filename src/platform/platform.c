@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "idlelab/platform.h"
+#include "idlelab/release.h"
 #include "util.h"
 
 #define LINE_MAX_LEN 200 /* inih's INI_MAX_LINE, newline and NUL included */
@@ -327,8 +328,12 @@ static int h_kernel(struct parse_ctx *c, const char *k, const char *v)
 		p->switch_ns = ns;
 		return 1;
 	}
-	if (!strcmp(k, "release"))
+	if (!strcmp(k, "release")) {
+		struct il_err e;
+		if (il_release_check(v, &e))
+			return fail(c, c->line, "release: %s", e.msg);
 		return get_str(c, k, v, p->release, sizeof(p->release));
+	}
 	if (!strcmp(k, "option")) {
 		char buf[LINE_MAX_LEN];
 		snprintf(buf, sizeof(buf), "%s", v);

@@ -145,6 +145,9 @@ static void malformed(void **unused)
 	refused(HEAD "[topology]\npackages = 0\n", 4, "out of range");
 	refused(HEAD "[topology]\ncores_per_package = many\n", 4, "not an integer");
 	refused(HEAD "[kernel]\nhz = 999\n", 4, "not a kernel HZ");
+	refused(HEAD "[kernel]\nrelease = 2.6\n", 4, "release: kernel release 2.6 is outside");
+	refused(HEAD "[kernel]\nrelease = 99.0\n", 4, "(5.4 to 7.1)");
+	refused(HEAD "[kernel]\nrelease = 6.18.3\n", 4, "is not MAJOR.MINOR");
 	refused(HEAD "[kernel]\nswitch_ns = 0\n", 4, "switch_ns: '0' is not a duration");
 	refused(HEAD "[kernel]\nswitch_ns = soon\n", 4, "switch_ns: 'soon' is not a duration");
 	refused(HEAD "[cpu]\nvendor = cyrix\n", 4, "unknown 'cyrix'");

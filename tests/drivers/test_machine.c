@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -149,6 +150,26 @@ static void release_choice(void **state)
 	build(KVM_FORCE, "5.15", NULL, &m);
 	assert_string_equal(m.release, "5.15");
 	build(KVM_FORCE, "", NULL, &m);
+	assert_string_equal(m.release, "6.18");
+}
+
+/* Releases outside include/idlelab/release.h's range are refused, not followed. */
+static void release_out_of_range(void **state)
+{
+	static const char *const bad[] = { "2.6", "99.0", "5.3", "7.2", "6.20", "banana",
+					   "5.15.120", "" };
+	struct il_platform p;
+	struct il_machine_idle m;
+	struct il_err e;
+
+	(void)state;
+	assert_int_equal(il_platform_load_string(&p, KVM_FORCE, strlen(KVM_FORCE), "test", &e), 0);
+	for (size_t i = 0; i + 1 < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(il_machine_idle_build(&p, bad[i], &m, &e), -EINVAL);
+		assert_non_null(strstr(e.msg, "5.4 to 7.1"));
+	}
+	/* "" is no release: the platform's own */
+	assert_int_equal(il_machine_idle_build(&p, "", &m, &e), 0);
 	assert_string_equal(m.release, "6.18");
 }
 
@@ -315,6 +336,7 @@ int main(void)
 		cmocka_unit_test(powerpc_only_pseries),
 		cmocka_unit_test(cpuidle_off),
 		cmocka_unit_test(release_choice),
+		cmocka_unit_test(release_out_of_range),
 		cmocka_unit_test(governor_driver_preference),
 		cmocka_unit_test(governor_param_beats_preference),
 		cmocka_unit_test(governor_haltpoll_only_on_kvm),
