@@ -41,6 +41,7 @@ struct il_cst_entry {
 struct il_plat_option {
 	char key[48];
 	char value[48];
+	int line;                      /* platform file line; 0: set by a caller (--option) */
 };
 
 struct il_platform {
@@ -92,7 +93,6 @@ struct il_platform {
 	struct il_plat_option options[IL_PLAT_OPTIONS_MAX]; /* boot/module options */
 
 	/* [firmware] */
-	char driver[32];               /* driver the platform says loads ("" = derive) */
 	bool has_cst;
 	bool cst_claim_ok;             /* acpi_processor_claim_cst_control() succeeds */
 	bool c_states_disabled;        /* firmware switched C-states off globally */
@@ -167,6 +167,42 @@ const char *il_platform_option(const struct il_platform *p, const char *key);
 /* Set or replace an option (command-line overrides). */
 int il_platform_set_option(struct il_platform *p, const char *key, const char *value,
 			   struct il_err *err);
+
+/*
+ * The keys of a platform file, one table (src/platform/platform.c) that
+ * the parser works from: type, bounds, default and a line of help each, so
+ * that a default is written once and docs/platform-format.md can be
+ * checked against it.
+ */
+enum il_plat_key_type {
+	IL_PK_INT,       /* integer (decimal or 0x hex) within [min, max] */
+	IL_PK_UINT,      /* non-negative 32-bit integer (decimal or 0x hex) */
+	IL_PK_BOOL,      /* yes/no, true/false, 1/0, on/off, y/n */
+	IL_PK_NUMBER,    /* a non-negative number */
+	IL_PK_DURATION,  /* a duration within (min, max] ns; unit ns (default), us, ms, s */
+	IL_PK_DIST,      /* a distribution (docs/platform-format.md, Distributions) */
+	IL_PK_TEXT,      /* text of at most max characters */
+	IL_PK_WORD,      /* one of the words help lists */
+	IL_PK_LIST,      /* up to max numbers separated by spaces or commas */
+	IL_PK_OPTION,    /* a boot/module option, KEY=VALUE or KEY */
+	IL_PK_RELEASE,   /* a kernel release tag within IL_RELEASE_OLDEST..NEWEST */
+	IL_PK_FLAGS,     /* state flags joined with '|' or ',' */
+};
+#define IL_PK_REPEAT 0x1u    /* may be given more than once */
+#define IL_PK_REQUIRED 0x2u  /* must be given (in each [state.N] / [cst.N] of a table) */
+
+struct il_plat_key {
+	const char *section;           /* "platform", "cpu", ..., "state.N", "cst.N", "turbo" */
+	const char *name;              /* "family"; "exit.NAME" stands for exit.<state name> */
+	enum il_plat_key_type type;
+	double min, max;               /* bounds of INT, DURATION; max length of TEXT, LIST */
+	const char *def;               /* the default as a file would write it; NULL: none */
+	unsigned flags;                /* IL_PK_REPEAT, IL_PK_REQUIRED */
+	const char *help;              /* one line */
+};
+int il_platform_key_count(void);
+const struct il_plat_key *il_platform_key(int i);
+const char *il_plat_key_type_name(enum il_plat_key_type t);
 
 const char *il_vendor_name(enum il_vendor v);
 

@@ -4,11 +4,18 @@
  *
  * inih calls a handler per "key = value"; a line-counting reader around
  * ini_parse_stream() lets every message name the line it is about, and
- * section header lines are remembered for "missing field" messages.
+ * section header lines are remembered for "missing field" messages and
+ * for refusing a section given twice.
+ *
+ * The keys are one table (keys[] below: name, type, bounds, default, help):
+ * the handler looks every key up in it and refuses one that is not there
+ * or is given twice, and defaults() applies the defaults written there.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <ini.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +36,11 @@
 #define CST_SEEN_LATENCY (1u << 1)
 #define CST_SEEN_METHOD (1u << 2)
 
+/* sections: 9 named ones, [state.0..9], [cst.1..8] (see section_id()) */
+#define NSECT_ALL (9 + IL_STATE_MAX + IL_PLAT_CST_MAX)
+/* keys of one file: at most every key once, each [state.N] and [cst.N], all turbo counts */
+#define SEEN_KEYS_MAX 1024
+
 struct parse_ctx {
 	struct il_platform *p;
 	struct il_err *err;
@@ -40,7 +52,6 @@ struct parse_ctx {
 	int header_line;  /* line of the last [section] header read */
 	bool line_too_long;
 	/* sections */
-	char section[64];
 	int section_line[IL_STATE_MAX];
 	unsigned state_seen[IL_STATE_MAX];
 	bool state_present[IL_STATE_MAX];
@@ -48,9 +59,21 @@ struct parse_ctx {
 	unsigned cst_seen[IL_PLAT_CST_MAX];
 	bool cst_present[IL_PLAT_CST_MAX];
 	bool turbo_given[IL_PLAT_TURBO_MAX];
-	bool seen_name, seen_topology;
+	bool seen_name;
+	int sect_line[NSECT_ALL];      /* header line of each section given, 0: none */
+	int pending_line;              /* an unknown section's header, refused if it stays empty */
+	char pending_why[160];
+	struct seen_key {
+		int sect;              /* section id */
+		unsigned fact;         /* the key's seen bit ([state.N]: latency, residency) */
+		int line;
+		char key[48];
+	} *seen;                       /* keys given so far, for the duplicate check */
+	int nseen;
 	int first_error;
 };
+
+static void header_seen(struct parse_ctx *c, const char *line);
 
 /* ini_reader over a memory buffer that counts lines and spots overlong ones. */
 static char *reader(char *str, int num, void *stream)
@@ -80,8 +103,10 @@ static char *reader(char *str, int num, void *stream)
 	const char *t = str;
 	while (*t == ' ' || *t == '\t')
 		t++;
-	if (*t == '[')
+	if (*t == '[') {
 		c->header_line = c->line;
+		header_seen(c, t);
+	}
 	return str;
 }
 
@@ -160,403 +185,645 @@ static int get_str(struct parse_ctx *c, const char *key, const char *v, char *ou
 	return 1;
 }
 
-static int unknown(struct parse_ctx *c, const char *section, const char *key)
+/*
+ * The keys, one table. Each entry is the public il_plat_key (section, name,
+ * type, bounds, default, help) plus where the value goes: a field of the
+ * section's object (struct il_platform, struct il_state of a [state.N],
+ * struct il_cst_entry of a [cst.N], struct il_driver of [driver]) parsed by
+ * type, or a setter for keys with rules of their own. defaults() applies
+ * every def through the same setter, so a default is written only here.
+ */
+enum obj { OBJ_PLATFORM, OBJ_STATE, OBJ_CST, OBJ_DRIVER };
+
+struct key;
+typedef int (*key_set_fn)(struct parse_ctx *c, const struct key *k, void *field,
+			  const char *key, const char *v);
+/* A key's setter: parse v (the value of key) into the field f. 1 done, 0 refused (fail()). */
+#define SETTER(name) \
+	static int name(struct parse_ctx *c, const struct key *k, void *f, const char *key, \
+			const char *v)
+
+struct key {
+	struct il_plat_key pub;
+	enum obj obj;
+	size_t off, size;            /* the field in the section's object */
+	key_set_fn set;              /* NULL: parse by pub.type */
+	unsigned seen;               /* [state.N]/[cst.N]: the fact it gives (missing, twice) */
+};
+
+SETTER(set_name); SETTER(set_source); SETTER(set_arch);
+SETTER(set_vendor); SETTER(set_hypervisor); SETTER(set_xcede_us);
+SETTER(set_xcede_ticks); SETTER(set_hz); SETTER(set_switch_ns);
+SETTER(set_release); SETTER(set_option); SETTER(set_state_exit);
+SETTER(set_state_power); SETTER(set_state_name); SETTER(set_latency_us);
+SETTER(set_latency_ns); SETTER(set_flags); SETTER(set_entry);
+SETTER(set_cst_type); SETTER(set_cst_method); SETTER(set_turbo);
+
+#define FIELD(type, field) offsetof(struct type, field), sizeof(((struct type *)0)->field)
+/* a key of struct il_platform / il_state / il_cst_entry / il_driver */
+#define KP(sec, nm, ty, lo, hi, def, fl, help, field, fn) \
+	{ { sec, nm, ty, lo, hi, def, fl, help }, OBJ_PLATFORM, FIELD(il_platform, field), fn, 0 }
+#define KS(nm, ty, lo, hi, def, fl, help, field, fn, seen) \
+	{ { "state.N", nm, ty, lo, hi, def, fl, help }, OBJ_STATE, FIELD(il_state, field), fn, seen }
+#define KC(nm, ty, lo, hi, def, fl, help, field, fn, seen) \
+	{ { "cst.N", nm, ty, lo, hi, def, fl, help }, OBJ_CST, FIELD(il_cst_entry, field), fn, seen }
+#define KD(nm, ty, lo, hi, def, fl, help, field) \
+	{ { "driver", nm, ty, lo, hi, def, fl, help }, OBJ_DRIVER, FIELD(il_driver, field), NULL, 0 }
+/* text keys: the bound is the field's size, so it is written once */
+#define TMAX(type, field) (double)(sizeof(((struct type *)0)->field) - 1)
+#define KPT(sec, nm, lo, fl, help, field, fn) \
+	KP(sec, nm, IL_PK_TEXT, lo, TMAX(il_platform, field), NULL, fl, help, field, fn)
+#define KST(nm, lo, fl, help, field, fn, seen) \
+	KS(nm, IL_PK_TEXT, lo, TMAX(il_state, field), NULL, fl, help, field, fn, seen)
+#define KDT(nm, help, field) KD(nm, IL_PK_TEXT, 0, TMAX(il_driver, field), NULL, 0, help, field)
+
+static const struct key keys[] = {
+	/* [platform] */
+	KPT("platform", "name", 1, IL_PK_REQUIRED, "letters, digits, '-', '_', '.'", name, set_name),
+	KPT("platform", "description", 0, 0, "one line shown by idlelab platforms", description,
+	    NULL),
+	KPT("platform", "source", 0, IL_PK_REPEAT,
+	    "where the numbers come from, one line per source (at most 16)", sources[0],
+	    set_source),
+	/* [topology] */
+	KP("topology", "packages", IL_PK_INT, 1, 64, "1", 0, "packages (sockets)", packages, NULL),
+	KP("topology", "cores_per_package", IL_PK_INT, 1, 1024, "1", 0, "cores per package",
+	   cores_per_package, NULL),
+	KP("topology", "threads_per_core", IL_PK_INT, 1, 8, "1", 0, "SMT threads per core",
+	   threads_per_core, NULL),
+	/* [cpu] */
+	KP("cpu", "arch", IL_PK_WORD, 0, 0, "x86", 0, "x86 (x86_64), powerpc (ppc64le), arm64 (aarch64)",
+	   arch, set_arch),
+	KP("cpu", "vendor", IL_PK_WORD, 0, 0, NULL, 0, "intel, amd, hygon, ibm, other", vendor,
+	   set_vendor),
+	KP("cpu", "family", IL_PK_INT, 0, 0xfff, "0", 0, "CPUID family", family, NULL),
+	KP("cpu", "model", IL_PK_INT, 0, 0xfff, "0", 0,
+	   "CPUID model (intel_idle matches on it); powerpc: the PVR version", model, NULL),
+	KP("cpu", "stepping", IL_PK_INT, 0, 0xff, "0", 0, "CPUID stepping", stepping, NULL),
+	KPT("cpu", "model_name", 0, 0, "free text", model_name, NULL),
+	KP("cpu", "hypervisor", IL_PK_WORD, 0, 0, "no", 0,
+	   "no, yes or the hypervisor's name (kvm, powervm): X86_FEATURE_HYPERVISOR", hypervisor,
+	   set_hypervisor),
+	KP("cpu", "kvm_hints_realtime", IL_PK_BOOL, 0, 0, "no", 0,
+	   "KVM_HINTS_REALTIME (the haltpoll driver loads with it)", kvm_hints_realtime, NULL),
+	KP("cpu", "tdx_guest", IL_PK_BOOL, 0, 0, "no", 0, "Intel TDX guest", tdx_guest, NULL),
+	KP("cpu", "mwait", IL_PK_BOOL, 0, 0, "no", 0, "X86_FEATURE_MWAIT", mwait, NULL),
+	KP("cpu", "cpuid5_ecx", IL_PK_UINT, 0, 0, "0", 0,
+	   "CPUID.5:ECX (bit 0 extensions, bit 1 interrupt break)", cpuid5_ecx, NULL),
+	KP("cpu", "cpuid5_edx", IL_PK_UINT, 0, 0, "0", 0,
+	   "CPUID.5:EDX, MWAIT sub-state counts per C-state nibble", cpuid5_edx, NULL),
+	KP("cpu", "arat", IL_PK_BOOL, 0, 0, "yes", 0,
+	   "always-running APIC timer (no TIMER_STOP needed)", arat, NULL),
+	KP("cpu", "nonstop_tsc", IL_PK_BOOL, 0, 0, "yes", 0, "X86_FEATURE_NONSTOP_TSC", nonstop_tsc,
+	   NULL),
+	KP("cpu", "bug_monitor", IL_PK_BOOL, 0, 0, "no", 0, "X86_BUG_MONITOR", bug_monitor, NULL),
+	KP("cpu", "bug_amd_apic_c1e", IL_PK_BOOL, 0, 0, "no", 0, "X86_BUG_AMD_APIC_C1E",
+	   bug_amd_apic_c1e, NULL),
+	KP("cpu", "pkg_cst_config", IL_PK_UINT, 0, 0, "0", 0,
+	   "MSR_PKG_CST_CONFIG_CONTROL (intel_idle fix-ups)", pkg_cst_config, NULL),
+	KP("cpu", "sgx_enabled", IL_PK_BOOL, 0, 0, "no", 0,
+	   "SGX present and enabled (intel_idle SKL-H fix-up)", sgx_enabled, NULL),
+	KP("cpu", "shared_processor", IL_PK_BOOL, 0, 0, "no", 0, "pseries: shared-processor LPAR",
+	   shared_processor, NULL),
+	KP("cpu", "base_mhz", IL_PK_NUMBER, 0, 0, NULL, 0, "nominal frequency, MHz", base_mhz, NULL),
+	KP("cpu", "tb_mhz", IL_PK_NUMBER, 0, 0, "512", 0, "POWER timebase frequency, MHz", tb_mhz,
+	   NULL),
+	KP("cpu", "xcede_latency_us", IL_PK_LIST, 0, 16, NULL, 0,
+	   "pseries extended CEDE records' wake-up latencies, us", xcede_latency_us, set_xcede_us),
+	KP("cpu", "xcede_latency_ticks", IL_PK_LIST, 0, 16, NULL, 0,
+	   "the same in timebase ticks, as RTAS gives them (preferred)", xcede_latency_ticks,
+	   set_xcede_ticks),
+	KP("cpu", "xcede_record_size", IL_PK_INT, 1, 256, "10", 0,
+	   "bytes per extended CEDE record (anything but 10: the kernel skips the fix-up)",
+	   xcede_record_size, NULL),
+	/* [kernel] */
+	KP("kernel", "hz", IL_PK_WORD, 0, 0, "1000", 0, "CONFIG_HZ: 100, 250, 300 or 1000", hz,
+	   set_hz),
+	KP("kernel", "release", IL_PK_RELEASE, 0, 0, NULL, 0,
+	   "the kernel release it boots by default (else the newest)", release, set_release),
+	KP("kernel", "switch_ns", IL_PK_DURATION, 0, 1e9, NULL, 0,
+	   "wake-up visible to the task running (else the simulator's 700 ns)", switch_ns,
+	   set_switch_ns),
+	KP("kernel", "option", IL_PK_OPTION, 0, 0, NULL, IL_PK_REPEAT,
+	   "a boot or module option, one per line (at most 32)", options, set_option),
+	/* [firmware] */
+	KP("firmware", "cst", IL_PK_BOOL, 0, 0, "no", 0, "the firmware has _CST (implied by [cst.N])",
+	   has_cst, NULL),
+	KP("firmware", "cst_claim", IL_PK_BOOL, 0, 0, "yes", 0,
+	   "acpi_processor_claim_cst_control() succeeds", cst_claim_ok, NULL),
+	KP("firmware", "c_states_disabled", IL_PK_BOOL, 0, 0, "no", 0,
+	   "C-states switched off globally in firmware", c_states_disabled, NULL),
+	KP("firmware", "pm_timer_read", IL_PK_DIST, 0, 0, NULL, 0,
+	   "cost of an ACPI PM-timer read (the SYSTEMIO dummy wait)", pm_timer_read, NULL),
+	KP("firmware", "hlt_exit", IL_PK_DIST, 0, 0, NULL, 0, "wake-up latency of HLT", hlt_exit,
+	   NULL),
+	KP("firmware", "mwait_exit", IL_PK_DIST, 0, 0, NULL, 0, "wake-up latency of MWAIT C1",
+	   mwait_exit, NULL),
+	KP("firmware", "poll_exit", IL_PK_DIST, 0, 0, NULL, 0, "wake-up latency of a polling CPU",
+	   poll_exit, NULL),
+	KP("firmware", "exit.NAME", IL_PK_DIST, 0, 0, NULL, 0,
+	   "wake-up latency of the driver's state NAME", state_exit, set_state_exit),
+	KP("firmware", "power.NAME", IL_PK_NUMBER, 0, 0, NULL, 0,
+	   "power of a thread in the driver's state NAME, W", state_power, set_state_power),
+	KP("firmware", "transition.NAME", IL_PK_NUMBER, 0, 0, NULL, 0,
+	   "energy of one entry and exit of the driver's state NAME, J", state_power,
+	   set_state_power),
+	KP("firmware", "pblk", IL_PK_UINT, 0, 0, "0", 0,
+	   "processor P_BLK I/O address; 0: no FADT C-states", pblk, NULL),
+	KP("firmware", "fadt_c2_latency", IL_PK_UINT, 0, 0, "0", 0, "FADT P_LVL2_LAT, us",
+	   fadt_c2_latency, NULL),
+	KP("firmware", "fadt_c3_latency", IL_PK_UINT, 0, 0, "0", 0, "FADT P_LVL3_LAT, us",
+	   fadt_c3_latency, NULL),
+	KP("firmware", "fadt_c2_mp", IL_PK_BOOL, 0, 0, "no", 0,
+	   "FADT P_LVL2_UP flag (C2 allowed with several CPUs)", fadt_c2_mp, NULL),
+	KP("firmware", "fadt_wbinvd", IL_PK_BOOL, 0, 0, "yes", 0, "FADT WBINVD flag", fadt_wbinvd,
+	   NULL),
+	KP("firmware", "pm2_control", IL_PK_BOOL, 0, 0, "no", 0,
+	   "the FADT PM2 control block (ARB_DIS) exists", pm2_control, NULL),
+	/* [cst.N] */
+	KC("type", IL_PK_WORD, 0, 0, NULL, IL_PK_REQUIRED, "C1, C2, C3", type, set_cst_type,
+	   CST_SEEN_TYPE),
+	KC("latency", IL_PK_UINT, 0, 0, NULL, IL_PK_REQUIRED, "us", latency_us, NULL,
+	   CST_SEEN_LATENCY),
+	KC("power", IL_PK_UINT, 0, 0, "0", 0, "mW", power_mw, NULL, 0),
+	KC("method", IL_PK_WORD, 0, 0, NULL, IL_PK_REQUIRED, "ffh (MWAIT), halt, systemio", method,
+	   set_cst_method, CST_SEEN_METHOD),
+	KC("address", IL_PK_UINT, 0, 0, "0", 0, "MWAIT hint (ffh) or I/O port (systemio)", address,
+	   NULL, 0),
+	/* [driver] */
+	KDT("name", "the driver's name", name),
+	KDT("governor", "the driver's preferred governor", governor),
+	/* [state.N] */
+	KST("name", 1, IL_PK_REQUIRED, "unique", name, set_state_name, SEEN_NAME),
+	KST("desc", 0, 0, "description", desc, NULL, SEEN_DESC),
+	KS("latency", IL_PK_UINT, 0, 0, NULL, IL_PK_REQUIRED,
+	   "exit latency, us (or latency_ns)", exit_latency, set_latency_us, SEEN_LATENCY),
+	KS("residency", IL_PK_UINT, 0, 0, NULL, IL_PK_REQUIRED,
+	   "target residency, us (or residency_ns)", target_residency, set_latency_us,
+	   SEEN_RESIDENCY),
+	KS("latency_ns", IL_PK_INT, 0, 9.2233720368547758e18, NULL, 0,
+	   "exit latency, ns (the us value is its truncation)", exit_latency_ns, set_latency_ns,
+	   SEEN_LATENCY),
+	KS("residency_ns", IL_PK_INT, 0, 9.2233720368547758e18, NULL, 0,
+	   "target residency, ns (the us value is its truncation)", target_residency_ns,
+	   set_latency_ns, SEEN_RESIDENCY),
+	KS("power", IL_PK_INT, -1, 1000000, "0", 0, "sysfs power, mW (-1 prints as 4294967295)",
+	   power_usage, NULL, 0),
+	KS("flags", IL_PK_FLAGS, 0, 0, NULL, 0,
+	   "POLLING TIMER_STOP UNUSABLE OFF TLB_FLUSHED RCU_IDLE COUPLED TURBO_RELEASE", flags,
+	   set_flags, 0),
+	KS("entry", IL_PK_WORD, 0, 0, NULL, 0,
+	   "poll, hlt, mwait, ioport, cede, tdx-halt (default: poll if POLLING, else hlt)", entry,
+	   set_entry, 0),
+	KS("mwait_hint", IL_PK_UINT, 0, 0, "0", 0, "for entry = mwait", mwait_hint, NULL, 0),
+	KS("io_port", IL_PK_UINT, 0, 0, "0", 0, "for entry = ioport", io_port, NULL, 0),
+	KS("s2idle", IL_PK_BOOL, 0, 0, "no", 0, "the state has ->enter_s2idle", has_s2idle, NULL, 0),
+	KS("exit_latency_dist", IL_PK_DIST, 0, 0, NULL, 0, "the real wake-up latency", exit_dist,
+	   NULL, 0),
+	KS("exit_path_cost", IL_PK_DIST, 0, 0, NULL, 0,
+	   "time spent after the hardware woke, inside the measured residency", exit_path_cost,
+	   NULL, 0),
+	KS("power_w", IL_PK_NUMBER, 0, 0, NULL, 0, "power of a thread in this state, W", power_w,
+	   NULL, 0),
+	KS("transition_j", IL_PK_NUMBER, 0, 0, NULL, 0, "energy of one entry and exit, J",
+	   transition_j, NULL, 0),
+	/* [turbo] */
+	KP("turbo", "N", IL_PK_NUMBER, 0, 0, NULL, 0,
+	   "N = MHz: the highest frequency with N active cores (N = 1..256)", turbo_mhz, set_turbo),
+	/* [power] */
+	KP("power", "active_w_per_ghz", IL_PK_NUMBER, 0, 0, "0", 0,
+	   "dynamic power of a busy thread per GHz, W", active_w_per_ghz, NULL),
+	KP("power", "active_static_w", IL_PK_NUMBER, 0, 0, "0", 0, "static power of a busy thread, W",
+	   active_static_w, NULL),
+	KP("power", "package_w", IL_PK_NUMBER, 0, 0, "0", 0, "uncore power while any core is active, W",
+	   package_w, NULL),
+	/* [ipi] */
+	KP("ipi", "send", IL_PK_DIST, 0, 0, NULL, 0, "cost of an IPI to the sender", ipi_send, NULL),
+	KP("ipi", "delivery", IL_PK_DIST, 0, 0, NULL, 0, "from send to arrival at the target",
+	   ipi_delivery, NULL),
+};
+#define NKEYS (int)(sizeof(keys) / sizeof(keys[0]))
+
+int il_platform_key_count(void)
 {
-	return fail(c, c->line, "unknown key '%s' in [%s]", key, section);
+	return NKEYS;
 }
 
-static int h_platform(struct parse_ctx *c, const char *k, const char *v)
+const struct il_plat_key *il_platform_key(int i)
+{
+	return i >= 0 && i < NKEYS ? &keys[i].pub : NULL;
+}
+
+const char *il_plat_key_type_name(enum il_plat_key_type t)
+{
+	switch (t) {
+	case IL_PK_INT: return "integer";
+	case IL_PK_UINT: return "unsigned 32-bit";
+	case IL_PK_BOOL: return "boolean";
+	case IL_PK_NUMBER: return "number";
+	case IL_PK_DURATION: return "duration";
+	case IL_PK_DIST: return "distribution";
+	case IL_PK_TEXT: return "text";
+	case IL_PK_WORD: return "word";
+	case IL_PK_LIST: return "list";
+	case IL_PK_OPTION: return "option";
+	case IL_PK_RELEASE: return "release";
+	case IL_PK_FLAGS: return "flags";
+	}
+	return "?";
+}
+
+/* The key of section sec ("cpu", "state.N", ...) that name is, or NULL. */
+static const struct key *find_key(const char *sec, const char *name)
+{
+	for (int i = 0; i < NKEYS; i++) {
+		const struct key *k = &keys[i];
+		const char *kn = k->pub.name;
+		size_t l;
+
+		if (strcmp(k->pub.section, sec))
+			continue;
+		if (!strcmp(kn, name))
+			return k;
+		/* "exit.NAME": any key with the prefix "exit." */
+		l = strlen(kn);
+		if (l > 5 && !strcmp(kn + l - 5, ".NAME") && !strncmp(name, kn, l - 4))
+			return k;
+		if (!strcmp(kn, "N"))
+			return k; /* [turbo]: every key is a count */
+	}
+	return NULL;
+}
+
+/* --- typed setters --- */
+
+SETTER(set_typed)
+{
+	switch (k->pub.type) {
+	case IL_PK_INT:
+		return get_int(c, key, v, (int)k->pub.min, (int)k->pub.max, f);
+	case IL_PK_UINT:
+		return get_uint(c, key, v, f);
+	case IL_PK_BOOL:
+		return get_bool(c, key, v, f);
+	case IL_PK_NUMBER:
+		return get_double(c, key, v, f, false);
+	case IL_PK_DIST:
+		return get_dist(c, key, v, f);
+	case IL_PK_TEXT:
+		return get_str(c, key, v, f, k->size);
+	default:
+		return fail(c, c->line, "%s: internal: no parser for the key", key);
+	}
+}
+
+SETTER(set_name)
+{
+	for (const char *s = v; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_' && *s != '.')
+			return fail(c, c->line, "name: '%s' may hold only letters, digits, '-', '_', '.'", v);
+	if (!*v)
+		return fail(c, c->line, "name: empty");
+	c->seen_name = true;
+	return get_str(c, key, v, f, k->size);
+}
+
+SETTER(set_source)
 {
 	struct il_platform *p = c->p;
 
-	if (!strcmp(k, "name")) {
-		for (const char *s = v; *s; s++)
-			if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_' && *s != '.')
-				return fail(c, c->line, "name: '%s' may hold only letters, digits, '-', '_', '.'", v);
-		if (!*v)
-			return fail(c, c->line, "name: empty");
-		c->seen_name = true;
-		return get_str(c, k, v, p->name, sizeof(p->name));
-	}
-	if (!strcmp(k, "description"))
-		return get_str(c, k, v, p->description, sizeof(p->description));
-	if (!strcmp(k, "source")) {
-		if (p->nsources == IL_PLAT_SOURCES_MAX)
-			return fail(c, c->line, "more than %d source lines", IL_PLAT_SOURCES_MAX);
-		return get_str(c, k, v, p->sources[p->nsources++], sizeof(p->sources[0]));
-	}
-	return unknown(c, "platform", k);
+	(void)k;
+	(void)f;
+	if (p->nsources == IL_PLAT_SOURCES_MAX)
+		return fail(c, c->line, "more than %d source lines", IL_PLAT_SOURCES_MAX);
+	return get_str(c, key, v, p->sources[p->nsources++], sizeof(p->sources[0]));
 }
 
-static int h_topology(struct parse_ctx *c, const char *k, const char *v)
+SETTER(set_arch)
 {
-	struct il_platform *p = c->p;
+	enum il_arch *a = f;
 
-	c->seen_topology = true;
-	if (!strcmp(k, "packages"))
-		return get_int(c, k, v, 1, 64, &p->packages);
-	if (!strcmp(k, "cores_per_package"))
-		return get_int(c, k, v, 1, 1024, &p->cores_per_package);
-	if (!strcmp(k, "threads_per_core"))
-		return get_int(c, k, v, 1, 8, &p->threads_per_core);
-	return unknown(c, "topology", k);
+	(void)k;
+	(void)key;
+	if (!strcasecmp(v, "x86") || !strcasecmp(v, "x86_64"))
+		*a = IL_ARCH_X86;
+	else if (!strcasecmp(v, "powerpc") || !strcasecmp(v, "ppc64le"))
+		*a = IL_ARCH_POWERPC;
+	else if (!strcasecmp(v, "arm64") || !strcasecmp(v, "aarch64"))
+		*a = IL_ARCH_ARM64;
+	else
+		return fail(c, c->line, "arch: unknown '%s' (x86, powerpc, arm64)", v);
+	return 1;
 }
 
-static int h_cpu(struct parse_ctx *c, const char *k, const char *v)
+SETTER(set_vendor)
 {
-	struct il_platform *p = c->p;
+	static const struct { const char *n; enum il_vendor v; } vs[] = {
+		{ "intel", IL_VENDOR_INTEL }, { "amd", IL_VENDOR_AMD },
+		{ "hygon", IL_VENDOR_HYGON }, { "ibm", IL_VENDOR_IBM },
+		{ "other", IL_VENDOR_OTHER },
+	};
 
-	if (!strcmp(k, "arch")) {
-		if (!strcasecmp(v, "x86") || !strcasecmp(v, "x86_64"))
-			p->arch = IL_ARCH_X86;
-		else if (!strcasecmp(v, "powerpc") || !strcasecmp(v, "ppc64le"))
-			p->arch = IL_ARCH_POWERPC;
-		else if (!strcasecmp(v, "arm64") || !strcasecmp(v, "aarch64"))
-			p->arch = IL_ARCH_ARM64;
-		else
-			return fail(c, c->line, "arch: unknown '%s' (x86, powerpc, arm64)", v);
-		return 1;
-	}
-	if (!strcmp(k, "vendor")) {
-		static const struct { const char *n; enum il_vendor v; } vs[] = {
-			{ "intel", IL_VENDOR_INTEL }, { "amd", IL_VENDOR_AMD },
-			{ "hygon", IL_VENDOR_HYGON }, { "ibm", IL_VENDOR_IBM },
-			{ "other", IL_VENDOR_OTHER },
-		};
-		for (size_t i = 0; i < sizeof(vs) / sizeof(vs[0]); i++)
-			if (!strcasecmp(v, vs[i].n)) {
-				p->vendor = vs[i].v;
-				return 1;
-			}
-		return fail(c, c->line, "vendor: unknown '%s' (intel, amd, hygon, ibm, other)", v);
-	}
-	if (!strcmp(k, "family"))
-		return get_int(c, k, v, 0, 0xfff, &p->family);
-	if (!strcmp(k, "model"))
-		return get_int(c, k, v, 0, 0xfff, &p->model);
-	if (!strcmp(k, "stepping"))
-		return get_int(c, k, v, 0, 0xff, &p->stepping);
-	if (!strcmp(k, "model_name"))
-		return get_str(c, k, v, p->model_name, sizeof(p->model_name));
-	if (!strcmp(k, "hypervisor")) {
-		bool b;
-		if (!il_parse_bool(v, &b)) {
-			p->hypervisor = b;
+	(void)k;
+	(void)key;
+	for (size_t i = 0; i < sizeof(vs) / sizeof(vs[0]); i++)
+		if (!strcasecmp(v, vs[i].n)) {
+			*(enum il_vendor *)f = vs[i].v;
 			return 1;
 		}
-		p->hypervisor = true;
-		return get_str(c, k, v, p->hypervisor_name, sizeof(p->hypervisor_name));
-	}
-	if (!strcmp(k, "kvm_hints_realtime"))
-		return get_bool(c, k, v, &p->kvm_hints_realtime);
-	if (!strcmp(k, "tdx_guest"))
-		return get_bool(c, k, v, &p->tdx_guest);
-	if (!strcmp(k, "mwait"))
-		return get_bool(c, k, v, &p->mwait);
-	if (!strcmp(k, "cpuid5_ecx"))
-		return get_uint(c, k, v, &p->cpuid5_ecx);
-	if (!strcmp(k, "cpuid5_edx"))
-		return get_uint(c, k, v, &p->cpuid5_edx);
-	if (!strcmp(k, "arat"))
-		return get_bool(c, k, v, &p->arat);
-	if (!strcmp(k, "nonstop_tsc"))
-		return get_bool(c, k, v, &p->nonstop_tsc);
-	if (!strcmp(k, "bug_monitor"))
-		return get_bool(c, k, v, &p->bug_monitor);
-	if (!strcmp(k, "bug_amd_apic_c1e"))
-		return get_bool(c, k, v, &p->bug_amd_apic_c1e);
-	if (!strcmp(k, "pkg_cst_config"))
-		return get_uint(c, k, v, &p->pkg_cst_config);
-	if (!strcmp(k, "sgx_enabled"))
-		return get_bool(c, k, v, &p->sgx_enabled);
-	if (!strcmp(k, "shared_processor"))
-		return get_bool(c, k, v, &p->shared_processor);
-	if (!strcmp(k, "base_mhz"))
-		return get_double(c, k, v, &p->base_mhz, false);
-	if (!strcmp(k, "tb_mhz"))
-		return get_double(c, k, v, &p->tb_mhz, false);
-	if (!strcmp(k, "xcede_latency_us")) {
-		/* space-separated list of extended CEDE record latencies */
-		char buf[LINE_MAX_LEN];
-		snprintf(buf, sizeof(buf), "%s", v);
-		p->nxcede = 0;
-		for (char *save, *t = strtok_r(buf, " ,", &save); t; t = strtok_r(NULL, " ,", &save)) {
-			if (p->nxcede == 16)
-				return fail(c, c->line, "xcede_latency_us: more than 16 records");
-			if (!get_uint(c, k, t, &p->xcede_latency_us[p->nxcede]))
-				return 0;
-			p->nxcede++;
-		}
-		return 1;
-	}
-	if (!strcmp(k, "xcede_latency_ticks")) {
-		/* extended CEDE record latencies in timebase ticks, as RTAS reports them */
-		char buf[LINE_MAX_LEN];
-		snprintf(buf, sizeof(buf), "%s", v);
-		p->nxcede_ticks = 0;
-		for (char *save, *t = strtok_r(buf, " ,", &save); t; t = strtok_r(NULL, " ,", &save)) {
-			if (p->nxcede_ticks == 16)
-				return fail(c, c->line, "xcede_latency_ticks: more than 16 records");
-			if (t[0] == '-' || il_parse_u64(t, &p->xcede_latency_ticks[p->nxcede_ticks]))
-				return fail(c, c->line, "xcede_latency_ticks: '%s' is not a tick count", t);
-			p->nxcede_ticks++;
-		}
-		return 1;
-	}
-	if (!strcmp(k, "xcede_record_size"))
-		return get_int(c, k, v, 1, 256, &p->xcede_record_size);
-	return unknown(c, "cpu", k);
+	return fail(c, c->line, "vendor: unknown '%s' (intel, amd, hygon, ibm, other)", v);
 }
 
-static int h_kernel(struct parse_ctx *c, const char *k, const char *v)
+SETTER(set_hypervisor)
 {
 	struct il_platform *p = c->p;
+	bool b;
 
-	if (!strcmp(k, "hz")) {
-		int hz = 0;
-		if (!get_int(c, k, v, 1, 100000, &hz))
+	(void)k;
+	(void)f;
+	if (!il_parse_bool(v, &b)) {
+		p->hypervisor = b;
+		return 1;
+	}
+	p->hypervisor = true;
+	return get_str(c, key, v, p->hypervisor_name, sizeof(p->hypervisor_name));
+}
+
+SETTER(set_xcede_us)
+{
+	/* space-separated list of extended CEDE record latencies */
+	struct il_platform *p = c->p;
+	char buf[LINE_MAX_LEN];
+
+	(void)f;
+	snprintf(buf, sizeof(buf), "%s", v);
+	p->nxcede = 0;
+	for (char *save, *t = strtok_r(buf, " ,", &save); t; t = strtok_r(NULL, " ,", &save)) {
+		if (p->nxcede == (int)k->pub.max)
+			return fail(c, c->line, "xcede_latency_us: more than %d records",
+				    (int)k->pub.max);
+		if (!get_uint(c, key, t, &p->xcede_latency_us[p->nxcede]))
 			return 0;
-		if (hz != 100 && hz != 250 && hz != 300 && hz != 1000)
-			return fail(c, c->line, "hz: %d is not a kernel HZ (100, 250, 300, 1000)", hz);
-		p->hz = (unsigned)hz;
-		return 1;
+		p->nxcede++;
 	}
-	if (!strcmp(k, "switch_ns")) {
-		int64_t ns;
-		if (il_parse_duration_ns(v, &ns) || ns <= 0 || ns > 1000000000)
-			return fail(c, c->line, "switch_ns: '%s' is not a duration in (0, 1s]", v);
-		p->switch_ns = ns;
-		return 1;
-	}
-	if (!strcmp(k, "release")) {
-		struct il_err e;
-		if (il_release_check(v, &e))
-			return fail(c, c->line, "release: %s", e.msg);
-		return get_str(c, k, v, p->release, sizeof(p->release));
-	}
-	if (!strcmp(k, "option")) {
-		char buf[LINE_MAX_LEN];
-		snprintf(buf, sizeof(buf), "%s", v);
-		char *eq = strchr(buf, '=');
-		if (eq)
-			*eq++ = '\0';
-		struct il_err e;
-		if (il_platform_set_option(p, il_strtrim(buf), eq ? il_strtrim(eq) : "", &e))
-			return fail(c, c->line, "option: %s", e.msg);
-		return 1;
-	}
-	return unknown(c, "kernel", k);
+	return 1;
 }
 
-static int h_firmware(struct parse_ctx *c, const char *k, const char *v)
+SETTER(set_xcede_ticks)
+{
+	/* extended CEDE record latencies in timebase ticks, as RTAS reports them */
+	struct il_platform *p = c->p;
+	char buf[LINE_MAX_LEN];
+
+	(void)f;
+	(void)key;
+	snprintf(buf, sizeof(buf), "%s", v);
+	p->nxcede_ticks = 0;
+	for (char *save, *t = strtok_r(buf, " ,", &save); t; t = strtok_r(NULL, " ,", &save)) {
+		if (p->nxcede_ticks == (int)k->pub.max)
+			return fail(c, c->line, "xcede_latency_ticks: more than %d records",
+				    (int)k->pub.max);
+		if (t[0] == '-' || il_parse_u64(t, &p->xcede_latency_ticks[p->nxcede_ticks]))
+			return fail(c, c->line, "xcede_latency_ticks: '%s' is not a tick count", t);
+		p->nxcede_ticks++;
+	}
+	return 1;
+}
+
+SETTER(set_hz)
+{
+	int hz = 0;
+
+	(void)k;
+	if (!get_int(c, key, v, 1, 100000, &hz))
+		return 0;
+	if (hz != 100 && hz != 250 && hz != 300 && hz != 1000)
+		return fail(c, c->line, "hz: %d is not a kernel HZ (100, 250, 300, 1000)", hz);
+	*(unsigned *)f = (unsigned)hz;
+	return 1;
+}
+
+SETTER(set_switch_ns)
+{
+	int64_t ns;
+
+	(void)key;
+	if (il_parse_duration_ns(v, &ns) || ns <= (int64_t)k->pub.min || ns > (int64_t)k->pub.max)
+		return fail(c, c->line, "switch_ns: '%s' is not a duration in (0, 1s]", v);
+	*(int64_t *)f = ns;
+	return 1;
+}
+
+SETTER(set_release)
+{
+	struct il_err e;
+
+	if (il_release_check(v, &e))
+		return fail(c, c->line, "release: %s", e.msg);
+	return get_str(c, key, v, f, k->size);
+}
+
+SETTER(set_option)
 {
 	struct il_platform *p = c->p;
+	char buf[LINE_MAX_LEN];
+	struct il_err e;
+	char *eq, *name;
 
-	if (!strcmp(k, "driver"))
-		return get_str(c, k, v, p->driver, sizeof(p->driver));
-	if (!strcmp(k, "cst"))
-		return get_bool(c, k, v, &p->has_cst);
-	if (!strcmp(k, "cst_claim"))
-		return get_bool(c, k, v, &p->cst_claim_ok);
-	if (!strcmp(k, "c_states_disabled"))
-		return get_bool(c, k, v, &p->c_states_disabled);
-	if (!strcmp(k, "pm_timer_read"))
-		return get_dist(c, k, v, &p->pm_timer_read);
-	if (!strcmp(k, "hlt_exit"))
-		return get_dist(c, k, v, &p->hlt_exit);
-	if (!strcmp(k, "mwait_exit"))
-		return get_dist(c, k, v, &p->mwait_exit);
-	if (!strcmp(k, "poll_exit"))
-		return get_dist(c, k, v, &p->poll_exit);
-	if (!strcmp(k, "pblk"))
-		return get_uint(c, k, v, &p->pblk);
-	if (!strcmp(k, "fadt_c2_latency"))
-		return get_uint(c, k, v, &p->fadt_c2_latency);
-	if (!strcmp(k, "fadt_c3_latency"))
-		return get_uint(c, k, v, &p->fadt_c3_latency);
-	if (!strcmp(k, "fadt_c2_mp"))
-		return get_bool(c, k, v, &p->fadt_c2_mp);
-	if (!strcmp(k, "fadt_wbinvd"))
-		return get_bool(c, k, v, &p->fadt_wbinvd);
-	if (!strcmp(k, "pm2_control"))
-		return get_bool(c, k, v, &p->pm2_control);
-	if (!strncmp(k, "exit.", 5)) {
-		/* "exit.NAME = dist": the real wake-up latency of the state the driver names NAME */
-		const char *name = k + 5;
-		int i;
-		if (!*name)
-			return fail(c, c->line, "exit.: missing state name");
-		if (strlen(name) >= IL_NAME_LEN)
-			return fail(c, c->line, "%s: state name longer than %d characters", k,
-				    IL_NAME_LEN - 1);
-		for (i = 0; i < p->nstate_exit; i++)
-			if (!strcmp(p->state_exit[i].name, name))
-				break;
-		if (i == p->nstate_exit) {
-			if (p->nstate_exit == IL_STATE_MAX)
-				return fail(c, c->line, "more than %d exit.NAME keys", IL_STATE_MAX);
-			snprintf(p->state_exit[i].name, sizeof(p->state_exit[i].name), "%s", name);
-			p->nstate_exit++;
-		}
-		return get_dist(c, k, v, &p->state_exit[i].dist);
-	}
-	if (!strncmp(k, "power.", 6) || !strncmp(k, "transition.", 11)) {
-		/*
-		 * "power.NAME = W", "transition.NAME = J": the power model of the
-		 * driver-derived state NAME (what power_w / transition_j are for an
-		 * explicit [state.N]); machine.c applies them to the built table.
-		 */
-		bool is_power = k[0] == 'p';
-		const char *name = k + (is_power ? 6 : 11);
-		int i;
-		if (!*name)
-			return fail(c, c->line, "%s: missing state name", k);
-		if (strlen(name) >= IL_NAME_LEN)
-			return fail(c, c->line, "%s: state name longer than %d characters", k,
-				    IL_NAME_LEN - 1);
-		for (i = 0; i < p->nstate_power; i++)
-			if (!strcmp(p->state_power[i].name, name))
-				break;
-		if (i == p->nstate_power) {
-			if (p->nstate_power == IL_STATE_MAX)
-				return fail(c, c->line, "power/transition keys for more than %d states",
-					    IL_STATE_MAX);
-			snprintf(p->state_power[i].name, sizeof(p->state_power[i].name), "%s", name);
-			p->state_power[i].power_w = -1;
-			p->state_power[i].transition_j = -1;
-			p->nstate_power++;
-		}
-		return get_double(c, k, v, is_power ? &p->state_power[i].power_w
-						     : &p->state_power[i].transition_j, false);
-	}
-	return unknown(c, "firmware", k);
+	(void)k;
+	(void)f;
+	(void)key;
+	snprintf(buf, sizeof(buf), "%s", v);
+	eq = strchr(buf, '=');
+	if (eq)
+		*eq++ = '\0';
+	name = il_strtrim(buf);
+	for (int i = 0; i < p->noptions; i++)
+		if (!strcmp(p->options[i].key, name))
+			return fail(c, c->line, "option: duplicate option '%s' (first at line %d)",
+				    name, p->options[i].line);
+	if (il_platform_set_option(p, name, eq ? il_strtrim(eq) : "", &e))
+		return fail(c, c->line, "option: %s", e.msg);
+	for (int i = 0; i < p->noptions; i++)
+		if (!strcmp(p->options[i].key, name))
+			p->options[i].line = c->line;
+	return 1;
 }
 
-static int h_state(struct parse_ctx *c, int idx, const char *k, const char *v)
+SETTER(set_state_exit)
 {
-	struct il_state *s = &c->p->table.states[idx];
+	/* "exit.NAME = dist": the real wake-up latency of the state the driver names NAME */
+	struct il_platform *p = c->p;
+	const char *name = key + 5;
+	int i;
+
+	(void)k;
+	(void)f;
+	if (!*name)
+		return fail(c, c->line, "exit.: missing state name");
+	if (strlen(name) >= IL_NAME_LEN)
+		return fail(c, c->line, "%s: state name longer than %d characters", key,
+			    IL_NAME_LEN - 1);
+	for (i = 0; i < p->nstate_exit; i++)
+		if (!strcmp(p->state_exit[i].name, name))
+			break;
+	if (i == p->nstate_exit) {
+		if (p->nstate_exit == IL_STATE_MAX)
+			return fail(c, c->line, "more than %d exit.NAME keys", IL_STATE_MAX);
+		snprintf(p->state_exit[i].name, sizeof(p->state_exit[i].name), "%s", name);
+		p->nstate_exit++;
+	}
+	return get_dist(c, key, v, &p->state_exit[i].dist);
+}
+
+SETTER(set_state_power)
+{
+	/*
+	 * "power.NAME = W", "transition.NAME = J": the power model of the
+	 * driver-derived state NAME (what power_w / transition_j are for an
+	 * explicit [state.N]); machine.c applies them to the built table.
+	 */
+	struct il_platform *p = c->p;
+	bool is_power = key[0] == 'p';
+	const char *name = key + (is_power ? 6 : 11);
+	int i;
+
+	(void)k;
+	(void)f;
+	if (!*name)
+		return fail(c, c->line, "%s: missing state name", key);
+	if (strlen(name) >= IL_NAME_LEN)
+		return fail(c, c->line, "%s: state name longer than %d characters", key,
+			    IL_NAME_LEN - 1);
+	for (i = 0; i < p->nstate_power; i++)
+		if (!strcmp(p->state_power[i].name, name))
+			break;
+	if (i == p->nstate_power) {
+		if (p->nstate_power == IL_STATE_MAX)
+			return fail(c, c->line, "power/transition keys for more than %d states",
+				    IL_STATE_MAX);
+		snprintf(p->state_power[i].name, sizeof(p->state_power[i].name), "%s", name);
+		p->state_power[i].power_w = -1;
+		p->state_power[i].transition_j = -1;
+		p->nstate_power++;
+	}
+	return get_double(c, key, v, is_power ? &p->state_power[i].power_w
+					       : &p->state_power[i].transition_j, false);
+}
+
+SETTER(set_state_name)
+{
+	if (!*v)
+		return fail(c, c->line, "name: empty");
+	return get_str(c, key, v, f, k->size);
+}
+
+/* latency / residency in µs: the ns value follows (cpuidle_register_driver()) */
+SETTER(set_latency_us)
+{
+	struct il_state *s = (struct il_state *)((char *)f - k->off);
+	bool lat = key[0] == 'l';
+	unsigned us = 0;
+
+	if (!get_uint(c, key, v, &us))
+		return 0;
+	if (lat) {
+		s->exit_latency = us;
+		s->exit_latency_ns = (int64_t)us * 1000;
+	} else {
+		s->target_residency = us;
+		s->target_residency_ns = (int64_t)us * 1000;
+	}
+	return 1;
+}
+
+/* latency_ns / residency_ns: the µs value is derived at il_driver_init() */
+SETTER(set_latency_ns)
+{
+	struct il_state *s = (struct il_state *)((char *)f - k->off);
+	bool lat = key[0] == 'l';
 	int64_t ns = 0;
 
-	if (!strcmp(k, "name")) {
-		if (!*v)
-			return fail(c, c->line, "name: empty");
-		c->state_seen[idx] |= SEEN_NAME;
-		return get_str(c, k, v, s->name, sizeof(s->name));
+	if (il_parse_i64(v, &ns))
+		return fail(c, c->line, "%s: '%s' is not an integer", key, v);
+	if (ns < 0)
+		return fail(c, c->line, "%s: negative value '%s'", key, v);
+	if (lat) {
+		s->exit_latency = 0;
+		s->exit_latency_ns = ns;
+	} else {
+		s->target_residency = 0;
+		s->target_residency_ns = ns;
 	}
-	if (!strcmp(k, "desc")) {
-		c->state_seen[idx] |= SEEN_DESC;
-		return get_str(c, k, v, s->desc, sizeof(s->desc));
-	}
-	if (!strcmp(k, "latency") || !strcmp(k, "residency")) {
-		bool lat = k[0] == 'l';
-		unsigned us = 0;
-		if (!get_uint(c, k, v, &us))
-			return 0;
-		if (lat) {
-			s->exit_latency = us;
-			s->exit_latency_ns = (int64_t)us * 1000;
-		} else {
-			s->target_residency = us;
-			s->target_residency_ns = (int64_t)us * 1000;
-		}
-		c->state_seen[idx] |= lat ? SEEN_LATENCY : SEEN_RESIDENCY;
-		return 1;
-	}
-	if (!strcmp(k, "latency_ns") || !strcmp(k, "residency_ns")) {
-		bool lat = k[0] == 'l';
-		if (il_parse_i64(v, &ns))
-			return fail(c, c->line, "%s: '%s' is not an integer", k, v);
-		if (ns < 0)
-			return fail(c, c->line, "%s: negative value '%s'", k, v);
-		if (lat) {
-			s->exit_latency = 0;
-			s->exit_latency_ns = ns;
-		} else {
-			s->target_residency = 0;
-			s->target_residency_ns = ns;
-		}
-		c->state_seen[idx] |= lat ? SEEN_LATENCY : SEEN_RESIDENCY;
-		return 1;
-	}
-	if (!strcmp(k, "power"))
-		return get_int(c, k, v, -1, 1000000, &s->power_usage);
-	if (!strcmp(k, "flags")) {
-		struct il_err e;
-		if (il_state_flags_parse(v, &s->flags, &e))
-			return fail(c, c->line, "flags: %s", e.msg);
-		return 1;
-	}
-	if (!strcmp(k, "entry")) {
-		if (il_entry_method_parse(v, &s->entry))
-			return fail(c, c->line, "entry: unknown method '%s' (poll, hlt, mwait, ioport, cede, tdx-halt)", v);
-		return 1;
-	}
-	if (!strcmp(k, "mwait_hint"))
-		return get_uint(c, k, v, &s->mwait_hint);
-	if (!strcmp(k, "io_port"))
-		return get_uint(c, k, v, &s->io_port);
-	if (!strcmp(k, "s2idle"))
-		return get_bool(c, k, v, &s->has_s2idle);
-	if (!strcmp(k, "exit_latency_dist"))
-		return get_dist(c, k, v, &s->exit_dist);
-	if (!strcmp(k, "exit_path_cost"))
-		return get_dist(c, k, v, &s->exit_path_cost);
-	if (!strcmp(k, "power_w"))
-		return get_double(c, k, v, &s->power_w, false);
-	if (!strcmp(k, "transition_j"))
-		return get_double(c, k, v, &s->transition_j, false);
-	return fail(c, c->line, "unknown key '%s' in [state.%d]", k, idx);
+	return 1;
 }
 
-static int h_cst(struct parse_ctx *c, int idx, const char *k, const char *v)
+SETTER(set_flags)
 {
-	struct il_cst_entry *e = &c->p->cst[idx];
+	struct il_err e;
 
-	if (!strcmp(k, "type")) {
-		if (!strcasecmp(v, "C1") || !strcmp(v, "1"))
-			e->type = 1;
-		else if (!strcasecmp(v, "C2") || !strcmp(v, "2"))
-			e->type = 2;
-		else if (!strcasecmp(v, "C3") || !strcmp(v, "3"))
-			e->type = 3;
-		else
-			return fail(c, c->line, "type: '%s' is not an ACPI C-state type (C1, C2, C3)", v);
-		c->cst_seen[idx] |= CST_SEEN_TYPE;
-		return 1;
-	}
-	if (!strcmp(k, "latency")) {
-		c->cst_seen[idx] |= CST_SEEN_LATENCY;
-		return get_uint(c, k, v, &e->latency_us);
-	}
-	if (!strcmp(k, "power"))
-		return get_uint(c, k, v, &e->power_mw);
-	if (!strcmp(k, "method")) {
-		if (!strcasecmp(v, "ffh"))
-			e->method = IL_CST_FFH;
-		else if (!strcasecmp(v, "halt"))
-			e->method = IL_CST_HALT;
-		else if (!strcasecmp(v, "systemio"))
-			e->method = IL_CST_SYSTEMIO;
-		else
-			return fail(c, c->line, "method: '%s' is not ffh, halt or systemio", v);
-		c->cst_seen[idx] |= CST_SEEN_METHOD;
-		return 1;
-	}
-	if (!strcmp(k, "address"))
-		return get_uint(c, k, v, &e->address);
-	return fail(c, c->line, "unknown key '%s' in [cst.%d]", k, idx + 1);
+	(void)k;
+	(void)key;
+	if (il_state_flags_parse(v, f, &e))
+		return fail(c, c->line, "flags: %s", e.msg);
+	return 1;
 }
 
-static int h_turbo(struct parse_ctx *c, const char *k, const char *v)
+SETTER(set_entry)
+{
+	(void)k;
+	(void)key;
+	if (il_entry_method_parse(v, f))
+		return fail(c, c->line, "entry: unknown method '%s' (poll, hlt, mwait, ioport, cede, tdx-halt)", v);
+	return 1;
+}
+
+SETTER(set_cst_type)
+{
+	int *type = f;
+
+	(void)k;
+	(void)key;
+	if (!strcasecmp(v, "C1") || !strcmp(v, "1"))
+		*type = 1;
+	else if (!strcasecmp(v, "C2") || !strcmp(v, "2"))
+		*type = 2;
+	else if (!strcasecmp(v, "C3") || !strcmp(v, "3"))
+		*type = 3;
+	else
+		return fail(c, c->line, "type: '%s' is not an ACPI C-state type (C1, C2, C3)", v);
+	return 1;
+}
+
+SETTER(set_cst_method)
+{
+	enum il_cst_method *m = f;
+
+	(void)k;
+	(void)key;
+	if (!strcasecmp(v, "ffh"))
+		*m = IL_CST_FFH;
+	else if (!strcasecmp(v, "halt"))
+		*m = IL_CST_HALT;
+	else if (!strcasecmp(v, "systemio"))
+		*m = IL_CST_SYSTEMIO;
+	else
+		return fail(c, c->line, "method: '%s' is not ffh, halt or systemio", v);
+	return 1;
+}
+
+SETTER(set_turbo)
 {
 	struct il_platform *p = c->p;
 	int n = 0;
 
+	(void)k;
+	(void)f;
 	/* "<active cores> = <MHz>" */
-	if (il_parse_int(k, &n) || n < 1 || n > IL_PLAT_TURBO_MAX)
+	if (il_parse_int(key, &n) || n < 1 || n > IL_PLAT_TURBO_MAX)
 		return fail(c, c->line, "[turbo] keys are active-core counts 1..%d, not '%s'",
-			    IL_PLAT_TURBO_MAX, k);
-	if (!get_double(c, k, v, &p->turbo_mhz[n - 1], false))
+			    IL_PLAT_TURBO_MAX, key);
+	if (!get_double(c, key, v, &p->turbo_mhz[n - 1], false))
 		return 0;
 	c->turbo_given[n - 1] = true;
 	if (n > p->nturbo)
@@ -564,27 +831,16 @@ static int h_turbo(struct parse_ctx *c, const char *k, const char *v)
 	return 1;
 }
 
-static int h_power(struct parse_ctx *c, const char *k, const char *v)
-{
-	struct il_platform *p = c->p;
+/* --- sections --- */
 
-	if (!strcmp(k, "active_w_per_ghz"))
-		return get_double(c, k, v, &p->active_w_per_ghz, false);
-	if (!strcmp(k, "active_static_w"))
-		return get_double(c, k, v, &p->active_static_w, false);
-	if (!strcmp(k, "package_w"))
-		return get_double(c, k, v, &p->package_w, false);
-	return unknown(c, "power", k);
-}
-
-static int h_ipi(struct parse_ctx *c, const char *k, const char *v)
-{
-	if (!strcmp(k, "send"))
-		return get_dist(c, k, v, &c->p->ipi_send);
-	if (!strcmp(k, "delivery"))
-		return get_dist(c, k, v, &c->p->ipi_delivery);
-	return unknown(c, "ipi", k);
-}
+/* The sections, canonical ids for the duplicate checks: [state.N] and [cst.N] by index. */
+static const char *const plain_sections[] = {
+	"platform", "topology", "cpu", "kernel", "firmware", "turbo", "power", "ipi", "driver",
+};
+#define NPLAIN (int)(sizeof(plain_sections) / sizeof(plain_sections[0]))
+#define SECT_STATE(i) (NPLAIN + (i))
+#define SECT_CST(i) (NPLAIN + IL_STATE_MAX + (i))      /* i = N - 1 */
+_Static_assert(NPLAIN + IL_STATE_MAX + IL_PLAT_CST_MAX == NSECT_ALL, "section ids");
 
 /* Parse "state.N" / "cst.N" section names; -1 if not that prefix. */
 static int section_index(const char *section, const char *prefix, int *idx)
@@ -597,84 +853,192 @@ static int section_index(const char *section, const char *prefix, int *idx)
 	return 0;
 }
 
+/*
+ * The section's id (0 .. NSECT-1), or -1 with *why the message that
+ * refuses it (an unknown section, a bad or out-of-range index).
+ */
+static int section_id(const char *section, char *why, size_t n)
+{
+	int idx = 0, r;
+
+	for (int i = 0; i < NPLAIN; i++)
+		if (!strcmp(section, plain_sections[i]))
+			return i;
+	if ((r = section_index(section, "state", &idx)) != -1) {
+		if (r < 0 || idx < 0)
+			snprintf(why, n, "bad state section [%s] (want [state.N])", section);
+		else if (idx >= IL_STATE_MAX)
+			snprintf(why, n, "more than %d states ([%s])", IL_STATE_MAX, section);
+		else
+			return SECT_STATE(idx);
+		return -1;
+	}
+	if ((r = section_index(section, "cst", &idx)) != -1) {
+		if (r < 0 || idx < 1 || idx > IL_PLAT_CST_MAX)
+			snprintf(why, n, "bad _CST section [%s] (want [cst.1] .. [cst.%d])", section,
+				 IL_PLAT_CST_MAX);
+		else
+			return SECT_CST(idx - 1);
+		return -1;
+	}
+	snprintf(why, n, "unknown section [%s]", section);
+	return -1;
+}
+
+/*
+ * A [section] header line as inih reads it (after leading blanks, up to
+ * the first ']'): a section given twice is refused with both lines, an
+ * unknown one that holds no key at the next header or the end of the file.
+ */
+static void header_seen(struct parse_ctx *c, const char *line)
+{
+	char name[64], why[160];
+	const char *end = strchr(line + 1, ']');
+	int id;
+
+	if (c->pending_line && !c->first_error)
+		fail(c, c->pending_line, "%s", c->pending_why);
+	c->pending_line = 0;
+	if (!end || (size_t)(end - line - 1) >= sizeof(name))
+		return; /* inih refuses it, or it is no section idlelab knows */
+	snprintf(name, sizeof(name), "%.*s", (int)(end - line - 1), line + 1);
+	id = section_id(name, why, sizeof(why));
+	if (id < 0) {
+		c->pending_line = c->line;
+		snprintf(c->pending_why, sizeof(c->pending_why), "%s", why);
+		return;
+	}
+	if (c->sect_line[id])
+		fail(c, c->line, "duplicate section [%s] (first at line %d)", name, c->sect_line[id]);
+	else
+		c->sect_line[id] = c->line;
+}
+
+/*
+ * A key given twice in one section, or two keys giving the same fact of a
+ * [state.N] (latency and latency_ns): refused with both lines.
+ */
+static int check_twice(struct parse_ctx *c, int sect, const struct key *k, const char *key)
+{
+	char canon[48];
+	int n;
+
+	if ((k->pub.flags & IL_PK_REPEAT) || strlen(key) >= sizeof(canon))
+		return 1; /* a key that long is no key: its setter refuses it */
+	snprintf(canon, sizeof(canon), "%s", key);
+	if (!strcmp(k->pub.name, "N") && !il_parse_int(key, &n))
+		snprintf(canon, sizeof(canon), "%d", n); /* [turbo] 04 is 4 */
+	for (int i = 0; i < c->nseen; i++) {
+		const struct seen_key *s = &c->seen[i];
+		if (s->sect != sect)
+			continue;
+		if (!strcmp(s->key, canon))
+			return fail(c, c->line, "duplicate key '%s' (first at line %d)", key, s->line);
+		if (k->seen && s->fact == k->seen)
+			return fail(c, c->line, "'%s' and '%s' (line %d) give the same value; "
+				    "give one of them", key, s->key, s->line);
+	}
+	if (c->nseen == SEEN_KEYS_MAX)
+		return fail(c, c->line, "more than %d keys", SEEN_KEYS_MAX);
+	c->seen[c->nseen].sect = sect;
+	c->seen[c->nseen].fact = k->seen;
+	c->seen[c->nseen].line = c->line;
+	snprintf(c->seen[c->nseen].key, sizeof(c->seen[0].key), "%s", canon);
+	c->nseen++;
+	return 1;
+}
+
+static void apply_defaults(struct parse_ctx *c, enum obj o, void *obj);
+
 static int handler(void *user, const char *section, const char *key, const char *value)
 {
 	struct parse_ctx *c = user;
-	int idx = 0, r;
+	const struct key *k;
+	char why[160];
+	void *obj;
+	int id, idx = 0;
 
+	if (c->first_error)
+		return 0; /* only the first error is reported */
 	if (c->line_too_long) {
 		c->line_too_long = false;
 		return fail(c, c->line, "line longer than %d characters", LINE_MAX_LEN - 3);
 	}
-	if (strcmp(section, c->section))
-		snprintf(c->section, sizeof(c->section), "%s", section);
-
+	c->pending_line = 0; /* the section holds a key: it is refused below if unknown */
 	if (!*section)
 		return fail(c, c->line, "key '%s' outside any section", key);
-	if (!strcmp(section, "platform"))
-		return h_platform(c, key, value);
-	if (!strcmp(section, "topology"))
-		return h_topology(c, key, value);
-	if (!strcmp(section, "cpu"))
-		return h_cpu(c, key, value);
-	if (!strcmp(section, "kernel"))
-		return h_kernel(c, key, value);
-	if (!strcmp(section, "firmware"))
-		return h_firmware(c, key, value);
-	if (!strcmp(section, "turbo"))
-		return h_turbo(c, key, value);
-	if (!strcmp(section, "power"))
-		return h_power(c, key, value);
-	if (!strcmp(section, "ipi"))
-		return h_ipi(c, key, value);
-	if (!strcmp(section, "driver")) {
-		if (!strcmp(key, "name"))
-			return get_str(c, key, value, c->p->table.name, sizeof(c->p->table.name));
-		if (!strcmp(key, "governor"))
-			return get_str(c, key, value, c->p->table.governor, sizeof(c->p->table.governor));
-		return unknown(c, "driver", key);
-	}
-	if ((r = section_index(section, "state", &idx)) != -1) {
-		if (r < 0 || idx < 0)
-			return fail(c, c->line, "bad state section [%s] (want [state.N])", section);
-		if (idx >= IL_STATE_MAX)
-			return fail(c, c->line, "more than %d states ([%s])", IL_STATE_MAX, section);
+	id = section_id(section, why, sizeof(why));
+	if (id < 0)
+		return fail(c, c->line, "%s", why);
+	if (id >= SECT_CST(0)) {
+		idx = id - SECT_CST(0);
+		if (!c->cst_present[idx]) {
+			c->cst_present[idx] = true;
+			c->cst_line[idx] = c->header_line;
+			apply_defaults(c, OBJ_CST, &c->p->cst[idx]);
+			c->p->cst[idx].line = c->header_line;
+		}
+		c->p->has_cst = true;
+		k = find_key("cst.N", key);
+		obj = &c->p->cst[idx];
+		if (!k)
+			return fail(c, c->line, "unknown key '%s' in [cst.%d]", key, idx + 1);
+		if (!check_twice(c, id, k, key))
+			return 0;
+		c->cst_seen[idx] |= k->seen;
+	} else if (id >= SECT_STATE(0)) {
+		idx = id - SECT_STATE(0);
 		if (!c->state_present[idx]) {
 			c->state_present[idx] = true;
 			c->section_line[idx] = c->header_line;
+			apply_defaults(c, OBJ_STATE, &c->p->table.states[idx]);
+			/* power_w and transition_j: -1, not given (the simulator then uses 0) */
 			c->p->table.states[idx].power_w = -1;
 			c->p->table.states[idx].transition_j = -1;
 		}
 		c->p->has_table = true;
-		return h_state(c, idx, key, value);
+		k = find_key("state.N", key);
+		obj = &c->p->table.states[idx];
+		if (!k)
+			return fail(c, c->line, "unknown key '%s' in [state.%d]", key, idx);
+		if (!check_twice(c, id, k, key))
+			return 0;
+		c->state_seen[idx] |= k->seen;
+	} else {
+		k = find_key(section, key);
+		/* [driver] names the explicit table */
+		obj = !strcmp(section, "driver") ? (void *)&c->p->table : (void *)c->p;
+		if (!k)
+			return fail(c, c->line, "unknown key '%s' in [%s]", key, section);
+		if (!check_twice(c, id, k, key))
+			return 0;
 	}
-	if ((r = section_index(section, "cst", &idx)) != -1) {
-		if (r < 0 || idx < 1 || idx > IL_PLAT_CST_MAX)
-			return fail(c, c->line, "bad _CST section [%s] (want [cst.1] .. [cst.%d])",
-				    section, IL_PLAT_CST_MAX);
-		idx--;
-		if (!c->cst_present[idx]) {
-			c->cst_present[idx] = true;
-			c->cst_line[idx] = c->header_line;
-			c->p->cst[idx].line = c->header_line;
-		}
-		c->p->has_cst = true;
-		return h_cst(c, idx, key, value);
-	}
-	return fail(c, c->line, "unknown section [%s]", section);
+	void *field = (char *)obj + k->off;
+	return k->set ? k->set(c, k, field, key, value) : set_typed(c, k, field, key, value);
 }
 
-static void defaults(struct il_platform *p)
+/*
+ * The defaults of the key table for one object (the platform, a state, a
+ * _CST entry), applied through the keys' own parsers.
+ */
+static void apply_defaults(struct parse_ctx *c, enum obj o, void *obj)
+{
+	for (int i = 0; i < NKEYS; i++) {
+		const struct key *k = &keys[i];
+		if (!k->pub.def || k->obj != o)
+			continue;
+		void *field = (char *)obj + k->off;
+		if (k->set)
+			(void)k->set(c, k, field, k->pub.name, k->pub.def);
+		else
+			(void)set_typed(c, k, field, k->pub.name, k->pub.def);
+	}
+}
+
+static void defaults(struct parse_ctx *c, struct il_platform *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->packages = 1;
-	p->cores_per_package = 1;
-	p->threads_per_core = 1;
-	p->hz = 1000;
-	p->arat = true;
-	p->nonstop_tsc = true;
-	p->cst_claim_ok = true;
-	p->fadt_wbinvd = true;
+	apply_defaults(c, OBJ_PLATFORM, p);
 	p->table.safe_state_index = 0;
 }
 
@@ -683,6 +1047,8 @@ static int finish(struct parse_ctx *c)
 {
 	struct il_platform *p = c->p;
 
+	if (c->pending_line)
+		return il_err_set_at(c->err, EINVAL, c->fname, c->pending_line, "%s", c->pending_why);
 	if (!c->seen_name)
 		return il_err_set_at(c->err, EINVAL, c->fname, 0, "missing [platform] name");
 	if (p->has_table) {
@@ -748,18 +1114,23 @@ int il_platform_load_string(struct il_platform *p, const char *text, size_t len,
 			    const char *name, struct il_err *err)
 {
 	struct parse_ctx c;
+	int r;
 
-	defaults(p);
 	memset(&c, 0, sizeof(c));
 	c.p = p;
 	c.err = err;
 	c.fname = name;
 	c.text = text;
 	c.len = len;
-	snprintf(p->file, sizeof(p->file), "%s", name);
 	il_err_clear(err);
+	defaults(&c, p);
+	snprintf(p->file, sizeof(p->file), "%s", name);
+	c.seen = calloc(SEEN_KEYS_MAX, sizeof(*c.seen));
+	if (!c.seen)
+		return il_err_set_at(err, ENOMEM, name, 0, "cannot parse (out of memory)");
 
-	int r = ini_parse_stream(reader, &c, handler, &c);
+	r = ini_parse_stream(reader, &c, handler, &c);
+	free(c.seen);
 	if (c.first_error && !(r > 0 && r < c.first_error))
 		return -EINVAL;
 	if (r > 0) {
@@ -830,12 +1201,14 @@ int il_platform_set_option(struct il_platform *p, const char *key, const char *v
 	for (int i = 0; i < p->noptions; i++)
 		if (!strcmp(p->options[i].key, key)) {
 			snprintf(p->options[i].value, sizeof(p->options[i].value), "%s", value);
+			p->options[i].line = 0;
 			return 0;
 		}
 	if (p->noptions == IL_PLAT_OPTIONS_MAX)
 		return il_err_set(err, EINVAL, "more than %d options", IL_PLAT_OPTIONS_MAX);
 	snprintf(p->options[p->noptions].key, sizeof(p->options[0].key), "%s", key);
 	snprintf(p->options[p->noptions].value, sizeof(p->options[0].value), "%s", value);
+	p->options[p->noptions].line = 0;
 	p->noptions++;
 	return 0;
 }

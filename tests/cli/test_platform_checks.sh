@@ -1,8 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Refusals of issue 9: kernel releases outside the modelled range, misspelt
-# boot/module options, unknown and duplicate platform keys, state-name keys
-# naming no state the platform can have.
+# Refusals of issue 9: kernel releases outside the modelled range, unknown
+# and duplicate platform sections and keys.
 . "$SRCDIR/tests/cli/lib.sh"
 I=$IDLELAB
 f=$TMP/p.ini
@@ -29,5 +28,30 @@ expect_err "idlelab: $f:4: release: kernel release 2.6 is outside the releases i
 printf '[platform]\nname = x\n[kernel]\nrelease = banana\n' >"$f"
 expect_exit 1 "$I" sim --platform "$f" --duration 10ms
 expect_err "$f:4: release: kernel release 'banana' is not MAJOR.MINOR"
+
+# --- D11: duplicate keys, sections, [state.N], [cst.N]: both lines, exit 1 ---
+printf '[platform]\nname = x\n[cpu]\nmwait = yes\n[kernel]\nhz = 250\n[cpu]\nmwait = no\n' >"$f"
+expect_exit 1 "$I" platform show "$f"
+expect_err "idlelab: $f:7: duplicate section [cpu] (first at line 3)"
+printf '[platform]\nname = x\n[cpu]\nfamily = 6\nfamily = 7\n' >"$f"
+expect_exit 1 "$I" platform show "$f"
+expect_err "idlelab: $f:5: duplicate key 'family' (first at line 4)"
+printf '[platform]\nname = x\n[state.0]\nname = A\nlatency = 0\nresidency = 0\n[state.0]\nname = B\n' >"$f"
+expect_exit 1 "$I" platform show "$f"
+expect_err "idlelab: $f:7: duplicate section [state.0] (first at line 3)"
+printf '[platform]\nname = x\n[cst.1]\ntype = C1\nlatency = 1\nmethod = ffh\n[cst.1]\ntype = C2\n' >"$f"
+expect_exit 1 "$I" platform show "$f"
+expect_err "idlelab: $f:7: duplicate section [cst.1] (first at line 3)"
+printf '[platform]\nname = x\n[kernel]\noption = idle=halt\noption = idle=poll\n' >"$f"
+expect_exit 1 "$I" platform show "$f"
+expect_err "idlelab: $f:5: option: duplicate option 'idle' (first at line 4)"
+printf '[platform]\nname = x\n[colours]\n' >"$f"
+expect_exit 1 "$I" platform show "$f"
+expect_err "idlelab: $f:3: unknown section [colours]"
+
+# the built-in platforms are valid under these checks
+for p in $("$I" platforms --format csv | tail -n +2 | cut -d, -f1); do
+	expect_exit 0 "$I" platform show "$p"
+done
 
 finish

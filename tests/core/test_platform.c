@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -170,6 +171,174 @@ static void malformed(void **unused)
 	refused(big, 3, "line longer than");
 }
 
+/* D11: a key, a section, a [state.N] or [cst.N] given twice is refused with both lines. */
+static void duplicates(void **unused)
+{
+	(void)unused;
+	struct il_platform p;
+	struct il_err e;
+	refused(HEAD "[cpu]\nmwait = yes\nmwait = no\n", 5, "duplicate key 'mwait' (first at line 4)");
+	refused("[platform]\nname = t\nname = u\n", 3, "duplicate key 'name' (first at line 2)");
+	refused(HEAD "[cpu]\nfamily = 6\n[kernel]\nhz = 250\n[cpu]\nmodel = 1\n", 7,
+		"duplicate section [cpu] (first at line 3)");
+	refused(HEAD "[cpu]\n[cpu]\n", 4, "duplicate section [cpu] (first at line 3)");
+	refused(HEAD STATE0 "[state.0]\ndesc = x\n", 8, "duplicate section [state.0] (first at line 3)");
+	refused(HEAD STATE0 "[state.00]\ndesc = x\n", 8, "duplicate section [state.00] (first at line 3)");
+	refused(HEAD "[cst.1]\ntype = C1\n[cst.1]\nlatency = 1\n", 5,
+		"duplicate section [cst.1] (first at line 3)");
+	refused(HEAD "[state.0]\nname = POLL\nlatency = 0\nlatency_ns = 0\n", 6,
+		"'latency_ns' and 'latency' (line 5)");
+	refused(HEAD "[state.0]\nname = P\nresidency_ns = 1\nresidency = 0\n", 6,
+		"'residency' and 'residency_ns' (line 5)");
+	refused(HEAD "[turbo]\n4 = 2800\n04 = 2700\n", 5, "duplicate key '04' (first at line 4)");
+	refused(HEAD "[firmware]\nexit.C6 = 1\nexit.C6 = 2\n", 5,
+		"duplicate key 'exit.C6' (first at line 4)");
+	refused(HEAD "[firmware]\npower.C6 = 1\ntransition.C6 = 1\npower.C6 = 2\n", 6,
+		"duplicate key 'power.C6' (first at line 4)");
+	refused(HEAD "[kernel]\noption = idle=halt\noption = idle = poll\n", 5,
+		"option: duplicate option 'idle' (first at line 4)");
+	/* the same key in two [state.N] is no duplicate; source and option repeat */
+	const char *t = HEAD "source = a\nsource = b\n[kernel]\noption = idle=halt\noption = nohz=off\n"
+		STATE0 "[state.1]\nname = C1\nlatency = 1\nresidency = 1\n";
+	assert_int_equal(load(&p, t, &e), 0);
+	assert_int_equal(p.nsources, 2);
+	assert_int_equal(p.noptions, 2);
+	assert_int_equal(p.options[1].line, 7);
+	assert_int_equal(p.table.state_count, 2);
+}
+
+/* A section idlelab does not know is refused even when it holds no key. */
+static void unknown_sections(void **unused)
+{
+	(void)unused;
+	refused(HEAD "[nonsense]\n", 3, "unknown section [nonsense]");
+	refused(HEAD "[nonsense]\n[cpu]\nmwait = yes\n", 3, "unknown section [nonsense]");
+	refused(HEAD "[state.x]\n", 3, "bad state section [state.x]");
+	refused(HEAD "[cst.9]\n", 3, "bad _CST section [cst.9]");
+	refused(HEAD "[firmware]\ndriver = acpi_idle\n", 4, "unknown key 'driver' in [firmware]");
+}
+
+/* The docs' block of section sec: from its "### " heading to the next heading. */
+static const char *doc_block(const char *doc, const char *sec, const char **end)
+{
+	char tag[32];
+	const char *h = doc;
+
+	snprintf(tag, sizeof(tag), "`[%s]`", sec);
+	while ((h = strstr(h, "\n### ")) != NULL) {
+		const char *eol = strchr(h + 1, '\n');
+		const char *t = strstr(h, tag);
+		if (t && eol && t < eol) {
+			const char *n = strstr(eol, "\n#");
+			*end = n ? n : doc + strlen(doc);
+			return eol;
+		}
+		h += 5;
+	}
+	return NULL;
+}
+
+static bool in_block(const char *b, const char *end, const char *needle)
+{
+	size_t l = strlen(needle);
+	for (const char *s = b; s + l <= end; s++)
+		if (!memcmp(s, needle, l))
+			return true;
+	return false;
+}
+
+/*
+ * The key table and docs/platform-format.md agree: every key is documented
+ * in its section, and every key a section's table documents exists.
+ */
+static void keys_documented(void **unused)
+{
+	(void)unused;
+	static char doc[65536];
+	FILE *f = fopen(SRCDIR "/docs/platform-format.md", "r");
+	assert_non_null(f);
+	size_t n = fread(doc, 1, sizeof(doc) - 1, f);
+	fclose(f);
+	doc[n] = '\0';
+	assert_true(il_platform_key_count() > 50);
+	for (int i = 0; i < il_platform_key_count(); i++) {
+		const struct il_plat_key *k = il_platform_key(i);
+		const char *end = NULL, *b = doc_block(doc, k->section, &end);
+		char want[64];
+		if (!b)
+			fail_msg("docs/platform-format.md has no ### heading for [%s]", k->section);
+		snprintf(want, sizeof(want), "`%s`", k->name);
+		if (!in_block(b, end, want))
+			fail_msg("[%s] %s is not documented in docs/platform-format.md", k->section,
+				 k->name);
+		assert_non_null(k->help);
+		assert_non_null(il_plat_key_type_name(k->type));
+	}
+	/* the reverse: the first column of each section's key table */
+	for (const char *row = strstr(doc, "\n| `"); row; row = strstr(row + 1, "\n| `")) {
+		const char *sec_start = NULL, *h = doc, *x;
+		char sec[32] = "";
+		/* the heading above the row (## or ###) */
+		while ((x = strstr(h, "\n#")) && x < row) {
+			sec_start = x;
+			h = x + 2;
+		}
+		if (!sec_start || strncmp(sec_start, "\n### `[", 7))
+			continue; /* a table outside the section list (distributions) */
+		sscanf(sec_start + 7, "%31[^]]", sec);
+		if (!strcmp(sec, "driver"))
+			snprintf(sec, sizeof(sec), "state.N"); /* "[driver] and [state.N]" */
+		const char *cell_end = strstr(row + 3, " |");
+		for (const char *c = row + 3; c && c < cell_end; ) {
+			const char *q = strchr(c, '`'), *q2 = q ? strchr(q + 1, '`') : NULL;
+			char key[48];
+			if (!q || !q2 || q2 > cell_end)
+				break;
+			snprintf(key, sizeof(key), "%.*s", (int)(q2 - q - 1), q + 1);
+			bool found = false;
+			for (int i = 0; i < il_platform_key_count(); i++)
+				found |= !strcmp(il_platform_key(i)->section, sec) &&
+					 !strcmp(il_platform_key(i)->name, key);
+			if (!found)
+				fail_msg("docs/platform-format.md documents [%s] %s, which is no key", sec,
+					 key);
+			c = q2 + 1;
+		}
+	}
+}
+
+/* A default is what writing it in a file gives: defaults() and the parser agree. */
+static void defaults_as_written(void **unused)
+{
+	(void)unused;
+	static struct il_platform a, b;
+	struct il_err e;
+	int checked = 0;
+
+	for (int i = 0; i < il_platform_key_count(); i++) {
+		const struct il_plat_key *k = il_platform_key(i);
+		char base[256], with[320];
+		if (!k->def)
+			continue;
+		if (!strcmp(k->section, "state.N"))
+			snprintf(base, sizeof(base), "%s", HEAD "[state.0]\nname = S\nlatency = 1\n"
+				 "residency = 1\n");
+		else if (!strcmp(k->section, "cst.N"))
+			snprintf(base, sizeof(base), "%s", HEAD "[cst.1]\ntype = C1\nlatency = 1\n"
+				 "method = ffh\n");
+		else
+			snprintf(base, sizeof(base), HEAD "[%s]\n", k->section);
+		snprintf(with, sizeof(with), "%s%s = %s\n", base, k->name, k->def);
+		if (load(&a, base, &e) || load(&b, with, &e))
+			fail_msg("[%s] %s = %s: %s", k->section, k->name, k->def, e.msg);
+		if (memcmp(&a, &b, sizeof(a)))
+			fail_msg("[%s] %s: the default %s is not what the platform gets without it",
+				 k->section, k->name, k->def);
+		checked++;
+	}
+	assert_true(checked >= 30);
+}
+
 static void files(void **unused)
 {
 	(void)unused;
@@ -196,6 +365,9 @@ int main(void)
 		cmocka_unit_test(builtin_kvm),   cmocka_unit_test(every_builtin_loads),
 		cmocka_unit_test(explicit_table), cmocka_unit_test(cst_entries),
 		cmocka_unit_test(malformed),     cmocka_unit_test(files),
+		cmocka_unit_test(duplicates),    cmocka_unit_test(unknown_sections),
+		cmocka_unit_test(keys_documented),
+		cmocka_unit_test(defaults_as_written),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 
 #include "idlelab/drivers.h"
 #include "idlelab/platform.h"
+#include "ini_join.h"
 #include "../../src/drivers/drivers_internal.h"
 
 /* A KVM guest without MWAIT and without the realtime hint. */
@@ -24,7 +25,9 @@
 static void load(struct il_platform *p, const char *text)
 {
 	struct il_err e;
-	int r = il_platform_load_string(p, text, strlen(text), "test", &e);
+	char buf[4096];
+	ini_join(buf, sizeof(buf), text);
+	int r = il_platform_load_string(p, buf, strlen(buf), "test", &e);
 	if (r)
 		fail_msg("platform: %s", e.msg);
 }

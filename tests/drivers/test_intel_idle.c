@@ -17,6 +17,7 @@
 
 #include "idlelab/drivers.h"
 #include "idlelab/platform.h"
+#include "ini_join.h"
 #include "../../src/drivers/drivers_internal.h"
 
 #define CPU(model, edx) "[platform]\nname = t\n[topology]\npackages = 2\ncores_per_package = 12\n" \
@@ -44,10 +45,11 @@
 
 static void load(struct il_platform *p, const char *a, const char *b, const char *c)
 {
-	char buf[4096];
+	char cat[4096], buf[4096];
 	struct il_err e;
 
-	snprintf(buf, sizeof(buf), "%s%s%s", a, b ? b : "", c ? c : "");
+	snprintf(cat, sizeof(cat), "%s%s%s", a, b ? b : "", c ? c : "");
+	ini_join(buf, sizeof(buf), cat);
 	if (il_platform_load_string(p, buf, strlen(buf), "t.ini", &e))
 		fail_msg("platform: %s", e.msg);
 }

@@ -16,6 +16,7 @@
 
 #include "idlelab/drivers.h"
 #include "idlelab/platform.h"
+#include "ini_join.h"
 
 #define KVM_FORCE "[platform]\nname = t\n[cpu]\narch = x86\nvendor = amd\nhypervisor = kvm\n" \
 	"[kernel]\nrelease = 6.18\noption = cpuidle_haltpoll.force=1\n"
@@ -30,7 +31,9 @@ static void build(const char *text, const char *release, const char *const *opti
 {
 	struct il_platform p;
 	struct il_err e;
-	if (il_platform_load_string(&p, text, strlen(text), "test", &e))
+	char buf[4096];
+	ini_join(buf, sizeof(buf), text);
+	if (il_platform_load_string(&p, buf, strlen(buf), "test", &e))
 		fail_msg("platform: %s", e.msg);
 	for (int i = 0; options && options[i]; i++) {
 		char k[64];
@@ -304,9 +307,11 @@ static void firmware_power_keys(void **state)
 	build(LPAR, NULL, NULL, &m);
 	assert_true(m.drv.states[1].power_w == -1);
 	assert_true(m.default_state.power_w == -1);
-	/* a key repeated for the same state: the last value wins, one entry */
-	build(LPAR "[firmware]\npower.CEDE = 1\npower.CEDE = 2\n", NULL, NULL, &m);
-	assert_true(m.drv.states[1].power_w == 2.0);
+	/* a key repeated for the same state is refused with both lines (issue 9, D11) */
+	static const char rep[] = LPAR "[firmware]\npower.CEDE = 1\npower.CEDE = 2\n";
+	assert_int_equal(il_platform_load_string(&p, rep, strlen(rep), "t.ini", &e), -EINVAL);
+	assert_int_equal(e.line, 10);
+	assert_non_null(strstr(e.msg, "duplicate key 'power.CEDE' (first at line 9)"));
 	/* an explicit table is not touched */
 	build(TABLE "power_w = 0.75\n[firmware]\npower.C1 = 9\n", NULL, NULL, &m);
 	assert_true(m.drv.states[1].power_w == 0.75);

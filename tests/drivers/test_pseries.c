@@ -15,6 +15,7 @@
 
 #include "idlelab/drivers.h"
 #include "idlelab/platform.h"
+#include "ini_join.h"
 
 #define LPAR "[platform]\nname = t\n[cpu]\narch = powerpc\nvendor = ibm\nhypervisor = powervm\n" \
 	"tb_mhz = 512\n"
@@ -32,7 +33,9 @@ static void build_rel(const char *text, const char *option, const char *release,
 {
 	struct il_platform p;
 	struct il_err e;
-	if (il_platform_load_string(&p, text, strlen(text), "test", &e))
+	char buf[4096];
+	ini_join(buf, sizeof(buf), text);
+	if (il_platform_load_string(&p, buf, strlen(buf), "test", &e))
 		fail_msg("platform: %s", e.msg);
 	if (option) {
 		char k[64];

@@ -16,6 +16,7 @@
 
 #include "idlelab/drivers.h"
 #include "idlelab/platform.h"
+#include "ini_join.h"
 #include "../../src/drivers/drivers_internal.h"
 
 /* An Intel CPU with MWAIT, extensions and 2 C1 sub-states, no _CST. */
@@ -29,10 +30,11 @@
 
 static void load(struct il_platform *p, const char *text, const char *extra)
 {
-	char buf[2048];
+	char cat[2048], buf[2048];
 	struct il_err e;
 
-	snprintf(buf, sizeof(buf), "%s%s", text, extra ? extra : "");
+	snprintf(cat, sizeof(cat), "%s%s", text, extra ? extra : "");
+	ini_join(buf, sizeof(buf), cat);
 	int r = il_platform_load_string(p, buf, strlen(buf), "test", &e);
 	if (r)
 		fail_msg("platform: %s", e.msg);
