@@ -113,12 +113,15 @@ struct il_platform {
 	struct il_plat_state_exit {
 		char name[IL_NAME_LEN];    /* state name as the driver names it ("C6", "C2") */
 		struct il_dist dist;       /* its real wake-up latency, ns */
+		int line;                  /* platform file line of the key */
 	} state_exit[IL_STATE_MAX];    /* "exit.NAME = dist" */
 	int nstate_power;
 	struct il_plat_state_power {
 		char name[IL_NAME_LEN];    /* state name as the driver names it */
 		double power_w;            /* "power.NAME = W"; -1 = not given */
 		double transition_j;       /* "transition.NAME = J"; -1 = not given */
+		int line;                  /* platform file line of the first of its keys */
+		bool line_is_power;        /* that key is power.NAME (else transition.NAME) */
 	} state_power[IL_STATE_MAX];   /* power data for driver-derived states */
 
 	/* [state.N]: an explicit table (used when driver is not derived) */

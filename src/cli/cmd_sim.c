@@ -301,7 +301,8 @@ static int run(int argc, char **argv)
 		il_sim_batch_free(&b);
 		free(wl_cfg);
 		free(p);
-		return cli_error("sim: %s", err.msg);
+		/* a platform key the drivers refuse names its FILE:LINE */
+		return err.file[0] ? cli_report(&err) : cli_error("sim: %s", err.msg);
 	}
 
 	struct il_out out;

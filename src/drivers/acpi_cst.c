@@ -131,3 +131,14 @@ int il_acpi_evaluate_cst(const struct il_platform *p, struct il_machine_idle *m,
 	power->count = last_index;
 	return 0;
 }
+
+int il_acpi_cst_max_slot(const struct il_platform *p)
+{
+	int n;
+
+	if (!p->has_cst || p->c_states_disabled || p->ncst < 1)
+		return 0;
+	/* a first entry that is not C1 starts at slot 2 */
+	n = p->ncst + (p->cst[0].type != IL_ACPI_STATE_C1);
+	return n < IL_ACPI_MAX_POWER - 1 ? n : IL_ACPI_MAX_POWER - 1;
+}

@@ -54,4 +54,11 @@ int il_acpi_evaluate_cst(const struct il_platform *p, struct il_machine_idle *m,
  */
 bool il_acpi_claim_cst_control(const struct il_platform *p);
 
+/*
+ * The highest slot il_acpi_evaluate_cst() can fill from the platform's
+ * _CST under any options (0: no usable _CST), for the state names a
+ * _CST-built table can have.
+ */
+int il_acpi_cst_max_slot(const struct il_platform *p);
+
 #endif

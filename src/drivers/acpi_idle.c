@@ -567,3 +567,22 @@ int il_acpi_idle_probe(const struct il_platform *p, struct il_machine_idle *m,
 			pr.has_cst ? "_CST" : "the FADT");
 	return 0;
 }
+
+void il_acpi_idle_state_names(const struct il_platform *p, struct il_state_names *s)
+{
+	int slots = il_acpi_cst_max_slot(p);
+	char name[32];
+
+	if (p->arch != IL_ARCH_X86)
+		return;
+	/* the FADT's C2 and C3 (with processor.nocst, or without _CST) */
+	if (p->pblk && !p->c_states_disabled && slots < IL_ACPI_STATE_C3)
+		slots = IL_ACPI_STATE_C3;
+	if (!slots)
+		return;
+	il_state_names_add(s, "POLL", "acpi_idle", "poll_exit");
+	for (int i = 1; i <= slots; i++) {
+		snprintf(name, sizeof(name), "C%d", i);
+		il_state_names_add(s, name, "acpi_idle", NULL);
+	}
+}

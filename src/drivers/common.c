@@ -2,7 +2,8 @@
 /*
  * Helpers every idle driver uses (src/drivers/common.h): notes, options
  * parsed as the kernel parses them, release comparison (core's
- * include/idlelab/release.h), and wake-up latency distributions.
+ * include/idlelab/release.h), wake-up latency distributions, and the set
+ * of state names a platform can have.
  */
 #include <errno.h>
 #include <limits.h>
@@ -135,4 +136,43 @@ struct il_dist il_driver_exit_dist(const struct il_platform *p, const struct il_
 	if (!s->exit_latency)
 		c.kind = IL_DIST_NONE;
 	return c;
+}
+
+void il_state_names_add2(struct il_state_names *s, const char *name, const char *who,
+			 const char *exit_from, const char *power_from)
+{
+	struct il_state_name *e;
+
+	for (int i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i].name, name)) {
+			/* the same name from two drivers: either source counts */
+			if (!exit_from) {
+				s->v[i].exit_from = NULL;
+				s->v[i].who = who;
+			}
+			if (!power_from)
+				s->v[i].power_from = NULL;
+			return;
+		}
+	if (s->n == IL_STATE_NAMES_MAX)
+		return;
+	e = &s->v[s->n++];
+	snprintf(e->name, sizeof(e->name), "%s", name);
+	e->who = who;
+	e->exit_from = exit_from;
+	e->power_from = power_from;
+}
+
+void il_state_names_add(struct il_state_names *s, const char *name, const char *who,
+			const char *exit_from)
+{
+	il_state_names_add2(s, name, who, exit_from, NULL);
+}
+
+const struct il_state_name *il_state_names_find(const struct il_state_names *s, const char *name)
+{
+	for (int i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i].name, name))
+			return &s->v[i];
+	return NULL;
 }

@@ -70,4 +70,31 @@ const struct il_dist *il_platform_state_exit(const struct il_platform *p, const 
  */
 struct il_dist il_driver_exit_dist(const struct il_platform *p, const struct il_state *s);
 
+/*
+ * The names a platform's states can have under some kernel release and
+ * some options, as each driver names them, for checking the keys of a
+ * platform file that name a state (exit.NAME, power.NAME, transition.NAME).
+ * exit_from is NULL where the state's wake-up latency is the platform's
+ * exit.NAME (il_driver_exit_dist), else the key it comes from instead;
+ * power_from likewise for power.NAME / transition.NAME.
+ */
+#define IL_STATE_NAMES_MAX 64
+struct il_state_names {
+	int n;
+	struct il_state_name {
+		char name[IL_NAME_LEN];
+		const char *who;         /* the driver or routine that builds it */
+		const char *exit_from;   /* NULL: exit.NAME; else "hlt_exit", ... */
+		const char *power_from;  /* NULL: power.NAME / transition.NAME */
+	} v[IL_STATE_NAMES_MAX];
+};
+
+/* Add a driver state whose power data is power.NAME / transition.NAME. */
+void il_state_names_add(struct il_state_names *s, const char *name, const char *who,
+			const char *exit_from);
+/* Add one with both sources given. */
+void il_state_names_add2(struct il_state_names *s, const char *name, const char *who,
+			 const char *exit_from, const char *power_from);
+const struct il_state_name *il_state_names_find(const struct il_state_names *s, const char *name);
+
 #endif

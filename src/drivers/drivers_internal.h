@@ -8,6 +8,10 @@
  * decisions follow) and either registers its driver into m (fills m->drv,
  * sets m->cpuidle = true, returns 0), or refuses to load (returns 1 and says
  * why with il_machine_note), or fails on impossible input (negative + err).
+ *
+ * Each *_state_names() adds the names the driver's states can have on the
+ * platform under any release and options (common.h), so that machine.c can
+ * refuse a platform key naming a state that cannot exist.
  */
 #ifndef IDLELAB_DRIVERS_INTERNAL_H
 #define IDLELAB_DRIVERS_INTERNAL_H
@@ -23,8 +27,15 @@ int il_pseries_idle_probe(const struct il_platform *p, struct il_machine_idle *m
 int il_haltpoll_probe(const struct il_platform *p, struct il_machine_idle *m,
 		      struct il_err *err);
 
+void il_intel_idle_state_names(const struct il_platform *p, struct il_state_names *s);
+void il_acpi_idle_state_names(const struct il_platform *p, struct il_state_names *s);
+void il_pseries_idle_state_names(const struct il_platform *p, struct il_state_names *s);
+void il_haltpoll_state_names(const struct il_platform *p, struct il_state_names *s);
+
 /* x86 select_idle_routine(): fills m->routine, m->routine_why, m->default_state. */
 void il_x86_select_idle_routine(const struct il_platform *p, struct il_machine_idle *m);
+/* The names x86 default-idle states can have (m->default_state.name). */
+void il_x86_idle_state_names(const struct il_platform *p, struct il_state_names *s);
 
 /*
  * The intel_idle built-in table that matches the platform's CPU under

@@ -100,3 +100,11 @@ int il_haltpoll_probe(const struct il_platform *p, struct il_machine_idle *m,
 			: "default_idle() (HLT) before 716ff71ae234 (v6.3)");
 	return 0;
 }
+
+void il_haltpoll_state_names(const struct il_platform *p, struct il_state_names *s)
+{
+	if (p->arch != IL_ARCH_X86 || !p->hypervisor || strcasecmp(p->hypervisor_name, "kvm"))
+		return;
+	il_state_names_add(s, "POLL", "haltpoll", "poll_exit");
+	il_state_names_add(s, "haltpoll idle", "haltpoll", "hlt_exit or mwait_exit");
+}

@@ -573,3 +573,31 @@ int il_intel_idle_probe(const struct il_platform *p, struct il_machine_idle *m,
 			m->drv.state_count);
 	return 0;
 }
+
+void il_intel_idle_state_names(const struct il_platform *p, struct il_state_names *s)
+{
+	const struct idle_cpu *icpu = NULL;
+	bool acpi_table = true;
+	char name[32];
+
+	/* the probe's conditions that no release or option changes */
+	if (p->arch != IL_ARCH_X86 || p->vendor != IL_VENDOR_INTEL || p->family != 6 ||
+	    !p->mwait || !(p->cpuid5_ecx & IL_CPUID5_ECX_EXTENSIONS_SUPPORTED) ||
+	    !(p->cpuid5_ecx & IL_CPUID5_ECX_INTERRUPT_BREAK) || !p->cpuid5_edx)
+		return;
+	for (size_t i = 0; i < sizeof(intel_idle_ids) / sizeof(intel_idle_ids[0]); i++)
+		if (intel_idle_ids[i].model == p->model) {
+			icpu = intel_idle_ids[i].icpu;
+			/* before its first release the model has no table: _CST */
+			acpi_table = intel_idle_ids[i].since != NULL;
+			break;
+		}
+	il_state_names_add(s, "POLL", "intel_idle", "poll_exit");
+	for (int i = 0; icpu && icpu->table[i].name; i++)
+		if (hint_has_substates(p, icpu->table[i].hint))
+			il_state_names_add(s, icpu->table[i].name, "intel_idle", NULL);
+	for (int i = 1; acpi_table && i <= il_acpi_cst_max_slot(p); i++) {
+		snprintf(name, sizeof(name), "C%d_ACPI", i);
+		il_state_names_add(s, name, "intel_idle", NULL);
+	}
+}

@@ -165,19 +165,104 @@ typedef int (*probe_fn)(const struct il_platform *, struct il_machine_idle *, st
 
 /*
  * The cpuidle drivers in initcall order (all device_initcall; the link
- * order puts drivers/idle/ before drivers/acpi/ and drivers/cpuidle/).
+ * order puts drivers/idle/ before drivers/acpi/ and drivers/cpuidle/), with
+ * the names their states can have.
  */
 static const struct idle_driver {
 	const char *name;
 	enum il_arch arch;
 	probe_fn probe;
+	void (*state_names)(const struct il_platform *p, struct il_state_names *s);
 } idle_drivers[] = {
-	{ "intel_idle", IL_ARCH_X86, il_intel_idle_probe },
-	{ "acpi_idle", IL_ARCH_X86, il_acpi_idle_probe },
-	{ "haltpoll", IL_ARCH_X86, il_haltpoll_probe },
-	{ "pseries_idle", IL_ARCH_POWERPC, il_pseries_idle_probe },
+	{ "intel_idle", IL_ARCH_X86, il_intel_idle_probe, il_intel_idle_state_names },
+	{ "acpi_idle", IL_ARCH_X86, il_acpi_idle_probe, il_acpi_idle_state_names },
+	{ "haltpoll", IL_ARCH_X86, il_haltpoll_probe, il_haltpoll_state_names },
+	{ "pseries_idle", IL_ARCH_POWERPC, il_pseries_idle_probe, il_pseries_idle_state_names },
 };
 #define NDRIVERS (sizeof(idle_drivers) / sizeof(idle_drivers[0]))
+
+/* "A, B, C" of the names in s, all of them or those taking the key kind (exit / power). */
+static void names_list(const struct il_state_names *s, int kind, char *buf, size_t n)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < s->n; i++) {
+		if ((kind == 'e' && s->v[i].exit_from) || (kind == 'p' && s->v[i].power_from))
+			continue;
+		o += (size_t)snprintf(buf + o, o < n ? n - o : 0, "%s%s", o ? ", " : "", s->v[i].name);
+	}
+	if (!o)
+		snprintf(buf, n, "none");
+}
+
+/*
+ * The platform's keys that name a state ([firmware] exit.NAME, power.NAME,
+ * transition.NAME) must name one the platform can have under some kernel
+ * release and some options, and one that takes that key: the drivers say
+ * which names their states can have (each driver's *_state_names()), an
+ * explicit [state.N] table has its own. Anything else would be ignored
+ * silently (exit.CEDE on pseries, whose CEDE wakes with hlt_exit), so it
+ * is refused with the key's line.
+ */
+static int check_state_keys(const struct il_platform *p, struct il_err *err)
+{
+	static const char table_who[] = "the explicit [state.N] table";
+	struct il_state_names names;
+	char list[IL_NOTE_LEN], all[IL_NOTE_LEN];
+
+	names.n = 0;
+	if (p->has_table) {
+		for (int i = 0; i < p->table.state_count; i++)
+			il_state_names_add2(&names, p->table.states[i].name, table_who,
+					    "exit_latency_dist of its [state.N]",
+					    "power_w and transition_j of its [state.N]");
+	} else {
+		for (size_t i = 0; i < NDRIVERS; i++)
+			if (idle_drivers[i].arch == p->arch)
+				idle_drivers[i].state_names(p, &names);
+	}
+	/* the default routine as a state (cpuidle.off=1 or no driver) */
+	il_x86_idle_state_names(p, &names);
+	if (p->arch == IL_ARCH_POWERPC)
+		il_state_names_add(&names, "cede", "default idle", "hlt_exit");
+
+	names_list(&names, 0, all, sizeof(all));
+	for (int i = 0; i < p->nstate_exit; i++) {
+		const struct il_plat_state_exit *x = &p->state_exit[i];
+		const struct il_state_name *s = il_state_names_find(&names, x->name);
+
+		names_list(&names, 'e', list, sizeof(list));
+		if (!s)
+			return il_err_set_at(err, EINVAL, p->file, x->line,
+					     "exit.%s: no state of this platform is named '%s' under "
+					     "any kernel release or option (its states: %s; exit.NAME "
+					     "applies to: %s)", x->name, x->name, all, list);
+		if (s->exit_from)
+			return il_err_set_at(err, EINVAL, p->file, x->line,
+					     "exit.%s: %s's state %s takes its wake-up latency from "
+					     "%s, not from exit.NAME", x->name, s->who, x->name,
+					     s->exit_from);
+	}
+	for (int i = 0; i < p->nstate_power; i++) {
+		const struct il_plat_state_power *x = &p->state_power[i];
+		const struct il_state_name *s = il_state_names_find(&names, x->name);
+		const char *key = x->line_is_power ? "power" : "transition";
+
+		names_list(&names, 'p', list, sizeof(list));
+		if (!s)
+			return il_err_set_at(err, EINVAL, p->file, x->line,
+					     "%s.%s: no state of this platform is named '%s' under "
+					     "any kernel release or option (power.NAME and "
+					     "transition.NAME apply to: %s)", key, x->name, x->name, list);
+		if (s->power_from)
+			return il_err_set_at(err, EINVAL, p->file, x->line,
+					     "%s.%s: %s's state %s takes its power from %s, not from "
+					     "power.NAME / transition.NAME", key, x->name, s->who,
+					     x->name, s->power_from);
+	}
+	return 0;
+}
 
 int il_machine_idle_build(const struct il_platform *p, const char *release,
 			  struct il_machine_idle *out, struct il_err *err)
@@ -191,6 +276,8 @@ int il_machine_idle_build(const struct il_platform *p, const char *release,
 	memset(out, 0, sizeof(*out));
 	/* the drivers know the releases of include/idlelab/release.h only */
 	r = il_release_check(rel, err);
+	if (!r)
+		r = check_state_keys(p, err);
 	if (r)
 		return r;
 	snprintf(out->release, sizeof(out->release), "%s", rel);

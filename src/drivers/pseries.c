@@ -215,3 +215,12 @@ int il_pseries_idle_probe(const struct il_platform *p, struct il_machine_idle *m
 	m->cpuidle = true;
 	return 0;
 }
+
+void il_pseries_idle_state_names(const struct il_platform *p, struct il_state_names *s)
+{
+	if (p->arch != IL_ARCH_POWERPC || !p->hypervisor)
+		return;
+	il_state_names_add(s, "snooze", "pseries_idle", "poll_exit");
+	il_state_names_add(s, p->shared_processor ? "Shared Cede" : "CEDE", "pseries_idle",
+			   "hlt_exit");
+}

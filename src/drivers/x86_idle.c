@@ -190,3 +190,15 @@ void il_x86_select_idle_routine(const struct il_platform *p, struct il_machine_i
 	}
 	fill_default_state(p, m, rework && p->bug_amd_apic_c1e);
 }
+
+void il_x86_idle_state_names(const struct il_platform *p, struct il_state_names *s)
+{
+	if (p->arch != IL_ARCH_X86)
+		return;
+	il_state_names_add(s, "poll", "default idle", "poll_exit");
+	il_state_names_add(s, "hlt", "default idle", "hlt_exit");
+	if (p->mwait)
+		il_state_names_add(s, "mwait-c1", "default idle", "mwait_exit");
+	if (p->tdx_guest)
+		il_state_names_add(s, "tdx-halt", "default idle", "hlt_exit");
+}

@@ -671,6 +671,7 @@ SETTER(set_state_exit)
 		if (p->nstate_exit == IL_STATE_MAX)
 			return fail(c, c->line, "more than %d exit.NAME keys", IL_STATE_MAX);
 		snprintf(p->state_exit[i].name, sizeof(p->state_exit[i].name), "%s", name);
+		p->state_exit[i].line = c->line;
 		p->nstate_exit++;
 	}
 	return get_dist(c, key, v, &p->state_exit[i].dist);
@@ -705,6 +706,8 @@ SETTER(set_state_power)
 		snprintf(p->state_power[i].name, sizeof(p->state_power[i].name), "%s", name);
 		p->state_power[i].power_w = -1;
 		p->state_power[i].transition_j = -1;
+		p->state_power[i].line = c->line;
+		p->state_power[i].line_is_power = is_power;
 		p->nstate_power++;
 	}
 	return get_double(c, key, v, is_power ? &p->state_power[i].power_w

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Refusals of issue 9: kernel releases outside the modelled range, unknown
-# and duplicate platform sections and keys.
+# and duplicate platform sections and keys, state-name keys naming no state
+# the platform can have.
 . "$SRCDIR/tests/cli/lib.sh"
 I=$IDLELAB
 f=$TMP/p.ini
@@ -49,6 +50,24 @@ printf '[platform]\nname = x\n[colours]\n' >"$f"
 expect_exit 1 "$I" platform show "$f"
 expect_err "idlelab: $f:3: unknown section [colours]"
 
+# --- keys naming a state the platform cannot have (or that takes its data elsewhere) ---
+sed 's/^\[kernel\]/[firmware]\nexit.CEDE = 5us\n[kernel]/' "$SRCDIR/platforms/ibm-power10-shared.ini" >"$f"
+line=$(grep -n '^exit.CEDE' "$f" | cut -d: -f1)
+expect_exit 1 "$I" platform show "$f"
+expect_err "idlelab: $f:$line: exit.CEDE: no state of this platform is named 'CEDE' under any kernel release or option"
+sed 's/^\[kernel\]/[firmware]\nexit.CEDE = 5us\n[kernel]/' "$SRCDIR/platforms/ibm-power10-dedicated.ini" >"$f"
+line=$(grep -n '^exit.CEDE' "$f" | cut -d: -f1)
+expect_exit 1 "$I" sim --platform "$f" --duration 10ms
+expect_err "$f:$line: exit.CEDE: pseries_idle's state CEDE takes its wake-up latency from hlt_exit, not from exit.NAME"
+if [ -s "$TMP/out" ]; then bad "sim printed output for a bad platform"; else ok; fi
+# a state that exists only under some option or release is accepted
+sed 's/^\[firmware\]/[firmware]\nexit.C2 = 40us\npower.C2 = 1\n/' "$SRCDIR/platforms/intel-haswell-ep.ini" >"$f"
+expect_exit 0 "$I" platform show "$f" --lines
+expect_exit 0 "$I" platform show "$f" --option intel_idle.max_cstate=0 --format csv
+expect_out "2,C2,ACPI IOPORT 0x414,33,66,0,enabled,TURBO_RELEASE,ioport 0x414,40000"
+sed 's/^\[firmware\]/[firmware]\nexit.C7s = 200us\n/' "$SRCDIR/platforms/intel-haswell-ep.ini" >"$f"
+expect_exit 1 "$I" platform show "$f"
+expect_err "exit.C7s: no state of this platform is named 'C7s'"
 # the built-in platforms are valid under these checks
 for p in $("$I" platforms --format csv | tail -n +2 | cut -d, -f1); do
 	expect_exit 0 "$I" platform show "$p"

@@ -292,7 +292,7 @@ static void firmware_power_keys(void **state)
 	(void)state;
 	/* pseries dedicated: snooze + CEDE; the default routine's state is "cede" */
 	build(LPAR "[firmware]\npower.CEDE = 0.25\ntransition.CEDE = 2e-6\npower.snooze = 3\n"
-	      "power.cede = 0.5\npower.C6 = 0.1\n", NULL, NULL, &m);
+	      "power.cede = 0.5\n", NULL, NULL, &m);
 	assert_true(m.cpuidle);
 	assert_string_equal(m.drv.states[0].name, "snooze");
 	assert_string_equal(m.drv.states[1].name, "CEDE");
@@ -312,9 +312,28 @@ static void firmware_power_keys(void **state)
 	assert_int_equal(il_platform_load_string(&p, rep, strlen(rep), "t.ini", &e), -EINVAL);
 	assert_int_equal(e.line, 10);
 	assert_non_null(strstr(e.msg, "duplicate key 'power.CEDE' (first at line 9)"));
-	/* an explicit table is not touched */
-	build(TABLE "power_w = 0.75\n[firmware]\npower.C1 = 9\n", NULL, NULL, &m);
+	/* an explicit table keeps its own figures */
+	build(TABLE "power_w = 0.75\n", NULL, NULL, &m);
 	assert_true(m.drv.states[1].power_w == 0.75);
+	/*
+	 * a key for a state the platform cannot have, or one that takes its
+	 * figures elsewhere, would be ignored: refused with its line (issue 9)
+	 */
+	static const struct { const char *text; int line; const char *why; } unused[] = {
+		{ LPAR "[firmware]\npower.C6 = 0.1\n", 9,
+		  "power.C6: no state of this platform is named 'C6'" },
+		{ TABLE "power_w = 0.75\n[firmware]\npower.C1 = 9\n", 20,
+		  "power.C1: the explicit [state.N] table's state C1 takes its power from "
+		  "power_w and transition_j of its [state.N]" },
+	};
+	for (size_t i = 0; i < sizeof(unused) / sizeof(unused[0]); i++) {
+		assert_int_equal(il_platform_load_string(&p, unused[i].text, strlen(unused[i].text),
+							 "t.ini", &e), 0);
+		assert_int_equal(il_machine_idle_build(&p, NULL, &m, &e), -EINVAL);
+		if (!strstr(e.msg, unused[i].why) || e.line != unused[i].line ||
+		    strcmp(e.file, "t.ini"))
+			fail_msg("case %zu: %s:%d: '%s'", i, e.file, e.line, e.msg);
+	}
 	/* refusals name the line */
 	static const char *const bad[] = {
 		"[platform]\nname = t\n[firmware]\npower. = 1\n",
