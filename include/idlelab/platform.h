@@ -167,9 +167,30 @@ extern const int il_builtin_platform_count;
 
 /* Option lookup: value of "key" among platform options (or NULL). */
 const char *il_platform_option(const struct il_platform *p, const char *key);
-/* Set or replace an option (command-line overrides). */
+/*
+ * Set or replace an option (command-line overrides). A key that is not one
+ * of the boot/module options idlelab models (il_boot_options) is refused
+ * with -EINVAL and a message naming it.
+ */
 int il_platform_set_option(struct il_platform *p, const char *key, const char *value,
 			   struct il_err *err);
+
+/*
+ * The boot and module parameters idlelab models: every name the drivers
+ * (src/drivers/) and the simulator read with il_platform_option(), with
+ * the value form and what reads it.
+ */
+struct il_boot_option {
+	const char *name;              /* "intel_idle.max_cstate" */
+	const char *value;             /* value form: "N", "poll|halt|nomwait", "bool", ... */
+	const char *help;              /* what it does, and which kernel code reads it */
+};
+extern const struct il_boot_option il_boot_options[];
+extern const int il_boot_option_count;
+/* The entry for name, or NULL. */
+const struct il_boot_option *il_boot_option_find(const char *name);
+/* 0 if name is one of them, else -EINVAL and a message with the names it may have meant. */
+int il_boot_option_check(const char *name, struct il_err *err);
 
 /*
  * The keys of a platform file, one table (src/platform/platform.c) that
@@ -187,7 +208,7 @@ enum il_plat_key_type {
 	IL_PK_TEXT,      /* text of at most max characters */
 	IL_PK_WORD,      /* one of the words help lists */
 	IL_PK_LIST,      /* up to max numbers separated by spaces or commas */
-	IL_PK_OPTION,    /* a boot/module option, KEY=VALUE or KEY */
+	IL_PK_OPTION,    /* a boot/module option, KEY=VALUE or KEY (il_boot_options) */
 	IL_PK_RELEASE,   /* a kernel release tag within IL_RELEASE_OLDEST..NEWEST */
 	IL_PK_FLAGS,     /* state flags joined with '|' or ',' */
 };

@@ -118,7 +118,7 @@ static int show(const char *what, const char *release, char **options, int nopti
 		if (eq)
 			*eq++ = '\0';
 		if (il_platform_set_option(&p, buf, eq ? eq : "", &err))
-			return cli_error("--option %s: %s", options[i], err.msg);
+			return cli_usage_error("platform", "--option %s: %s", options[i], err.msg);
 	}
 	if (il_machine_idle_build(&p, release, &m, &err))
 		return cli_report(&err);
@@ -283,7 +283,8 @@ const struct il_command cmd_platform = {
 		 "  --kernel RELEASE     follow kernel RELEASE, a mainline tag 5.4 .. 7.1 (e.g.\n"
 		 "                       5.15, 6.18; default: the platform's own, else 7.1)\n"
 		 "  --option KEY=VALUE   add or override a boot/module option, e.g. idle=halt,\n"
-		 "                       cpuidle.off=1, cpuidle_haltpoll.force=1 (repeatable)\n"
+		 "                       cpuidle.off=1, cpuidle_haltpoll.force=1 (repeatable;\n"
+		 "                       the names idlelab models: docs/platform-format.md)\n"
 		 "  --lines              print per state 'NAME latency:L disabled:D\n"
 		 "                       default:enabled|disabled' as developers post it\n",
 	.run = platform_run,

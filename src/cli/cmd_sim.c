@@ -44,7 +44,8 @@ static const char usage[] =
 	"                     rule; retain the e5c9ffc6ae1b single-state rule); nohz = on|off;\n"
 	"                     resume_latency_us, cpu_latency_us (PM QoS); default_mhz;\n"
 	"                     trace=stderr (one line per idle-loop step; use with --jobs 1)\n"
-	"  --set KEY=VALUE    override a platform boot/module option (idle=poll, ...)\n"
+	"  --set KEY=VALUE    override a platform boot/module option (idle=poll, ...; the\n"
+	"                     names idlelab models: docs/platform-format.md)\n"
 	"  --per-cpu          print per-CPU counters also on more than 16 CPUs\n";
 
 static int parse_tick_rule(const char *v, enum il_tick_rule *r)
@@ -273,7 +274,11 @@ static int run(int argc, char **argv)
 			free(p);
 			return cli_usage_error("sim", "--set: '%s' is not KEY=VALUE", sets[i]);
 		}
-		r = il_platform_set_option(p, o.key, o.value, &err);
+		if (il_platform_set_option(p, o.key, o.value, &err)) {
+			free(wl_cfg);
+			free(p);
+			return cli_usage_error("sim", "--set %s: %s", sets[i], err.msg);
+		}
 	}
 	if (r < 0) {
 		free(wl_cfg);

@@ -1197,10 +1197,15 @@ const char *il_platform_option(const struct il_platform *p, const char *key)
 int il_platform_set_option(struct il_platform *p, const char *key, const char *value,
 			   struct il_err *err)
 {
+	int r;
+
 	if (!*key)
 		return il_err_set(err, EINVAL, "empty option name");
 	if (strlen(key) >= sizeof(p->options[0].key) || strlen(value) >= sizeof(p->options[0].value))
 		return il_err_set(err, EINVAL, "option '%s' too long", key);
+	r = il_boot_option_check(key, err);
+	if (r)
+		return r;
 	for (int i = 0; i < p->noptions; i++)
 		if (!strcmp(p->options[i].key, key)) {
 			snprintf(p->options[i].value, sizeof(p->options[i].value), "%s", value);

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Refusals of issue 9: kernel releases outside the modelled range, unknown
-# and duplicate platform sections and keys, state-name keys naming no state
-# the platform can have.
+# Refusals of issue 9: kernel releases outside the modelled range, misspelt
+# boot/module options, unknown and duplicate platform keys, state-name keys
+# naming no state the platform can have.
 . "$SRCDIR/tests/cli/lib.sh"
 I=$IDLELAB
 f=$TMP/p.ini
@@ -29,6 +29,33 @@ expect_err "idlelab: $f:4: release: kernel release 2.6 is outside the releases i
 printf '[platform]\nname = x\n[kernel]\nrelease = banana\n' >"$f"
 expect_exit 1 "$I" sim --platform "$f" --duration 10ms
 expect_err "$f:4: release: kernel release 'banana' is not MAJOR.MINOR"
+
+# --- misspelt boot/module options: refused with the name, exit 2 on the command line ---
+expect_exit 2 "$I" platform show intel-haswell-ep --option intel_idle.max_csate=1
+expect_err "--option intel_idle.max_csate=1: unknown boot/module option 'intel_idle.max_csate' (did you mean 'intel_idle.max_cstate'?"
+if [ -s "$TMP/out" ]; then bad "platform show printed output for a bad --option"; else ok; fi
+expect_exit 2 "$I" sim --set idel=halt --duration 10ms
+expect_err "--set idel=halt: unknown boot/module option 'idel' (did you mean 'idle'?"
+expect_exit 2 "$I" platform show kvm-haltpoll --option haltpoll.guest_halt_poll=0
+expect_err "did you mean 'haltpoll.guest_halt_poll_ns'?"
+expect_exit 0 "$I" platform show intel-haswell-ep --option intel_idle.max_cstate=0 --lines
+# ... and in a platform file: FILE:LINE, exit 1
+printf '[platform]\nname = x\n[kernel]\noption = idle=halt\noption = processor.max_csate=1\n' >"$f"
+expect_exit 1 "$I" platform show "$f"
+expect_err "idlelab: $f:5: option: unknown boot/module option 'processor.max_csate' (did you mean 'processor.max_cstate'?"
+# every option name the drivers read is in the table, and every table entry is read
+names=$(grep -ohE '(il_platform_option|il_option_bool)\((p|c->p), "[^"]+"|read_uint_param\(p, m, "[^"]+"' \
+	"$SRCDIR"/src/drivers/*.c | sed 's/.*"\(.*\)"/\1/' | sort -u)
+[ -n "$names" ] && ok || bad "no option reads found in src/drivers"
+for n in $names; do
+	if grep -qF "{ \"$n\"," "$SRCDIR/src/platform/options.c"; then ok; else bad "option $n is read in src/drivers but not in il_boot_options"; fi
+done
+for n in $(grep -oE '^	\{ "[^"]+",' "$SRCDIR/src/platform/options.c" | sed 's/.*"\(.*\)".*/\1/'); do
+	case $n in
+	haltpoll.*) grep -qF "\"${n#haltpoll.}\"" "$SRCDIR/src/governors/haltpoll.c" && ok || bad "$n is no haltpoll parameter" ;;
+	*) echo "$names" | grep -qxF "$n" && ok || bad "il_boot_options lists $n, which src/drivers does not read" ;;
+	esac
+done
 
 # --- D11: duplicate keys, sections, [state.N], [cst.N]: both lines, exit 1 ---
 printf '[platform]\nname = x\n[cpu]\nmwait = yes\n[kernel]\nhz = 250\n[cpu]\nmwait = no\n' >"$f"

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "idlelab/governor.h"
 #include "idlelab/platform.h"
 
 #define HEAD "[platform]\nname = t\n"
@@ -218,6 +219,39 @@ static void unknown_sections(void **unused)
 	refused(HEAD "[firmware]\ndriver = acpi_idle\n", 4, "unknown key 'driver' in [firmware]");
 }
 
+/* Boot/module options: only the ones idlelab models, in a file and from a caller. */
+static void boot_options(void **unused)
+{
+	(void)unused;
+	struct il_platform p;
+	struct il_err e;
+	refused(HEAD "[kernel]\noption = intel_idle.max_csate=1\n", 4,
+		"option: unknown boot/module option 'intel_idle.max_csate' (did you mean "
+		"'intel_idle.max_cstate'? known: intel_idle.max_cstate, intel_idle.states_off");
+	refused(HEAD "[kernel]\noption = banana\n", 4, "unknown boot/module option 'banana' (known: "
+		"idle, nohz, cpuidle.*");
+	assert_int_equal(load(&p, HEAD, &e), 0);
+	assert_int_equal(il_platform_set_option(&p, "idel", "halt", &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "'idel' (did you mean 'idle'?"));
+	assert_int_equal(p.noptions, 0);
+	for (int i = 0; i < il_boot_option_count; i++) {
+		assert_int_equal(il_platform_set_option(&p, il_boot_options[i].name, "1", &e), 0);
+		assert_non_null(il_boot_option_find(il_boot_options[i].name));
+	}
+	assert_int_equal(p.noptions, il_boot_option_count);
+	/* the haltpoll governor's parameters are the ones the table names */
+	struct il_gov *g = il_gov_new("haltpoll", 1, &e);
+	assert_non_null(g);
+	int n = 0;
+	for (int i = 0; i < il_boot_option_count; i++)
+		if (!strncmp(il_boot_options[i].name, "haltpoll.", 9)) {
+			assert_int_equal(il_gov_set_param(g, il_boot_options[i].name + 9, "1", &e), 0);
+			n++;
+		}
+	assert_int_equal(n, 5);
+	il_gov_free(g);
+}
+
 /* The docs' block of section sec: from its "### " heading to the next heading. */
 static const char *doc_block(const char *doc, const char *sec, const char **end)
 {
@@ -366,7 +400,7 @@ int main(void)
 		cmocka_unit_test(explicit_table), cmocka_unit_test(cst_entries),
 		cmocka_unit_test(malformed),     cmocka_unit_test(files),
 		cmocka_unit_test(duplicates),    cmocka_unit_test(unknown_sections),
-		cmocka_unit_test(keys_documented),
+		cmocka_unit_test(boot_options),  cmocka_unit_test(keys_documented),
 		cmocka_unit_test(defaults_as_written),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
