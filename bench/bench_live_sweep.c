@@ -41,7 +41,7 @@
 #include <unistd.h>
 
 #include "bench_util.h"
-#include "idlelab/sim.h"
+#include "idlelab/workload.h"
 #include "idlelab/sysfs.h"
 
 #define MAX_CHANGES 9

@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "idlelab/sim.h"
+#include "idlelab/batch.h"
 
 static double wall(void)
 {

@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "idlelab/err.h"
-#include "idlelab/sim.h"
+#include "idlelab/stats.h"
 
 struct il_result_metric {
 	char row[40];           /* "usage", "state C6", "152us" (grid rows) ... */

@@ -14,7 +14,7 @@
 #include "cli.h"
 #include "idlelab/report.h"
 #include "idlelab/results.h"
-#include "idlelab/sim.h"
+#include "idlelab/stats.h"
 
 #define CMP_MAX_CONFIGS 16
 

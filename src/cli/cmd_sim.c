@@ -16,7 +16,8 @@
 #include "idlelab/platform.h"
 #include "idlelab/release.h"
 #include "idlelab/report.h"
-#include "idlelab/sim.h"
+#include "idlelab/batch.h"
+#include "idlelab/workload.h"
 #include "util.h"
 
 #define MAX_WL_OPTS 32

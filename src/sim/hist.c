@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "idlelab/sim.h"
+#include "idlelab/hist.h"
 
 #define SUB_COUNT (1 << IL_HIST_SUB_BITS)
 #define HALF_COUNT (1 << (IL_HIST_SUB_BITS - 1))

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "idlelab/report.h"
-#include "idlelab/sim.h"
+#include "idlelab/batch.h"
 
 /*
  * Values of metric i of config c (as run 1 lists it) over the runs, matched

@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "idlelab/sim.h"
+#include "idlelab/rng.h"
 
 #define LN2 0.69314718055994530942
 #define LN2_HI 6.93147180369123816490e-01 /* ln 2 split so that k * LN2_HI is exact */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlelab/sim.h"
+#include "idlelab/batch.h"
 
 struct batch_ctx {
 	struct il_sim_batch *b;

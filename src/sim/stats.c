@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlelab/sim.h"
+#include "idlelab/stats.h"
 
 void il_metrics_init(struct il_metrics *ms)
 {

@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlelab/rng.h"
 #include "idlelab/sim.h"
+#include "idlelab/stats.h"
+#include "idlelab/workload.h"
 
 extern const struct il_workload il_wl_idle;
 

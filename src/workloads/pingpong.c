@@ -9,7 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "idlelab/hist.h"
 #include "idlelab/sim.h"
+#include "idlelab/stats.h"
+#include "idlelab/workload.h"
 
 extern const struct il_workload il_wl_pingpong;
 

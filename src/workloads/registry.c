@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "idlelab/sim.h"
+#include "idlelab/workload.h"
 #include "util.h"
 
 extern const struct il_workload il_wl_sleep_sweep, il_wl_pingpong, il_wl_wake_latency,

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "idlelab/sim.h"
+#include "idlelab/stats.h"
+#include "idlelab/workload.h"
 
 extern const struct il_workload il_wl_stream;
 

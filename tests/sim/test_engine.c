@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "idlelab/sim.h"
+#include "idlelab/workload.h"
 
 /* ------------------------------------------------- a test governor */
 

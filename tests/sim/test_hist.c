@@ -7,7 +7,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "idlelab/sim.h"
+#include "idlelab/hist.h"
+#include "idlelab/rng.h"
 
 static void buckets(void **unused)
 {

@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "idlelab/sim.h"
+#include "idlelab/stats.h"
 
 #define NEAR(a, b, eps) assert_true(fabs((a) - (b)) < (eps))
 

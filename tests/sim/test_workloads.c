@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "idlelab/sim.h"
+#include "idlelab/workload.h"
 
 struct tg_cpu {
 	int selects;
