@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The simulation engine: CPUs running tasks and the kernel's idle loop.
+ * The simulation engine: CPUs running tasks and the kernel's idle loop, the
+ * dispatch of events and the calls workloads make. Setup is in setup.c, the
+ * event queues in evq.h/evq.c, turbo, depth and energy in power.h/power.c.
  *
  * The idle loop follows kernel/sched/idle.c as of the 2026 commits
  * e5c9ffc6ae1b (single state: skip the governor), d557640e4ce5 (and skip
- * reflect) and f4c31b07b136 (tick rule of the two special cases), see
- * ../shared/spec/kernel-cpuidle/core.md §7; accounting is the core's
- * (il_account_enter, cpuidle_enter_state of drivers/cpuidle/cpuidle.c);
- * the poll state follows drivers/cpuidle/poll_state.c (00717eb8c955) with
- * the clock check treated as exact; the tick rules follow
- * kernel/time/tick-sched.c (tick_nohz_get_sleep_length, tick_nohz_next_event:
- * the tick is not stopped when the next timer is within one tick period).
+ * reflect) and f4c31b07b136 (tick rule of the two special cases);
+ * accounting is the core's (il_account_enter, cpuidle_enter_state of
+ * drivers/cpuidle/cpuidle.c); the poll state follows
+ * drivers/cpuidle/poll_state.c (00717eb8c955) with the clock check treated
+ * as exact; the tick rules follow kernel/time/tick-sched.c
+ * (tick_nohz_get_sleep_length, tick_nohz_next_event: the tick is not
+ * stopped when the next timer is within one tick period).
  *
  * Events: each CPU owns one "slot" (its next internal event: end of a burst,
  * end of the idle entry, poll time limit, end of an exit) kept in a
@@ -38,358 +40,15 @@
 #include <string.h>
 
 #include "idlelab/sim.h"
+#include "power.h"
 #include "sim_internal.h"
 
-/* ------------------------------------------------------------ params */
-
-void il_sim_params_default(struct il_sim_params *p)
-{
-	memset(p, 0, sizeof(*p));
-	p->duration_ns = 1000000000;
-	p->seed = 1;
-	p->entry_ns = 300;
-	p->switch_ns = -1; /* the platform's [kernel] switch_ns, else IL_SIM_SWITCH_NS */
-	p->turbo_interval_ns = 100000;
-	p->no_timer_ns = 1000000000;
-	p->nocpuidle_tick = IL_TICK_GOT_TICK;
-	p->single_state_tick = IL_TICK_GOT_TICK;
-	p->nohz = true;
-	p->qos_resume_latency_us = IL_QOS_DEFAULT_DEV_US;
-	p->qos_cpu_latency_us = IL_QOS_DEFAULT_GLOBAL_US;
-	p->default_mhz = 2000;
-}
-
-int64_t il_sim_switch_ns(const struct il_sim_params *params, const struct il_platform *p)
-{
-	if (params->switch_ns >= 0)
-		return params->switch_ns;
-	return p->switch_ns > 0 ? p->switch_ns : IL_SIM_SWITCH_NS;
-}
-
-double il_turbo_mhz(const struct il_platform *p, int active_cores, double fallback_mhz)
-{
-	if (p->nturbo > 0) {
-		int n = active_cores < 1 ? 1 : active_cores;
-		if (n > p->nturbo)
-			n = p->nturbo;
-		if (p->turbo_mhz[n - 1] > 0)
-			return p->turbo_mhz[n - 1];
-	}
-	if (p->base_mhz > 0)
-		return p->base_mhz;
-	return fallback_mhz;
-}
-
-/* -------------------------------------------------------------- heaps */
-
-static inline bool ev_before(const struct sim_ev *a, const struct sim_ev *b)
-{
-	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
-}
+/* ------------------------------------------------------------ events */
 
 static void ev_push(struct il_sim *s, int64_t t, int type, int cpu, int arg, uint64_t arg2)
 {
-	if (s->nev == s->cap_ev) {
-		size_t cap = (size_t)s->cap_ev * 2;
-		struct sim_ev *e = realloc(s->ev, cap * sizeof(*e));
-		if (!e) {
-			fputs("idlelab: out of memory\n", stderr);
-			abort();
-		}
-		s->ev = e;
-		s->cap_ev = (int)cap;
-	}
-	struct sim_ev x = { .t = t, .seq = s->seq++, .type = type, .cpu = cpu, .arg = arg,
-			    .arg2 = arg2 };
-	int i = s->nev++;
-	while (i > 0) {
-		int p = (i - 1) / 2;
-		if (!ev_before(&x, &s->ev[p]))
-			break;
-		s->ev[i] = s->ev[p];
-		i = p;
-	}
-	s->ev[i] = x;
-}
-
-static struct sim_ev ev_pop(struct il_sim *s)
-{
-	struct sim_ev top = s->ev[0];
-	struct sim_ev x = s->ev[--s->nev];
-	int n = s->nev, i = 0;
-
-	for (;;) {
-		int l = 2 * i + 1, m;
-		if (l >= n)
-			break;
-		m = (l + 1 < n && ev_before(&s->ev[l + 1], &s->ev[l])) ? l + 1 : l;
-		if (!ev_before(&s->ev[m], &x))
-			break;
-		s->ev[i] = s->ev[m];
-		i = m;
-	}
-	if (n)
-		s->ev[i] = x;
-	return top;
-}
-
-/*
- * The CPUs' internal events sit in a tournament tree indexed by CPU: leaf
- * tt[leaves + cpu] holds the CPU's time (INT64_MAX when it has none), every
- * inner node the earlier of its children's winners (time and CPU; the
- * sequence numbers that break ties are in tseq[cpu]), so tt[1] is the
- * earliest. An update walks one leaf-to-root path (8 levels on 256 CPUs),
- * carrying the winner so far, and stops where another CPU keeps winning.
- * Keys (t, seq) are unique: any correct structure pops the same order.
- */
-static inline void tt_update(struct il_sim *s, int cpu, int64_t t, uint64_t seq)
-{
-	struct sim_tnode *n = s->tt;
-	const uint64_t *q = s->tseq;
-	int i = s->tt_leaves + cpu, w = cpu;
-
-	s->tseq[cpu] = seq;
-	n[i].t = t;
-	if (s->tt_scan)
-		return; /* few CPUs: the main loop scans the leaves */
-	while (i > 1) {
-		int64_t ot = n[i ^ 1].t;
-		int oc = n[i ^ 1].cpu;
-		bool take = ot < t;
-		if (__builtin_expect(ot == t, 0))
-			take = q[oc] < q[w];
-		/* written for conditional moves: which side wins is unpredictable */
-		t = take ? ot : t;
-		w = take ? oc : w;
-		i >>= 1;
-		if (w != cpu && n[i].cpu == w)
-			return; /* another CPU still wins here: nothing above changes */
-		n[i].t = t;
-		n[i].cpu = w;
-	}
-}
-
-/*
- * With few CPUs a scan of the leaves is cheaper than keeping the inner
- * nodes: the earliest (time, sequence) leaf, INT64_MAX time if none.
- */
-static inline const struct sim_tnode *tt_scan_min(const struct il_sim *s)
-{
-	const struct sim_tnode *l = &s->tt[s->tt_leaves], *k = l;
-
-	for (int i = 1; i < s->ncpus; i++)
-		if (l[i].t < k->t || (l[i].t == k->t && s->tseq[i] < s->tseq[k->cpu]))
-			k = &l[i];
-	return k;
-}
-
-/*
- * Set (or clear, t = INT64_MAX) a CPU's internal event. The CPU whose event
- * is being handled updates its leaf once, when the handler is done (the
- * main loop looks at the tree only between events).
- */
-static void slot_set(struct il_sim *s, struct sim_cpu *c, int64_t t, int kind)
-{
-	c->slot_t = t;
-	c->slot_kind = kind;
-	c->slot_seq = s->seq++;
-	if (c->cpu != s->slot_cpu)
-		tt_update(s, c->cpu, t, c->slot_seq);
-}
-
-/* Per-CPU hrtimer queue: a small min-heap of expiry times. */
-static void th_push(struct sim_cpu *c, int64_t t)
-{
-	if (c->nth == c->cap_th) {
-		int cap = c->cap_th ? c->cap_th * 2 : 4;
-		int64_t *n = realloc(c->th, (size_t)cap * sizeof(*n));
-		if (!n)
-			abort();
-		c->th = n;
-		c->cap_th = cap;
-	}
-	int i = c->nth++;
-	while (i > 0 && c->th[(i - 1) / 2] > t) {
-		c->th[i] = c->th[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	c->th[i] = t;
-}
-
-static void th_pop(struct sim_cpu *c)
-{
-	int64_t x = c->th[--c->nth];
-	int n = c->nth, i = 0;
-
-	for (;;) {
-		int l = 2 * i + 1, m;
-		if (l >= n)
-			break;
-		m = (l + 1 < n && c->th[l + 1] < c->th[l]) ? l + 1 : l;
-		if (c->th[m] >= x)
-			break;
-		c->th[i] = c->th[m];
-		i = m;
-	}
-	if (n)
-		c->th[i] = x;
-}
-
-/* ------------------------------------------- turbo, depth and energy */
-
-static double active_power(const struct il_sim *s, double mhz)
-{
-	return s->p->active_static_w + s->p->active_w_per_ghz * mhz / 1000;
-}
-
-/* Power of a thread in its current mode, W. */
-static double thread_power(const struct il_sim *s, const struct sim_cpu *c)
-{
-	if (c->mode == M_STATE && !c->exiting && !s->st_active[c->idx])
-		return s->st_power[c->idx];
-	return s->pkgs[c->pkg].active_w;
-}
-
-static void energy_flush(struct il_sim *s, struct sim_cpu *c, int64_t now)
-{
-	if (!s->energy_on)
-		return;
-	c->energy_j += c->power_w * (double)(now - c->energy_since) * 1e-9;
-	c->energy_since = now;
-}
-
-static int freq_index(struct il_sim *s, double mhz)
-{
-	for (int i = 0; i < s->nfreq; i++)
-		if (s->freq_mhz[i] == mhz)
-			return i;
-	if (s->nfreq < 64) {
-		s->freq_mhz[s->nfreq] = mhz;
-		s->freq_ns[s->nfreq] = 0;
-		return s->nfreq++;
-	}
-	return 63;
-}
-
-/*
- * A core of pk moved from level from to level to: the package's depth (its
- * shallowest core) is kept in pk->level; its time is added up when that
- * level changes (integer sums: adding per core change or per package
- * change gives the same totals), and at each core change while the
- * package is active and draws uncore power (energy sums are floating
- * point: their terms stay those of one flush per core change).
- */
-static void pkg_core_moved(struct il_sim *s, struct sim_pkg *pk, int from, int to, int64_t now)
-{
-	int old = pk->level, lvl = old;
-
-	pk->ncores_at[from]--;
-	pk->ncores_at[to]++;
-	if (to < lvl) {
-		lvl = to;
-	} else if (from == lvl && !pk->ncores_at[from]) {
-		while (lvl <= IL_STATE_MAX && !pk->ncores_at[lvl])
-			lvl++;
-		if (lvl > IL_STATE_MAX)
-			lvl = 0;
-	}
-	bool energy = old == 0 && s->p->package_w != 0;
-	if (lvl == old && !energy)
-		return;
-	s->pkg_depth_ns[old] += now - pk->depth_since;
-	if (energy)
-		pk->energy_j += s->p->package_w * (double)(now - pk->depth_since) * 1e-9;
-	pk->depth_since = now;
-	pk->level = lvl;
-}
-
-/*
- * A thread's depth level changed (0 = active, i + 1 = in physical state i):
- * update its core's depth (shallowest thread), the package's (shallowest
- * core) and the count of turbo-active cores.
- */
-static void depth_change(struct il_sim *s, struct sim_cpu *c, int lvl, int64_t now)
-{
-	struct sim_core *co = &s->cores[c->core];
-	struct sim_pkg *pk = &s->pkgs[c->pkg];
-	bool rel_old = s->lvl_rel[c->level], rel_new = s->lvl_rel[lvl];
-
-	c->level = lvl;
-	if (rel_old != rel_new) {
-		bool was_active = co->nrel < co->nthreads;
-		co->nrel += rel_new ? 1 : -1;
-		bool is_active = co->nrel < co->nthreads;
-		if (was_active != is_active)
-			pk->active += is_active ? 1 : -1;
-	}
-	int clvl = lvl;
-	for (int i = 0; co->nthreads > 1 && i < co->nthreads; i++) {
-		int l = s->cpus[co->first + i].level;
-		if (l < clvl)
-			clvl = l;
-	}
-	if (clvl != co->level) {
-		s->core_depth_ns[co->level] += now - co->since;
-		co->since = now;
-		pkg_core_moved(s, pk, co->level, clvl, now);
-		co->level = clvl;
-	}
-}
-
-/* Mode change of a thread: energy and depth bookkeeping. */
-static inline void mode_set(struct il_sim *s, struct sim_cpu *c, int mode, int64_t now)
-{
-	int lvl = mode == M_STATE && !c->exiting ? s->st_lvl[c->idx] : 0;
-
-	c->mode = mode;
-	if (s->energy_on) {
-		energy_flush(s, c, now);
-		c->power_w = thread_power(s, c);
-	}
-	if (c->level != lvl)
-		depth_change(s, c, lvl, now);
-}
-
-static int64_t cycles_ns(uint64_t cycles, double mhz)
-{
-	return (int64_t)((double)cycles * 1000.0 / mhz + 0.5);
-}
-
-/* Re-time a running burst after its package changed frequency. */
-static void burst_retime(struct il_sim *s, struct sim_cpu *c, double old_mhz, double new_mhz,
-			 int64_t now)
-{
-	if (c->mode != M_RUN || c->slot_kind != SLOT_RUN_DONE)
-		return;
-	if (now > c->cyc_start) {
-		double done = (double)(now - c->cyc_start) * old_mhz / 1000.0;
-		c->cycles_left = done >= c->cycles_left ? 0 : c->cycles_left - done;
-		c->cyc_start = now;
-	}
-	int64_t base = c->cyc_start > now ? c->cyc_start : now;
-	slot_set(s, c, base + (int64_t)(c->cycles_left * 1000.0 / new_mhz + 0.5), SLOT_RUN_DONE);
-}
-
-static void turbo_update(struct il_sim *s, int64_t now)
-{
-	for (int k = 0; k < s->npkgs; k++) {
-		struct sim_pkg *pk = &s->pkgs[k];
-		double mhz = il_turbo_mhz(s->p, pk->active, s->params.default_mhz);
-		if (mhz == pk->mhz)
-			continue;
-		s->freq_ns[pk->freq_idx] += now - pk->freq_since;
-		pk->freq_since = now;
-		double old = pk->mhz;
-		for (int i = pk->first_cpu; i < pk->first_cpu + pk->ncpus; i++)
-			energy_flush(s, &s->cpus[i], now);
-		pk->mhz = mhz;
-		pk->active_w = active_power(s, mhz);
-		pk->freq_idx = freq_index(s, mhz);
-		for (int i = pk->first_cpu; i < pk->first_cpu + pk->ncpus; i++) {
-			s->cpus[i].power_w = thread_power(s, &s->cpus[i]);
-			burst_retime(s, &s->cpus[i], old, mhz, now);
-		}
-	}
+	sim_evheap_push(&s->evq, (struct sim_ev){ .t = t, .seq = s->seq++, .type = type, .cpu = cpu,
+						  .arg = arg, .arg2 = arg2 });
 }
 
 /* ------------------------------------------------------------- tasks */
@@ -483,7 +142,7 @@ static void run_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	/* blocked (on a timer, a message or I/O) */
 	t->state = T_BLOCKED;
 	if (t->action == A_SLEEP) {
-		th_push(c, t->timer_t);
+		sim_timerq_push(&c->th, t->timer_t);
 		ev_push(s, t->timer_t, EV_TIMER, c->cpu, id, 0);
 	}
 	c->cur = -1;
@@ -499,15 +158,10 @@ static void run_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 
 /* --------------------------------------------------------- idle loop */
 
-static int64_t next_timer(const struct sim_cpu *c)
-{
-	return c->nth ? c->th[0] : INT64_MAX;
-}
-
 /* Fill the idle inputs the kernel computes at select (tick-sched.c). */
 static void idle_inputs(struct il_sim *s, struct sim_cpu *c, int64_t now, struct il_idle_inputs *in)
 {
-	int64_t nt = next_timer(c);
+	int64_t nt = sim_timerq_next(&c->th);
 	int64_t sleep = nt == INT64_MAX ? s->params.no_timer_ns : nt - now;
 	int64_t to_tick = s->next_tick_t - now;
 
@@ -547,7 +201,7 @@ static void tick_stop(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
 	if (!s->params.nohz || c->tick_stopped)
 		return;
-	int64_t nt = next_timer(c);
+	int64_t nt = sim_timerq_next(&c->th);
 	/* the last tick instant <= now (ticks are at multiples of tick_nsec) */
 	int64_t basemono = s->next_tick_t - s->tick_nsec;
 	while (basemono > now)
@@ -851,7 +505,7 @@ static void on_event(struct il_sim *s, const struct sim_ev *e)
 		/* arg2 = 1 + the time it was raised, for an interrupt handled late */
 		int64_t orig = e->arg2 ? (int64_t)(e->arg2 - 1) : now;
 		if (e->type == EV_TIMER && !e->arg2)
-			th_pop(c);
+			sim_timerq_pop(&c->th);
 		if (e->type == EV_IRQ && e->arg < 0 && !e->arg2 && s->wl->irq)
 			s->wl->irq(s->wl_cfg, s->wl_st, s, e->cpu);
 		bool remote = e->arg >= 0 && s->tasks[e->arg].cpu != e->cpu;
@@ -872,7 +526,7 @@ static void on_event(struct il_sim *s, const struct sim_ev *e)
 	case EV_HK_TIMER: {
 		struct sim_hk *hk = &s->hk[e->arg];
 		if (!hk->popped) {
-			th_pop(c);
+			sim_timerq_pop(&c->th);
 			hk->popped = true;
 			if (s->wl->hk_timer)
 				s->wl->hk_timer(s->wl_cfg, s->wl_st, s, e->cpu, hk->arg);
@@ -929,7 +583,7 @@ static void on_slot(struct il_sim *s, struct sim_cpu *c)
 	if (c->slot_kind == SLOT_NONE && c->slot_t != INT64_MAX)
 		slot_set(s, c, INT64_MAX, SLOT_NONE);
 	else
-		tt_update(s, c->cpu, c->slot_t, c->slot_seq);
+		sim_ttree_update(&s->tt, c->cpu, c->slot_t, c->slot_seq);
 }
 
 /* ----------------------------------------------------- workload API */
@@ -1065,190 +719,11 @@ void il_sim_hk_timer_at(struct il_sim *s, int cpu, int64_t abs_ns, int64_t cost_
 	if (abs_ns < s->now)
 		abs_ns = s->now;
 	s->hk[slot] = (struct sim_hk){ .used = true, .popped = false, .cost_ns = cost_ns, .arg = arg };
-	th_push(&s->cpus[cpu], abs_ns);
+	sim_timerq_push(&s->cpus[cpu].th, abs_ns);
 	ev_push(s, abs_ns, EV_HK_TIMER, cpu, slot, 0);
 }
 
-/* ------------------------------------------------------ create, run */
-
-struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_idle *m,
-			  struct il_gov *gov, const struct il_workload *wl,
-			  const void *wl_cfg, const struct il_sim_params *params,
-			  struct il_err *err)
-{
-	int ncpus = il_platform_ncpus(p);
-
-	if (ncpus < 1) {
-		il_err_set(err, EINVAL, "platform %s has no CPUs", p->name);
-		return NULL;
-	}
-	if (ncpus < wl->min_cpus) {
-		il_err_set(err, EINVAL, "workload %s needs %d CPUs, platform %s has %d",
-			   wl->name, wl->min_cpus, p->name, ncpus);
-		return NULL;
-	}
-	if (m->cpuidle && !m->force_poll && m->drv.state_count > 1 && !gov) {
-		il_err_set(err, EINVAL, "a governor is needed for driver %s", m->drv.name);
-		return NULL;
-	}
-	if (params->duration_ns <= 0 || params->entry_ns < 0 || params->switch_ns < -1 ||
-	    params->turbo_interval_ns <= 0 || params->no_timer_ns <= 0) {
-		il_err_set(err, EINVAL, "bad simulation parameters (durations must be positive)");
-		return NULL;
-	}
-	struct il_sim *s = calloc(1, sizeof(*s));
-	if (!s) {
-		il_err_set(err, ENOMEM, "out of memory");
-		return NULL;
-	}
-	s->p = p;
-	s->m = m;
-	s->gov = gov;
-	s->wl = wl;
-	s->wl_cfg = wl_cfg;
-	s->params = *params;
-	s->params.switch_ns = il_sim_switch_ns(params, p);
-	s->ncpus = ncpus;
-	s->tick_nsec = il_tick_nsec(p->hz ? p->hz : 1000);
-	s->force_poll = m->force_poll;
-	s->oracle = gov && (gov->ops->flags & IL_GOV_NEEDS_TRUE_IDLE);
-	s->energy_on = p->active_w_per_ghz > 0 || p->active_static_w > 0 || p->package_w > 0;
-	for (int i = 0; i < m->drv.state_count; i++)
-		if (m->drv.states[i].power_w > 0 || m->drv.states[i].transition_j > 0)
-			s->energy_on = true;
-	s->cur_cpu = -1;
-	s->slot_cpu = -1;
-	il_rng_seed(&s->rng, params->seed);
-	il_hist_init(&s->wake_lat);
-
-	/* the state table the loop uses */
-	if (m->force_poll) {
-		memset(&s->own_drv, 0, sizeof(s->own_drv));
-		snprintf(s->own_drv.name, sizeof(s->own_drv.name), "idle=poll");
-		il_poll_state_init(&s->own_drv.states[0]);
-		snprintf(s->own_drv.states[0].name, IL_NAME_LEN, "poll");
-		s->own_drv.state_count = 1;
-		s->drv = &s->own_drv;
-	} else if (!m->cpuidle) {
-		memset(&s->own_drv, 0, sizeof(s->own_drv));
-		snprintf(s->own_drv.name, sizeof(s->own_drv.name), "default idle");
-		s->own_drv.states[0] = m->default_state;
-		if (!s->own_drv.states[0].name[0])
-			snprintf(s->own_drv.states[0].name, IL_NAME_LEN, "%s",
-				 m->routine == IL_IDLE_ROUTINE_NONE ? "HLT" : il_idle_routine_name(m->routine));
-		if (s->own_drv.states[0].entry == IL_ENTRY_NONE)
-			s->own_drv.states[0].entry = IL_ENTRY_HLT;
-		s->own_drv.state_count = 1;
-		s->drv = &s->own_drv;
-	} else {
-		s->drv = &m->drv;
-	}
-	if (s->drv->state_count < 1) {
-		il_err_set(err, EINVAL, "driver %s has no states", s->drv->name);
-		free(s);
-		return NULL;
-	}
-
-	/* per state: the depth level a thread in it has (0 = polling) and its turbo flag */
-	for (int i = 0; i < s->drv->state_count; i++) {
-		bool polls = s->drv->states[i].flags & IL_FLAG_POLLING;
-		s->st_lvl[i] = polls ? 0 : (uint8_t)(i + 1);
-		s->lvl_rel[i + 1] = s->drv->states[i].flags & IL_FLAG_TURBO_RELEASE;
-		/* power in it: its own, else a polling thread draws active power, else none */
-		s->st_active[i] = !(s->drv->states[i].power_w >= 0) && polls;
-		s->st_power[i] = s->drv->states[i].power_w >= 0 ? s->drv->states[i].power_w : 0;
-	}
-	int tpc = p->threads_per_core, cpp = p->cores_per_package;
-	s->ncores = p->packages * cpp;
-	s->npkgs = p->packages;
-	s->cpus = calloc((size_t)ncpus, sizeof(*s->cpus));
-	s->cores = calloc((size_t)s->ncores, sizeof(*s->cores));
-	s->pkgs = calloc((size_t)s->npkgs, sizeof(*s->pkgs));
-	s->tt_leaves = 1;
-	while (s->tt_leaves < ncpus)
-		s->tt_leaves *= 2;
-	s->tt_scan = ncpus <= TT_SCAN_MAX;
-	s->tt = malloc(2 * (size_t)s->tt_leaves * sizeof(*s->tt));
-	s->tseq = malloc((size_t)s->tt_leaves * sizeof(*s->tseq));
-	s->cap_ev = 64 + 8 * ncpus;
-	s->ev = malloc((size_t)s->cap_ev * sizeof(*s->ev));
-	s->wl_st = calloc(1, wl->state_size ? wl->state_size : 1);
-	if (!s->cpus || !s->cores || !s->pkgs || !s->tt || !s->tseq || !s->ev || !s->wl_st) {
-		il_err_set(err, ENOMEM, "out of memory");
-		il_sim_free(s);
-		return NULL;
-	}
-	for (int k = 0; k < s->npkgs; k++) {
-		struct sim_pkg *pk = &s->pkgs[k];
-		pk->first_cpu = k * cpp * tpc;
-		pk->ncpus = cpp * tpc;
-		pk->active = cpp;
-		pk->ncores_at[0] = cpp;
-		pk->mhz = il_turbo_mhz(p, cpp, params->default_mhz);
-		pk->active_w = active_power(s, pk->mhz);
-		pk->freq_idx = freq_index(s, pk->mhz);
-	}
-	/* no package ever changes frequency when every active-core count maps to the same one */
-	s->turbo_fixed = true;
-	for (int n = 0; n <= cpp; n++)
-		if (il_turbo_mhz(p, n, params->default_mhz) != s->pkgs[0].mhz)
-			s->turbo_fixed = false;
-	for (int i = 2 * s->tt_leaves - 1; i >= 1; i--) {
-		if (i >= s->tt_leaves) {
-			s->tt[i] = (struct sim_tnode){ .t = INT64_MAX, .cpu = i - s->tt_leaves };
-			s->tseq[i - s->tt_leaves] = UINT64_MAX;
-			continue;
-		}
-		s->tt[i] = s->tt[2 * i]; /* all equal: the lower CPU */
-	}
-	for (int k = 0; k < s->ncores; k++) {
-		s->cores[k].first = k * tpc;
-		s->cores[k].nthreads = tpc;
-	}
-	for (int i = 0; i < ncpus; i++) {
-		struct sim_cpu *c = &s->cpus[i];
-		c->cpu = i;
-		c->core = i / tpc;
-		c->pkg = i / (tpc * cpp);
-		c->cur = -1;
-		c->slot_t = INT64_MAX;
-		c->memo_mhz = -1;
-		il_device_init(&c->dev, s->drv, i);
-		il_qos_init(&c->qos);
-		c->qos.resume_latency_us = params->qos_resume_latency_us;
-		c->qos.cpu_latency_us = params->qos_cpu_latency_us;
-		c->latency_req_ns = il_latency_req_ns(&c->qos); /* the requests never change in a run */
-		c->mode = M_RUN;
-		c->power_w = thread_power(s, c);
-		if (gov && s->drv == &m->drv)
-			il_gov_enable(gov, i, s->drv, &c->dev);
-	}
-	return s;
-}
-
-void il_sim_free(struct il_sim *s)
-{
-	if (!s)
-		return;
-	if (s->wl && s->wl->cleanup && s->wl_st)
-		s->wl->cleanup(s->wl_st);
-	if (s->cpus)
-		for (int i = 0; i < s->ncpus; i++) {
-			free(s->cpus[i].th);
-			free(s->cpus[i].rq);
-			free(s->cpus[i].tasks);
-		}
-	free(s->cpus);
-	free(s->cores);
-	free(s->pkgs);
-	free(s->tt);
-	free(s->tseq);
-	free(s->ev);
-	free(s->tasks);
-	free(s->hk);
-	free(s->wl_st);
-	free(s);
-}
+/* --------------------------------------------------------------- run */
 
 __attribute__((flatten)) int il_sim_run(struct il_sim *s, struct il_err *err)
 {
@@ -1295,18 +770,18 @@ __attribute__((flatten)) int il_sim_run(struct il_sim *s, struct il_err *err)
 	}
 	while (!s->stopped) {
 		/* the earliest of: a CPU's internal event, the heap, the turbo re-evaluation */
-		const struct sim_tnode *k = &s->tt[1];
-		if (s->tt_scan)
-			k = tt_scan_min(s);
+		const struct sim_tnode *k = &s->tt.n[1];
+		if (s->tt.scan)
+			k = sim_ttree_scan_min(&s->tt, s->ncpus);
 		int64_t t = s->turbo_t;
 		uint64_t seq = s->turbo_seq;
 		int src = 2;
-		if (s->nev && (s->ev[0].t < t || (s->ev[0].t == t && s->ev[0].seq < seq))) {
-			t = s->ev[0].t;
-			seq = s->ev[0].seq;
+		if (s->evq.n && (s->evq.ev[0].t < t || (s->evq.ev[0].t == t && s->evq.ev[0].seq < seq))) {
+			t = s->evq.ev[0].t;
+			seq = s->evq.ev[0].seq;
 			src = 1;
 		}
-		if (k->t != INT64_MAX && (k->t < t || (k->t == t && s->tseq[k->cpu] < seq))) {
+		if (k->t != INT64_MAX && (k->t < t || (k->t == t && s->tt.seq[k->cpu] < seq))) {
 			t = k->t;
 			src = 0;
 		}
@@ -1316,11 +791,11 @@ __attribute__((flatten)) int il_sim_run(struct il_sim *s, struct il_err *err)
 		if (src == 0) {
 			on_slot(s, &s->cpus[k->cpu]);
 		} else if (src == 1) {
-			struct sim_ev e = ev_pop(s);
+			struct sim_ev e = sim_evheap_pop(&s->evq);
 			on_event(s, &e);
 		} else {
 			if (!s->turbo_fixed)
-				turbo_update(s, t);
+				sim_turbo_update(s, t);
 			s->turbo_t = t + s->params.turbo_interval_ns;
 			s->turbo_seq = s->seq++;
 		}

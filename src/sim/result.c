@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "idlelab/sim.h"
+#include "power.h"
 #include "sim_internal.h"
 
 static void finish_accounting(struct il_sim *s)
@@ -23,33 +24,8 @@ static void finish_accounting(struct il_sim *s)
 		else
 			c->busy_ns += end - c->busy_since;
 		c->idle_since = c->busy_since = end;
-		c->energy_j += c->power_w * (double)(end - c->energy_since) * 1e-9;
-		c->energy_since = end;
 	}
-	for (int k = 0; k < s->ncores; k++) {
-		s->core_depth_ns[s->cores[k].level] += end - s->cores[k].since;
-		s->cores[k].since = end;
-	}
-	for (int k = 0; k < s->npkgs; k++) {
-		struct sim_pkg *pk = &s->pkgs[k];
-		int lvl = pk->level; /* kept by the engine as its shallowest core's */
-		s->pkg_depth_ns[lvl] += end - pk->depth_since;
-		if (lvl == 0)
-			pk->energy_j += s->p->package_w * (double)(end - pk->depth_since) * 1e-9;
-		pk->depth_since = end;
-		s->freq_ns[pk->freq_idx] += end - pk->freq_since;
-		pk->freq_since = end;
-	}
-}
-
-static bool power_model_known(const struct il_sim *s)
-{
-	if (s->p->active_w_per_ghz > 0 || s->p->active_static_w > 0 || s->p->package_w > 0)
-		return true;
-	for (int i = 0; i < s->drv->state_count; i++)
-		if (s->drv->states[i].power_w >= 0)
-			return true;
-	return false;
+	sim_power_finish(s, end);
 }
 
 static double pct(double a, double b)
@@ -202,7 +178,7 @@ int il_sim_result(struct il_sim *s, struct il_sim_result *r, struct il_err *err)
 			r->freq_mhz[j - 1] = m;
 			r->freq_ns[j - 1] = t;
 		}
-	r->energy_known = power_model_known(s);
+	r->energy_known = sim_power_model_known(s);
 	for (int i = 0; i < s->ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[i];
 		struct il_sim_cpu_result *o = &r->cpu[i];

@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The engine's internal state (src/sim/engine.c and result.c). */
+/*
+ * The engine's internal state, shared by src/sim/engine.c (idle loop,
+ * dispatch, workload calls), setup.c (create, free), power.c (turbo, depth,
+ * energy), evq.c (event queues) and result.c.
+ */
 #ifndef IDLELAB_SIM_INTERNAL_H
 #define IDLELAB_SIM_INTERNAL_H
 
 #include "idlelab/sim.h"
+#include "evq.h"
 
 /* What a CPU is doing. */
 enum { M_RUN = 0,   /* a task burst or kernel work */
@@ -20,24 +25,6 @@ enum { EV_TICK = 0, EV_CPU_TICK, EV_TIMER, EV_IRQ, EV_HK_TIMER, EV_IPI, EV_END, 
 
 enum { T_BLOCKED = 0, T_RUNNABLE, T_RUNNING };
 enum { A_NONE = 0, A_RUN, A_SLEEP, A_BLOCK };
-
-struct sim_ev {
-	int64_t t;           /* ns */
-	uint64_t seq;        /* insertion order: ties */
-	int type;
-	int cpu;
-	int arg;
-	uint64_t arg2;
-};
-
-/* Up to this many CPUs the main loop scans the tree's leaves instead. */
-#define TT_SCAN_MAX 8
-
-/* A node of the tree of CPUs by their internal event: the winner below it. */
-struct sim_tnode {
-	int64_t t;
-	int cpu;
-};
 
 struct sim_task {
 	int cpu;
@@ -76,8 +63,7 @@ struct sim_cpu {
 	double memo_mhz;
 	int64_t memo_ns;
 	/* hrtimers */
-	int64_t *th;
-	int nth, cap_th;
+	struct sim_timerq th;
 	/* idle loop */
 	bool in_idle;        /* between do_idle() entry and exit */
 	bool tick_stopped;
@@ -148,10 +134,7 @@ struct il_sim {
 	struct sim_cpu *cpus;
 	struct sim_core *cores;
 	struct sim_pkg *pkgs;
-	struct sim_tnode *tt;       /* tournament tree of CPUs by slot, root tt[1] */
-	uint64_t *tseq;             /* tie key of each CPU's slot (tt_leaves entries) */
-	int tt_leaves;              /* a power of two >= ncpus */
-	bool tt_scan;               /* ncpus <= TT_SCAN_MAX: leaves only, scanned */
+	struct sim_ttree tt;        /* CPUs by their slot */
 	int slot_cpu;               /* CPU whose slot is being handled, -1 none */
 	int64_t turbo_t;            /* next turbo re-evaluation and its tie key */
 	uint64_t turbo_seq;
@@ -160,8 +143,7 @@ struct il_sim {
 	bool lvl_rel[IL_STATE_MAX + 2];    /* depth level l is a TURBO_RELEASE state */
 	bool st_active[IL_STATE_MAX];      /* a thread in state i draws active power (polling) */
 	double st_power[IL_STATE_MAX];     /* else its power, W */
-	struct sim_ev *ev;
-	int nev, cap_ev;
+	struct sim_evheap evq;      /* timers, IPIs, interrupts, the tick, the end */
 	struct sim_task *tasks;
 	int ntasks, cap_tasks;
 	struct sim_hk *hk;
@@ -173,5 +155,19 @@ struct il_sim {
 	double freq_mhz[64];
 	int64_t freq_ns[64];
 };
+
+/*
+ * Set (or clear, t = INT64_MAX) a CPU's internal event. The CPU whose event
+ * is being handled updates its leaf once, when the handler is done (the
+ * main loop looks at the tree only between events).
+ */
+static inline void slot_set(struct il_sim *s, struct sim_cpu *c, int64_t t, int kind)
+{
+	c->slot_t = t;
+	c->slot_kind = kind;
+	c->slot_seq = s->seq++;
+	if (c->cpu != s->slot_cpu)
+		sim_ttree_update(&s->tt, c->cpu, t, c->slot_seq);
+}
 
 #endif

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The engine's event queues (internal to src/sim/), three of them:
+ * - a binary min-heap of events (timers, IPIs, device interrupts, the global
+ *   tick, the end of the run), ordered by (time, sequence number);
+ * - a tournament tree of CPUs by their one internal event (end of a burst,
+ *   end of the idle entry, poll limit, end of an exit), updated along one
+ *   leaf-to-root path; on few CPUs only its leaves are kept and scanned;
+ * - per CPU, a small min-heap of its hrtimer expiry times, which is what the
+ *   governor's sleep length is computed from.
+ * Keys (t, seq) are unique (one global sequence counter, kept by the engine),
+ * so any correct structure gives the same order and runs are deterministic.
+ *
+ * The operations the idle loop runs are static inline here, so they inline
+ * into the engine's main loop as they did when they lived in engine.c; setup
+ * and growth are in evq.c.
+ */
+#ifndef IDLELAB_SIM_EVQ_H
+#define IDLELAB_SIM_EVQ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* ------------------------------------------------------- event heap */
+
+struct sim_ev {
+	int64_t t;           /* ns */
+	uint64_t seq;        /* insertion order: ties */
+	int type;
+	int cpu;
+	int arg;
+	uint64_t arg2;
+};
+
+struct sim_evheap {
+	struct sim_ev *ev;
+	int n, cap;
+};
+
+/* Room for cap events; -ENOMEM or 0. */
+int sim_evheap_init(struct sim_evheap *h, int cap);
+void sim_evheap_free(struct sim_evheap *h);
+/* Double the room (a workload keeps more events pending than it was sized for); aborts on OOM. */
+void sim_evheap_grow(struct sim_evheap *h);
+
+static inline bool ev_before(const struct sim_ev *a, const struct sim_ev *b)
+{
+	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+static inline void sim_evheap_push(struct sim_evheap *h, struct sim_ev x)
+{
+	if (h->n == h->cap)
+		sim_evheap_grow(h);
+	int i = h->n++;
+	while (i > 0) {
+		int p = (i - 1) / 2;
+		if (!ev_before(&x, &h->ev[p]))
+			break;
+		h->ev[i] = h->ev[p];
+		i = p;
+	}
+	h->ev[i] = x;
+}
+
+/* Remove and return the earliest event (the heap is not empty). */
+static inline struct sim_ev sim_evheap_pop(struct sim_evheap *h)
+{
+	struct sim_ev top = h->ev[0];
+	struct sim_ev x = h->ev[--h->n];
+	int n = h->n, i = 0;
+
+	for (;;) {
+		int l = 2 * i + 1, m;
+		if (l >= n)
+			break;
+		m = (l + 1 < n && ev_before(&h->ev[l + 1], &h->ev[l])) ? l + 1 : l;
+		if (!ev_before(&h->ev[m], &x))
+			break;
+		h->ev[i] = h->ev[m];
+		i = m;
+	}
+	if (n)
+		h->ev[i] = x;
+	return top;
+}
+
+/* ------------------------------------------- tournament tree of CPUs */
+
+/* Up to this many CPUs the main loop scans the tree's leaves instead. */
+#define TT_SCAN_MAX 8
+
+/* A node of the tree of CPUs by their internal event: the winner below it. */
+struct sim_tnode {
+	int64_t t;
+	int cpu;
+};
+
+/*
+ * Leaf n[leaves + cpu] holds the CPU's time (INT64_MAX when it has none),
+ * every inner node the earlier of its children's winners (time and CPU; the
+ * sequence numbers that break ties are in seq[cpu]), so n[1] is the
+ * earliest.
+ */
+struct sim_ttree {
+	struct sim_tnode *n;
+	uint64_t *seq;       /* tie key of each CPU's event (leaves entries) */
+	int leaves;          /* a power of two >= the number of CPUs */
+	bool scan;           /* at most TT_SCAN_MAX CPUs: leaves only, scanned */
+};
+
+/* A tree for ncpus CPUs, all without an event; -ENOMEM or 0. */
+int sim_ttree_init(struct sim_ttree *tt, int ncpus);
+void sim_ttree_free(struct sim_ttree *tt);
+
+/*
+ * Set a CPU's key. An update walks one leaf-to-root path (8 levels on 256
+ * CPUs), carrying the winner so far, and stops where another CPU keeps
+ * winning.
+ */
+static inline void sim_ttree_update(struct sim_ttree *tt, int cpu, int64_t t, uint64_t seq)
+{
+	struct sim_tnode *n = tt->n;
+	const uint64_t *q = tt->seq;
+	int i = tt->leaves + cpu, w = cpu;
+
+	tt->seq[cpu] = seq;
+	n[i].t = t;
+	if (tt->scan)
+		return; /* few CPUs: the main loop scans the leaves */
+	while (i > 1) {
+		int64_t ot = n[i ^ 1].t;
+		int oc = n[i ^ 1].cpu;
+		bool take = ot < t;
+		if (__builtin_expect(ot == t, 0))
+			take = q[oc] < q[w];
+		/* written for conditional moves: which side wins is unpredictable */
+		t = take ? ot : t;
+		w = take ? oc : w;
+		i >>= 1;
+		if (w != cpu && n[i].cpu == w)
+			return; /* another CPU still wins here: nothing above changes */
+		n[i].t = t;
+		n[i].cpu = w;
+	}
+}
+
+/*
+ * With few CPUs a scan of the leaves is cheaper than keeping the inner
+ * nodes: the earliest (time, sequence) leaf of the first ncpus, INT64_MAX
+ * time if none.
+ */
+static inline const struct sim_tnode *sim_ttree_scan_min(const struct sim_ttree *tt, int ncpus)
+{
+	const struct sim_tnode *l = &tt->n[tt->leaves], *k = l;
+
+	for (int i = 1; i < ncpus; i++)
+		if (l[i].t < k->t || (l[i].t == k->t && tt->seq[i] < tt->seq[k->cpu]))
+			k = &l[i];
+	return k;
+}
+
+/* ------------------------------------------------ per-CPU hrtimers */
+
+/* A small min-heap of expiry times. */
+struct sim_timerq {
+	int64_t *t;
+	int n, cap;
+};
+
+void sim_timerq_free(struct sim_timerq *q);
+/* More room (4, then doubling); aborts on OOM. */
+void sim_timerq_grow(struct sim_timerq *q);
+
+static inline void sim_timerq_push(struct sim_timerq *q, int64_t t)
+{
+	if (q->n == q->cap)
+		sim_timerq_grow(q);
+	int i = q->n++;
+	while (i > 0 && q->t[(i - 1) / 2] > t) {
+		q->t[i] = q->t[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	q->t[i] = t;
+}
+
+/* Remove the earliest expiry (the queue is not empty). */
+static inline void sim_timerq_pop(struct sim_timerq *q)
+{
+	int64_t x = q->t[--q->n];
+	int n = q->n, i = 0;
+
+	for (;;) {
+		int l = 2 * i + 1, m;
+		if (l >= n)
+			break;
+		m = (l + 1 < n && q->t[l + 1] < q->t[l]) ? l + 1 : l;
+		if (q->t[m] >= x)
+			break;
+		q->t[i] = q->t[m];
+		i = m;
+	}
+	if (n)
+		q->t[i] = x;
+}
+
+/* The earliest expiry, INT64_MAX if none. */
+static inline int64_t sim_timerq_next(const struct sim_timerq *q)
+{
+	return q->n ? q->t[0] : INT64_MAX;
+}
+
+#endif

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A simulation run's setup: the engine parameters' defaults, and creating
+ * and freeing a run (the state table the idle loop uses, CPUs, cores and
+ * packages, event queues, devices, governor data).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlelab/sim.h"
+#include "power.h"
+#include "sim_internal.h"
+
+void il_sim_params_default(struct il_sim_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->duration_ns = 1000000000;
+	p->seed = 1;
+	p->entry_ns = 300;
+	p->switch_ns = -1; /* the platform's [kernel] switch_ns, else IL_SIM_SWITCH_NS */
+	p->turbo_interval_ns = 100000;
+	p->no_timer_ns = 1000000000;
+	p->nocpuidle_tick = IL_TICK_GOT_TICK;
+	p->single_state_tick = IL_TICK_GOT_TICK;
+	p->nohz = true;
+	p->qos_resume_latency_us = IL_QOS_DEFAULT_DEV_US;
+	p->qos_cpu_latency_us = IL_QOS_DEFAULT_GLOBAL_US;
+	p->default_mhz = 2000;
+}
+
+int64_t il_sim_switch_ns(const struct il_sim_params *params, const struct il_platform *p)
+{
+	if (params->switch_ns >= 0)
+		return params->switch_ns;
+	return p->switch_ns > 0 ? p->switch_ns : IL_SIM_SWITCH_NS;
+}
+
+struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_idle *m,
+			  struct il_gov *gov, const struct il_workload *wl,
+			  const void *wl_cfg, const struct il_sim_params *params,
+			  struct il_err *err)
+{
+	int ncpus = il_platform_ncpus(p);
+
+	if (ncpus < 1) {
+		il_err_set(err, EINVAL, "platform %s has no CPUs", p->name);
+		return NULL;
+	}
+	if (ncpus < wl->min_cpus) {
+		il_err_set(err, EINVAL, "workload %s needs %d CPUs, platform %s has %d",
+			   wl->name, wl->min_cpus, p->name, ncpus);
+		return NULL;
+	}
+	if (m->cpuidle && !m->force_poll && m->drv.state_count > 1 && !gov) {
+		il_err_set(err, EINVAL, "a governor is needed for driver %s", m->drv.name);
+		return NULL;
+	}
+	if (params->duration_ns <= 0 || params->entry_ns < 0 || params->switch_ns < -1 ||
+	    params->turbo_interval_ns <= 0 || params->no_timer_ns <= 0) {
+		il_err_set(err, EINVAL, "bad simulation parameters (durations must be positive)");
+		return NULL;
+	}
+	struct il_sim *s = calloc(1, sizeof(*s));
+	if (!s) {
+		il_err_set(err, ENOMEM, "out of memory");
+		return NULL;
+	}
+	s->p = p;
+	s->m = m;
+	s->gov = gov;
+	s->wl = wl;
+	s->wl_cfg = wl_cfg;
+	s->params = *params;
+	s->params.switch_ns = il_sim_switch_ns(params, p);
+	s->ncpus = ncpus;
+	s->tick_nsec = il_tick_nsec(p->hz ? p->hz : 1000);
+	s->force_poll = m->force_poll;
+	s->oracle = gov && (gov->ops->flags & IL_GOV_NEEDS_TRUE_IDLE);
+	s->cur_cpu = -1;
+	s->slot_cpu = -1;
+	il_rng_seed(&s->rng, params->seed);
+	il_hist_init(&s->wake_lat);
+
+	/* the state table the loop uses */
+	if (m->force_poll) {
+		memset(&s->own_drv, 0, sizeof(s->own_drv));
+		snprintf(s->own_drv.name, sizeof(s->own_drv.name), "idle=poll");
+		il_poll_state_init(&s->own_drv.states[0]);
+		snprintf(s->own_drv.states[0].name, IL_NAME_LEN, "poll");
+		s->own_drv.state_count = 1;
+		s->drv = &s->own_drv;
+	} else if (!m->cpuidle) {
+		memset(&s->own_drv, 0, sizeof(s->own_drv));
+		snprintf(s->own_drv.name, sizeof(s->own_drv.name), "default idle");
+		s->own_drv.states[0] = m->default_state;
+		if (!s->own_drv.states[0].name[0])
+			snprintf(s->own_drv.states[0].name, IL_NAME_LEN, "%s",
+				 m->routine == IL_IDLE_ROUTINE_NONE ? "HLT" : il_idle_routine_name(m->routine));
+		if (s->own_drv.states[0].entry == IL_ENTRY_NONE)
+			s->own_drv.states[0].entry = IL_ENTRY_HLT;
+		s->own_drv.state_count = 1;
+		s->drv = &s->own_drv;
+	} else {
+		s->drv = &m->drv;
+	}
+	if (s->drv->state_count < 1) {
+		il_err_set(err, EINVAL, "driver %s has no states", s->drv->name);
+		free(s);
+		return NULL;
+	}
+
+	int tpc = p->threads_per_core, cpp = p->cores_per_package;
+	s->ncores = p->packages * cpp;
+	s->npkgs = p->packages;
+	s->cpus = calloc((size_t)ncpus, sizeof(*s->cpus));
+	s->cores = calloc((size_t)s->ncores, sizeof(*s->cores));
+	s->pkgs = calloc((size_t)s->npkgs, sizeof(*s->pkgs));
+	s->wl_st = calloc(1, wl->state_size ? wl->state_size : 1);
+	if (!s->cpus || !s->cores || !s->pkgs || !s->wl_st || sim_ttree_init(&s->tt, ncpus) ||
+	    sim_evheap_init(&s->evq, 64 + 8 * ncpus)) {
+		il_err_set(err, ENOMEM, "out of memory");
+		il_sim_free(s);
+		return NULL;
+	}
+	sim_power_init(s);
+	for (int k = 0; k < s->ncores; k++) {
+		s->cores[k].first = k * tpc;
+		s->cores[k].nthreads = tpc;
+	}
+	for (int i = 0; i < ncpus; i++) {
+		struct sim_cpu *c = &s->cpus[i];
+		c->cpu = i;
+		c->core = i / tpc;
+		c->pkg = i / (tpc * cpp);
+		c->cur = -1;
+		c->slot_t = INT64_MAX;
+		c->memo_mhz = -1;
+		il_device_init(&c->dev, s->drv, i);
+		il_qos_init(&c->qos);
+		c->qos.resume_latency_us = params->qos_resume_latency_us;
+		c->qos.cpu_latency_us = params->qos_cpu_latency_us;
+		c->latency_req_ns = il_latency_req_ns(&c->qos); /* the requests never change in a run */
+		c->mode = M_RUN;
+		c->power_w = thread_power(s, c);
+		if (gov && s->drv == &m->drv)
+			il_gov_enable(gov, i, s->drv, &c->dev);
+	}
+	return s;
+}
+
+void il_sim_free(struct il_sim *s)
+{
+	if (!s)
+		return;
+	if (s->wl && s->wl->cleanup && s->wl_st)
+		s->wl->cleanup(s->wl_st);
+	if (s->cpus)
+		for (int i = 0; i < s->ncpus; i++) {
+			sim_timerq_free(&s->cpus[i].th);
+			free(s->cpus[i].rq);
+			free(s->cpus[i].tasks);
+		}
+	free(s->cpus);
+	free(s->cores);
+	free(s->pkgs);
+	sim_ttree_free(&s->tt);
+	sim_evheap_free(&s->evq);
+	free(s->tasks);
+	free(s->hk);
+	free(s->wl_st);
+	free(s);
+}
