@@ -21,6 +21,14 @@
 #define IL_PLAT_CST_MAX 8          /* ACPI_PROCESSOR_MAX_POWER */
 #define IL_PLAT_TURBO_MAX 256
 #define IL_PLAT_OPTIONS_MAX 32
+/*
+ * The most CPUs a platform may have (packages x cores x threads): the
+ * kernel's largest NR_CPUS, x86_64 with CONFIG_MAXSMP (arch/x86/Kconfig,
+ * NR_CPUS_RANGE_END); powerpc allows as many, arm64 fewer. The platform
+ * loader refuses more, and the simulator and its workloads size per-CPU
+ * arrays by it.
+ */
+#define IL_CPUS_MAX 8192
 
 enum il_vendor { IL_VENDOR_UNKNOWN = 0, IL_VENDOR_INTEL, IL_VENDOR_AMD, IL_VENDOR_HYGON,
 		 IL_VENDOR_IBM, IL_VENDOR_OTHER };

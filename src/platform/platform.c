@@ -218,6 +218,7 @@ SETTER(set_release); SETTER(set_option); SETTER(set_state_exit);
 SETTER(set_state_power); SETTER(set_state_name); SETTER(set_latency_us);
 SETTER(set_latency_ns); SETTER(set_flags); SETTER(set_entry);
 SETTER(set_cst_type); SETTER(set_cst_method); SETTER(set_turbo);
+SETTER(set_topology);
 
 #define FIELD(type, field) offsetof(struct type, field), sizeof(((struct type *)0)->field)
 /* a key of struct il_platform / il_state / il_cst_entry / il_driver */
@@ -246,11 +247,11 @@ static const struct key keys[] = {
 	    "where the numbers come from, one line per source (at most 16)", sources[0],
 	    set_source),
 	/* [topology] */
-	KP("topology", "packages", IL_PK_INT, 1, 64, "1", 0, "packages (sockets)", packages, NULL),
+	KP("topology", "packages", IL_PK_INT, 1, 64, "1", 0, "packages (sockets)", packages, set_topology),
 	KP("topology", "cores_per_package", IL_PK_INT, 1, 1024, "1", 0, "cores per package",
-	   cores_per_package, NULL),
+	   cores_per_package, set_topology),
 	KP("topology", "threads_per_core", IL_PK_INT, 1, 8, "1", 0, "SMT threads per core",
-	   threads_per_core, NULL),
+	   threads_per_core, set_topology),
 	/* [cpu] */
 	KP("cpu", "arch", IL_PK_WORD, 0, 0, "x86", 0, "x86 (x86_64), powerpc (ppc64le), arm64 (aarch64)",
 	   arch, set_arch),
@@ -587,6 +588,25 @@ SETTER(set_xcede_ticks)
 			return fail(c, c->line, "xcede_latency_ticks: '%s' is not a tick count", t);
 		p->nxcede_ticks++;
 	}
+	return 1;
+}
+
+/*
+ * A topology key, then the CPU limit: packages x cores x threads may not
+ * exceed IL_CPUS_MAX (the simulator and its workloads size per-CPU arrays
+ * by it).
+ */
+SETTER(set_topology)
+{
+	struct il_platform *p = c->p;
+
+	if (!set_typed(c, k, f, key, v))
+		return 0;
+	if (il_platform_ncpus(p) > IL_CPUS_MAX)
+		return fail(c, c->line, "%s: %d packages x %d cores x %d threads = %d CPUs, more than "
+			    "the limit of %d (IL_CPUS_MAX, the kernel's largest NR_CPUS)", key,
+			    p->packages, p->cores_per_package, p->threads_per_core,
+			    il_platform_ncpus(p), IL_CPUS_MAX);
 	return 1;
 }
 

@@ -48,6 +48,12 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 		il_err_set(err, EINVAL, "platform %s has no CPUs", p->name);
 		return NULL;
 	}
+	if (ncpus > IL_CPUS_MAX) {
+		/* the platform loader refuses these; a platform built in memory may not */
+		il_err_set(err, EINVAL, "platform %s has %d CPUs, more than IL_CPUS_MAX (%d)", p->name,
+			   ncpus, IL_CPUS_MAX);
+		return NULL;
+	}
 	if (ncpus < wl->min_cpus) {
 		il_err_set(err, EINVAL, "workload %s needs %d CPUs, platform %s has %d",
 			   wl->name, wl->min_cpus, p->name, ncpus);

@@ -20,6 +20,8 @@
 extern const struct il_workload il_wl_request_response;
 
 #define RR_MAX_PAIRS 4096
+/* pairs=0 makes one per two CPUs: that many must fit */
+_Static_assert(RR_MAX_PAIRS >= IL_CPUS_MAX / 2, "request-response: too few pairs for IL_CPUS_MAX CPUs");
 
 struct rr_cfg {
 	uint64_t pairs;           /* 0 = one per two CPUs */

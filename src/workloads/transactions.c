@@ -6,6 +6,7 @@
  * handler wakes the client remotely); the waiting client counts in
  * nr_iowait, which menu of 6.1/6.12 reads. Reports TPS and latency.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,7 +20,8 @@
 
 extern const struct il_workload il_wl_transactions;
 
-#define TX_MAX_CLIENTS 4096
+/* clients=0 makes one per CPU: the engine has at most IL_CPUS_MAX */
+#define TX_MAX_CLIENTS IL_CPUS_MAX
 
 struct tx_cfg {
 	uint64_t clients;        /* 0 = one per CPU */
@@ -105,6 +107,7 @@ static int setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *e
 		return il_err_set(err, EINVAL, "transactions: irq_cpu %d does not exist (platform has %d)",
 				  c->irq_cpu, n);
 	st->n = c->clients ? (int)c->clients : n;
+	assert(st->n <= TX_MAX_CLIENTS); /* options are bounded by it, the engine's CPUs too */
 	for (int i = 0; i < st->n; i++) {
 		int t = il_sim_task_add(s, i % n, (void *)(intptr_t)i);
 		il_sim_task_wake(s, -1, t);

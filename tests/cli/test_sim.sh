@@ -105,4 +105,25 @@ expect_exit 0 "$IDLELAB" sim --platform kvm-haltpoll --duration 5ms --format jso
 expect_out '"switch_ns": 100,'
 expect_exit 0 "$IDLELAB" sim --platform intel-haswell-ep --duration 5ms --format json
 expect_out '"switch_ns": 700,'
+# one CPU limit (IL_CPUS_MAX = 8192) for the platform loader, the engine and every workload
+topo() { sed "s/^packages = 1/packages = $1/; s/^cores_per_package = 2/cores_per_package = $2/;
+	s/^threads_per_core = 2/threads_per_core = $3/" "$SMALL" >"$TMP/topo.ini"; }
+# 5 x 1024: more clients than transactions had room for (heap overflow before)
+topo 5 1024 1
+expect_exit 0 "$IDLELAB" sim --platform "$TMP/topo.ini" --workload transactions --duration 200us \
+	--jobs 1
+grep -Eq '^transactions/clients +5120$' "$TMP/out" && ok || bad "not 5120 clients on 5120 CPUs"
+# exactly the limit runs, every workload sized for it
+topo 8 1024 1
+for w in transactions request-response idle; do
+	expect_exit 0 "$IDLELAB" sim --platform "$TMP/topo.ini" --workload $w --duration 100us --jobs 1
+done
+expect_out "8192 CPUs"
+# one more thread per core is refused where the platform says so
+topo 8 1024 2
+expect_exit 1 "$IDLELAB" sim --platform "$TMP/topo.ini" --workload transactions --duration 1ms
+expect_err "topo.ini:11: threads_per_core: 8 packages x 1024 cores x 2 threads = 16384 CPUs, more than the limit of 8192 (IL_CPUS_MAX"
+topo 16 1024 1
+expect_exit 1 "$IDLELAB" platform show "$TMP/topo.ini"
+expect_err "topo.ini:10: cores_per_package: 16 packages x 1024 cores x 1 threads = 16384 CPUs"
 finish

@@ -690,6 +690,13 @@ static void refusals(void **unused)
 	load(&x, "[platform]\nname = one\n" POLL_STATE C1_STATE);
 	assert_null(il_sim_new(&x.p, &x.m, &tg_gov, pp, &nothing, &prm, &e));
 	assert_non_null(strstr(e.msg, "needs 2 CPUs"));
+	/* a platform made in memory with more CPUs than the loader allows */
+	load(&x, PLAT_HEAD POLL_STATE C1_STATE);
+	x.p.packages = 64;
+	x.p.cores_per_package = 1024;
+	x.p.threads_per_core = 8;
+	assert_null(il_sim_new(&x.p, &x.m, &tg_gov, &none_wl, &nothing, &prm, &e));
+	assert_non_null(strstr(e.msg, "524288 CPUs, more than IL_CPUS_MAX (8192)"));
 	if (x.r.cpu)
 		il_sim_result_free(&x.r);
 }
