@@ -27,6 +27,7 @@
 #include "idlelab/err.h"
 #include "idlelab/governor.h"
 #include "idlelab/hist.h"
+#include "idlelab/opts.h"
 #include "idlelab/platform.h"
 #include "idlelab/rng.h"
 #include "idlelab/state.h"
@@ -61,10 +62,20 @@ struct il_sim_params {
 
 /* The wake-up software path of a platform that does not give its own, ns. */
 #define IL_SIM_SWITCH_NS 700
+/* The longest simulated time, ns (10^6 s): no sum of times can overflow. */
+#define IL_SIM_DURATION_MAX_NS 1000000000000000ll
 
 /*
- * Defaults: 1 s, seed 1, entry 300 ns, switch_ns -1 (the platform's, else
- * IL_SIM_SWITCH_NS), turbo 100 µs, rules of f4c31b07b136.
+ * The engine's options (--sim-opt KEY=VALUE) as a table over struct
+ * il_sim_params: their defaults, bounds and help. il_sim_new() refuses
+ * parameters outside the bounds.
+ */
+extern const struct il_opt il_sim_opts[];
+
+/*
+ * Defaults: 1 s, seed 1, no trace, and the table's defaults (entry 300 ns,
+ * switch_ns -1 = the platform's, else IL_SIM_SWITCH_NS, turbo 100 µs,
+ * rules of f4c31b07b136, no PM QoS limit, 2000 MHz).
  */
 void il_sim_params_default(struct il_sim_params *p);
 /* The switch_ns a run on platform p uses: params', else p's [kernel] switch_ns, else 700. */

@@ -22,7 +22,7 @@
 
 #define MAX_WL_OPTS 32
 
-static const char usage[] =
+static const char usage_head[] =
 	"usage: idlelab sim [--platform P] [--governor G[@REL][+PATCH]]... [--kernel REL]\n"
 	"                   [--workload W] [--wl-opt KEY=VALUE]... [--duration D] [--runs N]\n"
 	"                   [--seed S] [--jobs J] [--format table|csv|json] [--output FILE]\n"
@@ -39,72 +39,67 @@ static const char usage[] =
 	"  --duration D       simulated time per run (default 1s; ns/us/ms/s)\n"
 	"  --wl-opt K=V       a workload option (see --list-workloads)\n"
 	"  --gov-param N=V    a governor module parameter (guest_halt_poll_ns=200000)\n"
-	"  --sim-opt K=V      engine: entry_ns, switch_ns, turbo_interval, no_timer (durations);\n"
-	"                     nocpuidle_tick, single_state_tick = got-tick|stop|retain\n"
-	"                     (got-tick is f4c31b07b136; stop the pre-f4c31b07b136 no-cpuidle\n"
-	"                     rule; retain the e5c9ffc6ae1b single-state rule); nohz = on|off;\n"
-	"                     resume_latency_us, cpu_latency_us (PM QoS); default_mhz;\n"
-	"                     trace=stderr (one line per idle-loop step; use with --jobs 1)\n"
 	"  --set KEY=VALUE    override a platform boot/module option (idle=poll, ...; the\n"
 	"                     names idlelab models: docs/platform-format.md)\n"
-	"  --per-cpu          print per-CPU counters also on more than 16 CPUs\n";
+	"  --per-cpu          print per-CPU counters also on more than 16 CPUs\n"
+	"  --sim-opt K=V      an engine option (KEY=DEFAULT; bare numbers of durations are ns):\n";
 
-static int parse_tick_rule(const char *v, enum il_tick_rule *r)
+/* The usage text: the fixed part, then the tables' options (built before main). */
+static char usage[16384];
+
+static void usage_add(size_t *n, const char *text)
 {
-	if (!strcmp(v, "got-tick"))
-		*r = IL_TICK_GOT_TICK;
-	else if (!strcmp(v, "stop"))
-		*r = IL_TICK_ALWAYS_STOP;
-	else if (!strcmp(v, "retain"))
-		*r = IL_TICK_ALWAYS_RETAIN;
-	else
-		return -1;
-	return 0;
+	*n += (size_t)snprintf(usage + *n, *n < sizeof(usage) ? sizeof(usage) - *n : 0, "%s", text);
+}
+
+/* --sim-opt trace: where the engine's trace goes (a FILE *, set after parsing) */
+struct trace_opt {
+	int to;
+};
+static const char *const trace_to[] = { "off", "stderr", NULL };
+static const struct il_opt trace_opts[] = {
+	IL_OPT_ENUM(struct trace_opt, to, int, "trace", trace_to, "off",
+		    "one line per select, entry, exit, wake-up and task start (use with --jobs 1)"),
+	IL_OPT_END,
+};
+
+static void usage_opts(size_t *n, const struct il_opt *tbl, const char *indent)
+{
+	*n += il_opts_help(tbl, indent, usage + *n, *n < sizeof(usage) ? sizeof(usage) - *n : 0);
+}
+
+__attribute__((constructor)) static void usage_build(void)
+{
+	size_t n = 0;
+
+	usage_add(&n, usage_head);
+	usage_opts(&n, il_sim_opts, "      ");
+	usage_opts(&n, trace_opts, "      ");
+	if (n >= sizeof(usage))
+		abort(); /* the buffer is made for the tables: a test runs 'help sim' */
 }
 
 static int sim_opt(struct il_sim_params *p, const char *text)
 {
 	struct il_wl_opt o;
 	struct il_err err;
-	int64_t ns;
-	int v;
 
 	if (!il_wl_opt_parse(text, &o))
 		return cli_usage_error("sim", "--sim-opt: '%s' is not KEY=VALUE", text);
 	il_err_clear(&err);
-	int64_t *dur = !strcmp(o.key, "entry_ns") ? &p->entry_ns
-		     : !strcmp(o.key, "switch_ns") ? &p->switch_ns
-		     : !strcmp(o.key, "turbo_interval") ? &p->turbo_interval_ns
-		     : !strcmp(o.key, "no_timer") ? &p->no_timer_ns : NULL;
-	if (dur) {
-		/* bare numbers of the *_ns keys are ns */
-		if (il_parse_duration_ns(o.value, &ns) || ns < 0)
-			return cli_error("sim: --sim-opt %s: bad duration '%s'", o.key, o.value);
-		if (ns == 0 && (dur == &p->turbo_interval_ns || dur == &p->no_timer_ns))
-			return cli_error("sim: --sim-opt %s must be positive", o.key);
-		*dur = ns;
-	} else if (!strcmp(o.key, "nocpuidle_tick") || !strcmp(o.key, "single_state_tick")) {
-		if (parse_tick_rule(o.value, o.key[0] == 'n' ? &p->nocpuidle_tick
-							    : &p->single_state_tick))
-			return cli_error("sim: --sim-opt %s: '%s' is not got-tick, stop or retain",
-					 o.key, o.value);
-	} else if (!strcmp(o.key, "nohz")) {
-		if (il_parse_bool(o.value, &p->nohz))
-			return cli_error("sim: --sim-opt nohz: '%s' is not on or off", o.value);
-	} else if (!strcmp(o.key, "resume_latency_us") || !strcmp(o.key, "cpu_latency_us")) {
-		if (il_parse_int(o.value, &v) || v < 0)
-			return cli_error("sim: --sim-opt %s: '%s' is not a latency in µs", o.key, o.value);
-		*(o.key[0] == 'r' ? &p->qos_resume_latency_us : &p->qos_cpu_latency_us) = v;
-	} else if (!strcmp(o.key, "trace")) {
-		if (strcmp(o.value, "stderr"))
-			return cli_error("sim: --sim-opt trace: only 'stderr' is supported");
-		p->trace = stderr;
-	} else if (!strcmp(o.key, "default_mhz")) {
-		if (il_parse_double(o.value, &p->default_mhz) || p->default_mhz <= 0)
-			return cli_error("sim: --sim-opt default_mhz: '%s' is not positive", o.value);
-	} else {
-		return cli_usage_error("sim", "--sim-opt: unknown key '%s'", o.key);
+	const struct il_opt *opt = il_opt_find(trace_opts, o.key);
+	if (opt) {
+		struct trace_opt t = { 0 };
+		if (il_opt_set(opt, &t, o.value, &err))
+			return cli_error("sim: --sim-opt %s", err.msg);
+		p->trace = t.to ? stderr : NULL;
+		return 0;
 	}
+	opt = il_opt_find(il_sim_opts, o.key);
+	if (!opt)
+		return cli_usage_error("sim", "--sim-opt: unknown key '%s'", o.key);
+	if (il_opt_set(opt, p, o.value, &err))
+		return cli_error("sim: --sim-opt %s", err.msg);
 	return 0;
 }
 

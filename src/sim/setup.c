@@ -4,6 +4,7 @@
  * and freeing a run (the state table the idle loop uses, CPUs, cores and
  * packages, event queues, devices, governor data).
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,21 +14,50 @@
 #include "power.h"
 #include "sim_internal.h"
 
+static const char *const tick_rules[] = { "got-tick", "stop", "retain", NULL };
+
+/*
+ * The engine's options (--sim-opt): durations bounded so that no sum of
+ * times can overflow (switch_ns as the platform file's [kernel] switch_ns,
+ * 1 s; 0 is allowed here: no software cost), the PM QoS limits as the
+ * kernel's s32 requests.
+ */
+#define P struct il_sim_params
+const struct il_opt il_sim_opts[] = {
+	IL_OPT_DUR_NS(P, entry_ns, "entry_ns", 0, 1e9, "300",
+		      "from going idle to ->enter (select, tick handling, entry)"),
+	IL_OPT_DUR_NS_KW(P, switch_ns, "switch_ns", 0, 1e9, "platform", -1, "platform",
+			 "wake-up seen to the task running (platform: its [kernel] switch_ns, else 700ns)"),
+	IL_OPT_DUR_NS(P, turbo_interval_ns, "turbo_interval", 1000, 1e12, "100us",
+		      "how often a package re-evaluates its turbo bin"),
+	IL_OPT_DUR_NS(P, no_timer_ns, "no_timer", 1, 1e12, "1s",
+		      "the sleep length governors see when no timer is queued"),
+	IL_OPT_ENUM(P, nocpuidle_tick, enum il_tick_rule, "nocpuidle_tick", tick_rules, "got-tick",
+		    "tick rule without cpuidle (got-tick: f4c31b07b136; stop: before it)"),
+	IL_OPT_ENUM(P, single_state_tick, enum il_tick_rule, "single_state_tick", tick_rules,
+		    "got-tick", "tick rule with one state (retain: e5c9ffc6ae1b before f4c31b07b136)"),
+	IL_OPT_BOOL(P, nohz, "nohz", "on", "off: requests to stop the tick are no-ops (nohz=off)"),
+	IL_OPT_INT_KW(P, qos_resume_latency_us, "resume_latency_us", 0, IL_S32_MAX, "none",
+		      IL_QOS_DEFAULT_DEV_US, "none", "per-CPU PM QoS resume latency limit, µs"),
+	IL_OPT_INT_KW(P, qos_cpu_latency_us, "cpu_latency_us", 0, IL_S32_MAX, "none",
+		      IL_QOS_DEFAULT_GLOBAL_US, "none", "global PM QoS latency limit (cpu_dma_latency), µs"),
+	IL_OPT_DOUBLE(P, default_mhz, "default_mhz", 1, 100000, "2000",
+		      "frequency when the platform gives none, MHz"),
+	IL_OPT_END,
+};
+#undef P
+
 void il_sim_params_default(struct il_sim_params *p)
 {
+	struct il_err e;
+	int r;
+
 	memset(p, 0, sizeof(*p));
 	p->duration_ns = 1000000000;
 	p->seed = 1;
-	p->entry_ns = 300;
-	p->switch_ns = -1; /* the platform's [kernel] switch_ns, else IL_SIM_SWITCH_NS */
-	p->turbo_interval_ns = 100000;
-	p->no_timer_ns = 1000000000;
-	p->nocpuidle_tick = IL_TICK_GOT_TICK;
-	p->single_state_tick = IL_TICK_GOT_TICK;
-	p->nohz = true;
-	p->qos_resume_latency_us = IL_QOS_DEFAULT_DEV_US;
-	p->qos_cpu_latency_us = IL_QOS_DEFAULT_GLOBAL_US;
-	p->default_mhz = 2000;
+	r = il_opts_defaults(il_sim_opts, p, &e);
+	assert(r == 0); /* the table's own defaults */
+	(void)r;
 }
 
 int64_t il_sim_switch_ns(const struct il_sim_params *params, const struct il_platform *p)
@@ -63,11 +93,13 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 		il_err_set(err, EINVAL, "a governor is needed for driver %s", m->drv.name);
 		return NULL;
 	}
-	if (params->duration_ns <= 0 || params->entry_ns < 0 || params->switch_ns < -1 ||
-	    params->turbo_interval_ns <= 0 || params->no_timer_ns <= 0) {
-		il_err_set(err, EINVAL, "bad simulation parameters (durations must be positive)");
+	if (params->duration_ns <= 0 || params->duration_ns > IL_SIM_DURATION_MAX_NS) {
+		il_err_set(err, EINVAL, "duration: %lld ns is not in (0, %lld s] (durations must be positive)",
+			   (long long)params->duration_ns, (long long)(IL_SIM_DURATION_MAX_NS / 1000000000));
 		return NULL;
 	}
+	if (il_opts_check(il_sim_opts, params, err))
+		return NULL;
 	struct il_sim *s = calloc(1, sizeof(*s));
 	if (!s) {
 		il_err_set(err, ENOMEM, "out of memory");

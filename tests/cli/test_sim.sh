@@ -126,4 +126,27 @@ expect_err "topo.ini:11: threads_per_core: 8 packages x 1024 cores x 2 threads =
 topo 16 1024 1
 expect_exit 1 "$IDLELAB" platform show "$TMP/topo.ini"
 expect_err "topo.ini:10: cores_per_package: 16 packages x 1024 cores x 1 threads = 16384 CPUs"
+# --sim-opt values are bounded so no sum of times overflows; refused with the option's name
+for o in switch_ns=9223372036854775807 entry_ns=9223372036854775807 switch_ns=2s entry_ns=-1 \
+	turbo_interval=9223372036854775807 turbo_interval=0 no_timer=9223372036854775807 \
+	no_timer=0 default_mhz=1e-300 default_mhz=1e300 resume_latency_us=2147483648 \
+	cpu_latency_us=-1; do
+	expect_exit 1 timeout 20 "$IDLELAB" sim --workload pingpong --duration 1ms --sim-opt "$o"
+	expect_err "sim: --sim-opt ${o%%=*}: '${o#*=}' is not"
+done
+expect_err "in 0..2147483647 or 'none'"
+expect_exit 1 "$IDLELAB" sim --workload pingpong --duration 1ms --sim-opt switch_ns=1000000001
+expect_err "switch_ns: '1000000001' is not a duration in 0..1s or 'platform'"
+# the bounds themselves are taken
+expect_exit 0 "$IDLELAB" sim --workload pingpong --duration 1ms --sim-opt switch_ns=1s \
+	--sim-opt entry_ns=1s --sim-opt no_timer=1000s --sim-opt turbo_interval=1us \
+	--sim-opt resume_latency_us=0 --sim-opt default_mhz=1
+expect_exit 0 "$IDLELAB" sim --workload pingpong --duration 1ms --sim-opt switch_ns=platform \
+	--sim-opt cpu_latency_us=none --sim-opt trace=off
+# the usage lists every engine option with its default and bounds, from the same table
+expect_exit 0 "$IDLELAB" help sim
+expect_out "entry_ns=300 "
+expect_out "(0..1s, or platform)"
+expect_out "nocpuidle_tick=got-tick"
+expect_out "trace=off"
 finish

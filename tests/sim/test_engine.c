@@ -690,6 +690,23 @@ static void refusals(void **unused)
 	load(&x, "[platform]\nname = one\n" POLL_STATE C1_STATE);
 	assert_null(il_sim_new(&x.p, &x.m, &tg_gov, pp, &nothing, &prm, &e));
 	assert_non_null(strstr(e.msg, "needs 2 CPUs"));
+	/* parameters set by code are held to the --sim-opt bounds (no overflow of time sums) */
+	params(&prm, 1000);
+	prm.switch_ns = INT64_MAX;
+	assert_null(il_sim_new(&x.p, &x.m, &tg_gov, &none_wl, &nothing, &prm, &e));
+	assert_non_null(strstr(e.msg, "switch_ns: 9223372036854775807ns is out of range 0..1s"));
+	params(&prm, 1000);
+	prm.entry_ns = INT64_MAX;
+	assert_null(il_sim_new(&x.p, &x.m, &tg_gov, &none_wl, &nothing, &prm, &e));
+	assert_non_null(strstr(e.msg, "entry_ns"));
+	params(&prm, 1000);
+	prm.default_mhz = 1e-300;
+	assert_null(il_sim_new(&x.p, &x.m, &tg_gov, &none_wl, &nothing, &prm, &e));
+	assert_non_null(strstr(e.msg, "default_mhz"));
+	params(&prm, INT64_MAX);
+	assert_null(il_sim_new(&x.p, &x.m, &tg_gov, &none_wl, &nothing, &prm, &e));
+	assert_non_null(strstr(e.msg, "duration"));
+	params(&prm, 1000);
 	/* a platform made in memory with more CPUs than the loader allows */
 	load(&x, PLAT_HEAD POLL_STATE C1_STATE);
 	x.p.packages = 64;
