@@ -11,6 +11,13 @@
 
 #include "idlelab/sim.h"
 
+/*
+ * The memory a batch may take, bytes: 4 GiB. A run on the largest platform
+ * (IL_CPUS_MAX CPUs) takes ~15 MiB while it runs and keeps ~6 MiB of
+ * results, so 4 GiB allows 8 configurations x 60 runs of it with 16 jobs.
+ */
+#define IL_SIM_MEM_MAX (4ull << 30)
+
 /* One configuration (a --governor value) of a sim command. */
 struct il_sim_config {
 	char gov_spec[96];
@@ -34,6 +41,12 @@ struct il_sim_batch {
 	struct il_machine_idle *machines; /* nconfigs */
 	char gov_names[8][96];        /* normalised governor spec per config */
 	bool per_cpu_table;           /* print the per-CPU table even on many CPUs */
+	uint64_t mem_max;             /* memory limit, bytes (0: IL_SIM_MEM_MAX) */
+	/* set by il_sim_batch_prepare() */
+	bool prepared;
+	int jobs_run;                 /* runs at a time: jobs (at most the runs, 256), fewer if
+					 memory would pass mem_max */
+	uint64_t mem_estimate;        /* bytes: jobs_run live runs and every run's result */
 };
 
 /*
@@ -44,7 +57,18 @@ struct il_sim_batch {
 int il_sim_batch_print(const struct il_sim_batch *b, int format, const char *wl_opts_text,
 		       FILE *out);
 
-/* Run all configs x runs on jobs threads. Returns 0 or a negative code with err. */
+/*
+ * Check the configurations (idle setup of each kernel release, governor
+ * specs and parameters) and estimate the memory: jobs_run live runs
+ * (il_sim_run_bytes) and the results of all runs (il_sim_result_bytes).
+ * Past mem_max, jobs_run is lowered until it fits; if even one job does not,
+ * -ENOMEM with err saying the estimate and the limit.
+ */
+int il_sim_batch_prepare(struct il_sim_batch *b, struct il_err *err);
+/*
+ * Run all configs x runs on jobs_run threads (preparing first if not done).
+ * Returns 0 or a negative code with err.
+ */
 int il_sim_batch_run(struct il_sim_batch *b, struct il_err *err);
 void il_sim_batch_free(struct il_sim_batch *b);
 

@@ -94,6 +94,16 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 			  const void *wl_cfg, const struct il_sim_params *params,
 			  struct il_err *err);
 void il_sim_free(struct il_sim *s);
+/*
+ * Memory, in bytes, a run on platform p with workload wl and a governor of
+ * gov_cpu_data_size bytes per CPU allocates while it runs (~1.5 KiB per CPU
+ * plus the governor's), and what its result keeps (~0.7 KiB per CPU plus the
+ * metrics). Estimates from the structures' sizes, a little above the peak
+ * RSS measured.
+ */
+uint64_t il_sim_run_bytes(const struct il_platform *p, const struct il_workload *wl,
+			  size_t gov_cpu_data_size);
+uint64_t il_sim_result_bytes(const struct il_platform *p);
 /* Run to params->duration_ns. Returns 0 or a negative code with err. */
 int il_sim_run(struct il_sim *s, struct il_err *err);
 

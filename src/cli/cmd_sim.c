@@ -297,7 +297,15 @@ static int run(int argc, char **argv)
 	b.configs = cfgs;
 	b.runs = runs;
 	b.jobs = (int)(jobs < 1 ? 1 : jobs);
-	r = il_sim_batch_run(&b, &err);
+	r = il_sim_batch_prepare(&b, &err);
+	int asked = b.jobs < ngovs * runs ? b.jobs : ngovs * runs;
+	if (r == 0 && b.jobs_run < asked && b.jobs_run < 256)
+		fprintf(stderr, "idlelab: sim: %d runs at a time instead of %d: the memory of %d runs on "
+			"%d CPUs stays below the limit of %llu MiB (about %llu MiB)\n", b.jobs_run, asked,
+			ngovs * runs, il_platform_ncpus(p), (unsigned long long)(IL_SIM_MEM_MAX >> 20),
+			(unsigned long long)(b.mem_estimate >> 20));
+	if (r == 0)
+		r = il_sim_batch_run(&b, &err);
 	if (r < 0) {
 		il_sim_batch_free(&b);
 		free(wl_cfg);

@@ -123,15 +123,28 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int il_sim_batch_run(struct il_sim_batch *b, struct il_err *err)
+/* "1.5 GiB", "20 MiB" */
+static const char *bytes_text(uint64_t n, char *buf, size_t size)
 {
+	if (n >= (1ull << 30))
+		snprintf(buf, size, "%.1f GiB", (double)n / (1ull << 30));
+	else
+		snprintf(buf, size, "%.0f MiB", (double)n / (1ull << 20) + 0.5);
+	return buf;
+}
+
+int il_sim_batch_prepare(struct il_sim_batch *b, struct il_err *err)
+{
+	size_t gov_bytes = 0;
+
+	if (b->prepared)
+		return 0;
 	if (b->nconfigs < 1 || b->nconfigs > 8)
 		return il_err_set(err, EINVAL, "between 1 and 8 configurations, not %d", b->nconfigs);
 	if (b->runs < 1)
 		return il_err_set(err, EINVAL, "runs must be at least 1");
 	b->machines = calloc((size_t)b->nconfigs, sizeof(*b->machines));
-	b->results = calloc((size_t)(b->nconfigs * b->runs), sizeof(*b->results));
-	if (!b->machines || !b->results)
+	if (!b->machines)
 		return il_err_set(err, ENOMEM, "out of memory");
 	for (int c = 0; c < b->nconfigs; c++) {
 		struct il_sim_config *cf = &b->configs[c];
@@ -145,6 +158,8 @@ int il_sim_batch_run(struct il_sim_batch *b, struct il_err *err)
 		if (!g)
 			return -EINVAL;
 		snprintf(b->gov_names[c], sizeof(b->gov_names[c]), "%s", g->spec);
+		if (g->ops->cpu_data_size > gov_bytes)
+			gov_bytes = g->ops->cpu_data_size;
 		r = platform_gov_params(b->platform, g, err);
 		for (int i = 0; r == 0 && i < b->ngov_params; i++)
 			r = il_gov_set_param(g, b->gov_params[i].key, b->gov_params[i].value, err);
@@ -152,17 +167,47 @@ int il_sim_batch_run(struct il_sim_batch *b, struct il_err *err)
 		if (r < 0)
 			return r;
 	}
-	struct batch_ctx x = { .b = b, .next = 0, .failed = 0 };
-	pthread_mutex_init(&x.lock, NULL);
 	int total = b->nconfigs * b->runs;
 	int jobs = b->jobs < 1 ? 1 : b->jobs;
 	if (jobs > total)
 		jobs = total;
-	pthread_t th[256];
 	if (jobs > 256)
 		jobs = 256;
+	/* memory: the live runs (and their governors) plus every run's result, kept for the output */
+	uint64_t limit = b->mem_max ? b->mem_max : IL_SIM_MEM_MAX;
+	uint64_t run = il_sim_run_bytes(b->platform, b->wl, gov_bytes);
+	uint64_t results = (uint64_t)total * il_sim_result_bytes(b->platform);
+	while (jobs > 1 && results + (uint64_t)jobs * run > limit)
+		jobs--;
+	b->jobs_run = jobs;
+	b->mem_estimate = results + (uint64_t)jobs * run;
+	if (b->mem_estimate > limit) {
+		char need[32], max[32];
+		return il_err_set(err, ENOMEM,
+				  "%d configuration%s x %d runs on %d CPUs would take about %s, more than "
+				  "the limit of %s (fewer runs or configurations, or a smaller platform)",
+				  b->nconfigs, b->nconfigs > 1 ? "s" : "", b->runs,
+				  il_platform_ncpus(b->platform), bytes_text(b->mem_estimate, need, sizeof(need)),
+				  bytes_text(limit, max, sizeof(max)));
+	}
+	b->results = calloc((size_t)total, sizeof(*b->results));
+	if (!b->results)
+		return il_err_set(err, ENOMEM, "out of memory");
+	b->prepared = true;
+	return 0;
+}
+
+int il_sim_batch_run(struct il_sim_batch *b, struct il_err *err)
+{
+	int r = il_sim_batch_prepare(b, err);
+
+	if (r < 0)
+		return r;
+	struct batch_ctx x = { .b = b, .next = 0, .failed = 0 };
+	pthread_mutex_init(&x.lock, NULL);
+	pthread_t th[256];
 	int started = 0;
-	for (int j = 1; j < jobs; j++) {
+	for (int j = 1; j < b->jobs_run; j++) {
 		if (pthread_create(&th[started], NULL, worker, &x) != 0)
 			break;
 		started++;
@@ -187,4 +232,5 @@ void il_sim_batch_free(struct il_sim_batch *b)
 	free(b->machines);
 	b->results = NULL;
 	b->machines = NULL;
+	b->prepared = false;
 }

@@ -67,6 +67,34 @@ int64_t il_sim_switch_ns(const struct il_sim_params *params, const struct il_pla
 	return p->switch_ns > 0 ? p->switch_ns : IL_SIM_SWITCH_NS;
 }
 
+/* What malloc adds to each block, about. */
+#define MALLOC_OVERHEAD 16
+
+uint64_t il_sim_run_bytes(const struct il_platform *p, const struct il_workload *wl,
+			  size_t gov_cpu_data_size)
+{
+	uint64_t n = (uint64_t)il_platform_ncpus(p), leaves = 1;
+
+	while (leaves < n)
+		leaves *= 2;
+	/* per CPU: its state, a task, run queue and task list, a few hrtimers, governor data */
+	uint64_t per_cpu = sizeof(struct sim_cpu) + sizeof(struct sim_task) + 2 * sizeof(int) +
+			   4 * sizeof(int64_t) + 3 * MALLOC_OVERHEAD + gov_cpu_data_size;
+	return sizeof(struct il_sim) + n * per_cpu +
+	       (uint64_t)p->packages * p->cores_per_package * sizeof(struct sim_core) +
+	       (uint64_t)p->packages * sizeof(struct sim_pkg) +
+	       2 * leaves * sizeof(struct sim_tnode) + leaves * sizeof(uint64_t) +
+	       (64 + 8 * n) * sizeof(struct sim_ev) + (wl ? wl->state_size : 0) +
+	       16 * MALLOC_OVERHEAD;
+}
+
+uint64_t il_sim_result_bytes(const struct il_platform *p)
+{
+	/* the per-CPU counters and the metrics (a sleep-sweep grid of 64 rows is ~90 KiB) */
+	return sizeof(struct il_sim_result) +
+	       (uint64_t)il_platform_ncpus(p) * sizeof(struct il_sim_cpu_result) + (128 << 10);
+}
+
 struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_idle *m,
 			  struct il_gov *gov, const struct il_workload *wl,
 			  const void *wl_cfg, const struct il_sim_params *params,

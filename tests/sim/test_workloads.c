@@ -9,11 +9,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlelab/batch.h"
 #include "idlelab/sim.h"
 #include "idlelab/workload.h"
 
@@ -275,6 +277,67 @@ static int teardown(void **unused)
 	return 0;
 }
 
+/*
+ * A batch's memory is estimated before it runs: past its limit the jobs are
+ * lowered until jobs x run + all results fit; if one job does not, refused.
+ */
+static void batch_memory(void **unused)
+{
+	(void)unused;
+	struct il_err e;
+	static struct il_platform p;
+	const struct il_workload *wl = il_workload_find("idle");
+	struct il_sim_config cfg = { .gov_spec = "menu" };
+	struct il_sim_batch b;
+
+	assert_int_equal(il_platform_load_string(&p, PLAT, strlen(PLAT), "t.ini", &e), 0);
+	void *wcfg = calloc(1, wl->config_size);
+	assert_int_equal(wl->configure(wcfg, NULL, 0, &e), 0);
+	uint64_t run = il_sim_run_bytes(&p, wl, il_gov_find("menu")->cpu_data_size);
+	uint64_t result = il_sim_result_bytes(&p);
+	struct { uint64_t max; int jobs_run; int ret; } cases[] = {
+		{ 0, 8, 0 },                        /* IL_SIM_MEM_MAX: all 8 */
+		{ 8 * result + 3 * run, 3, 0 },     /* exactly 3 jobs fit */
+		{ 8 * result + 3 * run - 1, 2, 0 },
+		{ 8 * result + run, 1, 0 },
+		{ 8 * result + run - 1, 0, -ENOMEM },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&b, 0, sizeof(b));
+		il_sim_params_default(&b.params);
+		b.params.duration_ns = 1000000;
+		b.platform = &p;
+		b.wl = wl;
+		b.wl_cfg = wcfg;
+		b.nconfigs = 1;
+		b.configs = &cfg;
+		b.runs = 8;
+		b.jobs = 8;
+		b.mem_max = cases[i].max;
+		il_err_clear(&e);
+		assert_int_equal(il_sim_batch_prepare(&b, &e), cases[i].ret);
+		if (cases[i].ret == 0) {
+			assert_int_equal(b.jobs_run, cases[i].jobs_run);
+			assert_int_equal(b.mem_estimate, 8 * result + (uint64_t)cases[i].jobs_run * run);
+			assert_int_equal(il_sim_batch_run(&b, &e), 0);
+			assert_int_equal(b.results[7].ncpus, 2);
+		} else {
+			assert_non_null(strstr(e.msg, "1 configuration x 8 runs on 2 CPUs would take about"));
+			assert_non_null(strstr(e.msg, "more than the limit of"));
+			assert_null(b.results); /* refused before the results are allocated */
+		}
+		il_sim_batch_free(&b);
+	}
+	free(wcfg);
+	/* the largest platform: what docs/sim.md says a run takes */
+	p.packages = 8;
+	p.cores_per_package = 1024;
+	run = il_sim_run_bytes(&p, wl, il_gov_find("menu")->cpu_data_size);
+	assert_true(run > (10u << 20) && run < (16u << 20));
+	result = il_sim_result_bytes(&p);
+	assert_true(result > (5u << 20) && result < (6u << 20));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -287,6 +350,7 @@ int main(void)
 		cmocka_unit_test(idle_irqs),
 		cmocka_unit_test(stream),
 		cmocka_unit_test(refusals),
+		cmocka_unit_test(batch_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown);
 }
