@@ -31,6 +31,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,25 +216,30 @@ int main(int argc, char **argv)
 		{ "csv", no_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int64_t iv[MAX_INTERVALS];
-	int niv = 0, loops = 500, waker = 0, wakee_cpu = 1, c;
+	int loops = 500, waker = 0, wakee_cpu = 1, c;
 	const char *governor = NULL, *params[MAX_CHANGES];
 	int nparams = 0;
 	bool csv = false;
 	struct il_err err;
 
-	/* the sim's default list */
-	static const int64_t def[] = { 2, 5, 7, 12, 22 };
-	for (size_t i = 0; i < sizeof(def) / sizeof(def[0]); i++)
-		iv[niv++] = def[i] * 1000;
-	for (int64_t us = 32; us <= 152; us += 10)
-		iv[niv++] = us * 1000;
-	for (int64_t us = 202; us <= 1002; us += 100)
-		iv[niv++] = us * 1000;
+	/* the sim's sleep-sweep intervals: its option row, default and bounds */
+	struct ivs {
+		int n;
+		int64_t ns[MAX_INTERVALS];
+	} ivl;
+	const struct il_opt *ss = il_opt_find(il_workload_find("sleep-sweep")->opts, "intervals");
+	struct il_opt iv_opt = *ss;
+	iv_opt.off = offsetof(struct ivs, ns);
+	iv_opt.count_off = offsetof(struct ivs, n);
+	iv_opt.max_n = MAX_INTERVALS;
+	if (il_opt_set(&iv_opt, &ivl, iv_opt.def, &err)) {
+		fprintf(stderr, "bench_live_sweep: %s\n", err.msg);
+		return 1;
+	}
 	while ((c = getopt_long(argc, argv, "i:n:a:b:g:p:c", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			if (il_wl_parse_us_list(optarg, iv, MAX_INTERVALS, &niv, &err)) {
+			if (il_opt_set(&iv_opt, &ivl, optarg, &err)) {
 				fprintf(stderr, "bench_live_sweep: --intervals: %s\n", err.msg);
 				return 2;
 			}
@@ -308,13 +314,13 @@ int main(int argc, char **argv)
 		       "row", "wakee_cpu", "waker_cpu", "sleep_us", "usage_diff", "time_diff_ns",
 		       "above_diff", "below_diff", "above_pct", "below_pct", "usage per state",
 		       "lat_p50_us", "lat_p99_us", "lat_max_us");
-	for (int k = 0; k < niv && !atomic_load(&sh->stop); k++) {
+	for (int k = 0; k < ivl.n && !atomic_load(&sh->stop); k++) {
 		if (snapshot(wakee_cpu, &before))
 			return 1;
 		sh->n = 0;
 		/* as the sim's waker: wake, then sleep the interval at once */
 		for (int i = 0; i < loops; i++) {
-			sleep_ns(iv[k]);
+			sleep_ns(ivl.ns[k]);
 			atomic_store(&sh->t_wake, now_ns());
 			atomic_fetch_add_explicit(&sh->word, 1, memory_order_release);
 			syscall(SYS_futex, &sh->word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
@@ -344,10 +350,10 @@ int main(int argc, char **argv)
 		double ap = usage ? 100.0 * (double)above / (double)usage : 0;
 		double bp = usage ? 100.0 * (double)below / (double)usage : 0;
 		char row[32];
-		snprintf(row, sizeof(row), "%lldus", (long long)(iv[k] / 1000));
+		snprintf(row, sizeof(row), "%lldus", (long long)(ivl.ns[k] / 1000));
 		if (csv)
 			printf("%lld,%d,%d,%.2f,%llu,%llu,%llu,%llu,%.2f,%.2f,%s,%.2f,%.2f,%.2f\n",
-			       (long long)(iv[k] / 1000), wakee_cpu, waker, n ? slept / n / 1000 : 0,
+			       (long long)(ivl.ns[k] / 1000), wakee_cpu, waker, n ? slept / n / 1000 : 0,
 			       (unsigned long long)usage, (unsigned long long)time_us * 1000,
 			       (unsigned long long)above, (unsigned long long)below, ap, bp, per,
 			       n ? (double)pct(sh->lat, n, 50) / 1000 : 0,

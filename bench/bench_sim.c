@@ -58,7 +58,7 @@ static void *batch(struct il_sim_batch *b, struct il_platform *p, struct il_sim_
 	if (opt)
 		il_wl_opt_parse(opt, &o[n++]);
 	void *wcfg = calloc(1, wl->config_size);
-	if (wl->configure(wcfg, o, n, &e))
+	if (il_workload_configure(wl, wcfg, o, n, &e))
 		die(wl_name, &e);
 	memset(b, 0, sizeof(*b));
 	memset(cfg, 0, sizeof(*cfg));

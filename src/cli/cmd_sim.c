@@ -37,7 +37,7 @@ static const char usage_head[] =
 	"  --kernel REL       the kernel release the drivers and presets follow, a mainline\n"
 	"                     tag 5.4 .. 7.1 (default: the platform's, else 7.1)\n"
 	"  --duration D       simulated time per run (default 1s; ns/us/ms/s)\n"
-	"  --wl-opt K=V       a workload option (see --list-workloads)\n"
+	"  --wl-opt K=V       a workload option (below, and --list-workloads)\n"
 	"  --gov-param N=V    a governor module parameter (guest_halt_poll_ns=200000)\n"
 	"  --set KEY=VALUE    override a platform boot/module option (idle=poll, ...; the\n"
 	"                     names idlelab models: docs/platform-format.md)\n"
@@ -75,6 +75,16 @@ __attribute__((constructor)) static void usage_build(void)
 	usage_add(&n, usage_head);
 	usage_opts(&n, il_sim_opts, "      ");
 	usage_opts(&n, trace_opts, "      ");
+	usage_add(&n, "\nWorkloads (--workload W) and their options (--wl-opt KEY=VALUE, KEY=DEFAULT;\n"
+		      "bare numbers of durations are µs; lists take A..B step S ranges):\n");
+	for (int i = 0; il_workloads[i]; i++) {
+		usage_add(&n, "  ");
+		usage_add(&n, il_workloads[i]->name);
+		usage_add(&n, ": ");
+		usage_add(&n, il_workloads[i]->summary);
+		usage_add(&n, "\n");
+		usage_opts(&n, il_workloads[i]->opts, "      ");
+	}
 	if (n >= sizeof(usage))
 		abort(); /* the buffer is made for the tables: a test runs 'help sim' */
 }
@@ -105,9 +115,11 @@ static int sim_opt(struct il_sim_params *p, const char *text)
 
 static void list_workloads(void)
 {
-	for (int i = 0; il_workloads[i]; i++)
-		printf("%s: %s\n%s\n", il_workloads[i]->name, il_workloads[i]->summary,
-		       il_workloads[i]->options_help);
+	for (int i = 0; il_workloads[i]; i++) {
+		char help[4096];
+		il_workload_help(il_workloads[i], help, sizeof(help));
+		printf("%s: %s\n%s\n", il_workloads[i]->name, il_workloads[i]->summary, help);
+	}
 }
 
 static int run(int argc, char **argv)
@@ -252,7 +264,7 @@ static int run(int argc, char **argv)
 	void *wl_cfg = calloc(1, wl->config_size ? wl->config_size : 1);
 	if (!wl_cfg)
 		return cli_error("out of memory");
-	if (wl->configure(wl_cfg, wl_opts, nwl, &err) < 0) {
+	if (il_workload_configure(wl, wl_cfg, wl_opts, nwl, &err) < 0) {
 		free(wl_cfg);
 		return cli_error("sim: %s", err.msg);
 	}

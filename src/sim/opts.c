@@ -52,8 +52,12 @@ static void dur_text(int64_t ns, char *buf, size_t size)
 
 static void bound_text(const struct il_opt *o, double v, char *buf, size_t size)
 {
+	int e;
+
 	if (is_dur(o))
 		dur_text((int64_t)v, buf, size);
+	else if (v >= (1 << 20) && frexp(v, &e) == 0.5)
+		snprintf(buf, size, "2^%d", e - 1); /* a power of two: 2^40 */
 	else if (v == floor(v) && fabs(v) < 1e18)
 		snprintf(buf, size, "%.0f", v);
 	else
@@ -372,7 +376,7 @@ int il_opt_set(const struct il_opt *o, void *cfg, const char *text, struct il_er
 
 int il_opts_defaults(const struct il_opt *tbl, void *cfg, struct il_err *err)
 {
-	for (const struct il_opt *o = tbl; o->name; o++) {
+	for (const struct il_opt *o = tbl; o && o->name; o++) {
 		if (!o->def)
 			continue;
 		if (il_opt_set(o, cfg, o->def, err)) {
@@ -408,7 +412,7 @@ static int i64_out_of_range(const struct il_opt *o, int64_t v, const char *unit,
 
 int il_opts_check(const struct il_opt *tbl, const void *cfg, struct il_err *err)
 {
-	for (const struct il_opt *o = tbl; o->name; o++) {
+	for (const struct il_opt *o = tbl; o && o->name; o++) {
 		const void *f = cfield(cfg, o->off);
 		switch (o->type) {
 		case IL_OPT_T_U64: {
@@ -531,24 +535,31 @@ size_t il_opts_help(const struct il_opt *tbl, const char *indent, char *buf, siz
 	enum { COLUMNS = 99, KV_MAX = 24 };
 	size_t need = 0, width = 0, ind = strlen(indent);
 
-	for (const struct il_opt *o = tbl; o->name; o++) {
+	for (const struct il_opt *o = tbl; o && o->name; o++) {
 		size_t w = strlen(o->name) + 1 + (o->def ? strlen(o->def) : 0);
 		if (w <= KV_MAX && w > width)
 			width = w;
 	}
 	if (size)
 		buf[0] = '\0';
-	for (const struct il_opt *o = tbl; o->name; o++) {
+	for (const struct il_opt *o = tbl; o && o->name; o++) {
 		char takes[200], text[600], kv[400];
 		int kvl = snprintf(kv, sizeof(kv), "%s=%s", o->name, o->def ? o->def : "");
-		size_t col = ind + (kvl > (int)width ? (size_t)kvl : width) + 2;
+		size_t col = ind + width + 2;
 
 		takes_text(o, takes, sizeof(takes));
 		snprintf(text, sizeof(text), "%s%s", o->help, takes);
 		put(buf, size, &need, indent, ind);
 		put(buf, size, &need, kv, (size_t)kvl);
-		for (size_t i = (size_t)kvl; i < width + 2 || i < (size_t)kvl + 2; i++)
-			put(buf, size, &need, " ", 1);
+		if ((size_t)kvl > width) {
+			/* a long default: the help goes on the next line, in the column */
+			put(buf, size, &need, "\n", 1);
+			for (size_t i = 0; i < col; i++)
+				put(buf, size, &need, " ", 1);
+		} else {
+			for (size_t i = (size_t)kvl; i < width + 2; i++)
+				put(buf, size, &need, " ", 1);
+		}
 		/* the help, wrapped at COLUMNS under its first word */
 		size_t at = col;
 		const char *w = text;

@@ -128,6 +128,8 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 	}
 	if (il_opts_check(il_sim_opts, params, err))
 		return NULL;
+	if (il_opts_check(wl->opts, wl_cfg, err))
+		return NULL; /* a configuration filled in by code, held to the option bounds */
 	struct il_sim *s = calloc(1, sizeof(*s));
 	if (!s) {
 		il_err_set(err, ENOMEM, "out of memory");

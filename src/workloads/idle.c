@@ -28,54 +28,18 @@ struct id_state {
 	uint64_t fired, irqs;
 };
 
-static const char help[] =
-	"  period=4ms     housekeeping timer period per CPU\n"
-	"  jitter=500us   uniform jitter added to each period\n"
-	"  cost=3us       handler time per timer\n"
-	"  irq_rate=0     device interrupts per second (Poisson) per receiving CPU\n"
-	"  irq_cpu=all    CPU receiving them (all = each CPU its own stream)\n";
-
-static int configure(void *cfgp, const struct il_wl_opt *opts, int nopts, struct il_err *err)
-{
-	struct id_cfg *c = cfgp;
-
-	c->period_ns = 4000000;
-	c->jitter_ns = 500000;
-	c->cost_ns = 3000;
-	c->irq_rate = 0;
-	c->irq_cpu = -1;
-	for (int i = 0; i < nopts; i++) {
-		const char *k = opts[i].key, *v = opts[i].value;
-		if (!strcmp(k, "irq_rate")) {
-			char *end;
-			c->irq_rate = strtod(v, &end);
-			if (*end || end == v || !(c->irq_rate >= 0) || c->irq_rate > 1e8)
-				return il_err_set(err, EINVAL, "irq_rate: '%s' is not a rate per second", v);
-			continue;
-		}
-		if (!strcmp(k, "irq_cpu")) {
-			uint64_t n;
-			if (!strcmp(v, "all")) {
-				c->irq_cpu = -1;
-				continue;
-			}
-			if (il_wl_parse_u64(k, v, 0, 65535, &n, err))
-				return -EINVAL;
-			c->irq_cpu = (int)n;
-			continue;
-		}
-		int64_t *dst = !strcmp(k, "period") ? &c->period_ns
-			     : !strcmp(k, "jitter") ? &c->jitter_ns
-			     : !strcmp(k, "cost") ? &c->cost_ns : NULL;
-		if (!dst)
-			return il_wl_unknown_opt(&il_wl_idle, k, err);
-		if (il_wl_parse_dur(k, v, dst, err))
-			return -EINVAL;
-	}
-	if (c->period_ns <= 0)
-		return il_err_set(err, EINVAL, "idle: period must be positive");
-	return 0;
-}
+#define C struct id_cfg
+static const struct il_opt opts[] = {
+	IL_OPT_DUR(C, period_ns, "period", 1, 1e12, "4ms", "housekeeping timer period per CPU"),
+	IL_OPT_DUR(C, jitter_ns, "jitter", 0, 1e12, "500us", "uniform jitter added to each period"),
+	IL_OPT_DUR(C, cost_ns, "cost", 0, 1e9, "3us", "handler time per timer"),
+	IL_OPT_DOUBLE(C, irq_rate, "irq_rate", 0, 1e8, "0",
+		      "device interrupts per second (Poisson) per receiving CPU"),
+	IL_OPT_INT_KW(C, irq_cpu, "irq_cpu", 0, IL_CPUS_MAX - 1, "all", -1, "all",
+		      "CPU receiving them (all: each CPU its own stream)"),
+	IL_OPT_END,
+};
+#undef C
 
 static int64_t next_gap(const struct id_cfg *c, struct il_sim *s)
 {
@@ -148,11 +112,10 @@ static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metr
 const struct il_workload il_wl_idle = {
 	.name = "idle",
 	.summary = "an almost idle machine with periodic housekeeping timers (idle power)",
-	.options_help = help,
+	.opts = opts,
 	.config_size = sizeof(struct id_cfg),
 	.state_size = sizeof(struct id_state),
 	.min_cpus = 1,
-	.configure = configure,
 	.setup = setup,
 	.task_ran = task_ran,
 	.hk_timer = hk_timer,

@@ -17,7 +17,7 @@
 extern const struct il_workload il_wl_pingpong;
 
 struct pp_cfg {
-	int cpu_a, cpu_b;
+	int cpu[2], ncpu;
 	uint64_t cycles;
 	int64_t period_ns;
 };
@@ -29,40 +29,22 @@ struct pp_state {
 	struct il_hist rate;      /* round trips per second of each period */
 };
 
-static const char help[] =
-	"  cpus=0,1     the two CPUs\n"
-	"  work=1000    cycles each side runs per hand-over\n"
-	"  period=1s    counting period for the per-second percentiles\n";
+#define C struct pp_cfg
+static const struct il_opt opts[] = {
+	IL_OPT_INT_LIST(C, cpu, ncpu, "cpus", 2, 2, 0, IL_CPUS_MAX - 1, "0,1", "the two CPUs"),
+	IL_OPT_U64(C, cycles, "work", 0, 1ull << 40, "1000", "cycles each side runs per hand-over"),
+	IL_OPT_DUR(C, period_ns, "period", 1000, 1e12, "1s",
+		   "counting period for the per-second percentiles"),
+	IL_OPT_END,
+};
+#undef C
 
-static int configure(void *cfgp, const struct il_wl_opt *opts, int nopts, struct il_err *err)
+static int check(const void *cfgp, struct il_err *err)
 {
-	struct pp_cfg *c = cfgp;
+	const struct pp_cfg *c = cfgp;
 
-	c->cpu_a = 0;
-	c->cpu_b = 1;
-	c->cycles = 1000;
-	c->period_ns = 1000000000;
-	for (int i = 0; i < nopts; i++) {
-		const char *k = opts[i].key, *v = opts[i].value;
-		if (!strcmp(k, "cpus")) {
-			int a, b;
-			char extra;
-			if (sscanf(v, "%d,%d%c", &a, &b, &extra) != 2 || a < 0 || b < 0 || a == b)
-				return il_err_set(err, EINVAL, "cpus: '%s' is not two different CPUs 'A,B'", v);
-			c->cpu_a = a;
-			c->cpu_b = b;
-		} else if (!strcmp(k, "work")) {
-			if (il_wl_parse_u64(k, v, 0, 1ull << 40, &c->cycles, err))
-				return -EINVAL;
-		} else if (!strcmp(k, "period")) {
-			if (il_wl_parse_dur(k, v, &c->period_ns, err))
-				return -EINVAL;
-			if (c->period_ns < 1000)
-				return il_err_set(err, EINVAL, "period: at least 1us");
-		} else {
-			return il_wl_unknown_opt(&il_wl_pingpong, k, err);
-		}
-	}
+	if (c->cpu[0] == c->cpu[1])
+		return il_err_set(err, EINVAL, "pingpong: cpus must be two different CPUs");
 	return 0;
 }
 
@@ -70,10 +52,10 @@ static int setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *e
 {
 	const struct pp_cfg *c = cfgp;
 	struct pp_state *st = stp;
-	if (il_wl_check_cpus(&il_wl_pingpong, s, c->cpu_a, c->cpu_b, err))
+	if (il_wl_check_cpus(&il_wl_pingpong, s, c->cpu[0], c->cpu[1], err))
 		return -EINVAL;
-	st->a = il_sim_task_add(s, c->cpu_a, NULL);
-	st->b = il_sim_task_add(s, c->cpu_b, NULL);
+	st->a = il_sim_task_add(s, c->cpu[0], NULL);
+	st->b = il_sim_task_add(s, c->cpu[1], NULL);
 	st->period_end = c->period_ns;
 	il_hist_init(&st->rate);
 	il_sim_task_wake(s, -1, st->a);
@@ -105,7 +87,7 @@ static void task_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
 	struct pp_state *st = stp;
 	int other = task == st->a ? st->b : st->a;
 
-	il_sim_task_wake(s, task == st->a ? c->cpu_a : c->cpu_b, other);
+	il_sim_task_wake(s, task == st->a ? c->cpu[0] : c->cpu[1], other);
 	il_sim_task_block(s, task, -1);
 }
 
@@ -137,11 +119,11 @@ static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metr
 const struct il_workload il_wl_pingpong = {
 	.name = "pingpong",
 	.summary = "two tasks on two CPUs pass a token (context_switch2)",
-	.options_help = help,
+	.opts = opts,
 	.config_size = sizeof(struct pp_cfg),
 	.state_size = sizeof(struct pp_state),
 	.min_cpus = 2,
-	.configure = configure,
+	.check = check,
 	.setup = setup,
 	.task_ran = task_ran,
 	.task_woke = task_woke,

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The workload registry and the option helpers workloads share. */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +7,6 @@
 
 #include "idlelab/sim.h"
 #include "idlelab/workload.h"
-#include "util.h"
 
 extern const struct il_workload il_wl_sleep_sweep, il_wl_pingpong, il_wl_wake_latency,
 	il_wl_request_response, il_wl_stream, il_wl_transactions, il_wl_idle;
@@ -39,58 +37,32 @@ bool il_wl_opt_parse(const char *text, struct il_wl_opt *opt)
 	return true;
 }
 
-int il_wl_parse_dur(const char *key, const char *text, int64_t *ns, struct il_err *err)
+int il_workload_configure(const struct il_workload *wl, void *cfg, const struct il_wl_opt *opts,
+			  int nopts, struct il_err *err)
 {
-	double us;
-	bool bare = *text != '\0';
+	int r = il_opts_defaults(wl->opts, cfg, err);
 
-	for (const char *p = text; *p; p++)
-		if (!isdigit((unsigned char)*p) && *p != '.')
-			bare = false;
-	if (bare && !il_parse_double(text, &us) && us >= 0 && us < 1e12) {
-		*ns = (int64_t)(us * 1000 + 0.5);
-		return 0;
+	for (int i = 0; r == 0 && i < nopts; i++) {
+		const struct il_opt *o = il_opt_find(wl->opts, opts[i].key);
+		if (!o) {
+			char names[400] = "";
+			for (const struct il_opt *k = wl->opts; k && k->name; k++) {
+				size_t l = strlen(names);
+				snprintf(names + l, sizeof(names) - l, "%s%s", l ? ", " : "", k->name);
+			}
+			return il_err_set(err, EINVAL, "workload %s has no option '%s' (options: %s)",
+					  wl->name, opts[i].key, names);
+		}
+		r = il_opt_set(o, cfg, opts[i].value, err);
 	}
-	if (!bare && !il_parse_duration_ns(text, ns) && *ns >= 0)
-		return 0;
-	return il_err_set(err, EINVAL, "%s: bad duration '%s' (µs, or with ns/us/ms/s)", key, text);
+	if (r == 0 && wl->check)
+		r = wl->check(cfg, err);
+	return r;
 }
 
-int il_wl_parse_u64(const char *key, const char *text, uint64_t min, uint64_t max,
-		    uint64_t *v, struct il_err *err)
+size_t il_workload_help(const struct il_workload *wl, char *buf, size_t size)
 {
-	if (il_parse_u64(text, v) || *v < min || *v > max)
-		return il_err_set(err, EINVAL, "%s: '%s' is not a whole number in %llu..%llu", key,
-				  text, (unsigned long long)min, (unsigned long long)max);
-	return 0;
-}
-
-int il_wl_parse_us_list(const char *text, int64_t *out, int max, int *n, struct il_err *err)
-{
-	char buf[160];
-	char *save = NULL;
-
-	snprintf(buf, sizeof(buf), "%s", text);
-	*n = 0;
-	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int64_t ns;
-		if (*n == max)
-			return il_err_set(err, EINVAL, "intervals: more than %d values", max);
-		if (il_wl_parse_dur("intervals", il_strtrim(tok), &ns, err))
-			return -EINVAL;
-		if (ns <= 0)
-			return il_err_set(err, EINVAL, "intervals: '%s' must be positive", tok);
-		out[(*n)++] = ns;
-	}
-	if (!*n)
-		return il_err_set(err, EINVAL, "intervals: empty list");
-	return 0;
-}
-
-int il_wl_unknown_opt(const struct il_workload *wl, const char *key, struct il_err *err)
-{
-	return il_err_set(err, EINVAL, "workload %s has no option '%s' (options:\n%s)", wl->name,
-			  key, wl->options_help);
+	return il_opts_help(wl->opts, "  ", buf, size);
 }
 
 int il_wl_check_cpus(const struct il_workload *wl, const struct il_sim *s, int a, int b,

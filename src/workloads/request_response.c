@@ -38,47 +38,18 @@ struct rr_state {
 	struct il_hist rtt;
 };
 
-static const char help[] =
-	"  pairs=0          client/server pairs (0: one per two CPUs)\n"
-	"  payload=4096     bytes per request and per reply\n"
-	"  client_work=8000 cycles a client computes per request\n"
-	"  server_work=12000 cycles a server computes per request\n"
-	"  copy=0.25        cycles per byte to send or receive\n";
-
-static int configure(void *cfgp, const struct il_wl_opt *opts, int nopts, struct il_err *err)
-{
-	struct rr_cfg *c = cfgp;
-
-	c->pairs = 0;
-	c->payload = 4096;
-	c->client_cycles = 8000;
-	c->server_cycles = 12000;
-	c->cycles_per_byte = 0.25;
-	for (int i = 0; i < nopts; i++) {
-		const char *k = opts[i].key, *v = opts[i].value;
-		if (!strcmp(k, "pairs")) {
-			if (il_wl_parse_u64(k, v, 0, RR_MAX_PAIRS, &c->pairs, err))
-				return -EINVAL;
-		} else if (!strcmp(k, "payload")) {
-			if (il_wl_parse_u64(k, v, 1, 1ull << 30, &c->payload, err))
-				return -EINVAL;
-		} else if (!strcmp(k, "client_work")) {
-			if (il_wl_parse_u64(k, v, 0, 1ull << 40, &c->client_cycles, err))
-				return -EINVAL;
-		} else if (!strcmp(k, "server_work")) {
-			if (il_wl_parse_u64(k, v, 0, 1ull << 40, &c->server_cycles, err))
-				return -EINVAL;
-		} else if (!strcmp(k, "copy")) {
-			char *end;
-			c->cycles_per_byte = strtod(v, &end);
-			if (*end || end == v || c->cycles_per_byte < 0 || c->cycles_per_byte > 1e6)
-				return il_err_set(err, EINVAL, "copy: '%s' is not cycles per byte", v);
-		} else {
-			return il_wl_unknown_opt(&il_wl_request_response, k, err);
-		}
-	}
-	return 0;
-}
+#define C struct rr_cfg
+static const struct il_opt opts[] = {
+	IL_OPT_U64(C, pairs, "pairs", 0, RR_MAX_PAIRS, "0", "client/server pairs (0: one per two CPUs)"),
+	IL_OPT_U64(C, payload, "payload", 1, 1ull << 30, "4096", "bytes per request and per reply"),
+	IL_OPT_U64(C, client_cycles, "client_work", 0, 1ull << 40, "8000",
+		   "cycles a client computes per request"),
+	IL_OPT_U64(C, server_cycles, "server_work", 0, 1ull << 40, "12000",
+		   "cycles a server computes per request"),
+	IL_OPT_DOUBLE(C, cycles_per_byte, "copy", 0, 1e6, "0.25", "cycles per byte to send or receive"),
+	IL_OPT_END,
+};
+#undef C
 
 static int setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *err)
 {
@@ -161,11 +132,10 @@ static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metr
 const struct il_workload il_wl_request_response = {
 	.name = "request-response",
 	.summary = "tbench-like client/server pairs: MB/s and round-trip latency",
-	.options_help = help,
+	.opts = opts,
 	.config_size = sizeof(struct rr_cfg),
 	.state_size = sizeof(struct rr_state),
 	.min_cpus = 1,
-	.configure = configure,
 	.setup = setup,
 	.task_ran = task_ran,
 	.task_woke = task_woke,

@@ -46,53 +46,26 @@ struct ss_state {
 	struct il_hist lat;
 };
 
-static const char help[] =
-	"  intervals=2,5,7,12,22,32..152 step 10,202..1002 step 100  sleep intervals, µs\n"
-	"  loops=500       wake-ups per interval\n"
-	"  waker=0         waker CPU\n"
-	"  wakee=1         wakee CPU\n"
-	"  waker_work=2000 cycles the waker runs per wake-up\n"
-	"  wakee_work=2000 cycles the wakee runs per wake-up\n";
+#define C struct ss_cfg
+static const struct il_opt opts[] = {
+	IL_OPT_DUR_LIST(C, interval_ns, n, "intervals", 1, SS_MAX_INTERVALS, 1, 1e12,
+			"2,5,7,12,22,32..152 step 10,202..1002 step 100",
+			"sleep intervals (bare numbers µs)"),
+	IL_OPT_U64(C, loops, "loops", 1, 100000000, "500", "wake-ups per interval"),
+	IL_OPT_INT(C, waker, "waker", 0, IL_CPUS_MAX - 1, "0", "waker CPU"),
+	IL_OPT_INT(C, wakee, "wakee", 0, IL_CPUS_MAX - 1, "1", "wakee CPU"),
+	IL_OPT_U64(C, waker_cycles, "waker_work", 0, 1ull << 40, "2000",
+		   "cycles the waker runs per wake-up"),
+	IL_OPT_U64(C, wakee_cycles, "wakee_work", 0, 1ull << 40, "2000",
+		   "cycles the wakee runs per wake-up"),
+	IL_OPT_END,
+};
+#undef C
 
-static int configure(void *cfgp, const struct il_wl_opt *opts, int nopts, struct il_err *err)
+static int check(const void *cfgp, struct il_err *err)
 {
-	struct ss_cfg *c = cfgp;
-	static const int64_t def[] = { 2, 5, 7, 12, 22 };
-	uint64_t v;
+	const struct ss_cfg *c = cfgp;
 
-	c->n = 0;
-	for (size_t i = 0; i < sizeof(def) / sizeof(def[0]); i++)
-		c->interval_ns[c->n++] = def[i] * 1000;
-	for (int64_t us = 32; us <= 152; us += 10)
-		c->interval_ns[c->n++] = us * 1000;
-	for (int64_t us = 202; us <= 1002; us += 100)
-		c->interval_ns[c->n++] = us * 1000;
-	c->loops = 500;
-	c->waker = 0;
-	c->wakee = 1;
-	c->waker_cycles = c->wakee_cycles = 2000;
-	for (int i = 0; i < nopts; i++) {
-		const char *k = opts[i].key, *val = opts[i].value;
-		if (!strcmp(k, "intervals")) {
-			if (il_wl_parse_us_list(val, c->interval_ns, SS_MAX_INTERVALS, &c->n, err))
-				return -EINVAL;
-		} else if (!strcmp(k, "loops")) {
-			if (il_wl_parse_u64(k, val, 1, 100000000, &c->loops, err))
-				return -EINVAL;
-		} else if (!strcmp(k, "waker") || !strcmp(k, "wakee")) {
-			if (il_wl_parse_u64(k, val, 0, 65535, &v, err))
-				return -EINVAL;
-			*(k[4] == 'r' ? &c->waker : &c->wakee) = (int)v;
-		} else if (!strcmp(k, "waker_work")) {
-			if (il_wl_parse_u64(k, val, 0, 1ull << 40, &c->waker_cycles, err))
-				return -EINVAL;
-		} else if (!strcmp(k, "wakee_work")) {
-			if (il_wl_parse_u64(k, val, 0, 1ull << 40, &c->wakee_cycles, err))
-				return -EINVAL;
-		} else {
-			return il_wl_unknown_opt(&il_wl_sleep_sweep, k, err);
-		}
-	}
 	if (c->waker == c->wakee)
 		return il_err_set(err, EINVAL, "sleep-sweep: waker and wakee must be different CPUs");
 	return 0;
@@ -221,11 +194,11 @@ static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metr
 const struct il_workload il_wl_sleep_sweep = {
 	.name = "sleep-sweep",
 	.summary = "a waker wakes a blocked wakee after each interval of a list",
-	.options_help = help,
+	.opts = opts,
 	.config_size = sizeof(struct ss_cfg),
 	.state_size = sizeof(struct ss_state),
 	.min_cpus = 2,
-	.configure = configure,
+	.check = check,
 	.setup = setup,
 	.task_ran = task_ran,
 	.task_woke = task_woke,

@@ -17,6 +17,8 @@
 extern const struct il_workload il_wl_stream;
 
 #define ST_MAX_SIZES 32
+/* cycles per byte of a message, to send and to receive (on top of the *_work options) */
+#define ST_CYCLES_PER_BYTE 0.5
 
 struct st_cfg {
 	int nsizes;
@@ -24,7 +26,6 @@ struct st_cfg {
 	int64_t phase_ns;
 	int sender, receiver;
 	uint64_t send_cycles, recv_cycles;
-	double send_cpb, recv_cpb;   /* cycles per byte */
 	uint64_t rcvbuf;             /* messages */
 };
 
@@ -40,67 +41,26 @@ struct st_state {
 	struct st_row rows[ST_MAX_SIZES];
 };
 
-static const char help[] =
-	"  sizes=64,128,256,1024,4096,16384  message sizes, bytes\n"
-	"  phase=100ms      simulated time per size\n"
-	"  sender=0         sender CPU\n"
-	"  receiver=1       receiver CPU\n"
-	"  send_work=3000   cycles per message sent (plus 0.5 per byte)\n"
-	"  recv_work=2000   cycles per message received (plus 0.5 per byte)\n"
-	"  rcvbuf=256       receive queue length, messages\n";
+#define C struct st_cfg
+static const struct il_opt opts[] = {
+	IL_OPT_U64_LIST(C, sizes, nsizes, "sizes", 1, ST_MAX_SIZES, 1, 1 << 24,
+			"64,128,256,1024,4096,16384", "message sizes, bytes"),
+	IL_OPT_DUR(C, phase_ns, "phase", 1, 1e12, "100ms", "simulated time per size"),
+	IL_OPT_INT(C, sender, "sender", 0, IL_CPUS_MAX - 1, "0", "sender CPU"),
+	IL_OPT_INT(C, receiver, "receiver", 0, IL_CPUS_MAX - 1, "1", "receiver CPU"),
+	IL_OPT_U64(C, send_cycles, "send_work", 0, 1ull << 40, "3000",
+		   "cycles per message sent (plus 0.5 per byte)"),
+	IL_OPT_U64(C, recv_cycles, "recv_work", 0, 1ull << 40, "2000",
+		   "cycles per message received (plus 0.5 per byte)"),
+	IL_OPT_U64(C, rcvbuf, "rcvbuf", 1, 1ull << 30, "256", "receive queue length, messages"),
+	IL_OPT_END,
+};
+#undef C
 
-static int configure(void *cfgp, const struct il_wl_opt *opts, int nopts, struct il_err *err)
+static int check(const void *cfgp, struct il_err *err)
 {
-	struct st_cfg *c = cfgp;
-	static const uint64_t def[] = { 64, 128, 256, 1024, 4096, 16384 };
-	uint64_t v;
+	const struct st_cfg *c = cfgp;
 
-	c->nsizes = 6;
-	memcpy(c->sizes, def, sizeof(def));
-	c->phase_ns = 100000000;
-	c->sender = 0;
-	c->receiver = 1;
-	c->send_cycles = 3000;
-	c->recv_cycles = 2000;
-	c->send_cpb = c->recv_cpb = 0.5;
-	c->rcvbuf = 256;
-	for (int i = 0; i < nopts; i++) {
-		const char *k = opts[i].key, *val = opts[i].value;
-		if (!strcmp(k, "sizes")) {
-			char buf[160], *save = NULL;
-			snprintf(buf, sizeof(buf), "%s", val);
-			c->nsizes = 0;
-			for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-				if (c->nsizes == ST_MAX_SIZES)
-					return il_err_set(err, EINVAL, "sizes: at most %d", ST_MAX_SIZES);
-				if (il_wl_parse_u64(k, t, 1, 1 << 24, &c->sizes[c->nsizes], err))
-					return -EINVAL;
-				c->nsizes++;
-			}
-			if (!c->nsizes)
-				return il_err_set(err, EINVAL, "sizes: empty list");
-		} else if (!strcmp(k, "phase")) {
-			if (il_wl_parse_dur(k, val, &c->phase_ns, err))
-				return -EINVAL;
-			if (c->phase_ns <= 0)
-				return il_err_set(err, EINVAL, "phase: must be positive");
-		} else if (!strcmp(k, "sender") || !strcmp(k, "receiver")) {
-			if (il_wl_parse_u64(k, val, 0, 65535, &v, err))
-				return -EINVAL;
-			*(k[0] == 's' ? &c->sender : &c->receiver) = (int)v;
-		} else if (!strcmp(k, "send_work")) {
-			if (il_wl_parse_u64(k, val, 0, 1ull << 40, &c->send_cycles, err))
-				return -EINVAL;
-		} else if (!strcmp(k, "recv_work")) {
-			if (il_wl_parse_u64(k, val, 0, 1ull << 40, &c->recv_cycles, err))
-				return -EINVAL;
-		} else if (!strcmp(k, "rcvbuf")) {
-			if (il_wl_parse_u64(k, val, 1, 1ull << 30, &c->rcvbuf, err))
-				return -EINVAL;
-		} else {
-			return il_wl_unknown_opt(&il_wl_stream, k, err);
-		}
-	}
 	if (c->sender == c->receiver)
 		return il_err_set(err, EINVAL, "stream: sender and receiver must be different CPUs");
 	return 0;
@@ -119,9 +79,9 @@ static int setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *e
 	return 0;
 }
 
-static uint64_t cost(uint64_t base, double cpb, uint64_t size)
+static uint64_t cost(uint64_t base, uint64_t size)
 {
-	return base + (uint64_t)(cpb * (double)size + 0.5);
+	return base + (uint64_t)(ST_CYCLES_PER_BYTE * (double)size + 0.5);
 }
 
 static void task_woke(const void *cfgp, void *stp, struct il_sim *s, int task, int64_t lat)
@@ -132,11 +92,11 @@ static void task_woke(const void *cfgp, void *stp, struct il_sim *s, int task, i
 
 	(void)lat;
 	if (task == st->snd) {
-		il_sim_task_run(s, task, cost(c->send_cycles, c->send_cpb, size));
+		il_sim_task_run(s, task, cost(c->send_cycles, size));
 	} else {
 		if (st->phase < c->nsizes)
 			st->rows[st->phase].wakeups++;
-		il_sim_task_run(s, task, cost(c->recv_cycles, c->recv_cpb, size));
+		il_sim_task_run(s, task, cost(c->recv_cycles, size));
 	}
 }
 
@@ -170,7 +130,7 @@ static void task_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
 			st->queued++;
 			il_sim_task_wake(s, c->sender, st->rcv);
 		}
-		il_sim_task_run(s, task, cost(c->send_cycles, c->send_cpb, size));
+		il_sim_task_run(s, task, cost(c->send_cycles, size));
 		return;
 	}
 	if (st->queued > 0) {
@@ -178,7 +138,7 @@ static void task_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
 		r->received++;
 	}
 	if (st->queued > 0)
-		il_sim_task_run(s, task, cost(c->recv_cycles, c->recv_cpb, size));
+		il_sim_task_run(s, task, cost(c->recv_cycles, size));
 	else
 		il_sim_task_block(s, task, -1);
 }
@@ -208,11 +168,11 @@ static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metr
 const struct il_workload il_wl_stream = {
 	.name = "stream",
 	.summary = "netperf UDP_STREAM-like: CPU-bound sender, receiver woken per message",
-	.options_help = help,
+	.opts = opts,
 	.config_size = sizeof(struct st_cfg),
 	.state_size = sizeof(struct st_state),
 	.min_cpus = 2,
-	.configure = configure,
+	.check = check,
 	.setup = setup,
 	.task_ran = task_ran,
 	.task_woke = task_woke,

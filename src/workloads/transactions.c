@@ -45,57 +45,19 @@ struct tx_state {
 	struct il_hist lat;
 };
 
-static const char help[] =
-	"  clients=0        clients (0: one per CPU)\n"
-	"  ios=4            I/O waits per transaction\n"
-	"  work=20000       cycles computed before each I/O and at the end\n"
-	"  io=lognormal:80us:0.5  I/O latency distribution\n"
-	"  irq_cpu=same     CPU taking the completion interrupts (same = the client's)\n"
-	"  think=0          sleep between transactions (µs or with a unit)\n";
-
-static int configure(void *cfgp, const struct il_wl_opt *opts, int nopts, struct il_err *err)
-{
-	struct tx_cfg *c = cfgp;
-	uint64_t v;
-
-	c->clients = 0;
-	c->ios = 4;
-	c->cycles = 20000;
-	c->io = (struct il_dist){ IL_DIST_LOGNORMAL, 80000, 0.5 };
-	c->irq_cpu = -1;
-	c->think_ns = 0;
-	for (int i = 0; i < nopts; i++) {
-		const char *k = opts[i].key, *val = opts[i].value;
-		if (!strcmp(k, "clients")) {
-			if (il_wl_parse_u64(k, val, 0, TX_MAX_CLIENTS, &c->clients, err))
-				return -EINVAL;
-		} else if (!strcmp(k, "ios")) {
-			if (il_wl_parse_u64(k, val, 0, 1000, &c->ios, err))
-				return -EINVAL;
-		} else if (!strcmp(k, "work")) {
-			if (il_wl_parse_u64(k, val, 0, 1ull << 40, &c->cycles, err))
-				return -EINVAL;
-		} else if (!strcmp(k, "io")) {
-			struct il_err e;
-			if (il_dist_parse(val, &c->io, &e))
-				return il_err_set(err, EINVAL, "io: %s", e.msg);
-		} else if (!strcmp(k, "irq_cpu")) {
-			if (!strcmp(val, "same")) {
-				c->irq_cpu = -1;
-			} else {
-				if (il_wl_parse_u64(k, val, 0, 65535, &v, err))
-					return -EINVAL;
-				c->irq_cpu = (int)v;
-			}
-		} else if (!strcmp(k, "think")) {
-			if (il_wl_parse_dur(k, val, &c->think_ns, err))
-				return -EINVAL;
-		} else {
-			return il_wl_unknown_opt(&il_wl_transactions, k, err);
-		}
-	}
-	return 0;
-}
+#define C struct tx_cfg
+static const struct il_opt opts[] = {
+	IL_OPT_U64(C, clients, "clients", 0, TX_MAX_CLIENTS, "0", "clients (0: one per CPU)"),
+	IL_OPT_U64(C, ios, "ios", 0, 1000, "4", "I/O waits per transaction"),
+	IL_OPT_U64(C, cycles, "work", 0, 1ull << 40, "20000",
+		   "cycles computed before each I/O and at the end"),
+	IL_OPT_DIST(C, io, "io", "lognormal:80us:0.5", "I/O latency distribution"),
+	IL_OPT_INT_KW(C, irq_cpu, "irq_cpu", 0, IL_CPUS_MAX - 1, "same", -1, "same",
+		      "CPU taking the completion interrupts (same: the client's)"),
+	IL_OPT_DUR(C, think_ns, "think", 0, 1e12, "0", "sleep between transactions"),
+	IL_OPT_END,
+};
+#undef C
 
 static int setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *err)
 {
@@ -180,11 +142,10 @@ static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metr
 const struct il_workload il_wl_transactions = {
 	.name = "transactions",
 	.summary = "pgbench-like clients computing and waiting on I/O completions: TPS, latency",
-	.options_help = help,
+	.opts = opts,
 	.config_size = sizeof(struct tx_cfg),
 	.state_size = sizeof(struct tx_state),
 	.min_cpus = 1,
-	.configure = configure,
 	.setup = setup,
 	.task_ran = task_ran,
 	.task_woke = task_woke,

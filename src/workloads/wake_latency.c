@@ -31,42 +31,21 @@ struct wl_state {
 	struct il_hist lat;
 };
 
-static const char help[] =
-	"  waker=0      waking CPU\n"
-	"  wakee=1      woken CPU\n"
-	"  min=20us     shortest gap between wake-ups\n"
-	"  mean=500us   mean of the exponential part of the gap\n"
-	"  work=1000    cycles each task runs per wake-up\n";
+#define C struct wl_cfg
+static const struct il_opt opts[] = {
+	IL_OPT_INT(C, waker, "waker", 0, IL_CPUS_MAX - 1, "0", "waking CPU"),
+	IL_OPT_INT(C, wakee, "wakee", 0, IL_CPUS_MAX - 1, "1", "woken CPU"),
+	IL_OPT_DUR(C, min_ns, "min", 0, 1e12, "20us", "shortest gap between wake-ups"),
+	IL_OPT_DUR(C, mean_ns, "mean", 0, 1e12, "500us", "mean of the exponential part of the gap"),
+	IL_OPT_U64(C, cycles, "work", 0, 1ull << 40, "1000", "cycles each task runs per wake-up"),
+	IL_OPT_END,
+};
+#undef C
 
-static int configure(void *cfgp, const struct il_wl_opt *opts, int nopts, struct il_err *err)
+static int check(const void *cfgp, struct il_err *err)
 {
-	struct wl_cfg *c = cfgp;
-	uint64_t v;
+	const struct wl_cfg *c = cfgp;
 
-	c->waker = 0;
-	c->wakee = 1;
-	c->min_ns = 20000;
-	c->mean_ns = 500000;
-	c->cycles = 1000;
-	for (int i = 0; i < nopts; i++) {
-		const char *k = opts[i].key, *val = opts[i].value;
-		if (!strcmp(k, "waker") || !strcmp(k, "wakee")) {
-			if (il_wl_parse_u64(k, val, 0, 65535, &v, err))
-				return -EINVAL;
-			*(k[4] == 'r' ? &c->waker : &c->wakee) = (int)v;
-		} else if (!strcmp(k, "min")) {
-			if (il_wl_parse_dur(k, val, &c->min_ns, err))
-				return -EINVAL;
-		} else if (!strcmp(k, "mean")) {
-			if (il_wl_parse_dur(k, val, &c->mean_ns, err))
-				return -EINVAL;
-		} else if (!strcmp(k, "work")) {
-			if (il_wl_parse_u64(k, val, 0, 1ull << 40, &c->cycles, err))
-				return -EINVAL;
-		} else {
-			return il_wl_unknown_opt(&il_wl_wake_latency, k, err);
-		}
-	}
 	if (c->waker == c->wakee)
 		return il_err_set(err, EINVAL, "wake-latency: waker and wakee must be different CPUs");
 	if (c->min_ns + c->mean_ns <= 0)
@@ -141,11 +120,11 @@ static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metr
 const struct il_workload il_wl_wake_latency = {
 	.name = "wake-latency",
 	.summary = "one CPU wakes an idle CPU at random times; time until the task runs",
-	.options_help = help,
+	.opts = opts,
 	.config_size = sizeof(struct wl_cfg),
 	.state_size = sizeof(struct wl_state),
 	.min_cpus = 2,
-	.configure = configure,
+	.check = check,
 	.setup = setup,
 	.task_ran = task_ran,
 	.task_woke = task_woke,

@@ -161,4 +161,23 @@ expect_exit 1 bash -c "$cap"' exec timeout 20 "$0" "$@"' "$IDLELAB" sim \
 	--governor oracle --governor menu@6.12
 expect_err "sim: 8 configurations x 1000 runs on 8192 CPUs would take about 43."
 expect_err "GiB, more than the limit of 4.0 GiB"
+# workload options come from each workload's table: help, --list-workloads and the parser agree
+expect_exit 0 "$IDLELAB" help sim
+expect_out "  sleep-sweep: a waker wakes a blocked wakee"
+expect_out "      intervals=2,5,7,12,22,32..152 step 10,202..1002 step 100"
+expect_out "      irq_cpu=same"
+expect_exit 0 "$IDLELAB" sim --list-workloads
+expect_out "  intervals=2,5,7,12,22,32..152 step 10,202..1002 step 100"
+expect_out "  loops=500        wake-ups per interval (1..100000000)"
+# the range syntax the help shows is taken (it was refused): 2, 32, 42, ..., 152, 1002
+expect_exit 0 "$IDLELAB" sim --platform "$SMALL" --governor ladder --wl-opt loops=2 \
+	--wl-opt "intervals=2,32..152 step 10,1002" --format csv
+[ "$(grep -c 'us/wakee_cpu,' "$TMP/out")" -eq 15 ] && ok || bad "want 15 interval rows"
+expect_out ",142us/wakee_cpu,"
+expect_out ",1002us/wakee_cpu,"
+for bad in "32..152" "32..152 step 0" "152..32 step 10" "1..100000 step 1"; do
+	expect_exit 1 "$IDLELAB" sim --wl-opt "intervals=$bad"
+	expect_err "sim: intervals: "
+done
+expect_err "more than 64 values (the most it takes)"
 finish

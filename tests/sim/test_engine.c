@@ -168,7 +168,7 @@ static void os_cleanup(void *stp)
 }
 
 static const struct il_workload os_wl = {
-	.name = "one-shot", .summary = "", .options_help = "",
+	.name = "one-shot", .summary = "",
 	.config_size = sizeof(struct os_cfg), .state_size = sizeof(struct os_state),
 	.setup = os_setup, .task_ran = os_ran, .task_woke = os_woke, .cleanup = os_cleanup,
 };
@@ -231,7 +231,7 @@ static void simulate(struct run *x, struct il_gov *gov, const struct il_workload
 }
 
 static const struct il_workload none_wl = {
-	.name = "none", .summary = "", .options_help = "",
+	.name = "none", .summary = "",
 	.config_size = sizeof(struct os_cfg), .state_size = sizeof(struct os_state),
 	.setup = os_setup, .task_ran = os_ran, .task_woke = os_woke,
 };
@@ -645,7 +645,7 @@ static void determinism_and_conservation(void **unused)
 		int n = 0;
 		if (w == 0)
 			il_wl_opt_parse("loops=20", &o[n++]);
-		assert_int_equal(wl->configure(cfg, o, n, &e), 0);
+		assert_int_equal(il_workload_configure(wl, cfg, o, n, &e), 0);
 		struct run x = { 0 }, y = { 0 };
 		struct il_sim_params prm;
 		load(&x, PLAT_HEAD "[firmware]\nhlt_exit = lognormal:20000:0.4\n" POLL_STATE C1_STATE);

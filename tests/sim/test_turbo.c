@@ -63,7 +63,7 @@ static void w_ran(const void *cfg, void *st, struct il_sim *s, int task)
 }
 
 static const struct il_workload w = {
-	.name = "burst", .summary = "", .options_help = "", .config_size = 1, .state_size = 1,
+	.name = "burst", .summary = "", .config_size = 1, .state_size = 1,
 	.setup = w_setup, .task_ran = w_ran, .task_woke = w_woke,
 };
 

@@ -72,7 +72,7 @@ static void run(const char *name, const char *opts, int64_t duration)
 	for (char *save = NULL, *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
 		assert_true(il_wl_opt_parse(t, &o[n++]));
 	void *cfg = calloc(1, wl->config_size);
-	if (wl->configure(cfg, o, n, &e))
+	if (il_workload_configure(wl, cfg, o, n, &e))
 		print_error("%s\n", e.msg);
 	struct il_sim_params prm;
 	il_sim_params_default(&prm);
@@ -241,13 +241,18 @@ static void refusals(void **unused)
 		{ "sleep-sweep", "waker=1", "different CPUs" },
 		{ "sleep-sweep", "colour=red", "no option 'colour'" },
 		{ "pingpong", "cpus=1,1", "two different CPUs" },
-		{ "pingpong", "period=0", "at least 1us" },
-		{ "wake-latency", "mean=-3", "bad duration" },
-		{ "request-response", "copy=lots", "cycles per byte" },
-		{ "stream", "sizes=", "empty" },
+		{ "pingpong", "period=0", "period: '0' is not a duration in 1us..1000s" },
+		{ "wake-latency", "mean=-3", "mean: '-3' is not a duration in 0..1000s" },
+		{ "request-response", "copy=lots", "copy: 'lots' is not a number in 0..1000000" },
+		{ "stream", "sizes=", "sizes: empty value in the list" },
 		{ "transactions", "io=weird:1", "unknown distribution" },
-		{ "idle", "period=0", "positive" },
-		{ "idle", "irq_rate=fast", "rate per second" },
+		{ "idle", "period=0", "period: '0' is not a duration in 1ns..1000s" },
+		{ "idle", "irq_rate=fast", "irq_rate: 'fast' is not a number in 0..100000000" },
+		{ "sleep-sweep", "wakee=8192", "wakee: '8192' is not a whole number in 0..8191" },
+		{ "transactions", "irq_cpu=any", "irq_cpu: 'any' is not a whole number in 0..8191 or 'same'" },
+		{ "transactions", "clients=8193", "clients: '8193' is not a whole number in 0..8192" },
+		{ "pingpong", "cpus=1", "cpus: 1 value, it takes 2" },
+		{ "stream", "sizes=1,2..4 stride 1", "sizes: '2..4 stride 1' is not a value or a range 'A..B step S'" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		const struct il_workload *wl = il_workload_find(bad[i].wl);
@@ -256,7 +261,7 @@ static void refusals(void **unused)
 		assert_true(il_wl_opt_parse(bad[i].opt, &o));
 		void *cfg = calloc(1, wl->config_size);
 		il_err_clear(&e);
-		int r = wl->configure(cfg, &o, 1, &e);
+		int r = il_workload_configure(wl, cfg, &o, 1, &e);
 		if (r == 0 || !strstr(e.msg, bad[i].msg)) {
 			print_error("%s %s: r=%d '%s'\n", bad[i].wl, bad[i].opt, r, e.msg);
 			fail();
@@ -292,7 +297,7 @@ static void batch_memory(void **unused)
 
 	assert_int_equal(il_platform_load_string(&p, PLAT, strlen(PLAT), "t.ini", &e), 0);
 	void *wcfg = calloc(1, wl->config_size);
-	assert_int_equal(wl->configure(wcfg, NULL, 0, &e), 0);
+	assert_int_equal(il_workload_configure(wl, wcfg, NULL, 0, &e), 0);
 	uint64_t run = il_sim_run_bytes(&p, wl, il_gov_find("menu")->cpu_data_size);
 	uint64_t result = il_sim_result_bytes(&p);
 	struct { uint64_t max; int jobs_run; int ret; } cases[] = {
