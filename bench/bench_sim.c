@@ -56,7 +56,7 @@ static void *batch(struct il_sim_batch *b, struct il_platform *p, struct il_sim_
 	if (il_platform_load(p, plat, &e))
 		die(plat, &e);
 	if (opt)
-		il_wl_opt_parse(opt, &o[n++]);
+		il_wl_opt_parse(opt, &o[n++], NULL);
 	void *wcfg = calloc(1, wl->config_size);
 	if (il_workload_configure(wl, wcfg, o, n, &e))
 		die(wl_name, &e);

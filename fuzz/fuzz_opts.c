@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		if (il_wl_opt_parse(line, &opts[n]))
+		if (il_wl_opt_parse(line, &opts[n], NULL))
 			n++;
 	}
 	if (wl) {

@@ -19,10 +19,13 @@
 
 struct il_sim;
 
-/* "key=value" options of a workload. */
+/* The longest option key, with its NUL (no option's name comes near it). */
+#define IL_WL_KEY_MAX 32
+
+/* A "key=value" option (of a workload, the engine, a governor, a platform). */
 struct il_wl_opt {
-	char key[32];
-	char value[160];
+	char key[IL_WL_KEY_MAX];
+	const char *value;         /* points into the text parsed: any length, lives as long */
 };
 
 struct il_workload {
@@ -52,8 +55,12 @@ struct il_workload {
 
 extern const struct il_workload *const il_workloads[]; /* NULL-terminated */
 const struct il_workload *il_workload_find(const char *name);
-/* Split "k=v" into opt; false if malformed. */
-bool il_wl_opt_parse(const char *text, struct il_wl_opt *opt);
+/*
+ * Split "k=v" into opt (opt->value points into text, which must outlive it).
+ * False when there is no '=', the key is empty or longer than
+ * IL_WL_KEY_MAX - 1; then err (unless NULL) says which.
+ */
+bool il_wl_opt_parse(const char *text, struct il_wl_opt *opt, struct il_err *err);
 /*
  * Parse options into cfg (config_size bytes, zeroed): the table's defaults,
  * then each option in order (a key given twice: the last wins), then the

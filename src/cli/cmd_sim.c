@@ -94,9 +94,9 @@ static int sim_opt(struct il_sim_params *p, const char *text)
 	struct il_wl_opt o;
 	struct il_err err;
 
-	if (!il_wl_opt_parse(text, &o))
-		return cli_usage_error("sim", "--sim-opt: '%s' is not KEY=VALUE", text);
 	il_err_clear(&err);
+	if (!il_wl_opt_parse(text, &o, &err))
+		return cli_usage_error("sim", "--sim-opt: %s", err.msg);
 	const struct il_opt *opt = il_opt_find(trace_opts, o.key);
 	if (opt) {
 		struct trace_opt t = { 0 };
@@ -151,7 +151,8 @@ static int run(int argc, char **argv)
 	long jobs = sysconf(_SC_NPROCESSORS_ONLN);
 	enum il_format fmt = IL_FMT_TABLE;
 	struct il_wl_opt wl_opts[MAX_WL_OPTS];
-	char wl_text[1024] = "";
+	const char *wl_args[MAX_WL_OPTS]; /* the --wl-opt values as given, for the output */
+	int nwl_args = 0;
 	struct il_sim_batch b;
 	struct il_err err;
 	bool user_loops = false, user_duration = false;
@@ -178,12 +179,11 @@ static int run(int argc, char **argv)
 		case 'W':
 			if (nwl == MAX_WL_OPTS)
 				return cli_usage_error("sim", "at most %d --wl-opt values", MAX_WL_OPTS);
-			if (!il_wl_opt_parse(optarg, &wl_opts[nwl]))
-				return cli_usage_error("sim", "--wl-opt: '%s' is not KEY=VALUE", optarg);
+			if (!il_wl_opt_parse(optarg, &wl_opts[nwl], &err))
+				return cli_usage_error("sim", "--wl-opt: %s", err.msg);
 			if (!strcmp(wl_opts[nwl].key, "loops"))
 				user_loops = true;
-			snprintf(wl_text + strlen(wl_text), sizeof(wl_text) - strlen(wl_text), "%s%s",
-				 wl_text[0] ? " " : "", optarg);
+			wl_args[nwl_args++] = optarg;
 			nwl++;
 			break;
 		case 'd':
@@ -217,7 +217,7 @@ static int run(int argc, char **argv)
 		case 'G':
 			if (b.ngov_params == 16)
 				return cli_usage_error("sim", "at most 16 --gov-param values");
-			if (!il_wl_opt_parse(optarg, &b.gov_params[b.ngov_params]))
+			if (!il_wl_opt_parse(optarg, &b.gov_params[b.ngov_params], NULL))
 				return cli_usage_error("sim", "--gov-param: '%s' is not NAME=VALUE", optarg);
 			b.ngov_params++;
 			break;
@@ -257,7 +257,7 @@ static int run(int argc, char **argv)
 	}
 	/* the no-option default: a sweep short enough to take a moment */
 	if (!strcmp(wl->name, "sleep-sweep") && !user_loops && nwl < MAX_WL_OPTS) {
-		il_wl_opt_parse("loops=100", &wl_opts[nwl++]);
+		il_wl_opt_parse("loops=100", &wl_opts[nwl++], NULL);
 		if (!user_duration)
 			b.params.duration_ns = 2000000000;
 	}
@@ -277,7 +277,7 @@ static int run(int argc, char **argv)
 	int r = il_platform_load(p, platform, &err);
 	for (int i = 0; r == 0 && i < nsets; i++) {
 		struct il_wl_opt o;
-		if (!il_wl_opt_parse(sets[i], &o)) {
+		if (!il_wl_opt_parse(sets[i], &o, NULL)) {
 			free(wl_cfg);
 			free(p);
 			return cli_usage_error("sim", "--set: '%s' is not KEY=VALUE", sets[i]);
@@ -326,6 +326,22 @@ static int run(int argc, char **argv)
 		return err.file[0] ? cli_report(&err) : cli_error("sim: %s", err.msg);
 	}
 
+	/* the options as given, joined by spaces (any length) */
+	size_t len = 1;
+	for (int i = 0; i < nwl_args; i++)
+		len += strlen(wl_args[i]) + 1;
+	char *wl_text = calloc(1, len);
+	if (!wl_text) {
+		il_sim_batch_free(&b);
+		free(wl_cfg);
+		free(p);
+		return cli_error("out of memory");
+	}
+	for (int i = 0; i < nwl_args; i++) {
+		if (i)
+			strcat(wl_text, " ");
+		strcat(wl_text, wl_args[i]);
+	}
 	struct il_out out;
 	int ret = 0;
 	if (il_out_open(&out, output, &err)) {
@@ -335,6 +351,7 @@ static int run(int argc, char **argv)
 		if (il_out_close(&out, true, &err))
 			ret = cli_report(&err);
 	}
+	free(wl_text);
 	il_sim_batch_free(&b);
 	free(wl_cfg);
 	free(p);

@@ -24,16 +24,25 @@ const struct il_workload *il_workload_find(const char *name)
 	return NULL;
 }
 
-bool il_wl_opt_parse(const char *text, struct il_wl_opt *opt)
+bool il_wl_opt_parse(const char *text, struct il_wl_opt *opt, struct il_err *err)
 {
 	const char *eq = strchr(text, '=');
 	size_t kl = eq ? (size_t)(eq - text) : 0;
 
-	if (!eq || kl == 0 || kl >= sizeof(opt->key) || strlen(eq + 1) >= sizeof(opt->value))
+	if (!eq || kl == 0) {
+		if (err)
+			il_err_set(err, EINVAL, "'%s' is not KEY=VALUE", text);
 		return false;
+	}
+	if (kl >= sizeof(opt->key)) {
+		if (err)
+			il_err_set(err, EINVAL, "key '%.20s...' is longer than %zu characters", text,
+				   sizeof(opt->key) - 1);
+		return false;
+	}
 	memcpy(opt->key, text, kl);
 	opt->key[kl] = '\0';
-	snprintf(opt->value, sizeof(opt->value), "%s", eq + 1);
+	opt->value = eq + 1;
 	return true;
 }
 

@@ -180,4 +180,18 @@ for bad in "32..152" "32..152 step 0" "152..32 step 10" "1..100000 step 1"; do
 	expect_err "sim: intervals: "
 done
 expect_err "more than 64 values (the most it takes)"
+# a value of any sane length: the 27 intervals of a published sweep in µs to three decimals
+iv=$(awk 'BEGIN { for (k = 0; k < 27; k++) printf "%s%.3f", k ? "," : "", 1002.585 + k * 397.113 }')
+[ ${#iv} -gt 240 ] && ok || bad "the interval list is only ${#iv} characters"
+expect_exit 0 "$IDLELAB" sim --platform "$SMALL" --governor ladder --wl-opt loops=2 \
+	--wl-opt "intervals=$iv" --format json --output "$TMP/iv.json"
+if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); c=d['configs'][0]; \
+rows={m['row'] for m in c['metrics'] if m['col']=='wakee_cpu'}; \
+assert len(rows)==27, len(rows); assert sys.argv[2] in d['workload_options']" "$TMP/iv.json" "$iv"
+then ok; else bad "27 intervals in, 27 rows and the options text out"; fi
+# a key longer than any option is refused as such, not as malformed
+expect_exit 2 "$IDLELAB" sim --wl-opt "$(printf 'k%.0s' $(seq 40))=1"
+expect_err "--wl-opt: key 'kkkkkkkkkkkkkkkkkkkk...' is longer than 31 characters"
+expect_exit 2 "$IDLELAB" sim --sim-opt "$(printf 'k%.0s' $(seq 40))=1"
+expect_err "--sim-opt: key 'kkkkkkkkkkkkkkkkkkkk...' is longer than 31 characters"
 finish

@@ -644,7 +644,7 @@ static void determinism_and_conservation(void **unused)
 		struct il_wl_opt o[1];
 		int n = 0;
 		if (w == 0)
-			il_wl_opt_parse("loops=20", &o[n++]);
+			il_wl_opt_parse("loops=20", &o[n++], NULL);
 		assert_int_equal(il_workload_configure(wl, cfg, o, n, &e), 0);
 		struct run x = { 0 }, y = { 0 };
 		struct il_sim_params prm;

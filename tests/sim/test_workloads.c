@@ -70,7 +70,7 @@ static void run(const char *name, const char *opts, int64_t duration)
 	mach.drv = plat.table;
 	snprintf(buf, sizeof(buf), "%s", opts);
 	for (char *save = NULL, *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
-		assert_true(il_wl_opt_parse(t, &o[n++]));
+		assert_true(il_wl_opt_parse(t, &o[n++], NULL));
 	void *cfg = calloc(1, wl->config_size);
 	if (il_workload_configure(wl, cfg, o, n, &e))
 		print_error("%s\n", e.msg);
@@ -258,7 +258,7 @@ static void refusals(void **unused)
 		const struct il_workload *wl = il_workload_find(bad[i].wl);
 		struct il_wl_opt o;
 		struct il_err e;
-		assert_true(il_wl_opt_parse(bad[i].opt, &o));
+		assert_true(il_wl_opt_parse(bad[i].opt, &o, NULL));
 		void *cfg = calloc(1, wl->config_size);
 		il_err_clear(&e);
 		int r = il_workload_configure(wl, cfg, &o, 1, &e);
@@ -269,8 +269,8 @@ static void refusals(void **unused)
 		free(cfg);
 	}
 	struct il_wl_opt o;
-	assert_false(il_wl_opt_parse("novalue", &o));
-	assert_false(il_wl_opt_parse("=x", &o));
+	assert_false(il_wl_opt_parse("novalue", &o, NULL));
+	assert_false(il_wl_opt_parse("=x", &o, NULL));
 	assert_null(il_workload_find("nope"));
 }
 
