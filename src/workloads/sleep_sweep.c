@@ -153,6 +153,24 @@ static void task_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
 	il_sim_task_block(s, task, st->waker_timer);
 }
 
+/*
+ * A row's label: the interval in µs as given, "152us" for whole µs,
+ * "2.585us" (up to the ns, trailing zeros dropped) else.
+ */
+static void interval_label(int64_t ns, char *buf, size_t size)
+{
+	if (ns % 1000 == 0) {
+		snprintf(buf, size, "%lldus", (long long)(ns / 1000));
+		return;
+	}
+	int frac = (int)(ns % 1000), digits = 3;
+	while (frac % 10 == 0) {
+		frac /= 10;
+		digits--;
+	}
+	snprintf(buf, size, "%lld.%0*dus", (long long)(ns / 1000), digits, frac);
+}
+
 static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metrics *out)
 {
 	const struct ss_cfg *c = cfgp;
@@ -166,7 +184,7 @@ static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metr
 		unsigned long long usage = 0;
 		for (int i = 0; i < drv->state_count; i++)
 			usage += r->usage[i];
-		snprintf(row, sizeof(row), "%lldus", (long long)(c->interval_ns[k] / 1000));
+		interval_label(c->interval_ns[k], row, sizeof(row));
 		il_metric_add(out, row, "wakee_cpu", "", IL_BETTER_NONE, false, c->wakee);
 		il_metric_add(out, row, "waker_cpu", "", IL_BETTER_NONE, false, c->waker);
 		il_metric_add(out, row, "sleep_us", "us", IL_BETTER_NONE, false,

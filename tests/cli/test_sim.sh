@@ -194,4 +194,10 @@ expect_exit 2 "$IDLELAB" sim --wl-opt "$(printf 'k%.0s' $(seq 40))=1"
 expect_err "--wl-opt: key 'kkkkkkkkkkkkkkkkkkkk...' is longer than 31 characters"
 expect_exit 2 "$IDLELAB" sim --sim-opt "$(printf 'k%.0s' $(seq 40))=1"
 expect_err "--sim-opt: key 'kkkkkkkkkkkkkkkkkkkk...' is longer than 31 characters"
+# rows are labelled by the interval as given: two intervals within one µs do not collide,
+# whole µs keep their labels
+expect_exit 0 "$IDLELAB" sim --platform "$SMALL" --governor ladder --wl-opt loops=2 \
+	--wl-opt "intervals=2.585,2.9,0.5,3,1500ns" --format csv
+for row in 2.585us 2.9us 0.5us 3us 1.5us; do expect_out ",$row/wakee_cpu,"; done
+[ "$(grep -c 'us/wakee_cpu,' "$TMP/out")" -eq 5 ] && ok || bad "want 5 interval rows"
 finish
