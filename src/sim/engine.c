@@ -195,7 +195,8 @@ static void idle_inputs(struct il_sim *s, struct sim_cpu *c, int64_t now, struct
 
 /*
  * tick_nohz_idle_stop_tick(): stop unless nohz is off or (the tick still
- * running) the next timer is within one tick period of the last tick.
+ * running) the next timer is at most one tick period after the last tick
+ * (tick_nohz_next_event: delta <= TICK_NSEC keeps it).
  */
 static void tick_stop(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {

@@ -322,6 +322,40 @@ static void tick_kept_for_near_timer(void **unused)
 		il_sim_result_free(&x.r);
 }
 
+/*
+ * The boundary of that rule: tick_nohz_next_event() keeps the tick when the
+ * next timer is at most one tick period after the last tick (`delta <=
+ * TICK_NSEC`, kernel/time/tick-sched.c), so a timer exactly one tick after
+ * it keeps the tick, one ns later does not.
+ */
+static void tick_kept_one_tick_after(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	struct os_cfg c = { .no_a = true, .hk_ns = 1000000 };
+	load(&x, PLAT_HEAD POLL_STATE C1_STATE);
+	params(&prm, 10500000);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &none_wl, &c, &prm);
+	/* select at 0, last tick 0, timer at 1 ms = 0 + TICK_NSEC: retained */
+	assert_int_equal(tg_data[0].first_sel.sleep_length_ns, 1000000);
+	assert_int_equal(tg_data[0].selects, 2);
+	assert_false(tg_data[0].last_sel.tick_stopped);
+	assert_int_equal(tg_data[0].got_ticks, 1);   /* the tick at 1 ms came */
+	assert_int_equal(x.r.cpu[0].tick_stops, 1);  /* only the second period, without a timer */
+
+	c.hk_ns = 1000001; /* one ns past: stopped at 0, the tick at 1 ms does not come */
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &none_wl, &c, &prm);
+	assert_int_equal(tg_data[0].selects, 2);
+	assert_true(tg_data[0].last_sel.tick_stopped);
+	assert_int_equal(tg_data[0].got_ticks, 0);
+	assert_int_equal(x.r.cpu[0].tick_stops, 2);
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
 /* need_resched during the entry window: -EBUSY, no usage, no reflect. */
 static void wake_during_entry(void **unused)
 {
@@ -724,6 +758,7 @@ int main(void)
 		cmocka_unit_test(tick_retained),
 		cmocka_unit_test(tick_stopped),
 		cmocka_unit_test(tick_kept_for_near_timer),
+		cmocka_unit_test(tick_kept_one_tick_after),
 		cmocka_unit_test(wake_during_entry),
 		cmocka_unit_test(wake_by_ipi),
 		cmocka_unit_test(switch_cost_source),
