@@ -461,7 +461,7 @@ static int bench(size_t rows, int runs, enum il_format fmt)
 			}
 		}
 	}
-	if (fmt == IL_FMT_TABLE)
+	if (fmt == IL_FORMAT_TABLE)
 		printf("ns per select+reflect with the core's accounting, median of %d runs of "
 		       "%d passes over %zu rows on %d CPUs;\ngovernor_ns subtracts the engine's "
 		       "median on the same governor's own decisions (replayed by a stand-in)\n\n",
@@ -479,7 +479,7 @@ int main(int argc, char **argv)
 	size_t rows = DEFAULT_ROWS;
 	int runs = DEFAULT_RUNS;
 	const char *dir = NULL;
-	enum il_format fmt = IL_FMT_TABLE;
+	enum il_format fmt = IL_FORMAT_TABLE;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];

@@ -12,10 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum il_format { IL_FMT_TABLE = 0, IL_FMT_CSV, IL_FMT_JSON };
-
-/* Parse "table", "text", "csv", "json". */
-int il_format_parse(const char *s, enum il_format *f);
+#include "idlelab/format.h"
 
 struct il_table;
 

@@ -43,7 +43,7 @@ static int run(int argc, char **argv)
 		{ "metric", required_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 },
 	};
-	enum il_format fmt = IL_FMT_TABLE;
+	enum il_format fmt = IL_FORMAT_TABLE;
 	const char *output = NULL, *filter = NULL;
 	struct il_result_config cfg[CMP_MAX_CONFIGS];
 	char labels[CMP_MAX_CONFIGS][200];
@@ -136,7 +136,7 @@ static int run(int argc, char **argv)
 		ret = cli_report(&err);
 	} else {
 		il_table_print(t, fmt, out.f);
-		if (fmt == IL_FMT_TABLE)
+		if (fmt == IL_FORMAT_TABLE)
 			fputs("\n* = the difference from the first configuration is significant at the 95 % "
 			      "level\n    (Welch's unequal-variance t-test, two-sided, over the runs).\n",
 			      out.f);

@@ -124,7 +124,7 @@ static int print_states_table(const struct il_sysfs_cpu *cpu, const char *title)
 		cell_val(t, &st->val[IL_SF_POWER]);
 		cell_str(t, &st->default_status);
 	}
-	r = il_table_print(t, IL_FMT_TABLE, stdout);
+	r = il_table_print(t, IL_FORMAT_TABLE, stdout);
 	il_table_free(t);
 	return r;
 }
@@ -207,7 +207,7 @@ static int print_text(const struct il_sysfs_info *info)
 			}
 		}
 		printf("\n");
-		r |= il_table_print(t, IL_FMT_TABLE, stdout);
+		r |= il_table_print(t, IL_FORMAT_TABLE, stdout);
 		il_table_free(t);
 	}
 	return r;
@@ -249,7 +249,7 @@ static int print_csv(const struct il_sysfs_info *info)
 			cell_val(t, &st->val[IL_SF_S2IDLE_USAGE]);
 			cell_val(t, &st->val[IL_SF_S2IDLE_TIME]);
 		}
-	r = il_table_print(t, IL_FMT_CSV, stdout);
+	r = il_table_print(t, IL_FORMAT_CSV, stdout);
 	il_table_free(t);
 	return r;
 }
@@ -409,7 +409,7 @@ static int run(int argc, char **argv)
 		{ "save", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
 	};
-	enum il_format fmt = IL_FMT_TABLE;
+	enum il_format fmt = IL_FORMAT_TABLE;
 	const char *root = IL_SYSFS_DEFAULT_ROOT, *save = NULL, *cpus = NULL;
 	bool fmt_set = false;
 	struct il_cpulist list = { 0 };
@@ -423,8 +423,8 @@ static int run(int argc, char **argv)
 		case 'r': root = optarg; break;
 		case 'c': cpus = optarg; break;
 		case 's': save = optarg; break;
-		case 'C': fmt = IL_FMT_CSV; fmt_set = true; break;
-		case 'J': fmt = IL_FMT_JSON; fmt_set = true; break;
+		case 'C': fmt = IL_FORMAT_CSV; fmt_set = true; break;
+		case 'J': fmt = IL_FORMAT_JSON; fmt_set = true; break;
 		case 'f':
 			if (il_format_parse(optarg, &fmt))
 				return cli_usage_error("info", "unknown format '%s'", optarg);
@@ -470,9 +470,9 @@ static int run(int argc, char **argv)
 	if (r)
 		return cli_report(&err);
 	print_notes(&info.notes);
-	if (fmt == IL_FMT_JSON)
+	if (fmt == IL_FORMAT_JSON)
 		r = print_json(&info, root);
-	else if (fmt == IL_FMT_CSV)
+	else if (fmt == IL_FORMAT_CSV)
 		r = print_csv(&info);
 	else
 		r = print_text(&info);

@@ -15,7 +15,7 @@
 
 static int platforms_run(int argc, char **argv)
 {
-	enum il_format fmt = IL_FMT_TABLE;
+	enum il_format fmt = IL_FORMAT_TABLE;
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' }, { NULL, 0, NULL, 0 },
 	};
@@ -140,7 +140,7 @@ static int show(const char *what, const char *release, char **options, int nopti
 		return 0;
 	}
 
-	if (fmt == IL_FMT_TABLE) {
+	if (fmt == IL_FORMAT_TABLE) {
 		printf("platform: %s (%s)\n", p.name, p.description);
 		printf("cpus: %d (%d package%s x %d cores x %d threads), HZ=%u\n",
 		       il_platform_ncpus(&p), p.packages, p.packages > 1 ? "s" : "",
@@ -184,7 +184,7 @@ static int show(const char *what, const char *release, char **options, int nopti
 		state_row(t, 0, &m.default_state, 0);
 	int r = il_table_print(t, fmt, stdout);
 	il_table_free(t);
-	if (fmt == IL_FMT_TABLE && m.nnotes) {
+	if (fmt == IL_FORMAT_TABLE && m.nnotes) {
 		printf("\nnotes:\n");
 		for (int i = 0; i < m.nnotes; i++)
 			printf("  %s\n", m.notes[i]);
@@ -196,7 +196,7 @@ static int show(const char *what, const char *release, char **options, int nopti
 
 static int platform_run(int argc, char **argv)
 {
-	enum il_format fmt = IL_FMT_TABLE;
+	enum il_format fmt = IL_FORMAT_TABLE;
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "kernel", required_argument, NULL, 'k' },

@@ -42,14 +42,14 @@ static int digits(unsigned long long v)
 static void print_decisions(FILE *out, const struct il_replay_log *log,
 			    const struct il_replay_decision *d, enum il_format fmt)
 {
-	if (fmt == IL_FMT_CSV) {
+	if (fmt == IL_FORMAT_CSV) {
 		fputs("row,cpu,selected,stop_tick\n", out);
 		for (size_t i = 0; i < log->nrows; i++)
 			fprintf(out, "%zu,%d,%d,%d\n", i, log->rows[i].cpu, d[i].selected,
 				d[i].stop_tick);
 		return;
 	}
-	if (fmt == IL_FMT_JSON) {
+	if (fmt == IL_FORMAT_JSON) {
 		fputs("  \"decisions\": [", out);
 		for (size_t i = 0; i < log->nrows; i++)
 			fprintf(out, "%s\n    {\"row\": %zu, \"cpu\": %d, \"selected\": %d, "
@@ -138,7 +138,7 @@ static void json_member(FILE *out, const char *key, const struct il_table *t, bo
 
 	fprintf(out, "  \"%s\": ", key);
 	if (m) {
-		il_table_print(t, IL_FMT_JSON, m);
+		il_table_print(t, IL_FORMAT_JSON, m);
 		fclose(m);
 	}
 	/* il_table_print ends the array with a newline; the comma goes before it */
@@ -158,7 +158,7 @@ static void print_report(FILE *out, const struct replay_opts *o, const struct il
 	struct il_table *at = ag ? agreement_table(ag) : NULL;
 
 	il_gov_describe(gov, desc, sizeof(desc));
-	if (o->fmt == IL_FMT_JSON) {
+	if (o->fmt == IL_FORMAT_JSON) {
 		fputs("{\n  \"log\": ", out);
 		il_json_str(out, o->log);
 		fputs(",\n  \"governor\": ", out);
@@ -178,15 +178,15 @@ static void print_report(FILE *out, const struct replay_opts *o, const struct il
 		if (at)
 			json_member(out, "agreement", at, true);
 		fputs("}\n", out);
-	} else if (o->fmt == IL_FMT_CSV) {
+	} else if (o->fmt == IL_FORMAT_CSV) {
 		if (!o->quiet) {
 			print_decisions(out, log, d, o->fmt);
 			fputc('\n', out);
 		}
-		il_table_print(st, IL_FMT_CSV, out);
+		il_table_print(st, IL_FORMAT_CSV, out);
 		if (at) {
 			fputc('\n', out);
-			il_table_print(at, IL_FMT_CSV, out);
+			il_table_print(at, IL_FORMAT_CSV, out);
 		}
 	} else {
 		fprintf(out, "log: %s (%zu rows, %d CPU%s, HZ=%u)\n", o->log, log->nrows,
@@ -196,7 +196,7 @@ static void print_report(FILE *out, const struct replay_opts *o, const struct il
 			print_decisions(out, log, d, o->fmt);
 			fputc('\n', out);
 		}
-		il_table_print(st, IL_FMT_TABLE, out);
+		il_table_print(st, IL_FORMAT_TABLE, out);
 		if (at) {
 			fprintf(out, "\nexpect: %s\n", o->expect);
 			fprintf(out, "rows compared: %zu\nrows equal: %zu\n", ag->compared, ag->equal);
@@ -289,7 +289,7 @@ static int run(int argc, char **argv)
 		{ "strict", no_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct replay_opts o = { .fmt = IL_FMT_TABLE };
+	struct replay_opts o = { .fmt = IL_FORMAT_TABLE };
 	int c;
 
 	optind = 1;

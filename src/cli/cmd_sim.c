@@ -149,7 +149,7 @@ static int run(int argc, char **argv)
 	const char *sets[16];
 	int ngovs = 0, nsets = 0, nwl = 0, runs = 1, c;
 	long jobs = sysconf(_SC_NPROCESSORS_ONLN);
-	enum il_format fmt = IL_FMT_TABLE;
+	enum il_format fmt = IL_FORMAT_TABLE;
 	struct il_wl_opt wl_opts[MAX_WL_OPTS];
 	const char *wl_args[MAX_WL_OPTS]; /* the --wl-opt values as given, for the output */
 	int nwl_args = 0;

@@ -28,14 +28,19 @@ struct il_table {
 int il_format_parse(const char *s, enum il_format *f)
 {
 	if (!strcasecmp(s, "table") || !strcasecmp(s, "text"))
-		*f = IL_FMT_TABLE;
+		*f = IL_FORMAT_TABLE;
 	else if (!strcasecmp(s, "csv"))
-		*f = IL_FMT_CSV;
+		*f = IL_FORMAT_CSV;
 	else if (!strcasecmp(s, "json"))
-		*f = IL_FMT_JSON;
+		*f = IL_FORMAT_JSON;
 	else
 		return -EINVAL;
 	return 0;
+}
+
+const char *il_format_name(enum il_format f)
+{
+	return f == IL_FORMAT_CSV ? "csv" : f == IL_FORMAT_JSON ? "json" : "table";
 }
 
 struct il_table *il_table_new(const char *title)
@@ -172,7 +177,7 @@ static void csv_field(FILE *out, const char *s)
 
 int il_table_print(const struct il_table *t, enum il_format f, FILE *out)
 {
-	if (f == IL_FMT_CSV) {
+	if (f == IL_FORMAT_CSV) {
 		for (int i = 0; i < t->ncols; i++) {
 			if (i)
 				fputc(',', out);
@@ -187,7 +192,7 @@ int il_table_print(const struct il_table *t, enum il_format f, FILE *out)
 			}
 			fputc('\n', out);
 		}
-	} else if (f == IL_FMT_JSON) {
+	} else if (f == IL_FORMAT_JSON) {
 		fputs("[", out);
 		for (int r = 0; r < t->nrows; r++) {
 			fputs(r ? ",\n  {" : "\n  {", out);

@@ -320,11 +320,11 @@ static void print_json(const struct il_sim_batch *b, const char *wl_opts, FILE *
 int il_sim_batch_print(const struct il_sim_batch *b, int format, const char *wl_opts_text,
 		       FILE *out)
 {
-	if (format == IL_FMT_JSON) {
+	if (format == IL_FORMAT_JSON) {
 		print_json(b, wl_opts_text, out);
 		return 0;
 	}
-	if (format == IL_FMT_CSV) {
+	if (format == IL_FORMAT_CSV) {
 		for (int c = 0; c < b->nconfigs; c++)
 			print_stats_table(b, c, format, out, true);
 		return 0;
