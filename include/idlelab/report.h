@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "idlelab/format.h"
+#include "idlelab/json.h"
 
 struct il_table;
 
@@ -33,8 +34,7 @@ int il_table_rows(const struct il_table *t);
 
 /* Print in a format. JSON is an array of objects keyed by column name. */
 int il_table_print(const struct il_table *t, enum il_format f, FILE *out);
-
-/* JSON string escaping helper. */
-void il_json_str(FILE *out, const char *s);
+/* The table's JSON array as the next value of w (rows as inline objects). */
+void il_table_json(const struct il_table *t, struct il_json *w);
 
 #endif

@@ -257,137 +257,78 @@ static int print_csv(const struct il_sysfs_info *info)
 /* ------------------------------------------------------------------ */
 /* JSON: driver, governors, cpus -> states */
 
-/* Length of the valid UTF-8 sequence at p (at most n bytes), 0 if invalid. */
-static size_t utf8_len(const unsigned char *p, size_t n)
+static void json_strval(struct il_json *w, const char *key, const struct il_sysfs_str *s)
 {
-	size_t len;
-	unsigned cp;
-
-	if (p[0] < 0xc2 || p[0] > 0xf4)
-		return 0;
-	len = p[0] < 0xe0 ? 2 : p[0] < 0xf0 ? 3 : 4;
-	if (len > n)
-		return 0;
-	cp = p[0] & (0x7f >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
-/*
- * A JSON string from sysfs text: the escapes of il_json_str, with bytes that
- * are not UTF-8 (a garbage name or desc) replaced by U+FFFD so the
- * document stays valid.
- */
-static void json_text(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strlen(s);
-
-	fputc('"', stdout);
-	for (size_t i = 0; i < n;) {
-		size_t len;
-
-		switch (p[i]) {
-		case '"': fputs("\\\"", stdout); break;
-		case '\\': fputs("\\\\", stdout); break;
-		case '\n': fputs("\\n", stdout); break;
-		case '\t': fputs("\\t", stdout); break;
-		case '\r': fputs("\\r", stdout); break;
-		default:
-			if (p[i] < 0x20) {
-				printf("\\u%04x", p[i]);
-			} else if (p[i] < 0x80) {
-				fputc(p[i], stdout);
-			} else if ((len = utf8_len(p + i, n - i))) {
-				fwrite(p + i, 1, len, stdout);
-				i += len;
-				continue;
-			} else {
-				fputs("\\ufffd", stdout);
-			}
-		}
-		i++;
-	}
-	fputc('"', stdout);
-}
-
-static void json_strval(const char *key, const struct il_sysfs_str *s, bool comma)
-{
-	printf("%s\"%s\": ", comma ? ", " : "", key);
+	il_json_key(w, key);
 	if (s->status == IL_SYSFS_OK)
-		json_text(s->s);
+		il_json_string(w, s->s);
 	else
-		fputs("null", stdout);
+		il_json_null(w);
 }
 
-static void json_val(const char *key, const struct il_sysfs_val *v)
+static void json_val(struct il_json *w, const char *key, const struct il_sysfs_val *v)
 {
-	printf(", \"%s\": ", key);
+	il_json_key(w, key);
 	if (v->status == IL_SYSFS_OK)
-		printf("%llu", (unsigned long long)v->v);
+		il_json_uint(w, (unsigned long long)v->v);
 	else
-		fputs("null", stdout);
+		il_json_null(w);
 }
 
 static int print_json(const struct il_sysfs_info *info, const char *root)
 {
-	printf("{\n  \"sysfs_root\": ");
-	json_text(root);
-	printf(",\n  ");
-	json_strval("driver", &info->driver, false);
-	printf(",\n  ");
-	json_strval("governor", &info->governor, false);
-	printf(",\n  \"available_governors\": ");
+	struct il_json w;
+
+	il_json_init(&w, stdout);
+	il_json_object(&w, IL_JSON_BLOCK);
+	il_json_kstring(&w, "sysfs_root", root);
+	json_strval(&w, "driver", &info->driver);
+	json_strval(&w, "governor", &info->governor);
+	il_json_key(&w, "available_governors");
 	if (info->governors.status != IL_SYSFS_OK) {
-		fputs("null", stdout);
+		il_json_null(&w);
 	} else {
-		fputs("[", stdout);
-		for (int i = 0; i < info->ngovernors; i++) {
-			if (i)
-				fputs(", ", stdout);
-			json_text(info->governor_list[i]);
-		}
-		fputs("]", stdout);
+		il_json_array(&w, IL_JSON_INLINE);
+		for (int i = 0; i < info->ngovernors; i++)
+			il_json_string(&w, info->governor_list[i]);
+		il_json_end(&w);
 	}
-	printf(",\n  \"cpus\": [");
+	il_json_key(&w, "cpus");
+	il_json_array(&w, IL_JSON_BLOCK);
 	for (int c = 0; c < info->ncpus; c++) {
 		const struct il_sysfs_cpu *cpu = &info->cpus[c];
-		printf("%s\n    {\"cpu\": %d, ", c ? "," : "", cpu->cpu);
-		if (cpu->driver.status == IL_SYSFS_OK) {
-			json_strval("driver", &cpu->driver, false);
-			fputs(", ", stdout);
-		}
-		fputs("\"states\": [", stdout);
+		il_json_object(&w, IL_JSON_INLINE);
+		il_json_kint(&w, "cpu", cpu->cpu);
+		if (cpu->driver.status == IL_SYSFS_OK)
+			json_strval(&w, "driver", &cpu->driver);
+		il_json_key(&w, "states");
+		il_json_array(&w, IL_JSON_BLOCK);
 		for (int i = 0; i < cpu->nstates; i++) {
 			const struct il_sysfs_state *st = &cpu->states[i];
-			printf("%s\n      {\"state\": %d, ", i ? "," : "", st->index);
-			json_strval("name", &st->name, false);
-			json_strval("desc", &st->desc, true);
-			json_val("latency_us", &st->val[IL_SF_LATENCY]);
-			json_val("residency_us", &st->val[IL_SF_RESIDENCY]);
-			json_val("usage", &st->val[IL_SF_USAGE]);
-			json_val("time_us", &st->val[IL_SF_TIME]);
-			json_val("above", &st->val[IL_SF_ABOVE]);
-			json_val("below", &st->val[IL_SF_BELOW]);
-			json_val("rejected", &st->val[IL_SF_REJECTED]);
-			json_val("disable", &st->val[IL_SF_DISABLE]);
-			json_strval("default_status", &st->default_status, true);
-			json_val("power_mW", &st->val[IL_SF_POWER]);
-			json_val("s2idle_usage", &st->val[IL_SF_S2IDLE_USAGE]);
-			json_val("s2idle_time_us", &st->val[IL_SF_S2IDLE_TIME]);
-			fputs("}", stdout);
+			il_json_object(&w, IL_JSON_INLINE);
+			il_json_kint(&w, "state", st->index);
+			json_strval(&w, "name", &st->name);
+			json_strval(&w, "desc", &st->desc);
+			json_val(&w, "latency_us", &st->val[IL_SF_LATENCY]);
+			json_val(&w, "residency_us", &st->val[IL_SF_RESIDENCY]);
+			json_val(&w, "usage", &st->val[IL_SF_USAGE]);
+			json_val(&w, "time_us", &st->val[IL_SF_TIME]);
+			json_val(&w, "above", &st->val[IL_SF_ABOVE]);
+			json_val(&w, "below", &st->val[IL_SF_BELOW]);
+			json_val(&w, "rejected", &st->val[IL_SF_REJECTED]);
+			json_val(&w, "disable", &st->val[IL_SF_DISABLE]);
+			json_strval(&w, "default_status", &st->default_status);
+			json_val(&w, "power_mW", &st->val[IL_SF_POWER]);
+			json_val(&w, "s2idle_usage", &st->val[IL_SF_S2IDLE_USAGE]);
+			json_val(&w, "s2idle_time_us", &st->val[IL_SF_S2IDLE_TIME]);
+			il_json_end(&w);
 		}
-		printf("%s]}", cpu->nstates ? "\n    " : "");
+		il_json_end(&w);
+		il_json_end(&w);
 	}
-	printf("%s]\n}\n", info->ncpus ? "\n  " : "");
-	return ferror(stdout) ? 1 : 0;
+	il_json_end(&w);
+	il_json_end(&w);
+	return il_json_finish(&w) ? 1 : 0;
 }
 
 /* ------------------------------------------------------------------ */

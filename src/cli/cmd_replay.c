@@ -49,15 +49,6 @@ static void print_decisions(FILE *out, const struct il_replay_log *log,
 				d[i].stop_tick);
 		return;
 	}
-	if (fmt == IL_FORMAT_JSON) {
-		fputs("  \"decisions\": [", out);
-		for (size_t i = 0; i < log->nrows; i++)
-			fprintf(out, "%s\n    {\"row\": %zu, \"cpu\": %d, \"selected\": %d, "
-				"\"stop_tick\": %d}", i ? "," : "", i, log->rows[i].cpu,
-				d[i].selected, d[i].stop_tick);
-		fputs(log->nrows ? "\n  ],\n" : "],\n", out);
-		return;
-	}
 	int wr = digits(log->nrows ? log->nrows - 1 : 0), wc = digits((unsigned)log->ncpus);
 	if (wr < 3)
 		wr = 3;
@@ -67,6 +58,22 @@ static void print_decisions(FILE *out, const struct il_replay_log *log,
 	for (size_t i = 0; i < log->nrows; i++)
 		fprintf(out, "%*zu  %*d  %8d  %9d\n", wr, i, wc, log->rows[i].cpu,
 			d[i].selected, d[i].stop_tick);
+}
+
+static void json_decisions(struct il_json *w, const struct il_replay_log *log,
+			   const struct il_replay_decision *d)
+{
+	il_json_key(w, "decisions");
+	il_json_array(w, IL_JSON_BLOCK);
+	for (size_t i = 0; i < log->nrows; i++) {
+		il_json_object(w, IL_JSON_INLINE);
+		il_json_kuint(w, "row", i);
+		il_json_kint(w, "cpu", log->rows[i].cpu);
+		il_json_kint(w, "selected", d[i].selected);
+		il_json_kint(w, "stop_tick", d[i].stop_tick);
+		il_json_end(w);
+	}
+	il_json_end(w);
 }
 
 static struct il_table *state_table(const struct il_replay_log *log,
@@ -129,26 +136,6 @@ static struct il_table *agreement_table(const struct il_replay_agreement *ag)
 	return t;
 }
 
-/* A table's JSON array as the value of a key inside the top-level object. */
-static void json_member(FILE *out, const char *key, const struct il_table *t, bool last)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-
-	fprintf(out, "  \"%s\": ", key);
-	if (m) {
-		il_table_print(t, IL_FORMAT_JSON, m);
-		fclose(m);
-	}
-	/* il_table_print ends the array with a newline; the comma goes before it */
-	while (len && buf[len - 1] == '\n')
-		len--;
-	fwrite(buf ? buf : "[]", 1, buf ? len : 2, out);
-	free(buf);
-	fputs(last ? "\n" : ",\n", out);
-}
-
 static void print_report(FILE *out, const struct replay_opts *o, const struct il_replay_log *log,
 			 const struct il_gov *gov, const struct il_replay_engine *eng,
 			 const struct il_replay_decision *d, const struct il_replay_agreement *ag)
@@ -159,25 +146,27 @@ static void print_report(FILE *out, const struct replay_opts *o, const struct il
 
 	il_gov_describe(gov, desc, sizeof(desc));
 	if (o->fmt == IL_FORMAT_JSON) {
-		fputs("{\n  \"log\": ", out);
-		il_json_str(out, o->log);
-		fputs(",\n  \"governor\": ", out);
-		il_json_str(out, gov->spec);
-		fputs(",\n  \"description\": ", out);
-		il_json_str(out, desc);
-		fprintf(out, ",\n  \"hz\": %u,\n  \"rows\": %zu,\n  \"cpus\": %d,\n", log->hz,
-			log->nrows, log->ncpus);
-		if (o->expect) {
-			fputs("  \"expect\": ", out);
-			il_json_str(out, o->expect);
-			fputs(",\n", out);
-		}
+		struct il_json w;
+		il_json_init(&w, out);
+		il_json_object(&w, IL_JSON_BLOCK);
+		il_json_kstring(&w, "log", o->log);
+		il_json_kstring(&w, "governor", gov->spec);
+		il_json_kstring(&w, "description", desc);
+		il_json_kuint(&w, "hz", log->hz);
+		il_json_kuint(&w, "rows", log->nrows);
+		il_json_kint(&w, "cpus", log->ncpus);
+		if (o->expect)
+			il_json_kstring(&w, "expect", o->expect);
 		if (!o->quiet)
-			print_decisions(out, log, d, o->fmt);
-		json_member(out, "states", st, !at);
-		if (at)
-			json_member(out, "agreement", at, true);
-		fputs("}\n", out);
+			json_decisions(&w, log, d);
+		il_json_key(&w, "states");
+		il_table_json(st, &w);
+		if (at) {
+			il_json_key(&w, "agreement");
+			il_table_json(at, &w);
+		}
+		il_json_end(&w);
+		il_json_finish(&w);
 	} else if (o->fmt == IL_FORMAT_CSV) {
 		if (!o->quiet) {
 			print_decisions(out, log, d, o->fmt);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Tables as text, CSV or JSON (include/idlelab/report.h). */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,7 +124,7 @@ void il_table_i64(struct il_table *t, long long v)
 void il_table_dbl(struct il_table *t, double v, int decimals)
 {
 	char buf[64];
-	if (v != v) {
+	if (!isfinite(v)) {
 		put(t, CELL_NA, NULL);
 		return;
 	}
@@ -135,29 +136,29 @@ void il_table_na(struct il_table *t) { put(t, CELL_NA, NULL); }
 
 int il_table_rows(const struct il_table *t) { return t->nrows; }
 
-void il_json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"': fputs("\\\"", out); break;
-		case '\\': fputs("\\\\", out); break;
-		case '\n': fputs("\\n", out); break;
-		case '\t': fputs("\\t", out); break;
-		case '\r': fputs("\\r", out); break;
-		default:
-			if (*p < 0x20)
-				fprintf(out, "\\u%04x", *p);
-			else
-				fputc(*p, out);
-		}
-	}
-	fputc('"', out);
-}
-
 static const char *cell_text(const struct cell *c)
 {
 	return c->kind == CELL_NA ? "n/a" : c->text;
+}
+
+void il_table_json(const struct il_table *t, struct il_json *w)
+{
+	il_json_array(w, IL_JSON_BLOCK);
+	for (int r = 0; r < t->nrows; r++) {
+		il_json_object(w, IL_JSON_INLINE);
+		for (int i = 0; i < t->ncols; i++) {
+			const struct cell *c = &t->cells[r * t->ncols + i];
+			il_json_key(w, t->cols[i]);
+			if (c->kind == CELL_NA)
+				il_json_null(w);
+			else if (c->kind == CELL_NUM)
+				il_json_number_text(w, c->text);
+			else
+				il_json_string(w, c->text);
+		}
+		il_json_end(w);
+	}
+	il_json_end(w);
 }
 
 static void csv_field(FILE *out, const char *s)
@@ -193,25 +194,11 @@ int il_table_print(const struct il_table *t, enum il_format f, FILE *out)
 			fputc('\n', out);
 		}
 	} else if (f == IL_FORMAT_JSON) {
-		fputs("[", out);
-		for (int r = 0; r < t->nrows; r++) {
-			fputs(r ? ",\n  {" : "\n  {", out);
-			for (int i = 0; i < t->ncols; i++) {
-				const struct cell *c = &t->cells[r * t->ncols + i];
-				if (i)
-					fputs(", ", out);
-				il_json_str(out, t->cols[i]);
-				fputs(": ", out);
-				if (c->kind == CELL_NA)
-					fputs("null", out);
-				else if (c->kind == CELL_NUM)
-					fputs(c->text, out);
-				else
-					il_json_str(out, c->text);
-			}
-			fputs("}", out);
-		}
-		fputs(t->nrows ? "\n]\n" : "]\n", out);
+		struct il_json w;
+		il_json_init(&w, out);
+		il_table_json(t, &w);
+		if (il_json_finish(&w) == -EINVAL)
+			return -EINVAL;
 	} else {
 		size_t *w = calloc((size_t)t->ncols, sizeof(size_t));
 		if (!w)

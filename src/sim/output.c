@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlelab/json.h"
 #include "idlelab/report.h"
 #include "idlelab/batch.h"
 
@@ -216,114 +217,130 @@ static void print_stats_table(const struct il_sim_batch *b, int c, int format, F
 	il_table_free(t);
 }
 
-static void json_num(FILE *out, double v)
+static void json_metric(struct il_json *w, const struct il_sim_batch *b, int c, int i)
 {
-	if (isnan(v) || isinf(v))
-		fputs("null", out);
-	else
-		fprintf(out, "%.17g", v);
+	const struct il_metric *mt = &b->results[c * b->runs].metrics.m[i];
+	struct il_stats st;
+	int nv;
+	double *v = metric_values(b, c, i, &nv);
+
+	stats_valid(v, b->runs, &st);
+	il_json_object(w, IL_JSON_INLINE);
+	il_json_kstring(w, "row", mt->row);
+	il_json_kstring(w, "col", mt->col);
+	il_json_kstring(w, "unit", mt->unit);
+	il_json_kstring(w, "better", better_name(mt->better));
+	il_json_kbool(w, "throughput", mt->throughput);
+	il_json_key(w, "values");
+	il_json_array(w, IL_JSON_INLINE);
+	for (int k = 0; k < b->runs; k++)
+		il_json_double(w, v[k]);
+	il_json_end(w);
+	il_json_kdouble(w, "min", st.min);
+	il_json_kdouble(w, "max", st.max);
+	il_json_kdouble(w, "median", st.median);
+	il_json_kdouble(w, "amean", st.amean);
+	il_json_kdouble(w, "hmean", st.hmean);
+	il_json_kdouble(w, "stddev", st.stddev);
+	il_json_kdouble(w, "coefvar", st.coefvar);
+	il_json_end(w);
+	free(v);
 }
 
-static void print_json(const struct il_sim_batch *b, const char *wl_opts, FILE *out)
+static void json_cpus(struct il_json *w, const struct il_sim_result *r0)
 {
-	fprintf(out, "{\n  \"idlelab\": \"sim\",\n  \"format\": 1,\n  \"platform\": ");
-	il_json_str(out, b->platform->name);
-	fprintf(out, ",\n  \"ncpus\": %d,\n  \"workload\": ", il_platform_ncpus(b->platform));
-	il_json_str(out, b->wl->name);
-	fprintf(out, ",\n  \"workload_options\": ");
-	il_json_str(out, wl_opts ? wl_opts : "");
-	fprintf(out, ",\n  \"duration_ns\": %lld,\n  \"runs\": %d,\n  \"seed\": %llu,\n",
-		(long long)b->params.duration_ns, b->runs, (unsigned long long)b->params.seed);
-	/* the engine's settings as the runs used them */
+	il_json_array(w, IL_JSON_BLOCK);
+	for (int cpu = 0; cpu < r0->ncpus; cpu++) {
+		const struct il_sim_cpu_result *cr = &r0->cpu[cpu];
+		il_json_object(w, IL_JSON_INLINE);
+		il_json_kint(w, "cpu", cpu);
+		il_json_kint(w, "idle_ns", (long long)cr->idle_ns);
+		il_json_kint(w, "busy_ns", (long long)cr->busy_ns);
+		il_json_kuint(w, "aborted", (unsigned long long)cr->aborted);
+		il_json_kdouble(w, "energy_j", cr->energy_j);
+		il_json_key(w, "states");
+		il_json_array(w, IL_JSON_INLINE);
+		for (int k = 0; k < r0->nstates; k++) {
+			const struct il_state_usage *u = &cr->usage[k];
+			il_json_object(w, IL_JSON_INLINE);
+			il_json_kuint(w, "usage", u->usage);
+			il_json_kuint(w, "time_ns", (unsigned long long)u->time_ns);
+			il_json_kuint(w, "above", u->above);
+			il_json_kuint(w, "below", u->below);
+			il_json_kuint(w, "rejected", u->rejected);
+			il_json_end(w);
+		}
+		il_json_end(w);
+		il_json_end(w);
+	}
+	il_json_end(w);
+}
+
+static int print_json(const struct il_sim_batch *b, const char *wl_opts, FILE *out)
+{
 	const struct il_sim_params *sp = &b->params;
-	int64_t sw = il_sim_switch_ns(sp, b->platform);
-	fprintf(out, "  \"engine\": {\"entry_ns\": %lld, \"switch_ns\": %lld, "
-		"\"turbo_interval_ns\": %lld, \"no_timer_ns\": %lld, \"nohz\": %s},\n",
-		(long long)sp->entry_ns, (long long)sw, (long long)sp->turbo_interval_ns,
-		(long long)sp->no_timer_ns, sp->nohz ? "true" : "false");
-	fprintf(out, "  \"histogram_relative_error\": %g,\n  \"configs\": [\n", IL_HIST_REL_ERROR);
+	struct il_json w;
+
+	il_json_init(&w, out);
+	il_json_object(&w, IL_JSON_BLOCK);
+	il_json_kstring(&w, "idlelab", "sim");
+	il_json_kint(&w, "format", 1);
+	il_json_kstring(&w, "platform", b->platform->name);
+	il_json_kint(&w, "ncpus", il_platform_ncpus(b->platform));
+	il_json_kstring(&w, "workload", b->wl->name);
+	il_json_kstring(&w, "workload_options", wl_opts ? wl_opts : "");
+	il_json_kint(&w, "duration_ns", (long long)sp->duration_ns);
+	il_json_kint(&w, "runs", b->runs);
+	il_json_kuint(&w, "seed", (unsigned long long)sp->seed);
+	/* the engine's settings as the runs used them */
+	il_json_key(&w, "engine");
+	il_json_object(&w, IL_JSON_INLINE);
+	il_json_kint(&w, "entry_ns", (long long)sp->entry_ns);
+	il_json_kint(&w, "switch_ns", (long long)il_sim_switch_ns(sp, b->platform));
+	il_json_kint(&w, "turbo_interval_ns", (long long)sp->turbo_interval_ns);
+	il_json_kint(&w, "no_timer_ns", (long long)sp->no_timer_ns);
+	il_json_kbool(&w, "nohz", sp->nohz);
+	il_json_end(&w);
+	il_json_kdouble(&w, "histogram_relative_error", IL_HIST_REL_ERROR);
+	il_json_key(&w, "configs");
+	il_json_array(&w, IL_JSON_BLOCK);
 	for (int c = 0; c < b->nconfigs; c++) {
 		const struct il_machine_idle *m = &b->machines[c];
 		const struct il_sim_result *r0 = &b->results[c * b->runs];
-		fprintf(out, "    {\n      \"governor\": ");
-		il_json_str(out, b->gov_names[c]);
-		fprintf(out, ",\n      \"kernel\": ");
-		il_json_str(out, m->release);
-		fprintf(out, ",\n      \"driver\": ");
-		il_json_str(out, m->cpuidle ? m->drv.name : "none");
-		fprintf(out, ",\n      \"cpuidle\": %s,\n      \"states\": [", m->cpuidle ? "true" : "false");
-		for (int k = 0; k < r0->nstates; k++) {
-			fputs(k ? ", " : "", out);
-			il_json_str(out, r0->states[k].name);
-		}
-		fprintf(out, "],\n      \"run_duration_ns\": [");
+		il_json_object(&w, IL_JSON_BLOCK);
+		il_json_kstring(&w, "governor", b->gov_names[c]);
+		il_json_kstring(&w, "kernel", m->release);
+		il_json_kstring(&w, "driver", m->cpuidle ? m->drv.name : "none");
+		il_json_kbool(&w, "cpuidle", m->cpuidle);
+		il_json_key(&w, "states");
+		il_json_array(&w, IL_JSON_INLINE);
+		for (int k = 0; k < r0->nstates; k++)
+			il_json_string(&w, r0->states[k].name);
+		il_json_end(&w);
+		il_json_key(&w, "run_duration_ns");
+		il_json_array(&w, IL_JSON_INLINE);
 		for (int k = 0; k < b->runs; k++)
-			fprintf(out, "%s%lld", k ? ", " : "", (long long)b->results[c * b->runs + k].duration_ns);
-		fprintf(out, "],\n      \"metrics\": [\n");
-		const struct il_metrics *ms = &r0->metrics;
-		for (int i = 0; i < ms->n; i++) {
-			const struct il_metric *mt = &ms->m[i];
-			int nv;
-			double *v = metric_values(b, c, i, &nv);
-			struct il_stats st;
-			stats_valid(v, b->runs, &st);
-			fprintf(out, "        {\"row\": ");
-			il_json_str(out, mt->row);
-			fprintf(out, ", \"col\": ");
-			il_json_str(out, mt->col);
-			fprintf(out, ", \"unit\": ");
-			il_json_str(out, mt->unit);
-			fprintf(out, ", \"better\": \"%s\", \"throughput\": %s, \"values\": [",
-				better_name(mt->better), mt->throughput ? "true" : "false");
-			for (int k = 0; k < b->runs; k++) {
-				fputs(k ? ", " : "", out);
-				json_num(out, v[k]);
-			}
-			fprintf(out, "], \"min\": ");
-			json_num(out, st.min);
-			fprintf(out, ", \"max\": ");
-			json_num(out, st.max);
-			fprintf(out, ", \"median\": ");
-			json_num(out, st.median);
-			fprintf(out, ", \"amean\": ");
-			json_num(out, st.amean);
-			fprintf(out, ", \"hmean\": ");
-			json_num(out, st.hmean);
-			fprintf(out, ", \"stddev\": ");
-			json_num(out, st.stddev);
-			fprintf(out, ", \"coefvar\": ");
-			json_num(out, st.coefvar);
-			fprintf(out, "}%s\n", i + 1 < ms->n ? "," : "");
-			free(v);
-		}
-		fprintf(out, "      ],\n      \"cpus_run1\": [\n");
-		for (int cpu = 0; cpu < r0->ncpus; cpu++) {
-			const struct il_sim_cpu_result *cr = &r0->cpu[cpu];
-			fprintf(out, "        {\"cpu\": %d, \"idle_ns\": %lld, \"busy_ns\": %lld, \"aborted\": %llu, \"energy_j\": ",
-				cpu, (long long)cr->idle_ns, (long long)cr->busy_ns,
-				(unsigned long long)cr->aborted);
-			json_num(out, cr->energy_j);
-			fprintf(out, ", \"states\": [");
-			for (int k = 0; k < r0->nstates; k++) {
-				const struct il_state_usage *u = &cr->usage[k];
-				fprintf(out, "%s{\"usage\": %llu, \"time_ns\": %llu, \"above\": %llu, \"below\": %llu, \"rejected\": %llu}",
-					k ? ", " : "", u->usage, (unsigned long long)u->time_ns, u->above,
-					u->below, u->rejected);
-			}
-			fprintf(out, "]}%s\n", cpu + 1 < r0->ncpus ? "," : "");
-		}
-		fprintf(out, "      ]\n    }%s\n", c + 1 < b->nconfigs ? "," : "");
+			il_json_int(&w, (long long)b->results[c * b->runs + k].duration_ns);
+		il_json_end(&w);
+		il_json_key(&w, "metrics");
+		il_json_array(&w, IL_JSON_BLOCK);
+		for (int i = 0; i < r0->metrics.n; i++)
+			json_metric(&w, b, c, i);
+		il_json_end(&w);
+		il_json_key(&w, "cpus_run1");
+		json_cpus(&w, r0);
+		il_json_end(&w);
 	}
-	fprintf(out, "  ]\n}\n");
+	il_json_end(&w);
+	il_json_end(&w);
+	return il_json_finish(&w);
 }
 
 int il_sim_batch_print(const struct il_sim_batch *b, int format, const char *wl_opts_text,
 		       FILE *out)
 {
-	if (format == IL_FORMAT_JSON) {
-		print_json(b, wl_opts_text, out);
-		return 0;
-	}
+	if (format == IL_FORMAT_JSON)
+		return print_json(b, wl_opts_text, out);
 	if (format == IL_FORMAT_CSV) {
 		for (int c = 0; c < b->nconfigs; c++)
 			print_stats_table(b, c, format, out, true);

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Shared inside src/report/: text checks. */
+#ifndef IDLELAB_REPORT_INTERNAL_H
+#define IDLELAB_REPORT_INTERNAL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Length of the well-formed UTF-8 sequence of 2-4 bytes at p (n bytes left), 0 if none. */
+size_t il_utf8_len(const unsigned char *p, size_t n);
+
+#endif

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Output as it leaves idlelab: the JSON writer (layout, escapes, valid UTF-8,
+ * numbers, misuse) and tables as JSON (include/idlelab/json.h, report.h).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlelab/json.h"
+#include "idlelab/report.h"
+
+/* A memory stream and what was written to it. */
+struct mem {
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+
+static void mem_open(struct mem *m)
+{
+	m->buf = NULL;
+	m->len = 0;
+	m->f = open_memstream(&m->buf, &m->len);
+	assert_non_null(m->f);
+}
+
+static const char *mem_text(struct mem *m)
+{
+	fflush(m->f);
+	return m->buf;
+}
+
+static void mem_close(struct mem *m)
+{
+	fclose(m->f);
+	free(m->buf);
+}
+
+/* The layouts every JSON output of idlelab uses (sim, info, replay, tables). */
+static void json_layout(void **unused)
+{
+	(void)unused;
+	struct mem m;
+	struct il_json w;
+
+	mem_open(&m);
+	il_json_init(&w, m.f);
+	il_json_object(&w, IL_JSON_BLOCK);
+	il_json_kstring(&w, "a", "x");
+	il_json_key(&w, "e");
+	il_json_object(&w, IL_JSON_INLINE);
+	il_json_kint(&w, "n", -3);
+	il_json_kbool(&w, "b", true);
+	il_json_end(&w);
+	il_json_key(&w, "list");
+	il_json_array(&w, IL_JSON_BLOCK);
+	il_json_object(&w, IL_JSON_INLINE);
+	il_json_kuint(&w, "u", 18446744073709551615ull);
+	il_json_key(&w, "inner");
+	il_json_array(&w, IL_JSON_BLOCK);
+	il_json_null(&w);
+	il_json_end(&w);
+	il_json_end(&w);
+	il_json_array(&w, IL_JSON_INLINE);
+	il_json_double(&w, 0.5);
+	il_json_double(&w, 1.0 / 256);
+	il_json_end(&w);
+	il_json_end(&w);
+	il_json_key(&w, "empty");
+	il_json_array(&w, IL_JSON_BLOCK);
+	il_json_end(&w);
+	il_json_key(&w, "none");
+	il_json_object(&w, IL_JSON_INLINE);
+	il_json_end(&w);
+	il_json_end(&w);
+	assert_int_equal(il_json_finish(&w), 0);
+	assert_string_equal(mem_text(&m),
+			    "{\n"
+			    "  \"a\": \"x\",\n"
+			    "  \"e\": {\"n\": -3, \"b\": true},\n"
+			    "  \"list\": [\n"
+			    "    {\"u\": 18446744073709551615, \"inner\": [\n"
+			    "      null\n"
+			    "    ]},\n"
+			    "    [0.5, 0.00390625]\n"
+			    "  ],\n"
+			    "  \"empty\": [],\n"
+			    "  \"none\": {}\n"
+			    "}\n");
+	mem_close(&m);
+}
+
+static void json_string_of(const char *in, const char *want)
+{
+	struct mem m;
+
+	mem_open(&m);
+	il_json_write_string(m.f, in);
+	if (strcmp(mem_text(&m), want)) {
+		print_error("'%s' gave '%s', want '%s'\n", in, m.buf, want);
+		fail();
+	}
+	mem_close(&m);
+}
+
+/* D10: every string is valid UTF-8, whatever bytes a name holds. */
+static void json_strings(void **unused)
+{
+	(void)unused;
+	json_string_of("plain", "\"plain\"");
+	json_string_of("q\"b\\s", "\"q\\\"b\\\\s\"");
+	json_string_of("\n\t\r\x01\x1b\x7f", "\"\\n\\t\\r\\u0001\\u001b\x7f\"");
+	json_string_of("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"");
+	/* not UTF-8: one U+FFFD per byte */
+	json_string_of("C\xff\xfe" "1", "\"C\\ufffd\\ufffd1\"");
+	json_string_of("\xc3", "\"\\ufffd\"");                    /* cut short */
+	json_string_of("\xc0\xaf", "\"\\ufffd\\ufffd\"");         /* overlong */
+	json_string_of("\xe0\x80\xaf", "\"\\ufffd\\ufffd\\ufffd\""); /* overlong */
+	json_string_of("\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\""); /* surrogate */
+	json_string_of("\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\""); /* > U+10FFFF */
+	json_string_of("\x80x", "\"\\ufffdx\"");                  /* lone continuation */
+	json_string_of("\xe2\x82", "\"\\ufffd\\ufffd\"");
+	json_string_of("", "\"\"");
+}
+
+static void json_numbers(void **unused)
+{
+	(void)unused;
+	struct mem m;
+	struct il_json w;
+
+	mem_open(&m);
+	il_json_init(&w, m.f);
+	il_json_array(&w, IL_JSON_INLINE);
+	il_json_double(&w, NAN);
+	il_json_double(&w, INFINITY);
+	il_json_double(&w, -INFINITY);
+	il_json_double(&w, 0.1);
+	il_json_double(&w, 1e300);
+	il_json_number_text(&w, "12.50");
+	il_json_number_text(&w, "-0");
+	il_json_number_text(&w, "inf");
+	il_json_number_text(&w, "nan");
+	il_json_number_text(&w, "1.");
+	il_json_number_text(&w, "01");
+	il_json_number_text(&w, "2e-3");
+	il_json_string(&w, NULL);
+	il_json_end(&w);
+	assert_int_equal(il_json_finish(&w), 0);
+	assert_string_equal(mem_text(&m), "[null, null, null, 0.10000000000000001, 1.0000000000000001e+300, "
+					  "12.50, -0, null, null, null, null, 2e-3, null]\n");
+	mem_close(&m);
+
+	static const struct {
+		const char *t;
+		bool ok;
+	} nums[] = {
+		{ "0", true }, { "-1", true }, { "1.5e+10", true }, { "1E5", true },
+		{ "", false }, { "-", false }, { "+1", false }, { ".5", false }, { "1e", false },
+		{ "0x10", false }, { "1 ", false }, { "NaN", false },
+	};
+	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		if (il_json_is_number(nums[i].t) != nums[i].ok) {
+			print_error("'%s'\n", nums[i].t);
+			fail();
+		}
+}
+
+/* Misuse writes nothing more and makes finish fail. */
+static void json_misuse(void **unused)
+{
+	(void)unused;
+	struct mem m;
+	struct il_json w;
+
+	mem_open(&m);
+	il_json_init(&w, m.f);
+	il_json_object(&w, IL_JSON_INLINE);
+	il_json_int(&w, 1); /* a value without a key */
+	assert_int_equal(il_json_finish(&w), -EINVAL);
+	mem_close(&m);
+
+	mem_open(&m);
+	il_json_init(&w, m.f);
+	il_json_array(&w, IL_JSON_INLINE);
+	il_json_key(&w, "k"); /* a key in an array */
+	il_json_end(&w);
+	assert_int_equal(il_json_finish(&w), -EINVAL);
+	assert_string_equal(mem_text(&m), "[");
+	mem_close(&m);
+
+	mem_open(&m);
+	il_json_init(&w, m.f);
+	il_json_array(&w, IL_JSON_INLINE); /* still open */
+	assert_int_equal(il_json_finish(&w), -EINVAL);
+	mem_close(&m);
+
+	mem_open(&m);
+	il_json_init(&w, m.f);
+	il_json_null(&w);
+	il_json_null(&w); /* a second document */
+	il_json_end(&w);  /* nothing open */
+	assert_int_equal(il_json_finish(&w), -EINVAL);
+	mem_close(&m);
+
+	mem_open(&m);
+	il_json_init(&w, m.f);
+	for (int i = 0; i <= IL_JSON_DEPTH_MAX; i++)
+		il_json_array(&w, IL_JSON_INLINE);
+	assert_int_equal(il_json_finish(&w), -EINVAL);
+	mem_close(&m);
+
+	mem_open(&m);
+	il_json_init(&w, m.f);
+	assert_int_equal(il_json_finish(&w), -EINVAL); /* nothing written */
+	mem_close(&m);
+}
+
+static struct il_table *sample(void)
+{
+	struct il_table *t = il_table_new("t\x1b[2J");
+	il_table_col(t, "name");
+	il_table_col(t, "n");
+	il_table_col(t, "x");
+	il_table_row(t);
+	il_table_str(t, "P\x1bOLL");
+	il_table_i64(t, 1);
+	il_table_dbl(t, 1.5, 2);
+	il_table_row(t);
+	il_table_str(t, "caf\xc3\xa9,\xff");
+	il_table_u64(t, 22);
+	il_table_dbl(t, INFINITY, 2);
+	il_table_row(t);
+	il_table_na(t);
+	il_table_na(t);
+	il_table_dbl(t, NAN, 2);
+	return t;
+}
+
+static void table_json(void **unused)
+{
+	(void)unused;
+	struct il_table *t = sample();
+	struct mem m;
+
+	mem_open(&m);
+	assert_int_equal(il_table_print(t, IL_FORMAT_JSON, m.f), 0);
+	assert_string_equal(mem_text(&m), "[\n"
+					  "  {\"name\": \"P\\u001bOLL\", \"n\": 1, \"x\": 1.50},\n"
+					  "  {\"name\": \"caf\xc3\xa9,\\ufffd\", \"n\": 22, \"x\": null},\n"
+					  "  {\"name\": null, \"n\": null, \"x\": null}\n"
+					  "]\n");
+	mem_close(&m);
+	il_table_free(t);
+
+	t = il_table_new(NULL);
+	il_table_col(t, "a");
+	mem_open(&m);
+	assert_int_equal(il_table_print(t, IL_FORMAT_JSON, m.f), 0);
+	assert_string_equal(mem_text(&m), "[]\n");
+	mem_close(&m);
+	il_table_free(t);
+}
+
+static void formats(void **unused)
+{
+	(void)unused;
+	enum il_format f;
+	assert_int_equal(il_format_parse("TABLE", &f), 0);
+	assert_int_equal(f, IL_FORMAT_TABLE);
+	assert_int_equal(il_format_parse("text", &f), 0);
+	assert_int_equal(f, IL_FORMAT_TABLE);
+	assert_int_equal(il_format_parse("csv", &f), 0);
+	assert_int_equal(f, IL_FORMAT_CSV);
+	assert_int_equal(il_format_parse("Json", &f), 0);
+	assert_int_equal(f, IL_FORMAT_JSON);
+	assert_int_equal(il_format_parse("xml", &f), -EINVAL);
+	assert_string_equal(il_format_name(IL_FORMAT_CSV), "csv");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(json_layout),  cmocka_unit_test(json_strings),
+		cmocka_unit_test(json_numbers), cmocka_unit_test(json_misuse),
+		cmocka_unit_test(table_json),   cmocka_unit_test(formats),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
