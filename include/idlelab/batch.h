@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Batches of runs (src/sim/run.c, src/sim/output.c): every configuration (a
- * --governor value) times N seeds on worker threads, and their printing.
+ * Batches of runs (src/sim/run.c): every configuration (a --governor value)
+ * times N seeds on worker threads. Their printing is in idlelab/sim_report.h.
  */
 #ifndef IDLELAB_BATCH_H
 #define IDLELAB_BATCH_H
 
 #include <stdbool.h>
-#include <stdio.h>
 
 #include "idlelab/sim.h"
 
@@ -48,14 +47,6 @@ struct il_sim_batch {
 					 memory would pass mem_max */
 	uint64_t mem_estimate;        /* bytes: jobs_run live runs and every run's result */
 };
-
-/*
- * Print a finished batch: table (per-CPU counters of run 1 on up to 16 CPUs
- * or with per_cpu_table, metrics with their spread over runs, grids), csv (the metrics) or json (everything
- * 'idlelab compare' reads).
- */
-int il_sim_batch_print(const struct il_sim_batch *b, int format, const char *wl_opts_text,
-		       FILE *out);
 
 /*
  * Check the configurations (idle setup of each kernel release, governor

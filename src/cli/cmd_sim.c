@@ -17,6 +17,7 @@
 #include "idlelab/release.h"
 #include "idlelab/report.h"
 #include "idlelab/batch.h"
+#include "idlelab/sim_report.h"
 #include "idlelab/workload.h"
 #include "util.h"
 
@@ -347,9 +348,11 @@ static int run(int argc, char **argv)
 	if (il_out_open(&out, output, &err)) {
 		ret = cli_report(&err);
 	} else {
-		il_sim_batch_print(&b, fmt, wl_text, out.f);
-		if (il_out_close(&out, true, &err))
+		int pr = il_sim_batch_print(&b, fmt, wl_text, out.f);
+		if (il_out_close(&out, pr == 0, &err))
 			ret = cli_report(&err);
+		else if (pr)
+			ret = cli_error("sim: the output was not written: %s", strerror(-pr));
 	}
 	free(wl_text);
 	il_sim_batch_free(&b);
