@@ -3,12 +3,14 @@
  * Reports: tables printed as aligned text (for patch mails), CSV or JSON.
  *
  * A table is built row by row from cells; a cell is text or a number, and
- * numbers stay numbers in JSON. The text form right-aligns numbers.
+ * numbers stay numbers in JSON. The text form right-aligns numbers and
+ * escapes what a terminal would act on (il_text_escape).
  */
 #ifndef IDLELAB_REPORT_H
 #define IDLELAB_REPORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -36,5 +38,19 @@ int il_table_rows(const struct il_table *t);
 int il_table_print(const struct il_table *t, enum il_format f, FILE *out);
 /* The table's JSON array as the next value of w (rows as inline objects). */
 void il_table_json(const struct il_table *t, struct il_json *w);
+
+/*
+ * Text for a terminal: every control character a terminal acts on escaped,
+ * so a name read from a file cannot move the cursor or change colours:
+ * ESC as \e, LF \n, CR \r, TAB \t, other C0 bytes and DEL as \xHH, C1
+ * controls (U+0080..U+009F) as \u00HH, bytes that are not UTF-8 as \xHH,
+ * and the backslash itself as \\. Printable UTF-8 is kept.
+ */
+char *il_text_escape(const char *s);                    /* caller frees */
+/* The same into buf (cut with "..." when it does not fit); returns buf. */
+const char *il_text_esc(const char *s, char *buf, size_t size);
+void il_text_fputs(const char *s, FILE *out);
+/* The same, keeping line feeds (messages of several lines). */
+void il_text_fputs_lines(const char *s, FILE *out);
 
 #endif

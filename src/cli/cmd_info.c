@@ -136,13 +136,18 @@ static int print_text(const struct il_sysfs_info *info)
 	char title[128];
 	int r = 0;
 
-	printf("driver: %s\n", str_or_na(&info->driver));
-	printf("governor: %s\n", str_or_na(&info->governor));
-	printf("available governors: ");
+	/* names from sysfs are escaped for the terminal, as in the tables */
+	printf("driver: ");
+	il_text_fputs(str_or_na(&info->driver), stdout);
+	printf("\ngovernor: ");
+	il_text_fputs(str_or_na(&info->governor), stdout);
+	printf("\navailable governors: ");
 	if (info->governors.status != IL_SYSFS_OK || !info->ngovernors)
 		printf("n/a");
-	for (int i = 0; i < info->ngovernors; i++)
-		printf("%s%s", i ? " " : "", info->governor_list[i]);
+	for (int i = 0; i < info->ngovernors; i++) {
+		printf("%s", i ? " " : "");
+		il_text_fputs(info->governor_list[i], stdout);
+	}
 	printf("\n");
 	if (!info->ncpus) {
 		printf("\nno CPU has a cpuidle directory\n");

@@ -71,8 +71,8 @@ static void print_lines(const struct il_driver *drv, const struct il_device *dev
 {
 	for (int i = 0; i < drv->state_count; i++) {
 		const struct il_state *s = &drv->states[i];
-		printf("%s latency:%lld disabled:%d default:%s\n", s->name,
-		       (long long)(s->exit_latency_ns / 1000),
+		il_text_fputs(s->name, stdout);
+		printf(" latency:%lld disabled:%d default:%s\n", (long long)(s->exit_latency_ns / 1000),
 		       (dev->states_usage[i].disable & IL_DISABLE_BY_USER) ? 1 : 0,
 		       (s->flags & IL_FLAG_OFF) ? "disabled" : "enabled");
 	}
@@ -141,32 +141,49 @@ static int show(const char *what, const char *release, char **options, int nopti
 	}
 
 	if (fmt == IL_FORMAT_TABLE) {
-		printf("platform: %s (%s)\n", p.name, p.description);
+		printf("platform: ");
+		il_text_fputs(p.name, stdout);
+		printf(" (");
+		il_text_fputs(p.description, stdout);
+		printf(")\n");
 		printf("cpus: %d (%d package%s x %d cores x %d threads), HZ=%u\n",
 		       il_platform_ncpus(&p), p.packages, p.packages > 1 ? "s" : "",
 		       p.cores_per_package, p.threads_per_core, p.hz);
-		printf("kernel: %s\n", m.release);
+		printf("kernel: ");
+		il_text_fputs(m.release, stdout);
+		printf("\n");
 		if (p.switch_ns > 0)
 			printf("wake-up path (switch_ns): %lld ns\n", (long long)p.switch_ns);
 		if (p.noptions) {
 			printf("options:");
-			for (int i = 0; i < p.noptions; i++)
-				printf(" %s%s%s", p.options[i].key, p.options[i].value[0] ? "=" : "",
-				       p.options[i].value);
+			for (int i = 0; i < p.noptions; i++) {
+				printf(" ");
+				il_text_fputs(p.options[i].key, stdout);
+				printf("%s", p.options[i].value[0] ? "=" : "");
+				il_text_fputs(p.options[i].value, stdout);
+			}
 			printf("\n");
 		}
 		if (drv) {
-			printf("driver: %s", drv->name[0] ? drv->name : "(unnamed)");
-			if (drv->governor[0])
-				printf(" (preferred governor %s)", drv->governor);
+			printf("driver: ");
+			il_text_fputs(drv->name[0] ? drv->name : "(unnamed)", stdout);
+			if (drv->governor[0]) {
+				printf(" (preferred governor ");
+				il_text_fputs(drv->governor, stdout);
+				printf(")");
+			}
 			printf("\n");
 		} else {
 			printf("driver: none (no cpuidle driver registers)\n");
 		}
-		printf("governor: %s\n", m.governor);
-		if (p.arch == IL_ARCH_X86 || m.routine != IL_IDLE_ROUTINE_NONE)
-			printf("default idle: %s: %s\n", il_idle_routine_name(m.routine),
-			       m.routine_why);
+		printf("governor: ");
+		il_text_fputs(m.governor, stdout);
+		printf("\n");
+		if (p.arch == IL_ARCH_X86 || m.routine != IL_IDLE_ROUTINE_NONE) {
+			printf("default idle: %s: ", il_idle_routine_name(m.routine));
+			il_text_fputs(m.routine_why, stdout);
+			printf("\n");
+		}
 		if (m.snooze_timeout_ns)
 			printf("snooze timeout: %llu ns\n", (unsigned long long)m.snooze_timeout_ns);
 		printf("\n");
@@ -186,8 +203,11 @@ static int show(const char *what, const char *release, char **options, int nopti
 	il_table_free(t);
 	if (fmt == IL_FORMAT_TABLE && m.nnotes) {
 		printf("\nnotes:\n");
-		for (int i = 0; i < m.nnotes; i++)
-			printf("  %s\n", m.notes[i]);
+		for (int i = 0; i < m.nnotes; i++) {
+			printf("  ");
+			il_text_fputs(m.notes[i], stdout);
+			printf("\n");
+		}
 	}
 	return r ? 1 : 0;
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "idlelab/report.h"
 
 #ifndef IDLELAB_VERSION
 #define IDLELAB_VERSION "unknown"
@@ -17,12 +18,33 @@ static const struct il_command *const commands[] = {
 	&cmd_info, &cmd_platforms, &cmd_platform, &cmd_replay, &cmd_sim, &cmd_compare, &cmd_plot, NULL,
 };
 
+/*
+ * A message on stderr with what a terminal would act on escaped: messages
+ * quote names and values read from files (include/idlelab/report.h).
+ */
+static void message(const char *fmt, va_list ap)
+{
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	char *msg = n >= 0 ? malloc((size_t)n + 1) : NULL;
+
+	if (msg) {
+		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+		il_text_fputs_lines(msg, stderr);
+		free(msg);
+	} else {
+		fputs(fmt, stderr);
+	}
+}
+
 int cli_error(const char *fmt, ...)
 {
 	va_list ap;
 	fputs("idlelab: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message(fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	return 1;
@@ -41,7 +63,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	if (cmd)
 		fprintf(stderr, "%s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message(fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\nTry 'idlelab help%s%s'.\n", cmd ? " " : "", cmd ? cmd : "");
 	return 2;

@@ -179,21 +179,27 @@ int il_sim_batch_print(const struct il_sim_batch *b, enum il_format format, cons
 		return ferror(out) ? -EIO : 0;
 	}
 	const struct il_machine_idle *m0 = &b->machines[0];
+	char pname[256], opts[1024], rel[64], drv[96];
+
 	fprintf(out, "idlelab sim: platform %s (%d CPUs, HZ=%u), workload %s%s%s, %d run%s of %.3f s, seed %llu\n",
-		b->platform->name, il_platform_ncpus(b->platform), b->platform->hz, b->wl->name,
-		wl_opts_text && *wl_opts_text ? " " : "", wl_opts_text ? wl_opts_text : "", b->runs,
+		il_text_esc(b->platform->name, pname, sizeof(pname)), il_platform_ncpus(b->platform),
+		b->platform->hz, b->wl->name, wl_opts_text && *wl_opts_text ? " " : "",
+		il_text_esc(wl_opts_text ? wl_opts_text : "", opts, sizeof(opts)), b->runs,
 		b->runs > 1 ? "s" : "", (double)b->params.duration_ns / 1e9,
 		(unsigned long long)b->params.seed);
 	for (int c = 0; c < b->nconfigs; c++) {
 		const struct il_machine_idle *m = &b->machines[c];
 		if (c == 0 || strcmp(m->release, m0->release))
-			fprintf(out, "kernel %s: %s%s%s\n", m->release,
+			fprintf(out, "kernel %s: %s%s%s\n", il_text_esc(m->release, rel, sizeof(rel)),
 				m->cpuidle ? "cpuidle driver " : "no cpuidle driver, default idle ",
-				m->cpuidle ? m->drv.name : il_idle_routine_name(m->routine),
+				il_text_esc(m->cpuidle ? m->drv.name : il_idle_routine_name(m->routine),
+					    drv, sizeof(drv)),
 				m->force_poll ? " (idle=poll)" : "");
-		if (b->results[c * b->runs].duration_ns != b->params.duration_ns)
-			fprintf(out, "%s: the workload finished at %.6f s (run 1)\n", b->gov_names[c],
+		if (b->results[c * b->runs].duration_ns != b->params.duration_ns) {
+			il_text_fputs(b->gov_names[c], out);
+			fprintf(out, ": the workload finished at %.6f s (run 1)\n",
 				(double)b->results[c * b->runs].duration_ns / 1e9);
+		}
 		fputc('\n', out);
 		if (b->per_cpu_table || il_platform_ncpus(b->platform) <= 16) {
 			print_cpu_table(b, c, format, out);

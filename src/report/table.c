@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "idlelab/report.h"
+#include "report_internal.h"
 #include "util.h"
 
 enum cell_kind { CELL_STR, CELL_NUM, CELL_NA };
@@ -176,6 +177,65 @@ static void csv_field(FILE *out, const char *s)
 	}
 }
 
+/* Aligned text; every header and cell escaped for the terminal. */
+static int print_text(const struct il_table *t, FILE *out)
+{
+	size_t ncells = (size_t)t->nrows * (size_t)t->ncols;
+	char **text = calloc(ncells + (size_t)t->ncols, sizeof(*text));
+	size_t *w = calloc((size_t)t->ncols + 1, sizeof(size_t));
+	char **head = text + ncells;
+
+	if (!text || !w) {
+		free(text);
+		free(w);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < t->ncols; i++) {
+		head[i] = il_text_escape(t->cols[i]);
+		w[i] = il_text_width(head[i]);
+	}
+	for (size_t k = 0; k < ncells; k++) {
+		size_t l;
+		text[k] = il_text_escape(cell_text(&t->cells[k]));
+		l = il_text_width(text[k]);
+		if (l > w[k % (size_t)t->ncols])
+			w[k % (size_t)t->ncols] = l;
+	}
+	if (t->title[0]) {
+		il_text_fputs(t->title, out);
+		fputc('\n', out);
+	}
+	for (int i = 0; i < t->ncols; i++) {
+		fputs(head[i], out);
+		if (i + 1 < t->ncols)
+			fprintf(out, "%*s", (int)(w[i] - il_text_width(head[i]) + 2), "");
+	}
+	fputc('\n', out);
+	for (int r = 0; r < t->nrows; r++) {
+		for (int i = 0; i < t->ncols; i++) {
+			const struct cell *c = &t->cells[r * t->ncols + i];
+			const char *s = text[r * t->ncols + i];
+			int pad = (int)(w[i] - il_text_width(s));
+			bool last = i + 1 == t->ncols;
+			if (c->kind == CELL_NUM) {
+				fprintf(out, "%*s%s", pad, "", s);
+			} else {
+				fputs(s, out);
+				if (!last)
+					fprintf(out, "%*s", pad, "");
+			}
+			if (!last)
+				fputs("  ", out);
+		}
+		fputc('\n', out);
+	}
+	for (size_t k = 0; k < ncells + (size_t)t->ncols; k++)
+		free(text[k]);
+	free(text);
+	free(w);
+	return 0;
+}
+
 int il_table_print(const struct il_table *t, enum il_format f, FILE *out)
 {
 	if (f == IL_FORMAT_CSV) {
@@ -200,41 +260,9 @@ int il_table_print(const struct il_table *t, enum il_format f, FILE *out)
 		if (il_json_finish(&w) == -EINVAL)
 			return -EINVAL;
 	} else {
-		size_t *w = calloc((size_t)t->ncols, sizeof(size_t));
-		if (!w)
-			return -ENOMEM;
-		for (int i = 0; i < t->ncols; i++)
-			w[i] = strlen(t->cols[i]);
-		for (int r = 0; r < t->nrows; r++)
-			for (int i = 0; i < t->ncols; i++) {
-				size_t l = strlen(cell_text(&t->cells[r * t->ncols + i]));
-				if (l > w[i])
-					w[i] = l;
-			}
-		if (t->title[0])
-			fprintf(out, "%s\n", t->title);
-		for (int i = 0; i < t->ncols; i++) {
-			if (i + 1 < t->ncols)
-				fprintf(out, "%-*s  ", (int)w[i], t->cols[i]);
-			else
-				fputs(t->cols[i], out);
-		}
-		fputc('\n', out);
-		for (int r = 0; r < t->nrows; r++) {
-			for (int i = 0; i < t->ncols; i++) {
-				const struct cell *c = &t->cells[r * t->ncols + i];
-				const char *s = cell_text(c);
-				bool last = i + 1 == t->ncols;
-				if (c->kind == CELL_NUM)
-					fprintf(out, "%*s", (int)w[i], s);
-				else
-					fprintf(out, "%-*s", last ? 0 : (int)w[i], s);
-				if (!last)
-					fputs("  ", out);
-			}
-			fputc('\n', out);
-		}
-		free(w);
+		int r = print_text(t, out);
+		if (r)
+			return r;
 	}
 	return ferror(out) ? -EIO : 0;
 }

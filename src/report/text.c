@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Text as it leaves idlelab: UTF-8 validation, once, for everything that
- * writes text (it was cmd_info.c's own for its JSON).
+ * Text as it leaves idlelab: UTF-8 validation (once, for JSON and the
+ * terminal) and escapes for text meant for a terminal.
  */
-#include <stddef.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "idlelab/report.h"
 #include "report_internal.h"
+#include "util.h"
 
 size_t il_utf8_len(const unsigned char *p, size_t n)
 {
@@ -28,4 +33,132 @@ size_t il_utf8_len(const unsigned char *p, size_t n)
 	    (cp >= 0xd800 && cp <= 0xdfff))
 		return 0;
 	return len;
+}
+
+/* The code point of a valid sequence of len bytes. */
+static unsigned utf8_cp(const unsigned char *p, size_t len)
+{
+	unsigned cp = p[0] & (len == 1 ? 0x7fu : 0x7fu >> len);
+
+	for (size_t i = 1; i < len; i++)
+		cp = cp << 6 | (p[i] & 0x3f);
+	return cp;
+}
+
+/*
+ * Escape s into out (size >= 1; always NUL-terminated). Returns the length
+ * the whole escaped text has (as snprintf), so out was big enough if the
+ * result is < size.
+ */
+static size_t escape(const char *s, bool keep_lines, char *out, size_t size)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), o = 0;
+	bool fits = true;
+
+	for (size_t i = 0; i < n;) {
+		char e[12];
+		size_t elen, len = 1;
+		unsigned char c = p[i];
+
+		if (c == '\\') {
+			elen = (size_t)snprintf(e, sizeof(e), "\\\\");
+		} else if (c == 0x1b) {
+			elen = (size_t)snprintf(e, sizeof(e), "\\e");
+		} else if (c == '\n' && keep_lines) {
+			e[0] = '\n';
+			elen = 1;
+		} else if (c == '\n') {
+			elen = (size_t)snprintf(e, sizeof(e), "\\n");
+		} else if (c == '\r') {
+			elen = (size_t)snprintf(e, sizeof(e), "\\r");
+		} else if (c == '\t') {
+			elen = (size_t)snprintf(e, sizeof(e), "\\t");
+		} else if (c < 0x20 || c == 0x7f) {
+			elen = (size_t)snprintf(e, sizeof(e), "\\x%02x", c);
+		} else if (c < 0x80) {
+			e[0] = (char)c;
+			elen = 1;
+		} else if ((len = il_utf8_len(p + i, n - i))) {
+			unsigned cp = utf8_cp(p + i, len);
+			if (cp >= 0x80 && cp <= 0x9f) {
+				elen = (size_t)snprintf(e, sizeof(e), "\\u%04x", cp); /* C1 */
+			} else {
+				memcpy(e, p + i, len);
+				elen = len;
+			}
+		} else {
+			len = 1;
+			elen = (size_t)snprintf(e, sizeof(e), "\\x%02x", c); /* not UTF-8 */
+		}
+		if (fits && o + elen >= size) {
+			out[o] = '\0'; /* stop at a whole escape; keep counting */
+			fits = false;
+		}
+		if (fits)
+			memcpy(out + o, e, elen);
+		o += elen;
+		i += len;
+	}
+	if (fits)
+		out[o] = '\0';
+	return o;
+}
+
+static char *escape_dup(const char *s, bool keep_lines)
+{
+	char one;
+	size_t n = escape(s, keep_lines, &one, 1);
+	char *buf = il_xrealloc(NULL, n + 1);
+
+	escape(s, keep_lines, buf, n + 1);
+	return buf;
+}
+
+char *il_text_escape(const char *s)
+{
+	return escape_dup(s, false);
+}
+
+const char *il_text_esc(const char *s, char *buf, size_t size)
+{
+	if (escape(s, false, buf, size) >= size && size >= 4) {
+		size_t end = strlen(buf); /* cut at a whole escape or character */
+		if (end > size - 4)
+			end = size - 4;
+		while (end > 0 && ((unsigned char)buf[end] & 0xc0) == 0x80)
+			end--;
+		memcpy(buf + end, "...", 4);
+	}
+	return buf;
+}
+
+static void escaped_fputs(const char *s, bool keep_lines, FILE *out)
+{
+	char *buf = escape_dup(s, keep_lines);
+
+	fputs(buf, out);
+	free(buf);
+}
+
+void il_text_fputs(const char *s, FILE *out)
+{
+	escaped_fputs(s, false, out);
+}
+
+void il_text_fputs_lines(const char *s, FILE *out)
+{
+	escaped_fputs(s, true, out);
+}
+
+size_t il_text_width(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), w = 0;
+
+	for (size_t i = 0; i < n; w++) {
+		size_t len = p[i] < 0x80 ? 1 : il_utf8_len(p + i, n - i);
+		i += len ? len : 1;
+	}
+	return w;
 }

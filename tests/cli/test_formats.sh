@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Output of every command that prints data: JSON is valid UTF-8 whatever the
-# names hold (D10).
+# names hold (D10), text escapes what a terminal acts on (D15).
 . "$SRCDIR/tests/cli/lib.sh"
 cd "$SRCDIR" || exit 1
 I=$IDLELAB
@@ -28,6 +28,15 @@ json_ok() {
 		bad "$2: not valid JSON in UTF-8: $(tail -1 "$TMP/py")"
 	fi
 }
+# no_raw_controls FILE WHAT: no byte a terminal acts on but the line feed, all UTF-8
+no_raw_controls() {
+	if python3 - "$1" <<'EOF'; then ok; else bad "$2: raw control characters or bytes not UTF-8"; fi
+import sys
+text = open(sys.argv[1], "rb").read().decode("utf-8")  # raises if not UTF-8
+bad = [c for c in text if (ord(c) < 0x20 and c != "\n") or 0x7f <= ord(c) <= 0x9f]
+sys.exit(1 if bad else 0)
+EOF
+}
 # --- D10: JSON with such names is valid ---------------------------------
 expect_exit 0 "$I" sim --platform "$EVIL" --duration 5ms --format json
 json_ok "$TMP/out" "sim --format json"
@@ -49,5 +58,32 @@ d = json.load(open(sys.argv[1], encoding="utf-8"))
 assert d["configs"][0]["states"] == ["P\ufffdOLL\x1b[1m", "C1\ufffd\ufffd"], d["configs"][0]["states"]
 assert d["configs"][0]["driver"] == "ev\x1b[2Jil"
 EOF
+
+# --- D15: text escapes ESC, C1 and bytes that are not UTF-8 -------------
+expect_exit 0 "$I" platform show "$EVIL"
+no_raw_controls "$TMP/out" "platform show"
+expect_out 'P\xfeOLL\e[1m'
+expect_out 'driver: ev\e[2Jil (preferred governor ladder)'
+expect_out 'platform: evil (d\e]0;t\x07 \u009b\xff)'
+expect_exit 0 "$I" platform show "$EVIL" --lines
+no_raw_controls "$TMP/out" "platform show --lines"
+expect_exit 0 "$I" sim --platform "$EVIL" --duration 5ms
+no_raw_controls "$TMP/out" "sim"
+expect_out 'kernel 7.1: cpuidle driver ev\e[2Jil'
+expect_out '  0  P\xfeOLL\e[1m  '
+expect_exit 0 "$I" replay --governor menu "$ELOG"
+no_raw_controls "$TMP/out" "replay"
+expect_out 'P\e[1mOLL\xff'
+expect_exit 0 "$I" info --sysfs-root "$ESYS"
+no_raw_controls "$TMP/out" "info"
+expect_out 'driver: hp\e[2J'
+expect_out 'P\e[31mOLL\xff'
+expect_exit 0 "$I" compare "$TMP/evil.json"
+no_raw_controls "$TMP/out" "compare"
+# messages quoting a file's bytes are escaped too
+printf '[platform]\nname = bad\033[31m\n' >"$TMP/badname.ini"
+expect_exit 1 "$I" platform show "$TMP/badname.ini"
+no_raw_controls "$TMP/err" "error message"
+expect_err "name: 'bad\\e[31m'"
 
 finish

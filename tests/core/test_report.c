@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Output as it leaves idlelab: the JSON writer (layout, escapes, valid UTF-8,
- * numbers, misuse) and tables as JSON (include/idlelab/json.h, report.h).
+ * numbers, misuse), text escaped for terminals, and tables as text and JSON
+ * (include/idlelab/json.h, report.h).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -224,6 +225,48 @@ static void json_misuse(void **unused)
 	mem_close(&m);
 }
 
+static void text_of(const char *in, const char *want)
+{
+	char *e = il_text_escape(in);
+	if (strcmp(e, want)) {
+		print_error("'%s' gave '%s', want '%s'\n", in, e, want);
+		fail();
+	}
+	free(e);
+}
+
+/* D15: what a terminal acts on is escaped; printable UTF-8 is kept. */
+static void text_escapes(void **unused)
+{
+	(void)unused;
+	text_of("C1E", "C1E");
+	text_of("\x1b[31mred\x1b[0m", "\\e[31mred\\e[0m");
+	text_of("a\nb\rc\td", "a\\nb\\rc\\td");
+	text_of("\x01\x07\x08\x7f", "\\x01\\x07\\x08\\x7f");
+	text_of("back\\slash", "back\\\\slash");
+	text_of("\xc2\x9b" "2J", "\\u009b2J");        /* C1 CSI as UTF-8 */
+	text_of("\xc2\x85", "\\u0085");               /* NEL */
+	text_of("\x9b" "2J", "\\x9b2J");              /* C1 CSI as a raw byte: not UTF-8 */
+	text_of("caf\xc3\xa9 \xc2\xa0", "caf\xc3\xa9 \xc2\xa0"); /* é, no-break space */
+	text_of("C\xff\xfe", "C\\xff\\xfe");
+	text_of("\xed\xa0\x80", "\\xed\\xa0\\x80");
+	text_of("", "");
+
+	char buf[12];
+	assert_string_equal(il_text_esc("short", buf, sizeof(buf)), "short");
+	assert_string_equal(il_text_esc("0123456789ab", buf, sizeof(buf)), "01234567...");
+	/* cut at a whole escape, never inside one */
+	assert_string_equal(il_text_esc("012345\x1b\x1b\x1b", buf, sizeof(buf)), "012345\\e...");
+	/* and never inside a character */
+	assert_string_equal(il_text_esc("0123456\xc3\xa9xyz", buf, sizeof(buf)), "0123456...");
+
+	struct mem m;
+	mem_open(&m);
+	il_text_fputs_lines("line 1\nline\x1b 2\n", m.f);
+	assert_string_equal(mem_text(&m), "line 1\nline\\e 2\n");
+	mem_close(&m);
+}
+
 static struct il_table *sample(void)
 {
 	struct il_table *t = il_table_new("t\x1b[2J");
@@ -243,6 +286,24 @@ static struct il_table *sample(void)
 	il_table_na(t);
 	il_table_dbl(t, NAN, 2);
 	return t;
+}
+
+static void table_text(void **unused)
+{
+	(void)unused;
+	struct il_table *t = sample();
+	struct mem m;
+
+	mem_open(&m);
+	assert_int_equal(il_table_print(t, IL_FORMAT_TABLE, m.f), 0);
+	/* escaped, aligned by characters: "café" is 4 columns, "\\e" 2 */
+	assert_string_equal(mem_text(&m), "t\\e[2J\n"
+					  "name       n    x\n"
+					  "P\\eOLL       1  1.50\n"
+					  "caf\xc3\xa9,\\xff   22  n/a\n"
+					  "n/a        n/a  n/a\n");
+	mem_close(&m);
+	il_table_free(t);
 }
 
 static void table_json(void **unused)
@@ -291,6 +352,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(json_layout),  cmocka_unit_test(json_strings),
 		cmocka_unit_test(json_numbers), cmocka_unit_test(json_misuse),
+		cmocka_unit_test(text_escapes), cmocka_unit_test(table_text),
 		cmocka_unit_test(table_json),   cmocka_unit_test(formats),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
