@@ -4,7 +4,8 @@
  *
  * A table is built row by row from cells; a cell is text or a number, and
  * numbers stay numbers in JSON. The text form right-aligns numbers and
- * escapes what a terminal would act on (il_text_escape).
+ * escapes what a terminal would act on (il_text_escape); CSV and JSON are
+ * valid UTF-8 whatever the cells hold.
  */
 #ifndef IDLELAB_REPORT_H
 #define IDLELAB_REPORT_H
@@ -30,11 +31,14 @@ void il_table_strf(struct il_table *t, const char *fmt, ...) __attribute__((form
 void il_table_u64(struct il_table *t, unsigned long long v);
 void il_table_i64(struct il_table *t, long long v);
 void il_table_dbl(struct il_table *t, double v, int decimals);
-/* A cell with no value: "n/a" in text and CSV, null in JSON. */
+/* A cell with no value: "n/a" in text, an empty field in CSV, null in JSON. */
 void il_table_na(struct il_table *t);
 int il_table_rows(const struct il_table *t);
 
-/* Print in a format. JSON is an array of objects keyed by column name. */
+/*
+ * Print in a format: text (title, header, aligned rows), CSV (header and
+ * rows; no title) or JSON (an array of objects keyed by column name).
+ */
 int il_table_print(const struct il_table *t, enum il_format f, FILE *out);
 /* The table's JSON array as the next value of w (rows as inline objects). */
 void il_table_json(const struct il_table *t, struct il_json *w);
@@ -52,5 +56,8 @@ const char *il_text_esc(const char *s, char *buf, size_t size);
 void il_text_fputs(const char *s, FILE *out);
 /* The same, keeping line feeds (messages of several lines). */
 void il_text_fputs_lines(const char *s, FILE *out);
+
+/* One CSV field (RFC 4180): quoted when it holds , " CR or LF; always valid UTF-8. */
+void il_csv_field(const char *s, FILE *out);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A finished batch of simulation runs (include/idlelab/batch.h) printed:
- * text tables in the style of patch mails, CSV, or the results file
+ * text tables in the style of patch mails, tidy CSV, or the results file
  * (JSON) that 'idlelab compare' and 'idlelab plot' read back
  * (include/idlelab/results.h; its names are in results_keys.h).
  */
@@ -15,8 +15,8 @@
 
 /*
  * table: per-CPU counters of run 1 (up to 16 CPUs, or with per_cpu_table),
- * the grid, the metrics with their spread over runs. csv: the metrics with
- * their spread, a config column first. json:
+ * the grid, the metrics with their spread over runs. csv: one row per
+ * configuration, run and metric with its dimensions (docs/sim.md). json:
  * il_results_write(). wl_opts_text: the --wl-opt values as given, or NULL.
  * 0, or a negative code when the output cannot be written.
  */

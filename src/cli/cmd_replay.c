@@ -43,9 +43,10 @@ static void print_decisions(FILE *out, const struct il_replay_log *log,
 			    const struct il_replay_decision *d, enum il_format fmt)
 {
 	if (fmt == IL_FORMAT_CSV) {
-		fputs("row,cpu,selected,stop_tick\n", out);
+		/* tidy: the header is print_report's */
 		for (size_t i = 0; i < log->nrows; i++)
-			fprintf(out, "%zu,%d,%d,%d\n", i, log->rows[i].cpu, d[i].selected,
+			fprintf(out, "decision,%zu,%d,,,selected,,%d\ndecision,%zu,%d,,,stop_tick,,%d\n",
+				i, log->rows[i].cpu, d[i].selected, i, log->rows[i].cpu,
 				d[i].stop_tick);
 		return;
 	}
@@ -136,6 +137,55 @@ static struct il_table *agreement_table(const struct il_replay_agreement *ag)
 	return t;
 }
 
+/*
+ * Tidy CSV: one header, one number per row with its dimensions. The
+ * decisions (group "decision", metrics selected and stop_tick), the
+ * counters per CPU and state (group "state") and the agreement with
+ * --expect (group "agreement"; values of what did not happen are empty).
+ */
+static void csv_states(FILE *out, const struct il_replay_log *log,
+		       const struct il_replay_engine *eng)
+{
+	static const char *const m[] = { "usage", "time_ns", "above", "below", "rejected" };
+	bool *seen = calloc((size_t)(log->ncpus ? log->ncpus : 1), sizeof(*seen));
+
+	if (!seen)
+		return;
+	for (size_t i = 0; i < log->nrows; i++)
+		seen[log->rows[i].cpu] = true;
+	for (int cpu = 0; cpu < log->ncpus; cpu++) {
+		if (!seen[cpu])
+			continue;
+		for (int s = 0; s < log->drv.state_count; s++) {
+			const struct il_state_usage *u = &eng->devs[cpu].states_usage[s];
+			const unsigned long long v[] = { u->usage, u->time_ns, u->above, u->below,
+							 u->rejected };
+			for (int k = 0; k < 5; k++) {
+				fprintf(out, "state,,%d,%d,", cpu, s);
+				il_csv_field(log->drv.states[s].name, out);
+				fprintf(out, ",%s,%s,%llu\n", m[k], k == 1 ? "ns" : "", v[k]);
+			}
+		}
+	}
+	free(seen);
+}
+
+static void csv_agreement(FILE *out, const struct il_replay_agreement *ag)
+{
+	fprintf(out, "agreement,,,,,rows_compared,,%zu\nagreement,,,,,rows_equal,,%zu\n",
+		ag->compared, ag->equal);
+	if (ag->differs)
+		fprintf(out, "agreement,,,,,first_differing_row,,%llu\n"
+			"agreement,,,,,expected_selected,,%d\nagreement,,,,,expected_stop_tick,,%d\n"
+			"agreement,,,,,got_selected,,%d\nagreement,,,,,got_stop_tick,,%d\n",
+			(unsigned long long)ag->first_row, ag->first_expected.selected,
+			ag->first_expected.stop_tick, ag->first_got.selected, ag->first_got.stop_tick);
+	else
+		fputs("agreement,,,,,first_differing_row,,\nagreement,,,,,expected_selected,,\n"
+		      "agreement,,,,,expected_stop_tick,,\nagreement,,,,,got_selected,,\n"
+		      "agreement,,,,,got_stop_tick,,\n", out);
+}
+
 static void print_report(FILE *out, const struct replay_opts *o, const struct il_replay_log *log,
 			 const struct il_gov *gov, const struct il_replay_engine *eng,
 			 const struct il_replay_decision *d, const struct il_replay_agreement *ag)
@@ -168,15 +218,12 @@ static void print_report(FILE *out, const struct replay_opts *o, const struct il
 		il_json_end(&w);
 		il_json_finish(&w);
 	} else if (o->fmt == IL_FORMAT_CSV) {
-		if (!o->quiet) {
+		fputs("group,row,cpu,state,name,metric,unit,value\n", out);
+		if (!o->quiet)
 			print_decisions(out, log, d, o->fmt);
-			fputc('\n', out);
-		}
-		il_table_print(st, IL_FORMAT_CSV, out);
-		if (at) {
-			fputc('\n', out);
-			il_table_print(at, IL_FORMAT_CSV, out);
-		}
+		csv_states(out, log, eng);
+		if (ag)
+			csv_agreement(out, ag);
 	} else {
 		fprintf(out, "log: %s (%zu rows, %d CPU%s, HZ=%u)\n", o->log, log->nrows,
 			log->ncpus, log->ncpus == 1 ? "" : "s", log->hz);

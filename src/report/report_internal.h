@@ -8,6 +8,8 @@
 
 /* Length of the well-formed UTF-8 sequence of 2-4 bytes at p (n bytes left), 0 if none. */
 size_t il_utf8_len(const unsigned char *p, size_t n);
+/* s with each byte that is not UTF-8 written as U+FFFD. */
+void il_utf8_fputs(const char *s, FILE *out);
 /* Columns s takes on a terminal (one per character; s already escaped). */
 size_t il_text_width(const char *s);
 

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * A batch of simulation runs printed (include/idlelab/sim_report.h): text
- * tables in the style of patch mails, or CSV of the metrics. JSON is
- * results_write.c.
+ * tables in the style of patch mails, or tidy CSV. JSON is results_write.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -13,6 +12,7 @@
 #include "batch_values.h"
 #include "idlelab/report.h"
 #include "idlelab/sim_report.h"
+#include "report_internal.h"
 
 static void metric_label(const struct il_metric *m, char *buf, size_t size)
 {
@@ -34,7 +34,9 @@ static int decimals_for(double v)
 	return 4;
 }
 
-static void print_cpu_table(const struct il_sim_batch *b, int c, enum il_format format, FILE *out)
+/* ---------------------------------------------------------------- text */
+
+static void print_cpu_table(const struct il_sim_batch *b, int c, FILE *out)
 {
 	const struct il_sim_result *r = &b->results[c * b->runs];
 	char title[200];
@@ -70,11 +72,11 @@ static void print_cpu_table(const struct il_sim_batch *b, int c, enum il_format 
 			}
 		}
 	}
-	il_table_print(t, format, out);
+	il_table_print(t, IL_FORMAT_TABLE, out);
 	il_table_free(t);
 }
 
-static void print_grid(const struct il_sim_batch *b, int c, enum il_format format, FILE *out)
+static void print_grid(const struct il_sim_batch *b, int c, FILE *out)
 {
 	const struct il_metrics *ms = &b->results[c * b->runs].metrics;
 	int first = -1, ncols = 0;
@@ -107,12 +109,11 @@ static void print_grid(const struct il_sim_batch *b, int c, enum il_format forma
 			free(v);
 		}
 	}
-	il_table_print(t, format, out);
+	il_table_print(t, IL_FORMAT_TABLE, out);
 	il_table_free(t);
 }
 
-static void print_stats_table(const struct il_sim_batch *b, int c, enum il_format format, FILE *out,
-			      bool with_config)
+static void print_stats_table(const struct il_sim_batch *b, int c, FILE *out)
 {
 	const struct il_metrics *ms = &b->results[c * b->runs].metrics;
 	char title[200];
@@ -120,8 +121,6 @@ static void print_stats_table(const struct il_sim_batch *b, int c, enum il_forma
 	snprintf(title, sizeof(title), "%s: metrics over %d run%s", b->gov_names[c], b->runs,
 		 b->runs > 1 ? "s" : "");
 	struct il_table *t = il_table_new(title);
-	if (with_config)
-		il_table_col(t, "config");
 	il_table_col(t, "metric");
 	il_table_col(t, "unit");
 	if (b->runs > 1) {
@@ -135,7 +134,7 @@ static void print_stats_table(const struct il_sim_batch *b, int c, enum il_forma
 	for (int i = 0; i < ms->n; i++) {
 		const struct il_metric *m = &ms->m[i];
 		char label[100];
-		if (m->grid && format == IL_FORMAT_TABLE)
+		if (m->grid)
 			continue;
 		metric_label(m, label, sizeof(label));
 		int nv;
@@ -144,8 +143,6 @@ static void print_stats_table(const struct il_sim_batch *b, int c, enum il_forma
 		il_batch_stats_valid(v, b->runs, &st);
 		free(v);
 		il_table_row(t);
-		if (with_config)
-			il_table_str(t, b->gov_names[c]);
 		il_table_str(t, label);
 		il_table_str(t, m->unit);
 		int d = decimals_for(st.amean);
@@ -164,20 +161,12 @@ static void print_stats_table(const struct il_sim_batch *b, int c, enum il_forma
 			il_table_dbl(t, st.amean, d);
 		}
 	}
-	il_table_print(t, format, out);
+	il_table_print(t, IL_FORMAT_TABLE, out);
 	il_table_free(t);
 }
 
-int il_sim_batch_print(const struct il_sim_batch *b, enum il_format format, const char *wl_opts_text,
-		       FILE *out)
+static void print_text(const struct il_sim_batch *b, const char *wl_opts_text, FILE *out)
 {
-	if (format == IL_FORMAT_JSON)
-		return il_results_write(b, wl_opts_text, out);
-	if (format == IL_FORMAT_CSV) {
-		for (int c = 0; c < b->nconfigs; c++)
-			print_stats_table(b, c, format, out, true);
-		return ferror(out) ? -EIO : 0;
-	}
 	const struct il_machine_idle *m0 = &b->machines[0];
 	char pname[256], opts[1024], rel[64], drv[96];
 
@@ -202,17 +191,176 @@ int il_sim_batch_print(const struct il_sim_batch *b, enum il_format format, cons
 		}
 		fputc('\n', out);
 		if (b->per_cpu_table || il_platform_ncpus(b->platform) <= 16) {
-			print_cpu_table(b, c, format, out);
+			print_cpu_table(b, c, out);
 			fputc('\n', out);
 		}
-		print_grid(b, c, format, out);
+		print_grid(b, c, out);
 		fputc('\n', out);
-		print_stats_table(b, c, format, out, false);
+		print_stats_table(b, c, out);
 	}
 	if (!b->per_cpu_table && il_platform_ncpus(b->platform) > 16)
 		fprintf(out, "\n(per-CPU counters left out for %d CPUs: --per-cpu prints them)",
 			il_platform_ncpus(b->platform));
 	fprintf(out, "\nDistributions: log-linear histograms, relative error <= %.2f %%.\n",
 		100 * IL_HIST_REL_ERROR);
+}
+
+/* ----------------------------------------------------------------- CSV */
+
+static const char *const csv_cols[] = {
+	"config", "platform", "kernel", "governor", "workload", "run", "group",
+	"interval_us", "state", "cpu", "metric", "unit", "value",
+};
+
+/* The dimensions of one row of the tidy CSV besides its configuration and run. */
+struct csv_dims {
+	const char *group;
+	const char *interval_us;  /* a number, or "" */
+	const char *state;
+	int cpu;                  /* -1: all CPUs */
+};
+
+/*
+ * The shortest decimal text that reads back as v (whole numbers without an
+ * exponent); "" for NaN or infinity.
+ */
+static void shortest(double v, char *buf, size_t size)
+{
+	if (!isfinite(v)) {
+		buf[0] = '\0';
+		return;
+	}
+	if (v == floor(v) && fabs(v) < 9007199254740992.0) {
+		snprintf(buf, size, "%.0f", v);
+		return;
+	}
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, size, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
+static void csv_row(FILE *out, const struct il_sim_batch *b, int c, int k,
+		    const struct csv_dims *d, const char *metric, const char *unit, double value)
+{
+	char num[40];
+
+	fprintf(out, "%d,", c + 1);
+	il_csv_field(b->platform->name, out);
+	fputc(',', out);
+	il_csv_field(b->machines[c].release, out);
+	fputc(',', out);
+	il_csv_field(b->gov_names[c], out);
+	fputc(',', out);
+	il_csv_field(b->wl->name, out);
+	fprintf(out, ",%d,", k + 1);
+	il_csv_field(d->group, out);
+	fputc(',', out);
+	il_csv_field(d->interval_us, out);
+	fputc(',', out);
+	il_csv_field(d->state, out);
+	fputc(',', out);
+	if (d->cpu >= 0)
+		fprintf(out, "%d", d->cpu);
+	fputc(',', out);
+	il_csv_field(metric, out);
+	fputc(',', out);
+	il_csv_field(unit, out);
+	shortest(value, num, sizeof(num));
+	fprintf(out, ",%s\n", num);
+}
+
+/* "152us" or "2.585us": the number, else NULL. */
+static const char *interval_of(const char *row, char *buf, size_t size)
+{
+	size_t n = strlen(row), digits = 0, dots = 0;
+
+	if (n < 3 || n - 2 >= size || strcmp(row + n - 2, "us"))
+		return NULL;
+	for (size_t i = 0; i + 2 < n; i++) {
+		if (row[i] >= '0' && row[i] <= '9')
+			digits++;
+		else if (row[i] == '.' && i > 0 && i + 3 < n)
+			dots++;
+		else
+			return NULL;
+	}
+	if (!digits || dots > 1)
+		return NULL;
+	memcpy(buf, row, n - 2);
+	buf[n - 2] = '\0';
+	return buf;
+}
+
+static void csv_metric(FILE *out, const struct il_sim_batch *b, int c, int k,
+		       const struct il_metric *m)
+{
+	struct csv_dims d = { .group = m->row, .interval_us = "", .state = "", .cpu = -1 };
+	char iv[40];
+	const char *n;
+
+	if (!m->row[0]) {
+		d.group = "total";
+	} else if (!strncmp(m->row, "state ", 6)) {
+		d.group = "state";
+		d.state = m->row + 6;
+	} else if (m->grid && (n = interval_of(m->row, iv, sizeof(iv)))) {
+		d.group = "interval";
+		d.interval_us = n;
+	}
+	csv_row(out, b, c, k, &d, m->col, m->unit, m->value);
+}
+
+static void csv_cpus(FILE *out, const struct il_sim_batch *b, int c, int k)
+{
+	const struct il_sim_result *r = &b->results[c * b->runs + k];
+
+	for (int cpu = 0; cpu < r->ncpus; cpu++) {
+		const struct il_sim_cpu_result *cr = &r->cpu[cpu];
+		struct csv_dims d = { .group = "cpu", .interval_us = "", .state = "", .cpu = cpu };
+		csv_row(out, b, c, k, &d, "idle_ns", "ns", (double)cr->idle_ns);
+		csv_row(out, b, c, k, &d, "busy_ns", "ns", (double)cr->busy_ns);
+		csv_row(out, b, c, k, &d, "aborted", "", (double)cr->aborted);
+		if (r->energy_known)
+			csv_row(out, b, c, k, &d, "energy_j", "J", cr->energy_j);
+		for (int s = 0; s < r->nstates; s++) {
+			const struct il_state_usage *u = &cr->usage[s];
+			d.state = r->states[s].name;
+			csv_row(out, b, c, k, &d, "usage", "", (double)u->usage);
+			csv_row(out, b, c, k, &d, "time_ns", "ns", (double)u->time_ns);
+			csv_row(out, b, c, k, &d, "above", "", (double)u->above);
+			csv_row(out, b, c, k, &d, "below", "", (double)u->below);
+			csv_row(out, b, c, k, &d, "rejected", "", (double)u->rejected);
+		}
+	}
+}
+
+static void print_csv(const struct il_sim_batch *b, FILE *out)
+{
+	bool cpus = b->per_cpu_table || il_platform_ncpus(b->platform) <= 16;
+
+	for (size_t i = 0; i < sizeof(csv_cols) / sizeof(csv_cols[0]); i++)
+		fprintf(out, "%s%s", i ? "," : "", csv_cols[i]);
+	fputc('\n', out);
+	for (int c = 0; c < b->nconfigs; c++)
+		for (int k = 0; k < b->runs; k++) {
+			const struct il_metrics *ms = &b->results[c * b->runs + k].metrics;
+			for (int i = 0; i < ms->n; i++)
+				csv_metric(out, b, c, k, &ms->m[i]);
+			if (cpus)
+				csv_cpus(out, b, c, k);
+		}
+}
+
+int il_sim_batch_print(const struct il_sim_batch *b, enum il_format f, const char *wl_opts_text,
+		       FILE *out)
+{
+	if (f == IL_FORMAT_JSON)
+		return il_results_write(b, wl_opts_text, out);
+	if (f == IL_FORMAT_CSV)
+		print_csv(b, out);
+	else
+		print_text(b, wl_opts_text, out);
 	return ferror(out) ? -EIO : 0;
 }

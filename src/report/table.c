@@ -162,18 +162,23 @@ void il_table_json(const struct il_table *t, struct il_json *w)
 	il_json_end(w);
 }
 
-static void csv_field(FILE *out, const char *s)
+static void print_csv(const struct il_table *t, FILE *out)
 {
-	if (strpbrk(s, ",\"\n")) {
-		fputc('"', out);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', out);
-			fputc(*s, out);
+	for (int i = 0; i < t->ncols; i++) {
+		if (i)
+			fputc(',', out);
+		il_csv_field(t->cols[i], out);
+	}
+	fputc('\n', out);
+	for (int r = 0; r < t->nrows; r++) {
+		for (int i = 0; i < t->ncols; i++) {
+			const struct cell *c = &t->cells[r * t->ncols + i];
+			if (i)
+				fputc(',', out);
+			if (c->kind != CELL_NA)
+				il_csv_field(c->text, out);
 		}
-		fputc('"', out);
-	} else {
-		fputs(s, out);
+		fputc('\n', out);
 	}
 }
 
@@ -239,20 +244,7 @@ static int print_text(const struct il_table *t, FILE *out)
 int il_table_print(const struct il_table *t, enum il_format f, FILE *out)
 {
 	if (f == IL_FORMAT_CSV) {
-		for (int i = 0; i < t->ncols; i++) {
-			if (i)
-				fputc(',', out);
-			csv_field(out, t->cols[i]);
-		}
-		fputc('\n', out);
-		for (int r = 0; r < t->nrows; r++) {
-			for (int i = 0; i < t->ncols; i++) {
-				if (i)
-					fputc(',', out);
-				csv_field(out, cell_text(&t->cells[r * t->ncols + i]));
-			}
-			fputc('\n', out);
-		}
+		print_csv(t, out);
 	} else if (f == IL_FORMAT_JSON) {
 		struct il_json w;
 		il_json_init(&w, out);

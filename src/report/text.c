@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Text as it leaves idlelab: UTF-8 validation (once, for JSON and the
- * terminal) and escapes for text meant for a terminal.
+ * Text as it leaves idlelab: UTF-8 validation (once, for JSON, CSV and the
+ * terminal), escapes for text meant for a terminal, CSV fields.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -161,4 +161,40 @@ size_t il_text_width(const char *s)
 		i += len ? len : 1;
 	}
 	return w;
+}
+
+/* s as valid UTF-8 (U+FFFD for each byte that is not), '"' doubled if asked. */
+static void utf8_write(const char *s, bool double_quotes, FILE *out)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+
+	for (size_t i = 0; i < n;) {
+		size_t len = p[i] < 0x80 ? 1 : il_utf8_len(p + i, n - i);
+		if (!len) {
+			fputs("\xef\xbf\xbd", out); /* U+FFFD */
+			i++;
+			continue;
+		}
+		if (double_quotes && p[i] == '"')
+			fputc('"', out);
+		fwrite(p + i, 1, len, out);
+		i += len;
+	}
+}
+
+void il_utf8_fputs(const char *s, FILE *out)
+{
+	utf8_write(s, false, out);
+}
+
+void il_csv_field(const char *s, FILE *out)
+{
+	bool quote = strpbrk(s, ",\"\r\n") != NULL;
+
+	if (quote)
+		fputc('"', out);
+	utf8_write(s, quote, out);
+	if (quote)
+		fputc('"', out);
 }

@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Output of every command that prints data: JSON is valid UTF-8 whatever the
-# names hold (D10), text escapes what a terminal acts on (D15).
+# names hold (D10), text escapes what a terminal acts on (D15), CSV is tidy
+# (one header, every row as wide, numeric columns numbers), the JSON of sim is
+# what compare reads.
 . "$SRCDIR/tests/cli/lib.sh"
 cd "$SRCDIR" || exit 1
 I=$IDLELAB
@@ -37,6 +39,25 @@ bad = [c for c in text if (ord(c) < 0x20 and c != "\n") or 0x7f <= ord(c) <= 0x9
 sys.exit(1 if bad else 0)
 EOF
 }
+# tidy_csv FILE WHAT NUMERIC_COLS...: one header, every row as wide, the columns numbers (or empty)
+tidy_csv() {
+	f=$1; what=$2; shift 2
+	if python3 - "$f" "$@" <<'EOF' 2>"$TMP/py"; then ok; else bad "$what: CSV not tidy: $(tail -1 "$TMP/py")"; fi
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], encoding="utf-8", newline="")))
+head = rows[0]
+assert len(rows) > 1, "no rows"
+assert len(set(head)) == len(head), "repeated column names"
+for n, r in enumerate(rows[1:], 2):
+    assert len(r) == len(head), "line %d has %d fields, the header %d" % (n, len(r), len(head))
+    assert r != head, "a second header at line %d" % n
+    for col in sys.argv[2:]:
+        v = r[head.index(col)]
+        if v != "":
+            float(v)
+EOF
+}
+
 # --- D10: JSON with such names is valid ---------------------------------
 expect_exit 0 "$I" sim --platform "$EVIL" --duration 5ms --format json
 json_ok "$TMP/out" "sim --format json"
@@ -85,5 +106,69 @@ printf '[platform]\nname = bad\033[31m\n' >"$TMP/badname.ini"
 expect_exit 1 "$I" platform show "$TMP/badname.ini"
 no_raw_controls "$TMP/err" "error message"
 expect_err "name: 'bad\\e[31m'"
+
+# --- tidy CSV -------------------------------------------------------------
+SMALL=tests/fixtures/sim/small.ini
+SIMNUM="config run interval_us cpu value"
+for w in sleep-sweep pingpong stream idle; do
+	expect_exit 0 "$I" sim --platform "$SMALL" --governor ladder --governor menu --workload $w \
+		--duration 20ms --runs 2 --format csv
+	tidy_csv "$TMP/out" "sim $w" $SIMNUM
+done
+expect_exit 0 "$I" sim --platform "$EVIL" --duration 5ms --format csv
+tidy_csv "$TMP/out" "sim, odd names" $SIMNUM
+[ "$(head -1 "$TMP/out")" = "config,platform,kernel,governor,workload,run,group,interval_us,state,cpu,metric,unit,value" ] &&
+	ok || bad "sim CSV header: $(head -1 "$TMP/out")"
+# names are dimensions, not packed into the metric
+expect_exit 0 "$I" sim --platform "$SMALL" --governor ladder --workload sleep-sweep \
+	--wl-opt loops=5 --wl-opt intervals=5,50 --duration 20ms --format csv
+expect_out "1,sim-small,6.18,ladder@6.18,sleep-sweep,1,interval,50,,,lat_p99_us,us,"
+expect_out "1,sim-small,6.18,ladder@6.18,sleep-sweep,1,state,,C6,,time_us,us,"
+expect_out "1,sim-small,6.18,ladder@6.18,sleep-sweep,1,cpu,,C1,3,usage,,"
+if grep -q '/' "$TMP/out"; then bad "a packed ROW/COL name in the sim CSV"; else ok; fi
+# the per-run values are the JSON's: their mean is its amean
+"$I" sim --platform "$SMALL" --governor ladder --workload wake-latency --duration 20ms --runs 3 \
+	--format csv >"$TMP/w.csv"
+"$I" sim --platform "$SMALL" --governor ladder --workload wake-latency --duration 20ms --runs 3 \
+	--format json >"$TMP/w.json"
+python3 - "$TMP/w.csv" "$TMP/w.json" <<'EOF' && ok || bad "sim CSV and JSON disagree"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+d = json.load(open(sys.argv[2]))
+n = 0
+for m in d["configs"][0]["metrics"]:
+    row = m["row"]
+    if row == "":
+        key = ("total", "", m["col"])
+    elif row.startswith("state "):
+        key = ("state", row[6:], m["col"])
+    else:
+        key = (row, "", m["col"])
+    v = [float(r["value"]) for r in rows if (r["group"], r["state"], r["metric"]) == key]
+    assert len(v) == 3, (key, v)
+    assert abs(sum(v) / 3 - m["amean"]) <= 1e-9 * max(1, abs(m["amean"])), (key, v, m["amean"])
+    n += 1
+assert n > 20
+EOF
+expect_exit 0 "$I" replay --governor haltpoll --format csv --expect tests/fixtures/replay/haltpoll-small.expect \
+	tests/fixtures/replay/haltpoll-small.log
+tidy_csv "$TMP/out" "replay" row cpu state value
+expect_exit 0 "$I" replay --governor menu --format csv "$ELOG"
+tidy_csv "$TMP/out" "replay, odd names" row cpu state value
+expect_exit 0 "$I" replay --governor menu --format csv --quiet "$ELOG"
+tidy_csv "$TMP/out" "replay --quiet" row cpu state value
+for m in kvm-haltpoll power-pseries amd-zen3-acpi_idle; do
+	expect_exit 0 "$I" info --sysfs-root tests/fixtures/sysfs/$m --csv
+	tidy_csv "$TMP/out" "info $m" cpu state latency_us residency_us usage time_us above below \
+		rejected disable power_mW s2idle_usage s2idle_time_us
+done
+expect_exit 0 "$I" info --sysfs-root "$ESYS" --format csv
+tidy_csv "$TMP/out" "info, odd names" cpu state usage time_us
+for p in kvm-haltpoll intel-skylake-client amd-zen3-nocstates "$EVIL"; do
+	expect_exit 0 "$I" platform show "$p" --format csv
+	tidy_csv "$TMP/out" "platform show $p" state disable
+done
+expect_exit 0 "$I" platforms --format csv
+tidy_csv "$TMP/out" "platforms" cpus
 
 finish

@@ -85,11 +85,14 @@ expect_exit 3 "$IDLELAB" replay --governor haltpoll --strict --quiet --expect $F
 expect_out "first differing row: 1 (expected 1,1, got 0,0)"
 expect_exit 0 "$IDLELAB" replay --governor haltpoll --strict --quiet --expect $FX/haltpoll-small.expect "$LOG"
 expect_exit 0 "$IDLELAB" replay --governor haltpoll --format csv --quiet --expect $FX/haltpoll-small.expect "$TMP/noparam.log"
-expect_out "9,"
-if grep -q '^row,cpu' "$TMP/out"; then bad "--quiet printed decisions"; else ok; fi
-# its own CSV decisions are a decisions file (row,cpu,selected,stop_tick)
+expect_out "agreement,,,,,rows_equal,,8"
+expect_out "agreement,,,,,first_differing_row,,1"
+if grep -q '^decision,' "$TMP/out"; then bad "--quiet printed decisions"; else ok; fi
+# its own CSV decisions, pivoted, are a decisions file (row,cpu,selected,stop_tick)
 expect_exit 0 "$IDLELAB" replay --governor haltpoll --format csv "$TMP/noparam.log"
-awk 'NF == 0 { exit } { print }' "$TMP/out" >"$TMP/self.csv"
+awk -F, 'BEGIN { print "row,cpu,selected,stop_tick" }
+	$1 == "decision" && $6 == "selected" { s = $8 }
+	$1 == "decision" && $6 == "stop_tick" { print $2 "," $3 "," s "," $8 }' "$TMP/out" >"$TMP/self.csv"
 expect_exit 0 "$IDLELAB" replay --governor haltpoll --quiet --expect "$TMP/self.csv" "$TMP/noparam.log"
 expect_out "rows equal: 9"
 printf 'row,selected,stop_tick\n9,0,0\n' >"$TMP/beyond.csv"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Output as it leaves idlelab: the JSON writer (layout, escapes, valid UTF-8,
- * numbers, misuse), text escaped for terminals, and tables as text and JSON
- * (include/idlelab/json.h, report.h).
+ * numbers, misuse), text escaped for terminals, CSV fields, and tables in
+ * their three formats (include/idlelab/json.h, report.h).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -267,6 +267,32 @@ static void text_escapes(void **unused)
 	mem_close(&m);
 }
 
+static void csv_of(const char *in, const char *want)
+{
+	struct mem m;
+
+	mem_open(&m);
+	il_csv_field(in, m.f);
+	if (strcmp(mem_text(&m), want)) {
+		print_error("'%s' gave '%s', want '%s'\n", in, m.buf, want);
+		fail();
+	}
+	mem_close(&m);
+}
+
+static void csv_fields(void **unused)
+{
+	(void)unused;
+	csv_of("plain", "plain");
+	csv_of("a,b", "\"a,b\"");
+	csv_of("say \"hi\"", "\"say \"\"hi\"\"\"");
+	csv_of("two\nlines", "\"two\nlines\"");
+	csv_of("cr\r", "\"cr\r\"");
+	csv_of("C\xff", "C\xef\xbf\xbd");              /* valid UTF-8 for pandas */
+	csv_of("\"\xff\"", "\"\"\"\xef\xbf\xbd\"\"\"");
+	csv_of("", "");
+}
+
 static struct il_table *sample(void)
 {
 	struct il_table *t = il_table_new("t\x1b[2J");
@@ -288,7 +314,7 @@ static struct il_table *sample(void)
 	return t;
 }
 
-static void table_text(void **unused)
+static void table_formats(void **unused)
 {
 	(void)unused;
 	struct il_table *t = sample();
@@ -303,14 +329,14 @@ static void table_text(void **unused)
 					  "caf\xc3\xa9,\\xff   22  n/a\n"
 					  "n/a        n/a  n/a\n");
 	mem_close(&m);
-	il_table_free(t);
-}
 
-static void table_json(void **unused)
-{
-	(void)unused;
-	struct il_table *t = sample();
-	struct mem m;
+	mem_open(&m);
+	assert_int_equal(il_table_print(t, IL_FORMAT_CSV, m.f), 0);
+	assert_string_equal(mem_text(&m), "name,n,x\n"
+					  "P\x1bOLL,1,1.50\n"
+					  "\"caf\xc3\xa9,\xef\xbf\xbd\",22,\n"
+					  ",,\n");
+	mem_close(&m);
 
 	mem_open(&m);
 	assert_int_equal(il_table_print(t, IL_FORMAT_JSON, m.f), 0);
@@ -352,8 +378,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(json_layout),  cmocka_unit_test(json_strings),
 		cmocka_unit_test(json_numbers), cmocka_unit_test(json_misuse),
-		cmocka_unit_test(text_escapes), cmocka_unit_test(table_text),
-		cmocka_unit_test(table_json),   cmocka_unit_test(formats),
+		cmocka_unit_test(text_escapes), cmocka_unit_test(csv_fields),
+		cmocka_unit_test(table_formats), cmocka_unit_test(formats),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
