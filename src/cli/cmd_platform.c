@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* idlelab platforms, idlelab platform show NAME|FILE */
 #include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include "cli.h"
 #include "idlelab/device.h"
 #include "idlelab/drivers.h"
+#include "idlelab/json.h"
 #include "idlelab/platform.h"
 #include "idlelab/release.h"
 #include "idlelab/report.h"
@@ -78,12 +80,16 @@ static void print_lines(const struct il_driver *drv, const struct il_device *dev
 	}
 }
 
+/* The state table's columns; CSV puts the platform's dimensions first. */
+static const char *const state_cols[] = { "state", "name", "desc", "latency_us", "residency_us",
+					  "disable", "default_status", "flags", "entry",
+					  "exit_dist_ns" };
+
 static void state_row(struct il_table *t, int idx, const struct il_state *s,
 		      unsigned long long disable)
 {
 	char flags[128], dist[96];
 
-	il_table_row(t);
 	il_table_i64(t, idx);
 	il_table_str(t, s->name);
 	il_table_str(t, s->desc);
@@ -102,8 +108,131 @@ static void state_row(struct il_table *t, int idx, const struct il_state *s,
 	il_table_str(t, il_dist_str(&s->exit_dist, dist, sizeof(dist)));
 }
 
-static int show(const char *what, const char *release, char **options, int noptions,
-		bool lines, enum il_format fmt)
+/* What platform show prints, in every format. */
+struct shown {
+	const struct il_platform *p;
+	const struct il_machine_idle *m;
+	const struct il_driver *drv;   /* NULL: no cpuidle driver */
+	struct il_table *states;
+};
+
+static void print_text(const struct shown *sh)
+{
+	const struct il_platform *p = sh->p;
+	const struct il_machine_idle *m = sh->m;
+
+	printf("platform: ");
+	il_text_fputs(p->name, stdout);
+	printf(" (");
+	il_text_fputs(p->description, stdout);
+	printf(")\ncpus: %d (%d package%s x %d cores x %d threads), HZ=%u\n", il_platform_ncpus(p),
+	       p->packages, p->packages > 1 ? "s" : "", p->cores_per_package, p->threads_per_core,
+	       p->hz);
+	printf("kernel: ");
+	il_text_fputs(m->release, stdout);
+	printf("\n");
+	if (p->switch_ns > 0)
+		printf("wake-up path (switch_ns): %lld ns\n", (long long)p->switch_ns);
+	if (p->noptions) {
+		printf("options:");
+		for (int i = 0; i < p->noptions; i++) {
+			printf(" ");
+			il_text_fputs(p->options[i].key, stdout);
+			printf("%s", p->options[i].value[0] ? "=" : "");
+			il_text_fputs(p->options[i].value, stdout);
+		}
+		printf("\n");
+	}
+	if (sh->drv) {
+		printf("driver: ");
+		il_text_fputs(sh->drv->name[0] ? sh->drv->name : "(unnamed)", stdout);
+		if (sh->drv->governor[0]) {
+			printf(" (preferred governor ");
+			il_text_fputs(sh->drv->governor, stdout);
+			printf(")");
+		}
+		printf("\n");
+	} else {
+		printf("driver: none (no cpuidle driver registers)\n");
+	}
+	printf("governor: ");
+	il_text_fputs(m->governor, stdout);
+	printf("\n");
+	if (p->arch == IL_ARCH_X86 || m->routine != IL_IDLE_ROUTINE_NONE) {
+		printf("default idle: %s: ", il_idle_routine_name(m->routine));
+		il_text_fputs(m->routine_why, stdout);
+		printf("\n");
+	}
+	if (m->snooze_timeout_ns)
+		printf("snooze timeout: %llu ns\n", (unsigned long long)m->snooze_timeout_ns);
+	printf("\n");
+	il_table_print(sh->states, IL_FORMAT_TABLE, stdout);
+	if (m->nnotes) {
+		printf("\nnotes:\n");
+		for (int i = 0; i < m->nnotes; i++) {
+			printf("  ");
+			il_text_fputs(m->notes[i], stdout);
+			printf("\n");
+		}
+	}
+}
+
+/* Everything the text shows, as one object. */
+static int print_json(const struct shown *sh)
+{
+	const struct il_platform *p = sh->p;
+	const struct il_machine_idle *m = sh->m;
+	struct il_json w;
+
+	il_json_init(&w, stdout);
+	il_json_object(&w, IL_JSON_BLOCK);
+	il_json_kstring(&w, "platform", p->name);
+	il_json_kstring(&w, "description", p->description);
+	il_json_kint(&w, "cpus", il_platform_ncpus(p));
+	il_json_kint(&w, "packages", p->packages);
+	il_json_kint(&w, "cores_per_package", p->cores_per_package);
+	il_json_kint(&w, "threads_per_core", p->threads_per_core);
+	il_json_kuint(&w, "hz", p->hz);
+	il_json_kstring(&w, "kernel", m->release);
+	if (p->switch_ns > 0)
+		il_json_kint(&w, "switch_ns", (long long)p->switch_ns);
+	else
+		il_json_knull(&w, "switch_ns");
+	il_json_key(&w, "options");
+	il_json_object(&w, IL_JSON_INLINE);
+	for (int i = 0; i < p->noptions; i++)
+		il_json_kstring(&w, p->options[i].key, p->options[i].value);
+	il_json_end(&w);
+	il_json_kstring(&w, "driver", sh->drv ? sh->drv->name : NULL);
+	il_json_kstring(&w, "preferred_governor",
+			sh->drv && sh->drv->governor[0] ? sh->drv->governor : NULL);
+	il_json_kstring(&w, "governor", m->governor);
+	il_json_key(&w, "default_idle");
+	if (p->arch == IL_ARCH_X86 || m->routine != IL_IDLE_ROUTINE_NONE) {
+		il_json_object(&w, IL_JSON_INLINE);
+		il_json_kstring(&w, "routine", il_idle_routine_name(m->routine));
+		il_json_kstring(&w, "why", m->routine_why);
+		il_json_end(&w);
+	} else {
+		il_json_null(&w);
+	}
+	if (m->snooze_timeout_ns)
+		il_json_kuint(&w, "snooze_timeout_ns", (unsigned long long)m->snooze_timeout_ns);
+	else
+		il_json_knull(&w, "snooze_timeout_ns");
+	il_json_key(&w, "states");
+	il_table_json(sh->states, &w);
+	il_json_key(&w, "notes");
+	il_json_array(&w, IL_JSON_BLOCK);
+	for (int i = 0; i < m->nnotes; i++)
+		il_json_string(&w, m->notes[i]);
+	il_json_end(&w);
+	il_json_end(&w);
+	return il_json_finish(&w);
+}
+
+static int show(const char *what, const char *release, char **options, const char **optnames,
+		int noptions, bool lines, enum il_format fmt)
 {
 	struct il_platform p;
 	struct il_machine_idle m;
@@ -118,7 +247,8 @@ static int show(const char *what, const char *release, char **options, int nopti
 		if (eq)
 			*eq++ = '\0';
 		if (il_platform_set_option(&p, buf, eq ? eq : "", &err))
-			return cli_usage_error("platform", "--option %s: %s", options[i], err.msg);
+			return cli_usage_error("platform", "--%s %s: %s", optnames[i], options[i],
+					       err.msg);
 	}
 	if (il_machine_idle_build(&p, release, &m, &err))
 		return cli_report(&err);
@@ -140,75 +270,41 @@ static int show(const char *what, const char *release, char **options, int nopti
 		return 0;
 	}
 
-	if (fmt == IL_FORMAT_TABLE) {
-		printf("platform: ");
-		il_text_fputs(p.name, stdout);
-		printf(" (");
-		il_text_fputs(p.description, stdout);
-		printf(")\n");
-		printf("cpus: %d (%d package%s x %d cores x %d threads), HZ=%u\n",
-		       il_platform_ncpus(&p), p.packages, p.packages > 1 ? "s" : "",
-		       p.cores_per_package, p.threads_per_core, p.hz);
-		printf("kernel: ");
-		il_text_fputs(m.release, stdout);
-		printf("\n");
-		if (p.switch_ns > 0)
-			printf("wake-up path (switch_ns): %lld ns\n", (long long)p.switch_ns);
-		if (p.noptions) {
-			printf("options:");
-			for (int i = 0; i < p.noptions; i++) {
-				printf(" ");
-				il_text_fputs(p.options[i].key, stdout);
-				printf("%s", p.options[i].value[0] ? "=" : "");
-				il_text_fputs(p.options[i].value, stdout);
-			}
-			printf("\n");
-		}
-		if (drv) {
-			printf("driver: ");
-			il_text_fputs(drv->name[0] ? drv->name : "(unnamed)", stdout);
-			if (drv->governor[0]) {
-				printf(" (preferred governor ");
-				il_text_fputs(drv->governor, stdout);
-				printf(")");
-			}
-			printf("\n");
-		} else {
-			printf("driver: none (no cpuidle driver registers)\n");
-		}
-		printf("governor: ");
-		il_text_fputs(m.governor, stdout);
-		printf("\n");
-		if (p.arch == IL_ARCH_X86 || m.routine != IL_IDLE_ROUTINE_NONE) {
-			printf("default idle: %s: ", il_idle_routine_name(m.routine));
-			il_text_fputs(m.routine_why, stdout);
-			printf("\n");
-		}
-		if (m.snooze_timeout_ns)
-			printf("snooze timeout: %llu ns\n", (unsigned long long)m.snooze_timeout_ns);
-		printf("\n");
+	struct shown sh = { .p = &p, .m = &m, .drv = drv, .states = il_table_new(NULL) };
+	struct il_table *csv = il_table_new(NULL);
+	static const char *const dims[] = { "platform", "kernel", "driver", "governor" };
+	for (size_t i = 0; i < sizeof(dims) / sizeof(dims[0]); i++)
+		il_table_col(csv, dims[i]);
+	for (size_t i = 0; i < sizeof(state_cols) / sizeof(state_cols[0]); i++) {
+		il_table_col(sh.states, state_cols[i]);
+		il_table_col(csv, state_cols[i]);
 	}
-	struct il_table *t = il_table_new(NULL);
-	static const char *const cols[] = { "state", "name", "desc", "latency", "residency",
-					    "disable", "default_status", "flags", "entry",
-					    "exit_dist" };
-	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
-		il_table_col(t, cols[i]);
-	if (drv)
-		for (int i = 0; i < drv->state_count; i++)
-			state_row(t, i, &drv->states[i], dev.states_usage[i].disable);
+	for (int i = 0; i < (drv ? drv->state_count : 1); i++) {
+		const struct il_state *s = drv ? &drv->states[i] : &m.default_state;
+		unsigned long long disable = drv ? dev.states_usage[i].disable : 0;
+		il_table_row(sh.states);
+		state_row(sh.states, i, s, disable);
+		il_table_row(csv);
+		il_table_str(csv, p.name);
+		il_table_str(csv, m.release);
+		if (drv)
+			il_table_str(csv, drv->name);
+		else
+			il_table_na(csv);
+		il_table_str(csv, m.governor);
+		state_row(csv, i, s, disable);
+	}
+	int r = 0;
+	if (fmt == IL_FORMAT_JSON)
+		r = print_json(&sh);
+	else if (fmt == IL_FORMAT_CSV)
+		r = il_table_print(csv, IL_FORMAT_CSV, stdout);
 	else
-		state_row(t, 0, &m.default_state, 0);
-	int r = il_table_print(t, fmt, stdout);
-	il_table_free(t);
-	if (fmt == IL_FORMAT_TABLE && m.nnotes) {
-		printf("\nnotes:\n");
-		for (int i = 0; i < m.nnotes; i++) {
-			printf("  ");
-			il_text_fputs(m.notes[i], stdout);
-			printf("\n");
-		}
-	}
+		print_text(&sh);
+	il_table_free(sh.states);
+	il_table_free(csv);
+	if (fflush(stdout) || ferror(stdout))
+		r = -EIO;
 	return r ? 1 : 0;
 }
 
@@ -220,13 +316,15 @@ static int platform_run(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "kernel", required_argument, NULL, 'k' },
-		{ "option", required_argument, NULL, 'o' },
+		{ "set", required_argument, NULL, 'o' },
+		{ "option", required_argument, NULL, 'o' }, /* deprecated: --set */
 		{ "lines", no_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *release = NULL;
 	struct il_err err;
 	char *options[MAX_CLI_OPTIONS];
+	const char *optnames[MAX_CLI_OPTIONS];
 	int noptions = 0;
 	bool lines = false;
 	int c;
@@ -239,7 +337,11 @@ static int platform_run(int argc, char **argv)
 	argv++;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "f:k:o:l", opts, NULL)) != -1) {
+	int li = -1;
+	while ((c = getopt_long(argc, argv, "f:k:o:l", opts, &li)) != -1) {
+		/* the name as typed: --set, or the deprecated --option */
+		const char *name = li >= 0 ? opts[li].name : "set";
+		li = -1;
 		switch (c) {
 		case 'f':
 			if (il_format_parse(optarg, &fmt))
@@ -255,11 +357,12 @@ static int platform_run(int argc, char **argv)
 			break;
 		case 'o':
 			if (!optarg[0] || optarg[0] == '=')
-				return cli_usage_error("platform", "--option: want KEY=VALUE, not '%s'",
-						       optarg);
+				return cli_usage_error("platform", "--%s: want KEY=VALUE, not '%s'",
+						       name, optarg);
 			if (noptions == MAX_CLI_OPTIONS)
-				return cli_usage_error("platform", "more than %d --option",
-						       MAX_CLI_OPTIONS);
+				return cli_usage_error("platform", "more than %d --%s",
+						       MAX_CLI_OPTIONS, name);
+			optnames[noptions] = name;
 			options[noptions++] = optarg;
 			break;
 		case 'l':
@@ -277,7 +380,7 @@ static int platform_run(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return cli_usage_error("platform", "show takes one platform name or file");
-	return show(argv[optind], release, options, noptions, lines, fmt);
+	return show(argv[optind], release, options, optnames, noptions, lines, fmt);
 }
 
 const struct il_command cmd_platforms = {
@@ -291,21 +394,24 @@ const struct il_command cmd_platforms = {
 const struct il_command cmd_platform = {
 	.name = "platform",
 	.summary = "show the idle states the kernel derives for a platform",
-	.usage = "usage: idlelab platform show NAME|FILE [--kernel RELEASE] [--option KEY=VALUE]...\n"
+	.usage = "usage: idlelab platform show NAME|FILE [--kernel RELEASE] [--set KEY=VALUE]...\n"
 		 "                              [--lines] [--format table|csv|json]\n\n"
 		 "Derives the idle setup the kernel would make for a built-in platform or a\n"
 		 "platform file: which cpuidle driver registers and its states (state, name,\n"
-		 "desc, latency and residency in us, disable, default_status as sysfs shows\n"
-		 "them, then flags, entry method and the exit-latency distribution the\n"
+		 "desc, latency_us and residency_us, disable, default_status as sysfs shows\n"
+		 "them, then flags, entry method and the exit-latency distribution in ns the\n"
 		 "simulator samples), the governor, and on x86 the\n"
 		 "default idle routine and why it was chosen, then the drivers' notes.\n"
 		 "With no driver the table holds the default routine as one state.\n\n"
 		 "  --kernel RELEASE     follow kernel RELEASE, a mainline tag 5.4 .. 7.1 (e.g.\n"
 		 "                       5.15, 6.18; default: the platform's own, else 7.1)\n"
-		 "  --option KEY=VALUE   add or override a boot/module option, e.g. idle=halt,\n"
+		 "  --set KEY=VALUE      add or override a boot/module option, e.g. idle=halt,\n"
 		 "                       cpuidle.off=1, cpuidle_haltpoll.force=1 (repeatable;\n"
-		 "                       the names idlelab models: docs/platform-format.md)\n"
+		 "                       the names idlelab models: docs/platform-format.md;\n"
+		 "                       --option is the old, deprecated name)\n"
 		 "  --lines              print per state 'NAME latency:L disabled:D\n"
-		 "                       default:enabled|disabled' as developers post it\n",
+		 "                       default:enabled|disabled' as developers post it\n"
+		 "  --format F           table (default), csv (the state table, each row with\n"
+		 "                       platform, kernel, driver, governor) or json (all of it)\n",
 	.run = platform_run,
 };

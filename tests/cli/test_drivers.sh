@@ -10,8 +10,8 @@ expect_exit 0 "$I" platform show kvm-haltpoll --lines
 printf 'POLL latency:0 disabled:0 default:enabled\nhaltpoll idle latency:1 disabled:0 default:enabled\n' >"$TMP/want"
 expect_same "$TMP/want"
 expect_exit 0 "$I" platform show kvm-haltpoll --format csv
-expect_out "0,POLL,CPUIDLE CORE POLL IDLE,0,0,0,enabled,POLLING,poll,lognormal:94:0.253"
-expect_out "1,haltpoll idle,default architecture idle,1,1,0,enabled,-,hlt,lognormal:12410:0.33"
+expect_out "kvm-haltpoll,6.18,haltpoll,haltpoll,0,POLL,CPUIDLE CORE POLL IDLE,0,0,0,enabled,POLLING,poll,lognormal:94:0.253"
+expect_out "kvm-haltpoll,6.18,haltpoll,haltpoll,1,haltpoll idle,default architecture idle,1,1,0,enabled,-,hlt,lognormal:12410:0.33"
 expect_exit 0 "$I" platform show kvm-haltpoll
 expect_out "kernel: 6.18"
 expect_out "options: cpuidle_haltpoll.force=1 haltpoll.guest_halt_poll_ns=0"
@@ -45,10 +45,10 @@ expect_out "0  poll"
 
 # --- amd-zen3-nocstates: no driver, default idle by kernel preset ---
 expect_exit 0 "$I" platform show amd-zen3-nocstates --format csv
-printf 'state,name,desc,latency,residency,disable,default_status,flags,entry,exit_dist\n0,mwait-c1,mwait_idle: MWAIT hint 0,0,0,0,enabled,-,mwait 0x00,lognormal:1500:0.142\n' >"$TMP/want"
+printf 'platform,kernel,driver,governor,state,name,desc,latency_us,residency_us,disable,default_status,flags,entry,exit_dist_ns\namd-zen3-nocstates,6.18,,menu,0,mwait-c1,mwait_idle: MWAIT hint 0,0,0,0,enabled,-,mwait 0x00,lognormal:1500:0.142\n' >"$TMP/want"
 expect_same "$TMP/want"
 expect_exit 0 "$I" platform show amd-zen3-nocstates --kernel 5.15 --format csv
-printf 'state,name,desc,latency,residency,disable,default_status,flags,entry,exit_dist\n0,hlt,default_idle: STI;HLT,0,0,0,enabled,-,hlt,lognormal:2000:0.174\n' >"$TMP/want"
+printf 'platform,kernel,driver,governor,state,name,desc,latency_us,residency_us,disable,default_status,flags,entry,exit_dist_ns\namd-zen3-nocstates,5.15,,menu,0,hlt,default_idle: STI;HLT,0,0,0,enabled,-,hlt,lognormal:2000:0.174\n' >"$TMP/want"
 expect_same "$TMP/want"
 expect_exit 0 "$I" platform show amd-zen3-nocstates --kernel 5.15
 expect_out "default idle: default_idle (hlt): amd CPU: kernels before 6.0 use MWAIT C1 only on Intel"
@@ -70,8 +70,8 @@ expect_exit 0 "$I" platform show ibm-power10-dedicated --lines
 printf 'snooze latency:0 disabled:0 default:enabled\nCEDE latency:12 disabled:0 default:enabled\n' >"$TMP/want"
 expect_same "$TMP/want"
 expect_exit 0 "$I" platform show ibm-power10-dedicated --format csv
-expect_out "1,CEDE,CEDE,12,120,0,enabled,-,cede,0"
-expect_out "0,snooze,snooze,0,0,0,enabled,POLLING,poll,0"
+expect_out ",1,CEDE,CEDE,12,120,0,enabled,-,cede,0"
+expect_out ",0,snooze,snooze,0,0,0,enabled,POLLING,poll,0"
 expect_exit 0 "$I" platform show ibm-power10-dedicated
 expect_out "snooze timeout: 120000 ns"
 expect_out "pseries: fixed up CEDE exit latency to 12 us (target residency 120 us)"

@@ -3,7 +3,7 @@
 # Output of every command that prints data: JSON is valid UTF-8 whatever the
 # names hold (D10), text escapes what a terminal acts on (D15), CSV is tidy
 # (one header, every row as wide, numeric columns numbers), the JSON of sim is
-# what compare reads.
+# what compare reads, platform show gives in JSON all that its text has.
 . "$SRCDIR/tests/cli/lib.sh"
 cd "$SRCDIR" || exit 1
 I=$IDLELAB
@@ -166,9 +166,45 @@ expect_exit 0 "$I" info --sysfs-root "$ESYS" --format csv
 tidy_csv "$TMP/out" "info, odd names" cpu state usage time_us
 for p in kvm-haltpoll intel-skylake-client amd-zen3-nocstates "$EVIL"; do
 	expect_exit 0 "$I" platform show "$p" --format csv
-	tidy_csv "$TMP/out" "platform show $p" state disable
+	tidy_csv "$TMP/out" "platform show $p" state latency_us residency_us disable
 done
 expect_exit 0 "$I" platforms --format csv
 tidy_csv "$TMP/out" "platforms" cpus
+
+# --- platform show: the JSON has everything the text has ----------------
+expect_exit 0 "$I" platform show ibm-power10-dedicated --format json
+python3 - "$TMP/out" <<'EOF' && ok || bad "platform show JSON content"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["platform"] == "ibm-power10-dedicated" and d["cpus"] == 64 and d["hz"] == 100
+assert d["threads_per_core"] == 8 and d["snooze_timeout_ns"] == 120000
+assert d["driver"] == "pseries_idle" and d["governor"], d
+assert [s["name"] for s in d["states"]] == ["snooze", "CEDE"]
+assert d["states"][1]["latency_us"] == 12 and d["states"][1]["residency_us"] == 120
+assert any("CEDE exit latency" in n for n in d["notes"]), d["notes"]
+EOF
+expect_exit 0 "$I" platform show kvm-haltpoll --format json
+python3 - "$TMP/out" <<'EOF' && ok || bad "platform show JSON options"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["options"] == {"cpuidle_haltpoll.force": "1", "haltpoll.guest_halt_poll_ns": "0"}, d["options"]
+assert d["switch_ns"] == 2215 and d["default_idle"]["routine"].startswith("default_idle")
+assert d["preferred_governor"] == "haltpoll"
+EOF
+# latency in µs, named so, in every output that shows it
+for f in table csv json; do
+	expect_exit 0 "$I" platform show kvm-haltpoll --format $f
+	expect_out "latency_us"
+	expect_out "residency_us"
+done
+# one name for boot options: --set (--option is the deprecated alias)
+expect_exit 0 "$I" platform show kvm-haltpoll --set idle=halt --lines
+echo "hlt latency:0 disabled:0 default:enabled" >"$TMP/want"
+expect_same "$TMP/want"
+expect_exit 0 "$I" platform show kvm-haltpoll --option idle=halt --lines
+expect_same "$TMP/want"
+expect_exit 0 "$I" help platform
+expect_out "--set KEY=VALUE"
+expect_out "deprecated"
 
 finish

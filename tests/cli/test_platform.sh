@@ -12,8 +12,8 @@ if python3 -m json.tool "$TMP/out" >/dev/null; then ok; else bad "platforms json
 
 # the table of issue 2, as sysfs shows it
 expect_exit 0 "$IDLELAB" platform show kvm-haltpoll --format csv
-expect_out "0,POLL,CPUIDLE CORE POLL IDLE,0,0,0,enabled"
-expect_out "1,haltpoll idle,default architecture idle,1,1,0,enabled"
+expect_out "kvm-haltpoll,6.18,haltpoll,haltpoll,0,POLL,CPUIDLE CORE POLL IDLE,0,0,0,enabled"
+expect_out "kvm-haltpoll,6.18,haltpoll,haltpoll,1,haltpoll idle,default architecture idle,1,1,0,enabled"
 expect_exit 0 "$IDLELAB" platform show kvm-haltpoll
 expect_out "POLL"
 expect_out "haltpoll idle"

@@ -34,6 +34,9 @@ expect_err "$f:4: release: kernel release 'banana' is not MAJOR.MINOR"
 expect_exit 2 "$I" platform show intel-haswell-ep --option intel_idle.max_csate=1
 expect_err "--option intel_idle.max_csate=1: unknown boot/module option 'intel_idle.max_csate' (did you mean 'intel_idle.max_cstate'?"
 if [ -s "$TMP/out" ]; then bad "platform show printed output for a bad --option"; else ok; fi
+# the refusal names the spelling typed: --set, or its deprecated alias --option
+expect_exit 2 "$I" platform show intel-haswell-ep --set intel_idle.max_csate=1
+expect_err "--set intel_idle.max_csate=1: unknown boot/module option 'intel_idle.max_csate'"
 expect_exit 2 "$I" sim --set idel=halt --duration 10ms
 expect_err "--set idel=halt: unknown boot/module option 'idel' (did you mean 'idle'?"
 expect_exit 2 "$I" platform show kvm-haltpoll --option haltpoll.guest_halt_poll=0
