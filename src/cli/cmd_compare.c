@@ -55,7 +55,8 @@ static int run(int argc, char **argv)
 		switch (c) {
 		case 'f':
 			if (il_format_parse(optarg, &fmt))
-				return cli_error("compare: --format: '%s' is not table, csv or json", optarg);
+				return cli_usage_error("compare", "--format: '%s' is not table, csv or json",
+						       optarg);
 			break;
 		case 'o': output = optarg; break;
 		case 'm': filter = optarg; break;

@@ -350,6 +350,12 @@ static int run(int argc, char **argv)
 	}
 	if (!o.governor)
 		return cli_usage_error("replay", "--governor SPEC is required");
+	/* a bad spec is bad usage (parameters the log sets are checked with the log) */
+	struct il_err err;
+	struct il_gov *g = il_gov_new(o.governor, 1, &err);
+	if (!g)
+		return cli_usage_error("replay", "--governor %s: %s", o.governor, err.msg);
+	il_gov_free(g);
 	if (optind >= argc)
 		return cli_usage_error("replay", "missing replay log");
 	if (optind + 1 < argc)

@@ -102,7 +102,7 @@ static int sim_opt(struct il_sim_params *p, const char *text)
 	if (opt) {
 		struct trace_opt t = { 0 };
 		if (il_opt_set(opt, &t, o.value, &err))
-			return cli_error("sim: --sim-opt %s", err.msg);
+			return cli_usage_error("sim", "--sim-opt %s", err.msg);
 		p->trace = t.to ? stderr : NULL;
 		return 0;
 	}
@@ -110,8 +110,40 @@ static int sim_opt(struct il_sim_params *p, const char *text)
 	if (!opt)
 		return cli_usage_error("sim", "--sim-opt: unknown key '%s'", o.key);
 	if (il_opt_set(opt, p, o.value, &err))
-		return cli_error("sim: --sim-opt %s", err.msg);
+		return cli_usage_error("sim", "--sim-opt %s", err.msg);
 	return 0;
+}
+
+/*
+ * The governor spec (NULL: the one the kernel would run on p) and the
+ * --gov-param values: 0, or 2 after a usage message.
+ */
+static int check_governor(const char *spec, const struct il_platform *p, const char *kernel,
+			  const struct il_sim_batch *b)
+{
+	struct il_machine_idle *m = NULL;
+	struct il_err err;
+	struct il_gov *g;
+	int r = 0;
+
+	if (!spec) {
+		m = calloc(1, sizeof(*m));
+		if (!m || il_machine_idle_build(p, kernel[0] ? kernel : NULL, m, &err) < 0) {
+			free(m);
+			return 0; /* the run reports what is wrong with the platform */
+		}
+		spec = m->governor[0] ? m->governor : "menu";
+	}
+	g = il_gov_new(spec, 1, &err);
+	if (!g)
+		r = cli_usage_error("sim", "--governor %s: %s", spec, err.msg);
+	for (int i = 0; g && !r && i < b->ngov_params; i++)
+		if (il_gov_set_param(g, b->gov_params[i].key, b->gov_params[i].value, &err) < 0)
+			r = cli_usage_error("sim", "--gov-param %s=%s: %s", b->gov_params[i].key,
+					    b->gov_params[i].value, err.msg);
+	il_gov_free(g);
+	free(m);
+	return r;
 }
 
 static void list_workloads(void)
@@ -189,30 +221,32 @@ static int run(int argc, char **argv)
 			break;
 		case 'd':
 			if (il_parse_duration_ns(optarg, &b.params.duration_ns) || b.params.duration_ns <= 0)
-				return cli_error("sim: --duration: bad duration '%s' (e.g. 500ms, 2s)", optarg);
+				return cli_usage_error("sim", "--duration: bad duration '%s' (e.g. 500ms, 2s)",
+						       optarg);
 			user_duration = true;
 			break;
 		case 'n':
 			if (il_parse_int(optarg, &runs) || runs < 1 || runs > 1000)
-				return cli_error("sim: --runs: '%s' is not a number of runs 1..1000", optarg);
+				return cli_usage_error("sim", "--runs: '%s' is not a number of runs 1..1000",
+						       optarg);
 			break;
 		case 's': {
 			uint64_t seed;
 			if (il_parse_u64(optarg, &seed))
-				return cli_error("sim: --seed: '%s' is not an unsigned integer", optarg);
+				return cli_usage_error("sim", "--seed: '%s' is not an unsigned integer", optarg);
 			b.params.seed = seed;
 			break;
 		}
 		case 'j': {
 			int j;
 			if (il_parse_int(optarg, &j) || j < 1 || j > 256)
-				return cli_error("sim: --jobs: '%s' is not a number 1..256", optarg);
+				return cli_usage_error("sim", "--jobs: '%s' is not a number 1..256", optarg);
 			jobs = j;
 			break;
 		}
 		case 'f':
 			if (il_format_parse(optarg, &fmt))
-				return cli_error("sim: --format: '%s' is not table, csv or json", optarg);
+				return cli_usage_error("sim", "--format: '%s' is not table, csv or json", optarg);
 			break;
 		case 'o': output = optarg; break;
 		case 'G':
@@ -254,7 +288,7 @@ static int run(int argc, char **argv)
 		for (int i = 0; il_workloads[i]; i++)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 				 i ? ", " : "", il_workloads[i]->name);
-		return cli_error("sim: unknown workload '%s' (known: %s)", wl_name, list);
+		return cli_usage_error("sim", "unknown workload '%s' (known: %s)", wl_name, list);
 	}
 	/* the no-option default: a sweep short enough to take a moment */
 	if (!strcmp(wl->name, "sleep-sweep") && !user_loops && nwl < MAX_WL_OPTS) {
@@ -267,7 +301,7 @@ static int run(int argc, char **argv)
 		return cli_error("out of memory");
 	if (il_workload_configure(wl, wl_cfg, wl_opts, nwl, &err) < 0) {
 		free(wl_cfg);
-		return cli_error("sim: %s", err.msg);
+		return cli_usage_error("sim", "--wl-opt: %s", err.msg);
 	}
 
 	struct il_platform *p = calloc(1, sizeof(*p));
@@ -276,23 +310,25 @@ static int run(int argc, char **argv)
 		return cli_error("out of memory");
 	}
 	int r = il_platform_load(p, platform, &err);
-	for (int i = 0; r == 0 && i < nsets; i++) {
-		struct il_wl_opt o;
-		if (!il_wl_opt_parse(sets[i], &o, NULL)) {
-			free(wl_cfg);
-			free(p);
-			return cli_usage_error("sim", "--set: '%s' is not KEY=VALUE", sets[i]);
-		}
-		if (il_platform_set_option(p, o.key, o.value, &err)) {
-			free(wl_cfg);
-			free(p);
-			return cli_usage_error("sim", "--set %s: %s", sets[i], err.msg);
-		}
-	}
 	if (r < 0) {
 		free(wl_cfg);
 		free(p);
 		return cli_report(&err);
+	}
+	for (int i = 0; r == 0 && i < nsets; i++) {
+		struct il_wl_opt o;
+		if (!il_wl_opt_parse(sets[i], &o, NULL))
+			r = cli_usage_error("sim", "--set: '%s' is not KEY=VALUE", sets[i]);
+		else if (il_platform_set_option(p, o.key, o.value, &err) < 0)
+			r = cli_usage_error("sim", "--set %s: %s", sets[i], err.msg);
+	}
+	/* a bad governor spec or parameter is bad usage, found before any run */
+	for (int i = 0; r == 0 && i < (ngovs ? ngovs : 1); i++)
+		r = check_governor(ngovs ? govs[i] : NULL, p, kernel, &b);
+	if (r) {
+		free(wl_cfg);
+		free(p);
+		return r;
 	}
 
 	struct il_sim_config cfgs[8];

@@ -20,16 +20,16 @@ expect_exit 2 "$IDLELAB" replay --governor haltpoll --bogus "$LOG"
 expect_err "unknown option '--bogus'"
 expect_exit 2 "$IDLELAB" replay "$LOG" --governor
 expect_err "needs a value"
+expect_exit 2 "$IDLELAB" replay --governor nosuch "$LOG"
+expect_err "unknown governor 'nosuch'"
+expect_exit 2 "$IDLELAB" replay --governor haltpoll@2.6 "$LOG"
+expect_err "no preset for kernel 2.6"
 expect_exit 0 "$IDLELAB" help replay
 expect_out "usage: idlelab replay --governor SPEC"
 
 # bad inputs: exit 1, "idlelab: FILE:LINE: what is wrong"
 expect_exit 1 "$IDLELAB" replay --governor haltpoll /nonexistent/x.log
 expect_err "idlelab: /nonexistent/x.log: cannot open: No such file or directory"
-expect_exit 1 "$IDLELAB" replay --governor nosuch "$LOG"
-expect_err "unknown governor 'nosuch'"
-expect_exit 1 "$IDLELAB" replay --governor haltpoll@2.6 "$LOG"
-expect_err "no preset for kernel 2.6"
 
 f=$TMP/bad.log
 H='# idlelab-replay v1\n# hz=1000\n# state,0,POLL,0,0,polling\n# state,1,C1,1000,2000,\n'

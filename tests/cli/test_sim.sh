@@ -69,28 +69,28 @@ expect_exit 0 "$IDLELAB" sim --workload wake-latency --duration 50ms
 if grep -q 'state POLL/usage  *0$' "$TMP/out"; then ok; else bad "POLL used with guest_halt_poll_ns=0"; fi
 expect_exit 0 "$IDLELAB" sim --workload wake-latency --duration 50ms --gov-param guest_halt_poll_ns=200000
 if grep -q 'state POLL/usage  *0$' "$TMP/out"; then bad "guest_halt_poll_ns not applied"; else ok; fi
-expect_exit 1 "$IDLELAB" sim --gov-param nosuch=1
+expect_exit 2 "$IDLELAB" sim --gov-param nosuch=1
 expect_err "unknown parameter 'nosuch'"
 
-# refusals: clear message, non-zero exit, no output file left behind
-expect_exit 1 "$IDLELAB" sim --workload nosuch
+# refusals: clear message, exit 2 for bad usage and 1 for bad input, no output file left behind
+expect_exit 2 "$IDLELAB" sim --workload nosuch
 expect_err "unknown workload 'nosuch'"
-expect_exit 1 "$IDLELAB" sim --runs 0
+expect_exit 2 "$IDLELAB" sim --runs 0
 expect_err "--runs"
-expect_exit 1 "$IDLELAB" sim --duration -1s
+expect_exit 2 "$IDLELAB" sim --duration -1s
 expect_err "--duration"
-expect_exit 1 "$IDLELAB" sim --wl-opt colour=red
+expect_exit 2 "$IDLELAB" sim --wl-opt colour=red
 expect_err "no option 'colour'"
 expect_exit 2 "$IDLELAB" sim --wl-opt novalue
 expect_err "KEY=VALUE"
-expect_exit 1 "$IDLELAB" sim --governor nosuch --output "$TMP/never.json"
+expect_exit 2 "$IDLELAB" sim --governor nosuch --output "$TMP/never.json"
 expect_err "unknown governor"
 [ ! -e "$TMP/never.json" ] && ok || bad "output file left after a failure"
 expect_exit 1 "$IDLELAB" sim --platform "$TMP/missing.ini"
 expect_err "missing.ini"
-expect_exit 1 "$IDLELAB" sim --format xml
+expect_exit 2 "$IDLELAB" sim --format xml
 expect_err "--format"
-expect_exit 1 "$IDLELAB" sim --sim-opt nocpuidle_tick=sometimes
+expect_exit 2 "$IDLELAB" sim --sim-opt nocpuidle_tick=sometimes
 expect_err "got-tick, stop or retain"
 expect_exit 2 "$IDLELAB" sim --sim-opt warp=9
 expect_err "unknown key 'warp'"
@@ -126,16 +126,17 @@ expect_err "topo.ini:11: threads_per_core: 8 packages x 1024 cores x 2 threads =
 topo 16 1024 1
 expect_exit 1 "$IDLELAB" platform show "$TMP/topo.ini"
 expect_err "topo.ini:10: cores_per_package: 16 packages x 1024 cores x 1 threads = 16384 CPUs"
-# --sim-opt values are bounded so no sum of times overflows; refused with the option's name
+# --sim-opt values are bounded so no sum of times overflows; refused with the option's name as
+# bad usage (exit 2)
 for o in switch_ns=9223372036854775807 entry_ns=9223372036854775807 switch_ns=2s entry_ns=-1 \
 	turbo_interval=9223372036854775807 turbo_interval=0 no_timer=9223372036854775807 \
 	no_timer=0 default_mhz=1e-300 default_mhz=1e300 resume_latency_us=2147483648 \
 	cpu_latency_us=-1; do
-	expect_exit 1 timeout 20 "$IDLELAB" sim --workload pingpong --duration 1ms --sim-opt "$o"
+	expect_exit 2 timeout 20 "$IDLELAB" sim --workload pingpong --duration 1ms --sim-opt "$o"
 	expect_err "sim: --sim-opt ${o%%=*}: '${o#*=}' is not"
 done
 expect_err "in 0..2147483647 or 'none'"
-expect_exit 1 "$IDLELAB" sim --workload pingpong --duration 1ms --sim-opt switch_ns=1000000001
+expect_exit 2 "$IDLELAB" sim --workload pingpong --duration 1ms --sim-opt switch_ns=1000000001
 expect_err "switch_ns: '1000000001' is not a duration in 0..1s or 'platform'"
 # the bounds themselves are taken
 expect_exit 0 "$IDLELAB" sim --workload pingpong --duration 1ms --sim-opt switch_ns=1s \
@@ -176,8 +177,8 @@ expect_exit 0 "$IDLELAB" sim --platform "$SMALL" --governor ladder --wl-opt loop
 expect_out ",interval,142,,,wakee_cpu,"
 expect_out ",interval,1002,,,wakee_cpu,"
 for bad in "32..152" "32..152 step 0" "152..32 step 10" "1..100000 step 1"; do
-	expect_exit 1 "$IDLELAB" sim --wl-opt "intervals=$bad"
-	expect_err "sim: intervals: "
+	expect_exit 2 "$IDLELAB" sim --wl-opt "intervals=$bad"
+	expect_err "sim: --wl-opt: intervals: "
 done
 expect_err "more than 64 values (the most it takes)"
 # a value of any sane length: the 27 intervals of a published sweep in µs to three decimals

@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Exit codes over every command: bad usage (an unknown option, a missing or
+# malformed value, an unknown name for a choice, a bad governor spec) exits 2
+# with the pointer to help; bad input files exit 1 and name the file; neither
+# prints anything on stdout.
+. "$SRCDIR/tests/cli/lib.sh"
+cd "$SRCDIR" || exit 1
+I=$IDLELAB
+LOG=tests/fixtures/replay/haltpoll-small.log
+SMALL=tests/fixtures/sim/small.ini
+SYS=tests/fixtures/sysfs/kvm-haltpoll
+"$I" sim --platform "$SMALL" --workload sleep-sweep --duration 5ms --format json --output "$TMP/r.json" ||
+	bad "sim for the results file"
+echo 'not json' >"$TMP/bad.json"
+printf '# idlelab-replay v1\n# hz=x\n' >"$TMP/bad.log"
+printf '[platform]\nname = x\nlatency = soon\n' >"$TMP/bad.ini"
+
+# every command: the same refusals of its command line
+for cmd in "info --sysfs-root $SYS" platforms "platform show kvm-haltpoll" "replay --governor menu $LOG" \
+	"sim --duration 1ms" "compare $TMP/r.json" "plot --metric usage --output $TMP/p.svg $TMP/r.json"; do
+	# shellcheck disable=SC2086
+	expect_exit 2 "$I" $cmd --bogus
+	expect_err "unknown option '--bogus'"
+	expect_err "Try 'idlelab help ${cmd%% *}'"
+	[ ! -s "$TMP/out" ] && ok || bad "$cmd --bogus printed on stdout"
+	case $cmd in plot*) continue ;; esac
+	# shellcheck disable=SC2086
+	expect_exit 2 "$I" $cmd --format xml
+	# shellcheck disable=SC2086
+	expect_exit 2 "$I" $cmd --format
+	[ ! -s "$TMP/out" ] && ok || bad "$cmd --format printed on stdout"
+done
+
+# usage: exit 2, option named
+usage() {
+	msg=$1; shift
+	expect_exit 2 "$I" "$@"
+	expect_err "$msg"
+	[ ! -s "$TMP/out" ] && ok || bad "$* printed on stdout"
+}
+usage "--governor nosuch: unknown governor 'nosuch'" sim --governor nosuch
+usage "unknown patch 'bogus'" sim --governor menu+bogus
+usage "unknown governor 'nosuch'" sim --governor menu --governor nosuch
+usage "--duration: bad duration '5parsecs'" sim --duration 5parsecs
+usage "--duration: bad duration '0'" sim --duration 0
+usage "--runs: 'x'" sim --runs x
+usage "--jobs: '0'" sim --jobs 0
+usage "--seed: '-1'" sim --seed -1
+usage "--sim-opt: unknown key 'warp'" sim --sim-opt warp=1
+usage "--sim-opt entry_ns: 'soon' is not a duration" sim --sim-opt entry_ns=soon
+usage "--sim-opt nohz: 'maybe'" sim --sim-opt nohz=maybe
+usage "--wl-opt: 'novalue' is not KEY=VALUE" sim --wl-opt novalue
+usage "no option 'colour'" sim --wl-opt colour=red
+usage "unknown workload 'nosuch'" sim --workload nosuch
+usage "--gov-param nosuch=1: haltpoll: unknown parameter 'nosuch'" sim --gov-param nosuch=1
+usage "--gov-param nosuch=1: governor menu has no parameter" sim --governor menu --gov-param nosuch=1
+usage "--set: 'novalue' is not KEY=VALUE" sim --set novalue
+usage "unexpected argument 'extra'" sim extra
+usage "--governor nosuch: unknown governor" replay --governor nosuch "$LOG"
+usage "--governor SPEC is required" replay "$LOG"
+usage "missing replay log" replay --governor menu
+usage "give at least one RUN.json" compare
+usage "--metric COL" plot --output "$TMP/p.svg" "$TMP/r.json"
+usage "show takes one platform name or file" platform show
+usage "unknown subcommand 'list'" platform list
+usage "--kernel: 'banana'" platform show kvm-haltpoll --kernel banana
+usage "--set: want KEY=VALUE" platform show kvm-haltpoll --set =1
+usage "bad CPU list '3-1'" info --sysfs-root "$SYS" --cpu 3-1
+usage "takes no output format" info --save "$TMP/never" --json
+usage "unexpected argument 'extra'" platforms extra
+
+# bad input: exit 1, the file named
+input() {
+	msg=$1; shift
+	expect_exit 1 "$I" "$@"
+	expect_err "$msg"
+	[ ! -s "$TMP/out" ] && ok || bad "$* printed on stdout"
+}
+input "$TMP/missing.ini" sim --platform "$TMP/missing.ini"
+input "$TMP/bad.ini:3" sim --platform "$TMP/bad.ini"
+input "$TMP/missing.ini" platform show "$TMP/missing.ini"
+input "$TMP/bad.ini:3" platform show "$TMP/bad.ini" --format json
+input "$TMP/missing.log" replay --governor menu "$TMP/missing.log"
+input "$TMP/bad.log:2" replay --governor menu --format json "$TMP/bad.log"
+input "$TMP/missing.json" compare "$TMP/missing.json"
+input "$TMP/bad.json:1" compare "$TMP/bad.json" --format csv
+input "$TMP/bad.json:1" plot --metric usage --output "$TMP/p.svg" "$TMP/bad.json"
+input "$TMP/nosuch" info --sysfs-root "$TMP/nosuch"
+[ ! -e "$TMP/p.svg" ] && ok || bad "plot left a file after bad input"
+finish
