@@ -40,6 +40,9 @@ struct il_sim_batch {
 	struct il_machine_idle *machines; /* nconfigs */
 	char gov_names[8][96];        /* normalised governor spec per config */
 	bool per_cpu_table;           /* print the per-CPU table even on many CPUs */
+	/* called after each finished run by the thread that ran it (NULL: nothing) */
+	void (*run_done)(void *arg);
+	void *run_done_arg;
 	uint64_t mem_max;             /* memory limit, bytes (0: IL_SIM_MEM_MAX) */
 	/* set by il_sim_batch_prepare() */
 	bool prepared;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "idlelab/platform.h"
 #include "idlelab/release.h"
 #include "idlelab/report.h"
@@ -28,7 +29,7 @@ static const char usage_head[] =
 	"                   [--workload W] [--wl-opt KEY=VALUE]... [--duration D] [--runs N]\n"
 	"                   [--seed S] [--jobs J] [--format table|csv|json] [--output FILE]\n"
 	"                   [--gov-param NAME=VALUE]... [--sim-opt KEY=VALUE]... [--per-cpu]\n"
-	"                   [--list-workloads]\n"
+	"                   [--quiet | --progress] [--list-workloads]\n"
 	"\n"
 	"Simulates the kernel's idle loop on platform P (default " IL_DEFAULT_PLATFORM ") under\n"
 	"workload W (default sleep-sweep) for each governor (default: the one the kernel\n"
@@ -42,7 +43,13 @@ static const char usage_head[] =
 	"  --gov-param N=V    a governor module parameter (guest_halt_poll_ns=200000)\n"
 	"  --set KEY=VALUE    override a platform boot/module option (idle=poll, ...; the\n"
 	"                     names idlelab models: docs/platform-format.md)\n"
-	"  --per-cpu          print per-CPU counters also on more than 16 CPUs\n"
+	"  --per-cpu          print per-CPU counters (table and CSV) also on more than 16 CPUs\n"
+	"  --format F         table (default), csv (tidy: one row per configuration, run\n"
+	"                     and metric) or json (every run, what compare and plot read)\n"
+	"  --quiet            no progress on stderr (shown by default when stderr is a\n"
+	"                     terminal and the runs take more than 2 s)\n"
+	"  --progress         progress on stderr from the start, one line per change,\n"
+	"                     also when stderr is not a terminal\n"
 	"  --sim-opt K=V      an engine option (KEY=DEFAULT; bare numbers of durations are ns):\n";
 
 /* The usage text: the fixed part, then the tables' options (built before main). */
@@ -174,6 +181,8 @@ static int run(int argc, char **argv)
 		{ "set", required_argument, NULL, 'O' },
 		{ "list-workloads", no_argument, NULL, 'L' },
 		{ "per-cpu", no_argument, NULL, 'P' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "progress", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *platform = IL_DEFAULT_PLATFORM, *kernel = "", *wl_name = "sleep-sweep";
@@ -188,7 +197,7 @@ static int run(int argc, char **argv)
 	int nwl_args = 0;
 	struct il_sim_batch b;
 	struct il_err err;
-	bool user_loops = false, user_duration = false;
+	bool user_loops = false, user_duration = false, quiet = false, progress = false;
 
 	memset(&b, 0, sizeof(b));
 	il_sim_params_default(&b.params);
@@ -273,6 +282,8 @@ static int run(int argc, char **argv)
 		case 'P':
 			b.per_cpu_table = true;
 			break;
+		case 'q': quiet = true; break;
+		case 'R': progress = true; break;
 		case ':':
 			return cli_usage_error("sim", "option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -353,8 +364,19 @@ static int run(int argc, char **argv)
 			"%d CPUs stays below the limit of %llu MiB (about %llu MiB)\n", b.jobs_run, asked,
 			ngovs * runs, il_platform_ncpus(p), (unsigned long long)(IL_SIM_MEM_MAX >> 20),
 			(unsigned long long)(b.mem_estimate >> 20));
-	if (r == 0)
+	if (r == 0) {
+		/* never while the trace writes to stderr */
+		enum cli_progress_mode pm = CLI_PROGRESS_AUTO;
+		if (quiet || b.params.trace == stderr)
+			pm = CLI_PROGRESS_OFF;
+		else if (progress)
+			pm = CLI_PROGRESS_FORCE;
+		struct cli_progress *pg = cli_progress_start("sim", "runs", ngovs * runs, pm);
+		b.run_done = cli_progress_step;
+		b.run_done_arg = pg;
 		r = il_sim_batch_run(&b, &err);
+		cli_progress_stop(pg);
+	}
 	if (r < 0) {
 		il_sim_batch_free(&b);
 		free(wl_cfg);

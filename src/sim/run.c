@@ -118,6 +118,8 @@ static void *worker(void *arg)
 				x->err = err;
 			}
 			pthread_mutex_unlock(&x->lock);
+		} else if (b->run_done) {
+			b->run_done(b->run_done_arg);
 		}
 	}
 	return NULL;

@@ -3,7 +3,7 @@
 # Output of every command that prints data: JSON is valid UTF-8 whatever the
 # names hold (D10), text escapes what a terminal acts on (D15), CSV is tidy
 # (one header, every row as wide, numeric columns numbers), the JSON of sim is
-# what compare reads, platform show gives in JSON all that its text has.
+# what compare reads, progress on stderr only when asked or on a terminal.
 . "$SRCDIR/tests/cli/lib.sh"
 cd "$SRCDIR" || exit 1
 I=$IDLELAB
@@ -207,4 +207,41 @@ expect_exit 0 "$I" help platform
 expect_out "--set KEY=VALUE"
 expect_out "deprecated"
 
+# --- progress ----------------------------------------------------------------
+# not on a file or pipe unless asked
+expect_exit 0 "$I" sim --platform "$SMALL" --governor ladder --workload idle --duration 20ms --runs 3
+[ ! -s "$TMP/err" ] && ok || bad "progress on a non-terminal stderr: $(cat "$TMP/err")"
+expect_exit 0 "$I" sim --platform "$SMALL" --governor ladder --governor menu --workload idle \
+	--duration 20ms --runs 3 --progress
+python3 - "$TMP/err" <<'EOF' && ok || bad "progress lines: $(cat "$TMP/err")"
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+assert lines[-1] == "", "no final line feed"
+lines = lines[:-1]
+assert lines[0] == "sim: 0/6 runs, 0.0 s", lines[0]
+assert re.fullmatch(r"sim: 6/6 runs in \d+\.\d s", lines[-1]), lines[-1]
+for l in lines[1:-1]:
+    assert re.fullmatch(r"sim: [1-5]/6 runs, \d+\.\d s, ETA \d+\.\d s", l), l
+EOF
+expect_exit 0 "$I" sim --platform "$SMALL" --governor ladder --workload idle --duration 20ms \
+	--progress --quiet
+[ ! -s "$TMP/err" ] && ok || bad "--quiet did not silence the progress"
+# never into the trace
+expect_exit 0 "$I" sim --platform "$SMALL" --governor ladder --workload idle --duration 1ms \
+	--jobs 1 --progress --sim-opt trace=stderr
+if grep -q '^sim: ' "$TMP/err"; then bad "progress mixed into the trace"; else ok; fi
+# on a terminal (script(1) gives one): nothing for a run shorter than 2 s; with the delay
+# set to 0 for the test, drawn in place at once and erased at the end
+if command -v script >/dev/null && script -qec true /dev/null >/dev/null 2>&1; then
+	RUN="$I sim --platform $SMALL --governor ladder --workload idle --duration 20ms >/dev/null"
+	script -qec "$RUN" /dev/null >"$TMP/tty" 2>&1 </dev/null
+	[ ! -s "$TMP/tty" ] && ok || bad "progress on a terminal before 2 s: $(cat -A "$TMP/tty")"
+	IDLELAB_PROGRESS_DELAY_MS=0 script -qec "$RUN" /dev/null >"$TMP/tty" 2>&1 </dev/null
+	if grep -q $'^\rsim: [01]/1 runs, [0-9]*\\.[0-9] s\033\\[K' "$TMP/tty" &&
+		grep -q $'\r\033\\[K$' "$TMP/tty" && ! grep -q 'runs in' "$TMP/tty"; then
+		ok
+	else
+		bad "progress on a terminal: $(cat -A "$TMP/tty" | head -c 300)"
+	fi
+fi
 finish
