@@ -6,18 +6,27 @@
  * target residency fits the prediction and whose exit latency fits PM QoS.
  *
  * Follows drivers/cpuidle/governors/menu.c of mainline, one preset per
- * release tag (see docs/gov-menu.md for the full mapping):
- *   v6.1   blob c4922684f305: the text before 5484e31bbbff (post-image of
- *          14e6c7067185, v5.17); 12 buckets, iowait multiplier, sleep
- *          length always queried, one-sided outlier trimming;
- *   v6.12  blob f3c9d49f0f2a: text of 5484e31bbbff (+ bf183113842b,
- *          comments only): pattern first, timers only above 15 µs;
- *   v6.18  blob 64d6f7a1c776: 17224c1d2574 + db86f55bf81a + 07d815701274
- *          + 10fad4012234 (so also 38f83090f515, the v6.15 two-sided
- *          trimming series, 85975daeaa4d, fa3fa55de0d6, 779b1a1cb13a);
- *   v7.1   v6.18 + 80606f4eb8d7 + e57c2bf2e89d (SAFE_TIMER_RANGE_NS).
- * Texts read: torvalds 5484e31bbbff and 17224c1d2574 in full; the other
- * commits from their posted diffs.
+ * release tag whose text decides differently from the one before (see
+ * docs/gov-menu.md for the full mapping, with blob ids):
+ *   v5.4   blob e5a5d0c8d66b: everything in µs (timer, prediction,
+ *          residencies, latency limit, ring), 12 buckets, iowait multiplier;
+ *   v5.5   blob b0a7ad566081: c1d51f684c72 "Use nanoseconds as the unit of
+ *          time"; a negative sleep length still goes into the u64 timer;
+ *   v5.13  blob c3aa8d6ccee3: "Take negative sleep length values into
+ *          account"; also v6.1 (blob c4922684f305, types and a comment);
+ *   v6.6   blob b96e3da0fedd: 5484e31bbbff, pattern first, timers only above
+ *          15 µs; also v6.12 (blob f3c9d49f0f2a, comments);
+ *   v6.13  blob 28363bfa3e4c: 38f83090f515 "Remove iowait influence";
+ *   v6.15  blob 39aa0aea61c6: the two-sided detector series, 85975daeaa4d;
+ *   v6.17  blob b2e3d0b0a116: fa3fa55de0d6, 779b1a1cb13a;
+ *   v6.18  blob 23239b0c04f9: 17224c1d2574 (no decision change),
+ *          10fad4012234 (revert of 85975daeaa4d), db86f55bf81a;
+ *   v6.19  blob 64d6f7a1c776: 07d815701274 (escape below 15 µs only);
+ *   v7.0   80606f4eb8d7 (timers always checked with the tick stopped);
+ *   v7.1   e57c2bf2e89d (SAFE_TIMER_RANGE_NS).
+ * Texts read: the release texts rebuilt and hash-checked by the history
+ * notes (kernel-texts/, outside the repository), torvalds 5484e31bbbff and
+ * 17224c1d2574 in full; the 7.0 and 7.1 texts are rebuilt from postings.
  *
  * Each change-history entry is one feature bit; a preset is the set of
  * bits its text contains. Named patches change only the polling-state
@@ -64,24 +73,45 @@ enum {
 	F_REVERT_MAX        = 1u << 8,  /* 10fad4012234 reverts 85975daeaa4d */
 	F_TIMERS_STOPPED    = 1u << 9,  /* 80606f4eb8d7 */
 	F_SAFE_TIMER_RANGE  = 1u << 10, /* e57c2bf2e89d */
+	F_NS                = 1u << 11, /* c1d51f684c72 nanoseconds (v5.5); else µs */
+	F_NEG_SLEEP         = 1u << 12, /* v5.13 negative sleep length -> 0 */
 	/* not a kernel change: run the kernel-shaped detector (set by tests only) */
 	F_REFERENCE         = 1u << 31,
 };
 
-#define F_V6_12 (F_PATTERN_FIRST)
-#define F_V6_18 (F_PATTERN_FIRST | F_NO_IOWAIT | F_TWO_SIDED | F_MAX_WHEN_DOUBT | \
-		 F_REJECTED_UINT_MAX | F_LATENCY_FIRST | F_ESCAPE_EL_PRED |       \
-		 F_ESCAPE_RES_THRESH | F_REVERT_MAX)
-#define F_V7_1 (F_V6_18 | F_TIMERS_STOPPED | F_SAFE_TIMER_RANGE)
+#define F_V5_5 (F_NS)
+#define F_V5_13 (F_V5_5 | F_NEG_SLEEP)
+#define F_V6_6 (F_V5_13 | F_PATTERN_FIRST)
+#define F_V6_12 F_V6_6
+#define F_V6_13 (F_V6_6 | F_NO_IOWAIT)
+#define F_V6_15 (F_V6_13 | F_TWO_SIDED | F_MAX_WHEN_DOUBT)
+#define F_V6_17 (F_V6_15 | F_REJECTED_UINT_MAX | F_LATENCY_FIRST)
+#define F_V6_18 (F_V6_17 | F_ESCAPE_EL_PRED | F_REVERT_MAX)
+#define F_V6_19 (F_V6_18 | F_ESCAPE_RES_THRESH)
+#define F_V7_0 (F_V6_19 | F_TIMERS_STOPPED)
+#define F_V7_1 (F_V7_0 | F_SAFE_TIMER_RANGE)
 
-/* The presets: which change-history entries each release's text contains. */
+/*
+ * The presets: which change-history entries each release's text contains.
+ * 6.1 and 6.12 decide as 5.13 and 6.6 do (their texts changed types and
+ * comments only); they stay rows of their own, as specs name them.
+ */
 static const struct il_gov_preset menu_presets[] = {
-	{ "6.1", 0, "post-image of 14e6c7067185 (v5.17), the text before 5484e31bbbff; "
-		    "release blob c4922684f305" },
+	{ "5.4", 0, "release blob e5a5d0c8d66b (µs era)" },
+	{ "5.5", F_V5_5, "c1d51f684c72 (nanoseconds); release blob b0a7ad566081" },
+	{ "5.13", F_V5_13, "negative sleep length taken into account; release blob c3aa8d6ccee3" },
+	{ "6.1", F_V5_13, "post-image of 14e6c7067185 (v5.17), the text before 5484e31bbbff; "
+			  "release blob c4922684f305" },
+	{ "6.6", F_V6_6, "5484e31bbbff; release blob b96e3da0fedd" },
 	{ "6.12", F_V6_12, "5484e31bbbff + bf183113842b (comments); release blob f3c9d49f0f2a" },
-	{ "6.18", F_V6_18, "17224c1d2574 + db86f55bf81a + 07d815701274 + 10fad4012234; "
-			   "release blob 64d6f7a1c776" },
-	{ "7.1", F_V7_1, "6.18 + 80606f4eb8d7 + e57c2bf2e89d" },
+	{ "6.13", F_V6_13, "38f83090f515; release blob 28363bfa3e4c" },
+	{ "6.15", F_V6_15, "13982929fb08 + 60256e458e1c + 8de7606f0fe2 + 85975daeaa4d; "
+			   "release blob 39aa0aea61c6" },
+	{ "6.17", F_V6_17, "fa3fa55de0d6 + 779b1a1cb13a; release blob b2e3d0b0a116" },
+	{ "6.18", F_V6_18, "17224c1d2574 + 10fad4012234 + db86f55bf81a; release blob 23239b0c04f9" },
+	{ "6.19", F_V6_19, "6.18 + 07d815701274; release blob 64d6f7a1c776" },
+	{ "7.0", F_V7_0, "6.19 + 80606f4eb8d7" },
+	{ "7.1", F_V7_1, "7.0 + e57c2bf2e89d" },
 };
 
 /* How the polling-state escape in the state walk is gated. */
@@ -594,6 +624,17 @@ typical_interval(const struct menu_cpu *d, unsigned int features)
 }
 
 /*
+ * target residency <= delta_tick. From v5.13 the state fields are s64 and a
+ * negative delta_tick fits nothing; v5.5 .. v5.12 compared the u64 field
+ * with the s64 delta_next as unsigned, so a negative one fits every state
+ * (residencies are never negative).
+ */
+static inline bool fits_delta_tick(int64_t residency_ns, int64_t delta_tick, unsigned int f)
+{
+	return residency_ns <= delta_tick || (!(f & F_NEG_SLEEP) && delta_tick < 0);
+}
+
+/*
  * menu_update(): turn the last idle period into a correction-factor sample
  * and an interval sample, as seen by the next select.
  */
@@ -629,8 +670,206 @@ static void menu_update(struct menu_cpu *d, const struct il_driver *drv,
 	factor += pick((next_ns > 0) & (measured_ns < MAX_INTERESTING_NS), ratio, RESOLUTION);
 	d->correction_factor[d->bucket] = factor;
 
-	/* ktime_to_us() of a value <= KTIME_MAX, stored as unsigned int */
-	push_interval(d, (uint32_t)(measured_ns / 1000));
+	/*
+	 * ktime_to_us(): an s64 division, stored as unsigned int. measured_ns
+	 * exceeds KTIME_MAX only in v5.5 .. v5.12, where a negative sleep length
+	 * reached the u64 timer: as s64 it is negative and truncates towards 0.
+	 */
+	push_interval(d, (uint32_t)((int64_t)measured_ns / 1000));
+}
+
+/* ------------------------------------------------ v5.4: microseconds -- */
+
+/*
+ * Before c1d51f684c72 (v5.5) menu computed in µs: the timer is
+ * ktime_to_us() of the sleep length, truncated to unsigned int, the state
+ * parameters are the drivers' int µs values, the latency limit is the int
+ * µs of cpuidle_governor_latency_req() and the residency the core's int µs
+ * (ktime_us_delta(), capped at INT_MAX). The per-CPU data is shared with
+ * the ns code: next_timer_ns holds next_timer_us, and the ring and the
+ * factors are the same u32 values.
+ */
+#define MAX_INTERESTING_US 50000u
+
+/* TICK_USEC = (USEC_PER_SEC + HZ/2) / HZ, HZ recovered from TICK_NSEC. */
+static int64_t tick_usec_of(int64_t tick_nsec)
+{
+	int64_t hz = tick_nsec > 0 ? (1000000000 + tick_nsec / 2) / tick_nsec : 0;
+
+	if (hz > 0 && (1000000000 + hz / 2) / hz == tick_nsec)
+		return (1000000 + hz / 2) / hz;
+	return tick_nsec / 1000;
+}
+
+/*
+ * A state's unsigned int µs fields, as a v5.4 driver sets them (the table's
+ * own µs values; derived from ns, truncated, where only ns were given).
+ */
+static inline uint32_t tr_us(const struct il_state *s)
+{
+	return s->target_residency ? s->target_residency
+				   : (uint32_t)((uint64_t)s->target_residency_ns / 1000);
+}
+
+static inline uint32_t el_us(const struct il_state *s)
+{
+	return s->exit_latency ? s->exit_latency
+			       : (uint32_t)((uint64_t)s->exit_latency_ns / 1000);
+}
+
+/* cpuidle_governor_latency_req() of v5.4: the int µs of the QoS limits */
+static inline int32_t latency_us(int64_t ns)
+{
+	int64_t us = ns < 0 ? 0 : ns / 1000;
+
+	return us > INT32_MAX ? INT32_MAX : (int32_t)us;
+}
+
+/* which_bucket() of v5.4: the same magnitudes in µs. */
+static inline unsigned int which_bucket_us(uint32_t duration_us)
+{
+	return (duration_us >= 10u) + (duration_us >= 100u) + (duration_us >= 1000u) +
+	       (duration_us >= 10000u) + (duration_us >= 100000u);
+}
+
+static void menu_update_usec(struct menu_cpu *d, const struct il_driver *drv,
+			     const struct il_device *dev, int64_t tick_usec)
+{
+	const struct il_state *target = &drv->states[dev->last_state_idx];
+	const uint32_t next_us = (uint32_t)d->next_timer_ns;
+	uint32_t measured_us;
+
+	if (d->tick_wakeup && (int64_t)next_us > tick_usec) {
+		measured_us = 9 * MAX_INTERESTING_US / 10;
+	} else if ((target->flags & IL_FLAG_POLLING) && dev->poll_time_limit) {
+		measured_us = next_us;
+	} else {
+		int64_t res_us = dev->last_residency_ns / 1000;
+		uint32_t el = el_us(target);
+
+		/* the core's int last_residency; the comparison is unsigned */
+		measured_us = (uint32_t)(res_us > INT32_MAX ? INT32_MAX : res_us);
+		if (measured_us > 2u * el)
+			measured_us -= el;
+		else
+			measured_us /= 2;
+	}
+	if (measured_us > next_us)
+		measured_us = next_us;
+
+	uint32_t factor = d->correction_factor[d->bucket];
+	factor -= factor / DECAY;
+	if (next_us > 0 && measured_us < MAX_INTERESTING_US)
+		factor += RESOLUTION * measured_us / next_us;
+	else
+		factor += RESOLUTION;
+	d->correction_factor[d->bucket] = factor;
+	push_interval(d, measured_us);
+}
+
+static __attribute__((noinline)) int
+menu_select_usec(const struct menu_config *cfg, struct menu_cpu *d, const struct il_driver *drv,
+		 struct il_device *dev, const struct il_idle_inputs *in, bool *stop_tick)
+{
+	const unsigned int f = cfg->features;
+	const struct il_state *s = drv->states;
+	const int64_t tick_usec = tick_usec_of(in->tick_nsec);
+	const bool stopped = in->tick_stopped;
+	/* cpuidle_governor_latency_req() of v5.4 is an int in µs */
+	int32_t latency_req = latency_us(in->latency_req_ns);
+	const unsigned int nr_iowait = in->nr_iowait;
+	uint32_t next_us, predicted_us, typical_us;
+	int i, idx;
+
+	if (d->needs_update) {
+		menu_update_usec(d, drv, dev, tick_usec);
+		d->needs_update = 0;
+	}
+	/* ktime_to_us() truncates towards 0; the int64 goes into an unsigned int */
+	next_us = (uint32_t)(in->sleep_length_ns / 1000);
+	d->next_timer_ns = next_us;
+	d->bucket = (uint8_t)(which_bucket_us(next_us) + (nr_iowait ? BUCKETS_MAX / 2 : 0));
+
+	if (drv->state_count <= 1 || latency_req == 0 ||
+	    ((next_us < tr_us(&s[1]) || (uint32_t)latency_req < el_us(&s[1])) &&
+	     !dev->states_usage[0].disable)) {
+		*stop_tick = !(s[0].flags & IL_FLAG_POLLING);
+		return 0;
+	}
+
+	/* DIV_ROUND_CLOSEST_ULL(next_us * factor, RESOLUTION * DECAY) */
+	predicted_us = (uint32_t)(((uint64_t)next_us * d->correction_factor[d->bucket] +
+				   UNITY_FACTOR / 2) / UNITY_FACTOR);
+	typical_us = __builtin_expect(f & F_REFERENCE, 0)
+		     ? get_typical_interval_pre_6_15(d, f, predicted_us)
+		     : typical_one_sided(d, false, predicted_us);
+	if (typical_us < predicted_us)
+		predicted_us = typical_us;
+
+	if (stopped) {
+		if ((int64_t)predicted_us < tick_usec)
+			predicted_us = (uint32_t)(in->delta_tick_ns / 1000);
+	} else {
+		/* performance_multiplier() returns an int; the division is unsigned */
+		uint32_t mult = (uint32_t)(1ul + 10ul * nr_iowait);
+		uint32_t interactivity_req = predicted_us / mult;
+
+		if ((uint32_t)latency_req > interactivity_req)
+			latency_req = (int32_t)interactivity_req;
+	}
+
+	idx = -1;
+	for (i = 0; i < drv->state_count; i++) {
+		/* unsigned int fields: the int latency limit compares unsigned */
+		uint32_t tr = tr_us(&s[i]), el = el_us(&s[i]);
+
+		if (dev->states_usage[i].disable)
+			continue;
+		if (idx == -1)
+			idx = i;
+		if (tr > predicted_us) {
+			if ((s[idx].flags & IL_FLAG_POLLING) && cfg->escape != ESCAPE_NONE &&
+			    (cfg->escape == ESCAPE_ANY ||
+			     s[i].target_residency_ns < cfg->escape_below_ns) &&
+			    el <= (uint32_t)latency_req && tr <= next_us) {
+				predicted_us = tr;
+				idx = i;
+				break;
+			}
+			if ((int64_t)predicted_us < tick_usec)
+				break;
+			if (!stopped) {
+				predicted_us = tr_us(&s[idx]);
+				break;
+			}
+			/* compared with the s64 ktime_to_us(delta_next) */
+			if ((int64_t)tr_us(&s[idx]) < tick_usec &&
+			    (int64_t)tr <= in->delta_tick_ns / 1000)
+				idx = i;
+			return idx;
+		}
+		if (el > (uint32_t)latency_req)
+			break;
+		idx = i;
+	}
+	if (idx == -1)
+		idx = 0;
+
+	if (((s[idx].flags & IL_FLAG_POLLING) || (int64_t)predicted_us < tick_usec) && !stopped) {
+		uint32_t delta_next_us = (uint32_t)(in->delta_tick_ns / 1000);
+
+		*stop_tick = false;
+		if (idx > 0 && tr_us(&s[idx]) > delta_next_us) {
+			for (i = idx - 1; i >= 0; i--) {
+				if (dev->states_usage[i].disable)
+					continue;
+				idx = i;
+				if (tr_us(&s[i]) <= delta_next_us)
+					break;
+			}
+		}
+	}
+	return idx;
 }
 
 static int menu_select(const void *config, void *cpu_data, const struct il_driver *drv,
@@ -649,6 +888,8 @@ static int menu_select(const void *config, void *cpu_data, const struct il_drive
 	int64_t delta_tick = 0;
 	int i, idx;
 
+	if (__builtin_expect(!(f & F_NS), 0))
+		return menu_select_usec(cfg, d, drv, dev, in, stop_tick);
 	if (d->needs_update) {
 		menu_update(d, drv, dev, tick_nsec);
 		d->needs_update = 0;
@@ -666,7 +907,8 @@ static int menu_select(const void *config, void *cpu_data, const struct il_drive
 		int64_t delta = in->sleep_length_ns;
 
 		delta_tick = in->delta_tick_ns;
-		if (delta < 0)
+		/* before v5.13 a negative sleep length went into the u64 timer */
+		if ((f & F_NEG_SLEEP) && delta < 0)
 			delta = delta_tick = 0;
 		d->next_timer_ns = (uint64_t)delta;
 		d->bucket = (uint8_t)(which_bucket(d->next_timer_ns) + bucket_base);
@@ -721,9 +963,13 @@ static int menu_select(const void *config, void *cpu_data, const struct il_drive
 
 	if (!(f & F_TIMERS_STOPPED)) {
 		if (stopped) {
-			/* a shallow misprediction would last long: trust the timer */
+			/*
+			 * a shallow misprediction would last long: trust the timer
+			 * (before v5.13 the tick-inclusive delta_next, as a u64)
+			 */
 			if (predicted_ns < (uint64_t)tick_nsec)
-				predicted_ns = d->next_timer_ns;
+				predicted_ns = (f & F_NEG_SLEEP) ? d->next_timer_ns
+								 : (uint64_t)delta_tick;
 		} else if (!(f & F_LATENCY_FIRST)) {
 			/* the predicted duration caps the exit latency */
 			uint64_t cap = predicted_ns;
@@ -772,7 +1018,7 @@ static int menu_select(const void *config, void *cpu_data, const struct il_drive
 		}
 		/* tick stopped: do not get stuck shallow if this state fits the timer */
 		if (s[idx].target_residency_ns < tick_nsec &&
-		    s[i].target_residency_ns <= delta_tick)
+		    fits_delta_tick(s[i].target_residency_ns, delta_tick, f))
 			idx = i;
 		return idx;
 	}
@@ -782,13 +1028,13 @@ static int menu_select(const void *config, void *cpu_data, const struct il_drive
 	if (((s[idx].flags & IL_FLAG_POLLING) || predicted_ns < (uint64_t)tick_nsec) &&
 	    !stopped) {
 		*stop_tick = false;
-		if (idx > 0 && s[idx].target_residency_ns > delta_tick) {
+		if (idx > 0 && !fits_delta_tick(s[idx].target_residency_ns, delta_tick, f)) {
 			/* the retained tick comes first: pick a state that fits it */
 			for (i = idx - 1; i >= 0; i--) {
 				if (dev->states_usage[i].disable)
 					continue;
 				idx = i;
-				if (s[i].target_residency_ns <= delta_tick)
+				if (fits_delta_tick(s[i].target_residency_ns, delta_tick, f))
 					break;
 			}
 		}

@@ -18,9 +18,9 @@ SEED=${CROSSCHECK_SEED:-20261201}
 NLOGS=${CROSSCHECK_LOGS:-12}
 ROWS=${CROSSCHECK_ROWS:-900}
 
-SPECS="menu@6.1 menu@6.12 menu@6.18 menu@7.1
+SPECS="menu@6.1 menu@6.12 menu@6.18 menu@6.19 menu@7.1
 menu@6.1+no-poll-escape menu@6.12+no-poll-escape menu@6.18+no-poll-escape menu@7.1+no-poll-escape
-menu@6.1+poll-escape-15us menu@6.12+poll-escape-15us menu@7.1+poll-escape-15us
+menu@6.1+poll-escape-15us menu@6.12+poll-escape-15us menu@6.18+poll-escape-15us menu@7.1+poll-escape-15us
 menu@6.1+poll-escape=1ms menu@6.12+poll-escape=5us menu@6.18+poll-escape=20us menu@7.1+poll-escape=0
 teo@6.1 teo@6.12 teo@6.18 teo@7.1"
 

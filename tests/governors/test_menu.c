@@ -738,15 +738,23 @@ static void poll_escape_presets(void **unused)
 	assert_int_equal(sel(&x), 1);
 	assert_false(x.stop_tick);
 
-	/* residency 20 µs (pseries CEDE-like): 6.12 escapes, 6.18 not (07d815701274) */
+	/*
+	 * residency 20 µs (pseries CEDE-like): 6.12 and 6.18 escape, 6.19 not
+	 * (07d815701274, "Applied as 6.19 material", in the v6.19-rc1 pull; the
+	 * v6.18 text 23239b0c04f9 has no threshold)
+	 */
 	escape_setup(&x, "6.12", NULL, NULL, 1000, 20000);
 	assert_int_equal(sel(&x), 1);
 	escape_setup(&x, "6.18", NULL, NULL, 1000, 20000);
+	assert_int_equal(sel(&x), 1);
+	escape_setup(&x, "6.19", NULL, NULL, 1000, 20000);
+	assert_int_equal(sel(&x), 0);
+	escape_setup(&x, "7.0", NULL, NULL, 1000, 20000);
 	assert_int_equal(sel(&x), 0);
 	/* 14.999 µs is below the threshold */
-	escape_setup(&x, "6.18", NULL, NULL, 1000, 14999);
+	escape_setup(&x, "6.19", NULL, NULL, 1000, 14999);
 	assert_int_equal(sel(&x), 1);
-	escape_setup(&x, "6.18", NULL, NULL, 1000, 15000);
+	escape_setup(&x, "6.19", NULL, NULL, 1000, 15000);
 	assert_int_equal(sel(&x), 0);
 
 	/*
@@ -820,13 +828,19 @@ static void poll_escape_timer_gate(void **unused)
 	x.in.sleep_length_ns = 25000;
 	x.in.delta_tick_ns = 25000;
 	assert_int_equal(sel(&x), 2);
-	/* without the patch the 15 µs threshold keeps C1E out */
-	fx_setup(&x, "6.18", NULL, NULL);
+	/* without the patch 6.19's 15 µs threshold keeps C1E out; 6.18 has none */
+	fx_setup(&x, "6.19", NULL, NULL);
 	x.dev.states_usage[1].disable = IL_DISABLE_BY_USER;
 	fill(&x, 16);
 	x.in.sleep_length_ns = 25000;
 	x.in.delta_tick_ns = 25000;
 	assert_int_equal(sel(&x), 0);
+	fx_setup(&x, "6.18", NULL, NULL);
+	x.dev.states_usage[1].disable = IL_DISABLE_BY_USER;
+	fill(&x, 16);
+	x.in.sleep_length_ns = 25000;
+	x.in.delta_tick_ns = 25000;
+	assert_int_equal(sel(&x), 2);
 }
 
 static void poll_escape_patches(void **unused)
@@ -1294,6 +1308,291 @@ static void timer_scaling(void **unused)
 	assert_true(x.stop_tick);
 }
 
+/* ---- per-release presets: each decision-changing commit ----------------- */
+
+/* A three-state table POLL, C1, C2 for the µs/ns and detector cases. */
+static void three(struct fx *x, int64_t c1_el, int64_t c1_tr, int64_t c2_el, int64_t c2_tr)
+{
+	set_state(&x->drv, 1, "C1", c1_el, c1_tr, 0);
+	set_state(&x->drv, 2, "C2", c2_el, c2_tr, 0);
+	x->drv.state_count = 3;
+}
+
+/*
+ * c1d51f684c72 (v5.5): ns instead of µs. POLL, C1 1/2 µs, C2 1/3 µs, ring of
+ * 1000 µs (no pattern below the timer), timer 2999 ns, tick running.
+ * 5.5: predicted_us = (2999·8192 + 4096000)/8192000 = 3, so 3000 ns; C2's
+ * 3000 fits: C2, tick kept (< TICK). 5.4: timer_us = 2 (truncated),
+ * predicted_us = (2·8192 + 4096)/8192 = 2: C2's 3 µs is a miss: C1.
+ */
+static void v5_4_usec_timer(void **unused)
+{
+	(void)unused;
+	struct fx x;
+	const char *rel[] = { "5.4", "5.5" };
+	const int want[] = { 1, 2 };
+
+	for (int k = 0; k < 2; k++) {
+		fx_setup(&x, rel[k], NULL, NULL);
+		three(&x, 1000, 2000, 1000, 3000);
+		fill(&x, 1000);
+		x.in.sleep_length_ns = 2999;
+		x.in.delta_tick_ns = TICK;
+		assert_int_equal(sel(&x), want[k]);
+		assert_false(x.stop_tick);
+		assert_int_equal(x.d.next_timer_ns, k ? 2999 : 2);  /* 5.4 keeps µs */
+	}
+}
+
+/*
+ * The v5.4 latency limit is the int µs of cpuidle_governor_latency_req():
+ * 999 ns is 0, the trivial exit (state 0, tick kept for POLL). 5.5: 999 ns
+ * >= C1's 500 ns; pattern 3000 µs (timer 5 ms): predicted 3 ms, C1, tick
+ * stopped.
+ */
+static void v5_4_usec_latency(void **unused)
+{
+	(void)unused;
+	struct fx x;
+
+	for (int k = 0; k < 2; k++) {
+		fx_setup(&x, k ? "5.5" : "5.4", NULL, NULL);
+		set_state(&x.drv, 1, "C1", 500, 2000, 0);
+		x.drv.state_count = 2;
+		fill(&x, 3000);
+		x.in.sleep_length_ns = 5000000;
+		x.in.delta_tick_ns = TICK;
+		x.in.latency_req_ns = 999;
+		assert_int_equal(sel(&x), k ? 1 : 0);
+		assert_int_equal(x.stop_tick, k ? true : false);
+	}
+}
+
+/*
+ * The v5.4 update in µs: residency 2999 ns of C1 (exit 1 µs) is 2 µs, not
+ * above 2 × 1: halved to 1 µs; timer 2 µs: factor 8192 − 1024 + 1024·1/2 =
+ * 7680. 5.5: 2999 > 2000 ns: 1999 ns, ratio 1024·1999/2999 = 682: factor
+ * 8192 − 1024 + 682 = 7850; the ring gets 1 µs either way.
+ */
+static void v5_4_usec_update(void **unused)
+{
+	(void)unused;
+	struct fx x;
+
+	for (int k = 0; k < 2; k++) {
+		fx_setup(&x, k ? "5.5" : "5.4", NULL, NULL);
+		three(&x, 1000, 2000, 1000, 3000);
+		fill(&x, 1000);
+		x.in.sleep_length_ns = 2999;
+		x.in.delta_tick_ns = TICK;
+		sel(&x);
+		menu_reflect(&x.cfg, &x.d, &x.drv, &x.dev, 1, &x.in);
+		x.dev.last_residency_ns = 2999;
+		sel(&x);
+		assert_int_equal(x.d.correction_factor[0], k ? 7850 : 7680);
+		assert_int_equal(x.d.intervals[0], 1);
+	}
+}
+
+/*
+ * v5.13 "Take negative sleep length values into account". Timer −1000 ns,
+ * delta_tick −1000 ns, pattern 10 µs, tick running. 5.13: both become 0:
+ * the timer is below C1's residency: POLL, tick kept. 5.5: the timer is the
+ * u64 2^64 − 1000: prediction min(1236950580 (the u32 of the wrapped
+ * scaling), 10) µs = 10 µs, C1 (2 µs); a negative delta_tick fits every
+ * state as u64, so the retained-tick refinement keeps C1.
+ */
+static void v5_13_negative_sleep(void **unused)
+{
+	(void)unused;
+	struct fx x;
+
+	fx_setup(&x, "5.13", NULL, NULL);
+	fill(&x, 10);
+	x.in.sleep_length_ns = -1000;
+	x.in.delta_tick_ns = -1000;
+	assert_int_equal(sel(&x), 0);
+	assert_false(x.stop_tick);
+	fx_setup(&x, "5.5", NULL, NULL);
+	fill(&x, 10);
+	x.in.sleep_length_ns = -1000;
+	x.in.delta_tick_ns = -1000;
+	assert_int_equal(sel(&x), 1);
+	assert_false(x.stop_tick);
+	assert_int_equal(x.d.bucket, 5);
+	/*
+	 * timer 10 µs, delta_tick −1000: 5.13 compares signed, C1 does not fit,
+	 * the refinement goes down to POLL; 5.5 (unsigned) keeps C1.
+	 */
+	const char *rel[] = { "5.5", "5.13", "6.1" };
+	const int want[] = { 1, 0, 0 };
+	for (int k = 0; k < 3; k++) {
+		fx_setup(&x, rel[k], NULL, NULL);
+		fill(&x, 10);
+		x.in.sleep_length_ns = 10000;
+		x.in.delta_tick_ns = -1000;
+		assert_int_equal(sel(&x), want[k]);
+		assert_false(x.stop_tick);
+	}
+}
+
+/*
+ * The stopped-tick override before v5.13 uses delta_next (the out-param),
+ * from v5.13 the sleep length. Pattern 10 µs, timer 5 ms, delta 150 µs:
+ * 5.13 predicts 5 ms: C6; 5.5 predicts 150 µs: C3 (C6's 200 µs misses).
+ */
+static void v5_13_stopped_override(void **unused)
+{
+	(void)unused;
+	struct fx x;
+
+	for (int k = 0; k < 2; k++) {
+		fx_setup(&x, k ? "5.13" : "5.5", NULL, NULL);
+		fill(&x, 10);
+		x.in.tick_stopped = true;
+		x.in.sleep_length_ns = 5000000;
+		x.in.delta_tick_ns = 150000;
+		assert_int_equal(sel(&x), k ? 4 : 3);
+	}
+}
+
+/*
+ * 38f83090f515 (v6.13): no iowait. The 1 µs pattern (no timer query), C1
+ * 1/2 µs, one iowaiter: 6.12 caps the latency at 1000/11 ns and keeps POLL
+ * in bucket 11; 6.13 escapes to C1 (cap = prediction, 1 µs) in bucket 5.
+ */
+static void v6_13_no_iowait(void **unused)
+{
+	(void)unused;
+	struct fx x;
+
+	escape_setup(&x, "6.12", NULL, NULL, 1000, 2000);
+	x.in.nr_iowait = 1;
+	assert_int_equal(sel(&x), 0);
+	assert_int_equal(x.d.bucket, 11);
+	escape_setup(&x, "6.13", NULL, NULL, 1000, 2000);
+	x.in.nr_iowait = 1;
+	assert_int_equal(sel(&x), 1);
+	assert_int_equal(x.d.bucket, 5);
+}
+
+/*
+ * The v6.15 detector and 85975daeaa4d, until its revert in v6.18. Ring
+ * {1000 ×4, 1100, UINT_MAX ×3}, timer 10 ms, tick running, POLL, C1 2/2 µs,
+ * C2 10 µs / 1.2 ms. 6.13 (one-sided, the UINT_MAX samples beyond INT_MAX
+ * left out): 5 samples, variance 1600 > 400, 5·4 <= 24: no pattern, the
+ * timer: C2, tick stopped. 6.15 and 6.17: max of >= 4 samples, 1100 µs:
+ * C2 misses, the tick runs: C1's 2 µs is the prediction: C1, tick kept.
+ * 6.18: the revert: as 6.13.
+ */
+static void v6_15_max_when_in_doubt(void **unused)
+{
+	(void)unused;
+	const uint32_t five[8] = { U32MAX, 1000, 1000, U32MAX, 1000, 1000, 1100, U32MAX };
+	const char *rel[] = { "6.13", "6.15", "6.17", "6.18" };
+	const int want[] = { 2, 1, 1, 2 };
+	struct fx x;
+
+	for (int k = 0; k < 4; k++) {
+		fx_setup(&x, rel[k], NULL, NULL);
+		three(&x, 2000, 2000, 10000, 1200000);
+		set8(&x.d, five);
+		x.in.sleep_length_ns = 10000000;
+		x.in.delta_tick_ns = 10000000;
+		assert_int_equal(sel(&x), want[k]);
+		assert_int_equal(x.stop_tick, want[k] == 2);
+	}
+}
+
+/*
+ * v6.17: 779b1a1cb13a (the exit-latency break first) and fa3fa55de0d6
+ * (UINT_MAX for a rejected entry). The 779b1a1cb13a example of
+ * latency_order_6_12_vs_6_18: 6.15 still returns state 2 despite QoS 20 µs,
+ * 6.17 returns 1. A fresh select with last residency 0: 6.17 pushes
+ * UINT_MAX, 6.15 pushes nothing.
+ */
+static void v6_17_latency_first_rejected(void **unused)
+{
+	(void)unused;
+	struct fx x;
+
+	for (int k = 0; k < 2; k++) {
+		fx_setup(&x, k ? "6.17" : "6.15", NULL, NULL);
+		x.drv.state_count = 3;
+		set_state(&x.drv, 1, "S1", 5000, 5000, 0);
+		set_state(&x.drv, 2, "S2", 200000, 2000000, 0);
+		fill(&x, 1000);
+		x.in.sleep_length_ns = 50000000;
+		x.in.delta_tick_ns = 50000000;
+		x.in.tick_stopped = true;
+		x.in.latency_req_ns = 20000;
+		assert_int_equal(sel(&x), k ? 1 : 2);
+
+		fx_setup(&x, k ? "6.17" : "6.15", NULL, NULL);
+		x.dev.last_residency_ns = 0;
+		x.in.sleep_length_ns = 400000;
+		x.in.delta_tick_ns = 400000;
+		sel(&x);
+		assert_int_equal(x.d.intervals[0], k ? U32MAX : 0);
+		assert_int_equal(x.d.interval_ptr, k ? 1 : 0);
+	}
+}
+
+/*
+ * db86f55bf81a (v6.18): the escape also needs exit latency <= prediction.
+ * 1 µs pattern, C1 2/2 µs: 6.17 escapes to C1, 6.18 stays in POLL.
+ */
+static void v6_18_escape_exit_latency(void **unused)
+{
+	(void)unused;
+	struct fx x;
+
+	escape_setup(&x, "6.17", NULL, NULL, 2000, 2000);
+	assert_int_equal(sel(&x), 1);
+	escape_setup(&x, "6.18", NULL, NULL, 2000, 2000);
+	assert_int_equal(sel(&x), 0);
+}
+
+/*
+ * 80606f4eb8d7 (v7.0) and e57c2bf2e89d (v7.1) with the tick stopped.
+ * Pattern 5 µs, timer 150 µs. 6.19: no timer query below 15 µs, the
+ * override takes the KTIME_MAX "timer": C6. 7.0: the timer is queried and
+ * the override takes it, 150 µs: C3 (C6's 200 µs misses). 7.1: 150 µs is
+ * not beyond 2 ticks: the 5 µs prediction stays: C1.
+ */
+static void v7_0_timers_with_tick_stopped(void **unused)
+{
+	(void)unused;
+	const char *rel[] = { "6.19", "7.0", "7.1" };
+	const int want[] = { 4, 3, 1 };
+	struct fx x;
+
+	for (int k = 0; k < 3; k++) {
+		fx_setup(&x, rel[k], NULL, NULL);
+		fill(&x, 5);
+		x.in.tick_stopped = true;
+		x.in.sleep_length_ns = 150000;
+		x.in.delta_tick_ns = 150000;
+		assert_int_equal(sel(&x), want[k]);
+		assert_int_equal(x.d.next_timer_ns, k ? 150000 : (uint64_t)IL_KTIME_MAX);
+	}
+}
+
+/* Rows of releases whose texts changed no decision decide as their neighbour. */
+static void same_decisions_rows(void **unused)
+{
+	(void)unused;
+	assert_int_equal(il_gov_preset_find(&il_gov_menu, "6.1")->features,
+			 il_gov_preset_find(&il_gov_menu, "5.13")->features);
+	assert_int_equal(il_gov_preset_find(&il_gov_menu, "6.12")->features,
+			 il_gov_preset_find(&il_gov_menu, "6.6")->features);
+	/* 5.14 (types), 5.17 (comment), 6.11 (comments), 6.16 (no change) */
+	assert_string_equal(il_gov_preset_for_release(&il_gov_menu, "5.14")->release, "5.13");
+	assert_string_equal(il_gov_preset_for_release(&il_gov_menu, "5.17")->release, "5.13");
+	assert_string_equal(il_gov_preset_for_release(&il_gov_menu, "6.11")->release, "6.6");
+	assert_string_equal(il_gov_preset_for_release(&il_gov_menu, "6.16")->release, "6.15");
+}
+
 /* ---- configuration and spec strings ------------------------------------ */
 
 static void configure_and_specs(void **unused)
@@ -1306,7 +1605,7 @@ static void configure_and_specs(void **unused)
 	assert_string_equal(il_gov_menu.name, "menu");
 	assert_int_equal(il_gov_menu.rating, 20);
 	il_gov_preset_list(&il_gov_menu, buf, sizeof(buf));
-	assert_string_equal(buf, "6.1 6.12 6.18 7.1");
+	assert_string_equal(buf, "5.4 5.5 5.13 6.1 6.6 6.12 6.13 6.15 6.17 6.18 6.19 7.0 7.1");
 	assert_int_equal(il_gov_menu.cpu_data_size, 144);
 
 	g = il_gov_new("menu", 2, &err);
@@ -1314,7 +1613,7 @@ static void configure_and_specs(void **unused)
 	assert_string_equal(g->spec, "menu@7.1");
 	assert_int_equal(((struct menu_config *)g->config)->features, F_V7_1);
 	il_gov_describe(g, buf, sizeof(buf));
-	assert_string_equal(buf, "menu@7.1 (6.18 + 80606f4eb8d7 + e57c2bf2e89d)");
+	assert_string_equal(buf, "menu@7.1 (7.0 + e57c2bf2e89d)");
 	assert_int_equal(il_gov_set_param(g, "latency", "1", &err), -ENOENT);
 	assert_non_null(strstr(err.msg, "latency"));
 	il_gov_free(g);
@@ -1330,7 +1629,7 @@ static void configure_and_specs(void **unused)
 
 	g = il_gov_new("menu@6.1", 1, &err);
 	assert_non_null(g);
-	assert_int_equal(((struct menu_config *)g->config)->features, 0);
+	assert_int_equal(((struct menu_config *)g->config)->features, F_V5_13);
 	assert_int_equal(((struct menu_config *)g->config)->escape, ESCAPE_ANY);
 	il_gov_free(g);
 
@@ -1345,11 +1644,11 @@ static void configure_and_specs(void **unused)
 	assert_int_equal(((struct menu_config *)g->config)->escape_below_ns, 15000);
 	il_gov_free(g);
 
-	const char *bad[] = { "menu+bogus", "menu@6.13", "menu+poll-escape",
+	const char *bad[] = { "menu+bogus", "menu@6.14", "menu+poll-escape",
 			      "menu+poll-escape=abc", "menu+poll-escape=-3us",
 			      "menu+no-poll-escape=1", "menu+poll-escape-15us=2",
 			      "menu+no-poll-escape+poll-escape-15us" };
-	const char *named[] = { "bogus", "6.13", "poll-escape", "abc", "-3us",
+	const char *named[] = { "bogus", "6.14", "poll-escape", "abc", "-3us",
 				"no-poll-escape", "poll-escape-15us", "poll-escape-15us" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		il_err_clear(&err);
@@ -1371,11 +1670,20 @@ static void presets_are_history_sets(void **unused)
 		assert_int_equal(menu_presets[i].features & F_REFERENCE, 0);
 }
 
-/* each later preset contains the earlier one's entries, except iowait */
-_Static_assert((F_V6_12 & ~F_V6_18) == 0, "6.18 contains 6.12");
-_Static_assert((F_V6_18 & ~F_V7_1) == 0, "7.1 contains 6.18");
-_Static_assert((F_V7_1 & ~F_V6_18) == (F_TIMERS_STOPPED | F_SAFE_TIMER_RANGE),
-	       "7.1 is 6.18 + 80606f4eb8d7 + e57c2bf2e89d");
+/* each later preset contains the earlier one's entries */
+_Static_assert((F_V5_5 & ~F_V5_13) == 0 && (F_V5_13 & ~F_V6_6) == 0 && (F_V6_6 & ~F_V6_13) == 0 &&
+	       (F_V6_13 & ~F_V6_15) == 0 && (F_V6_15 & ~F_V6_17) == 0 && (F_V6_17 & ~F_V6_18) == 0 &&
+	       (F_V6_18 & ~F_V6_19) == 0 && (F_V6_19 & ~F_V7_0) == 0 && (F_V7_0 & ~F_V7_1) == 0,
+	       "presets are history sets");
+/* 07d815701274 is v6.19 material (linux-pm "Applied as 6.19 material", 6.19-rc1 pull) */
+_Static_assert((F_V6_18 & F_ESCAPE_RES_THRESH) == 0 && (F_V6_19 & ~F_V6_18) == F_ESCAPE_RES_THRESH,
+	       "6.19 is 6.18 + 07d815701274");
+/* 80606f4eb8d7 is in the v7.0 pull, e57c2bf2e89d in v7.1 */
+_Static_assert((F_V7_0 & ~F_V6_19) == F_TIMERS_STOPPED && (F_V7_1 & ~F_V7_0) == F_SAFE_TIMER_RANGE,
+	       "7.0 is 6.19 + 80606f4eb8d7, 7.1 is 7.0 + e57c2bf2e89d");
+/* 85975daeaa4d is v6.15 (merge window), its revert 10fad4012234 v6.18-rc3 */
+_Static_assert((F_V6_15 & F_MAX_WHEN_DOUBT) && !(F_V6_17 & F_REVERT_MAX) && (F_V6_18 & F_REVERT_MAX),
+	       "6.15 .. 6.17 return max when in doubt");
 _Static_assert((F_V6_18 & F_MAX_WHEN_DOUBT) && (F_V6_18 & F_REVERT_MAX),
 	       "6.18 has 85975daeaa4d and its revert");
 _Static_assert(sizeof(struct menu_cpu) == 144, "menu_cpu is 144 bytes");
@@ -1407,6 +1715,17 @@ int main(void)
 		cmocka_unit_test(first_select_and_rejected),
 		cmocka_unit_test(cycle),
 		cmocka_unit_test(timer_scaling),
+		cmocka_unit_test(v5_4_usec_timer),
+		cmocka_unit_test(v5_4_usec_latency),
+		cmocka_unit_test(v5_4_usec_update),
+		cmocka_unit_test(v5_13_negative_sleep),
+		cmocka_unit_test(v5_13_stopped_override),
+		cmocka_unit_test(v6_13_no_iowait),
+		cmocka_unit_test(v6_15_max_when_in_doubt),
+		cmocka_unit_test(v6_17_latency_first_rejected),
+		cmocka_unit_test(v6_18_escape_exit_latency),
+		cmocka_unit_test(v7_0_timers_with_tick_stopped),
+		cmocka_unit_test(same_decisions_rows),
 		cmocka_unit_test(configure_and_specs),
 		cmocka_unit_test(presets_are_history_sets),
 	};

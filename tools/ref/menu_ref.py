@@ -14,18 +14,23 @@ through the search index, independently of src/governors/menu.c:
         full (bf183113842b on top touches comments only): pattern first,
         timers only above RESIDENCY_THRESHOLD_NS, "!max -> UINT_MAX".
   6.18  torvalds/linux 17224c1d2574d29668c4879e1fbf36d6f68cd22b read in
-        full, plus db86f55bf81a (escape needs exit latency <= predicted),
-        07d815701274 (escape needs residency < RESIDENCY_THRESHOLD_NS) and
+        full, plus db86f55bf81a (escape needs exit latency <= predicted) and
         10fad4012234 (revert of 85975daeaa4d: UINT_MAX when <= 6 samples),
         taken from their posted diffs / the gregkh stable text.
-  7.1   6.18 + 80606f4eb8d7 (timer branch also with the tick stopped, the
-        stopped-tick override moved into it; stable mail diff) and
+  6.19  6.18 + 07d815701274 (escape needs residency < RESIDENCY_THRESHOLD_NS;
+        "Applied as 6.19 material", in the v6.19-rc1 pull).
+  7.1   6.19 + 80606f4eb8d7 (timer branch also with the tick stopped, the
+        stopped-tick override moved into it; stable mail diff; v7.0) and
         e57c2bf2e89d (override only when next timer > SAFE_TIMER_RANGE_NS;
         v2 posting).
 
+The other presets of src/governors/menu.c (5.4, 5.5, 5.13, 6.6, 6.13, 6.15,
+6.17, 7.0) are not modelled here; they are checked against the kernel's own
+release texts (docs/gov-menu.md).
+
 Patches (idlelab names, issue 3): +no-poll-escape removes the escape from a
 polling state to a physical one; +poll-escape-15us keeps it only for states
-whose target residency is below 15 us (already the 6.18/7.1 behaviour);
+whose target residency is below 15 us (already the 6.19/7.1 behaviour);
 +poll-escape=DUR the same with DUR as the threshold.
 
 Usage: menu_ref.py SPEC LOG [OUT]   (SPEC e.g. menu@6.12+no-poll-escape)
@@ -40,6 +45,8 @@ from replaylog import (M64, U32_MAX, KTIME_MAX, RESIDENCY_THRESHOLD_NS,  # noqa:
                        parse_duration_ns)
 
 RELEASES = ('6.1', '6.12', '6.18', '7.1')
+# 6.19 decides as 6.18 plus 07d815701274's residency threshold
+ALIASES = {'6.19': '6.18'}
 INTERVALS = 8
 RESOLUTION = 1024
 DECAY = 8
@@ -49,14 +56,15 @@ INT_MAX = (1 << 31) - 1
 
 class MenuConfig:
     def __init__(self, release='7.1', patches=()):
-        if release not in RELEASES:
+        if release not in RELEASES and release not in ALIASES:
             raise ValueError('menu has no preset %s' % release)
         self.release = release
-        self.rel = RELEASES.index(release)   # 0..3
+        self.rel = RELEASES.index(ALIASES.get(release, release))   # 0..3
         self.buckets = 12 if self.rel <= 1 else 6
         # escape: None = removed; else threshold (None inside = no threshold)
         self.escape = True
-        self.escape_thresh = None if self.rel <= 1 else RESIDENCY_THRESHOLD_NS
+        self.escape_thresh = (RESIDENCY_THRESHOLD_NS if release in ('6.19', '7.1')
+                              else None)
         named = set()
         for name, value in patches:
             if name in named:
