@@ -114,17 +114,24 @@ static void update_after(int last, int64_t residency_ns)
 	F.dev.last_state_idx = last;
 	F.dev.last_residency_ns = residency_ns;
 	switch (F.cfg.era) {
+	case TEO_5_4:
+		update_54(&F.cpu, &F.drv, &F.dev);
+		break;
+	case TEO_5_5:
+		update_55(&F.cpu, &F.drv, &F.dev, F.cfg.features & TF_SHORT513);
+		break;
 	case TEO_6_1:
 		update_61(&F.cpu, &F.drv, &F.dev);
 		break;
+	case TEO_6_6:
 	case TEO_6_12:
-		update_612(&F.cpu, &F.drv, &F.dev, TICK, &s);
+		update_612(&F.cpu, &F.drv, &F.dev, TICK, &s, F.cfg.era == TEO_6_6);
 		break;
 	case TEO_6_18:
 		update_618(&F.cpu, &F.drv, &F.dev, TICK, &s);
 		break;
 	case TEO_7_1:
-		update_71(&F.cpu, &F.drv, &F.dev, TICK, &s);
+		update_71(&F.cpu, &F.drv, &F.dev, TICK, &s, F.cfg.features);
 		break;
 	}
 	F.dev.last_state_idx = -1;
@@ -148,7 +155,7 @@ static void ops_table(void **unused)
 	assert_int_equal(il_gov_teo_under_test.rating, 19);
 	char list[64];
 	il_gov_preset_list(&il_gov_teo_under_test, list, sizeof(list));
-	assert_string_equal(list, "6.1 6.12 6.18 7.1");
+	assert_string_equal(list, "5.4 5.5 5.13 5.14 6.1 6.3 6.6 6.11 6.12 6.14 6.18 6.19 7.0 7.1");
 	assert_true(il_gov_teo_under_test.cpu_data_size == sizeof(struct teo_cpu));
 	assert_non_null(il_gov_teo_under_test.enable);
 	assert_non_null(il_gov_teo_under_test.reflect);
@@ -162,23 +169,39 @@ static void configure_errors(void **unused)
 	struct il_err err;
 
 	(void)unused;
-	assert_null(il_gov_preset_find(&il_gov_teo_under_test, "6.6"));
+	assert_null(il_gov_preset_find(&il_gov_teo_under_test, "6.13"));
 	il_err_clear(&err);
-	assert_int_equal(teo_configure(&cfg, &teo_presets[3], &p, 1, &err), -EINVAL);
+	assert_int_equal(teo_configure(&cfg, il_gov_preset_find(&il_gov_teo_under_test, "7.1"),
+				       &p, 1, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "no-such-patch"));
-	assert_int_equal(teo_configure(&cfg, &teo_presets[1], NULL, 0, &err), 0);
-	assert_int_equal(cfg.era, TEO_6_12);
 	/* each preset runs its era's bodies */
-	static const enum teo_era era[] = { TEO_6_1, TEO_6_12, TEO_6_18, TEO_7_1 };
-	for (int i = 0; i < 4; i++) {
-		assert_int_equal(teo_configure(&cfg, &teo_presets[i], NULL, 0, &err), 0);
-		assert_int_equal(cfg.era, era[i]);
+	static const struct { const char *rel; enum teo_era era; } era[] = {
+		{ "5.4", TEO_5_4 }, { "5.5", TEO_5_5 }, { "5.13", TEO_5_5 }, { "5.14", TEO_6_1 },
+		{ "6.1", TEO_6_1 }, { "6.3", TEO_6_1 }, { "6.6", TEO_6_6 }, { "6.11", TEO_6_12 },
+		{ "6.12", TEO_6_12 }, { "6.14", TEO_6_18 }, { "6.18", TEO_6_18 },
+		{ "6.19", TEO_7_1 }, { "7.0", TEO_7_1 }, { "7.1", TEO_7_1 },
+	};
+	assert_int_equal(sizeof(era) / sizeof(era[0]), sizeof(teo_presets) / sizeof(teo_presets[0]));
+	for (size_t i = 0; i < sizeof(era) / sizeof(era[0]); i++) {
+		const struct il_gov_preset *pr = il_gov_preset_find(&il_gov_teo_under_test, era[i].rel);
+
+		assert_non_null(pr);
+		assert_int_equal(teo_configure(&cfg, pr, NULL, 0, &err), 0);
+		assert_int_equal(cfg.era, era[i].era);
 	}
 }
 
-/* each later era's preset contains the earlier entries */
-_Static_assert((TF_V6_12 & ~TF_V6_18) == 0 && (TF_V6_18 & ~TF_V7_1) == 0,
+/* each later preset contains the earlier entries (util-awareness reverted in 6.11) */
+_Static_assert((TF_V5_5 & ~TF_V5_13) == 0 && (TF_V5_13 & ~TF_V5_14) == 0 &&
+	       (TF_V5_14 & ~TF_V6_3) == 0 && (TF_V6_3 & ~TF_V6_6) == 0 &&
+	       ((TF_V6_6 & ~TF_UTIL) & ~TF_V6_11) == 0 && (TF_V6_11 & TF_UTIL) == 0 &&
+	       (TF_V6_11 & ~TF_V6_14) == 0 && (TF_V6_14 & ~TF_V6_19) == 0 &&
+	       (TF_V6_19 & ~TF_V7_0) == 0 && (TF_V7_0 & ~TF_V7_1) == 0,
 	       "teo presets are history sets");
+/* a971f984b845 and the rest of the v7.0 pull are 7.0, 106a2662e655 is 7.1 */
+_Static_assert((TF_V7_0 & ~TF_V6_19) == (TF_FAKE_TICK | TF_HIT_LAT | TF_TICK_2_3 |
+					  TF_INTERCEPT_MAX | TF_ZERO_BINS) &&
+	       (TF_V7_1 & ~TF_V7_0) == TF_STOPPED_SAFE, "teo 7.0 and 7.1");
 _Static_assert(((TF_V6_12 | TF_V6_18 | TF_V7_1) & TF_REFERENCE) == 0,
 	       "the reference switch is no kernel change");
 
@@ -191,8 +214,10 @@ static void describe_names_commits(void **unused)
 	};
 
 	(void)unused;
+	static const char *const rel[] = { "6.1", "6.12", "6.18", "7.1" };
 	for (int i = 0; i < 4; i++) {
-		struct il_gov g = { .ops = &il_gov_teo_under_test, .preset = &teo_presets[i],
+		struct il_gov g = { .ops = &il_gov_teo_under_test,
+				    .preset = il_gov_preset_find(&il_gov_teo_under_test, rel[i]),
 				    .config = &F.cfg };
 
 		il_gov_describe(&g, buf, sizeof(buf));
@@ -531,6 +556,289 @@ static void v71_fake_intercept_rule(void **unused)
 	assert_int_equal(hits(4), 0);      /* not dominant; ti 0: hit in the timer bin */
 	assert_int_equal(hits(3), P);
 	assert_int_equal(icpt(2), 0);
+}
+
+/* ------------------------------------------- the presets before 6.12 ----- */
+
+/*
+ * c1d51f684c72 (v5.5): ns. POLL and C1 (1 / 2.5 µs), timer 2200 ns: 5.4
+ * truncates both to µs, 2 <= 2: C1 (tick kept: 2 µs < TICK_USEC); 5.5:
+ * 2500 > 2200 ns: POLL.
+ */
+static void v54_usec_candidate(void **unused)
+{
+	(void)unused;
+	static const int64_t tr[] = { 0, 2500 }, el[] = { 0, 1000 };
+
+	for (int k = 0; k < 2; k++) {
+		fx(k ? "5.5" : "5.4");
+		table(&F.drv, 2, tr, el, true);
+		F.in.sleep_length_ns = 2200;
+		assert_int_equal(sel(), k ? 0 : 1);
+		assert_false(F.stop);
+	}
+}
+
+/*
+ * v5.5 "Consider hits and misses metrics of disabled states". C3 disabled,
+ * timer 300 µs (C3's range), C2 hits 5000 / misses 0, C3 hits 0 / misses
+ * 2000, early hits of C1 3000. 5.5: C3's metrics decide: misses win, the
+ * early-hits state C1 with its 2 µs residency, tick kept. 5.4 reads the
+ * candidate C2's own metrics: C2, tick kept (300 µs < TICK_USEC).
+ */
+static void v55_disabled_state_metrics(void **unused)
+{
+	(void)unused;
+	for (int k = 0; k < 2; k++) {
+		fx(k ? "5.5" : "5.4");
+		il_device_set_user_disable(&F.dev, 3, true);
+		F.cpu.hits[2] = 5000;
+		F.cpu.misses[3] = 2000;
+		F.cpu.early_hits[1] = 3000;
+		F.in.sleep_length_ns = 300000;
+		assert_int_equal(sel(), k ? 1 : 2);
+		assert_false(F.stop);
+	}
+}
+
+/*
+ * v5.13 "Adjust handling of very short idle times". No polling state,
+ * residencies 1 and 5 µs; sleep length 2 µs (bin 0), measured 300 ns, below
+ * state 0's residency. 5.5: no state matches the duration: a miss of bin 0.
+ * 5.13: the duration bin starts at 0: a hit.
+ */
+static void v513_short_idle(void **unused)
+{
+	(void)unused;
+	static const int64_t tr[] = { 1000, 5000 }, el[] = { 0, 0 };
+
+	for (int k = 0; k < 2; k++) {
+		fx(k ? "5.13" : "5.5");
+		table(&F.drv, 2, tr, el, false);
+		F.cpu.sleep_length_ns = 2000;
+		update_after(0, 300);
+		assert_int_equal(F.cpu.hits[0], k ? P : 0);
+		assert_int_equal(F.cpu.misses[0], k ? 0 : P);
+		assert_int_equal(F.cpu.intervals[0], 300);
+	}
+	/* a sleep length below state 0's residency: 5.5 credits nothing at all */
+	fx("5.5");
+	table(&F.drv, 2, tr, el, false);
+	F.cpu.sleep_length_ns = 500;
+	update_after(0, 300);
+	assert_int_equal(F.cpu.hits[0] + F.cpu.misses[0], 0);
+}
+
+/*
+ * The v5.4 ring index runs to 8: the ninth update writes past the ring, and
+ * the tenth starts again at slot 0. v5.4 measures the select-to-reflect
+ * span (in µs, less half of C1's 2 µs exit latency); v5.5 the residency,
+ * and wraps at 8.
+ */
+static void v54_ring_index(void **unused)
+{
+	(void)unused;
+	fx("5.4");
+	F.cpu.sleep_length_ns = 10000000;
+	for (int i = 0; i < 9; i++) {
+		F.cpu.time_span_ns = 100000 + i * 1000;
+		update_after(1, 5);   /* the residency is not read */
+	}
+	assert_int_equal(F.cpu.intervals[7], 106);
+	assert_int_equal(F.cpu.intervals[8], 107);  /* one past the ring */
+	assert_int_equal(F.cpu.interval_idx, 0);
+	F.cpu.time_span_ns = 200000;
+	update_after(1, 5);
+	assert_int_equal(F.cpu.intervals[0], 199);
+	fx("5.5");
+	F.cpu.sleep_length_ns = 10000000;
+	for (int i = 0; i < 9; i++)
+		update_after(1, 100000 + i * 1000);
+	assert_int_equal(F.cpu.intervals[0], 107000);  /* the ninth wrapped to slot 0 */
+	assert_int_equal(F.cpu.interval_idx, 1);
+}
+
+/*
+ * 9ce0f7c4bc64 (v6.3) util-awareness and its v6.6 form. Utilized, timer
+ * 10 ms. Five states: 5.14 takes C4, 6.3 the next shallower non-polling
+ * state C3. Two states (S0 non-polling): 5.14 S1; 6.3 the first non-polling
+ * state S0 with the tick stopped (duration = the sleep length); 6.6
+ * (04bae4e2267d) S0 with the tick kept.
+ */
+static void v63_util_awareness(void **unused)
+{
+	(void)unused;
+	static const int64_t tr[] = { 0, 2000 }, el[] = { 0, 2000 };
+
+	for (int k = 0; k < 2; k++) {
+		fx(k ? "6.3" : "5.14");
+		F.in.cpu_utilized = true;
+		assert_int_equal(sel(), k ? 3 : 4);
+		assert_true(F.stop);
+	}
+	static const char *const rel[] = { "5.14", "6.3", "6.6", "6.11" };
+	static const int want[] = { 1, 0, 0, 1 };
+	static const bool stop[] = { true, true, false, true };
+	for (int k = 0; k < 4; k++) {
+		fx(rel[k]);
+		table(&F.drv, 2, tr, el, false);
+		F.in.cpu_utilized = true;
+		assert_int_equal(sel(), want[k]);
+		assert_int_equal(F.stop, stop[k]);
+	}
+}
+
+/*
+ * 449914398083 (v6.11) removed the recent-intercepts ring that 6.6 still
+ * has. Hits dominate (C4's bin 8000, bin 1 intercepts 100: no majority),
+ * but 5 of the last 9 wakeups were intercepts in bin 1: 6.6 walks down to
+ * C1 (2 µs, below 15 µs with a polling state 0: no timer query, tick kept);
+ * 6.11 keeps C4.
+ */
+static void v66_recent_intercepts(void **unused)
+{
+	(void)unused;
+	for (int k = 0; k < 2; k++) {
+		fx(k ? "6.11" : "6.6");
+		set_bin(4, 8000, 0);
+		set_bin(1, 0, 100);
+		F.cpu.total = 8100;
+		F.cpu.recent[1] = 5;
+		assert_int_equal(sel(), k ? 4 : 1);
+		assert_int_equal(F.stop, k ? true : false);
+	}
+}
+
+/* ------------------------------------------------ 6.19, 7.0 and 7.1 ----- */
+
+/*
+ * f36de72673ad (v7.0): a hit also needs the wakeup less than lat/2 before
+ * the timer. C2 (exit 10 µs), timer 305 µs, residency 305 µs: measured
+ * 300 µs, 5 µs before the timer: 6.19 a hit, 7.0 an intercept.
+ */
+static void v619_hit_without_half_latency(void **unused)
+{
+	(void)unused;
+	for (int k = 0; k < 2; k++) {
+		fx(k ? "7.0" : "6.19");
+		F.cpu.sleep_length_ns = 305000;
+		update_after(2, 305000);
+		assert_int_equal(hits(3), k ? 0 : P);
+		assert_int_equal(icpt(3), k ? P : 0);
+	}
+}
+
+/*
+ * 60836533b4c7 (v7.0): a tick wakeup with rare sub-tick intercepts is a hit
+ * of the timer's bin. The first case of v71_fake_intercept_rule: 7.0 a hit
+ * in bin 3; 6.19 classifies it: an intercept in bin 2 (measured 45 µs),
+ * counted in tick_intercepts (45 µs <= TICK_NSEC, 50db438231dc).
+ */
+static void v619_tick_wakeup_classified(void **unused)
+{
+	(void)unused;
+	for (int k = 0; k < 2; k++) {
+		fx(k ? "7.0" : "6.19");
+		set_bin(2, 8000, 0);
+		F.cpu.tick_wakeup = true;
+		F.cpu.sleep_length_ns = 300000;
+		update_after(2, 50000);
+		assert_int_equal(hits(3), k ? P : 0);
+		assert_int_equal(icpt(2), k ? 0 : P);
+		assert_int_equal(F.cpu.tick_intercepts, k ? 0 : P);
+	}
+}
+
+/*
+ * 475ca3470b37 (v7.0): keep the tick when 3 * tick_intercepts >= 2 * total;
+ * before, when tick_intercepts > total/2 + total/8. total 8192,
+ * tick_intercepts 5200: 6.19 keeps the tick (5200 > 5120), 7.0 does not
+ * (15600 < 16384). C4 (800 µs) below TICK_NSEC either way.
+ */
+static void v70_tick_intercepts_two_thirds(void **unused)
+{
+	(void)unused;
+	for (int k = 0; k < 2; k++) {
+		fx(k ? "7.0" : "6.19");
+		F.cpu.total = 8192;
+		F.cpu.tick_intercepts = 5200;
+		assert_int_equal(sel(), 4);
+		assert_int_equal(F.stop, k ? true : false);
+	}
+}
+
+/*
+ * a971f984b845 (v7.0): the walk stops only at or below the bin with the
+ * most intercepts. Intercepts: bin 3 3000, bin 2 1000, bin 1 3500 (the
+ * most); total 8000. Half of 7500 is passed at C2: 6.19 takes C2; 7.0 and
+ * 7.1 go on to C1.
+ */
+static void v70_intercept_max(void **unused)
+{
+	(void)unused;
+	static const char *const rel[] = { "6.19", "7.0", "7.1" };
+	static const int want[] = { 2, 1, 1 };
+
+	for (int k = 0; k < 3; k++) {
+		fx(rel[k]);
+		set_bin(3, 0, 3000);
+		set_bin(2, 0, 1000);
+		set_bin(1, 0, 3500);
+		F.cpu.total = 8000;
+		assert_int_equal(sel(), want[k]);
+		assert_true(F.stop);
+	}
+}
+
+/*
+ * The stopped-tick walk. Residencies 0, 2 µs, 20 µs, 5 ms, 5 ms; bin 1 holds
+ * all intercepts (3000, total 1000), timer 6 ms, tick stopped. 6.19: the
+ * walk stops at min_idx, C3, the first state of a tick or more. 7.0
+ * (4bd2221f231d): C3 has C4's residency: no walk, C4. 7.1 (106a2662e655):
+ * no min_idx, the walk reaches C1; 6 ms is not beyond SAFE_TIMER_RANGE_NS
+ * (8 ms): C1 stays. At 10 ms 7.1 deepens to C4.
+ */
+static void v70_stopped_tick_walk(void **unused)
+{
+	(void)unused;
+	static const int64_t tr[] = { 0, 2000, 20000, 5000000, 5000000 };
+	static const char *const rel[] = { "6.19", "7.0", "7.1" };
+	static const int want[] = { 3, 4, 1 };
+
+	for (int k = 0; k < 3; k++) {
+		fx(rel[k]);
+		table(&F.drv, 5, tr, tab_el, true);
+		set_bin(1, 0, 3000);
+		F.cpu.total = 1000;
+		F.in.tick_stopped = true;
+		F.in.sleep_length_ns = 6000000;
+		assert_int_equal(sel(), want[k]);
+		assert_true(F.stop);
+	}
+	fx("7.1");
+	table(&F.drv, 5, tr, tab_el, true);
+	set_bin(1, 0, 3000);
+	F.cpu.total = 1000;
+	F.in.tick_stopped = true;
+	F.in.sleep_length_ns = 10000000;
+	assert_int_equal(sel(), 4);
+}
+
+/* Rows of releases whose texts changed no decision decide as their neighbour. */
+static void same_decisions_rows(void **unused)
+{
+	(void)unused;
+	const struct il_gov_ops *o = &il_gov_teo_under_test;
+
+	assert_int_equal(il_gov_preset_find(o, "6.1")->features,
+			 il_gov_preset_find(o, "5.14")->features);
+	assert_int_equal(il_gov_preset_find(o, "6.12")->features,
+			 il_gov_preset_find(o, "6.11")->features);
+	assert_int_equal(il_gov_preset_find(o, "6.18")->features,
+			 il_gov_preset_find(o, "6.14")->features);
+	/* 6.13 and 6.16 changed comments only */
+	assert_string_equal(il_gov_preset_for_release(o, "6.13")->release, "6.12");
+	assert_string_equal(il_gov_preset_for_release(o, "6.16")->release, "6.14");
 }
 
 /* --------------------------------------------------- 6.18 / 6.12 / 6.1 ----- */
@@ -1611,11 +1919,11 @@ static void state_loop_matches_fast(void **unused)
 			F.dev.last_state_idx = last;
 			F.dev.last_residency_ns = (int64_t)(krng() % 5000000);
 			if (F.cfg.era == TEO_6_12)
-				update_612(&F.cpu, &F.drv, &F.dev, TICK, &fast);
+				update_612(&F.cpu, &F.drv, &F.dev, TICK, &fast, false);
 			else if (F.cfg.era == TEO_6_18)
 				update_618(&F.cpu, &F.drv, &F.dev, TICK, &fast);
 			else
-				update_71(&F.cpu, &F.drv, &F.dev, TICK, &fast);
+				update_71(&F.cpu, &F.drv, &F.dev, TICK, &fast, F.cfg.features);
 		} else {
 			sum_bins(&F.cpu, n, fast.idx, &fast.below);
 		}
@@ -1687,6 +1995,18 @@ int main(void)
 		cmocka_unit_test(decay_floor_rule),
 		cmocka_unit_test(decay_bins_pairs),
 		cmocka_unit_test(update_decays_all_bins),
+		cmocka_unit_test(v54_usec_candidate),
+		cmocka_unit_test(v55_disabled_state_metrics),
+		cmocka_unit_test(v513_short_idle),
+		cmocka_unit_test(v54_ring_index),
+		cmocka_unit_test(v63_util_awareness),
+		cmocka_unit_test(v66_recent_intercepts),
+		cmocka_unit_test(v619_hit_without_half_latency),
+		cmocka_unit_test(v619_tick_wakeup_classified),
+		cmocka_unit_test(v70_tick_intercepts_two_thirds),
+		cmocka_unit_test(v70_intercept_max),
+		cmocka_unit_test(v70_stopped_tick_walk),
+		cmocka_unit_test(same_decisions_rows),
 		cmocka_unit_test(v71_hit_needs_half_latency),
 		cmocka_unit_test(v71_polling_state_lat_zero),
 		cmocka_unit_test(v71_intercept_bins_and_tick),
