@@ -5,18 +5,22 @@
  * (dev->poll_limit_ns, which the core's poll state uses as its time limit)
  * from how long the halts lasted.
  *
- * Follows drivers/cpuidle/governors/haltpoll.c of mainline:
- *   v6.1   blob 1dff3a52917d (select/adjust/reflect as at torvalds 2cc2c3cb54de,
- *          which was read in full);
- *   v6.12, v6.18  same decisions (later texts touch only init and add
- *          grow/shrink tracepoints);
- *   v7.1   9b9c0ff095f0 "cpuidle: haltpoll: Remove single state handling"
- *          (v7.0 cycle, blob 663b7f164d20..ed3952df8526) drops the
- *          "no states" test from select, because e5c9ffc6ae1b makes the core
- *          skip the governor for drivers with fewer than two states. Only a
- *          zero-state table can tell the two apart, which the kernel never
- *          passes to a governor; all four presets make the same decisions
- *          for every input the kernel can produce.
+ * Follows drivers/cpuidle/governors/haltpoll.c of mainline (every release
+ * text hash-checked by the history notes, docs/gov-ladder-haltpoll-oracle.md):
+ *   v5.4   blob 7a703d2e0064: the latency limit is an int in µs, and the
+ *          halt's residency reaches adjust_poll_limit() as the core's int µs
+ *          (truncated), times 1000;
+ *   v5.5   blob cb2a96eafc02: c1d51f684c72, ns (also v6.1: 1dff3a52917d
+ *          only adds grow/shrink tracepoints);
+ *   v6.9   blob 663b7f164d20: 496d0a648509 "do not shrink guest
+ *          poll_limit_ns below grow_start": a shrink that lands below
+ *          guest_halt_poll_grow_start sets the window to 0 (also v6.12,
+ *          v6.18);
+ *   v7.0   blob ed3952df8526: 9b9c0ff095f0 "Remove single state handling"
+ *          drops the "no states" test from select, because e5c9ffc6ae1b makes
+ *          the core skip the governor for drivers with fewer than two
+ *          states; only a zero-state table, which the kernel never passes
+ *          to a governor, tells 7.0 from 6.9 (also v7.1).
  *
  * Module parameters (0644, writable at run time) are set with set_param or
  * as spec patches "haltpoll+guest_halt_poll_ns=100000"; values are parsed
@@ -37,7 +41,9 @@
 #define GUEST_HALT_POLL_GROW_START_NS_DEFAULT 50000 /* first window, ns ("us" in the source comment) */
 
 struct haltpoll_config {
-	bool check_state_count;      /* v6.1..v6.18: "!drv->state_count" in select */
+	bool check_state_count;      /* v5.4..v6.19: "!drv->state_count" in select */
+	bool usec;                   /* v5.4: µs latency limit and residency */
+	bool shrink_to_zero;         /* 496d0a648509 (v6.9) */
 	uint32_t guest_halt_poll_ns;
 	uint32_t guest_halt_poll_shrink;
 	uint32_t guest_halt_poll_grow;
@@ -47,14 +53,24 @@ struct haltpoll_config {
 
 /* Feature bits, one per change-history entry that changes a decision. */
 enum {
-	HF_NO_SINGLE_STATE = 1u << 0,  /* 9b9c0ff095f0: no "!drv->state_count" test */
+	HF_NO_SINGLE_STATE = 1u << 0,  /* 9b9c0ff095f0 (v7.0): no "!drv->state_count" test */
+	HF_NS = 1u << 1,               /* c1d51f684c72 (v5.5): ns instead of µs */
+	HF_SHRINK_TO_ZERO = 1u << 2,   /* 496d0a648509 (v6.9): below grow_start -> 0 */
 };
 
+#define HF_V6_9 (HF_NS | HF_SHRINK_TO_ZERO)
+#define HF_V7_0 (HF_V6_9 | HF_NO_SINGLE_STATE)
+
 static const struct il_gov_preset haltpoll_presets[] = {
-	{ "6.1", 0, "release blob 1dff3a52917d (select/adjust/reflect as at 2cc2c3cb54de)" },
-	{ "6.12", 0, "select/adjust/reflect as at 2cc2c3cb54de (init and tracepoints changed)" },
-	{ "6.18", 0, "select/adjust/reflect as at 2cc2c3cb54de (init and tracepoints changed)" },
-	{ "7.1", HF_NO_SINGLE_STATE, "6.18 + 9b9c0ff095f0 (Remove single state handling)" },
+	{ "5.4", 0, "release blob 7a703d2e0064 (µs latency limit and residency)" },
+	{ "5.5", HF_NS, "c1d51f684c72 (nanoseconds); release blob cb2a96eafc02" },
+	{ "6.1", HF_NS, "release blob 1dff3a52917d (5.5 + grow/shrink tracepoints)" },
+	{ "6.9", HF_V6_9, "496d0a648509 (shrink below grow_start to 0); release blob 663b7f164d20" },
+	{ "6.12", HF_V6_9, "release blob 663b7f164d20" },
+	{ "6.18", HF_V6_9, "release blob 663b7f164d20" },
+	{ "7.0", HF_V7_0, "6.9 + 9b9c0ff095f0 (Remove single state handling); "
+			  "release blob ed3952df8526" },
+	{ "7.1", HF_V7_0, "release blob ed3952df8526" },
 };
 
 static int haltpoll_select(const void *config, void *cpu_data, const struct il_driver *drv,
@@ -64,8 +80,9 @@ static int haltpoll_select(const void *config, void *cpu_data, const struct il_d
 	const struct haltpoll_config *cfg = config;
 	(void)cpu_data;
 
-	/* zero latency limit: poll, keep the tick */
-	if ((cfg->check_state_count && drv->state_count == 0) || in->latency_req_ns == 0) {
+	/* zero latency limit (v5.4: below 1 µs, its int µs is 0): poll, keep the tick */
+	if ((cfg->check_state_count && drv->state_count == 0) ||
+	    (cfg->usec ? in->latency_req_ns / 1000 == 0 : in->latency_req_ns == 0)) {
 		*stop_tick = false;
 		return 0;
 	}
@@ -108,6 +125,9 @@ static void haltpoll_adjust_poll_limit(const struct haltpoll_config *cfg,
 
 		val = (uint32_t)dev->poll_limit_ns;
 		val = shrink == 0 ? 0 : val / shrink;
+		/* 496d0a648509: a window below the first grown one is no window */
+		if (cfg->shrink_to_zero && val < cfg->guest_halt_poll_grow_start)
+			val = 0;
 		dev->poll_limit_ns = val;
 	}
 }
@@ -117,9 +137,18 @@ static void haltpoll_reflect(const void *config, void *cpu_data, const struct il
 			     struct il_device *dev, int index, const struct il_idle_inputs *in)
 {
 	(void)cpu_data; (void)drv; (void)in;
+	const struct haltpoll_config *cfg = config;
+	uint64_t block_ns = (uint64_t)dev->last_residency_ns;
+
 	dev->last_state_idx = index;
+	if (cfg->usec) {
+		/* v5.4: the core's int µs residency, as unsigned int, times 1000 */
+		int64_t us = dev->last_residency_ns / 1000;
+
+		block_ns = (uint64_t)(uint32_t)(us > INT32_MAX ? INT32_MAX : us) * 1000;
+	}
 	if (index != 0)
-		haltpoll_adjust_poll_limit(config, dev, (uint64_t)dev->last_residency_ns);
+		haltpoll_adjust_poll_limit(cfg, dev, block_ns);
 }
 
 /* haltpoll_enable_device: start with no poll window. */
@@ -253,6 +282,8 @@ static int haltpoll_configure(void *config, const struct il_gov_preset *preset,
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->check_state_count = !(preset->features & HF_NO_SINGLE_STATE);
+	cfg->usec = !(preset->features & HF_NS);
+	cfg->shrink_to_zero = preset->features & HF_SHRINK_TO_ZERO;
 	cfg->guest_halt_poll_ns = GUEST_HALT_POLL_NS_DEFAULT;
 	cfg->guest_halt_poll_shrink = GUEST_HALT_POLL_SHRINK_DEFAULT;
 	cfg->guest_halt_poll_grow = GUEST_HALT_POLL_GROW_DEFAULT;

@@ -74,7 +74,7 @@ static void ops_table(void **s)
 	assert_int_equal(ops->rating, 9);
 	char list[64];
 	il_gov_preset_list(ops, list, sizeof(list));
-	assert_string_equal(list, "6.1 6.12 6.18 7.1");
+	assert_string_equal(list, "5.4 5.5 6.1 6.9 6.12 6.18 7.0 7.1");
 	assert_non_null(ops->set_param);
 }
 
@@ -221,12 +221,18 @@ static void grow_sequence(void **s)
 	il_gov_free(f.gov);
 }
 
+/*
+ * The shrink before 496d0a648509 (v6.9): these expectations held for the
+ * newest preset until the history notes showed that the v6.9 text
+ * (663b7f164d20) and every later one reset a window shrunk below
+ * guest_halt_poll_grow_start to 0; they are the v5.5 .. v6.8 rule.
+ */
 static void shrink_rules(void **s)
 {
 	(void)s;
 	struct fx f;
 
-	fx_start(&f, "haltpoll");
+	fx_start(&f, "haltpoll@6.1");
 	f.dev.poll_limit_ns = 200000;
 	halted(&f, 200001);    /* > max: 200 000 / 2 */
 	assert_int_equal(f.dev.poll_limit_ns, 100000);
@@ -240,7 +246,7 @@ static void shrink_rules(void **s)
 	assert_int_equal(f.dev.poll_limit_ns, 0);
 	il_gov_free(f.gov);
 
-	fx_start(&f, "haltpoll");
+	fx_start(&f, "haltpoll@6.1");
 	f.dev.poll_limit_ns = 100000;
 	param(&f, "guest_halt_poll_allow_shrink", "N");
 	halted(&f, 5000000);
@@ -251,10 +257,95 @@ static void shrink_rules(void **s)
 	il_gov_free(f.gov);
 
 	/* a negative residency is a huge u64: it shrinks */
-	fx_start(&f, "haltpoll");
+	fx_start(&f, "haltpoll@6.1");
 	f.dev.poll_limit_ns = 100000;
 	halted(&f, -5);
 	assert_int_equal(f.dev.poll_limit_ns, 50000);
+	il_gov_free(f.gov);
+}
+
+/*
+ * 496d0a648509 (v6.9): after a shrink, a window below guest_halt_poll_grow_start
+ * (50 000) is 0. 200 000 -> 100 000 -> 50 000 (not below: kept) -> /3 = 16 666
+ * -> 0; 6.8 and before keep 16 666.
+ */
+static void shrink_below_grow_start(void **s)
+{
+	(void)s;
+	static const char *const specs[] = { "haltpoll@6.9", "haltpoll@6.12", "haltpoll@6.18",
+					     "haltpoll@7.0", "haltpoll" };
+	struct fx f;
+
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		fx_start(&f, specs[i]);
+		f.dev.poll_limit_ns = 200000;
+		halted(&f, 200001);
+		assert_int_equal(f.dev.poll_limit_ns, 100000);
+		halted(&f, 5000000);
+		assert_int_equal(f.dev.poll_limit_ns, 50000);
+		param(&f, "guest_halt_poll_shrink", "3");
+		halted(&f, 5000000);
+		assert_int_equal(f.dev.poll_limit_ns, 0);
+		/* from 0 the next short halt grows it back to grow_start */
+		halted(&f, 10000);
+		assert_int_equal(f.dev.poll_limit_ns, 50000);
+		il_gov_free(f.gov);
+	}
+	/* grow_start lowered to 10 000: 16 666 is kept */
+	fx_start(&f, "haltpoll@6.9+guest_halt_poll_grow_start=10000+guest_halt_poll_shrink=3");
+	f.dev.poll_limit_ns = 50000;
+	halted(&f, 5000000);
+	assert_int_equal(f.dev.poll_limit_ns, 16666);
+	il_gov_free(f.gov);
+	/* the same sequence in 6.1 keeps the small window */
+	fx_start(&f, "haltpoll@6.1+guest_halt_poll_shrink=3");
+	f.dev.poll_limit_ns = 50000;
+	halted(&f, 5000000);
+	assert_int_equal(f.dev.poll_limit_ns, 16666);
+	il_gov_free(f.gov);
+}
+
+/*
+ * v5.4 works in µs: a latency limit below 1 µs is an int 0 (poll, keep the
+ * tick), and the halt's residency reaches adjust_poll_limit() as int µs
+ * times 1000. 5.5 works in ns.
+ */
+static void usec_era(void **s)
+{
+	(void)s;
+	struct fx f;
+	bool stop;
+
+	/* 999 ns: 5.4 polls (0 µs), 5.5 halts (no window yet) */
+	fx_start(&f, "haltpoll@5.4");
+	f.in.latency_req_ns = 999;
+	assert_int_equal(sel(&f, &stop), 0);
+	assert_false(stop);
+	il_gov_free(f.gov);
+	fx_start(&f, "haltpoll@5.5");
+	f.in.latency_req_ns = 999;
+	assert_int_equal(sel(&f, &stop), 1);
+	il_gov_free(f.gov);
+
+	/*
+	 * window 100 000 ns, halt of 100 999 ns: 5.4 sees 100 µs = 100 000 ns,
+	 * not above the window: no grow; 5.5 grows to 200 000.
+	 */
+	fx_start(&f, "haltpoll@5.4");
+	f.dev.poll_limit_ns = 100000;
+	halted(&f, 100999);
+	assert_int_equal(f.dev.poll_limit_ns, 100000);
+	/* 200 999 ns is 200 µs: not above the 200 000 ns maximum: grows to the max */
+	halted(&f, 200999);
+	assert_int_equal(f.dev.poll_limit_ns, 200000);
+	il_gov_free(f.gov);
+	fx_start(&f, "haltpoll@5.5");
+	f.dev.poll_limit_ns = 100000;
+	halted(&f, 100999);
+	assert_int_equal(f.dev.poll_limit_ns, 200000);
+	/* 200 999 ns > the maximum: shrinks */
+	halted(&f, 200999);
+	assert_int_equal(f.dev.poll_limit_ns, 100000);
 	il_gov_free(f.gov);
 }
 
@@ -281,11 +372,17 @@ static void u32_arithmetic(void **s)
 	assert_int_equal(f.dev.poll_limit_ns, 1705032704u);
 	il_gov_free(f.gov);
 
-	/* shrink reads the window through a u32 too: (2^32 + 10) -> 10 -> 5 */
-	fx_start(&f, "haltpoll");
+	/* shrink reads the window through a u32 too: (2^32 + 10) -> 10 -> 5 (6.8 and before) */
+	fx_start(&f, "haltpoll@6.1");
 	f.dev.poll_limit_ns = 4294967306ull;
 	halted(&f, 300000);
 	assert_int_equal(f.dev.poll_limit_ns, 5);
+	il_gov_free(f.gov);
+	/* ... and 5 < grow_start -> 0 from 6.9 on */
+	fx_start(&f, "haltpoll");
+	f.dev.poll_limit_ns = 4294967306ull;
+	halted(&f, 300000);
+	assert_int_equal(f.dev.poll_limit_ns, 0);
 	il_gov_free(f.gov);
 }
 
@@ -431,6 +528,8 @@ int main(void)
 		cmocka_unit_test(reflect_poll_no_adjust),
 		cmocka_unit_test(grow_sequence),
 		cmocka_unit_test(shrink_rules),
+		cmocka_unit_test(shrink_below_grow_start),
+		cmocka_unit_test(usec_era),
 		cmocka_unit_test(u32_arithmetic),
 		cmocka_unit_test(enable_resets_window),
 		cmocka_unit_test(params_uint_parsing),
