@@ -5,12 +5,17 @@
  * shallower after DEMOTION_COUNT that did not.
  *
  * Follows drivers/cpuidle/governors/ladder.c of mainline:
- *   v6.1   blob 8e9058c4ea63 (ns-based since the 2019 "use nanoseconds" rework);
+ *   v5.4   the µs text: u32 µs thresholds, int µs residency, latency limit
+ *          and exit latencies (the thresholds still compare unsigned, now in
+ *          32 bits);
+ *   v5.5   blob 8e9058c4ea63: c1d51f684c72 "Use nanoseconds as the unit of
+ *          time", s64 residency against u64 thresholds (also v6.1);
  *   v6.12, v6.18 and v7.1  blob 6617eb494a11 (adds one kernel-doc line,
  *          "cpuidle: ladder: fix ladder_do_selection() kernel-doc", v6.10).
- * All four presets make the same decisions. The pre-ns text was read at
- * torvalds 04d9765bd22e; the ns text from the patch context of the mails
- * below, which all apply to 6617eb494a11.
+ * From 5.5 on every preset makes the same decisions. The pre-ns text was
+ * read at torvalds 04d9765bd22e and in c1d51f684c72's posted diff; the ns
+ * text from the patch context of the mails below, which all apply to
+ * 6617eb494a11.
  *
  * The Feb-2026 patch "cpuidle: ladder: Fix state index when only one idle
  * state is registered" (Aboorva Devarajan, 20260211053552) was NOT merged:
@@ -37,6 +42,7 @@
 #define DEMOTION_COUNT 1
 
 struct ladder_config {
+	bool usec;               /* v5.4: µs arithmetic (no LF_NS) */
 	bool single_state_fix;   /* +single-state-fix (v1 patch, unmerged) */
 	bool signed_thresholds;  /* +signed-thresholds (2022 RFC, unmerged) */
 };
@@ -56,13 +62,38 @@ struct ladder_cpu {
 	struct ladder_state_data states[IL_STATE_MAX];
 };
 
-/* No preset changes a decision, so none has a feature bit. */
-static const struct il_gov_preset ladder_presets[] = {
-	{ "6.1", 0, "release blob 8e9058c4ea63" },
-	{ "6.12", 0, "release blob 6617eb494a11 (one kernel-doc line more, v6.10)" },
-	{ "6.18", 0, "release blob 6617eb494a11" },
-	{ "7.1", 0, "release blob 6617eb494a11" },
+/* Feature bits, one per change-history entry that changes a decision. */
+enum {
+	LF_NS = 1u << 0,  /* c1d51f684c72 (v5.5): nanoseconds; before, µs */
 };
+
+/* From 5.5 on no text changes a decision; the later rows are the ones specs name. */
+static const struct il_gov_preset ladder_presets[] = {
+	{ "5.4", 0, "µs text (c1d51f684c72's pre-image)" },
+	{ "5.5", LF_NS, "c1d51f684c72 (nanoseconds); release blob 8e9058c4ea63" },
+	{ "6.1", LF_NS, "release blob 8e9058c4ea63" },
+	{ "6.12", LF_NS, "release blob 6617eb494a11 (one kernel-doc line more, v6.10)" },
+	{ "6.18", LF_NS, "release blob 6617eb494a11" },
+	{ "7.1", LF_NS, "release blob 6617eb494a11" },
+};
+
+/*
+ * The unsigned int µs exit latency of a v5.4 driver state (the table's own
+ * µs value; derived from ns, truncated, where only ns was given).
+ */
+static inline uint32_t el_us(const struct il_state *s)
+{
+	return s->exit_latency ? s->exit_latency
+			       : (uint32_t)((uint64_t)s->exit_latency_ns / 1000);
+}
+
+/* cpuidle_governor_latency_req() of v5.4: an int in µs */
+static inline int32_t latency_us(int64_t ns)
+{
+	int64_t us = ns < 0 ? 0 : ns / 1000;
+
+	return us > INT32_MAX ? INT32_MAX : (int32_t)us;
+}
 
 /*
  * First state ladder may use: skip a polling state 0. With the v1 fix only
@@ -82,6 +113,15 @@ static int ladder_first_idx(const struct ladder_config *cfg, const struct il_dri
  */
 static int ladder_cmp(const struct ladder_config *cfg, int64_t residency, uint64_t threshold)
 {
+	if (cfg->usec) {
+		/* v5.4: int against u32, so unsigned in 32 bits */
+		if (cfg->signed_thresholds) {
+			int32_t r = (int32_t)residency, t = (int32_t)(uint32_t)threshold;
+			return r < t ? -1 : r > t;
+		}
+		uint32_t r = (uint32_t)(int32_t)residency, t = (uint32_t)threshold;
+		return r < t ? -1 : r > t;
+	}
 	if (cfg->signed_thresholds) {
 		int64_t t = (int64_t)threshold;
 		return residency < t ? -1 : residency > t;
@@ -106,7 +146,8 @@ static int ladder_select(const void *config, void *cpu_data, const struct il_dri
 	const struct ladder_config *cfg = config;
 	struct ladder_cpu *ldev = cpu_data;
 	int last_idx = dev->last_state_idx;
-	int64_t latency_req = in->latency_req_ns;
+	/* v5.4: cpuidle_governor_latency_req() is an int in µs */
+	int64_t latency_req = cfg->usec ? latency_us(in->latency_req_ns) : in->latency_req_ns;
 	(void)stop_tick; /* ladder never retains the tick */
 
 	/* a zero latency limit pins the CPU to state 0 (the v1 fix adds one-state drivers) */
@@ -126,11 +167,20 @@ static int ladder_select(const void *config, void *cpu_data, const struct il_dri
 	/* s64 arithmetic that wraps as the kernel's does */
 	int64_t last_residency = (int64_t)((uint64_t)dev->last_residency_ns -
 					   (uint64_t)drv->states[last_idx].exit_latency_ns);
+	if (cfg->usec) {
+		/* the core's int µs residency (capped at INT_MAX) less the int µs latency */
+		int64_t res_us = dev->last_residency_ns / 1000;
+
+		res_us = res_us > INT32_MAX ? INT32_MAX : res_us;
+		last_residency = (int32_t)((uint32_t)res_us - el_us(&drv->states[last_idx]));
+	}
+	/* v5.4: the unsigned int latency against the int limit compares unsigned */
+#define EL(i) (cfg->usec ? (int64_t)el_us(&drv->states[i]) : drv->states[i].exit_latency_ns)
 
 	/* promotion: the next state must be enabled, so a disabled state is a ceiling */
 	if (last_idx < drv->state_count - 1 && !il_state_disabled(dev, last_idx + 1) &&
 	    ladder_cmp(cfg, last_residency, last->promotion_time_ns) > 0 &&
-	    drv->states[last_idx + 1].exit_latency_ns <= latency_req) {
+	    EL(last_idx + 1) <= latency_req) {
 		last->promotion_count++;
 		last->demotion_count = 0;
 		if ((uint32_t)last->promotion_count >= last->promotion_count_threshold) {
@@ -146,11 +196,11 @@ static int ladder_select(const void *config, void *cpu_data, const struct il_dri
 	 */
 	if (last_idx > first_idx &&
 	    (il_state_disabled(dev, last_idx) ||
-	     drv->states[last_idx].exit_latency_ns > latency_req)) {
+	     EL(last_idx) > latency_req)) {
 		int i;
 
 		for (i = last_idx - 1; i > first_idx; i--)
-			if (drv->states[i].exit_latency_ns <= latency_req)
+			if (EL(i) <= latency_req)
 				break;
 		ladder_do_selection(ldev, dev, last_idx, i);
 		return i;
@@ -168,6 +218,7 @@ static int ladder_select(const void *config, void *cpu_data, const struct il_dri
 	}
 
 	return last_idx;
+#undef EL
 }
 
 /*
@@ -184,7 +235,9 @@ static void ladder_enable(const void *config, void *cpu_data, const struct il_dr
 	dev->last_state_idx = first_idx;
 	for (int i = first_idx; i < drv->state_count; i++) {
 		struct ladder_state_data *s = &ldev->states[i];
-		uint64_t el = (uint64_t)drv->states[i].exit_latency_ns;
+		/* v5.4: the u32 µs thresholds take the int µs latency */
+		uint64_t el = cfg->usec ? el_us(&drv->states[i])
+					: (uint64_t)drv->states[i].exit_latency_ns;
 
 		s->promotion_count = 0;
 		s->demotion_count = 0;
@@ -212,8 +265,8 @@ static int ladder_configure(void *config, const struct il_gov_preset *preset,
 {
 	struct ladder_config *cfg = config;
 
-	(void)preset;
 	memset(cfg, 0, sizeof(*cfg));
+	cfg->usec = !(preset->features & LF_NS);
 	for (int i = 0; i < npatches; i++) {
 		bool *flag = NULL;
 

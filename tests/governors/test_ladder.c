@@ -86,6 +86,32 @@ static int step(struct fx *f, int64_t residency_ns)
 	return idx;
 }
 
+/*
+ * c1d51f684c72 (v5.5): ns. The v5.4 ladder compares int µs: C1 exits in
+ * 1 µs; a residency of 2999 ns is 2 µs, less 1 µs = 1, not above the 1 µs
+ * promotion threshold: 5.4 stays in C1, 5.5 (1999 ns > 1000 ns) promotes
+ * to C2 on the 4th such period. A 999 ns latency limit is 0 µs in 5.4:
+ * state 0 (POLL); 5.5 keeps C1.
+ */
+static void usec_era(void **s)
+{
+	(void)s;
+	struct fx f;
+
+	for (int k = 0; k < 2; k++) {
+		fx_start(&f, k ? "ladder@5.5" : "ladder@5.4", table_n);
+		for (int i = 0; i < 3; i++)
+			assert_int_equal(step(&f, 2999), 0);
+		assert_int_equal(step(&f, 2999), k ? 1 : 0);
+		il_gov_free(f.gov);
+
+		fx_start(&f, k ? "ladder@5.5" : "ladder@5.4", table_p);
+		f.in.latency_req_ns = 999;
+		assert_int_equal(step(&f, 50000), k ? 1 : 0);
+		il_gov_free(f.gov);
+	}
+}
+
 static void ops_table(void **s)
 {
 	(void)s;
@@ -95,7 +121,7 @@ static void ops_table(void **s)
 	assert_int_equal(ops->rating, 10);
 	char list[64];
 	il_gov_preset_list(ops, list, sizeof(list));
-	assert_string_equal(list, "6.1 6.12 6.18 7.1");
+	assert_string_equal(list, "5.4 5.5 6.1 6.12 6.18 7.1");
 	assert_non_null(ops->reflect);
 	assert_null(ops->set_param);
 }
@@ -543,6 +569,7 @@ int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(ops_table),
+		cmocka_unit_test(usec_era),
 		cmocka_unit_test(enable_starts_at_first_idx),
 		cmocka_unit_test(promotion_needs_four),
 		cmocka_unit_test(equal_residency_keeps_streak),
