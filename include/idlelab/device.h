@@ -100,10 +100,30 @@ int il_find_deepest_state(const struct il_driver *drv, const struct il_device *d
 
 /*
  * cpuidle_poll_time(): the poll state's time limit, cached in
- * dev->poll_limit_ns. tick_nsec is the kernel's TICK_NSEC.
+ * dev->poll_limit_ns. tick_nsec is the kernel's TICK_NSEC. il_poll_time()
+ * follows v5.11 and later; il_poll_time_rule() the rule of a release.
  */
 uint64_t il_poll_time(const struct il_driver *drv, struct il_device *dev,
 		      int64_t tick_nsec);
+
+/* How cpuidle_poll_time() picks the limit when no cached one is set. */
+enum il_poll_rule {
+	/* 7a25759eaa04 (v5.11): the first enabled state >= 1 whose target
+	 * residency is at least 10 µs, capped at TICK_NSEC / 16 (also the
+	 * value when there is none) */
+	IL_POLL_RULE_MIN_10US_CAPPED = 0,
+	/* 36fcb4292473 (v5.5 .. v5.10): the first enabled state >= 1, else TICK_NSEC */
+	IL_POLL_RULE_FIRST_ENABLED,
+	/* v5.4: the loop has no break, so the last enabled state >= 1 (its µs
+	 * residency × 1000), else TICK_NSEC */
+	IL_POLL_RULE_LAST_ENABLED,
+};
+
+/* The rule of mainline release rel ("5.4" .. "7.1"). */
+enum il_poll_rule il_poll_rule_for_release(const char *rel);
+
+uint64_t il_poll_time_rule(const struct il_driver *drv, struct il_device *dev,
+			   int64_t tick_nsec, enum il_poll_rule rule);
 
 /* TICK_NSEC for a given HZ: (10^9 + HZ/2) / HZ. */
 static inline int64_t il_tick_nsec(unsigned int hz)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "idlelab/device.h"
+#include "idlelab/release.h"
 
 void il_device_init(struct il_device *dev, const struct il_driver *drv, int cpu)
 {
@@ -112,23 +113,55 @@ int il_find_deepest_state(const struct il_driver *drv, const struct il_device *d
 uint64_t il_poll_time(const struct il_driver *drv, struct il_device *dev,
 		      int64_t tick_nsec)
 {
+	return il_poll_time_rule(drv, dev, tick_nsec, IL_POLL_RULE_MIN_10US_CAPPED);
+}
+
+enum il_poll_rule il_poll_rule_for_release(const char *rel)
+{
+	if (il_release_cmp(rel, "5.5") < 0)
+		return IL_POLL_RULE_LAST_ENABLED;
+	if (il_release_cmp(rel, "5.11") < 0)
+		return IL_POLL_RULE_FIRST_ENABLED;
+	return IL_POLL_RULE_MIN_10US_CAPPED;
+}
+
+uint64_t il_poll_time_rule(const struct il_driver *drv, struct il_device *dev,
+			   int64_t tick_nsec, enum il_poll_rule rule)
+{
 	uint64_t limit_ns;
 
 	if (dev->poll_limit_ns)
 		return dev->poll_limit_ns;
 
-	limit_ns = (uint64_t)(tick_nsec / 16); /* CPUIDLE_POLL_MAX */
-	for (int i = 1; i < drv->state_count; i++) {
-		uint64_t state_limit;
+	if (rule == IL_POLL_RULE_MIN_10US_CAPPED) {
+		limit_ns = (uint64_t)(tick_nsec / 16); /* CPUIDLE_POLL_MAX */
+		for (int i = 1; i < drv->state_count; i++) {
+			uint64_t state_limit;
 
-		if (il_state_disabled(dev, i))
-			continue;
-		state_limit = (uint64_t)drv->states[i].target_residency_ns;
-		if (state_limit < IL_CPUIDLE_POLL_MIN_NS)
-			continue;
-		if (state_limit < limit_ns)
-			limit_ns = state_limit;
-		break;
+			if (il_state_disabled(dev, i))
+				continue;
+			state_limit = (uint64_t)drv->states[i].target_residency_ns;
+			if (state_limit < IL_CPUIDLE_POLL_MIN_NS)
+				continue;
+			if (state_limit < limit_ns)
+				limit_ns = state_limit;
+			break;
+		}
+	} else {
+		limit_ns = (uint64_t)tick_nsec;
+		for (int i = 1; i < drv->state_count; i++) {
+			if (il_state_disabled(dev, i))
+				continue;
+			if (rule == IL_POLL_RULE_FIRST_ENABLED) {
+				limit_ns = (uint64_t)drv->states[i].target_residency_ns;
+				break;
+			}
+			/* v5.4: the driver's unsigned int µs residency × NSEC_PER_USEC */
+			limit_ns = (uint64_t)(drv->states[i].target_residency ?
+					      drv->states[i].target_residency :
+					      (unsigned int)((uint64_t)drv->states[i].target_residency_ns /
+							     1000)) * 1000;
+		}
 	}
 	dev->poll_limit_ns = limit_ns;
 	return limit_ns;

@@ -349,6 +349,57 @@ static void poll_time(void **unused)
 	assert_int_equal(il_poll_time(&drv, &dev, tick1000), 200000);
 }
 
+/*
+ * cpuidle_poll_time() by release: v5.4 takes the last enabled state >= 1
+ * (its loop has no break), 36fcb4292473 (v5.5-rc2) the first, and
+ * 7a25759eaa04 (v5.11) the first of at least 10 µs capped at TICK_NSEC/16.
+ * Before v5.11 the default with no enabled state is TICK_NSEC, uncapped.
+ */
+static void poll_time_by_release(void **unused)
+{
+	(void)unused;
+	struct il_driver drv;
+	struct il_device dev;
+	int64_t tick1000 = il_tick_nsec(1000);
+
+	assert_int_equal(il_poll_rule_for_release("5.4"), IL_POLL_RULE_LAST_ENABLED);
+	assert_int_equal(il_poll_rule_for_release("5.5"), IL_POLL_RULE_FIRST_ENABLED);
+	assert_int_equal(il_poll_rule_for_release("5.10"), IL_POLL_RULE_FIRST_ENABLED);
+	assert_int_equal(il_poll_rule_for_release("5.11"), IL_POLL_RULE_MIN_10US_CAPPED);
+	assert_int_equal(il_poll_rule_for_release("7.1"), IL_POLL_RULE_MIN_10US_CAPPED);
+
+	hsw(&drv);      /* POLL, C1 2 µs, C1E 20 µs, C3 100 µs, C6 400 µs */
+	il_driver_init(&drv);
+	il_device_init(&dev, &drv, 0);
+	assert_int_equal(il_poll_time_rule(&drv, &dev, tick1000, IL_POLL_RULE_LAST_ENABLED), 400000);
+	dev.poll_limit_ns = 0;
+	assert_int_equal(il_poll_time_rule(&drv, &dev, tick1000, IL_POLL_RULE_FIRST_ENABLED), 2000);
+	dev.poll_limit_ns = 0;
+	assert_int_equal(il_poll_time_rule(&drv, &dev, tick1000, IL_POLL_RULE_MIN_10US_CAPPED),
+			 20000);
+	/* C6 disabled: the last enabled is C3; C1 disabled: the first is C1E */
+	il_device_set_user_disable(&dev, 4, true);
+	assert_int_equal(il_poll_time_rule(&drv, &dev, tick1000, IL_POLL_RULE_LAST_ENABLED), 100000);
+	il_device_set_user_disable(&dev, 1, true);
+	assert_int_equal(il_poll_time_rule(&drv, &dev, tick1000, IL_POLL_RULE_FIRST_ENABLED), 20000);
+	/* nothing enabled: TICK_NSEC before v5.11, TICK_NSEC / 16 after */
+	for (int i = 1; i < 5; i++)
+		il_device_set_user_disable(&dev, i, true);
+	assert_int_equal(il_poll_time_rule(&drv, &dev, tick1000, IL_POLL_RULE_LAST_ENABLED), 1000000);
+	dev.poll_limit_ns = 0;
+	assert_int_equal(il_poll_time_rule(&drv, &dev, tick1000, IL_POLL_RULE_FIRST_ENABLED), 1000000);
+	dev.poll_limit_ns = 0;
+	assert_int_equal(il_poll_time_rule(&drv, &dev, tick1000, IL_POLL_RULE_MIN_10US_CAPPED),
+			 62500);
+	/* v5.4 reads the int µs residency: 2500 ns is 2 µs */
+	hsw(&drv);
+	drv.states[2].target_residency = 0;
+	drv.states[2].target_residency_ns = 2500;
+	drv.state_count = 3;
+	il_device_init(&dev, &drv, 0);
+	assert_int_equal(il_poll_time_rule(&drv, &dev, tick1000, IL_POLL_RULE_LAST_ENABLED), 2000);
+}
+
 static void qos(void **unused)
 {
 	(void)unused;
@@ -452,6 +503,7 @@ int main(void)
 		cmocka_unit_test(account_state0_entry),
 		cmocka_unit_test(deepest_state),
 		cmocka_unit_test(poll_time),
+		cmocka_unit_test(poll_time_by_release),
 		cmocka_unit_test(qos),
 		cmocka_unit_test(flags_and_dists),
 		cmocka_unit_test(durations_and_releases),
