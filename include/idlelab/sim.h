@@ -40,6 +40,10 @@ enum il_tick_rule {
 	IL_TICK_GOT_TICK = 0, /* f4c31b07b136: stop only if the last iteration got the tick */
 	IL_TICK_ALWAYS_STOP,  /* no-cpuidle path before f4c31b07b136 (and the proposed fix) */
 	IL_TICK_ALWAYS_RETAIN,/* single-state path of e5c9ffc6ae1b, before f4c31b07b136 */
+	IL_TICK_GOVERNOR,     /* single-state path before e5c9ffc6ae1b: the governor decides */
+	IL_TICK_BY_RELEASE,   /* the default: as the run's kernel release does it (v7.0 and
+				 later got-tick on both paths; before, stop on the
+				 no-cpuidle path and ask the governor with one state) */
 };
 
 /* Engine parameters that are not in the platform file. */
@@ -51,7 +55,7 @@ struct il_sim_params {
 				      -1: the platform's [kernel] switch_ns, else IL_SIM_SWITCH_NS */
 	int64_t turbo_interval_ns; /* how often the package re-evaluates its turbo bin */
 	int64_t no_timer_ns;       /* sleep length when no timer is queued */
-	enum il_tick_rule nocpuidle_tick;   /* tick rule of the no-cpuidle path */
+	enum il_tick_rule nocpuidle_tick;   /* tick rule of the no-cpuidle path (not GOVERNOR) */
 	enum il_tick_rule single_state_tick;/* tick rule of the state_count <= 1 path */
 	bool nohz;                 /* false = nohz=off: tick stop requests are no-ops */
 	int32_t qos_resume_latency_us; /* per-CPU PM QoS (IL_QOS_DEFAULT_DEV_US = none) */
@@ -75,7 +79,7 @@ extern const struct il_opt il_sim_opts[];
 /*
  * Defaults: 1 s, seed 1, no trace, and the table's defaults (entry 300 ns,
  * switch_ns -1 = the platform's, else IL_SIM_SWITCH_NS, turbo 100 µs,
- * rules of f4c31b07b136, no PM QoS limit, 2000 MHz).
+ * tick rules of the run's kernel release, no PM QoS limit, 2000 MHz).
  */
 void il_sim_params_default(struct il_sim_params *p);
 /* The switch_ns a run on platform p uses: params', else p's [kernel] switch_ns, else 700. */

@@ -260,7 +260,7 @@ static void idle_iter(struct il_sim *s, struct sim_cpu *c, int64_t now)
 		stop_or_retain(s, c, tick_rule(s->params.nocpuidle_tick, c->do_idle_got_tick), now);
 		c->path = PATH_DEFAULT;
 		c->req_idx = 0;
-	} else if (s->drv->state_count <= 1) {
+	} else if (s->drv->state_count <= 1 && s->params.single_state_tick != IL_TICK_GOVERNOR) {
 		stop_or_retain(s, c, tick_rule(s->params.single_state_tick, c->do_idle_got_tick), now);
 		c->path = PATH_SINGLE;
 		c->req_idx = 0;
@@ -330,7 +330,7 @@ static void idle_entry_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	mode_set(s, c, M_STATE, now);
 	if (st->flags & IL_FLAG_POLLING) {
 		c->dev.poll_time_limit = false;
-		uint64_t limit = il_poll_time(s->drv, &c->dev, s->tick_nsec);
+		uint64_t limit = il_poll_time_rule(s->drv, &c->dev, s->tick_nsec, s->poll_rule);
 		slot_set(s, c, now + (int64_t)limit, SLOT_POLL_LIMIT);
 	} else {
 		slot_set(s, c, INT64_MAX, SLOT_NONE);

@@ -10,11 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlelab/release.h"
 #include "idlelab/sim.h"
 #include "power.h"
 #include "sim_internal.h"
 
-static const char *const tick_rules[] = { "got-tick", "stop", "retain", NULL };
+/* in the order of enum il_tick_rule */
+static const char *const tick_rules[] = { "got-tick", "stop", "retain", "governor", "release",
+					  NULL };
 
 /*
  * The engine's options (--sim-opt): durations bounded so that no sum of
@@ -32,10 +35,12 @@ const struct il_opt il_sim_opts[] = {
 		      "how often a package re-evaluates its turbo bin"),
 	IL_OPT_DUR_NS(P, no_timer_ns, "no_timer", 1, 1e12, "1s",
 		      "the sleep length governors see when no timer is queued"),
-	IL_OPT_ENUM(P, nocpuidle_tick, enum il_tick_rule, "nocpuidle_tick", tick_rules, "got-tick",
-		    "tick rule without cpuidle (got-tick: f4c31b07b136; stop: before it)"),
+	IL_OPT_ENUM(P, nocpuidle_tick, enum il_tick_rule, "nocpuidle_tick", tick_rules, "release",
+		    "tick rule without cpuidle (release: as the run's kernel release; got-tick: "
+		    "f4c31b07b136, v7.0; stop: before it)"),
 	IL_OPT_ENUM(P, single_state_tick, enum il_tick_rule, "single_state_tick", tick_rules,
-		    "got-tick", "tick rule with one state (retain: e5c9ffc6ae1b before f4c31b07b136)"),
+		    "release", "tick rule with one state (release: as the run's kernel release; "
+		    "got-tick: v7.0; governor: asked, before v7.0; retain: e5c9ffc6ae1b alone)"),
 	IL_OPT_BOOL(P, nohz, "nohz", "on", "off: requests to stop the tick are no-ops (nohz=off)"),
 	IL_OPT_INT_KW(P, qos_resume_latency_us, "resume_latency_us", 0, IL_S32_MAX, "none",
 		      IL_QOS_DEFAULT_DEV_US, "none", "per-CPU PM QoS resume latency limit, µs"),
@@ -117,7 +122,21 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 			   wl->name, wl->min_cpus, p->name, ncpus);
 		return NULL;
 	}
-	if (m->cpuidle && !m->force_poll && m->drv.state_count > 1 && !gov) {
+	/* the idle loop's rules of the run's release (IL_TICK_BY_RELEASE, cpuidle_poll_time) */
+	const char *rel = m->release[0] ? m->release : IL_RELEASE_NEWEST;
+	bool v7_0 = il_release_cmp(rel, "7.0") >= 0;
+	enum il_tick_rule nocpuidle_tick = params->nocpuidle_tick, single_tick = params->single_state_tick;
+
+	if (nocpuidle_tick == IL_TICK_BY_RELEASE)
+		nocpuidle_tick = v7_0 ? IL_TICK_GOT_TICK : IL_TICK_ALWAYS_STOP;   /* f4c31b07b136 */
+	if (single_tick == IL_TICK_BY_RELEASE)
+		single_tick = v7_0 ? IL_TICK_GOT_TICK : IL_TICK_GOVERNOR; /* e5c9ffc6ae1b, d557640e4ce5 */
+	if (nocpuidle_tick == IL_TICK_GOVERNOR) {
+		il_err_set(err, EINVAL, "nocpuidle_tick: the no-cpuidle path has no governor to ask");
+		return NULL;
+	}
+	if (m->cpuidle && !m->force_poll && !gov &&
+	    (m->drv.state_count > 1 || single_tick == IL_TICK_GOVERNOR)) {
 		il_err_set(err, EINVAL, "a governor is needed for driver %s", m->drv.name);
 		return NULL;
 	}
@@ -142,6 +161,9 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 	s->wl_cfg = wl_cfg;
 	s->params = *params;
 	s->params.switch_ns = il_sim_switch_ns(params, p);
+	s->params.nocpuidle_tick = nocpuidle_tick;
+	s->params.single_state_tick = single_tick;
+	s->poll_rule = il_poll_rule_for_release(rel);
 	s->ncpus = ncpus;
 	s->tick_nsec = il_tick_nsec(p->hz ? p->hz : 1000);
 	s->force_poll = m->force_poll;

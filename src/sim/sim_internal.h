@@ -125,6 +125,7 @@ struct il_sim {
 	struct il_sim_params params;
 	struct il_rng rng;
 	int64_t tick_nsec;
+	enum il_poll_rule poll_rule;   /* cpuidle_poll_time() of the run's release */
 	bool force_poll, oracle, energy_on;
 	int64_t now, end_t, next_tick_t;
 	bool stopped, workload_stopped, setup_done;

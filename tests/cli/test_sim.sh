@@ -91,7 +91,7 @@ expect_err "missing.ini"
 expect_exit 2 "$IDLELAB" sim --format xml
 expect_err "--format"
 expect_exit 2 "$IDLELAB" sim --sim-opt nocpuidle_tick=sometimes
-expect_err "got-tick, stop or retain"
+expect_err "got-tick, stop, retain, governor or release"
 expect_exit 2 "$IDLELAB" sim --sim-opt warp=9
 expect_err "unknown key 'warp'"
 expect_exit 2 "$IDLELAB" sim --bogus
@@ -148,7 +148,8 @@ expect_exit 0 "$IDLELAB" sim --workload pingpong --duration 1ms --sim-opt switch
 expect_exit 0 "$IDLELAB" help sim
 expect_out "entry_ns=300 "
 expect_out "(0..1s, or platform)"
-expect_out "nocpuidle_tick=got-tick"
+expect_out "nocpuidle_tick=release"
+expect_out "(got-tick|stop|retain|governor|release)"
 expect_out "trace=off"
 # memory is estimated before anything runs: 8 x 1000 runs on 8192 CPUs (~43 GiB) are refused
 # at once (the limit is 4 GiB); address space (not under ASan, which reserves terabytes) and

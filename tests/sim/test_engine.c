@@ -558,6 +558,96 @@ static void no_cpuidle_tick_rule(void **unused)
 		il_sim_result_free(&x.r);
 }
 
+/*
+ * The idle loop's rules follow the run's release (IL_TICK_BY_RELEASE, the
+ * default). Before v7.0 (e5c9ffc6ae1b, d557640e4ce5, f4c31b07b136) a
+ * single-state driver's governor is asked (and reflected) and decides the
+ * tick; with no cpuidle driver the tick is always stopped. 10.5 ms, HZ 1000.
+ */
+static void tick_rules_by_release(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	struct il_err e;
+
+	load(&x, PLAT_HEAD "[state.0]\nname = C1\nlatency = 1\nresidency = 1\nentry = hlt\n");
+	params(&prm, 10500000);
+	snprintf(x.m.release, sizeof(x.m.release), "6.18");
+	/* the governor keeps the tick: woken by every tick, 10 exits, 11 selects */
+	tg_reset(0, false);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	assert_int_equal(x.r.cpu[0].usage[0].usage, 10);
+	assert_int_equal(tg_data[0].selects, 11);
+	assert_int_equal(tg_data[0].reflects, 10);
+	/* the governor stops it: one entry that lasts the run */
+	tg_reset(0, true);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	assert_int_equal(x.r.cpu[0].usage[0].usage, 0);
+	assert_int_equal(tg_data[0].selects, 1);
+	/* no governor to ask: refused */
+	assert_null(il_sim_new(&x.p, &x.m, NULL, &none_wl, &nothing, &prm, &e));
+	assert_non_null(strstr(e.msg, "governor"));
+	/* 7.0: not asked, got-tick rule (one exit, as single_state_tick_rule) */
+	snprintf(x.m.release, sizeof(x.m.release), "7.0");
+	tg_reset(0, false);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	assert_int_equal(tg_data[0].selects, 0);
+	assert_int_equal(x.r.cpu[0].usage[0].usage, 1);
+	/* an explicit rule still wins over the release */
+	prm.single_state_tick = IL_TICK_GOVERNOR;
+	tg_reset(0, false);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	assert_int_equal(tg_data[0].selects, 11);
+
+	/* no cpuidle driver: 6.19 always stops the tick, 7.0 follows got_tick */
+	params(&prm, 10500000);
+	load(&x, PLAT_HEAD POLL_STATE C1_STATE);
+	x.m.cpuidle = false;
+	memset(&x.m.default_state, 0, sizeof(x.m.default_state));
+	snprintf(x.m.default_state.name, IL_NAME_LEN, "HLT");
+	x.m.default_state.entry = IL_ENTRY_HLT;
+	x.m.default_state.exit_latency_ns = 2000;
+	x.m.default_state.power_w = -1;
+	snprintf(x.m.release, sizeof(x.m.release), "6.19");
+	simulate(&x, NULL, &none_wl, &nothing, &prm);
+	assert_int_equal(x.r.cpu[0].usage[0].usage, 0);
+	snprintf(x.m.release, sizeof(x.m.release), "7.0");
+	simulate(&x, NULL, &none_wl, &nothing, &prm);
+	assert_int_equal(x.r.cpu[0].usage[0].usage, 1);
+	prm.nocpuidle_tick = IL_TICK_GOVERNOR;
+	assert_null(il_sim_new(&x.p, &x.m, NULL, &none_wl, &nothing, &prm, &e));
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
+/*
+ * cpuidle_poll_time() of the run's release: POLL picked with the tick kept,
+ * C1 20 µs, C2 300 µs; the first poll ends on its limit: 20 µs (v5.5 .. v7.1)
+ * or, in v5.4, C2's 300 µs (the last enabled state).
+ */
+static void poll_limit_by_release(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	static const char *const rel[] = { "5.4", "5.5", "5.10", "5.11", "7.1" };
+	static const int64_t want[] = { 300000, 20000, 20000, 20000, 20000 };
+
+	load(&x, PLAT_HEAD POLL_STATE C1_STATE
+	     "[state.2]\nname = C2\nlatency = 10\nresidency = 300\nentry = hlt\n");
+	params(&prm, 900000);
+	for (int k = 0; k < 5; k++) {
+		snprintf(x.m.release, sizeof(x.m.release), "%s", rel[k]);
+		tg_reset(0, false);
+		simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+		assert_true(tg_data[0].first_poll_limit);
+		assert_int_equal(tg_data[0].first_residency_at_reflect, want[k]);
+	}
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
 /* idle=poll: the loop spins until need_resched, no entry window, no cpuidle counters. */
 static void force_poll(void **unused)
 {
@@ -766,6 +856,8 @@ int main(void)
 		cmocka_unit_test(exit_path_cost),
 		cmocka_unit_test(single_state_tick_rule),
 		cmocka_unit_test(no_cpuidle_tick_rule),
+		cmocka_unit_test(tick_rules_by_release),
+		cmocka_unit_test(poll_limit_by_release),
 		cmocka_unit_test(force_poll),
 		cmocka_unit_test(turbo_bins),
 		cmocka_unit_test(energy_sums),
