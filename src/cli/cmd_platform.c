@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "idlelab/device.h"
 #include "idlelab/drivers.h"
+#include "idlelab/governor.h"
 #include "idlelab/json.h"
 #include "idlelab/platform.h"
 #include "idlelab/release.h"
@@ -116,6 +117,15 @@ struct shown {
 	struct il_table *states;
 };
 
+
+/* The preset of the kernel's governor in force at the release (NULL if not a known governor). */
+static const struct il_gov_preset *governor_preset(const struct il_machine_idle *m)
+{
+	const struct il_gov_ops *ops = il_gov_find(m->governor);
+
+	return ops ? il_gov_preset_for_release(ops, m->release) : NULL;
+}
+
 static void print_text(const struct shown *sh)
 {
 	const struct il_platform *p = sh->p;
@@ -157,6 +167,13 @@ static void print_text(const struct shown *sh)
 	}
 	printf("governor: ");
 	il_text_fputs(m->governor, stdout);
+	/* the governor's preset in force at the release: what --kernel runs */
+	const struct il_gov_preset *gp = governor_preset(m);
+	if (gp) {
+		printf("@%s (", gp->release);
+		il_text_fputs(gp->text, stdout);
+		printf(")");
+	}
 	printf("\n");
 	if (p->arch == IL_ARCH_X86 || m->routine != IL_IDLE_ROUTINE_NONE) {
 		printf("default idle: %s: ", il_idle_routine_name(m->routine));
@@ -207,6 +224,8 @@ static int print_json(const struct shown *sh)
 	il_json_kstring(&w, "preferred_governor",
 			sh->drv && sh->drv->governor[0] ? sh->drv->governor : NULL);
 	il_json_kstring(&w, "governor", m->governor);
+	const struct il_gov_preset *gp = governor_preset(m);
+	il_json_kstring(&w, "governor_preset", gp ? gp->release : NULL);
 	il_json_key(&w, "default_idle");
 	if (p->arch == IL_ARCH_X86 || m->routine != IL_IDLE_ROUTINE_NONE) {
 		il_json_object(&w, IL_JSON_INLINE);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "idlelab/batch.h"
+#include "idlelab/release.h"
 
 struct batch_ctx {
 	struct il_sim_batch *b;
@@ -22,22 +23,29 @@ struct batch_ctx {
 
 /*
  * The governor spec a configuration runs: the kernel's choice when none is
- * given, and the kernel release's preset when the spec names no release.
+ * given, and the preset in force at the run's kernel release (the newest
+ * one not newer) when the spec names no release; "NAME@REL" stays as given.
  */
-static void resolve_spec(const char *spec, const struct il_machine_idle *m, char *out, size_t size)
+static int resolve_spec(const char *spec, const struct il_machine_idle *m, char *out, size_t size,
+			struct il_err *err)
 {
 	char name[40];
 	const char *plus;
 
+	if (m->release[0] && il_release_check(m->release, err))
+		return -EINVAL;
 	if (!spec[0])
 		spec = m->governor[0] ? m->governor : "menu";
 	plus = strchr(spec, '+');
 	snprintf(name, sizeof(name), "%.*s", (int)(plus ? (size_t)(plus - spec) : strlen(spec)), spec);
 	const struct il_gov_ops *ops = strchr(name, '@') ? NULL : il_gov_find(name);
-	if (ops && m->release[0] && il_gov_has_release(ops, m->release))
-		snprintf(out, size, "%s@%s%s", name, m->release, plus ? plus : "");
+	const struct il_gov_preset *pr = ops && m->release[0] ?
+					 il_gov_preset_for_release(ops, m->release) : NULL;
+	if (pr)
+		snprintf(out, size, "%s@%s%s", name, pr->release, plus ? plus : "");
 	else
 		snprintf(out, size, "%s", spec);
+	return 0;
 }
 
 /* Module parameters of the governor the platform's boot options set ("haltpoll.X=V"). */
@@ -155,7 +163,8 @@ int il_sim_batch_prepare(struct il_sim_batch *b, struct il_err *err)
 		if (r < 0)
 			return r;
 		char spec[96];
-		resolve_spec(cf->gov_spec, &b->machines[c], spec, sizeof(spec));
+		if (resolve_spec(cf->gov_spec, &b->machines[c], spec, sizeof(spec), err))
+			return -EINVAL;
 		struct il_gov *g = il_gov_new(spec, il_platform_ncpus(b->platform), err);
 		if (!g)
 			return -EINVAL;

@@ -58,6 +58,36 @@ expect_out "state poll/usage"
 expect_exit 0 "$IDLELAB" sim --kernel 6.1 --workload wake-latency --duration 20ms
 expect_out "kernel 6.1:"
 expect_out "haltpoll@6.1: per CPU"
+# --kernel REL runs each governor's preset in force at REL (5.19: menu of 5.13),
+# recorded in every output; an explicit @REL wins; outside 5.4..7.1 is refused
+expect_exit 0 "$IDLELAB" sim --kernel 5.19 --platform amd-zen3-epyc --workload idle --duration 2ms --jobs 1
+expect_out "kernel 5.19:"
+expect_out "menu@5.13: metrics"
+expect_exit 0 "$IDLELAB" sim --kernel 5.19 --platform amd-zen3-epyc --workload idle --duration 2ms --jobs 1 --format json
+expect_out '"governor": "menu@5.13"'
+expect_exit 0 "$IDLELAB" sim --kernel 6.4 --platform intel-skylake-client --governor teo --governor ladder --governor haltpoll --workload idle --duration 2ms --jobs 1
+expect_out "teo@6.3: metrics"
+expect_out "ladder@6.1: metrics"
+expect_out "haltpoll@6.1: metrics"
+expect_exit 0 "$IDLELAB" sim --kernel 5.19 --platform amd-zen3-epyc --governor menu@7.1 --workload idle --duration 2ms --jobs 1
+expect_out "menu@7.1: metrics"
+expect_exit 0 "$IDLELAB" sim --kernel 6.18 --platform amd-zen3-epyc --workload idle --duration 2ms --jobs 1
+expect_out "menu@6.18: metrics"
+expect_exit 0 "$IDLELAB" sim --kernel 6.19 --platform amd-zen3-epyc --workload idle --duration 2ms --jobs 1
+expect_out "menu@6.19: metrics"
+"$IDLELAB" sim --kernel 5.3 --workload idle --duration 2ms >"$TMP/out" 2>"$TMP/err"
+if [ $? -ne 0 ] && [ ! -s "$TMP/out" ]; then ok; else bad "--kernel 5.3 accepted"; fi
+expect_err "5.3"
+expect_err "5.4"
+"$IDLELAB" sim --kernel 7.2 --workload idle --duration 2ms >"$TMP/out" 2>"$TMP/err"
+if [ $? -ne 0 ] && [ ! -s "$TMP/out" ]; then ok; else bad "--kernel 7.2 accepted"; fi
+# platform show names the preset in force
+expect_exit 0 "$IDLELAB" platform show kvm-haltpoll --kernel 6.9
+expect_out "governor: haltpoll@6.9 (496d0a648509"
+expect_exit 0 "$IDLELAB" platform show amd-zen3-epyc --kernel 5.19
+expect_out "governor: menu@5.13 ("
+expect_exit 0 "$IDLELAB" platform show amd-zen3-epyc --kernel 5.19 --format json
+expect_out '"governor_preset": "5.13"'
 # many CPUs: the per-CPU table only on request
 expect_exit 0 "$IDLELAB" sim --platform amd-zen3-epyc --workload idle --duration 20ms
 expect_out "per-CPU counters left out for 256 CPUs"
