@@ -1964,14 +1964,14 @@ static struct il_gov *teo_instance(const char *rel, int ncpus, bool reference)
 static void kernel_shape_on_logs(void **unused)
 {
 	(void)unused;
-	static const char *const rel[] = { "6.12", "6.18", "7.1" };
+	static const char *const rel[] = { "6.6", "6.12", "6.18", "6.19", "7.0", "7.1" };
 	size_t decisions = 0;
 
 	for (size_t l = 0; l < TWIN_NLOGS; l++) {
 		struct il_replay_log log;
 
 		twin_load(&log, twin_logs[l]);
-		for (size_t i = 0; i < 3; i++) {
+		for (size_t i = 0; i < 6; i++) {
 			struct il_gov *fast = teo_instance(rel[i], log.ncpus, false);
 			struct il_gov *ref = teo_instance(rel[i], log.ncpus, true);
 
@@ -1981,7 +1981,7 @@ static void kernel_shape_on_logs(void **unused)
 		}
 		il_replay_log_free(&log);
 	}
-	assert_true(decisions > 3 * 10 * 20000);
+	assert_true(decisions > 6 * 10 * 20000);
 }
 
 int main(void)
