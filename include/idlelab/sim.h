@@ -136,11 +136,16 @@ int il_sim_task_cpu(const struct il_sim *s, int task);
 /*
  * From the workload's task_ran callback (the task's CPU is running it):
  * il_sim_task_run: run another burst of cycles (instead of blocking);
+ * il_sim_task_work: a burst of cycles plus ns of time that does not scale
+ * with the core clock (copies served by L3/uncore/memory, device and
+ * loopback latency, a spin on the clock); the ns part runs first, a
+ * frequency change re-times only the cycles (negative ns count as 0);
  * il_sim_task_sleep_until: block until an hrtimer at abs_ns on the task's CPU;
  * il_sim_task_block: block until another task or an IRQ wakes it.
  * expect_ns (or -1) tells the oracle governors when the wake-up will come.
  */
 void il_sim_task_run(struct il_sim *s, int task, uint64_t cycles);
+void il_sim_task_work(struct il_sim *s, int task, uint64_t cycles, int64_t ns);
 void il_sim_task_sleep_until(struct il_sim *s, int task, int64_t abs_ns);
 void il_sim_task_block(struct il_sim *s, int task, int64_t expect_ns);
 /*

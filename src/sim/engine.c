@@ -68,7 +68,11 @@ static int rq_pop(struct sim_cpu *c)
 	return t;
 }
 
-/* Start a burst on c: fixed_ns of kernel work, then cycles at the package's frequency. */
+/*
+ * Start a burst on c: fixed_ns of frequency-independent time (kernel work
+ * charged in ns, the task's own ns part), then cycles at the package's
+ * frequency.
+ */
 static void burst_start(struct il_sim *s, struct sim_cpu *c, int64_t fixed_ns, uint64_t cycles,
 			int64_t now)
 {
@@ -106,13 +110,14 @@ static void cpu_schedule(struct il_sim *s, struct sim_cpu *c, int64_t now)
 			c->cpu, id, (long long)lat);
 	il_hist_add(&s->wake_lat, lat);
 	t->next_cycles = 0;
+	t->next_ns = 0;
 	t->action = A_NONE;
 	c->extra_ns = 0;
 	s->cur_cpu = c->cpu;
 	if (s->wl->task_woke)
 		s->wl->task_woke(s->wl_cfg, s->wl_st, s, id, lat);
 	s->cur_cpu = -1;
-	burst_start(s, c, s->params.switch_ns + c->extra_ns, t->next_cycles, now);
+	burst_start(s, c, s->params.switch_ns + c->extra_ns + t->next_ns, t->next_cycles, now);
 	c->extra_ns = 0;
 }
 
@@ -135,7 +140,7 @@ static void run_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	s->wl->task_ran(s->wl_cfg, s->wl_st, s, id);
 	s->cur_cpu = -1;
 	if (t->action == A_RUN) {
-		burst_start(s, c, c->extra_ns, t->next_cycles, now);
+		burst_start(s, c, c->extra_ns + t->next_ns, t->next_cycles, now);
 		c->extra_ns = 0;
 		return;
 	}
@@ -630,8 +635,15 @@ int il_sim_task_cpu(const struct il_sim *s, int task) { return s->tasks[task].cp
 
 void il_sim_task_run(struct il_sim *s, int task, uint64_t cycles)
 {
-	s->tasks[task].next_cycles = cycles;
-	s->tasks[task].action = A_RUN;
+	il_sim_task_work(s, task, cycles, 0);
+}
+
+void il_sim_task_work(struct il_sim *s, int task, uint64_t cycles, int64_t ns)
+{
+	struct sim_task *t = &s->tasks[task];
+	t->next_cycles = cycles;
+	t->next_ns = ns > 0 ? ns : 0;
+	t->action = A_RUN;
 }
 
 void il_sim_task_sleep_until(struct il_sim *s, int task, int64_t abs_ns)

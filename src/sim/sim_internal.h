@@ -31,6 +31,7 @@ struct sim_task {
 	int state;           /* T_* */
 	int action;          /* what task_ran asked for, A_* */
 	uint64_t next_cycles;
+	int64_t next_ns;     /* and the frequency-independent part of the next burst */
 	int64_t timer_t;     /* hrtimer expiry when sleeping */
 	int64_t wake_t;      /* when the wake-up was raised, ns */
 	int64_t expect_t;    /* expected wake-up for oracles, -1 unknown */

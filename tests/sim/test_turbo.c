@@ -2,7 +2,8 @@
 /*
  * Turbo: bins by active cores with SMT (a core counts unless all its threads
  * are in a TURBO_RELEASE state), work in cycles re-timed when the frequency
- * changes, and the bin lookup (gaps take the next listed count above).
+ * changes while its frequency-independent part (il_sim_task_work's ns) is
+ * not, and the bin lookup (gaps take the next listed count above).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -33,9 +34,10 @@ static const struct il_gov_ops pc_ops = {
 	.select = pc_select,
 };
 
-/* Task 0 on CPU 0 runs `cycles` once; the end time is kept. */
+/* Task 0 on CPU 0 runs `cycles` plus `ns` once; the end time is kept. */
 static int64_t a_end;
 static uint64_t a_cycles;
+static int64_t a_ns;
 
 static int w_setup(const void *cfg, void *st, struct il_sim *s, struct il_err *err)
 {
@@ -51,7 +53,10 @@ static void w_woke(const void *cfg, void *st, struct il_sim *s, int task, int64_
 	(void)cfg;
 	(void)st;
 	(void)lat;
-	il_sim_task_run(s, task, a_cycles);
+	if (a_ns)
+		il_sim_task_work(s, task, a_cycles, a_ns);
+	else
+		il_sim_task_run(s, task, a_cycles);
 }
 
 static void w_ran(const void *cfg, void *st, struct il_sim *s, int task)
@@ -73,7 +78,7 @@ static const struct il_workload w = {
 	"[state.1]\nname = C1\nlatency = 1\nresidency = 2\n" \
 	"[state.2]\nname = C6\nlatency = 100\nresidency = 400\nflags = TURBO_RELEASE\n"
 
-static int64_t run(int i1, int i2, int i3, struct il_sim_result *r)
+static int64_t run_work(int i1, int i2, int i3, uint64_t cycles, int64_t ns, struct il_sim_result *r)
 {
 	static struct il_platform p;
 	static struct il_machine_idle m;
@@ -92,13 +97,19 @@ static int64_t run(int i1, int i2, int i3, struct il_sim_result *r)
 	prm.duration_ns = 2000000;
 	prm.switch_ns = 0;
 	a_end = -1;
-	a_cycles = 3000000;
+	a_cycles = cycles;
+	a_ns = ns;
 	struct il_sim *s = il_sim_new(&p, &m, &gov, &w, NULL, &prm, &e);
 	assert_non_null(s);
 	assert_int_equal(il_sim_run(s, &e), 0);
 	assert_int_equal(il_sim_result(s, r, &e), 0);
 	il_sim_free(s);
 	return a_end;
+}
+
+static int64_t run(int i1, int i2, int i3, struct il_sim_result *r)
+{
+	return run_work(i1, i2, i3, 3000000, 0, r);
 }
 
 static void smt_bins(void **unused)
@@ -128,6 +139,32 @@ static void smt_bins(void **unused)
 	il_sim_result_free(&r);
 }
 
+/*
+ * A burst of cycles + ns: the ns part runs first and does not scale; only
+ * the cycles are re-timed. The other three CPUs are in C6 from 300 ns, so
+ * the package goes from 3000 to 3600 MHz at the 100 us re-evaluation.
+ */
+static void mixed_work(void **unused)
+{
+	(void)unused;
+	struct il_sim_result r;
+	/* 50 us of ns, then cycles from 50 us: 150000 at 3000 MHz by 100 us, 2850000 at 3600 */
+	assert_int_equal(run_work(2, 2, 2, 3000000, 50000, &r), 100000 + 791667);
+	il_sim_result_free(&r);
+	/* the ns part outlasts the change: all 3000000 cycles at 3600 MHz from 150 us */
+	assert_int_equal(run_work(2, 2, 2, 3000000, 150000, &r), 150000 + 833333);
+	il_sim_result_free(&r);
+	/* ns alone: the same at any frequency */
+	assert_int_equal(run_work(2, 2, 2, 0, 200000, &r), 200000);
+	il_sim_result_free(&r);
+	assert_int_equal(run_work(1, 1, 1, 0, 200000, &r), 200000);
+	assert_int_equal(r.freq_ns[0], 2000000); /* 3000 MHz throughout: all cores active */
+	il_sim_result_free(&r);
+	/* and cycles alone at 3000 MHz throughout: 1 ms */
+	assert_int_equal(run_work(1, 1, 1, 3000000, 0, &r), 1000000);
+	il_sim_result_free(&r);
+}
+
 static void bin_lookup(void **unused)
 {
 	(void)unused;
@@ -153,6 +190,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(smt_bins),
+		cmocka_unit_test(mixed_work),
 		cmocka_unit_test(bin_lookup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
