@@ -73,5 +73,11 @@ size_t il_workload_help(const struct il_workload *wl, char *buf, size_t size);
 /* Both CPUs a workload's tasks are pinned to exist on the platform? 0 or -EINVAL. */
 int il_wl_check_cpus(const struct il_workload *wl, const struct il_sim *s, int a, int b,
 		     struct il_err *err);
+/*
+ * A CPU on another core than cpu: the first thread of the next core of its
+ * package (wrapping), else of the next package, else cpu's next SMT
+ * sibling, else cpu itself (a one-CPU machine).
+ */
+int il_wl_other_core(const struct il_sim *s, int cpu);
 
 #endif

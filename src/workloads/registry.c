@@ -84,3 +84,16 @@ int il_wl_check_cpus(const struct il_workload *wl, const struct il_sim *s, int a
 				  wl->name, a >= n ? a : b, n);
 	return 0;
 }
+
+int il_wl_other_core(const struct il_sim *s, int cpu)
+{
+	const struct il_platform *p = il_sim_platform(s);
+	int tpc = p->threads_per_core, cpp = p->cores_per_package;
+	int core = il_sim_core_of(s, cpu), pkg = il_sim_package_of(s, cpu);
+
+	if (cpp > 1)
+		return (pkg * cpp + (core - pkg * cpp + 1) % cpp) * tpc;
+	if (p->packages > 1)
+		return ((pkg + 1) % p->packages) * cpp * tpc;
+	return tpc > 1 ? core * tpc + (cpu - core * tpc + 1) % tpc : cpu;
+}

@@ -53,6 +53,7 @@ static struct il_gov tg_gov = { .ops = &tg_ops, .config = &tg_config,
 static struct il_platform plat;
 static struct il_machine_idle mach;
 static struct il_sim_result res;
+static double run_mhz = 1000; /* the platform has no frequencies: default_mhz */
 
 /* Run workload name with options "k=v k=v" for duration; result in res. */
 static void run(const char *name, const char *opts, int64_t duration)
@@ -79,7 +80,7 @@ static void run(const char *name, const char *opts, int64_t duration)
 	prm.duration_ns = duration;
 	prm.switch_ns = 0;
 	prm.entry_ns = 300;
-	prm.default_mhz = 1000;
+	prm.default_mhz = run_mhz;
 	memset(tg_data, 0, sizeof(tg_data));
 	if (res.cpu)
 		il_sim_result_free(&res);
@@ -229,6 +230,98 @@ static void stream(void **unused)
 		assert_true(got > 0);
 		assert_true(got + drop <= sent && sent - got - drop <= 4);
 		EQ(row, "throughput_Mbps", got * (k ? 4096 : 64) * 8 / 1e-3 / 1e6);
+		EQ(row, "send_Mbps", sent * (k ? 4096 : 64) * 8 / 1e-3 / 1e6);
+	}
+}
+
+/*
+ * The cycles of a message follow the clock, its ns part does not. 1000-byte
+ * messages, phase 1 ms (it ends at the first task_ran at or after 1 ms,
+ * which is not counted); C1 entered 300 ns after blocking, left 1 us after
+ * a wake-up; a wake-up in the entry window aborts it.
+ */
+static void stream_ns(void **unused)
+{
+	(void)unused;
+	/*
+	 * Receiver-bound: 1000 cycles to send, 2.5 us (ns part) to receive,
+	 * queue of 4. The first message (sent at 1 us at 1000 MHz, 0.5 us at
+	 * 2000) wakes the receiver out of C1 1 us later; from then its queue
+	 * never empties: messages done at 2 + 2.5 j us (1.5 + 2.5 j at 2000
+	 * MHz), 399 before 1 ms at either clock. Sent: one per 1 us (999) or
+	 * 0.5 us (1999).
+	 */
+	const char *rb = "sizes=1000 phase=1ms rcvbuf=4 send_work=0 send_copy=1 recv_work=0 "
+			 "recv_copy_ns=2.5";
+	run_mhz = 1000;
+	run("stream", rb, 1000000000);
+	EQ("1000B", "received", 399);
+	EQ("1000B", "sent", 999);
+	assert_true(metric("1000B", "dropped") >= 999 - 399 - 4);
+	EQ("1000B", "receiver_wakeups", 1);
+	run_mhz = 2000;
+	run("stream", rb, 1000000000);
+	EQ("1000B", "received", 399);
+	EQ("1000B", "sent", 1999);
+	/*
+	 * Sender-bound: 3000 cycles to send, 0.4 us to receive. At 1000 MHz
+	 * message k leaves at 3k us, the receiver runs at 3k + 1 (C1 exit) to
+	 * 3k + 1.4: 333 sent, the 333rd received at 1000.4 us is the one that
+	 * ends the phase: 332. At 2000 MHz (1.5 us per message) odd messages
+	 * find the receiver in C1 (done at 1.5k + 1.4), even ones in its entry
+	 * window (done at 1.5k + 0.6): 666 sent by 999 us, all received.
+	 */
+	const char *sb = "sizes=1000 phase=1ms send_work=0 send_copy=3 recv_work=0 recv_copy_ns=0.4";
+	run_mhz = 1000;
+	run("stream", sb, 1000000000);
+	EQ("1000B", "sent", 333);
+	EQ("1000B", "received", 332);
+	EQ("1000B", "receiver_wakeups", 333);
+	run_mhz = 2000;
+	run("stream", sb, 1000000000);
+	EQ("1000B", "sent", 666);
+	EQ("1000B", "received", 666);
+	EQ("1000B", "dropped", 0);
+	run_mhz = 1000;
+}
+
+/* Another core than a CPU's: the next core of its package, else the next package, else the sibling. */
+static void other_core(void **unused)
+{
+	(void)unused;
+	static const struct { const char *topo; int cpu, want; } cases[] = {
+		{ "packages = 2\ncores_per_package = 2\nthreads_per_core = 2\n", 0, 2 },
+		{ "packages = 2\ncores_per_package = 2\nthreads_per_core = 2\n", 1, 2 },
+		{ "packages = 2\ncores_per_package = 2\nthreads_per_core = 2\n", 3, 0 },
+		{ "packages = 2\ncores_per_package = 2\nthreads_per_core = 2\n", 4, 6 },
+		{ "packages = 2\ncores_per_package = 2\nthreads_per_core = 2\n", 7, 4 },
+		{ "packages = 2\ncores_per_package = 1\nthreads_per_core = 2\n", 1, 2 },
+		{ "packages = 2\ncores_per_package = 1\nthreads_per_core = 2\n", 2, 0 },
+		{ "packages = 1\ncores_per_package = 1\nthreads_per_core = 4\n", 1, 2 },
+		{ "packages = 1\ncores_per_package = 1\nthreads_per_core = 4\n", 3, 0 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		static struct il_platform p;
+		struct il_machine_idle m;
+		struct il_err e;
+		char text[400];
+		const struct il_workload *wl = il_workload_find("idle");
+		void *cfg = calloc(1, wl->config_size);
+		struct il_sim_params prm;
+		snprintf(text, sizeof(text), "[platform]\nname = t\n[topology]\n%s"
+			 "[state.0]\nname = POLL\nlatency = 0\nresidency = 0\nflags = polling\n",
+			 cases[i].topo);
+		assert_int_equal(il_platform_load_string(&p, text, strlen(text), "t.ini", &e), 0);
+		memset(&m, 0, sizeof(m));
+		m.cpuidle = true;
+		m.drv = p.table;
+		assert_int_equal(il_workload_configure(wl, cfg, NULL, 0, &e), 0);
+		il_sim_params_default(&prm);
+		struct il_sim *s = il_sim_new(&p, &m, NULL, wl, cfg, &prm, &e); /* one state: no governor */
+		assert_non_null(s);
+		assert_int_equal(il_wl_other_core(s, cases[i].cpu), cases[i].want);
+		il_sim_free(s);
+		free(cfg);
 	}
 }
 
@@ -354,6 +447,8 @@ int main(void)
 		cmocka_unit_test(idle),
 		cmocka_unit_test(idle_irqs),
 		cmocka_unit_test(stream),
+		cmocka_unit_test(stream_ns),
+		cmocka_unit_test(other_core),
 		cmocka_unit_test(refusals),
 		cmocka_unit_test(batch_memory),
 	};
