@@ -50,13 +50,16 @@ static void *batch(struct il_sim_batch *b, struct il_platform *p, struct il_sim_
 {
 	struct il_err e;
 	const struct il_workload *wl = il_workload_find(wl_name);
-	struct il_wl_opt o[2];
+	struct il_wl_opt o[4];
+	char buf[128];
 	int n = 0;
 
 	if (il_platform_load(p, plat, &e))
 		die(plat, &e);
-	if (opt)
-		il_wl_opt_parse(opt, &o[n++], NULL);
+	/* options separated by spaces */
+	snprintf(buf, sizeof(buf), "%s", opt ? opt : "");
+	for (char *save = NULL, *t = strtok_r(buf, " ", &save); t && n < 4; t = strtok_r(NULL, " ", &save))
+		il_wl_opt_parse(t, &o[n++], NULL);
 	void *wcfg = calloc(1, wl->config_size);
 	if (il_workload_configure(wl, wcfg, o, n, &e))
 		die(wl_name, &e);
@@ -142,7 +145,7 @@ int main(int argc, char **argv)
 	if (only && only != 1)
 		goto part2;
 	w = batch(&b, &p, &cfg, "kvm-haltpoll", "menu", "sleep-sweep",
-		  quick ? "loops=2000" : "loops=20000", 1000000000000ll, 1, 1);
+		  quick ? "loops=2000 mode=relative" : "loops=20000 mode=relative", 1000000000000ll, 1, 1);
 	t = run_batch(&b);
 	uint64_t periods = idle_periods(&b);
 	printf("sleep-sweep menu kvm-haltpoll: %llu idle periods in %.3f s: %.2f million/s per core"
@@ -160,7 +163,7 @@ int main(int argc, char **argv)
 	 */
 	for (int g = 0; g < 2; g++) {
 		const char *gov = g ? "teo" : "ladder";
-		w = batch(&b, &p, &cfg, "kvm-haltpoll", gov, "sleep-sweep", "loops=20000",
+		w = batch(&b, &p, &cfg, "kvm-haltpoll", gov, "sleep-sweep", "loops=20000 mode=relative",
 			  1000000000000ll, 1, 1);
 		t = run_batch(&b);
 		periods = idle_periods(&b);

@@ -1,10 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * sleep-sweep: a waker on one CPU wakes a blocked wakee on another after
- * each interval of a list, many times per interval, and reports the table
+ * sleep-sweep: a waker on one CPU wakes a wakee blocked on another after
+ * each interval of a list, `loops` times per interval, and reports the table
  * kernel developers post with cpuidle patches: the wakee CPU's counter
  * differences (usage, time, above, below) per interval, the measured sleep
  * interval, per-state usage and the wake latency.
+ *
+ * The waker (mode=):
+ * - busy (default): as cpuidle_wakeup's pipe mode (AboorvaDevarajan/
+ *   linux-utils, cpuidle/cpuidle_wakeup/cpuidle_wakeup.c, a34b62ed10f5)
+ *   does it: it spins on the clock for `interval` from the end of its
+ *   previous write, then writes one byte into the pipe; it never idles, so
+ *   its own wake-up never lengthens the next period (interval + the write);
+ * - relative: it sleeps `interval` (an hrtimer) after each write, so its
+ *   own wake-up and write add to every period;
+ * - absolute: it sleeps to deadlines `interval` apart on a fixed grid.
+ * The wakee blocks in read() on the pipe (cpuidle_wakeup runs it SCHED_FIFO;
+ * it uses no timer, so no slack applies to it); a byte written while it is
+ * still running is read at once, without sleeping, as a pipe does.
+ * waker_work / wakee_work (+ _ns) are the non-idle work per wake-up: the
+ * write, and the read's return, the loop and the next read up to blocking.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,28 +34,37 @@ extern const struct il_workload il_wl_sleep_sweep;
 
 #define SS_MAX_INTERVALS 64
 
+enum ss_mode { SS_BUSY = 0, SS_RELATIVE, SS_ABSOLUTE };
+static const char *const ss_modes[] = { "busy", "relative", "absolute", NULL };
+
 struct ss_cfg {
 	int n;
 	int64_t interval_ns[SS_MAX_INTERVALS];
 	uint64_t loops;
 	int waker, wakee;
+	enum ss_mode mode;
 	uint64_t waker_cycles, wakee_cycles;
+	int64_t waker_ns, wakee_ns;
 };
 
 struct ss_row {
 	unsigned long long usage[IL_STATE_MAX], above, below;
 	uint64_t time_ns;
-	double slept_ns;         /* sum of measured wakee sleeps */
-	uint64_t wakes;
+	double slept_ns;         /* sum of measured wakee sleeps (reads) */
+	uint64_t wakes;          /* reads that slept */
+	uint64_t reads;          /* all reads: one per byte written */
 	int64_t p50, p99, max;
 };
 
 struct ss_state {
 	int waker_task, wakee_task;
-	int phase;
-	uint64_t count;
+	int phase;               /* of the wakee's reads */
+	uint64_t count;          /* reads in the phase */
+	uint64_t writes;         /* bytes the waker wrote (write j is of phase j / loops) */
+	uint64_t pending;        /* bytes in the pipe */
 	bool started;
-	int64_t waker_timer, wakee_blocked;
+	int64_t next_write;      /* when the waker's next write is due (oracle, absolute grid) */
+	int64_t last_read;       /* when the wakee's previous read returned */
 	struct il_state_usage snap[IL_STATE_MAX];
 	struct ss_row rows[SS_MAX_INTERVALS];
 	struct il_hist lat;
@@ -54,10 +78,18 @@ static const struct il_opt opts[] = {
 	IL_OPT_U64(C, loops, "loops", 1, 100000000, "500", "wake-ups per interval"),
 	IL_OPT_INT(C, waker, "waker", 0, IL_CPUS_MAX - 1, "0", "waker CPU"),
 	IL_OPT_INT(C, wakee, "wakee", 0, IL_CPUS_MAX - 1, "1", "wakee CPU"),
+	IL_OPT_ENUM(C, mode, enum ss_mode, "mode", ss_modes, "busy",
+		    "the waker: busy (spins interval after each write, cpuidle_wakeup's pipe mode), "
+		    "relative (sleeps interval after each write), absolute (sleeps to deadlines "
+		    "interval apart)"),
 	IL_OPT_U64(C, waker_cycles, "waker_work", 0, 1ull << 40, "2000",
-		   "cycles the waker runs per wake-up"),
+		   "cycles of the waker's write per wake-up (estimate)"),
+	IL_OPT_DUR_NS(C, waker_ns, "waker_work_ns", 0, 1e12, "0",
+		      "frequency-independent ns of the waker's write"),
 	IL_OPT_U64(C, wakee_cycles, "wakee_work", 0, 1ull << 40, "2000",
-		   "cycles the wakee runs per wake-up"),
+		   "cycles the wakee runs per read: return, loop, next read to blocking (estimate)"),
+	IL_OPT_DUR_NS(C, wakee_ns, "wakee_work_ns", 0, 1e12, "0",
+		      "frequency-independent ns the wakee runs per read"),
 	IL_OPT_END,
 };
 #undef C
@@ -113,22 +145,55 @@ static void end_phase(const struct ss_cfg *c, struct ss_state *st, struct il_sim
 		il_sim_stop(s);
 }
 
+/*
+ * The wakee's read() returned one byte (slept: it had blocked). Its sleep
+ * is measured as cpuidle_wakeup does, from before read() to after it: here
+ * from the previous read's return (the two clock_gettime calls between are
+ * not separated from the wakee's work), the first from the start.
+ */
+static void wakee_read(const struct ss_cfg *c, struct ss_state *st, struct il_sim *s, int task,
+		       bool slept, int64_t lat)
+{
+	struct ss_row *r = &st->rows[st->phase];
+	int64_t now = il_sim_now(s);
+
+	st->pending--;
+	r->reads++;
+	r->slept_ns += (double)(now - st->last_read);
+	st->last_read = now;
+	if (slept) {
+		r->wakes++;
+		il_hist_add(&st->lat, lat);
+	}
+	il_sim_task_work(s, task, c->wakee_cycles, c->wakee_ns);
+	if (++st->count == c->loops)
+		end_phase(c, st, s);
+}
+
+/* The interval before write number j (of phase j / loops). */
+static int64_t interval_of(const struct ss_cfg *c, uint64_t j)
+{
+	uint64_t ph = j / c->loops;
+	return c->interval_ns[ph < (uint64_t)c->n ? ph : (uint64_t)c->n - 1];
+}
+
 static void task_woke(const void *cfgp, void *stp, struct il_sim *s, int task, int64_t lat)
 {
 	const struct ss_cfg *c = cfgp;
 	struct ss_state *st = stp;
+	int64_t now = il_sim_now(s);
 
 	if (task == st->waker_task) {
-		il_sim_task_run(s, task, c->waker_cycles);
+		if (c->mode == SS_BUSY) {
+			/* spin interval from now (the run's start), then write */
+			st->next_write = now + interval_of(c, st->writes);
+			il_sim_task_work(s, task, c->waker_cycles, interval_of(c, st->writes) + c->waker_ns);
+		} else {
+			il_sim_task_work(s, task, c->waker_cycles, c->waker_ns);
+		}
 		return;
 	}
-	struct ss_row *r = &st->rows[st->phase];
-	r->slept_ns += (double)(il_sim_now(s) + 0 - st->wakee_blocked);
-	r->wakes++;
-	il_hist_add(&st->lat, lat);
-	il_sim_task_run(s, task, c->wakee_cycles);
-	if (++st->count == c->loops)
-		end_phase(c, st, s);
+	wakee_read(c, st, s, task, true, lat);
 }
 
 static void task_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
@@ -138,19 +203,47 @@ static void task_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
 	int64_t now = il_sim_now(s);
 
 	if (task == st->waker_task) {
-		if (st->phase >= c->n) {
+		if (st->writes >= (uint64_t)c->n * c->loops) {
 			il_sim_task_block(s, task, -1);
 			return;
 		}
-		if (st->started)
+		/* relative/absolute: the first burst precedes the first sleep and writes nothing */
+		if (c->mode == SS_BUSY || st->started) {
+			/* write(): a byte into the pipe, waking the wakee if it is blocked */
+			st->writes++;
+			st->pending++;
 			il_sim_task_wake(s, c->waker, st->wakee_task);
+		}
+		if (c->mode == SS_ABSOLUTE && !st->started)
+			st->next_write = now;
 		st->started = true;
-		st->waker_timer = now + c->interval_ns[st->phase];
-		il_sim_task_sleep_until(s, task, st->waker_timer);
+		int64_t iv = interval_of(c, st->writes);
+		switch (c->mode) {
+		case SS_BUSY:
+			st->next_write = now + iv;
+			il_sim_task_work(s, task, c->waker_cycles, iv + c->waker_ns);
+			break;
+		case SS_RELATIVE:
+			st->next_write = now + iv;
+			il_sim_task_sleep_until(s, task, st->next_write);
+			break;
+		case SS_ABSOLUTE:
+			st->next_write += iv;
+			il_sim_task_sleep_until(s, task, st->next_write);
+			break;
+		}
 		return;
 	}
-	st->wakee_blocked = now;
-	il_sim_task_block(s, task, st->waker_timer);
+	if (st->phase >= c->n) {
+		il_sim_task_block(s, task, -1);
+		return;
+	}
+	if (st->pending > 0) {
+		/* the next byte is already there: read() returns at once */
+		wakee_read(c, st, s, task, false, 0);
+		return;
+	}
+	il_sim_task_block(s, task, st->next_write);
 }
 
 /*
@@ -188,7 +281,8 @@ static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metr
 		il_metric_add(out, row, "wakee_cpu", "", IL_BETTER_NONE, false, c->wakee);
 		il_metric_add(out, row, "waker_cpu", "", IL_BETTER_NONE, false, c->waker);
 		il_metric_add(out, row, "sleep_us", "us", IL_BETTER_NONE, false,
-			      r->wakes ? r->slept_ns / (double)r->wakes / 1000 : 0);
+			      r->reads ? r->slept_ns / (double)r->reads / 1000 : 0);
+		il_metric_add(out, row, "wakeups", "", IL_BETTER_NONE, false, (double)r->wakes);
 		il_metric_add(out, row, "usage_diff", "", IL_BETTER_NONE, false, (double)usage);
 		il_metric_add(out, row, "time_diff_ns", "ns", IL_BETTER_NONE, false, (double)r->time_ns);
 		il_metric_add(out, row, "above_diff", "", IL_BETTER_LOWER, false, (double)r->above);

@@ -107,18 +107,19 @@ static double metric(const char *row, const char *col)
 #define EQ(row, col, v) assert_true(fabs(metric(row, col) - (v)) < 1e-9 * fmax(1, fabs((double)(v))))
 
 /*
- * Waker timer at T, waker runs at T + 1 us (C1 exit), IPI, wakee runs at
- * T + 2 us; next timer 100 us after the waker ran: period 101 us.
+ * mode=relative: waker timer at T, waker runs at T + 1 us (C1 exit), IPI,
+ * wakee runs at T + 2 us; next timer 100 us after the waker ran: period 101 us.
  */
 static void sleep_sweep(void **unused)
 {
 	(void)unused;
-	run("sleep-sweep", "intervals=100 loops=10 waker_work=0 wakee_work=0", 1000000000);
+	run("sleep-sweep", "intervals=100 loops=10 waker_work=0 wakee_work=0 mode=relative", 1000000000);
 	/* the sweep ends itself after its last wake-up: the 10th at 102 us + 9 * 101 us */
 	assert_int_equal(res.duration_ns, 102000 + 9 * 101000);
 	EQ("100us", "wakee_cpu", 1);
 	EQ("100us", "waker_cpu", 0);
 	EQ("100us", "sleep_us", (102000 + 9 * 101000) / 10 / 1000.0);
+	EQ("100us", "wakeups", 10);
 	EQ("100us", "usage_diff", 10);
 	EQ("100us", "C1", 10);
 	EQ("100us", "POLL", 0);
@@ -128,6 +129,87 @@ static void sleep_sweep(void **unused)
 	EQ("100us", "lat_p50_us", 1);
 	EQ("100us", "lat_max_us", 1);
 	assert_true(res.metrics.m[res.metrics.n - 1].grid);
+}
+
+/*
+ * mode=busy (the default, cpuidle_wakeup's pipe mode): the waker spins
+ * 100 us from the end of each write and never idles, so its writes are at
+ * 100k us and the wakee (out of C1 in 1 us) runs at 100k + 1: period 100 us.
+ */
+static void sleep_sweep_busy(void **unused)
+{
+	(void)unused;
+	run("sleep-sweep", "intervals=100 loops=10 waker_work=0 wakee_work=0", 1000000000);
+	assert_int_equal(res.duration_ns, 1001000);
+	EQ("100us", "sleep_us", (101 + 9 * 100) / 10.0);
+	EQ("100us", "wakeups", 10);
+	EQ("100us", "usage_diff", 10);
+	EQ("100us", "time_diff_ns", 100700 + 9 * 99700);
+	EQ("100us", "lat_max_us", 1);
+	/* the waker's CPU never idled */
+	assert_int_equal(res.cpu[0].idle_ns, 0);
+	assert_int_equal(res.cpu[0].usage[1].usage, 0);
+	/*
+	 * Bytes written while the wakee runs are read without sleeping: writes
+	 * every 2 us, the wakee 2.7 us per read. Read 1 at 3 us (woken out of
+	 * C1 at 2 + 1), read k at 3 + 2.7 (k - 1) with a byte always there;
+	 * the 10th at 27.3 us ends the sweep. One sleep, one C1 entry; the
+	 * measured sleep is the time from one read's return to the next.
+	 */
+	run("sleep-sweep", "intervals=2 loops=10 waker_work=0 wakee_work=2700", 1000000000);
+	assert_int_equal(res.duration_ns, 27300);
+	EQ("2us", "wakeups", 1);
+	EQ("2us", "sleep_us", 27.3 / 10);
+	EQ("2us", "usage_diff", 1);
+	EQ("2us", "time_diff_ns", 2700);
+}
+
+/*
+ * mode=absolute: deadlines 100 us apart from the end of the first burst
+ * (t = 0); the waker's own C1 exit delays each write (100k + 1) but not
+ * the next deadline: the wakee runs at 100k + 2, period 100 us.
+ */
+/*
+ * The published sweep's list as given, and fractional intervals (the 2025
+ * tables' rows are the measured sleeps 12.376, 22.4, 122.4, 132.4 us):
+ * rows labelled by the interval as given.
+ */
+static void sleep_sweep_intervals(void **unused)
+{
+	(void)unused;
+	const struct il_workload *wl = il_workload_find("sleep-sweep");
+	const struct il_opt *o = il_opt_find(wl->opts, "intervals");
+	struct il_err e;
+	struct { int n; int64_t v[64]; } iv;
+	void *cfg = calloc(1, wl->config_size);
+	assert_int_equal(il_opts_defaults(wl->opts, cfg, &e), 0);
+	memcpy(&iv.n, (char *)cfg + o->count_off, sizeof(int));
+	memcpy(iv.v, (char *)cfg + o->off, sizeof(iv.v));
+	static const int64_t want[] = { 2, 5, 7, 12, 22, 32, 42, 52, 62, 72, 82, 92, 102, 112, 122,
+					132, 142, 152, 202, 302, 402, 502, 602, 702, 802, 902, 1002 };
+	assert_int_equal(iv.n, 27);
+	for (int i = 0; i < 27; i++)
+		assert_int_equal(iv.v[i], want[i] * 1000);
+	free(cfg);
+	run("sleep-sweep", "intervals=12.376,22.4,122.4,132.4 loops=2 waker_work=0 wakee_work=0",
+	    1000000000);
+	EQ("12.376us", "wakeups", 2);
+	EQ("22.4us", "wakeups", 2);
+	EQ("122.4us", "wakeups", 2);
+	EQ("132.4us", "wakeups", 2);
+	/* busy waker, 1 us C1 exit: two reads 12.376 us apart, the first at 12.376 + 1 */
+	EQ("12.376us", "sleep_us", (13.376 + 12.376) / 2);
+}
+
+static void sleep_sweep_absolute(void **unused)
+{
+	(void)unused;
+	run("sleep-sweep", "intervals=100 loops=10 waker_work=0 wakee_work=0 mode=absolute", 1000000000);
+	assert_int_equal(res.duration_ns, 1002000);
+	EQ("100us", "sleep_us", (102 + 9 * 100) / 10.0);
+	EQ("100us", "usage_diff", 10);
+	EQ("100us", "time_diff_ns", 101700 + 9 * 99700);
+	assert_int_equal(res.cpu[0].usage[1].usage, 10);
 }
 
 /* A 1 us burst each side and a 1 us exit each way: a round trip every 4 us. */
@@ -440,6 +522,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sleep_sweep),
+		cmocka_unit_test(sleep_sweep_busy),
+		cmocka_unit_test(sleep_sweep_absolute),
+		cmocka_unit_test(sleep_sweep_intervals),
 		cmocka_unit_test(pingpong),
 		cmocka_unit_test(wake_latency),
 		cmocka_unit_test(request_response),
