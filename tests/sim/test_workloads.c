@@ -223,6 +223,18 @@ static void pingpong(void **unused)
 	EQ("pingpong per period", "min", 250000);
 	EQ("pingpong per period", "max", 250000);
 	EQ("pingpong per period", "periods", 9);
+	/* context_switch2 counts 2 per round trip */
+	EQ("pingpong", "context_switches_per_s", 500000);
+	EQ("context_switch2 per period", "p50", 500000);
+	EQ("context_switch2 per period", "min", 500000);
+	/* 1 us of ns each side instead of cycles: the same at 2000 MHz */
+	run_mhz = 2000;
+	run("pingpong", "work=0 work_ns=1us period=1ms", 10000000);
+	EQ("pingpong", "round_trips", 2500);
+	/* ... while 1000 cycles take 0.5 us: a round trip every 3 us, counted at 0, 3, ..., 9999 us */
+	run("pingpong", "work=1000 period=1ms", 10000000);
+	EQ("pingpong", "round_trips", 3334);
+	run_mhz = 1000;
 }
 
 /* A constant 100 us gap: wakee runs at 102 us + k * 101 us, each 1 us late. */
