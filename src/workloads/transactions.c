@@ -1,10 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * transactions (pgbench-like): clients whose transactions compute and wait
- * on I/O completions. Each I/O is a device interrupt after a latency drawn
- * from a distribution, on the client's CPU or on a fixed IRQ CPU (then the
- * handler wakes the client remotely); the waiting client counts in
- * nr_iowait, which menu of 6.1/6.12 reads. Reports TPS and latency.
+ * transactions (pgbench -S -c C -j J): C connections, each served by its
+ * own backend process, driven by J pgbench threads that each own a block of
+ * the connections and wait in poll() on their sockets. A transaction of the
+ * select-only script: the thread sends the query over the connection's
+ * Unix socket (waking the backend), the backend receives, parses, plans and
+ * executes it against cached data and sends the row back (waking the
+ * thread if it waits), the thread reads the result and sends the next
+ * query. Nobody waits for block I/O: pgbench -S over a Unix socket waits
+ * on sockets only, so nr_iowait stays 0 (only io_schedule() waits count;
+ * iowait=yes counts the socket waits as I/O waits, as this workload did
+ * before). ios > 0 adds block-I/O waits (device interrupts, always I/O
+ * waits) to each backend's work.
+ *
+ * Placement is fixed: backend i on CPU i mod n, pgbench thread t on CPU
+ * n - 1 - (t n / J) mod n. Reports TPS, the latency of each transaction
+ * (send to result read) and the latency average pgbench prints when it
+ * does not measure one (clients x time / transactions).
  */
 #include <assert.h>
 #include <errno.h>
@@ -24,40 +36,95 @@ extern const struct il_workload il_wl_transactions;
 #define TX_MAX_CLIENTS IL_CPUS_MAX
 
 struct tx_cfg {
-	uint64_t clients;        /* 0 = one per CPU */
-	uint64_t ios;            /* I/O waits per transaction */
-	uint64_t cycles;         /* compute before each I/O and at the end */
+	uint64_t clients;        /* connections = backends; 0 = one per CPU */
+	uint64_t threads;        /* pgbench threads (at most one per connection) */
+	uint64_t client_cycles;  /* a thread per transaction: read the result, send the query */
+	int64_t client_ns;
+	uint64_t backend_cycles; /* a backend per transaction: receive, parse, plan, execute, reply */
+	int64_t backend_ns;
+	bool iowait;             /* count the socket waits in nr_iowait */
+	uint64_t ios;            /* block-I/O waits per transaction in the backend */
 	struct il_dist io;       /* I/O latency, ns */
-	int irq_cpu;             /* -1 = the client's CPU */
-	int64_t think_ns;        /* sleep between transactions */
+	int irq_cpu;             /* -1 = the backend's CPU */
 };
 
-struct tx_client {
-	int64_t start;
+struct tx_conn {
+	int backend;             /* task */
+	int thread;              /* index */
+	int next;                /* in its thread's ready list, -1 none */
+	int64_t start;           /* query sent */
 	uint64_t io_left;
-	bool started, thinking;
+	bool started;            /* a query was sent (the first handling sends only) */
+};
+
+struct tx_thread {
+	int task;
+	int head, tail;          /* connections with a result to read (or a first query to send) */
 };
 
 struct tx_state {
-	int n;
-	struct tx_client c[TX_MAX_CLIENTS];
+	int n, nthreads;
+	struct tx_conn c[TX_MAX_CLIENTS];
+	struct tx_thread t[TX_MAX_CLIENTS];
 	uint64_t done;
 	struct il_hist lat;
 };
 
 #define C struct tx_cfg
 static const struct il_opt opts[] = {
-	IL_OPT_U64(C, clients, "clients", 0, TX_MAX_CLIENTS, "0", "clients (0: one per CPU)"),
-	IL_OPT_U64(C, ios, "ios", 0, 1000, "4", "I/O waits per transaction"),
-	IL_OPT_U64(C, cycles, "work", 0, 1ull << 40, "20000",
-		   "cycles computed before each I/O and at the end"),
-	IL_OPT_DIST(C, io, "io", "lognormal:80us:0.5", "I/O latency distribution"),
+	IL_OPT_U64(C, clients, "clients", 0, TX_MAX_CLIENTS, "0",
+		   "connections, one backend each (pgbench -c; 0: one per CPU)"),
+	IL_OPT_U64(C, threads, "threads", 1, TX_MAX_CLIENTS, "20",
+		   "pgbench threads (-j), at most one per connection"),
+	IL_OPT_U64(C, client_cycles, "client_work", 0, 1ull << 40, "10000",
+		   "cycles a pgbench thread runs per transaction: read the result, send the next "
+		   "query (estimate)"),
+	IL_OPT_DUR_NS(C, client_ns, "client_work_ns", 0, 1e12, "0",
+		      "frequency-independent ns of the same"),
+	IL_OPT_U64(C, backend_cycles, "backend_work", 0, 1ull << 40, "40000",
+		   "cycles a backend runs per transaction: receive, parse, plan, execute, reply "
+		   "(estimate)"),
+	IL_OPT_DUR_NS(C, backend_ns, "backend_work_ns", 0, 1e12, "0",
+		      "frequency-independent ns of the same"),
+	IL_OPT_BOOL(C, iowait, "iowait", "no",
+		    "count the socket waits as I/O waits (nr_iowait), as this workload did before"),
+	IL_OPT_U64(C, ios, "ios", 0, 1000, "0",
+		   "block-I/O waits per transaction in the backend (select-only on cached data: 0)"),
+	IL_OPT_DIST(C, io, "io", "lognormal:80us:0.5", "block-I/O latency distribution"),
 	IL_OPT_INT_KW(C, irq_cpu, "irq_cpu", 0, IL_CPUS_MAX - 1, "same", -1, "same",
-		      "CPU taking the completion interrupts (same: the client's)"),
-	IL_OPT_DUR(C, think_ns, "think", 0, 1e12, "0", "sleep between transactions"),
+		      "CPU taking the I/O completion interrupts (same: the backend's)"),
 	IL_OPT_END,
 };
 #undef C
+
+/* task data: connection i + 1 for a backend, -(t + 1) for pgbench thread t */
+static intptr_t id_of(struct il_sim *s, int task)
+{
+	return (intptr_t)il_sim_task_data(s, task);
+}
+
+static void ready_push(struct tx_state *st, int conn)
+{
+	struct tx_thread *t = &st->t[st->c[conn].thread];
+	st->c[conn].next = -1;
+	if (t->tail >= 0)
+		st->c[t->tail].next = conn;
+	else
+		t->head = conn;
+	t->tail = conn;
+}
+
+static int ready_pop(struct tx_state *st, int thread)
+{
+	struct tx_thread *t = &st->t[thread];
+	int conn = t->head;
+	if (conn >= 0) {
+		t->head = st->c[conn].next;
+		if (t->head < 0)
+			t->tail = -1;
+	}
+	return conn;
+}
 
 static int setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *err)
 {
@@ -70,57 +137,97 @@ static int setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *e
 				  c->irq_cpu, n);
 	st->n = c->clients ? (int)c->clients : n;
 	assert(st->n <= TX_MAX_CLIENTS); /* options are bounded by it, the engine's CPUs too */
-	for (int i = 0; i < st->n; i++) {
-		int t = il_sim_task_add(s, i % n, (void *)(intptr_t)i);
-		il_sim_task_wake(s, -1, t);
+	st->nthreads = (int)c->threads < st->n ? (int)c->threads : st->n;
+	for (int t = 0; t < st->nthreads; t++) {
+		int cpu = n - 1 - (int)((int64_t)t * n / st->nthreads % n);
+		st->t[t].task = il_sim_task_add(s, cpu, (void *)(intptr_t)-(t + 1));
+		st->t[t].head = st->t[t].tail = -1;
 	}
+	for (int i = 0; i < st->n; i++) {
+		struct tx_conn *cn = &st->c[i];
+		cn->backend = il_sim_task_add(s, i % n, (void *)(intptr_t)(i + 1));
+		/* pgbench deals the clients to its threads in blocks */
+		cn->thread = (int)((int64_t)i * st->nthreads / st->n);
+		ready_push(st, i);
+	}
+	for (int t = 0; t < st->nthreads; t++)
+		il_sim_task_wake(s, -1, st->t[t].task);
 	il_hist_init(&st->lat);
 	return 0;
+}
+
+/* The backend's work before each of its I/O waits and after the last: an equal share. */
+static void backend_part(const struct tx_cfg *c, struct il_sim *s, int task)
+{
+	uint64_t parts = c->ios + 1;
+	il_sim_task_work(s, task, c->backend_cycles / parts, c->backend_ns / (int64_t)parts);
 }
 
 static void task_woke(const void *cfgp, void *stp, struct il_sim *s, int task, int64_t lat)
 {
 	const struct tx_cfg *c = cfgp;
-	struct tx_state *st = stp;
-	struct tx_client *cl = &st->c[(intptr_t)il_sim_task_data(s, task)];
+	intptr_t id = id_of(s, task);
 
+	(void)stp;
 	(void)lat;
 	il_sim_task_set_iowait(s, task, false);
-	if (cl->thinking || !cl->started) {
-		cl->thinking = false;
-		cl->started = true;
-		cl->start = il_sim_now(s);
-		cl->io_left = c->ios;
+	if (id < 0) {
+		/* the pgbench thread handles the first connection of its ready list */
+		il_sim_task_work(s, task, c->client_cycles, c->client_ns);
+		return;
 	}
-	il_sim_task_run(s, task, c->cycles);
+	backend_part(c, s, task);
+}
+
+/* Wait on a socket (or, with iowait=yes, as if on I/O). */
+static void socket_wait(const struct tx_cfg *c, struct il_sim *s, int task)
+{
+	if (c->iowait)
+		il_sim_task_set_iowait(s, task, true);
+	il_sim_task_block(s, task, -1);
 }
 
 static void task_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
 {
 	const struct tx_cfg *c = cfgp;
 	struct tx_state *st = stp;
-	struct tx_client *cl = &st->c[(intptr_t)il_sim_task_data(s, task)];
+	intptr_t id = id_of(s, task);
+	int cpu = il_sim_task_cpu(s, task);
 	int64_t now = il_sim_now(s);
 
-	if (cl->io_left > 0) {
-		cl->io_left--;
-		int cpu = c->irq_cpu >= 0 ? c->irq_cpu : il_sim_task_cpu(s, task);
-		il_sim_irq_at(s, cpu, now + il_dist_sample(&c->io, il_sim_rng(s)), task);
+	if (id < 0) {
+		int t = (int)-id - 1;
+		int conn = ready_pop(st, t);
+		assert(conn >= 0); /* woken only by a reply it has yet to read */
+		struct tx_conn *cn = &st->c[conn];
+		if (cn->started) {
+			st->done++;
+			il_hist_add(&st->lat, now - cn->start);
+		}
+		/* the next query of this connection */
+		cn->started = true;
+		cn->start = now;
+		cn->io_left = c->ios;
+		il_sim_task_wake(s, cpu, cn->backend);
+		if (st->t[t].head >= 0)
+			il_sim_task_work(s, task, c->client_cycles, c->client_ns);
+		else
+			socket_wait(c, s, task); /* poll() on its connections */
+		return;
+	}
+	struct tx_conn *cn = &st->c[id - 1];
+	if (cn->io_left > 0) {
+		cn->io_left--;
+		int icpu = c->irq_cpu >= 0 ? c->irq_cpu : cpu;
+		il_sim_irq_at(s, icpu, now + il_dist_sample(&c->io, il_sim_rng(s)), task);
 		il_sim_task_set_iowait(s, task, true);
 		il_sim_task_block(s, task, -1);
 		return;
 	}
-	st->done++;
-	il_hist_add(&st->lat, now - cl->start);
-	if (c->think_ns > 0) {
-		cl->thinking = true;
-		il_sim_task_sleep_until(s, task, now + c->think_ns);
-		return;
-	}
-	/* no think time: the next transaction starts at once */
-	cl->start = now;
-	cl->io_left = c->ios;
-	il_sim_task_run(s, task, c->cycles);
+	/* the reply: the thread reads it when it gets to it */
+	ready_push(st, (int)id - 1);
+	il_sim_task_wake(s, cpu, st->t[cn->thread].task);
+	socket_wait(c, s, task); /* recv() for the next query */
 }
 
 static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metrics *out)
@@ -130,6 +237,7 @@ static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metr
 
 	(void)cfgp;
 	il_metric_add(out, "transactions", "clients", "", IL_BETTER_NONE, false, st->n);
+	il_metric_add(out, "transactions", "threads", "", IL_BETTER_NONE, false, st->nthreads);
 	il_metric_add(out, "transactions", "done", "", IL_BETTER_HIGHER, false, (double)st->done);
 	il_metric_add(out, "transactions", "tps", "1/s", IL_BETTER_HIGHER, true,
 		      secs > 0 ? (double)st->done / secs : 0);
@@ -137,11 +245,15 @@ static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metr
 		      il_hist_mean(&st->lat) / 1000);
 	il_metric_add(out, "transactions", "latency_p99_us", "us", IL_BETTER_LOWER, false,
 		      st->lat.count ? (double)il_hist_percentile(&st->lat, 99) / 1000 : 0);
+	/* pgbench without -L/-R/-P: "latency average" = 1000 x duration x clients / transactions ms */
+	il_metric_add(out, "transactions", "latency_avg_ms", "ms", IL_BETTER_LOWER, false,
+		      st->done ? 1000.0 * secs * st->n / (double)st->done : 0);
 }
 
 const struct il_workload il_wl_transactions = {
 	.name = "transactions",
-	.summary = "pgbench-like clients computing and waiting on I/O completions: TPS, latency",
+	.summary = "pgbench -S: pgbench threads and one backend per connection over Unix sockets: "
+		   "TPS, latency",
 	.opts = opts,
 	.config_size = sizeof(struct tx_cfg),
 	.state_size = sizeof(struct tx_state),

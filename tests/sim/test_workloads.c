@@ -22,6 +22,7 @@
 struct tg_cpu {
 	int selects;
 	struct il_idle_inputs first_sel;
+	unsigned int max_iowait;
 };
 
 static int tg_select(const void *c, void *d, const struct il_driver *drv, struct il_device *dev,
@@ -33,6 +34,8 @@ static int tg_select(const void *c, void *d, const struct il_driver *drv, struct
 	(void)dev;
 	if (!t->selects++)
 		t->first_sel = *in;
+	if (in->nr_iowait > t->max_iowait)
+		t->max_iowait = in->nr_iowait;
 	*stop_tick = true;
 	return 1;
 }
@@ -260,25 +263,61 @@ static void request_response(void **unused)
 	EQ("request-response", "rtt_mean_us", 3);
 }
 
-/* 1 us compute, 10 us I/O + 1 us exit, 1 us compute: 13 us per transaction. */
+/*
+ * pgbench -S, one connection, one thread: the thread (CPU 1) sends at 1 us,
+ * the backend (CPU 0) runs at 2 (C1 exit) for 2 us, replies at 4, the thread
+ * runs at 5 and is done at 6, sending the next query: 5 us a transaction.
+ */
 static void transactions(void **unused)
 {
 	(void)unused;
-	run("transactions", "clients=1 ios=1 work=1000 io=10us", 10000000);
-	EQ("transactions", "done", 769);
-	EQ("transactions", "tps", 76900);
-	EQ("transactions", "latency_mean_us", 13);
-	/* the client waits for its I/O at every select of CPU 0 */
-	assert_int_equal(tg_data[0].first_sel.nr_iowait, 1);
-	assert_int_equal(tg_data[1].first_sel.nr_iowait, 0);
+	run("transactions", "clients=1 threads=1 client_work=1000 backend_work=2000", 10000000);
+	EQ("transactions", "clients", 1);
+	EQ("transactions", "threads", 1);
+	/* done at 6 + 5 (k - 1) us <= 10 ms */
+	EQ("transactions", "done", 1999);
+	EQ("transactions", "tps", 199900);
+	EQ("transactions", "latency_mean_us", 5);
+	EQ("transactions", "latency_avg_ms", 1000.0 * 0.01 / 1999);
+	/* socket waits: no I/O waiter anywhere */
+	assert_int_equal(tg_data[0].max_iowait, 0);
+	assert_int_equal(tg_data[1].max_iowait, 0);
+	assert_int_equal(res.cpu[0].usage[1].usage, 1999 + 1);
+	/* iowait=yes: the same timing, each side's wait counted on its CPU */
+	run("transactions", "clients=1 threads=1 client_work=1000 backend_work=2000 iowait=yes",
+	    10000000);
+	EQ("transactions", "done", 1999);
+	assert_int_equal(tg_data[0].max_iowait, 1);
+	assert_int_equal(tg_data[1].max_iowait, 1);
 	/*
-	 * completions on CPU 1: its handler runs after CPU 1's exit and wakes the
-	 * client remotely, which runs after CPU 0's exit: 14 us per transaction
+	 * one block I/O of 10 us in the backend, its work split in two: 1 us,
+	 * I/O, C1 exit, 1 us, reply: 1 + 1 + 1 + 10 + 1 + 1 + 1 = 16 us a
+	 * transaction, done at 17 + 16 (k - 1) us; the I/O wait counts on CPU 0
 	 */
-	run("transactions", "clients=1 ios=1 work=1000 io=10us irq_cpu=1", 10000000);
-	EQ("transactions", "latency_mean_us", 14);
-	EQ("transactions", "done", 714);
-	assert_int_equal(res.cpu[1].usage[1].usage, 714);
+	run("transactions", "clients=1 threads=1 client_work=1000 backend_work=2000 ios=1 io=10us",
+	    10000000);
+	EQ("transactions", "done", 624); /* 17 + 16 x 623 <= 10000 */
+	EQ("transactions", "latency_mean_us", 16);
+	assert_int_equal(tg_data[0].max_iowait, 1);
+	assert_int_equal(tg_data[1].max_iowait, 0);
+	/* completions on CPU 1: its handler wakes the backend remotely, after CPU 1's own exit: +1 us */
+	run("transactions", "clients=1 threads=1 client_work=1000 backend_work=2000 ios=1 io=10us "
+	    "irq_cpu=1", 10000000);
+	EQ("transactions", "latency_mean_us", 17);
+	/*
+	 * two connections on one thread, clients dealt in blocks: backends on
+	 * CPUs 0 and 1, the thread on CPU 1; the thread handles its ready
+	 * connections one burst each before it waits. More than one
+	 * connection alone, at most 2 per 4 us (each backend needs 2 us of
+	 * work and 1 us of the thread plus a wake-up per transaction)
+	 */
+	run("transactions", "clients=2 threads=1 client_work=1000 backend_work=2000", 10000000);
+	EQ("transactions", "threads", 1);
+	assert_true(metric("transactions", "done") > 1999);
+	assert_true(metric("transactions", "done") <= 5000);
+	/* more threads than connections: one per connection */
+	run("transactions", "clients=2 threads=20", 1000000);
+	EQ("transactions", "threads", 2);
 }
 
 /* Timers every 1.5 ms, 2 us handler: the tick stays stopped, 6 wake-ups per CPU in 10 ms. */
@@ -437,6 +476,8 @@ static void refusals(void **unused)
 		{ "idle", "irq_rate=fast", "irq_rate: 'fast' is not a number in 0..100000000" },
 		{ "sleep-sweep", "wakee=8192", "wakee: '8192' is not a whole number in 0..8191" },
 		{ "transactions", "irq_cpu=any", "irq_cpu: 'any' is not a whole number in 0..8191 or 'same'" },
+		{ "transactions", "iowait=maybe", "iowait" },
+		{ "transactions", "threads=0", "threads: '0' is not a whole number in 1..8192" },
 		{ "transactions", "clients=8193", "clients: '8193' is not a whole number in 0..8192" },
 		{ "pingpong", "cpus=1", "cpus: 1 value, it takes 2" },
 		{ "stream", "sizes=1,2..4 stride 1", "sizes: '2..4 stride 1' is not a value or a range 'A..B step S'" },
