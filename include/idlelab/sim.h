@@ -155,6 +155,19 @@ void il_sim_task_block(struct il_sim *s, int task, int64_t expect_ns);
  * it polls. Returns false if the task was not blocked.
  */
 bool il_sim_task_wake(struct il_sim *s, int from_cpu, int task);
+/*
+ * The same, the task first moved to cpu (the scheduler's choice of CPU for
+ * a wake-up, select_task_rq(), made by the workload): it stays there until
+ * moved again. Tasks sleeping on a timer are not moved (false).
+ */
+bool il_sim_task_wake_on(struct il_sim *s, int from_cpu, int task, int cpu);
+/*
+ * From the workload's callbacks: no task runs or waits on cpu
+ * (available_idle_cpu()), and the tasks running or runnable on it
+ * (rq->nr_running; the task whose callback runs counts on its CPU).
+ */
+bool il_sim_cpu_idle(const struct il_sim *s, int cpu);
+int il_sim_cpu_nr_running(const struct il_sim *s, int cpu);
 /* A device interrupt on cpu at abs_ns whose handler wakes task (or -1: none). */
 void il_sim_irq_at(struct il_sim *s, int cpu, int64_t abs_ns, int task);
 /* Mark task as an I/O waiter on its CPU while blocked (nr_iowait). */

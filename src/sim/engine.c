@@ -21,7 +21,9 @@
  * source compared in the main loop. Ties are broken by a global sequence
  * number, so runs are deterministic. Nothing is allocated
  * once the run has started, except that the plain heap doubles if a
- * workload keeps more events pending than it was sized for.
+ * workload keeps more events pending than it was sized for, and a CPU's
+ * task list and run queue double when wake-ups move more tasks onto it
+ * than it started with (il_sim_task_wake_on).
  *
  * Model simplifications (stated so the numbers can be judged):
  * - hrtimers only (no timer wheel): a stopped tick fires no sched_timer;
@@ -594,6 +596,52 @@ static void on_slot(struct il_sim *s, struct sim_cpu *c)
 
 /* ----------------------------------------------------- workload API */
 
+/* Room for one more task on c (a wake-up moves one there): double the queue and the list. */
+static void cpu_grow(struct sim_cpu *c)
+{
+	int cap = c->rq_cap * 2;
+	int *rq = malloc((size_t)cap * sizeof(int));
+	int *tasks = realloc(c->tasks, (size_t)cap * sizeof(int));
+	if (!rq || !tasks)
+		abort();
+	for (int i = 0; i < c->rq_len; i++) {
+		int k = c->rq_head + i;
+		rq[i] = c->rq[k >= c->rq_cap ? k - c->rq_cap : k];
+	}
+	free(c->rq);
+	c->rq = rq;
+	c->rq_head = 0;
+	c->tasks = tasks;
+	c->rq_cap = cap;
+}
+
+/* Move blocked task id to cpu: its CPU's task lists and its I/O-wait count go with it. */
+static void task_move(struct il_sim *s, int id, int cpu)
+{
+	struct sim_task *t = &s->tasks[id];
+	struct sim_cpu *from = &s->cpus[t->cpu], *to = &s->cpus[cpu];
+
+	if (s->params.trace)
+		fprintf(s->params.trace, "%lld task %d moves cpu%d -> cpu%d\n", (long long)s->now, id,
+			t->cpu, cpu);
+	iowait_clear(s, t);
+	if (s->setup_done) {
+		for (int i = 0; i < from->ntasks; i++)
+			if (from->tasks[i] == id) {
+				from->tasks[i] = from->tasks[--from->ntasks];
+				break;
+			}
+		if (to->ntasks == to->rq_cap)
+			cpu_grow(to);
+		to->tasks[to->ntasks++] = id;
+	} else {
+		/* the lists are built when the run starts */
+		from->ntasks--;
+		to->ntasks++;
+	}
+	t->cpu = cpu;
+}
+
 int64_t il_sim_now(const struct il_sim *s) { return s->now; }
 int il_sim_ncpus(const struct il_sim *s) { return s->ncpus; }
 struct il_rng *il_sim_rng(struct il_sim *s) { return &s->rng; }
@@ -703,6 +751,29 @@ bool il_sim_task_wake(struct il_sim *s, int from_cpu, int task)
 		}
 	}
 	return true;
+}
+
+bool il_sim_task_wake_on(struct il_sim *s, int from_cpu, int task, int cpu)
+{
+	struct sim_task *t = &s->tasks[task];
+
+	if (t->state != T_BLOCKED || t->action == A_SLEEP)
+		return false;
+	if (cpu != t->cpu)
+		task_move(s, task, cpu);
+	return il_sim_task_wake(s, from_cpu, task);
+}
+
+bool il_sim_cpu_idle(const struct il_sim *s, int cpu)
+{
+	const struct sim_cpu *c = &s->cpus[cpu];
+	return c->cur < 0 && c->rq_len == 0;
+}
+
+int il_sim_cpu_nr_running(const struct il_sim *s, int cpu)
+{
+	const struct sim_cpu *c = &s->cpus[cpu];
+	return c->rq_len + (c->cur >= 0);
 }
 
 void il_sim_irq_at(struct il_sim *s, int cpu, int64_t abs_ns, int task)

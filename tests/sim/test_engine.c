@@ -173,6 +173,61 @@ static const struct il_workload os_wl = {
 	.setup = os_setup, .task_ran = os_ran, .task_woke = os_woke, .cleanup = os_cleanup,
 };
 
+/*
+ * migrate: A on CPU 0 runs 1000 cycles, then wakes B and C (both on CPU 1)
+ * onto mv_to and blocks; B and C run 500 cycles each and block. Records
+ * where and when they ran, and the CPU queries at the wake-up.
+ */
+static int mv_to;
+static struct { int a, b, c; int64_t start[3]; int cpu[3]; bool idle0, idle1; int nr0_before,
+		nr0_after; bool moved_sleeper; } mv;
+
+static int mv_setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *err)
+{
+	(void)cfgp;
+	(void)stp;
+	(void)err;
+	memset(&mv, 0, sizeof(mv));
+	mv.a = il_sim_task_add(s, 0, NULL);
+	mv.b = il_sim_task_add(s, 1, NULL);
+	mv.c = il_sim_task_add(s, 1, NULL);
+	il_sim_task_wake(s, -1, mv.a);
+	return 0;
+}
+
+static void mv_woke(const void *cfgp, void *stp, struct il_sim *s, int task, int64_t lat)
+{
+	(void)cfgp;
+	(void)stp;
+	(void)lat;
+	int k = task == mv.a ? 0 : task == mv.b ? 1 : 2;
+	mv.start[k] = il_sim_now(s);
+	mv.cpu[k] = il_sim_task_cpu(s, task);
+	il_sim_task_run(s, task, k ? 500 : 1000);
+}
+
+static void mv_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
+{
+	(void)cfgp;
+	(void)stp;
+	if (task == mv.a && !mv.nr0_before) {
+		mv.idle0 = il_sim_cpu_idle(s, 0);
+		mv.idle1 = il_sim_cpu_idle(s, 1);
+		mv.nr0_before = il_sim_cpu_nr_running(s, 0);
+		assert_true(il_sim_task_wake_on(s, 0, mv.b, mv_to));
+		assert_true(il_sim_task_wake_on(s, 0, mv.c, mv_to));
+		/* already runnable: not woken twice */
+		assert_false(il_sim_task_wake_on(s, 0, mv.c, 1));
+		mv.nr0_after = il_sim_cpu_nr_running(s, 0);
+	}
+	il_sim_task_block(s, task, -1);
+}
+
+static const struct il_workload mv_wl = {
+	.name = "migrate", .summary = "", .config_size = 1, .state_size = 1,
+	.setup = mv_setup, .task_ran = mv_ran, .task_woke = mv_woke,
+};
+
 /* ------------------------------------------------------- helpers */
 
 #define PLAT_HEAD "[platform]\nname = t\n[topology]\ncores_per_package = 2\n[kernel]\nhz = 1000\n"
@@ -407,6 +462,44 @@ static void wake_by_ipi(void **unused)
 	assert_int_equal(x.r.cpu[1].usage[1].time_ns, 2400);
 	/* the waker is busy 200 ns longer */
 	assert_int_equal(x.r.cpu[0].busy_ns, 1200);
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
+/*
+ * il_sim_task_wake_on moves a blocked task to the CPU given before waking it.
+ * Onto the waker's CPU 0: both are queued behind A (CPU 0's queue, sized for
+ * one task, grows) and run when A blocks, at 1000 and 1500 ns; CPU 1 never
+ * runs anything. Onto CPU 1 (their own): the IPI wakes it out of C1 at 2000.
+ */
+static void wake_on_cpu(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	char cfg = 0;
+	load(&x, PLAT_HEAD POLL_STATE C1_STATE);
+	params(&prm, 2000000);
+	tg_reset(1, true);
+	mv_to = 0;
+	simulate(&x, &tg_gov, &mv_wl, &cfg, &prm);
+	assert_false(mv.idle0);          /* A runs there */
+	assert_true(mv.idle1);
+	assert_int_equal(mv.nr0_before, 1);
+	assert_int_equal(mv.nr0_after, 3);
+	assert_int_equal(mv.cpu[1], 0);
+	assert_int_equal(mv.cpu[2], 0);
+	assert_int_equal(mv.start[1], 1000);
+	assert_int_equal(mv.start[2], 1500);
+	assert_int_equal(x.r.cpu[0].busy_ns, 2000);
+	assert_int_equal(x.r.cpu[1].busy_ns, 0);
+	mv_to = 1;
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &mv_wl, &cfg, &prm);
+	assert_int_equal(mv.cpu[1], 1);
+	assert_int_equal(mv.start[1], 2000);
+	assert_int_equal(mv.start[2], 2500);
+	assert_int_equal(x.r.cpu[1].busy_ns, 1000);
 	if (x.r.cpu)
 		il_sim_result_free(&x.r);
 }
@@ -851,6 +944,7 @@ int main(void)
 		cmocka_unit_test(tick_kept_one_tick_after),
 		cmocka_unit_test(wake_during_entry),
 		cmocka_unit_test(wake_by_ipi),
+		cmocka_unit_test(wake_on_cpu),
 		cmocka_unit_test(switch_cost_source),
 		cmocka_unit_test(poll_time_limit),
 		cmocka_unit_test(exit_path_cost),
