@@ -63,6 +63,7 @@ struct il_platform {
 	int packages;
 	int cores_per_package;
 	int threads_per_core;
+	int llc_cores;                 /* cores sharing a last-level cache (0: all of a package's) */
 
 	/* [cpu] */
 	enum il_arch arch;

@@ -252,6 +252,9 @@ static const struct key keys[] = {
 	   cores_per_package, set_topology),
 	KP("topology", "threads_per_core", IL_PK_INT, 1, 8, "1", 0, "SMT threads per core",
 	   threads_per_core, set_topology),
+	KP("topology", "llc_cores", IL_PK_INT, 0, 1024, "0", 0,
+	   "cores per last-level cache, counted from each package's first core (0: the package)",
+	   llc_cores, NULL),
 	/* [cpu] */
 	KP("cpu", "arch", IL_PK_WORD, 0, 0, "x86", 0, "x86 (x86_64), powerpc (ppc64le), arm64 (aarch64)",
 	   arch, set_arch),
