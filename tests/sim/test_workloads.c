@@ -45,9 +45,9 @@ static const struct il_gov_ops tg_ops = {
 	.select = tg_select,
 };
 static char tg_config;
-static struct tg_cpu tg_data[2];
+static struct tg_cpu tg_data[4]; /* the largest test platform has 4 CPUs */
 static struct il_gov tg_gov = { .ops = &tg_ops, .config = &tg_config,
-				.cpu_data = (unsigned char *)tg_data, .ncpus = 2, .spec = "test" };
+				.cpu_data = (unsigned char *)tg_data, .ncpus = 4, .spec = "test" };
 
 #define PLAT "[platform]\nname = t\n[topology]\ncores_per_package = 2\n[kernel]\nhz = 1000\n" \
 	     "[state.0]\nname = POLL\nlatency = 0\nresidency = 0\nflags = polling\nentry = poll\n" \
@@ -57,6 +57,7 @@ static struct il_platform plat;
 static struct il_machine_idle mach;
 static struct il_sim_result res;
 static double run_mhz = 1000; /* the platform has no frequencies: default_mhz */
+static const char *run_plat = PLAT;
 
 /* Run workload name with options "k=v k=v" for duration; result in res. */
 static void run(const char *name, const char *opts, int64_t duration)
@@ -68,7 +69,7 @@ static void run(const char *name, const char *opts, int64_t duration)
 	char buf[512];
 
 	assert_non_null(wl);
-	assert_int_equal(il_platform_load_string(&plat, PLAT, strlen(PLAT), "t.ini", &e), 0);
+	assert_int_equal(il_platform_load_string(&plat, run_plat, strlen(run_plat), "t.ini", &e), 0);
 	memset(&mach, 0, sizeof(mach));
 	mach.cpuidle = true;
 	mach.drv = plat.table;
@@ -257,10 +258,73 @@ static void wake_latency(void **unused)
 static void request_response(void **unused)
 {
 	(void)unused;
-	run("request-response", "pairs=1 client_work=1000 server_work=1000 copy=0", 10000000);
+	run("request-response", "pairs=1 client_work=1000 server_work=1000 send_copy=0 recv_copy_ns=0 "
+	    "placement=fixed", 10000000);
 	EQ("request-response", "round_trips", 2499);
 	EQ("request-response", "throughput_MBps", 2499 * 2 * 4096 / 0.01 / 1e6);
 	EQ("request-response", "rtt_mean_us", 3);
+}
+
+/*
+ * placement=wake-affine. Two packages of one CPU (two LLCs): the client
+ * starts on CPU 0, the server on CPU 1 (fork balancing spreads them); the
+ * first request is a sync wake-up from a CPU running only the waker, so
+ * wake_affine() targets CPU 0, nothing in its LLC is idle, and the server
+ * stacks there: from then on each side runs as the other blocks, 1 us
+ * each, no idle exit: a round trip every 2 us (counted at 2k us, 4999),
+ * 1 us after the send. One migration in 9999 wake-ups.
+ */
+static void request_response_placement(void **unused)
+{
+	(void)unused;
+	const char *opts = "pairs=1 client_work=1000 server_work=1000 send_copy=0 recv_copy_ns=0";
+	run_plat = "[platform]\nname = t2\n[topology]\npackages = 2\n[kernel]\nhz = 1000\n"
+		   "[state.0]\nname = POLL\nlatency = 0\nresidency = 0\nflags = polling\nentry = poll\n"
+		   "[state.1]\nname = C1\nlatency = 1\nresidency = 20\nentry = hlt\n";
+	run("request-response", opts, 10000000);
+	EQ("request-response", "round_trips", 4999);
+	EQ("request-response", "rtt_mean_us", 1);
+	EQ("request-response", "migrations_pct", 100.0 / 9999);
+	EQ("request-response", "pairs_same_core_pct", 100);
+	assert_int_equal(res.cpu[1].busy_ns, 0); /* the server moved before it ever ran */
+	/*
+	 * One package, 2 cores x 2 threads, two pairs: clients on cores 0 and 1
+	 * (CPUs 0, 2), servers on the idle siblings (1, 3); a wake-up finds the
+	 * partner's previous CPU idle and cache-affine and keeps it: the fixed
+	 * timing, a round trip every 4 us per pair, no migration.
+	 */
+	run_plat = "[platform]\nname = t4\n[topology]\ncores_per_package = 2\nthreads_per_core = 2\n"
+		   "[kernel]\nhz = 1000\n"
+		   "[state.0]\nname = POLL\nlatency = 0\nresidency = 0\nflags = polling\nentry = poll\n"
+		   "[state.1]\nname = C1\nlatency = 1\nresidency = 20\nentry = hlt\n";
+	run("request-response", "pairs=2 client_work=1000 server_work=1000 send_copy=0 recv_copy_ns=0",
+	    10000000);
+	EQ("request-response", "round_trips", 2 * 2499);
+	EQ("request-response", "migrations_pct", 0);
+	EQ("request-response", "pairs_same_core_pct", 100);
+	EQ("request-response", "pairs_same_llc_pct", 100);
+	run_plat = PLAT;
+}
+
+/*
+ * tbench's message mix: an exchange class drawn per request by its count in
+ * client.txt; only ReadX/WriteX data is counted. With no work and no copy
+ * cost the timing is the fixed one (4 us a round trip), so the MB/s is the
+ * counted bytes of the 2499 exchanges over 10 ms: their mean is near 5428.
+ */
+static void request_response_mix(void **unused)
+{
+	(void)unused;
+	run("request-response", "pairs=1 client_work=1000 server_work=1000 send_copy=0 recv_copy_ns=0 "
+	    "placement=fixed mix=tbench", 10000000);
+	EQ("request-response", "round_trips", 2499);
+	double mean = metric("request-response", "throughput_MBps") * 1e6 * 0.01 / 2499;
+	/* 2499 draws: the mean's sd is ~ 16000 / sqrt(2499) = 320 B */
+	assert_true(mean > 5428 - 1300 && mean < 5428 + 1300);
+	/* the copies follow the sizes: a longer round trip than with no copy cost */
+	run("request-response", "pairs=1 client_work=1000 server_work=1000 placement=fixed mix=tbench",
+	    10000000);
+	assert_true(metric("request-response", "round_trips") < 2499);
 }
 
 /*
@@ -469,7 +533,9 @@ static void refusals(void **unused)
 		{ "pingpong", "cpus=1,1", "two different CPUs" },
 		{ "pingpong", "period=0", "period: '0' is not a duration in 1us..1000s" },
 		{ "wake-latency", "mean=-3", "mean: '-3' is not a duration in 0..1000s" },
-		{ "request-response", "copy=lots", "copy: 'lots' is not a number in 0..1000000" },
+		{ "request-response", "send_copy=lots", "send_copy: 'lots' is not a number in 0..1000000" },
+		{ "request-response", "placement=random", "placement" },
+		{ "request-response", "mix=dbench", "mix" },
 		{ "stream", "sizes=", "sizes: empty value in the list" },
 		{ "transactions", "io=weird:1", "unknown distribution" },
 		{ "idle", "period=0", "period: '0' is not a duration in 1ns..1000s" },
@@ -581,6 +647,8 @@ int main(void)
 		cmocka_unit_test(pingpong),
 		cmocka_unit_test(wake_latency),
 		cmocka_unit_test(request_response),
+		cmocka_unit_test(request_response_placement),
+		cmocka_unit_test(request_response_mix),
 		cmocka_unit_test(transactions),
 		cmocka_unit_test(idle),
 		cmocka_unit_test(idle_irqs),
