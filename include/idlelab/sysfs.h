@@ -145,6 +145,13 @@ void il_cpulist_free(struct il_cpulist *list);
  */
 int il_sysfs_read(const char *root, const struct il_cpulist *only,
 		  struct il_sysfs_info *info, struct il_err *err);
+/*
+ * The same for the tree rel ("sys/devices/system/cpu") below base: base is
+ * taken as named, rel is walked one component at a time without following
+ * links (a captured tree's sys/ cannot point elsewhere). rel NULL: base.
+ */
+int il_sysfs_read_below(const char *base, const char *rel, const struct il_cpulist *only,
+			struct il_sysfs_info *info, struct il_err *err);
 void il_sysfs_info_free(struct il_sysfs_info *info);
 
 /* Look a state up; NULL if absent. */
@@ -163,7 +170,15 @@ const struct il_sysfs_cpu *il_sysfs_find_cpu(const struct il_sysfs_info *info, i
  * On success *nfiles (may be NULL) is the number of files written.
  */
 int il_sysfs_save(const char *root, const struct il_cpulist *only, const char *dest,
-		  struct il_sysfs_notes *notes, int *nfiles, struct il_err *err);
+		  const char *meta, struct il_sysfs_notes *notes, int *nfiles, struct il_err *err);
+
+/*
+ * The file a saved copy (info --save) and a capture keep their metadata
+ * in, beside the kernel's files: when and where it was read
+ * (include/idlelab/host.h, il_meta_*). il_sysfs_save() writes meta there
+ * (mode 0444) unless meta is NULL.
+ */
+#define IL_SNAPSHOT_META "idlelab-meta.txt"
 
 void il_sysfs_notes_free(struct il_sysfs_notes *notes);
 

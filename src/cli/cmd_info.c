@@ -394,7 +394,7 @@ static int run(int argc, char **argv)
 		struct il_sysfs_notes notes = { 0 };
 		int nfiles = 0;
 
-		r = il_sysfs_save(root, cpus ? &list : NULL, save, &notes, &nfiles, &err);
+		r = il_sysfs_save(root, cpus ? &list : NULL, save, NULL, &notes, &nfiles, &err);
 		print_notes(&notes);
 		il_cpulist_free(&list);
 		if (r) {

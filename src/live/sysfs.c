@@ -21,6 +21,8 @@
 
 #include "idlelab/outfile.h"
 #include "idlelab/sysfs.h"
+#include "live_internal.h"
+#include "tree.h"
 #include "util.h"
 
 /* ------------------------------------------------------------------ */
@@ -68,39 +70,6 @@ bool il_sysfs_field_optional(enum il_sysfs_field f)
 
 /* ------------------------------------------------------------------ */
 /* Small helpers */
-
-static char *path_join(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	char *p = il_xcalloc(1, la + lb + 2);
-	memcpy(p, a, la);
-	if (la && a[la - 1] != '/')
-		p[la++] = '/';
-	memcpy(p + la, b, lb + 1);
-	return p;
-}
-
-static void note_add(struct il_sysfs_notes *notes, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void note_add(struct il_sysfs_notes *notes, const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	struct il_err *e;
-
-	if (!notes)
-		return;
-	if (notes->n == notes->cap) {
-		notes->cap = notes->cap ? notes->cap * 2 : 8;
-		notes->items = il_xrealloc(notes->items, sizeof(*notes->items) * (size_t)notes->cap);
-	}
-	e = &notes->items[notes->n++];
-	il_err_clear(e);
-	snprintf(e->file, sizeof(e->file), "%s", path);
-	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
-	va_end(ap);
-}
 
 void il_sysfs_notes_free(struct il_sysfs_notes *notes)
 {
@@ -295,122 +264,33 @@ void il_cpulist_free(struct il_cpulist *list)
  * (a hard link could make a file from outside the tree appear inside),
  * at most a page. Anything else is noted and reads as bad.
  */
-struct raw {
-	enum il_sysfs_status status; /* MISSING, OK (data valid) or BAD (noted) */
-	char *data;
-	size_t len;
-};
-
 struct snap_state {
 	int index;
-	struct raw f[F_COUNT];
+	struct il_raw f[F_COUNT];
 };
 
 struct snap_cpu {
 	int cpu;
 	int fd;                      /* cpu<N>/cpuidle while the snapshot is taken */
-	struct raw driver_name;      /* cpu<N>/cpuidle/driver/name, multi-driver kernels */
+	struct il_raw driver_name;      /* cpu<N>/cpuidle/driver/name, multi-driver kernels */
 	int nstates;
 	struct snap_state *st;
 };
 
 struct snap {
 	char *root;
-	struct raw global[G_COUNT];
+	struct il_raw global[G_COUNT];
 	int ncpus;
 	struct snap_cpu *cpus;
 };
 
 static const char link_msg[] = "symbolic link: not followed (sysfs has none here)";
 
-/* Open directory name (one component) below dirfd: fd, or -errno (-ELOOP: a link). */
-static int dir_open_at(int dirfd, const char *name)
-{
-	struct stat st;
-	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	int e = errno;
-
-	if (fd >= 0)
-		return fd;
-	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
-		return -ELOOP;
-	return -e;
-}
-
-/* Read file name (one component) of the directory dirfd; path is for notes. */
-static void raw_read(int dirfd, const char *name, const char *path, struct raw *r,
+/* Read the attribute name (one component) of the directory dirfd; path is for notes. */
+static void raw_read(int dirfd, const char *name, const char *path, struct il_raw *r,
 		     struct il_sysfs_notes *notes)
 {
-	char buf[IL_SYSFS_FILE_MAX + 1];
-	struct stat st, fst;
-	size_t len = 0;
-	int fd;
-
-	memset(r, 0, sizeof(*r));
-	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			return;
-		r->status = IL_SYSFS_BAD;
-		note_add(notes, path, "cannot read: %s", strerror(errno));
-		return;
-	}
-	r->status = IL_SYSFS_BAD;
-	if (S_ISLNK(st.st_mode)) {
-		note_add(notes, path, "%s", link_msg);
-		return;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		note_add(notes, path, "cannot read: %s", strerror(EISDIR));
-		return;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		note_add(notes, path, "not a regular file: not a sysfs attribute");
-		return;
-	}
-	if (st.st_nlink > 1) {
-		note_add(notes, path, "has %ju hard links: not a sysfs attribute",
-			 (uintmax_t)st.st_nlink);
-		return;
-	}
-	/* O_NONBLOCK, O_NOCTTY: whatever is swapped in meanwhile must not hang or stick */
-	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == ELOOP)
-			note_add(notes, path, "%s", link_msg);
-		else
-			note_add(notes, path, "cannot read: %s", strerror(errno));
-		return;
-	}
-	if (fstat(fd, &fst) != 0 || fst.st_dev != st.st_dev || fst.st_ino != st.st_ino ||
-	    !S_ISREG(fst.st_mode)) {
-		note_add(notes, path, "changed while being read");
-		close(fd);
-		return;
-	}
-	for (;;) {
-		ssize_t n = read(fd, buf + len, sizeof(buf) - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			note_add(notes, path, "cannot read: %s", strerror(errno));
-			close(fd);
-			return;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (len == sizeof(buf)) {
-			note_add(notes, path, "more than %d bytes: not a sysfs attribute",
-				 IL_SYSFS_FILE_MAX);
-			close(fd);
-			return;
-		}
-	}
-	close(fd);
-	r->status = IL_SYSFS_OK;
-	r->len = len;
-	r->data = il_xcalloc(1, len + 1);
-	memcpy(r->data, buf, len);
+	il_tree_read(dirfd, name, path, IL_SYSFS_FILE_MAX, &il_tree_sysfs, false, r, notes);
 }
 
 /*
@@ -418,10 +298,10 @@ static void raw_read(int dirfd, const char *name, const char *path, struct raw *
  * driver/): missing if sub is, one note if it cannot be opened.
  */
 static void raw_read_sub(int dirfd, const char *sub, const char *subpath,
-			 const char *const *names, struct raw *const *out, int n,
+			 const char *const *names, struct il_raw *const *out, int n,
 			 struct il_sysfs_notes *notes)
 {
-	int fd = dir_open_at(dirfd, sub);
+	int fd = il_tree_opendir(dirfd, sub);
 
 	for (int i = 0; i < n; i++)
 		memset(out[i], 0, sizeof(*out[i]));
@@ -429,91 +309,31 @@ static void raw_read_sub(int dirfd, const char *sub, const char *subpath,
 		return;
 	if (fd < 0) {
 		if (fd == -ELOOP)
-			note_add(notes, subpath, "%s", link_msg);
+			il_tree_note(notes, subpath, "%s", link_msg);
 		else
-			note_add(notes, subpath, "cannot open: %s", strerror(-fd));
+			il_tree_note(notes, subpath, "cannot open: %s", strerror(-fd));
 		for (int i = 0; i < n; i++)
 			out[i]->status = IL_SYSFS_BAD;
 		return;
 	}
 	for (int i = 0; i < n; i++) {
-		char *p = path_join(subpath, names[i]);
+		char *p = il_tree_join(subpath, names[i]);
 		raw_read(fd, names[i], p, out[i], notes);
 		free(p);
 	}
 	close(fd);
 }
 
-/* "prefix<N>" with N canonical decimal (no sign, no leading zero) below max. */
-static int numbered(const char *name, const char *prefix, int max)
-{
-	size_t pl = strlen(prefix);
-	int v;
-
-	if (strncmp(name, prefix, pl))
-		return -1;
-	name += pl;
-	if (!*name || (name[0] == '0' && name[1]))
-		return -1;
-	if (parse_cpu_number(name, strlen(name), &v) || v >= max)
-		return -1;
-	return v;
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	return (x > y) - (x < y);
-}
-
-/* The sorted numbers of the entries prefix<N> of the directory dirfd; -errno if unreadable. */
-static int list_numbered(int dirfd, const char *prefix, int max, int **out)
-{
-	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	struct dirent *de;
-	int n = 0, cap = 0, *v = NULL;
-
-	*out = NULL;
-	if (!d) {
-		int e = errno;
-		if (fd >= 0)
-			close(fd);
-		return -e;
-	}
-	while ((de = readdir(d))) {
-		int k = numbered(de->d_name, prefix, max);
-		if (k < 0)
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			v = il_xrealloc(v, sizeof(int) * (size_t)cap);
-		}
-		v[n++] = k;
-	}
-	closedir(d);
-	if (n)
-		qsort(v, (size_t)n, sizeof(int), cmp_int);
-	*out = v;
-	return n;
-}
-
-static void raw_free(struct raw *r)
-{
-	free(r->data);
-	memset(r, 0, sizeof(*r));
-}
-
 static void snap_free(struct snap *s)
 {
 	for (int g = 0; g < G_COUNT; g++)
-		raw_free(&s->global[g]);
+		il_raw_free(&s->global[g]);
 	for (int c = 0; c < s->ncpus; c++) {
 		struct snap_cpu *sc = &s->cpus[c];
-		raw_free(&sc->driver_name);
+		il_raw_free(&sc->driver_name);
 		for (int i = 0; i < sc->nstates; i++)
 			for (int f = 0; f < F_COUNT; f++)
-				raw_free(&sc->st[i].f[f]);
+				il_raw_free(&sc->st[i].f[f]);
 		free(sc->st);
 		if (sc->fd >= 0)
 			close(sc->fd);
@@ -532,15 +352,15 @@ static void snap_cpu_take(struct snap *s, struct snap_cpu *sc, struct il_sysfs_n
 	int *idx, n;
 
 	snprintf(rel, sizeof(rel), "cpu%d/cpuidle", sc->cpu);
-	dir = path_join(s->root, rel);
-	n = list_numbered(sc->fd, "state", IL_SYSFS_STATE_MAX, &idx);
+	dir = il_tree_join(s->root, rel);
+	n = il_tree_list_numbered(sc->fd, "state", IL_SYSFS_STATE_MAX, &idx);
 	if (n < 0) {
-		note_add(notes, dir, "cannot list: %s", strerror(-n));
+		il_tree_note(notes, dir, "cannot list: %s", strerror(-n));
 		free(dir);
 		return;
 	}
-	p = path_join(dir, "driver");
-	raw_read_sub(sc->fd, "driver", p, driver_files, (struct raw *const[]){ &sc->driver_name },
+	p = il_tree_join(dir, "driver");
+	raw_read_sub(sc->fd, "driver", p, driver_files, (struct il_raw *const[]){ &sc->driver_name },
 		     1, notes);
 	free(p);
 	sc->st = il_xcalloc((size_t)n, sizeof(*sc->st));
@@ -551,26 +371,26 @@ static void snap_cpu_take(struct snap *s, struct snap_cpu *sc, struct il_sysfs_n
 		int fd;
 
 		snprintf(sd, sizeof(sd), "state%d", idx[i]);
-		sdir = path_join(dir, sd);
-		fd = dir_open_at(sc->fd, sd);
+		sdir = il_tree_join(dir, sd);
+		fd = il_tree_opendir(sc->fd, sd);
 		if (fd < 0) {
 			/* a link (or a file) where a state directory should be: left out */
 			if (fd == -ELOOP)
-				note_add(notes, sdir, "%s", link_msg);
+				il_tree_note(notes, sdir, "%s", link_msg);
 			else if (fd != -ENOENT)
-				note_add(notes, sdir, "cannot open: %s", strerror(-fd));
+				il_tree_note(notes, sdir, "cannot open: %s", strerror(-fd));
 			free(sdir);
 			continue;
 		}
 		ss->index = idx[i];
 		for (int f = 0; f < F_S2IDLE_USAGE; f++) {
-			p = path_join(sdir, state_files[f]);
+			p = il_tree_join(sdir, state_files[f]);
 			raw_read(fd, state_files[f], p, &ss->f[f], notes);
 			free(p);
 		}
-		p = path_join(sdir, "s2idle");
+		p = il_tree_join(sdir, "s2idle");
 		raw_read_sub(fd, "s2idle", p, s2idle_files,
-			     (struct raw *const[]){ &ss->f[F_S2IDLE_USAGE], &ss->f[F_S2IDLE_TIME] }, 2,
+			     (struct il_raw *const[]){ &ss->f[F_S2IDLE_USAGE], &ss->f[F_S2IDLE_TIME] }, 2,
 			     notes);
 		free(p);
 		close(fd);
@@ -581,27 +401,52 @@ static void snap_cpu_take(struct snap *s, struct snap_cpu *sc, struct il_sysfs_n
 	free(dir);
 }
 
-/* Read everything below root for the selected CPUs. */
-static int snap_take(struct snap *s, const char *root, const struct il_cpulist *only,
-		     struct il_sysfs_notes *notes, struct il_err *err)
+/*
+ * Open the root: base as named (it may be a link), then rel below it
+ * (NULL: none) without following links. The name for messages is base/rel.
+ */
+static int root_open(const char *base, const char *rel, char **name, struct il_err *err)
+{
+	int fd, bfd;
+
+	*name = rel ? il_tree_join(base, rel) : il_xstrdup(base);
+	bfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (bfd < 0) {
+		if (errno == ENOTDIR)
+			return il_err_set_at(err, ENOTDIR, base, 0,
+					     rel ? "not a directory" :
+					     "not a directory (want /sys/devices/system/cpu or a saved copy)");
+		return il_err_set_at(err, errno, base, 0, "cannot open: %s", strerror(errno));
+	}
+	if (!rel)
+		return bfd;
+	fd = il_tree_opendir_path(bfd, rel);
+	close(bfd);
+	if (fd == -ELOOP)
+		return il_err_set_at(err, ELOOP, *name, 0, "%s (on its way)", link_msg);
+	if (fd == -ENOENT || fd == -ENOTDIR)
+		return il_err_set_at(err, ENOENT, *name, 0, "no such directory");
+	if (fd < 0)
+		return il_err_set_at(err, -fd, *name, 0, "cannot open: %s", strerror(-fd));
+	return fd;
+}
+
+/* Read everything below base/rel for the selected CPUs. */
+static int snap_take(struct snap *s, const char *base, const char *below,
+		     const struct il_cpulist *only, struct il_sysfs_notes *notes,
+		     struct il_err *err)
 {
 	char *idle = NULL;
 	int *cpus = NULL, n, r = 0, rootfd, idlefd;
 
 	memset(s, 0, sizeof(*s));
-	s->root = il_xstrdup(root ? root : IL_SYSFS_DEFAULT_ROOT);
-	/* the root itself is taken as named (it may be a link) */
-	rootfd = open(s->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	rootfd = root_open(base ? base : IL_SYSFS_DEFAULT_ROOT, below, &s->root, err);
 	if (rootfd < 0) {
-		if (errno == ENOTDIR)
-			r = il_err_set_at(err, ENOTDIR, s->root, 0,
-					  "not a directory (want /sys/devices/system/cpu or a saved copy)");
-		else
-			r = il_err_set_at(err, errno, s->root, 0, "cannot open: %s", strerror(errno));
+		r = rootfd;
 		goto fail;
 	}
-	idle = path_join(s->root, "cpuidle");
-	idlefd = dir_open_at(rootfd, "cpuidle");
+	idle = il_tree_join(s->root, "cpuidle");
+	idlefd = il_tree_opendir(rootfd, "cpuidle");
 	if (idlefd < 0) {
 		if (idlefd == -ENOENT || idlefd == -ENOTDIR)
 			r = il_err_set_at(err, ENOENT, idle, 0,
@@ -613,13 +458,13 @@ static int snap_take(struct snap *s, const char *root, const struct il_cpulist *
 		goto fail;
 	}
 	for (int g = 0; g < G_COUNT; g++) {
-		char *p = path_join(idle, global_files[g]);
+		char *p = il_tree_join(idle, global_files[g]);
 		raw_read(idlefd, global_files[g], p, &s->global[g], notes);
 		free(p);
 	}
 	close(idlefd);
 
-	n = list_numbered(rootfd, "cpu", IL_SYSFS_CPU_MAX, &cpus);
+	n = il_tree_list_numbered(rootfd, "cpu", IL_SYSFS_CPU_MAX, &cpus);
 	if (n < 0) {
 		r = il_err_set_at(err, -n, s->root, 0, "cannot list: %s", strerror(-n));
 		goto fail;
@@ -631,9 +476,9 @@ static int snap_take(struct snap *s, const char *root, const struct il_cpulist *
 		int cfd = -ENOENT, fd;
 
 		snprintf(rel, sizeof(rel), "cpu%d", cpu);
-		fd = dir_open_at(rootfd, rel);
+		fd = il_tree_opendir(rootfd, rel);
 		if (fd >= 0) {
-			cfd = dir_open_at(fd, "cpuidle");
+			cfd = il_tree_opendir(fd, "cpuidle");
 			close(fd);
 		} else {
 			cfd = fd;
@@ -646,7 +491,7 @@ static int snap_take(struct snap *s, const char *root, const struct il_cpulist *
 		/* a missing directory is named as cpu<N>/cpuidle, a link as itself */
 		if (fd >= 0 || cfd == -ENOENT || cfd == -ENOTDIR)
 			snprintf(rel, sizeof(rel), "cpu%d/cpuidle", cpu);
-		p = path_join(s->root, rel);
+		p = il_tree_join(s->root, rel);
 		if (only) {
 			if (cfd == -ENOENT || cfd == -ENOTDIR)
 				r = il_err_set_at(err, ENOENT, p, 0,
@@ -661,9 +506,9 @@ static int snap_take(struct snap *s, const char *root, const struct il_cpulist *
 		}
 		/* offline CPUs have no cpuidle directory: skipped, like cpupower */
 		if (cfd == -ELOOP)
-			note_add(notes, p, "%s", link_msg);
+			il_tree_note(notes, p, "%s", link_msg);
 		else if (cfd != -ENOENT && cfd != -ENOTDIR)
-			note_add(notes, p, "cannot open: %s", strerror(-cfd));
+			il_tree_note(notes, p, "cannot open: %s", strerror(-cfd));
 		free(p);
 	}
 	for (int c = 0; c < s->ncpus; c++) {
@@ -687,7 +532,7 @@ fail:
 /* ------------------------------------------------------------------ */
 /* Parse a snapshot */
 
-static void parse_str(const struct raw *r, struct il_sysfs_str *out, const char *path,
+static void parse_str(const struct il_raw *r, struct il_sysfs_str *out, const char *path,
 		      struct il_sysfs_notes *notes)
 {
 	out->status = r->status;
@@ -697,7 +542,7 @@ static void parse_str(const struct raw *r, struct il_sysfs_str *out, const char 
 		if (!out->s) {
 			char q[256];
 			quote(q, sizeof(q), r->data, r->len);
-			note_add(notes, path, "not text: '%s'", q);
+			il_tree_note(notes, path, "not text: '%s'", q);
 			out->status = IL_SYSFS_BAD;
 		}
 	}
@@ -705,7 +550,7 @@ static void parse_str(const struct raw *r, struct il_sysfs_str *out, const char 
 		out->s = il_xstrdup("");
 }
 
-static void parse_val(const struct raw *r, struct il_sysfs_val *out, const char *path,
+static void parse_val(const struct il_raw *r, struct il_sysfs_val *out, const char *path,
 		      struct il_sysfs_notes *notes)
 {
 	char q[256];
@@ -721,7 +566,7 @@ static void parse_val(const struct raw *r, struct il_sysfs_val *out, const char 
 	out->status = IL_SYSFS_BAD;
 	out->v = 0;
 	quote(q, sizeof(q), r->data, r->len);
-	note_add(notes, path, e == -ERANGE ? "out of range: '%s'" : "not a number: '%s'", q);
+	il_tree_note(notes, path, e == -ERANGE ? "out of range: '%s'" : "not a number: '%s'", q);
 }
 
 static void split_governors(struct il_sysfs_info *info)
@@ -747,24 +592,24 @@ static void split_governors(struct il_sysfs_info *info)
 static void snap_parse(const struct snap *s, struct il_sysfs_info *info)
 {
 	struct il_sysfs_notes *notes = &info->notes;
-	char *idle = path_join(s->root, "cpuidle");
+	char *idle = il_tree_join(s->root, "cpuidle");
 	char *p;
 
-	p = path_join(idle, global_files[G_DRIVER]);
+	p = il_tree_join(idle, global_files[G_DRIVER]);
 	parse_str(&s->global[G_DRIVER], &info->driver, p, notes);
 	if (s->global[G_DRIVER].status == IL_SYSFS_MISSING)
-		note_add(notes, p, "missing");
+		il_tree_note(notes, p, "missing");
 	free(p);
 	if (s->global[G_GOVERNOR].status != IL_SYSFS_MISSING) {
-		p = path_join(idle, global_files[G_GOVERNOR]);
+		p = il_tree_join(idle, global_files[G_GOVERNOR]);
 		parse_str(&s->global[G_GOVERNOR], &info->governor, p, notes);
 	} else {
-		p = path_join(idle, global_files[G_GOVERNOR_RO]);
+		p = il_tree_join(idle, global_files[G_GOVERNOR_RO]);
 		parse_str(&s->global[G_GOVERNOR_RO], &info->governor, p, notes);
 		info->governor_ro = s->global[G_GOVERNOR_RO].status != IL_SYSFS_MISSING;
 	}
 	free(p);
-	p = path_join(idle, global_files[G_GOVERNORS]);
+	p = il_tree_join(idle, global_files[G_GOVERNORS]);
 	parse_str(&s->global[G_GOVERNORS], &info->governors, p, notes);
 	free(p);
 	free(idle);
@@ -779,7 +624,7 @@ static void snap_parse(const struct snap *s, struct il_sysfs_info *info)
 
 		ic->cpu = sc->cpu;
 		snprintf(rel, sizeof(rel), "cpu%d/cpuidle/driver/name", sc->cpu);
-		p = path_join(s->root, rel);
+		p = il_tree_join(s->root, rel);
 		parse_str(&sc->driver_name, &ic->driver, p, notes);
 		free(p);
 		ic->nstates = sc->nstates;
@@ -790,26 +635,26 @@ static void snap_parse(const struct snap *s, struct il_sysfs_info *info)
 			char *sdir;
 
 			snprintf(rel, sizeof(rel), "cpu%d/cpuidle/state%d", sc->cpu, ss->index);
-			sdir = path_join(s->root, rel);
+			sdir = il_tree_join(s->root, rel);
 			st->index = ss->index;
 			for (int f = 0; f < F_COUNT; f++)
 				if (state_file_required[f] && ss->f[f].status == IL_SYSFS_MISSING) {
-					p = path_join(sdir, state_files[f]);
-					note_add(notes, p, "missing");
+					p = il_tree_join(sdir, state_files[f]);
+					il_tree_note(notes, p, "missing");
 					free(p);
 				}
-			p = path_join(sdir, "name");
+			p = il_tree_join(sdir, "name");
 			parse_str(&ss->f[F_NAME], &st->name, p, notes);
 			free(p);
-			p = path_join(sdir, "desc");
+			p = il_tree_join(sdir, "desc");
 			parse_str(&ss->f[F_DESC], &st->desc, p, notes);
 			free(p);
-			p = path_join(sdir, "default_status");
+			p = il_tree_join(sdir, "default_status");
 			parse_str(&ss->f[F_DEFAULT_STATUS], &st->default_status, p, notes);
 			free(p);
 			for (int f = 0; f < IL_SF_COUNT; f++) {
 				int file = field_file[f];
-				p = path_join(sdir, state_files[file]);
+				p = il_tree_join(sdir, state_files[file]);
 				parse_val(&ss->f[file], &st->val[f], p, notes);
 				free(p);
 			}
@@ -821,11 +666,17 @@ static void snap_parse(const struct snap *s, struct il_sysfs_info *info)
 int il_sysfs_read(const char *root, const struct il_cpulist *only,
 		  struct il_sysfs_info *info, struct il_err *err)
 {
+	return il_sysfs_read_below(root, NULL, only, info, err);
+}
+
+int il_sysfs_read_below(const char *base, const char *rel, const struct il_cpulist *only,
+			struct il_sysfs_info *info, struct il_err *err)
+{
 	struct snap s;
 	int r;
 
 	memset(info, 0, sizeof(*info));
-	r = snap_take(&s, root, only, &info->notes, err);
+	r = snap_take(&s, base, rel, only, &info->notes, err);
 	if (r) {
 		il_sysfs_notes_free(&info->notes);
 		return r;
@@ -895,67 +746,39 @@ static mode_t state_mode(int f)
 	return f == F_DISABLE ? 0644 : 0444;
 }
 #define DRIVER_NAME_MODE 0444
-#define DIR_MODE 0755
 
 struct saver {
-	int dfd;                    /* the temporary directory */
-	const char *dest;           /* for messages: dest/rel */
+	struct il_tree_writer *w;
+	const char *prefix;         /* below the writer's directory: "" or "sys/devices/system/cpu" */
 	const char *root;           /* for notes: root/rel */
-	int nfiles;
 	struct il_sysfs_notes *notes;
-	struct il_err *err;
 };
 
 static int save_mkdir(struct saver *sv, const char *rel)
 {
-	if (mkdirat(sv->dfd, rel, DIR_MODE) != 0 && errno != EEXIST) {
-		char *p = path_join(sv->dest, rel);
-		int r = il_err_set_at(sv->err, errno, p, 0, "cannot create directory: %s",
-				      strerror(errno));
-		free(p);
-		return r;
-	}
-	return 0;
+	char *p = il_tree_join(sv->prefix, rel);
+	int r = il_tree_mkdirs(sv->w, p);
+
+	free(p);
+	return r;
 }
 
-static int save_file(struct saver *sv, const char *rel, mode_t mode, const struct raw *raw)
+static int save_file(struct saver *sv, const char *rel, mode_t mode, const struct il_raw *raw)
 {
 	char *p;
-	int fd, r = 0;
-	size_t off = 0;
+	int r;
 
 	if (raw->status != IL_SYSFS_OK)
 		return 0;
 	if (memchr(raw->data, '\0', raw->len)) {
-		p = path_join(sv->root, rel);
-		note_add(sv->notes, p, "holds a NUL byte: not sysfs text, left out of the copy");
+		p = il_tree_join(sv->root, rel);
+		il_tree_note(sv->notes, p, "holds a NUL byte: not sysfs text, left out of the copy");
 		free(p);
 		return 0;
 	}
-	p = path_join(sv->dest, rel);
-	fd = openat(sv->dfd, rel, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC,
-		    mode);
-	if (fd < 0) {
-		r = il_err_set_at(sv->err, errno, p, 0, "cannot create: %s", strerror(errno));
-		free(p);
-		return r;
-	}
-	while (off < raw->len) {
-		ssize_t n = write(fd, raw->data + off, raw->len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			int e = n < 0 ? errno : EIO;
-			r = il_err_set_at(sv->err, e, p, 0, "cannot write: %s", strerror(e));
-			break;
-		}
-		off += (size_t)n;
-	}
-	if (close(fd) != 0 && !r && errno != EINTR)
-		r = il_err_set_at(sv->err, errno, p, 0, "cannot write: %s", strerror(errno));
+	p = il_tree_join(sv->prefix, rel);
+	r = il_tree_write(sv->w, p, mode, raw->data, raw->len);
 	free(p);
-	if (!r)
-		sv->nfiles++;
 	return r;
 }
 
@@ -975,16 +798,10 @@ static int snap_write(const struct snap *s, struct saver *sv)
 		const struct snap_cpu *sc = &s->cpus[c];
 		char rel[96];
 
-		snprintf(rel, sizeof(rel), "cpu%d", sc->cpu);
-		if ((r = save_mkdir(sv, rel)))
-			return r;
 		snprintf(rel, sizeof(rel), "cpu%d/cpuidle", sc->cpu);
 		if ((r = save_mkdir(sv, rel)))
 			return r;
 		if (sc->driver_name.status == IL_SYSFS_OK) {
-			snprintf(rel, sizeof(rel), "cpu%d/cpuidle/driver", sc->cpu);
-			if ((r = save_mkdir(sv, rel)))
-				return r;
 			snprintf(rel, sizeof(rel), "cpu%d/cpuidle/driver/name", sc->cpu);
 			if ((r = save_file(sv, rel, DRIVER_NAME_MODE, &sc->driver_name)))
 				return r;
@@ -995,13 +812,6 @@ static int snap_write(const struct snap *s, struct saver *sv)
 			snprintf(rel, sizeof(rel), "cpu%d/cpuidle/state%d", sc->cpu, ss->index);
 			if ((r = save_mkdir(sv, rel)))
 				return r;
-			if (ss->f[F_S2IDLE_USAGE].status == IL_SYSFS_OK ||
-			    ss->f[F_S2IDLE_TIME].status == IL_SYSFS_OK) {
-				snprintf(rel, sizeof(rel), "cpu%d/cpuidle/state%d/s2idle", sc->cpu,
-					 ss->index);
-				if ((r = save_mkdir(sv, rel)))
-					return r;
-			}
 			for (int f = 0; f < F_COUNT; f++) {
 				snprintf(rel, sizeof(rel), "cpu%d/cpuidle/state%d/%s", sc->cpu,
 					 ss->index, state_files[f]);
@@ -1013,10 +823,47 @@ static int snap_write(const struct snap *s, struct saver *sv)
 	return 0;
 }
 
+/* The snapshot as an object, for the copies other files of src/live write (capture). */
+struct il_sysfs_snap {
+	struct snap s;
+};
+
+int il_sysfs_snap_take(const char *base, const char *rel, const struct il_cpulist *only,
+		       struct il_sysfs_snap **out, struct il_sysfs_notes *notes, struct il_err *err)
+{
+	struct il_sysfs_snap *sn = il_xcalloc(1, sizeof(*sn));
+	int r = snap_take(&sn->s, base, rel, only, notes, err);
+
+	if (r) {
+		free(sn);
+		*out = NULL;
+		return r;
+	}
+	*out = sn;
+	return 0;
+}
+
+int il_sysfs_snap_write(const struct il_sysfs_snap *sn, struct il_tree_writer *w,
+			const char *prefix, struct il_sysfs_notes *notes)
+{
+	struct saver sv = { .w = w, .prefix = prefix, .root = sn->s.root, .notes = notes };
+
+	return snap_write(&sn->s, &sv);
+}
+
+void il_sysfs_snap_free(struct il_sysfs_snap *sn)
+{
+	if (!sn)
+		return;
+	snap_free(&sn->s);
+	free(sn);
+}
+
 int il_sysfs_save(const char *root, const struct il_cpulist *only, const char *dest,
-		  struct il_sysfs_notes *notes, int *nfiles, struct il_err *err)
+		  const char *meta, struct il_sysfs_notes *notes, int *nfiles, struct il_err *err)
 {
 	struct il_outdir out;
+	struct il_tree_writer w;
 	struct il_err cerr;
 	struct saver sv;
 	struct snap s;
@@ -1037,7 +884,7 @@ int il_sysfs_save(const char *root, const struct il_cpulist *only, const char *d
 	free(d);
 	if (r == 0)
 		return il_err_set_at(err, EEXIST, dest, 0, "already exists (will not overwrite)");
-	r = snap_take(&s, root, only, notes, err);
+	r = snap_take(&s, root, NULL, only, notes, err);
 	if (r)
 		return r;
 	r = il_outdir_open(&out, dest, err);
@@ -1045,8 +892,11 @@ int il_sysfs_save(const char *root, const struct il_cpulist *only, const char *d
 		snap_free(&s);
 		return r;
 	}
-	sv = (struct saver){ .dfd = out.fd, .dest = dest, .root = s.root, .notes = notes, .err = err };
+	w = (struct il_tree_writer){ .dfd = out.fd, .dest = dest, .err = err };
+	sv = (struct saver){ .w = &w, .prefix = "", .root = s.root, .notes = notes };
 	r = snap_write(&s, &sv);
+	if (!r && meta)
+		r = il_tree_write(&w, IL_SNAPSHOT_META, 0444, meta, strlen(meta));
 	cr = il_outdir_close(&out, r == 0, &cerr);
 	if (cr && !r) {
 		if (err)
@@ -1054,7 +904,7 @@ int il_sysfs_save(const char *root, const struct il_cpulist *only, const char *d
 		r = cr;
 	}
 	if (!r && nfiles)
-		*nfiles = sv.nfiles;
+		*nfiles = w.nfiles;
 	snap_free(&s);
 	return r;
 }

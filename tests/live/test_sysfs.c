@@ -637,7 +637,7 @@ static void test_per_cpu_driver(void **state)
 	assert_int_equal(il_sysfs_read(tpath("md"), NULL, &a, &err), 0);
 	assert_int_equal(a.cpus[0].driver.status, IL_SYSFS_OK);
 	assert_string_equal(a.cpus[0].driver.s, "psci_idle");
-	assert_int_equal(il_sysfs_save(tpath("md"), NULL, tpath("md2"), &notes, NULL, &err), 0);
+	assert_int_equal(il_sysfs_save(tpath("md"), NULL, tpath("md2"), NULL, &notes, NULL, &err), 0);
 	assert_int_equal(il_sysfs_read(tpath("md2"), NULL, &b, &err), 0);
 	assert_string_equal(b.cpus[0].driver.s, "psci_idle");
 	il_sysfs_info_free(&a);
@@ -710,7 +710,7 @@ static void roundtrip(const char *fixture, int want_files)
 	int nfiles = -1;
 
 	snprintf(src, sizeof(src), FIXTURES "/%s", fixture);
-	assert_int_equal(il_sysfs_save(src, NULL, tpath(fixture), &notes, &nfiles, &err), 0);
+	assert_int_equal(il_sysfs_save(src, NULL, tpath(fixture), NULL, &notes, &nfiles, &err), 0);
 	assert_int_equal(notes.n, 0);
 	assert_int_equal(nfiles, want_files);
 	assert_int_equal(il_sysfs_read(src, NULL, &a, &err), 0);
@@ -753,7 +753,7 @@ static void test_save_keeps_bytes_and_selection(void **state)
 	puts_("src/cpu1/cpuidle/state0/name", "POLL\n");
 	mkdirs(tpath("src/cpu0/cpuidle/state0/rejected.d"));
 	assert_int_equal(il_cpulist_parse("0", &l, &err), 0);
-	assert_int_equal(il_sysfs_save(tpath("src"), &l, tpath("dst"), &notes, NULL, &err), 0);
+	assert_int_equal(il_sysfs_save(tpath("src"), &l, tpath("dst"), NULL, &notes, NULL, &err), 0);
 	il_cpulist_free(&l);
 	assert_int_equal(notes.n, 0);
 	f = fopen(tpath("dst/cpu0/cpuidle/state0/usage"), "r");
@@ -774,7 +774,7 @@ static void test_save_keeps_bytes_and_selection(void **state)
 	make_tree("src2");
 	remove(tpath("src2/cpu0/cpuidle/state0/time"));
 	mkdirs(tpath("src2/cpu0/cpuidle/state0/time"));
-	assert_int_equal(il_sysfs_save(tpath("src2"), NULL, tpath("dst2"), &notes, NULL, &err), 0);
+	assert_int_equal(il_sysfs_save(tpath("src2"), NULL, tpath("dst2"), NULL, &notes, NULL, &err), 0);
 	assert_int_equal(notes.n, 1);
 	assert_string_equal(notes.items[0].file, tpath("src2/cpu0/cpuidle/state0/time"));
 	assert_string_equal(notes.items[0].msg, "cannot read: Is a directory");
@@ -793,7 +793,7 @@ static void test_save_refuses(void **state)
 	/* existing destination: refused, untouched, no temporary left */
 	mkdirs(tpath("exists"));
 	puts_("exists/keep", "1\n");
-	assert_int_equal(il_sysfs_save(FIXTURES "/kvm-haltpoll", NULL, tpath("exists"), &notes,
+	assert_int_equal(il_sysfs_save(FIXTURES "/kvm-haltpoll", NULL, tpath("exists"), NULL, &notes,
 				       NULL, &err), -EEXIST);
 	assert_string_equal(err.file, tpath("exists"));
 	assert_string_equal(err.msg, "already exists (will not overwrite)");
@@ -802,20 +802,20 @@ static void test_save_refuses(void **state)
 	assert_true(no_tmp_left(tmpdir, "exists"));
 
 	/* missing source tree: nothing created */
-	assert_int_equal(il_sysfs_save(tpath("nosuch"), NULL, tpath("out1"), &notes, NULL, &err),
+	assert_int_equal(il_sysfs_save(tpath("nosuch"), NULL, tpath("out1"), NULL, &notes, NULL, &err),
 			 -ENOENT);
 	assert_int_equal(access(tpath("out1"), F_OK), -1);
 	assert_true(no_tmp_left(tmpdir, "out1"));
 
 	/* source without cpuidle */
 	mkdirs(tpath("bare/cpu0"));
-	assert_int_equal(il_sysfs_save(tpath("bare"), NULL, tpath("out2"), &notes, NULL, &err),
+	assert_int_equal(il_sysfs_save(tpath("bare"), NULL, tpath("out2"), NULL, &notes, NULL, &err),
 			 -ENOENT);
 	assert_int_equal(access(tpath("out2"), F_OK), -1);
 
 	/* a CPU not in the tree */
 	assert_int_equal(il_cpulist_parse("5", &l, &err), 0);
-	assert_int_equal(il_sysfs_save(FIXTURES "/kvm-haltpoll", &l, tpath("out3"), &notes, NULL,
+	assert_int_equal(il_sysfs_save(FIXTURES "/kvm-haltpoll", &l, tpath("out3"), NULL, &notes, NULL,
 				       &err), -ENOENT);
 	il_cpulist_free(&l);
 	assert_int_equal(access(tpath("out3"), F_OK), -1);
@@ -823,18 +823,18 @@ static void test_save_refuses(void **state)
 
 	/* destination's parent missing: the temporary cannot be made */
 	assert_int_equal(il_sysfs_save(FIXTURES "/kvm-haltpoll", NULL, tpath("no/such/out"),
-				       &notes, NULL, &err), -ENOENT);
+				       NULL, &notes, NULL, &err), -ENOENT);
 	assert_int_equal(access(tpath("no"), F_OK), -1);
 
-	assert_int_equal(il_sysfs_save(FIXTURES "/kvm-haltpoll", NULL, "", &notes, NULL, &err),
+	assert_int_equal(il_sysfs_save(FIXTURES "/kvm-haltpoll", NULL, "", NULL, &notes, NULL, &err),
 			 -EINVAL);
 
 	/* a trailing slash names the same directory; the temporary is its sibling */
-	assert_int_equal(il_sysfs_save(FIXTURES "/kvm-haltpoll", NULL, tpath("slash//"), &notes,
+	assert_int_equal(il_sysfs_save(FIXTURES "/kvm-haltpoll", NULL, tpath("slash//"), NULL, &notes,
 				       NULL, &err), 0);
 	assert_int_equal(access(tpath("slash/cpuidle/current_driver"), F_OK), 0);
 	assert_true(no_tmp_left(tmpdir, "slash"));
-	assert_int_equal(il_sysfs_save(FIXTURES "/kvm-haltpoll", NULL, tpath("slash/"), &notes,
+	assert_int_equal(il_sysfs_save(FIXTURES "/kvm-haltpoll", NULL, tpath("slash/"), NULL, &notes,
 				       NULL, &err), -EEXIST);
 	assert_int_equal(notes.n, 0);
 }
@@ -859,7 +859,7 @@ static void test_save_cleans_up_on_failure(void **state)
 	lim.rlim_cur = 4; /* "haltpoll\n" does not fit */
 	/* the library ignores SIGXFSZ itself: the write must fail, not kill */
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
-	r = il_sysfs_save(FIXTURES "/kvm-haltpoll", NULL, tpath("lim/out"), &notes, NULL, &err);
+	r = il_sysfs_save(FIXTURES "/kvm-haltpoll", NULL, tpath("lim/out"), NULL, &notes, NULL, &err);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
 	assert_int_equal(r, -EFBIG);
 	snprintf(want, sizeof(want), "%s", tpath("lim/out/cpuidle/current_driver"));
@@ -974,7 +974,7 @@ static void test_links_not_followed(void **state)
 	il_cpulist_free(&l);
 
 	/* --save copies none of it */
-	assert_int_equal(il_sysfs_save(tpath("l"), NULL, tpath("lsave"), &notes, NULL, &err), 0);
+	assert_int_equal(il_sysfs_save(tpath("l"), NULL, tpath("lsave"), NULL, &notes, NULL, &err), 0);
 	assert_int_equal(notes.n, 8);
 	il_sysfs_notes_free(&notes);
 	assert_int_equal(access(tpath("lsave/cpu0/cpuidle/state0/desc"), F_OK), -1);
@@ -1045,7 +1045,7 @@ static void test_save_kernel_rules(void **state)
 	chmod(tpath("m/cpu0/cpuidle"), 0700);
 	put("m/cpu0/cpuidle/state0/desc", "a\0b\n", 4);
 
-	assert_int_equal(il_sysfs_save(tpath("m"), NULL, tpath("msave"), &notes, NULL, &err), 0);
+	assert_int_equal(il_sysfs_save(tpath("m"), NULL, tpath("msave"), NULL, &notes, NULL, &err), 0);
 	assert_int_equal(notes.n, 1);
 	assert_string_equal(notes.items[0].file, tpath("m/cpu0/cpuidle/state0/desc"));
 	assert_string_equal(notes.items[0].msg,
@@ -1070,7 +1070,7 @@ static void test_save_kernel_rules(void **state)
 
 	/* the umask still applies */
 	umask(077);
-	assert_int_equal(il_sysfs_save(tpath("m"), NULL, tpath("msave2"), &notes, NULL, &err), 0);
+	assert_int_equal(il_sysfs_save(tpath("m"), NULL, tpath("msave2"), NULL, &notes, NULL, &err), 0);
 	il_sysfs_notes_free(&notes);
 	assert_int_equal(mode_of(tpath("msave2")), 0700);
 	assert_int_equal(mode_of(tpath("msave2/cpuidle/current_governor")), 0600);
@@ -1089,7 +1089,7 @@ static void test_save_ignores_planted_temporary(void **state)
 	mkdirs(tpath("victim"));
 	snprintf(planted, sizeof(planted), "%s.tmp.%ld", tpath("pl"), (long)getpid());
 	assert_int_equal(symlink(tpath("victim"), planted), 0);
-	assert_int_equal(il_sysfs_save(FIXTURES "/kvm-haltpoll", NULL, tpath("pl"), &notes, NULL,
+	assert_int_equal(il_sysfs_save(FIXTURES "/kvm-haltpoll", NULL, tpath("pl"), NULL, &notes, NULL,
 				       &err), 0);
 	assert_int_equal(access(tpath("pl/cpuidle/current_driver"), F_OK), 0);
 	assert_int_equal(access(tpath("victim/cpuidle"), F_OK), -1);
