@@ -182,6 +182,33 @@ int il_sysfs_save(const char *root, const struct il_cpulist *only, const char *d
 
 void il_sysfs_notes_free(struct il_sysfs_notes *notes);
 
+/*
+ * Counter differences between two reads of the same CPUs (info
+ * --interval, info --diff): per CPU and state, b - a of usage, time,
+ * above, below and rejected.
+ */
+struct il_sysfs_delta_row {
+	int cpu, state;
+	const char *name;             /* b's state name (valid while b is) */
+	struct il_sysfs_val d[IL_SF_COUNT]; /* usage, time, above, below, rejected: the
+				       * difference (MISSING/BAD when either side is) */
+};
+struct il_sysfs_delta {
+	int64_t elapsed_ns;           /* between the reads; 0: not known */
+	int n;
+	struct il_sysfs_delta_row *rows;
+};
+/*
+ * Compute b - a. The CPUs and their states (index and name) must be the
+ * same on both sides, and no counter may go down (a reboot, a CPU that
+ * went offline and came back, or a and b swapped): otherwise -EINVAL
+ * with err naming the CPU, state and file ("cpu0 state1 usage went down
+ * from 7 to 5").
+ */
+int il_sysfs_delta(const struct il_sysfs_info *a, const struct il_sysfs_info *b,
+		   int64_t elapsed_ns, struct il_sysfs_delta *d, struct il_err *err);
+void il_sysfs_delta_free(struct il_sysfs_delta *d);
+
 /* "latency", "s2idle/usage", ... : the file name of a field. */
 const char *il_sysfs_field_file(enum il_sysfs_field f);
 /* True for fields older kernels may lack (above, below, rejected, s2idle). */

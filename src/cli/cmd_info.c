@@ -14,8 +14,10 @@
 #include <string.h>
 
 #include "cli.h"
+#include "idlelab/duration.h"
 #include "idlelab/report.h"
 #include "idlelab/sysfs.h"
+#include "info.h"
 
 /* ------------------------------------------------------------------ */
 /* Cells */
@@ -34,6 +36,27 @@ static void cell_str(struct il_table *t, const struct il_sysfs_str *s)
 		il_table_str(t, s->s);
 	else
 		il_table_na(t);
+}
+
+/*
+ * The power field as the kernel means it: power_usage is an int (mW) that
+ * sysfs prints unsigned, so 4294967295 is -1, which the polling state sets
+ * for "not given" (drivers/cpuidle/poll_state.c). Text says so; CSV and
+ * JSON carry the signed number.
+ */
+static void cell_power(struct il_table *t, const struct il_sysfs_val *v, bool text)
+{
+	long long p;
+
+	if (v->status != IL_SYSFS_OK || v->v > 0xffffffffull) {
+		il_table_na(t);
+		return;
+	}
+	p = v->v > 0x7fffffffull ? (long long)v->v - 0x100000000ll : (long long)v->v;
+	if (text && p == -1)
+		il_table_str(t, "not given");
+	else
+		il_table_i64(t, p);
 }
 
 static const char *str_or_na(const struct il_sysfs_str *s)
@@ -121,7 +144,7 @@ static int print_states_table(const struct il_sysfs_cpu *cpu, const char *title)
 		cell_str(t, &st->desc);
 		cell_val(t, &st->val[IL_SF_LATENCY]);
 		cell_val(t, &st->val[IL_SF_RESIDENCY]);
-		cell_val(t, &st->val[IL_SF_POWER]);
+		cell_power(t, &st->val[IL_SF_POWER], true);
 		cell_str(t, &st->default_status);
 	}
 	r = il_table_print(t, IL_FORMAT_TABLE, stdout);
@@ -250,7 +273,7 @@ static int print_csv(const struct il_sysfs_info *info)
 			for (size_t k = 0; k < sizeof(counters) / sizeof(counters[0]); k++)
 				cell_val(t, &st->val[counters[k]]);
 			cell_str(t, &st->default_status);
-			cell_val(t, &st->val[IL_SF_POWER]);
+			cell_power(t, &st->val[IL_SF_POWER], false);
 			cell_val(t, &st->val[IL_SF_S2IDLE_USAGE]);
 			cell_val(t, &st->val[IL_SF_S2IDLE_TIME]);
 		}
@@ -278,6 +301,17 @@ static void json_val(struct il_json *w, const char *key, const struct il_sysfs_v
 		il_json_uint(w, (unsigned long long)v->v);
 	else
 		il_json_null(w);
+}
+
+/* power_mW as the signed int the kernel holds (-1: not given), see cell_power */
+static void json_power(struct il_json *w, const struct il_sysfs_val *v)
+{
+	il_json_key(w, "power_mW");
+	if (v->status != IL_SYSFS_OK || v->v > 0xffffffffull)
+		il_json_null(w);
+	else
+		il_json_int(w, v->v > 0x7fffffffull ? (long long)v->v - 0x100000000ll
+						    : (long long)v->v);
 }
 
 static int print_json(const struct il_sysfs_info *info, const char *root)
@@ -323,7 +357,7 @@ static int print_json(const struct il_sysfs_info *info, const char *root)
 			json_val(&w, "rejected", &st->val[IL_SF_REJECTED]);
 			json_val(&w, "disable", &st->val[IL_SF_DISABLE]);
 			json_strval(&w, "default_status", &st->default_status);
-			json_val(&w, "power_mW", &st->val[IL_SF_POWER]);
+			json_power(&w, &st->val[IL_SF_POWER]);
 			json_val(&w, "s2idle_usage", &st->val[IL_SF_S2IDLE_USAGE]);
 			json_val(&w, "s2idle_time_us", &st->val[IL_SF_S2IDLE_TIME]);
 			il_json_end(&w);
@@ -353,20 +387,50 @@ static int run(int argc, char **argv)
 		{ "json", no_argument, NULL, 'J' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "save", required_argument, NULL, 's' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "diff", required_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum il_format fmt = IL_FORMAT_TABLE;
-	const char *root = IL_SYSFS_DEFAULT_ROOT, *save = NULL, *cpus = NULL;
-	bool fmt_set = false;
+	const char *root = IL_SYSFS_DEFAULT_ROOT, *save = NULL, *cpus = NULL, *diff = NULL;
+	bool fmt_set = false, root_set = false;
+	int64_t interval_ns = 0;
+	long count = 0;
 	struct il_cpulist list = { 0 };
 	struct il_err err;
 	int c, r;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:r:c:f:s:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":r:c:f:s:i:n:d:", opts, NULL)) != -1) {
 		switch (c) {
-		case 'r': root = optarg; break;
+		case 'r': root = optarg; root_set = true; break;
+		case 'd': diff = optarg; break;
+		case 'i': {
+			/* a bare number is seconds, as turbostat -i and cpupower monitor -i take it */
+			char *end;
+			double sec = strtod(optarg, &end);
+			if (end != optarg && !*end && sec == sec) {
+				interval_ns = sec * 1e9 < 9.2e18 ? (int64_t)(sec * 1e9) : -1;
+			} else if (il_parse_duration_ns(optarg, &interval_ns)) {
+				return cli_usage_error("info", "--interval: '%s' is not a duration "
+						       "(1, 0.5, 500ms, 2s)", optarg);
+			}
+			if (interval_ns < 1000000 || interval_ns > 86400000000000LL)
+				return cli_usage_error("info", "--interval: '%s' is outside 1ms..24h",
+						       optarg);
+			break;
+		}
+		case 'n': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (end == optarg || *end || v < 1 || v > 1000000000)
+				return cli_usage_error("info", "--count: '%s' is not a number of "
+						       "intervals (1 or more)", optarg);
+			count = v;
+			break;
+		}
 		case 'c': cpus = optarg; break;
 		case 's': save = optarg; break;
 		case 'C': fmt = IL_FORMAT_CSV; fmt_set = true; break;
@@ -383,18 +447,45 @@ static int run(int argc, char **argv)
 			return cli_usage_error("info", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
+	if (diff) {
+		if (optind != argc - 1)
+			return cli_usage_error("info", "--diff takes two snapshots: --diff A B");
+		if (save || interval_ns || count || root_set)
+			return cli_usage_error("info", "--diff reads two snapshots; it takes no "
+					       "--save, --interval, --count or --sysfs-root");
+	} else if (optind < argc) {
 		return cli_usage_error("info", "unexpected argument '%s'", argv[optind]);
+	}
+	if (count && !interval_ns)
+		return cli_usage_error("info", "--count needs --interval");
+	if (save && interval_ns)
+		return cli_usage_error("info", "--save writes one snapshot; it takes no --interval");
 	if (save && fmt_set)
 		return cli_usage_error("info", "--save writes a tree; it takes no output format");
 	if (cpus && il_cpulist_parse(cpus, &list, &err))
 		return cli_usage_error("info", "%s", err.msg);
 
+	if (diff) {
+		r = info_diff(diff, argv[optind], cpus ? &list : NULL, fmt);
+		il_cpulist_free(&list);
+		return r;
+	}
+	if (interval_ns) {
+		r = info_interval(root, cpus ? &list : NULL, fmt, interval_ns, count);
+		il_cpulist_free(&list);
+		return r;
+	}
 	if (save) {
 		struct il_sysfs_notes notes = { 0 };
 		int nfiles = 0;
+		char *meta = info_save_meta(root, &err);
 
-		r = il_sysfs_save(root, cpus ? &list : NULL, save, NULL, &notes, &nfiles, &err);
+		if (!meta) {
+			il_cpulist_free(&list);
+			return cli_report(&err);
+		}
+		r = il_sysfs_save(root, cpus ? &list : NULL, save, meta, &notes, &nfiles, &err);
+		free(meta);
 		print_notes(&notes);
 		il_cpulist_free(&list);
 		if (r) {

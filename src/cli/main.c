@@ -15,7 +15,8 @@
 #endif
 
 static const struct il_command *const commands[] = {
-	&cmd_info, &cmd_platforms, &cmd_platform, &cmd_replay, &cmd_sim, &cmd_compare, &cmd_plot, NULL,
+	&cmd_info, &cmd_platforms, &cmd_platform, &cmd_replay, &cmd_sim, &cmd_compare, &cmd_plot,
+	&cmd_capture, NULL,
 };
 
 /*

@@ -1,0 +1,166 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# idlelab info --diff A B and --interval D --count N on saved trees: the
+# differences and rates from two snapshots with metadata (exact numbers),
+# the refusals (other boot, counters going down, swapped order, other
+# state tables, bad metadata), the shape of --interval's tables, CSV and
+# JSON and the power field (the live machine's --save metadata is in
+# test_live_host.sh, suite 'live').
+# Env: IDLELAB = the binary, SRCDIR = the source root.
+. "$SRCDIR/tests/cli/lib.sh"
+FX="$SRCDIR/tests/fixtures/sysfs"
+
+# two snapshots one second apart: A as the fixture, B with counters moved
+mk() { # mk DIR BOOTTIME_NS BOOT_ID
+	cp -r "$FX/kvm-haltpoll" "$1"
+	rm "$1/README.md"
+	printf 'format: idlelab-meta 1\ntimestamp: T%s\nboottime_ns: %s\nboot_id: %s\nkernel_release: 6.18.44\nparam.haltpoll.guest_halt_poll_ns: 0\n' \
+		"$2" "$2" "$3" >"$1/idlelab-meta.txt"
+}
+add() { # add FILE N: the counter in FILE grows by N
+	echo $(($(cat "$1") + $2)) >"$1"
+}
+mk "$TMP/a" 1000000000 boot-1
+mk "$TMP/b" 3000000000 boot-1
+add "$TMP/b/cpu0/cpuidle/state1/usage" 1000
+add "$TMP/b/cpu0/cpuidle/state1/time" 500000
+add "$TMP/b/cpu0/cpuidle/state1/above" 250
+add "$TMP/b/cpu0/cpuidle/state1/below" 10
+add "$TMP/b/cpu1/cpuidle/state0/usage" 40
+add "$TMP/b/cpu1/cpuidle/state0/time" 200
+sed -i 's/guest_halt_poll_ns: 0/guest_halt_poll_ns: 200000/' "$TMP/b/idlelab-meta.txt"
+
+expect_exit 0 "$IDLELAB" info --diff "$TMP/a" "$TMP/b"
+expect_out "interval: 2.000 s"
+expect_out "  param.haltpoll.guest_halt_poll_ns: 0 -> 200000"
+# 500000 us of 2 s = 25 %, 1000 entries / 2 s, 250 of 1000 above, 10 below
+grep -Eq '^ +0 +1 +haltpoll idle +1000 +500000 +250 +10 +25\.00 +500\.00 +25\.00 +1\.00$' "$TMP/out" &&
+	ok || bad "cpu0 state1 row: $(cat "$TMP/out")"
+grep -Eq '^ +1 +0 +POLL +40 +200 +0 +0 +0\.01 +20\.00 +0\.00 +0\.00$' "$TMP/out" &&
+	ok || bad "cpu1 state0 row: $(cat "$TMP/out")"
+# no usage: the ratios are n/a, not 0
+grep -Eq '^ +1 +1 +haltpoll idle +0 +0 +0 +0 +0\.00 +0\.00 +n/a +n/a$' "$TMP/out" &&
+	ok || bad "cpu1 state1 row: $(cat "$TMP/out")"
+
+expect_exit 0 "$IDLELAB" info --diff "$TMP/a" "$TMP/b" --csv
+[ "$(head -1 "$TMP/out")" = "cpu,state,name,usage,time_us,above,below,residency_pct,usage_per_s,above_pct,below_pct" ] &&
+	ok || bad "--diff csv header: $(head -1 "$TMP/out")"
+grep -qx '0,1,haltpoll idle,1000,500000,250,10,25.00,500.00,25.00,1.00' "$TMP/out" && ok ||
+	bad "--diff csv row: $(cat "$TMP/out")"
+expect_exit 0 "$IDLELAB" info --diff "$TMP/a" "$TMP/b" --format json
+python3 - "$TMP/out" <<'EOF' && ok || bad "--diff json"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["elapsed_s"] == 2.0, j["elapsed_s"]
+assert j["changes"] == [{"key": "param.haltpoll.guest_halt_poll_ns", "a": "0", "b": "200000"}], j["changes"]
+r = [x for x in j["rows"] if x["cpu"] == 0 and x["state"] == 1][0]
+assert r["usage"] == 1000 and r["residency_pct"] == 25.0 and r["above_pct"] == 25.0, r
+assert len(j["rows"]) == 4
+EOF
+# --cpu limits the rows
+expect_exit 0 "$IDLELAB" info --diff "$TMP/a" "$TMP/b" --cpu 1 --csv
+[ "$(wc -l <"$TMP/out")" -eq 3 ] && ! grep -q '^0,' "$TMP/out" && ok || bad "--diff --cpu 1: $(cat "$TMP/out")"
+
+# a state disabled in between is a change
+echo 1 >"$TMP/b/cpu1/cpuidle/state0/disable"
+expect_exit 0 "$IDLELAB" info --diff "$TMP/a" "$TMP/b"
+expect_out "  disable: cpu1 state0 disable 0 -> 1"
+echo 0 >"$TMP/b/cpu1/cpuidle/state0/disable"
+
+# swapped: B first
+expect_exit 1 "$IDLELAB" info --diff "$TMP/b" "$TMP/a"
+expect_err "$TMP/a was saved before $TMP/b: give the earlier snapshot first"
+[ -s "$TMP/out" ] && bad "output on a refusal" || ok
+# another boot
+mk "$TMP/c" 5000000000 boot-2
+expect_exit 1 "$IDLELAB" info --diff "$TMP/a" "$TMP/c"
+expect_err "snapshots of different boots (boot_id boot-1, boot-2): the counters restarted in between"
+# a counter that went down (same boot, later time)
+mk "$TMP/d" 4000000000 boot-1
+add "$TMP/d/cpu0/cpuidle/state1/usage" -1
+expect_exit 1 "$IDLELAB" info --diff "$TMP/a" "$TMP/d"
+expect_err "cpu0 state1 usage went down from 51014 to 51013"
+# another state table
+mk "$TMP/e" 4000000000 boot-1
+echo "C1" >"$TMP/e/cpu1/cpuidle/state1/name"
+expect_exit 1 "$IDLELAB" info --diff "$TMP/a" "$TMP/e"
+expect_err "cpu1 state1 is 'haltpoll idle', then state1 'C1': not the same state table"
+mk "$TMP/f" 4000000000 boot-1
+rm -r "$TMP/f/cpu1"
+expect_exit 1 "$IDLELAB" info --diff "$TMP/a" "$TMP/f"
+expect_err "cpu1 is in the first read only"
+# no metadata: differences without rates
+expect_exit 0 "$IDLELAB" info --diff "$FX/kvm-haltpoll" "$TMP/b"
+expect_out "interval: not known (no boottime_ns in both idlelab-meta.txt): no rates or residency %"
+grep -q "changed:" "$TMP/out" && bad "changes listed against a snapshot without metadata" || ok
+grep -Eq '^ +0 +1 +haltpoll idle +1000 +500000 +250 +10 +n/a +n/a +25\.00 +1\.00$' "$TMP/out" &&
+	ok || bad "rates without an interval: $(cat "$TMP/out")"
+# bad metadata: its line
+mk "$TMP/g" 4000000000 boot-1
+printf 'no colon here\n' >>"$TMP/g/idlelab-meta.txt"
+expect_exit 1 "$IDLELAB" info --diff "$TMP/a" "$TMP/g"
+expect_err "$TMP/g/idlelab-meta.txt:7: want 'key: value'"
+printf 'kernel: 6.18\n' >"$TMP/g/idlelab-meta.txt"
+expect_exit 1 "$IDLELAB" info --diff "$TMP/a" "$TMP/g"
+expect_err "$TMP/g/idlelab-meta.txt:1: not idlelab metadata"
+printf 'format: idlelab-meta 1\nx: \033[2J\n' >"$TMP/g/idlelab-meta.txt"
+expect_exit 1 "$IDLELAB" info --diff "$TMP/a" "$TMP/g"
+expect_err "$TMP/g/idlelab-meta.txt:2: control character 0x1b"
+ln -sf /etc/passwd "$TMP/g/idlelab-meta.txt"
+expect_exit 1 "$IDLELAB" info --diff "$TMP/a" "$TMP/g"
+expect_err "idlelab-meta.txt: symbolic link: not followed"
+
+# --- --interval on a tree that does not move: the shape -------------------
+expect_exit 0 "$IDLELAB" info --sysfs-root "$FX/intel-icx-intel_idle" --interval 10ms --count 3
+[ "$(grep -c '^interval [123] at ....-..-..T..:..:..\....Z: 0\.0[0-9][0-9] s$' "$TMP/out")" -eq 3 ] &&
+	ok || bad "--interval: three titled tables: $(cat "$TMP/out")"
+[ "$(grep -c '^  [0-3]  ' "$TMP/out")" -eq 48 ] && ok || bad "--interval: 16 rows per table"
+expect_exit 0 "$IDLELAB" info --sysfs-root "$FX/intel-icx-intel_idle" --interval 0.01 --count 2 --csv
+[ "$(grep -c '^timestamp,interval,elapsed_s,cpu,state,name,usage,time_us,above,below,residency_pct,usage_per_s,above_pct,below_pct$' "$TMP/out")" -eq 1 ] &&
+	ok || bad "--interval csv: one header"
+[ "$(wc -l <"$TMP/out")" -eq 33 ] && ok || bad "--interval csv: 32 rows"
+grep -Eq '^....-..-..T..:..:..\....Z,2,0\.0[0-9]+,3,3,C6,0,0,0,0,0\.00,0\.00,n/a,n/a$' "$TMP/out" &&
+	ok || bad "--interval csv row: $(tail -1 "$TMP/out")"
+expect_exit 0 "$IDLELAB" info --sysfs-root "$FX/power-pseries" --interval 10ms --count 2 --json
+python3 - "$TMP/out" <<'EOF' && ok || bad "--interval json"
+import json, sys
+rows = json.load(open(sys.argv[1]))
+assert len(rows) == 8, len(rows)
+assert [r["interval"] for r in rows] == [1] * 4 + [2] * 4
+assert all(r["usage"] == 0 and r["above"] is None for r in rows)
+EOF
+# SIGTERM (as SIGINT, which a script's background job ignores) ends it with complete output
+timeout 20 "$IDLELAB" info --sysfs-root "$FX/kvm-haltpoll" --interval 20ms --json >"$TMP/sig" 2>&1 &
+pid=$!
+sleep 0.3
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc -eq 0 ] && python3 -m json.tool "$TMP/sig" >/dev/null && ok || bad "--interval after SIGINT: rc $rc, $(cat "$TMP/sig")"
+
+# --- the power field: -1 of the kernel's int is "not given" ---------------
+expect_exit 0 "$IDLELAB" info --sysfs-root "$FX/kvm-haltpoll"
+grep -Eq '^    0  POLL +CPUIDLE CORE POLL IDLE +0 +0  not given  enabled$' "$TMP/out" && ok ||
+	bad "power not given: $(cat "$TMP/out")"
+expect_exit 0 "$IDLELAB" info --sysfs-root "$FX/kvm-haltpoll" --csv
+grep -q '^0,0,POLL,CPUIDLE CORE POLL IDLE,0,0,0,0,0,0,0,0,enabled,-1,n/a,n/a$' "$TMP/out" && ok ||
+	bad "power -1 in CSV: $(cat "$TMP/out")"
+
+# --- usage errors ---------------------------------------------------------
+expect_exit 2 "$IDLELAB" info --count 3
+expect_err "--count needs --interval"
+expect_exit 2 "$IDLELAB" info --interval 0
+expect_err "--interval: '0' is outside 1ms..24h"
+expect_exit 2 "$IDLELAB" info --interval soon
+expect_err "--interval: 'soon' is not a duration"
+expect_exit 2 "$IDLELAB" info --interval 1 --count 0
+expect_err "--count: '0' is not a number of intervals"
+expect_exit 2 "$IDLELAB" info --diff "$TMP/a"
+expect_err "--diff takes two snapshots: --diff A B"
+expect_exit 2 "$IDLELAB" info --diff "$TMP/a" "$TMP/b" --save "$TMP/x"
+expect_err "--diff reads two snapshots"
+expect_exit 2 "$IDLELAB" info --interval 1 --save "$TMP/x"
+expect_err "--save writes one snapshot"
+[ -e "$TMP/x" ] && bad "--save on a refusal" || ok
+
+finish
