@@ -79,8 +79,8 @@ static void print_text(const struct il_host *h, const struct il_doctor *d,
 		nwarn += f->severity == IL_SEV_WARNING;
 		snprintf(head, sizeof(head), "%s %s: %s", il_severity_name(f->severity), f->id,
 			 f->title);
-		printf("\n");
-		wrap(head, 0, 100);
+		/* the title and the evidence stay one line each: grep finds them */
+		printf("\n%s\n", head);
 		printf("  evidence:\n");
 		for (int k = 0; k < f->nevidence; k++) {
 			char line[768];
@@ -89,7 +89,7 @@ static void print_text(const struct il_host *h, const struct il_doctor *d,
 				snprintf(line, sizeof(line), "%s = %s", path, f->evidence[k].value);
 			else
 				snprintf(line, sizeof(line), "%s", f->evidence[k].value);
-			wrap(line, 4, 100);
+			printf("    %s\n", line);
 		}
 		printf("  what to do:\n");
 		wrap(f->action, 4, 100);

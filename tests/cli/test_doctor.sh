@@ -1,0 +1,205 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# idlelab doctor on the captured trees of tests/fixtures/capture: each
+# pathology found on its tree and nothing on the healthy one (the exact
+# set of ids), the evidence and text of some, and the boundaries of every
+# check on derived copies (the release that fixed it, a guest, another
+# governor, a boot option or parameter), JSON, usage errors.
+# Env: IDLELAB = the binary, SRCDIR = the source root.
+. "$SRCDIR/tests/cli/lib.sh"
+FX="$SRCDIR/tests/fixtures/capture"
+
+# ids ROOT [ARGS]: the finding ids, sorted, one line
+ids() {
+	local root=$1; shift
+	"$IDLELAB" doctor --root "$root" --format json "$@" >"$TMP/j" 2>"$TMP/jerr" ||
+		{ echo "exit $?: $(cat "$TMP/jerr")"; return; }
+	python3 -c 'import json,sys; print(" ".join(sorted(f["id"] for f in json.load(open(sys.argv[1]))["findings"])))' "$TMP/j"
+}
+want() { # want ROOT "IDS" [ARGS]
+	local root=$1 w=$2; shift 2
+	local got
+	got=$(ids "$root" "$@")
+	[ "$got" = "$w" ] && ok || bad "$(basename "$root") $*: findings '$got', want '$w'"
+}
+
+# --- every tree: its findings, exactly ------------------------------------
+want "$FX/amd-zen3-dummy-wait" "acpi-dummy-wait high-miss-rate"
+want "$FX/amd-zen3-nocstates" "amd-hlt-default-idle"
+want "$FX/intel-haswell-cst" "intel-cst-states-off states-disabled states-disabled"
+want "$FX/intel-haswell-acpi" "unexpected-driver"
+want "$FX/power10-menu" "high-miss-rate poll-escape"
+want "$FX/kvm-haltpoll" "haltpoll-no-poll"
+want "$FX/intel-icx-states-off" "states-disabled"
+want "$FX/intel-icx-pm-qos" "pm-qos-limit"
+want "$FX/intel-icx-healthy" ""
+expect_exit 0 "$IDLELAB" doctor --root "$FX/intel-icx-healthy"
+expect_out "no findings"
+
+# --- the text of a finding: evidence with the files, what to do -----------
+expect_exit 0 "$IDLELAB" doctor --root "$FX/amd-zen3-dummy-wait"
+expect_out "warning acpi-dummy-wait: acpi_idle enters C2 through an I/O port on an AMD family 0x19 CPU, and kernel 5.19 does the PM-timer dummy wait after it"
+expect_out "    $FX/amd-zen3-dummy-wait/sys/devices/system/cpu/cpu0/cpuidle/state2/desc = ACPI IOPORT 0x814"
+expect_out "    $FX/amd-zen3-dummy-wait/proc/sys/kernel/osrelease = 5.19.0-rc2-tip+"
+expect_out "vendor_id AuthenticAMD, cpu family 25 (0x19)"
+expect_out "e400ad8b7e6a"
+expect_out "counters: since boot"
+expect_out "2 findings (2 warnings)"
+expect_exit 0 "$IDLELAB" doctor --root "$FX/intel-haswell-cst"
+expect_out "warning intel-cst-states-off: intel_idle on kernel 5.9 has states disabled by default (C3, C6)"
+expect_out "cpu0/cpuidle/state3/default_status = disabled (C3, latency 33 us)"
+expect_out "intel_idle.no_acpi=1"
+expect_exit 0 "$IDLELAB" doctor --root "$FX/intel-icx-pm-qos"
+expect_out "warning pm-qos-limit: a CPU latency limit of 1 us is in force (/dev/cpu_dma_latency)"
+expect_out "    held open by pid 2217 (tuned)"
+expect_out "    state3 C6 (exit latency 170 us) is out of use"
+expect_exit 0 "$IDLELAB" doctor --root "$FX/power10-menu"
+expect_out "warning poll-escape: menu on pseries, kernel 6.10: short idle periods leave snooze for CEDE"
+expect_out "07d815701274"
+expect_exit 0 "$IDLELAB" doctor --root "$FX/kvm-haltpoll"
+expect_out "    $FX/kvm-haltpoll/sys/module/haltpoll/parameters/guest_halt_poll_ns = 0"
+expect_exit 0 "$IDLELAB" doctor --root "$FX/intel-icx-states-off"
+expect_out "info states-disabled: state3 C6 is disabled by the user on CPUs 0-1"
+
+# --- JSON: valid, every field of a finding ---------------------------------
+expect_exit 0 "$IDLELAB" doctor --root "$FX/amd-zen3-dummy-wait" --format json
+python3 - "$TMP/out" "$FX/amd-zen3-dummy-wait" <<'EOF' && ok || bad "doctor json"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["root"] == sys.argv[2] and j["kernel_release"] == "5.19.0-rc2-tip+"
+assert j["release_judged"] == "5.19" and j["driver"] == "acpi_idle" and j["window_s"] is None
+f = j["findings"][0]
+assert f["id"] == "acpi-dummy-wait" and f["severity"] == "warning", f
+assert set(f) == {"id", "severity", "title", "evidence", "action", "references"}
+assert {"file": sys.argv[2] + "/sys/devices/system/cpu/cpuidle/current_driver", "value": "acpi_idle"} in f["evidence"]
+assert f["action"] and "e400ad8b7e6a" in f["references"]
+EOF
+
+# --- boundaries: each check on a copy changed at its edge -----------------
+cpt() { rm -rf "$TMP/t"; cp -r "$FX/$1" "$TMP/t"; }
+rel() { echo "$1" >"$TMP/t/proc/sys/kernel/osrelease"; }
+# acpi-dummy-wait: fixed in 6.0; not in a guest; not on Intel
+cpt amd-zen3-dummy-wait; rel 6.0.0
+want "$TMP/t" "high-miss-rate"
+cpt amd-zen3-dummy-wait; sed -i 's/^flags\t\t: /&hypervisor /' "$TMP/t/proc/cpuinfo"
+want "$TMP/t" "high-miss-rate"
+cpt amd-zen3-dummy-wait; rel 5.15.0-91-generic
+want "$TMP/t" "acpi-dummy-wait high-miss-rate"
+# amd-hlt-default-idle: 6.0 prefers MWAIT; no MONITOR: nothing to prefer; idle= chosen
+cpt amd-zen3-nocstates; rel 6.0.0
+want "$TMP/t" "unexpected-driver"
+cpt amd-zen3-nocstates; sed -i 's/ monitor / /' "$TMP/t/proc/cpuinfo"
+want "$TMP/t" "unexpected-driver"
+cpt amd-zen3-nocstates; echo "ro idle=halt" >"$TMP/t/proc/cmdline"
+want "$TMP/t" "states-disabled"
+# intel-cst-states-off: 5.10 has the fix; enabled by hand: info only
+cpt intel-haswell-cst; rel 5.10.0
+want "$TMP/t" "states-disabled states-disabled"
+cpt intel-haswell-cst
+for c in 0 1; do for s in 3 4; do echo 0 >"$TMP/t/sys/devices/system/cpu/cpu$c/cpuidle/state$s/disable"; done; done
+expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
+expect_out "info intel-cst-states-off: intel_idle on kernel 5.9 has states disabled by default (C3, C6), enabled again by hand"
+# poll-escape: 6.19 has the gate; teo has none of it
+cpt power10-menu; rel 6.19.0
+want "$TMP/t" "high-miss-rate"
+cpt power10-menu; echo teo >"$TMP/t/sys/devices/system/cpu/cpuidle/current_governor"
+echo "menu teo " >"$TMP/t/sys/devices/system/cpu/cpuidle/available_governors"
+want "$TMP/t" "high-miss-rate unexpected-governor"
+# haltpoll-no-poll: the default poll limit; menu in the guest
+cpt kvm-haltpoll; echo 200000 >"$TMP/t/sys/module/haltpoll/parameters/guest_halt_poll_ns"
+want "$TMP/t" ""
+cpt kvm-haltpoll; echo menu >"$TMP/t/sys/devices/system/cpu/cpuidle/current_governor"
+want "$TMP/t" "unexpected-governor"
+expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
+expect_out "info unexpected-governor: governor menu runs; the kernel chooses haltpoll at boot (the haltpoll driver asks for the haltpoll governor)"
+# states-disabled: idle=poll, cpuidle.off, max_cstate, states_off
+cpt intel-icx-healthy; echo "ro idle=poll" >"$TMP/t/proc/cmdline"
+want "$TMP/t" "states-disabled"
+expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
+expect_out "warning states-disabled: idle=poll on the command line"
+cpt intel-icx-healthy; echo "ro cpuidle.off=1" >"$TMP/t/proc/cmdline"
+echo 1 >"$TMP/t/sys/module/cpuidle/parameters/off"
+rm -r "$TMP/t/sys/devices/system/cpu/cpuidle" "$TMP/t"/sys/devices/system/cpu/cpu*/cpuidle
+want "$TMP/t" "states-disabled"
+expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
+expect_out "warning states-disabled: cpuidle is switched off (cpuidle.off=1)"
+expect_out "/sys/devices/system/cpu/cpuidle = absent"
+cpt intel-icx-healthy; echo "ro intel_idle.max_cstate=2" >"$TMP/t/proc/cmdline"
+echo 2 >"$TMP/t/sys/module/intel_idle/parameters/max_cstate"
+rm -r "$TMP/t"/sys/devices/system/cpu/cpu*/cpuidle/state3
+want "$TMP/t" "states-disabled"
+expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
+expect_out "info states-disabled: intel_idle uses only its states up to C2"
+expect_out "/proc/cmdline = intel_idle.max_cstate=2"
+cpt intel-icx-healthy; echo 8 >"$TMP/t/sys/module/intel_idle/parameters/states_off"
+want "$TMP/t" "states-disabled"
+# high-miss-rate: the threshold; too few entries are not judged
+# C1's below is 4.57 % of its entries, the highest ratio of the tree
+want "$FX/intel-icx-healthy" "high-miss-rate" --miss-threshold 4.5
+want "$FX/intel-icx-healthy" "" --miss-threshold 4.6
+expect_exit 0 "$IDLELAB" doctor --root "$FX/intel-icx-healthy" --miss-threshold 4.5
+expect_out "warning high-miss-rate: state1 C1: a deeper state would have fitted (below) on 4.6% of its entries (worst CPU 0) since boot, on 2 of 2 CPUs judged"
+cpt amd-zen3-dummy-wait
+for c in 0 1; do echo 99 >"$TMP/t/sys/devices/system/cpu/cpu$c/cpuidle/state2/usage"; echo 90 >"$TMP/t/sys/devices/system/cpu/cpu$c/cpuidle/state2/above"; done
+want "$TMP/t" "acpi-dummy-wait"
+# pm-qos-limit: per-CPU resume latency ("n/a" is 0 us); the default limit is none
+cpt intel-icx-healthy; echo n/a >"$TMP/t/sys/devices/system/cpu/cpu1/power/pm_qos_resume_latency_us"
+want "$TMP/t" "pm-qos-limit"
+expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
+expect_out "warning pm-qos-limit: a resume latency limit of 0 (n/a) us on CPU 1"
+cpt intel-icx-pm-qos; printf 'format: idlelab-meta 1\npm_qos.holders: 0\n' >"$TMP/t/idlelab-meta.txt"
+expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
+expect_out "no process holds /dev/cpu_dma_latency open"
+cpt intel-icx-pm-qos; printf '\x00\x94\x35' >"$TMP/t/dev/cpu_dma_latency"
+want "$TMP/t" ""
+expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
+expect_err "dev/cpu_dma_latency: 3 bytes: want the 4 of an s32"
+# unexpected-driver: intel_idle registers on a known Intel model; unexpected-governor
+cpt intel-haswell-acpi; sed -i 's/^flags\t\t: /&hypervisor /' "$TMP/t/proc/cpuinfo"
+want "$TMP/t" ""
+cpt intel-icx-healthy; echo teo >"$TMP/t/sys/devices/system/cpu/cpuidle/current_governor"
+want "$TMP/t" "unexpected-governor"
+expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
+expect_out "governor teo runs; the kernel chooses menu at boot (the highest rating among the available governors)"
+echo "ro cpuidle.governor=teo" >"$TMP/t/proc/cmdline"
+want "$TMP/t" ""
+# an unknown release is not judged against fixed releases
+cpt amd-zen3-dummy-wait; rm "$TMP/t/proc/sys/kernel/osrelease"
+want "$TMP/t" "high-miss-rate"
+
+# --- a hostile tree: links below the root are not followed ----------------
+cpt intel-icx-healthy
+rm "$TMP/t/proc/cmdline"
+echo "idle=poll" >"$TMP/outside"
+ln -s "$TMP/outside" "$TMP/t/proc/cmdline"
+want "$TMP/t" ""
+expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
+expect_err "proc/cmdline: symbolic link: not followed (the kernel has none here)"
+rm -r "$TMP/t/sys/module"
+ln -s "$FX/intel-haswell-acpi/sys/module" "$TMP/t/sys/module"
+expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
+expect_err "sys/module/intel_idle/parameters/max_cstate: symbolic link: not followed (sysfs has none here) (on its way)"
+
+# --- --list and usage errors -----------------------------------------------
+expect_exit 0 "$IDLELAB" doctor --list
+[ "$(head -1 "$TMP/out")" = "id,severity,finds" ] && [ "$(wc -l <"$TMP/out")" -eq 11 ] && ok ||
+	bad "--list: $(cat "$TMP/out")"
+for id in acpi-dummy-wait amd-hlt-default-idle intel-cst-states-off poll-escape haltpoll-no-poll \
+	states-disabled high-miss-rate pm-qos-limit unexpected-driver unexpected-governor; do
+	grep -q "^$id," "$TMP/out" && ok || bad "--list lacks $id"
+	grep -q "^### \`$id\`" "$SRCDIR/docs/doctor.md" && ok || bad "docs/doctor.md lacks $id"
+done
+expect_exit 2 "$IDLELAB" doctor --format csv
+expect_err "unknown format 'csv' (table or json)"
+expect_exit 2 "$IDLELAB" doctor --root "$FX/kvm-haltpoll" --interval 2
+expect_err "--interval samples the live machine"
+expect_exit 2 "$IDLELAB" doctor --interval -1
+expect_err "--interval: '-1' is not a duration"
+expect_exit 2 "$IDLELAB" doctor --miss-threshold 0
+expect_err "--miss-threshold: '0' is not a percentage"
+expect_exit 2 "$IDLELAB" doctor extra
+expect_err "unexpected argument 'extra'"
+expect_exit 1 "$IDLELAB" doctor --root "$TMP/nosuch"
+expect_err "$TMP/nosuch: cannot open: No such file or directory"
+[ -s "$TMP/out" ] && bad "output on a refusal" || ok
+finish
