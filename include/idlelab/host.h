@@ -17,6 +17,9 @@
  *                                  cpuinfo_min_freq,cpuinfo_max_freq,
  *                                  scaling_min_freq,scaling_max_freq,
  *                                  base_frequency,related_cpus}
+ *   sys/devices/system/clocksource/clocksource0/current_clocksource
+ *                                  (kvm-clock, xen, hyperv_clocksource_tsc_page
+ *                                  tell the hypervisor)
  *   sys/module/M/parameters/P      the cpuidle and cpufreq module parameters
  *                                  of il_host_params[] (haltpoll, intel_idle,
  *                                  processor, cpuidle, cpufreq, ...)
@@ -178,6 +181,7 @@ struct il_host {
 	struct il_host_cpu *cpus;   /* every cpu<N> directory, sorted */
 	int npolicies;
 	struct il_host_policy *policies;
+	char *clocksource;          /* current_clocksource, NULL: not given */
 
 	/* /proc */
 	char *release;              /* proc/sys/kernel/osrelease, NULL: not given */
@@ -232,6 +236,8 @@ const char *il_host_param(const struct il_host *h, const char *module, const cha
  * looked at (init's arguments).
  */
 const char *il_host_cmdline_opt(const struct il_host *h, const char *key, char *buf, size_t size);
+/* The hypervisor the clocksource (or the haltpoll driver) tells: "kvm", "xen", "hyperv" or NULL. */
+const char *il_host_hypervisor(const struct il_host *h);
 /* "6.18" from "6.18.44-fc-v1045" into buf; false if the release is not MAJOR.MINOR... */
 bool il_host_release_tag(const struct il_host *h, char *buf, size_t size);
 
@@ -255,6 +261,15 @@ void il_host_meta(const struct il_host *h, struct il_meta *m);
  * idlelab-meta.txt (il_host_meta, PM QoS holders included). *nfiles: the
  * files written.
  */
+/*
+ * The text of a platform file (docs/platform-format.md) named name for h:
+ * topology, the CPUID facts of /proc/cpuinfo, HZ, release, the boot
+ * options idlelab models, and the running driver's states of the first
+ * CPU as an explicit [driver]/[state.N] table (flags and entry methods
+ * inferred from names and descs). NULL with err for a bad name.
+ */
+char *il_host_platform_text(const struct il_host *h, const char *name, struct il_err *err);
+
 int il_host_capture(const char *root, const char *dest, struct il_sysfs_notes *notes,
 		    int *nfiles, struct il_err *err);
 

@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -12,6 +13,7 @@
 #include "idlelab/drivers.h"
 #include "idlelab/governor.h"
 #include "idlelab/json.h"
+#include "idlelab/host.h"
 #include "idlelab/platform.h"
 #include "idlelab/release.h"
 #include "idlelab/report.h"
@@ -329,6 +331,58 @@ static int show(const char *what, const char *release, char **options, const cha
 
 #define MAX_CLI_OPTIONS 32
 
+/* platform capture [--root DIR] [--name NAME] [-o FILE]: a platform file of this machine */
+static int capture_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "root", required_argument, NULL, 'r' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "output", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *root = NULL, *name = "captured", *out = "-";
+	struct il_host h;
+	struct il_out o;
+	struct il_err err;
+	char *text;
+	int c, r;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":r:n:o:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r': root = optarg; break;
+		case 'n': name = optarg; break;
+		case 'o': out = optarg; break;
+		case ':':
+			return cli_usage_error("platform", "option '%s' needs a value",
+					       argv[optind - 1]);
+		default:
+			return cli_usage_error("platform", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("platform", "capture: unexpected argument '%s'", argv[optind]);
+	if (il_host_read(root, false, &h, &err))
+		return cli_report(&err);
+	for (int i = 0; i < h.notes.n; i++)
+		cli_report(&h.notes.items[i]);
+	for (int i = 0; i < h.sysfs.notes.n; i++)
+		cli_report(&h.sysfs.notes.items[i]);
+	text = il_host_platform_text(&h, name, &err);
+	il_host_free(&h);
+	if (!text)
+		return cli_usage_error("platform", "--name: %s", err.msg);
+	if (il_out_open(&o, out, &err)) {
+		free(text);
+		return cli_report(&err);
+	}
+	fputs(text, o.f);
+	free(text);
+	r = il_out_close(&o, true, &err);
+	return r ? cli_report(&err) : 0;
+}
+
 static int platform_run(int argc, char **argv)
 {
 	enum il_format fmt = IL_FORMAT_TABLE;
@@ -349,9 +403,11 @@ static int platform_run(int argc, char **argv)
 	int c;
 
 	if (argc < 2)
-		return cli_usage_error("platform", "missing subcommand (show)");
+		return cli_usage_error("platform", "missing subcommand (show, capture)");
+	if (!strcmp(argv[1], "capture"))
+		return capture_run(argc - 1, argv + 1);
 	if (strcmp(argv[1], "show"))
-		return cli_usage_error("platform", "unknown subcommand '%s' (show)", argv[1]);
+		return cli_usage_error("platform", "unknown subcommand '%s' (show, capture)", argv[1]);
 	argc--;
 	argv++;
 	optind = 1;
@@ -412,9 +468,10 @@ const struct il_command cmd_platforms = {
 
 const struct il_command cmd_platform = {
 	.name = "platform",
-	.summary = "show the idle states the kernel derives for a platform",
+	.summary = "show the idle states the kernel derives for a platform; capture this machine's",
 	.usage = "usage: idlelab platform show NAME|FILE [--kernel RELEASE] [--set KEY=VALUE]...\n"
-		 "                              [--lines] [--format table|csv|json]\n\n"
+		 "                              [--lines] [--format table|csv|json]\n"
+		 "       idlelab platform capture [--root DIR] [--name NAME] [-o FILE]\n\n"
 		 "Derives the idle setup the kernel would make for a built-in platform or a\n"
 		 "platform file: which cpuidle driver registers and its states (state, name,\n"
 		 "desc, latency_us and residency_us, disable, default_status as sysfs shows\n"
@@ -431,6 +488,16 @@ const struct il_command cmd_platform = {
 		 "  --lines              print per state 'NAME latency:L disabled:D\n"
 		 "                       default:enabled|disabled' as developers post it\n"
 		 "  --format F           table (default), csv (the state table, each row with\n"
-		 "                       platform, kernel, driver, governor) or json (all of it)\n",
+		 "                       platform, kernel, driver, governor) or json (all of it)\n\n"
+		 "capture writes a platform file of this machine (or of a tree written by\n"
+		 "`idlelab capture`), so that `idlelab sim --platform FILE` simulates it:\n"
+		 "topology, the CPUID facts of /proc/cpuinfo, HZ from the kernel configuration,\n"
+		 "the release, the boot options idlelab models, and the running driver's idle\n"
+		 "states as an explicit [driver]/[state.N] table (flags and entry methods are\n"
+		 "inferred from the state names and descs, and said in comments).\n"
+		 "  --root DIR           read a captured tree instead of this machine\n"
+		 "  --name NAME          the platform's name (default: captured)\n"
+		 "  -o, --output FILE    write FILE (default: standard output); it appears\n"
+		 "                       complete or not at all\n",
 	.run = platform_run,
 };

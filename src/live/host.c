@@ -158,6 +158,8 @@ static void read_cpus(struct reader *rd)
 		else
 			h->present = s;
 	}
+	h->clocksource = read_text(rd, "sys/devices/system/clocksource/clocksource0/"
+				   "current_clocksource", PAGE, &il_tree_sysfs);
 	for (size_t i = 0; i < sizeof(pstate_files) / sizeof(pstate_files[0]); i++) {
 		snprintf(rel, sizeof(rel), CPU_DIR "/%s", pstate_files[i]);
 		free(read_text(rd, rel, PAGE, &il_tree_sysfs));
@@ -607,6 +609,7 @@ void il_host_free(struct il_host *h)
 		free(h->policies[i].related_cpus);
 	}
 	free(h->policies);
+	free(h->clocksource);
 	free(h->release);
 	free(h->version);
 	free(h->cmdline);
@@ -675,6 +678,21 @@ const char *il_host_cmdline_opt(const struct il_host *h, const char *key, char *
 		buf[fl - 2] = '\0';
 	}
 	return buf;
+}
+
+const char *il_host_hypervisor(const struct il_host *h)
+{
+	if (h->clocksource && !strcmp(h->clocksource, "kvm-clock"))
+		return "kvm";
+	if (h->clocksource && !strcmp(h->clocksource, "xen"))
+		return "xen";
+	if (h->clocksource && !strncmp(h->clocksource, "hyperv", 6))
+		return "hyperv";
+	/* cpuidle-haltpoll registers only in KVM guests */
+	if (!h->sysfs_rc && h->sysfs.driver.status == IL_SYSFS_OK &&
+	    !strcmp(h->sysfs.driver.s, "haltpoll"))
+		return "kvm";
+	return NULL;
 }
 
 bool il_host_release_tag(const struct il_host *h, char *buf, size_t size)

@@ -1,0 +1,132 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# idlelab capture --root TREE OUT: the copy holds the tree's files (the
+# known names only, with their modes), reads back to the same doctor
+# findings and info output; links, NUL bytes, FIFOs, hard links are left
+# out and said; an existing OUT is refused; a write error leaves nothing.
+# idlelab platform capture --root TREE: a platform file that loads and
+# simulates, with the tree's facts.
+# Env: IDLELAB = the binary, SRCDIR = the source root.
+. "$SRCDIR/tests/cli/lib.sh"
+FX="$SRCDIR/tests/fixtures/capture"
+TREES="amd-zen3-dummy-wait amd-zen3-nocstates intel-haswell-cst intel-haswell-acpi power10-menu
+       kvm-haltpoll intel-icx-states-off intel-icx-pm-qos intel-icx-healthy"
+
+ids() { # ids ROOT: the doctor finding ids, sorted
+	"$IDLELAB" doctor --root "$1" --format json |
+		python3 -c 'import json,sys; print(" ".join(sorted(f["id"] for f in json.load(sys.stdin)["findings"])))'
+}
+
+# --- every tree: capture, read back the same --------------------------------
+for t in $TREES; do
+	expect_exit 0 "$IDLELAB" capture --root "$FX/$t" "$TMP/c-$t" || continue
+	grep -q "^captured [0-9]* files of $FX/$t to $TMP/c-$t\$" "$TMP/out" && ok ||
+		bad "$t: message: $(cat "$TMP/out")"
+	[ -s "$TMP/err" ] && bad "$t: stderr: $(cat "$TMP/err")"
+	# the same files (a fixture's READMEs and its metadata aside), byte for byte
+	diff -r -x README.md -x idlelab-meta.txt "$FX/$t" "$TMP/c-$t" >"$TMP/diff" && ok ||
+		{ bad "$t: the copy differs"; head -20 "$TMP/diff" >&2; }
+	[ "$(ids "$FX/$t")" = "$(ids "$TMP/c-$t")" ] && ok || bad "$t: doctor differs on the copy"
+	if [ -d "$FX/$t/sys/devices/system/cpu/cpu0/cpuidle" ]; then
+		"$IDLELAB" info --sysfs-root "$FX/$t/sys/devices/system/cpu" >"$TMP/a"
+		"$IDLELAB" info --sysfs-root "$TMP/c-$t/sys/devices/system/cpu" >"$TMP/b"
+		cmp -s "$TMP/a" "$TMP/b" && ok || bad "$t: info differs on the copy"
+	fi
+	grep -qx "format: idlelab-meta 1" "$TMP/c-$t/idlelab-meta.txt" &&
+		grep -q "^timestamp: ....-..-..T..:..:..\.[0-9]*Z$" "$TMP/c-$t/idlelab-meta.txt" &&
+		grep -qx "root: $FX/$t" "$TMP/c-$t/idlelab-meta.txt" && ok ||
+		bad "$t: metadata: $(cat "$TMP/c-$t/idlelab-meta.txt")"
+done
+# the holders a capture recorded are carried into the copy's metadata
+grep -qx "pm_qos.holder: 2217 tuned" "$TMP/c-intel-icx-pm-qos/idlelab-meta.txt" && ok ||
+	bad "holders not carried over"
+# modes: the cpuidle files the kernel's, every other file 0444, directories 0755
+find "$TMP/c-intel-icx-healthy" -type f -printf '%m %P\n' | awk '
+	{ want = ($2 ~ /cpuidle\/state[0-9]+\/disable$/ || $2 ~ /cpuidle\/current_governor$/) ? "644" : "444" }
+	$1 != want { print "mode " $1 " of " $2 " (want " want ")"; bad = 1 }
+	END { exit bad }' >"$TMP/modes" && ok || bad "capture modes: $(cat "$TMP/modes")"
+[ -z "$(find "$TMP/c-intel-icx-healthy" -type d ! -perm 755)" ] && ok || bad "directory modes"
+
+# --- what a capture does not copy -----------------------------------------
+cp -r "$FX/intel-icx-healthy" "$TMP/h"
+echo secret >"$TMP/outside"
+rm "$TMP/h/proc/cmdline"
+ln -s "$TMP/outside" "$TMP/h/proc/cmdline"                  # a link to outside
+printf 'Linux\0version\n' >"$TMP/h/proc/version"            # a NUL byte
+rm "$TMP/h/proc/uptime"; mkfifo "$TMP/h/proc/uptime"        # a FIFO: never opened
+rm "$TMP/h/proc/sys/kernel/random/boot_id"
+ln "$TMP/outside" "$TMP/h/proc/sys/kernel/random/boot_id"   # a hard link
+echo junk >"$TMP/h/proc/unknown-file"                       # not a known name
+expect_exit 1 timeout 20 "$IDLELAB" capture --root "$TMP/h" "$TMP/hc"
+expect_err "$TMP/h/proc/cmdline: symbolic link: not followed (the kernel has none here)"
+expect_err "$TMP/h/proc/version: holds a NUL byte: not kernel text, left out of the copy"
+expect_err "$TMP/h/proc/uptime: not a regular file: not a kernel file"
+expect_err "$TMP/h/proc/sys/kernel/random/boot_id: has 2 hard links: not a kernel file"
+for f in proc/cmdline proc/version proc/uptime proc/sys/kernel/random/boot_id proc/unknown-file README.md; do
+	[ -e "$TMP/hc/$f" ] && bad "$f copied" || ok
+done
+! grep -rq secret "$TMP/hc" && ok || bad "a file from outside the root was copied"
+[ -f "$TMP/hc/proc/cpuinfo" ] && ok || bad "the rest is still copied"
+# an existing OUT is refused before anything is read; no temporary is left
+mkdir "$TMP/exists"
+expect_exit 1 "$IDLELAB" capture --root "$FX/kvm-haltpoll" "$TMP/exists"
+expect_err "$TMP/exists: already exists (will not overwrite)"
+[ -z "$(ls "$TMP/exists")" ] && ok || bad "wrote into an existing directory"
+# a write error (a file-size limit smaller than cpuinfo) leaves nothing behind
+mkdir -p "$TMP/lim"
+(ulimit -f 1; "$IDLELAB" capture --root "$FX/kvm-haltpoll" "$TMP/lim/out" >"$TMP/out" 2>"$TMP/err")
+rc=$?
+[ $rc -eq 1 ] && grep -q "cannot write: File too large" "$TMP/err" && [ -z "$(ls "$TMP/lim")" ] &&
+	ok || bad "file-size limit: rc $rc, $(cat "$TMP/err"), left: $(ls "$TMP/lim")"
+# usage
+expect_exit 2 "$IDLELAB" capture
+expect_err "missing the directory to write"
+expect_exit 2 "$IDLELAB" capture a b
+expect_err "unexpected argument 'b'"
+expect_exit 1 "$IDLELAB" capture --root "$TMP/nosuch" "$TMP/x"
+expect_err "$TMP/nosuch: cannot open: No such file or directory"
+[ -e "$TMP/x" ] && bad "output on a refusal" || ok
+
+# --- platform capture of every tree: loads, shows its facts, simulates ------
+for t in $TREES; do
+	expect_exit 0 "$IDLELAB" platform capture --root "$FX/$t" --name "$t" -o "$TMP/$t.ini" || continue
+	[ -s "$TMP/out" ] && bad "$t: platform capture -o printed something"
+	expect_exit 0 "$IDLELAB" platform show "$TMP/$t.ini"
+	expect_out "platform: $t ("
+	expect_exit 0 "$IDLELAB" sim --platform "$TMP/$t.ini" --duration 20ms --format csv
+	[ "$(wc -l <"$TMP/out")" -gt 1 ] && ok || bad "$t: sim printed no rows"
+done
+# the facts each tree shows
+"$IDLELAB" platform show "$TMP/kvm-haltpoll.ini" >"$TMP/out"
+expect_out "cpus: 2 (1 package x 2 cores x 1 threads), HZ=250"
+expect_out "kernel: 6.18"
+expect_out "driver: haltpoll (preferred governor haltpoll)"
+expect_out "governor: haltpoll"
+expect_out "haltpoll.guest_halt_poll_ns=0"
+grep -qx "hypervisor = kvm" "$TMP/kvm-haltpoll.ini" && ok || bad "kvm guest: hypervisor"
+"$IDLELAB" platform show "$TMP/amd-zen3-dummy-wait.ini" >"$TMP/out"
+grep -Eq '^ +2 +C2 +ACPI IOPORT 0x814 +30 +60 .* ioport 0x814 ' "$TMP/out" && ok || bad "ioport C2: $(cat "$TMP/out")"
+expect_out "cpus: 256 (1 package x 128 cores x 2 threads), HZ=250"
+"$IDLELAB" platform show "$TMP/intel-haswell-cst.ini" >"$TMP/out"
+grep -Eq '^ +4 +C6 +MWAIT 0x20 +133 +400 +1 +disabled +OFF +mwait 0x20 ' "$TMP/out" && ok || bad "C6 off: $(cat "$TMP/out")"
+"$IDLELAB" platform show "$TMP/power10-menu.ini" >"$TMP/out"
+expect_out "cpus: 160 (1 package x 20 cores x 8 threads), HZ=100"
+grep -Eq '^ +1 +CEDE +CEDE +12 +120 .* cede ' "$TMP/out" && ok || bad "CEDE: $(cat "$TMP/out")"
+grep -qx "shared_processor = no" "$TMP/power10-menu.ini" && ok || bad "dedicated LPAR"
+"$IDLELAB" platform show "$TMP/amd-zen3-nocstates.ini" >"$TMP/out"
+expect_out "driver: none (no cpuidle driver registers)"
+expect_out "default idle: default_idle (hlt)"
+# the same file from the same tree (apart from the time it was written)
+"$IDLELAB" platform capture --root "$FX/intel-icx-healthy" --name x | grep -v "T..:..:..Z" >"$TMP/p1"
+"$IDLELAB" platform capture --root "$FX/intel-icx-healthy" --name x | grep -v "T..:..:..Z" >"$TMP/p2"
+cmp -s "$TMP/p1" "$TMP/p2" && ok || bad "platform capture is not repeatable"
+# every line within the platform format's 196 characters
+awk 'length > 196 { print FILENAME ": " length; bad = 1 } END { exit bad }' "$TMP"/*.ini && ok ||
+	bad "a platform line is too long"
+expect_exit 2 "$IDLELAB" platform capture --root "$FX/kvm-haltpoll" --name "my box"
+expect_err "--name: platform name 'my box': letters, digits, '-', '_', '.' only"
+expect_exit 2 "$IDLELAB" platform capture --root "$FX/kvm-haltpoll" extra
+expect_err "capture: unexpected argument 'extra'"
+expect_exit 2 "$IDLELAB" platform frobnicate
+expect_err "unknown subcommand 'frobnicate' (show, capture)"
+finish
