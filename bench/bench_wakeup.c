@@ -29,245 +29,80 @@
  *
  * The halt fit line leaves out what the simulator adds to the exit latency
  * itself on --platform (default kvm-haltpoll): its switch_ns and IPI.
+ * The measurements are the library's (il_wake_run,
+ * include/idlelab/wakebench.h: the same code as `idlelab latency`); this
+ * program adds the platform fit lines.
  * usage: bench_wakeup [--mode halt|poll|both|pingpong] [--samples N] [--gap-us G]
  *                     [--waker-cpu A] [--wakee-cpu B] [--platform P]
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <getopt.h>
-#include <linux/futex.h>
 #include <math.h>
-#include <pthread.h>
-#include <sched.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "bench_util.h"
 #include "idlelab/sim.h"
-
-#if defined(__x86_64__) || defined(__i386__)
-#define cpu_relax() __builtin_ia32_pause()
-#else
-#define cpu_relax() __asm__ __volatile__("" ::: "memory")
-#endif
+#include "idlelab/wakebench.h"
 
 #define Z90 1.2815515655446004 /* 90th percentile of the standard normal */
 
-enum mode { MODE_HALT, MODE_POLL };
-
-struct shared {
-	_Alignas(64) _Atomic int go;   /* futex word: 1 = wake up */
-	_Alignas(64) _Atomic int ack;  /* wakee done with the sample */
-	_Atomic int64_t t0;            /* waker's clock at the wake */
-	_Atomic int stop;
-	enum mode mode;
-	int wakee_cpu;
-	int64_t *lat;                  /* samples, ns */
-	int nlat;
-	int never_slept;
-};
-
-static long futex(_Atomic int *uaddr, int op, int val)
+static void pp_print(const struct il_wake_pct *p, int dropped, int to_cpu, int from_cpu)
 {
-	return syscall(SYS_futex, (int *)uaddr, op, val, NULL, NULL, 0);
-}
-
-static void *wakee(void *arg)
-{
-	struct shared *sh = arg;
-
-	if (pin(sh->wakee_cpu)) {
-		fprintf(stderr, "bench_wakeup: cannot pin the wakee to CPU %d\n", sh->wakee_cpu);
-		exit(1);
-	}
-	for (;;) {
-		bool slept = false;
-
-		if (sh->mode == MODE_HALT) {
-			while (!atomic_load_explicit(&sh->go, memory_order_acquire)) {
-				if (futex(&sh->go, FUTEX_WAIT_PRIVATE, 0) == 0)
-					slept = true;
-			}
-		} else {
-			while (!atomic_load_explicit(&sh->go, memory_order_acquire))
-				cpu_relax();
-			slept = true;
-		}
-		int64_t t1 = now_ns();
-		if (atomic_load(&sh->stop))
-			return NULL;
-		if (slept)
-			sh->lat[sh->nlat++] = t1 - atomic_load(&sh->t0);
-		else
-			sh->never_slept++;
-		atomic_store(&sh->go, 0);
-		atomic_store_explicit(&sh->ack, 1, memory_order_release);
-	}
-}
-
-/* ------------------------------------------------------------ pingpong */
-
-struct pp_side {
-	_Alignas(64) _Atomic int word;  /* futex word: bumped to wake this side */
-	_Atomic int64_t t0;             /* the other side's clock at the wake */
-	int cpu;
-	int64_t *lat;
-	int nlat, never_slept;
-	struct pp_side *other;
-	int rounds;
-	bool starts;                    /* hands over the first token */
-	_Atomic int *stop;
-};
-
-static void *pp_run(void *arg)
-{
-	struct pp_side *me = arg;
-	int seen = 0;
-
-	if (pin(me->cpu)) {
-		fprintf(stderr, "bench_wakeup: cannot pin to CPU %d\n", me->cpu);
-		exit(1);
-	}
-	for (int i = 0; i < me->rounds; i++) {
-		if (i > 0 || me->starts) {
-			/* hand the token over */
-			atomic_store(&me->other->t0, now_ns());
-			atomic_fetch_add_explicit(&me->other->word, 1, memory_order_release);
-			futex(&me->other->word, FUTEX_WAKE_PRIVATE, 1);
-		}
-		bool slept = false;
-		while (atomic_load_explicit(&me->word, memory_order_acquire) == seen) {
-			if (atomic_load(me->stop))
-				return NULL;
-			if (futex(&me->word, FUTEX_WAIT_PRIVATE, seen) == 0)
-				slept = true;
-		}
-		int64_t t1 = now_ns();
-		seen = atomic_load(&me->word);
-		if (slept)
-			me->lat[me->nlat++] = t1 - atomic_load(&me->t0);
-		else
-			me->never_slept++;
-	}
-	atomic_store(me->stop, 1);
-	atomic_fetch_add(&me->other->word, 1);
-	futex(&me->other->word, FUTEX_WAKE_PRIVATE, 1);
-	return NULL;
-}
-
-static void pp_print(const struct pp_side *s, int from_cpu)
-{
-	int n = s->nlat;
-
-	qsort(s->lat, (size_t)n, sizeof(int64_t), cmp64);
-	printf("  to CPU %d (from CPU %d): %d wake-ups (%d found the token already there)\n", s->cpu,
-	       from_cpu, n, s->never_slept);
-	if (n)
+	printf("  to CPU %d (from CPU %d): %d wake-ups (%d found the token already there)\n", to_cpu,
+	       from_cpu, p->n, dropped);
+	if (p->n)
 		printf("    min %lld  p25 %lld  p50 %lld  p75 %lld  p90 %lld  p99 %lld  max %lld ns\n",
-		       (long long)s->lat[0], (long long)pct(s->lat, n, 25),
-		       (long long)pct(s->lat, n, 50), (long long)pct(s->lat, n, 75),
-		       (long long)pct(s->lat, n, 90), (long long)pct(s->lat, n, 99),
-		       (long long)s->lat[n - 1]);
+		       (long long)p->min, (long long)p->p25, (long long)p->p50, (long long)p->p75,
+		       (long long)p->p90, (long long)p->p99, (long long)p->max);
 }
 
 static int run_pingpong(int rounds, int cpu_a, int cpu_b)
 {
-	struct pp_side *a = aligned_alloc(64, sizeof(*a)), *b = aligned_alloc(64, sizeof(*b));
-	_Atomic int stop = 0;
-	pthread_t th;
+	struct il_wake_opts o = { .mode = IL_WAKE_PINGPONG, .samples = rounds, .waker = cpu_a,
+				  .wakee = cpu_b };
+	struct il_wake_result r;
+	struct il_err err;
 
-	memset(a, 0, sizeof(*a));
-	memset(b, 0, sizeof(*b));
-	a->cpu = cpu_a;
-	b->cpu = cpu_b;
-	a->other = b;
-	b->other = a;
-	a->rounds = b->rounds = rounds;
-	a->starts = true;
-	a->stop = b->stop = &stop;
-	a->lat = calloc((size_t)rounds, sizeof(int64_t));
-	b->lat = calloc((size_t)rounds, sizeof(int64_t));
-	/* b starts blocked, a hands it the first token */
-	pthread_create(&th, NULL, pp_run, b);
-	sleep_ns(10000000);
-	int64_t t0 = now_ns();
-	pp_run(a);
-	int64_t el = now_ns() - t0;
-	pthread_join(th, NULL);
-	int done = a->nlat + a->never_slept;
+	if (il_wake_run(&o, &r, &err)) {
+		fprintf(stderr, "bench_wakeup: %s\n", err.msg);
+		return 1;
+	}
+	int done = r.round_trips;
 	printf("mode pingpong: CPUs %d and %d, %d round trips in %.3f s: %.0f round trips/s "
-	       "(%.1f us each)\n", cpu_a, cpu_b, done, (double)el * 1e-9,
-	       (double)done / ((double)el * 1e-9), (double)el / 1000.0 / (done ? done : 1));
-	pp_print(b, cpu_a);
-	pp_print(a, cpu_b);
-	free(a->lat);
-	free(b->lat);
-	free(a);
-	free(b);
+	       "(%.1f us each)\n", cpu_a, cpu_b, done, (double)r.elapsed_ns * 1e-9,
+	       r.round_trips_per_s, (double)r.elapsed_ns / 1000.0 / (done ? done : 1));
+	pp_print(&r.lat, r.dropped, cpu_b, cpu_a);
+	pp_print(&r.back, r.back_dropped, cpu_a, cpu_b);
 	return 0;
 }
 
-static int run(enum mode mode, int samples, long gap_us, int waker_cpu, int wakee_cpu,
+static int run(enum il_wake_mode mode, int samples, long gap_us, int waker_cpu, int wakee_cpu,
 	       int64_t soft_ns)
 {
-	struct shared *sh = aligned_alloc(64, sizeof(*sh));
-	pthread_t th;
+	struct il_wake_opts o = { .mode = mode, .samples = samples, .gap_ns = gap_us * 1000,
+				  .waker = waker_cpu, .wakee = wakee_cpu };
+	struct il_wake_result res;
+	struct il_err err;
 
-	memset(sh, 0, sizeof(*sh));
-	sh->mode = mode;
-	sh->wakee_cpu = wakee_cpu;
-	sh->lat = calloc((size_t)samples, sizeof(int64_t));
-	if (pin(waker_cpu)) {
-		fprintf(stderr, "bench_wakeup: cannot pin the waker to CPU %d\n", waker_cpu);
+	if (il_wake_run(&o, &res, &err)) {
+		fprintf(stderr, "bench_wakeup: %s\n", err.msg);
 		return 1;
 	}
-	pthread_create(&th, NULL, wakee, sh);
-	unsigned seed = 12345;
-	for (int i = 0; i < samples; i++) {
-		/* a gap with jitter so the wake never aligns with the tick */
-		sleep_ns(1000 * (gap_us + rand_r(&seed) % (gap_us / 2 + 1)));
-		atomic_store(&sh->t0, now_ns());
-		atomic_store_explicit(&sh->go, 1, memory_order_release);
-		if (mode == MODE_HALT)
-			futex(&sh->go, FUTEX_WAKE_PRIVATE, 1);
-		while (!atomic_load_explicit(&sh->ack, memory_order_acquire))
-			cpu_relax();
-		atomic_store(&sh->ack, 0);
-	}
-	atomic_store(&sh->stop, 1);
-	atomic_store(&sh->go, 1);
-	futex(&sh->go, FUTEX_WAKE_PRIVATE, 1);
-	pthread_join(th, NULL);
-
-	int n = sh->nlat;
-	if (n == 0) {
-		fprintf(stderr, "bench_wakeup: no samples\n");
-		return 1;
-	}
-	qsort(sh->lat, (size_t)n, sizeof(int64_t), cmp64);
-	double mean = 0;
-	for (int i = 0; i < n; i++)
-		mean += (double)sh->lat[i];
-	mean /= n;
-	int64_t p50 = pct(sh->lat, n, 50), p90 = pct(sh->lat, n, 90);
+	const struct il_wake_pct *p = &res.lat;
+	int64_t p50 = p->p50, p90 = p->p90;
 	double sigma = p50 > 0 && p90 > p50 ? log((double)p90 / (double)p50) / Z90 : 0;
 
 	printf("mode %s: wakee CPU %d, waker CPU %d, %d samples (%d dropped: wakee never slept), "
-	       "gap %ld-%ld us\n", mode == MODE_HALT ? "halt" : "poll", wakee_cpu, waker_cpu, n,
-	       sh->never_slept, gap_us, gap_us + gap_us / 2);
+	       "gap %ld-%ld us\n", mode == IL_WAKE_HALT ? "halt" : "poll", wakee_cpu, waker_cpu,
+	       p->n, res.dropped, gap_us, gap_us + gap_us / 2);
 	printf("  min %lld  p25 %lld  p50 %lld  p75 %lld  p90 %lld  p99 %lld  p99.9 %lld  max %lld  "
-	       "mean %.0f ns\n", (long long)sh->lat[0], (long long)pct(sh->lat, n, 25),
-	       (long long)p50, (long long)pct(sh->lat, n, 75), (long long)p90,
-	       (long long)pct(sh->lat, n, 99), (long long)pct(sh->lat, n, 99.9),
-	       (long long)sh->lat[n - 1], mean);
-	if (mode == MODE_HALT) {
+	       "mean %.0f ns\n", (long long)p->min, (long long)p->p25, (long long)p50,
+	       (long long)p->p75, (long long)p90, (long long)p->p99, (long long)p->p999,
+	       (long long)p->max, p->mean);
+	if (mode == IL_WAKE_HALT) {
 		/*
 		 * A halted wakee's sample is end to end: it includes the IPI and
 		 * the woken task's context switch, which the engine adds on its
@@ -280,8 +115,6 @@ static int run(enum mode mode, int samples, long gap_us, int waker_cpu, int wake
 	} else {
 		printf("  platform: poll_exit = lognormal:%lld:%.3f\n", (long long)p50, sigma);
 	}
-	free(sh->lat);
-	free(sh);
 	return 0;
 }
 
@@ -335,15 +168,8 @@ int main(int argc, char **argv)
 	il_sim_params_default(&sp);
 	int64_t soft_ns = il_sim_switch_ns(&sp, &plat) +
 			  (int64_t)(il_dist_mean(&plat.ipi_send) + il_dist_mean(&plat.ipi_delivery));
-	int64_t a = now_ns(), b = now_ns();
-	int64_t best = b - a;
-	for (int i = 0; i < 1000; i++) {
-		a = now_ns();
-		b = now_ns();
-		if (b - a < best)
-			best = b - a;
-	}
-	printf("clock read (CLOCK_MONOTONIC, back-to-back, min of 1000): %lld ns\n", (long long)best);
+	printf("clock read (CLOCK_MONOTONIC, back-to-back, min of 1000): %lld ns\n",
+	       (long long)il_wake_clock_cost_ns());
 	/* other runnable tasks on these CPUs preempt the spinning wakee: say how busy it was */
 	FILE *la = fopen("/proc/loadavg", "r");
 	char load[64];
@@ -355,8 +181,8 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "pingpong"))
 		return run_pingpong(samples, waker, wakee_cpu);
 	if (strcmp(mode, "poll"))
-		r |= run(MODE_HALT, samples, gap, waker, wakee_cpu, soft_ns);
+		r |= run(IL_WAKE_HALT, samples, gap, waker, wakee_cpu, soft_ns);
 	if (!r && strcmp(mode, "halt"))
-		r |= run(MODE_POLL, samples, gap, waker, wakee_cpu, soft_ns);
+		r |= run(IL_WAKE_POLL, samples, gap, waker, wakee_cpu, soft_ns);
 	return r;
 }

@@ -83,13 +83,11 @@ static void print_text(const struct il_host *h, const struct il_doctor *d,
 		printf("\n%s\n", head);
 		printf("  evidence:\n");
 		for (int k = 0; k < f->nevidence; k++) {
-			char line[768];
 			file_of(h, f->evidence[k].file, path, sizeof(path));
 			if (path[0])
-				snprintf(line, sizeof(line), "%s = %s", path, f->evidence[k].value);
+				printf("    %s = %s\n", path, f->evidence[k].value);
 			else
-				snprintf(line, sizeof(line), "%s", f->evidence[k].value);
-			printf("    %s\n", line);
+				printf("    %s\n", f->evidence[k].value);
 		}
 		printf("  what to do:\n");
 		wrap(f->action, 4, 100);

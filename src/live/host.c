@@ -436,7 +436,7 @@ static void find_holders(struct reader *rd)
 			struct il_raw r;
 			char path[64];
 
-			snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+			snprintf(path, sizeof(path), "/proc/%.12s/comm", de->d_name);
 			ho->pid = atoi(de->d_name);
 			il_tree_read(dfd, "comm", path, PAGE, &il_tree_proc, false, &r, NULL);
 			if (r.status == IL_SYSFS_OK) {

@@ -1,0 +1,129 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# idlelab sweep and idlelab latency on a copy of a captured tree (--root):
+# the changes they make (--governor, --param, --disable) are said, written
+# and written back at the end, on a refused change and on SIGTERM; the
+# table's shape; usage refusals before anything is changed. The threads
+# run on CPUs 0 and 1 for a few wake-ups; no figure is checked (they
+# depend on the machine's load). Skips (77) with fewer than 2 CPUs.
+# Env: IDLELAB = the binary, SRCDIR = the source root.
+. "$SRCDIR/tests/cli/lib.sh"
+FX="$SRCDIR/tests/fixtures/capture"
+if ! taskset -c 0,1 true 2>/dev/null; then
+	echo "SKIP: CPUs 0 and 1 are not both available"
+	exit 77
+fi
+R="$TMP/root"
+cp -r "$FX/kvm-haltpoll" "$R"
+chmod -R u+w "$R"
+G="$R/sys/devices/system/cpu/cpuidle/current_governor"
+P="$R/sys/module/haltpoll/parameters/guest_halt_poll_ns"
+D0="$R/sys/devices/system/cpu/cpu0/cpuidle/state0/disable"
+D1="$R/sys/devices/system/cpu/cpu1/cpuidle/state0/disable"
+unchanged() {
+	[ "$(cat "$G")" = haltpoll ] && [ "$(cat "$P")" = 0 ] && [ "$(cat "$D0")" = 0 ] &&
+		[ "$(cat "$D1")" = 0 ] && ok || bad "$1: the tree was left changed"
+}
+
+# --- sweep: changes said, made, written back; rows per pair and interval ---
+expect_exit 0 "$IDLELAB" sweep --root "$R" --loops 5 --intervals 20,50 --pair 0:1 --pair 1:0 \
+	--governor menu --param haltpoll.guest_halt_poll_ns=200000 --disable POLL --format csv
+expect_err "changed $R/sys/devices/system/cpu/cpuidle/current_governor from 'haltpoll' to 'menu' (restored at exit)"
+expect_err "changed $R/sys/module/haltpoll/parameters/guest_halt_poll_ns from '0' to '200000' (restored at exit)"
+expect_err "changed $R/sys/devices/system/cpu/cpu0/cpuidle/state0/disable from '0' to '1' (restored at exit)"
+expect_err "restored $R/sys/devices/system/cpu/cpuidle/current_governor to 'haltpoll'"
+expect_err "restored $R/sys/devices/system/cpu/cpu1/cpuidle/state0/disable to '0'"
+unchanged "sweep"
+[ "$(head -1 "$TMP/out")" = "waker,wakee,interval_us,loops,sleep_us,usage,time_us,above,below,above_pct,below_pct,states,lat_p50_us,lat_p90_us,lat_p99_us,lat_p999_us,lat_max_us" ] &&
+	ok || bad "sweep header: $(head -1 "$TMP/out")"
+[ "$(wc -l <"$TMP/out")" -eq 5 ] && ok || bad "sweep: 4 rows: $(cat "$TMP/out")"
+# the tree's counters do not move: the differences are 0, the states named
+grep -q '^0,1,20,[0-9]*,[0-9.]*,0,0,0,0,,,POLL=0;haltpoll idle=0,' "$TMP/out" ||
+	grep -q '^0,1,20,[0-9]*,[0-9.]*,0,0,0,0,n/a,n/a,POLL=0;haltpoll idle=0,' "$TMP/out" &&
+	ok || bad "sweep row: $(cat "$TMP/out")"
+grep -q '^1,0,50,' "$TMP/out" && ok || bad "sweep: the second pair"
+# text and JSON
+expect_exit 0 "$IDLELAB" sweep --root "$R" --loops 3 --intervals 30
+grep -Eq '^ +0 +1 +30 ' "$TMP/out" && ok || bad "sweep text: $(cat "$TMP/out")"
+grep -q changed "$TMP/err" && bad "sweep changed something unasked" || ok
+expect_exit 0 "$IDLELAB" sweep --root "$R" --loops 3 --intervals 30 --format json
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert len(r)==1 and r[0]["interval_us"]==30' "$TMP/out" &&
+	ok || bad "sweep json: $(cat "$TMP/out")"
+
+# --- a refused change: the ones made before it are written back ----------
+expect_exit 1 "$IDLELAB" sweep --root "$R" --loops 3 --intervals 30 --governor menu \
+	--param nosuchmodule.p=1
+expect_err "$R/sys/module/nosuchmodule/parameters/p: no such file"
+expect_err "restored $R/sys/devices/system/cpu/cpuidle/current_governor to 'haltpoll'"
+unchanged "a refused --param"
+[ -s "$TMP/out" ] && bad "output after a refused change" || ok
+expect_exit 1 "$IDLELAB" latency --root "$R" --samples 3 --disable C9
+expect_err "cpu0 has no idle state 'C9'"
+unchanged "a refused --disable"
+
+# --- SIGTERM: everything written back, the signal's exit status ------------
+"$IDLELAB" sweep --root "$R" --loops 10000000 --intervals 1000 --governor ladder \
+	--disable 0 >/dev/null 2>"$TMP/sig" &
+pid=$!
+for _ in $(seq 100); do [ "$(cat "$G")" = ladder ] && break; sleep 0.05; done
+[ "$(cat "$G")" = ladder ] && [ "$(cat "$D1")" = 1 ] && ok || bad "sweep never changed the tree"
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc -eq 143 ] && ok || bad "SIGTERM: exit $rc (want 143)"
+unchanged "SIGTERM"
+grep -qF "restored $G to 'haltpoll'" "$TMP/sig" && ok || bad "no restore message on SIGTERM"
+# SIGINT ends a run with the rows so far and a restore (here sent to a
+# process that has SIGINT at its default, as from a terminal)
+python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+	"$IDLELAB" latency --root "$R" --mode halt --samples 10000000 --gap 1ms \
+	--governor menu >"$TMP/int.out" 2>"$TMP/int" &
+pid=$!
+for _ in $(seq 100); do [ "$(cat "$G")" = menu ] && break; sleep 0.05; done
+sleep 0.5
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 0 ] && ok || bad "SIGINT: exit $rc (want 0): $(cat "$TMP/int")"
+unchanged "SIGINT"
+grep -q "latency: interrupted: the rows done so far" "$TMP/int" && ok || bad "SIGINT message: $(cat "$TMP/int")"
+grep -q "^halt " "$TMP/int.out" && ok || bad "SIGINT: no row: $(cat "$TMP/int.out")"
+
+# --- latency: rows per mode, both directions of pingpong -------------------
+expect_exit 0 "$IDLELAB" latency --root "$R" --samples 20 --gap 50us --format csv
+[ "$(head -1 "$TMP/out")" = "mode,from_cpu,to_cpu,samples,dropped,min_us,p25_us,p50_us,p75_us,p90_us,p99_us,p999_us,max_us,mean_us,switches_per_s" ] &&
+	ok || bad "latency header: $(head -1 "$TMP/out")"
+[ "$(cut -d, -f1-3 "$TMP/out" | tail -n +2 | tr '\n' ' ')" = "halt,0,1 poll,0,1 pingpong,0,1 pingpong,1,0 " ] &&
+	ok || bad "latency rows: $(cat "$TMP/out")"
+grep -Eq '^pingpong,0,1,[0-9]+,[0-9]+,([0-9.]+,){9}[0-9]+$' "$TMP/out" && ok || bad "pingpong rate"
+expect_exit 0 "$IDLELAB" latency --root "$R" --mode poll --samples 10 --gap 20us
+expect_out "clock read (CLOCK_MONOTONIC, back-to-back, least of 1000): "
+grep -Eq '^poll +0 +1 +10 ' "$TMP/out" && ok || bad "latency text: $(cat "$TMP/out")"
+
+# --- usage errors: nothing changed, nothing measured -----------------------
+for cmd in sweep latency; do
+	expect_exit 2 "$IDLELAB" $cmd --root "$R" --pair 0:0 --governor menu
+	expect_err "--pair 0:0: the waker and the wakee must be two CPUs"
+	expect_exit 2 "$IDLELAB" $cmd --root "$R" --pair 0-1
+	expect_err "--pair: '0-1' is not WAKER:WAKEE"
+	expect_exit 2 "$IDLELAB" $cmd --root "$R" --param guest_halt_poll_ns=5
+	expect_err "--param guest_halt_poll_ns=5: want MODULE.PARAM=VALUE"
+	expect_exit 2 "$IDLELAB" $cmd --root "$R" --pair 0:1023 --governor menu
+	expect_err "CPU 1023: not one this process may run on"
+	expect_exit 2 "$IDLELAB" $cmd --root "$R" --no-such
+	expect_err "unknown option '--no-such'"
+	expect_exit 2 "$IDLELAB" $cmd --root "$R" --format xml
+	expect_err "unknown format 'xml'"
+	unchanged "$cmd usage errors"
+done
+expect_exit 2 "$IDLELAB" sweep --loops 0
+expect_err "--loops: '0' is not 1..10000000"
+expect_exit 2 "$IDLELAB" sweep --intervals 5,x
+expect_err "--intervals: "
+expect_exit 2 "$IDLELAB" latency --mode nap
+expect_err "--mode: 'nap' is not halt, poll, pingpong or all"
+expect_exit 2 "$IDLELAB" latency --gap 10ns
+expect_err "--gap: '10ns' is not a duration of 1us..1s"
+expect_exit 2 "$IDLELAB" latency --samples x
+expect_err "--samples: 'x' is not 1..10000000"
+finish

@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Tests for src/live/meta.c, host.c, delta.c and restore.c: the metadata,
+ * cpuinfo and kernel-configuration parsers, the command-line lookup, the
+ * release tag, counter differences, and changes to a machine written back
+ * at exit, on SIGTERM and on a refused write, in a temporary tree.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "idlelab/host.h"
+#include "idlelab/outfile.h"
+#include "idlelab/restore.h"
+#include "idlelab/sysfs.h"
+
+#define FIXTURES SRCDIR "/tests/fixtures"
+
+static char tmpdir[256];
+
+static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+static int setup_tmp(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_host.XXXXXX");
+	assert_non_null(mkdtemp(tmpdir));
+	return 0;
+}
+
+static int teardown_tmp(void **state)
+{
+	(void)state;
+	nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return 0;
+}
+
+static const char *tpath(const char *rel)
+{
+	static char buf[8][1024];
+	static int k;
+	char *p = buf[k++ % 8];
+	snprintf(p, 1024, "%.255s/%.700s", tmpdir, rel);
+	return p;
+}
+
+static void put(const char *rel, const char *content)
+{
+	char p[1024];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s", tpath(rel));
+	for (char *s = p + 1; *s; s++)
+		if (*s == '/') {
+			*s = '\0';
+			mkdir(p, 0755);
+			*s = '/';
+		}
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(content, f);
+	fclose(f);
+}
+
+static char *get(const char *rel)
+{
+	static char buf[256];
+	FILE *f = fopen(tpath(rel), "r");
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* ------------------------------------------------------------------ */
+/* Metadata */
+
+static void test_meta_roundtrip(void **state)
+{
+	struct il_meta m = { 0 }, back;
+	struct il_err err;
+	char *text;
+
+	(void)state;
+	il_meta_add(&m, "kernel_release", "6.18.44");
+	il_meta_add(&m, "cmdline", "ro quiet\n");       /* the newline goes */
+	il_meta_add(&m, "x", "a\033[2Jb");               /* control bytes become blanks */
+	il_meta_addf(&m, "pm_qos.holder", "%d %s", 12, "tuned");
+	il_meta_addf(&m, "pm_qos.holder", "%d %s", 13, "cyclictest");
+	text = il_meta_text(&m);
+	assert_string_equal(text, "format: idlelab-meta 1\nkernel_release: 6.18.44\n"
+				  "cmdline: ro quiet\nx: a [2Jb\npm_qos.holder: 12 tuned\n"
+				  "pm_qos.holder: 13 cyclictest\n");
+	assert_int_equal(il_meta_parse(text, strlen(text), "m", &back, &err), 0);
+	assert_int_equal(back.n, 6);
+	assert_string_equal(il_meta_get(&back, "cmdline"), "ro quiet");
+	assert_string_equal(il_meta_get(&back, "pm_qos.holder"), "12 tuned");
+	assert_int_equal(back.items[5].line, 6);
+	assert_null(il_meta_get(&back, "nosuch"));
+	free(text);
+	il_meta_free(&m);
+	il_meta_free(&back);
+}
+
+static void test_meta_refusals(void **state)
+{
+	static const struct {
+		const char *text;
+		int line;
+		const char *msg;
+	} bad[] = {
+		{ "", 0, "empty: not idlelab metadata" },
+		{ "# only a comment\n", 0, "empty" },
+		{ "kernel: 1\n", 1, "not idlelab metadata" },
+		{ "format: idlelab-meta 2\n", 1, "not idlelab metadata" },
+		{ "format: idlelab-meta 1\nno colon\n", 2, "want 'key: value'" },
+		{ "format: idlelab-meta 1\nkey:value\n", 2, "want 'key: value'" },
+		{ "format: idlelab-meta 1\nk y: v\n", 2, "want 'key: value'" },
+		{ "format: idlelab-meta 1\n: v\n", 2, "want 'key: value'" },
+		{ "format: idlelab-meta 1\nk: a\rb\n", 2, "control character 0x0d" },
+		{ "format: idlelab-meta 1\nk: a\0b\n", 2, "control character 0x00" },
+	};
+	struct il_meta m;
+	struct il_err err;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		size_t len = strlen(bad[i].text);
+		if (i == 9)
+			len = 28;   /* the NUL inside */
+		assert_int_equal(il_meta_parse(bad[i].text, len, "m", &m, &err), -EINVAL);
+		assert_int_equal(err.line, bad[i].line);
+		assert_non_null(strstr(err.msg, bad[i].msg));
+		assert_int_equal(m.n, 0);
+	}
+	/* an empty value, blank lines, comments and a last line without newline are fine */
+	assert_int_equal(il_meta_parse("format: idlelab-meta 1\n\n# c\nk:\nz: 1", 35, "m", &m, &err),
+			 0);
+	assert_string_equal(il_meta_get(&m, "k"), "");
+	assert_string_equal(il_meta_get(&m, "z"), "1");
+	il_meta_free(&m);
+}
+
+/* ------------------------------------------------------------------ */
+/* cpuinfo */
+
+static void test_cpuinfo_x86(void **state)
+{
+	static const char text[] =
+		"processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 1\n"
+		"model name\t: AMD EPYC 7763 64-Core Processor\nstepping\t: 1\ncpu MHz\t\t: 2450.000\n"
+		"physical id\t: 0\nsiblings\t: 128\ncore id\t\t: 0\ncpu cores\t: 64\n"
+		"flags\t\t: fpu monitor_x hypervisorx monitor arat constant_tsc\n\n"
+		"processor\t: 1\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nphysical id\t: 1\n"
+		"flags\t\t: hypervisor\n\n";
+	struct il_cpuinfo ci;
+
+	(void)state;
+	il_cpuinfo_parse(text, sizeof(text) - 1, &ci);
+	assert_int_equal(ci.nprocessors, 2);
+	assert_int_equal(ci.arch, IL_ARCH_X86);
+	/* the first processor's facts */
+	assert_int_equal(ci.vendor, IL_VENDOR_AMD);
+	assert_string_equal(ci.vendor_id, "AuthenticAMD");
+	assert_int_equal(ci.family, 25);
+	assert_int_equal(ci.model, 1);
+	assert_int_equal(ci.stepping, 1);
+	assert_string_equal(ci.model_name, "AMD EPYC 7763 64-Core Processor");
+	assert_true(ci.mhz == 2450.0);
+	/* flags are words: "monitor_x" and "hypervisorx" are not monitor and hypervisor */
+	assert_true(ci.has_flags && ci.monitor && ci.arat && ci.constant_tsc);
+	assert_false(ci.hypervisor);
+	assert_false(ci.nonstop_tsc);
+	assert_int_equal(ci.npackages, 2);
+	assert_int_equal(ci.cores_per_package, 64);
+	assert_int_equal(ci.siblings, 128);
+}
+
+static void test_cpuinfo_power_and_junk(void **state)
+{
+	static const char text[] =
+		"processor\t: 0\ncpu\t\t: POWER10 (architected), altivec supported\n"
+		"clock\t\t: 2750.000000MHz\nrevision\t: 2.0 (pvr 0080 0200)\n\n"
+		"timebase\t: 512000000\nplatform\t: pSeries\nmodel\t\t: IBM,9080-HEX\n";
+	struct il_cpuinfo ci;
+
+	(void)state;
+	il_cpuinfo_parse(text, sizeof(text) - 1, &ci);
+	assert_int_equal(ci.arch, IL_ARCH_POWERPC);
+	assert_int_equal(ci.vendor, IL_VENDOR_IBM);
+	assert_string_equal(ci.model_name, "POWER10 (architected), altivec supported");
+	assert_int_equal(ci.timebase, 512000000);
+	assert_string_equal(ci.platform, "pSeries");
+	assert_int_equal(ci.family, -1);
+	assert_int_equal(ci.model, -1);   /* "IBM,9080-HEX" is no number */
+	assert_true(ci.mhz == 2750.0);
+	/* garbage never fails: lines without ':' and huge numbers are skipped */
+	il_cpuinfo_parse("no colon\n:\ncpu family: 99999999999\nmodel:-3\n", 45, &ci);
+	assert_int_equal(ci.family, -1);
+	assert_int_equal(ci.model, -1);
+	il_cpuinfo_parse("", 0, &ci);
+	assert_int_equal(ci.nprocessors, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Kernel configuration */
+
+static void test_config(void **state)
+{
+	static const char text[] =
+		"#\n# Automatically generated file; DO NOT EDIT.\n"
+		"CONFIG_HZ_250=y\nCONFIG_HZ=250\n# CONFIG_HZ_1000 is not set\n"
+		"CONFIG_NET=y\nCONFIG_CPU_IDLE_GOV_TEO=y\nCONFIG_LOCALVERSION=\"-fc\"\n"
+		"CONFIG_INTEL_IDLE=y\nCONFIG_HZX\nCONFIG_HZ=\x01\n# CONFIG_NO_HZ_FULL is not set\n";
+	char *f, *v;
+
+	(void)state;
+	f = il_config_filter(text, sizeof(text) - 1);
+	assert_string_equal(f, "CONFIG_HZ_250=y\nCONFIG_HZ=250\n# CONFIG_HZ_1000 is not set\n"
+			       "CONFIG_CPU_IDLE_GOV_TEO=y\nCONFIG_INTEL_IDLE=y\n"
+			       "# CONFIG_NO_HZ_FULL is not set\n");
+	v = il_config_get(f, strlen(f), "HZ");
+	assert_string_equal(v, "250");
+	free(v);
+	assert_null(il_config_get(f, strlen(f), "NO_HZ_FULL"));  /* not set is absent */
+	assert_null(il_config_get(f, strlen(f), "H"));
+	v = il_config_get(text, sizeof(text) - 1, "LOCALVERSION");
+	assert_string_equal(v, "-fc");
+	free(v);
+	free(f);
+	assert_true(il_host_config_keep("HZ", 2));
+	assert_false(il_host_config_keep("NET", 3));
+}
+
+/* ------------------------------------------------------------------ */
+/* A host tree: cmdline, release, parameters, PM QoS */
+
+static void test_host_tree(void **state)
+{
+	struct il_host h;
+	struct il_err err;
+	char buf[64];
+	int fd;
+	int32_t lim = 20;
+
+	(void)state;
+	put("m/proc/cmdline", "BOOT_IMAGE=/vmlinuz ro idle=poll quiet foo=\"a b\" idle=halt "
+			      "intel_idle.max_cstate=1 -- idle=nomwait\n");
+	put("m/proc/sys/kernel/osrelease", "5.15.0-91-generic\n");
+	put("m/proc/uptime", "123.45 99.00\n");
+	put("m/sys/module/haltpoll/parameters/guest_halt_poll_ns", "0\n");
+	put("m/sys/devices/system/cpu/cpu3/power/pm_qos_resume_latency_us", "n/a\n");
+	put("m/sys/devices/system/cpu/cpu3/topology/core_id", "7\n");
+	put("m/idlelab-meta.txt", "format: idlelab-meta 1\npm_qos.holders: 1\n"
+				   "pm_qos.holder: 4321 my app\n");
+	mkdir(tpath("m/dev"), 0755);
+	fd = open(tpath("m/dev/cpu_dma_latency"), O_WRONLY | O_CREAT, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, &lim, sizeof(lim)), sizeof(lim));
+	close(fd);
+	assert_int_equal(il_host_read(tpath("m"), false, &h, &err), 0);
+	assert_false(h.live);
+	assert_true(h.sysfs_rc < 0);   /* no cpuidle directory */
+	/* the last occurrence before "--" wins; a flag is ""; quotes go */
+	assert_string_equal(il_host_cmdline_opt(&h, "idle", buf, sizeof(buf)), "halt");
+	assert_string_equal(il_host_cmdline_opt(&h, "quiet", buf, sizeof(buf)), "");
+	assert_string_equal(il_host_cmdline_opt(&h, "foo", buf, sizeof(buf)), "a b");
+	assert_string_equal(il_host_cmdline_opt(&h, "intel_idle.max_cstate", buf, sizeof(buf)), "1");
+	assert_null(il_host_cmdline_opt(&h, "idl", buf, sizeof(buf)));
+	assert_true(il_host_release_tag(&h, buf, sizeof(buf)));
+	assert_string_equal(buf, "5.15");
+	assert_true(h.uptime_s == 123.45);
+	assert_string_equal(il_host_param(&h, "haltpoll", "guest_halt_poll_ns"), "0");
+	assert_null(il_host_param(&h, "intel_idle", "max_cstate"));
+	assert_true(h.has_dma_latency);
+	assert_int_equal(h.dma_latency_us, 20);
+	assert_int_equal(h.nholders, 1);
+	assert_int_equal(h.holders[0].pid, 4321);
+	assert_string_equal(h.holders[0].comm, "my app");
+	assert_int_equal(h.ncpus, 1);
+	assert_int_equal(h.cpus[0].cpu, 3);
+	assert_int_equal(h.cpus[0].core, 7);
+	assert_int_equal(h.cpus[0].package, -1);
+	assert_string_equal(h.cpus[0].resume_latency, "n/a");
+	il_host_free(&h);
+	/* a release that is no MAJOR.MINOR is not a tag */
+	put("m/proc/sys/kernel/osrelease", "v6\n");
+	assert_int_equal(il_host_read(tpath("m"), false, &h, &err), 0);
+	assert_false(il_host_release_tag(&h, buf, sizeof(buf)));
+	il_host_free(&h);
+	assert_int_equal(il_host_read(tpath("nosuch"), false, &h, &err), -ENOENT);
+}
+
+/* ------------------------------------------------------------------ */
+/* Counter differences */
+
+static void test_delta(void **state)
+{
+	struct il_sysfs_info a, b;
+	struct il_sysfs_delta d;
+	struct il_err err;
+	char cmd[1024];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "cp -r %s/sysfs/kvm-haltpoll %s/a && cp -r %s/a %s/b", FIXTURES,
+		 tmpdir, tmpdir, tmpdir);
+	assert_int_equal(system(cmd), 0);
+	put("b/cpu1/cpuidle/state1/usage", "86101\n");   /* cpu1's is 86015 in a */
+	put("b/cpu1/cpuidle/state1/above", "junk\n");
+	assert_int_equal(il_sysfs_read(tpath("a"), NULL, &a, &err), 0);
+	assert_int_equal(il_sysfs_read(tpath("b"), NULL, &b, &err), 0);
+	assert_int_equal(il_sysfs_delta(&a, &b, 2000000000, &d, &err), 0);
+	assert_int_equal(d.n, 4);
+	assert_int_equal(d.elapsed_ns, 2000000000);
+	assert_int_equal(d.rows[3].cpu, 1);
+	assert_int_equal(d.rows[3].state, 1);
+	assert_string_equal(d.rows[3].name, "haltpoll idle");
+	assert_int_equal(d.rows[3].d[IL_SF_USAGE].status, IL_SYSFS_OK);
+	assert_int_equal(d.rows[3].d[IL_SF_USAGE].v, 86);
+	assert_int_equal(d.rows[3].d[IL_SF_ABOVE].status, IL_SYSFS_BAD);
+	assert_int_equal(d.rows[0].d[IL_SF_S2IDLE_USAGE].status, IL_SYSFS_MISSING);
+	il_sysfs_delta_free(&d);
+	/* the other way round a counter goes down */
+	assert_int_equal(il_sysfs_delta(&b, &a, 0, &d, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "cpu1 state1 usage went down from 86101 to 86015"));
+	il_sysfs_info_free(&a);
+	il_sysfs_info_free(&b);
+}
+
+/* ------------------------------------------------------------------ */
+/* Changes and their restore */
+
+static void test_change_restore(void **state)
+{
+	struct il_err err;
+
+	(void)state;
+	put("r/sys/devices/system/cpu/cpuidle/current_governor", "menu\n");
+	put("r/sys/module/haltpoll/parameters/guest_halt_poll_ns", "0\n");
+	put("r/sys/devices/system/cpu/cpu1/cpuidle/state2/disable", "0\n");
+	assert_int_equal(il_change_governor(tpath("r"), "teo", &err), 0);
+	assert_int_equal(il_change_param(tpath("r"), "haltpoll.guest_halt_poll_ns=200000", &err), 0);
+	assert_int_equal(il_change_state_disable(tpath("r"), 1, 2, 1, &err), 0);
+	assert_int_equal(il_change_count(), 3);
+	assert_string_equal(get("r/sys/devices/system/cpu/cpuidle/current_governor"), "teo");
+	assert_string_equal(get("r/sys/module/haltpoll/parameters/guest_halt_poll_ns"), "200000");
+	assert_string_equal(get("r/sys/devices/system/cpu/cpu1/cpuidle/state2/disable"), "1");
+	/* the same value again is no change */
+	assert_int_equal(il_change_governor(tpath("r"), "teo", &err), 0);
+	assert_int_equal(il_change_count(), 3);
+	assert_int_equal(il_change_restore(), 0);
+	assert_int_equal(il_change_count(), 0);
+	assert_string_equal(get("r/sys/devices/system/cpu/cpuidle/current_governor"), "menu");
+	assert_string_equal(get("r/sys/module/haltpoll/parameters/guest_halt_poll_ns"), "0");
+	assert_string_equal(get("r/sys/devices/system/cpu/cpu1/cpuidle/state2/disable"), "0");
+}
+
+static void test_change_refusals(void **state)
+{
+	struct il_err err;
+
+	(void)state;
+	put("q/sys/module/m/parameters/p", "1\n");
+	put("q/outside", "keep\n");
+	/* syntax */
+	assert_int_equal(il_change_param(tpath("q"), "p=1", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "want MODULE.PARAM=VALUE"));
+	assert_int_equal(il_change_param(tpath("q"), "m/../x.p=1", &err), -EINVAL);
+	assert_int_equal(il_change_param(tpath("q"), "m.p=a\nb", &err), -EINVAL);
+	/* a file that does not exist is not created */
+	assert_int_equal(il_change_param(tpath("q"), "m.nosuch=1", &err), -ENOENT);
+	assert_non_null(strstr(err.file, "q/sys/module/m/parameters/nosuch"));
+	assert_int_equal(access(tpath("q/sys/module/m/parameters/nosuch"), F_OK), -1);
+	/* no link is followed: not the file, not a directory on the way */
+	assert_int_equal(symlink(tpath("q/outside"), tpath("q/sys/module/m/parameters/l")), 0);
+	assert_true(il_change_param(tpath("q"), "m.l=x", &err) < 0);
+	assert_string_equal(get("q/outside"), "keep\n");
+	assert_int_equal(symlink(tpath("q/sys/module/m"), tpath("q/sys/module/n")), 0);
+	assert_int_equal(il_change_param(tpath("q"), "n.p=x", &err), -ELOOP);
+	assert_string_equal(get("q/sys/module/m/parameters/p"), "1\n");
+	assert_int_equal(il_change_count(), 0);
+}
+
+/* Run fn in a child; return its wait status. */
+static int in_child(void (*fn)(void))
+{
+	pid_t pid = fork();
+	int st;
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		fn();
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	return st;
+}
+
+static void change_then_exit(void)
+{
+	struct il_err err;
+	if (il_change_governor(tpath("s"), "ladder", &err))
+		_exit(3);
+	exit(0);    /* atexit restores */
+}
+
+static void change_then_sigterm(void)
+{
+	struct il_err err;
+	struct il_out o;
+	if (il_change_governor(tpath("s"), "ladder", &err))
+		_exit(3);
+	/* an output temporary is removed too */
+	if (il_out_open(&o, tpath("s/out.txt"), &err))
+		_exit(4);
+	fputs("partial", o.f);
+	fflush(o.f);
+	raise(SIGTERM);
+	_exit(5);
+}
+
+static void change_with_sigint_ignored(void)
+{
+	struct il_err err;
+	signal(SIGINT, SIG_IGN);
+	if (il_change_governor(tpath("s"), "ladder", &err))
+		_exit(3);
+	raise(SIGINT);   /* stays ignored: nothing happens */
+	if (strcmp(get("s/sys/devices/system/cpu/cpuidle/current_governor"), "ladder"))
+		_exit(6);
+	exit(0);
+}
+
+static void test_change_exit_and_signal(void **state)
+{
+	int st;
+	char cmd[600];
+
+	(void)state;
+	put("s/sys/devices/system/cpu/cpuidle/current_governor", "menu\n");
+	st = in_child(change_then_exit);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_string_equal(get("s/sys/devices/system/cpu/cpuidle/current_governor"), "menu");
+
+	st = in_child(change_then_sigterm);
+	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+	assert_string_equal(get("s/sys/devices/system/cpu/cpuidle/current_governor"), "menu");
+	snprintf(cmd, sizeof(cmd), "test -z \"$(ls %s/s | grep -v '^sys$')\"", tmpdir);
+	assert_int_equal(system(cmd), 0);   /* out.txt and its temporary are gone */
+
+	st = in_child(change_with_sigint_ignored);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_string_equal(get("s/sys/devices/system/cpu/cpuidle/current_governor"), "menu");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_meta_roundtrip),
+		cmocka_unit_test(test_meta_refusals),
+		cmocka_unit_test(test_cpuinfo_x86),
+		cmocka_unit_test(test_cpuinfo_power_and_junk),
+		cmocka_unit_test(test_config),
+		cmocka_unit_test_setup_teardown(test_host_tree, setup_tmp, teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_delta, setup_tmp, teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_change_restore, setup_tmp, teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_change_refusals, setup_tmp, teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_change_exit_and_signal, setup_tmp, teardown_tmp),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
