@@ -25,7 +25,7 @@ static int run(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:r:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":r:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r': root = optarg; break;
 		case ':':

@@ -14,11 +14,14 @@
 #include "idlelab/doctor.h"
 #include "idlelab/duration.h"
 #include "idlelab/host.h"
+#include "idlelab/json.h"
 #include "idlelab/report.h"
 
-/* Print s wrapped at width, each line indented by indent blanks. */
-static void wrap(const char *s, int indent, int width)
+/* Print s (escaped for the terminal) wrapped at width, each line indented by indent blanks. */
+static void wrap(const char *text, int indent, int width)
 {
+	char *esc = il_text_escape(text);
+	const char *s = esc;
 	int col = indent;
 
 	printf("%*s", indent, "");
@@ -38,6 +41,7 @@ static void wrap(const char *s, int indent, int width)
 			s++;
 	}
 	putchar('\n');
+	free(esc);
 }
 
 /* The path a user can open: the root joined with the file below it. */
@@ -67,7 +71,12 @@ static void print_text(const struct il_host *h, const struct il_doctor *d,
 	int nwarn = 0;
 
 	header_facts(h, facts, sizeof(facts));
-	printf("doctor: %s (%s)\n", h->root, facts);
+	/* names and values come from files: escaped for the terminal */
+	printf("doctor: ");
+	il_text_fputs(h->root, stdout);
+	printf(" (");
+	il_text_fputs(facts, stdout);
+	printf(")\n");
 	if (w)
 		printf("counters: over %.3f s\n", (double)w->elapsed_ns / 1e9);
 	else
@@ -80,14 +89,19 @@ static void print_text(const struct il_host *h, const struct il_doctor *d,
 		snprintf(head, sizeof(head), "%s %s: %s", il_severity_name(f->severity), f->id,
 			 f->title);
 		/* the title and the evidence stay one line each: grep finds them */
-		printf("\n%s\n", head);
+		printf("\n");
+		il_text_fputs(head, stdout);
+		printf("\n");
 		printf("  evidence:\n");
 		for (int k = 0; k < f->nevidence; k++) {
 			file_of(h, f->evidence[k].file, path, sizeof(path));
-			if (path[0])
-				printf("    %s = %s\n", path, f->evidence[k].value);
-			else
-				printf("    %s\n", f->evidence[k].value);
+			printf("    ");
+			if (path[0]) {
+				il_text_fputs(path, stdout);
+				printf(" = ");
+			}
+			il_text_fputs(f->evidence[k].value, stdout);
+			printf("\n");
 		}
 		printf("  what to do:\n");
 		wrap(f->action, 4, 100);
@@ -105,51 +119,47 @@ static void print_json(const struct il_host *h, const struct il_doctor *d,
 		       const struct il_sysfs_delta *w)
 {
 	char path[512];
+	struct il_json j;
 
-	printf("{\n  \"root\": ");
-	il_json_write_string(stdout, h->root);
-	printf(",\n  \"kernel_release\": ");
-	h->release ? il_json_write_string(stdout, h->release) : (void)fputs("null", stdout);
-	printf(",\n  \"release_judged\": ");
-	d->release[0] ? il_json_write_string(stdout, d->release) : (void)fputs("null", stdout);
-	printf(",\n  \"driver\": ");
-	il_json_write_string(stdout, !h->sysfs_rc && h->sysfs.driver.status == IL_SYSFS_OK ?
-			    h->sysfs.driver.s : "none");
-	printf(",\n  \"governor\": ");
-	if (!h->sysfs_rc && h->sysfs.governor.status == IL_SYSFS_OK)
-		il_json_write_string(stdout, h->sysfs.governor.s);
-	else
-		fputs("null", stdout);
-	printf(",\n  \"window_s\": ");
+	il_json_init(&j, stdout);
+	il_json_object(&j, IL_JSON_BLOCK);
+	il_json_kstring(&j, "root", h->root);
+	il_json_kstring(&j, "kernel_release", h->release);
+	il_json_kstring(&j, "release_judged", d->release[0] ? d->release : NULL);
+	il_json_kstring(&j, "driver", !h->sysfs_rc && h->sysfs.driver.status == IL_SYSFS_OK ?
+				      h->sysfs.driver.s : "none");
+	il_json_kstring(&j, "governor", !h->sysfs_rc && h->sysfs.governor.status == IL_SYSFS_OK ?
+					h->sysfs.governor.s : NULL);
 	if (w)
-		printf("%.6f", (double)w->elapsed_ns / 1e9);
+		il_json_kdouble(&j, "window_s", (double)w->elapsed_ns / 1e9);
 	else
-		fputs("null", stdout);
-	printf(",\n  \"findings\": [");
+		il_json_knull(&j, "window_s");
+	il_json_key(&j, "findings");
+	il_json_array(&j, IL_JSON_BLOCK);
 	for (int i = 0; i < d->n; i++) {
 		const struct il_finding *f = &d->findings[i];
-		printf("%s\n    {\"id\": ", i ? "," : "");
-		il_json_write_string(stdout, f->id);
-		printf(", \"severity\": ");
-		il_json_write_string(stdout, il_severity_name(f->severity));
-		printf(", \"title\": ");
-		il_json_write_string(stdout, f->title);
-		printf(",\n     \"evidence\": [");
+
+		il_json_object(&j, IL_JSON_BLOCK);
+		il_json_kstring(&j, "id", f->id);
+		il_json_kstring(&j, "severity", il_severity_name(f->severity));
+		il_json_kstring(&j, "title", f->title);
+		il_json_key(&j, "evidence");
+		il_json_array(&j, IL_JSON_BLOCK);
 		for (int k = 0; k < f->nevidence; k++) {
 			file_of(h, f->evidence[k].file, path, sizeof(path));
-			printf("%s{\"file\": ", k ? ", " : "");
-			path[0] ? il_json_write_string(stdout, path) : (void)fputs("null", stdout);
-			printf(", \"value\": ");
-			il_json_write_string(stdout, f->evidence[k].value);
-			printf("}");
+			il_json_object(&j, IL_JSON_INLINE);
+			il_json_kstring(&j, "file", path[0] ? path : NULL);
+			il_json_kstring(&j, "value", f->evidence[k].value);
+			il_json_end(&j);
 		}
-		printf("],\n     \"action\": ");
-		il_json_write_string(stdout, f->action);
-		printf(",\n     \"references\": ");
-		il_json_write_string(stdout, f->refs);
-		printf("}");
+		il_json_end(&j);
+		il_json_kstring(&j, "action", f->action);
+		il_json_kstring(&j, "references", f->refs);
+		il_json_end(&j);
 	}
-	printf("%s]\n}\n", d->n ? "\n  " : "");
+	il_json_end(&j);
+	il_json_end(&j);
+	il_json_finish(&j);
 }
 
 static int list_checks(void)

@@ -16,94 +16,156 @@
 
 #include "cli.h"
 #include "idlelab/host.h"
+#include "idlelab/json.h"
 #include "idlelab/report.h"
 #include "idlelab/sysfs.h"
 #include "info.h"
 
 /* ------------------------------------------------------------------ */
-/* Tables of differences */
+/* Rows of differences: into a table (text, CSV) or the JSON writer */
+
+struct sink {
+	struct il_table *t;
+	struct il_json *w;
+};
+
+static void s_row(struct sink *s)
+{
+	if (s->t)
+		il_table_row(s->t);
+	if (s->w)
+		il_json_object(s->w, IL_JSON_INLINE);
+}
+
+static void s_end(struct sink *s)
+{
+	if (s->w)
+		il_json_end(s->w);
+}
+
+static void s_i64(struct sink *s, const char *k, long long v)
+{
+	if (s->t)
+		il_table_i64(s->t, v);
+	if (s->w)
+		il_json_kint(s->w, k, v);
+}
+
+static void s_str(struct sink *s, const char *k, const char *v)
+{
+	if (s->t)
+		il_table_str(s->t, v);
+	if (s->w)
+		il_json_kstring(s->w, k, v);
+}
+
+static void s_na(struct sink *s, const char *k)
+{
+	if (s->t)
+		il_table_na(s->t);
+	if (s->w)
+		il_json_knull(s->w, k);
+}
+
+static void s_val(struct sink *s, const char *k, const struct il_sysfs_val *v)
+{
+	if (v->status != IL_SYSFS_OK) {
+		s_na(s, k);
+		return;
+	}
+	if (s->t)
+		il_table_u64(s->t, (unsigned long long)v->v);
+	if (s->w)
+		il_json_kuint(s->w, k, (unsigned long long)v->v);
+}
+
+/* A number with decimals, the same text in every format. */
+static void s_dbl(struct sink *s, const char *k, double v, int decimals)
+{
+	char buf[64];
+
+	if (s->t)
+		il_table_dbl(s->t, v, decimals);
+	if (s->w) {
+		snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+		il_json_key(s->w, k);
+		il_json_number_text(s->w, buf);
+	}
+}
+
+/* part/whole in %, n/a when either is missing or whole is 0. */
+static void s_pct(struct sink *s, const char *k, const struct il_sysfs_val *part,
+		  const struct il_sysfs_val *whole)
+{
+	if (part->status != IL_SYSFS_OK || whole->status != IL_SYSFS_OK || !whole->v)
+		s_na(s, k);
+	else
+		s_dbl(s, k, 100.0 * (double)part->v / (double)whole->v, 2);
+}
 
 static const char *const delta_cols[] = {
 	"cpu", "state", "name", "usage", "time_us", "above", "below", "residency_pct",
 	"usage_per_s", "above_pct", "below_pct",
 };
 
-static void cell_v(struct il_table *t, const struct il_sysfs_val *v)
-{
-	if (v->status == IL_SYSFS_OK)
-		il_table_u64(t, (unsigned long long)v->v);
-	else
-		il_table_na(t);
-}
-
-/* part/whole in %, n/a when either is missing or whole is 0. */
-static void cell_pct(struct il_table *t, const struct il_sysfs_val *part,
-		     const struct il_sysfs_val *whole)
-{
-	if (part->status != IL_SYSFS_OK || whole->status != IL_SYSFS_OK || !whole->v)
-		il_table_na(t);
-	else
-		il_table_dbl(t, 100.0 * (double)part->v / (double)whole->v, 2);
-}
-
-/*
- * The table of one difference; lead columns (timestamp, interval) first
- * when given (CSV and JSON rows carry them).
- */
-static struct il_table *delta_table(const struct il_sysfs_delta *d, const char *title,
-				    const char *timestamp, int interval)
+/* The columns of a difference's table; lead columns (timestamp, interval) when given. */
+static struct il_table *delta_table_new(const char *title, bool lead)
 {
 	struct il_table *t = il_table_new(title);
-	double el_s = (double)d->elapsed_ns / 1e9;
 
-	if (timestamp) {
+	if (lead) {
 		il_table_col(t, "timestamp");
 		il_table_col(t, "interval");
 		il_table_col(t, "elapsed_s");
 	}
 	for (size_t i = 0; i < sizeof(delta_cols) / sizeof(delta_cols[0]); i++)
 		il_table_col(t, delta_cols[i]);
+	return t;
+}
+
+/* The rows of one difference (timestamp NULL: no lead columns). */
+static void delta_rows(struct sink *s, const struct il_sysfs_delta *d, const char *timestamp,
+		       int interval)
+{
+	double el_s = (double)d->elapsed_ns / 1e9;
+
 	for (int r = 0; r < d->n; r++) {
 		const struct il_sysfs_delta_row *row = &d->rows[r];
 		const struct il_sysfs_val *u = &row->d[IL_SF_USAGE], *tm = &row->d[IL_SF_TIME];
 
-		il_table_row(t);
+		s_row(s);
 		if (timestamp) {
-			il_table_str(t, timestamp);
-			il_table_i64(t, interval);
+			s_str(s, "timestamp", timestamp);
+			s_i64(s, "interval", interval);
 			if (d->elapsed_ns)
-				il_table_dbl(t, el_s, 6);
+				s_dbl(s, "elapsed_s", el_s, 6);
 			else
-				il_table_na(t);
+				s_na(s, "elapsed_s");
 		}
-		il_table_i64(t, row->cpu);
-		il_table_i64(t, row->state);
-		il_table_str(t, row->name);
-		cell_v(t, u);
-		cell_v(t, tm);
-		cell_v(t, &row->d[IL_SF_ABOVE]);
-		cell_v(t, &row->d[IL_SF_BELOW]);
+		s_i64(s, "cpu", row->cpu);
+		s_i64(s, "state", row->state);
+		s_str(s, "name", row->name);
+		s_val(s, "usage", u);
+		s_val(s, "time_us", tm);
+		s_val(s, "above", &row->d[IL_SF_ABOVE]);
+		s_val(s, "below", &row->d[IL_SF_BELOW]);
 		/* time is in us, the interval in ns: residency = time / interval */
 		if (d->elapsed_ns && tm->status == IL_SYSFS_OK)
-			il_table_dbl(t, 100.0 * (double)tm->v * 1000.0 / (double)d->elapsed_ns, 2);
+			s_dbl(s, "residency_pct", 100.0 * (double)tm->v * 1000.0 / (double)d->elapsed_ns, 2);
 		else
-			il_table_na(t);
+			s_na(s, "residency_pct");
 		if (d->elapsed_ns && u->status == IL_SYSFS_OK)
-			il_table_dbl(t, (double)u->v / el_s, 2);
+			s_dbl(s, "usage_per_s", (double)u->v / el_s, 2);
 		else
-			il_table_na(t);
-		cell_pct(t, &row->d[IL_SF_ABOVE], u);
-		cell_pct(t, &row->d[IL_SF_BELOW], u);
+			s_na(s, "usage_per_s");
+		s_pct(s, "above_pct", &row->d[IL_SF_ABOVE], u);
+		s_pct(s, "below_pct", &row->d[IL_SF_BELOW], u);
+		s_end(s);
 	}
-	return t;
 }
 
-/*
- * Print a table as part of a stream of tables: text tables one after the
- * other, CSV with one header for all, JSON as one array of all rows
- * (json_end closes it).
- */
-static int stream_table(const struct il_table *t, enum il_format fmt, bool *first)
+/* Print a table as part of a stream: text tables one after the other, CSV with one header. */
+static int stream_table(const struct il_table *t, enum il_format fmt, bool first)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -118,37 +180,14 @@ static int stream_table(const struct il_table *t, enum il_format fmt, bool *firs
 		return -EIO;
 	}
 	if (fmt == IL_FORMAT_TABLE) {
-		printf("%s%s", *first ? "" : "\n", buf);
-	} else if (fmt == IL_FORMAT_CSV) {
-		const char *body = *first ? buf : strchr(buf, '\n');
-		fputs(body ? (*first ? body : body + 1) : "", stdout);
+		printf("%s%s", first ? "" : "\n", buf);
 	} else {
-		char *open = strchr(buf, '['), *close = strrchr(buf, ']');
-		if (open && close && close > open) {
-			char *s = open + 1, *e = close;
-			while (s < e && (*s == '\n' || *s == ' '))
-				s++;
-			while (e > s && (e[-1] == '\n' || e[-1] == ' '))
-				e--;
-			if (e > s) {
-				fputs(*first ? "[\n  " : ",\n  ", stdout);
-				fwrite(s, 1, (size_t)(e - s), stdout);
-				*first = false;
-			}
-		}
-		free(buf);
-		fflush(stdout);
-		return ferror(stdout) ? -EIO : 0;
+		const char *body = first ? buf : strchr(buf, '\n');
+		fputs(body ? (first ? body : body + 1) : "", stdout);
 	}
-	*first = false;
 	free(buf);
 	fflush(stdout);
 	return ferror(stdout) ? -EIO : 0;
-}
-
-static void json_end(bool first)
-{
-	fputs(first ? "[]\n" : "\n]\n", stdout);
 }
 
 static void iso_now(char *buf, size_t size)
@@ -214,6 +253,7 @@ int info_interval(const char *root, const struct il_cpulist *only, enum il_forma
 {
 	struct il_sysfs_info prev, cur;
 	struct il_err err;
+	struct il_json w;
 	int64_t tprev, tcur, start;
 	bool first = true, noted;
 	int r = 0;
@@ -224,12 +264,16 @@ int info_interval(const char *root, const struct il_cpulist *only, enum il_forma
 		cli_report(&prev.notes.items[i]);
 	noted = prev.notes.n > 0;
 	catch_stop();
+	if (fmt == IL_FORMAT_JSON) {
+		/* one array of every interval's rows, written as they come */
+		il_json_init(&w, stdout);
+		il_json_array(&w, IL_JSON_BLOCK);
+	}
 	start = mono_ns();
 	for (long k = 1; !count || k <= count; k++) {
 		struct timespec until;
 		int64_t deadline = start + k * interval_ns;
 		struct il_sysfs_delta d;
-		struct il_table *t;
 		char ts[48], title[128];
 
 		until.tv_sec = (time_t)(deadline / 1000000000);
@@ -250,13 +294,25 @@ int info_interval(const char *root, const struct il_cpulist *only, enum il_forma
 			r = cli_error("%s: %s", root, err.msg);
 			break;
 		}
-		snprintf(title, sizeof(title), "interval %ld at %s: %.3f s", k, ts,
-			 (double)d.elapsed_ns / 1e9);
-		t = delta_table(&d, fmt == IL_FORMAT_TABLE ? title : NULL,
-				fmt == IL_FORMAT_TABLE ? NULL : ts, (int)k);
-		if (stream_table(t, fmt, &first))
-			r = 1;
-		il_table_free(t);
+		if (fmt == IL_FORMAT_JSON) {
+			struct sink s = { .w = &w };
+			delta_rows(&s, &d, ts, (int)k);
+			fflush(stdout);
+			if (ferror(stdout))
+				r = 1;
+		} else {
+			struct il_table *t;
+			struct sink s;
+			snprintf(title, sizeof(title), "interval %ld at %s: %.3f s", k, ts,
+				 (double)d.elapsed_ns / 1e9);
+			t = delta_table_new(fmt == IL_FORMAT_TABLE ? title : NULL, fmt != IL_FORMAT_TABLE);
+			s = (struct sink){ .t = t };
+			delta_rows(&s, &d, fmt == IL_FORMAT_TABLE ? NULL : ts, (int)k);
+			if (stream_table(t, fmt, first))
+				r = 1;
+			first = false;
+			il_table_free(t);
+		}
 		il_sysfs_delta_free(&d);
 		il_sysfs_info_free(&prev);
 		prev = cur;
@@ -265,8 +321,11 @@ int info_interval(const char *root, const struct il_cpulist *only, enum il_forma
 			break;
 	}
 	il_sysfs_info_free(&prev);
-	if (fmt == IL_FORMAT_JSON)
-		json_end(first);
+	if (fmt == IL_FORMAT_JSON) {
+		il_json_end(&w);
+		if (il_json_finish(&w))
+			r = 1;
+	}
 	if (fflush(stdout) != 0)
 		r = 1;
 	return r ? 1 : noted ? 1 : 0;
@@ -470,55 +529,73 @@ int info_diff(const char *a, const char *b, const struct il_cpulist *only, enum 
 
 	{
 		const char *tsa = il_meta_get(&ma, "timestamp"), *tsb = il_meta_get(&mb, "timestamp");
-		struct il_table *t = delta_table(&d, fmt == IL_FORMAT_TABLE ? "differences:" : NULL,
-						 NULL, 0);
-		bool first = true;
 
-		if (fmt == IL_FORMAT_TABLE) {
-			printf("a: %s (%s)\n", a, tsa ? tsa : "time not known");
-			printf("b: %s (%s)\n", b, tsb ? tsb : "time not known");
+		if (fmt == IL_FORMAT_JSON) {
+			struct il_json w;
+			struct sink s = { .w = &w };
+
+			il_json_init(&w, stdout);
+			il_json_object(&w, IL_JSON_BLOCK);
+			il_json_kstring(&w, "a", a);
+			il_json_kstring(&w, "b", b);
+			il_json_kstring(&w, "a_timestamp", tsa);
+			il_json_kstring(&w, "b_timestamp", tsb);
 			if (elapsed)
-				printf("interval: %.3f s\n", (double)elapsed / 1e9);
+				s_dbl(&s, "elapsed_s", (double)elapsed / 1e9, 9);
 			else
-				printf("interval: not known (%s): no rates or residency %%\n", why);
-			if (nch) {
-				printf("changed:\n");
-				for (int i = 0; i < nch; i++)
-					printf("  %s: %s -> %s\n", ch[i].key, ch[i].a, ch[i].b);
-			}
-			printf("\n");
-			r = il_table_print(t, IL_FORMAT_TABLE, stdout) ? 1 : 0;
-		} else if (fmt == IL_FORMAT_CSV) {
-			r = il_table_print(t, IL_FORMAT_CSV, stdout) ? 1 : 0;
-		} else {
-			printf("{\n  \"a\": ");
-			il_json_write_string(stdout, a);
-			printf(",\n  \"b\": ");
-			il_json_write_string(stdout, b);
-			printf(",\n  \"a_timestamp\": ");
-			tsa ? il_json_write_string(stdout, tsa) : (void)fputs("null", stdout);
-			printf(",\n  \"b_timestamp\": ");
-			tsb ? il_json_write_string(stdout, tsb) : (void)fputs("null", stdout);
-			if (elapsed)
-				printf(",\n  \"elapsed_s\": %.9f", (double)elapsed / 1e9);
-			else
-				printf(",\n  \"elapsed_s\": null");
-			printf(",\n  \"changes\": [");
+				il_json_knull(&w, "elapsed_s");
+			il_json_key(&w, "changes");
+			il_json_array(&w, IL_JSON_BLOCK);
 			for (int i = 0; i < nch; i++) {
-				printf("%s\n    {\"key\": ", i ? "," : "");
-				il_json_write_string(stdout, ch[i].key);
-				printf(", \"a\": ");
-				il_json_write_string(stdout, ch[i].a);
-				printf(", \"b\": ");
-				il_json_write_string(stdout, ch[i].b);
-				printf("}");
+				il_json_object(&w, IL_JSON_INLINE);
+				il_json_kstring(&w, "key", ch[i].key);
+				il_json_kstring(&w, "a", ch[i].a);
+				il_json_kstring(&w, "b", ch[i].b);
+				il_json_end(&w);
 			}
-			printf("%s],\n  \"rows\": ", nch ? "\n  " : "");
-			r = stream_table(t, IL_FORMAT_JSON, &first) ? 1 : 0;
-			fputs(first ? "[]" : "\n]", stdout);
-			printf("\n}\n");
+			il_json_end(&w);
+			il_json_key(&w, "rows");
+			il_json_array(&w, IL_JSON_BLOCK);
+			delta_rows(&s, &d, NULL, 0);
+			il_json_end(&w);
+			il_json_end(&w);
+			r = il_json_finish(&w) ? 1 : 0;
+		} else {
+			struct il_table *t = delta_table_new(fmt == IL_FORMAT_TABLE ? "differences:" : NULL,
+							     false);
+			struct sink s = { .t = t };
+
+			delta_rows(&s, &d, NULL, 0);
+			if (fmt == IL_FORMAT_TABLE) {
+				/* paths and metadata values are text from files: escaped */
+				printf("a: ");
+				il_text_fputs(a, stdout);
+				printf(" (");
+				il_text_fputs(tsa ? tsa : "time not known", stdout);
+				printf(")\nb: ");
+				il_text_fputs(b, stdout);
+				printf(" (");
+				il_text_fputs(tsb ? tsb : "time not known", stdout);
+				printf(")\n");
+				if (elapsed)
+					printf("interval: %.3f s\n", (double)elapsed / 1e9);
+				else
+					printf("interval: not known (%s): no rates or residency %%\n", why);
+				if (nch) {
+					printf("changed:\n");
+					for (int i = 0; i < nch; i++) {
+						printf("  %s: ", ch[i].key);
+						il_text_fputs(ch[i].a, stdout);
+						printf(" -> ");
+						il_text_fputs(ch[i].b, stdout);
+						printf("\n");
+					}
+				}
+				printf("\n");
+			}
+			r = il_table_print(t, fmt, stdout) ? 1 : 0;
+			il_table_free(t);
 		}
-		il_table_free(t);
 	}
 	il_sysfs_delta_free(&d);
 	if (ia.notes.n || ib.notes.n)

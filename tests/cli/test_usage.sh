@@ -18,7 +18,9 @@ printf '[platform]\nname = x\nlatency = soon\n' >"$TMP/bad.ini"
 
 # every command: the same refusals of its command line
 for cmd in "info --sysfs-root $SYS" platforms "platform show kvm-haltpoll" "replay --governor menu $LOG" \
-	"sim --duration 1ms" "compare $TMP/r.json" "plot --metric usage --output $TMP/p.svg $TMP/r.json"; do
+	"sim --duration 1ms" "compare $TMP/r.json" "plot --metric usage --output $TMP/p.svg $TMP/r.json" \
+	"doctor --root tests/fixtures/capture/kvm-haltpoll" "capture $TMP/never-cap" \
+	"platform capture --root tests/fixtures/capture/kvm-haltpoll" "sweep --loops 1" "latency --samples 1"; do
 	# shellcheck disable=SC2086
 	expect_exit 2 "$I" $cmd --bogus
 	expect_err "unknown option '--bogus'"
@@ -69,6 +71,12 @@ usage "--set: want KEY=VALUE" platform show kvm-haltpoll --set =1
 usage "bad CPU list '3-1'" info --sysfs-root "$SYS" --cpu 3-1
 usage "takes no output format" info --save "$TMP/never" --json
 usage "unexpected argument 'extra'" platforms extra
+usage "--diff takes two snapshots" info --diff "$SYS"
+usage "--count needs --interval" info --count 2
+usage "--interval samples the live machine" doctor --root tests/fixtures/capture/kvm-haltpoll --interval 1
+usage "missing the directory to write" capture
+usage "--pair 1:1: the waker and the wakee must be two CPUs" sweep --pair 1:1
+usage "--mode: 'nap'" latency --mode nap
 
 # bad input: exit 1, the file named
 input() {
@@ -87,5 +95,9 @@ input "$TMP/missing.json" compare "$TMP/missing.json"
 input "$TMP/bad.json:1" compare "$TMP/bad.json" --format csv
 input "$TMP/bad.json:1" plot --metric usage --output "$TMP/p.svg" "$TMP/bad.json"
 input "$TMP/nosuch" info --sysfs-root "$TMP/nosuch"
+input "$TMP/nosuch" doctor --root "$TMP/nosuch"
+input "$TMP/nosuch" capture --root "$TMP/nosuch" "$TMP/never-cap"
+input "$TMP/nosuch" info --diff "$TMP/nosuch" "$SYS"
+[ ! -e "$TMP/never-cap" ] && ok || bad "capture left a directory after bad usage"
 [ ! -e "$TMP/p.svg" ] && ok || bad "plot left a file after bad input"
 finish
