@@ -365,7 +365,7 @@ static size_t config_name(const char *l, size_t ll, const char **name)
 char *il_config_filter(const char *text, size_t len)
 {
 	size_t pos = 0, o = 0;
-	char *out = il_xcalloc(1, len + 1);
+	char *out = il_xcalloc(1, len + 2);   /* a last line gets its newline */
 
 	while (pos < len) {
 		const char *l = text + pos, *nl = memchr(l, '\n', len - pos), *name;
