@@ -44,6 +44,16 @@ int il_plot_add_series(struct il_plot *p, const char *name, const double *x, con
 		       size_t n, struct il_err *err);
 
 /*
+ * How the last series added is drawn: a line through its points (the
+ * default), a dashed line, or points alone (values that are not a curve,
+ * such as one value per run). Returns -EINVAL when there is no series.
+ */
+enum il_plot_style { IL_PLOT_LINE = 0, IL_PLOT_DASHED, IL_PLOT_POINTS };
+int il_plot_set_style(struct il_plot *p, enum il_plot_style style);
+/* Draw the last series added in the colour of series k (0-based; a pair such as published/simulated). */
+int il_plot_set_colour_of(struct il_plot *p, size_t k);
+
+/*
  * The smallest of 1, 2, 5 times a power of ten that is >= raw (raw > 0);
  * the tick spacing for about raw per tick.
  */

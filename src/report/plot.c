@@ -23,6 +23,8 @@ struct plot_series {
 	char *name;
 	double *x, *y;
 	size_t n;
+	enum il_plot_style style;
+	size_t colour;             /* palette index */
 };
 
 struct il_plot {
@@ -106,7 +108,24 @@ int il_plot_add_series(struct il_plot *p, const char *name, const double *x, con
 		memcpy(s->y, y, n * sizeof(double));
 	}
 	s->n = n;
+	s->colour = p->ns;
 	p->ns++;
+	return 0;
+}
+
+int il_plot_set_style(struct il_plot *p, enum il_plot_style style)
+{
+	if (!p->ns)
+		return -EINVAL;
+	p->s[p->ns - 1].style = style;
+	return 0;
+}
+
+int il_plot_set_colour_of(struct il_plot *p, size_t k)
+{
+	if (!p->ns || k >= p->ns)
+		return -EINVAL;
+	p->s[p->ns - 1].colour = p->s[k].colour;
 	return 0;
 }
 
@@ -271,23 +290,32 @@ static void series_svg(const struct il_plot *p, const struct il_plot_axes *ax, F
 {
 	for (size_t i = 0; i < p->ns; i++) {
 		const struct plot_series *s = &p->s[i];
-		const char *colour = palette[i % PLOT_NCOLOURS];
-		const char *dash = i >= PLOT_NCOLOURS ? " stroke-dasharray=\"6,3\"" : "";
+		const char *colour = palette[s->colour % PLOT_NCOLOURS];
+		const char *dash = s->colour >= PLOT_NCOLOURS || s->style == IL_PLOT_DASHED
+					   ? " stroke-dasharray=\"6,3\"" : "";
+		bool points = s->style == IL_PLOT_POINTS;
 
-		fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s points=\"",
-			colour, dash);
-		for (size_t k = 0; k < s->n; k++)
-			fprintf(out, "%s%.2f,%.2f", k ? " " : "", il_plot_px_x(ax, s->x[k]),
-				il_plot_px_y(ax, s->y[k]));
-		fputs("\"/>\n", out);
+		if (!points) {
+			fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s "
+				"points=\"", colour, dash);
+			for (size_t k = 0; k < s->n; k++)
+				fprintf(out, "%s%.2f,%.2f", k ? " " : "", il_plot_px_x(ax, s->x[k]),
+					il_plot_px_y(ax, s->y[k]));
+			fputs("\"/>\n", out);
+		}
 		/* a mark on each point: a lone point has no line to show it */
 		for (size_t k = 0; k < s->n; k++)
-			fprintf(out, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"2\" fill=\"%s\"/>\n",
-				il_plot_px_x(ax, s->x[k]), il_plot_px_y(ax, s->y[k]), colour);
+			fprintf(out, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%s\" fill=\"%s\"/>\n",
+				il_plot_px_x(ax, s->x[k]), il_plot_px_y(ax, s->y[k]), points ? "4" : "2",
+				colour);
 		int ly = IL_PLOT_TOP_PX + 10 + (int)i * PLOT_LEGEND_LINE_PX;
-		fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
-			"stroke-width=\"1.5\"%s/>\n", PLOT_LEGEND_X_PX, ly, PLOT_LEGEND_X_PX + 20, ly,
-			colour, dash);
+		if (points)
+			fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"%s\"/>\n",
+				PLOT_LEGEND_X_PX + 10, ly, colour);
+		else
+			fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
+				"stroke-width=\"1.5\"%s/>\n", PLOT_LEGEND_X_PX, ly, PLOT_LEGEND_X_PX + 20,
+				ly, colour, dash);
 		fprintf(out, "<text x=\"%d\" y=\"%d\" font-family=\"sans-serif\" font-size=\"11\">",
 			PLOT_LEGEND_X_PX + 26, ly + 4);
 		xml_text(out, s->name);
