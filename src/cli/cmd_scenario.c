@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * idlelab scenario: published findings rerun from the model
+ * (src/scenario/, docs/scenarios.md). list shows the built-in scenarios,
+ * show prints one's file, run runs its configurations through the batch
+ * machinery and writes the report (the source's tables with published,
+ * simulated and difference side by side, checks, estimates, plots).
+ * Nothing is written before every run finished: --output DIR appears whole
+ * or not at all.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "idlelab/outfile.h"
+#include "idlelab/report.h"
+#include "idlelab/scenario.h"
+#include "util.h"
+
+static const char usage[] =
+	"usage: idlelab scenario list [--format table|json]\n"
+	"       idlelab scenario show NAME|FILE\n"
+	"       idlelab scenario run NAME|FILE [--quick] [--jobs N] [--seed S] [--output DIR]\n"
+	"                            [--format table|markdown|json|html] [--quiet | --progress]\n"
+	"\n"
+	"Reruns a published finding on the model: the source's machine, kernels,\n"
+	"workloads, run counts and lengths (docs/scenarios.md). NAME is a built-in\n"
+	"scenario (idlelab scenario list) or a scenario file.\n"
+	"\n"
+	"  --quick         the scenario's shorter variant (fewer or shorter runs)\n"
+	"  --jobs N        runs at a time (default: online CPUs)\n"
+	"  --seed S        seed of run 1 (run k uses S+k-1; default 1)\n"
+	"  --output DIR    also write DIR (must not exist): report.txt, report.md,\n"
+	"                  report.json, report.html (tables and SVG plots, one page) and\n"
+	"                  sim-CONFIG.json per configuration (what idlelab compare reads)\n"
+	"  --format F      the report on standard output: table (default, 100 columns),\n"
+	"                  markdown, json or html\n"
+	"  --quiet         no progress on stderr (shown when stderr is a terminal)\n"
+	"  --progress      progress on stderr, one line per configuration, also when\n"
+	"                  stderr is not a terminal\n";
+
+/* ------------------------------------------------------------------ list */
+
+static void duration_text(double s, char *buf, size_t size)
+{
+	if (s < 90)
+		snprintf(buf, size, "%.0f s", s);
+	else if (s < 5400)
+		snprintf(buf, size, "%.0f min", s / 60);
+	else
+		snprintf(buf, size, "%.1f h", s / 3600);
+}
+
+static int cmd_list(int argc, char **argv)
+{
+	bool json = false;
+
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+			if (!strcmp(argv[i + 1], "json"))
+				json = true;
+			else if (strcmp(argv[i + 1], "table"))
+				return cli_usage_error("scenario", "--format: '%s' is not table or json",
+						       argv[i + 1]);
+			i++;
+		} else {
+			return cli_usage_error("scenario", "list: unexpected '%s'", argv[i]);
+		}
+	}
+	if (json)
+		fputs("[", stdout);
+	for (int i = 0; i < il_builtin_scenario_count; i++) {
+		struct il_scn s;
+		struct il_scn_cost full, quick;
+		struct il_err err;
+		char a[32], b[32];
+		if (il_scn_load(&s, il_builtin_scenarios[i].name, &err) ||
+		    il_scn_cost(&s, false, &full, &err) || il_scn_cost(&s, true, &quick, &err)) {
+			il_scn_free(&s);
+			return cli_report(&err);
+		}
+		const struct il_scn_source *src = s.nsources ? &s.sources[0] : NULL;
+		if (json) {
+			printf("%s\n  {\"name\": ", i ? "," : "");
+			il_json_str(stdout, s.name);
+			printf(", \"title\": ");
+			il_json_str(stdout, s.title);
+			printf(", \"platform\": ");
+			il_json_str(stdout, s.platform);
+			printf(", \"source\": ");
+			il_json_str(stdout, src ? src->author : NULL);
+			printf(", \"date\": ");
+			il_json_str(stdout, src ? src->date : NULL);
+			printf(", \"configurations\": [");
+			for (int c = 0; c < s.nconfigs; c++) {
+				printf("%s", c ? ", " : "");
+				il_json_str(stdout, s.configs[c].id);
+			}
+			printf("], \"runs\": %d, \"simulated_s\": %.17g, \"estimated_s\": %.17g, "
+			       "\"quick_runs\": %d, \"quick_simulated_s\": %.17g, \"quick_estimated_s\": "
+			       "%.17g}", full.runs, full.sim_s, full.est_wall_s, quick.runs, quick.sim_s,
+			       quick.est_wall_s);
+		} else {
+			printf("%s%s\n  %s\n", i ? "\n" : "", s.name, s.title);
+			if (src)
+				printf("  source: %s, %s %s\n", src->author, src->list ? src->list : "",
+				       src->date);
+			printf("  platform: %s\n  configurations:", s.platform);
+			for (int c = 0; c < s.nconfigs; c++)
+				printf(" %s", s.configs[c].id);
+			if (s.nsens)
+				printf("; %d estimate%s rerun at other values", s.nsens, s.nsens > 1 ? "s" : "");
+			duration_text(full.est_wall_s, a, sizeof(a));
+			duration_text(quick.est_wall_s, b, sizeof(b));
+			printf("\n  runs: %d full (%.0f simulated s, about %s), %d quick (%.0f s, about %s)\n",
+			       full.runs, full.sim_s, a, quick.runs, quick.sim_s, b);
+		}
+		il_scn_free(&s);
+	}
+	if (json)
+		fputs("\n]\n", stdout);
+	else
+		printf("\n(times: a rough estimate on one core, %.0f simulated CPU-seconds per second; "
+		       "--jobs divides them)\n", IL_SCN_CPU_SECONDS_PER_S);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ show */
+
+static int cmd_show(int argc, char **argv)
+{
+	if (argc != 3)
+		return cli_usage_error("scenario", "show takes one NAME or FILE");
+	struct il_scn s;
+	struct il_err err;
+	if (il_scn_load(&s, argv[2], &err))
+		return cli_report(&err);
+	il_scn_free(&s);
+	for (int i = 0; i < il_builtin_scenario_count; i++)
+		if (!strcmp(il_builtin_scenarios[i].name, argv[2])) {
+			fwrite(il_builtin_scenarios[i].text, 1, il_builtin_scenarios[i].len, stdout);
+			return 0;
+		}
+	char *text;
+	size_t len;
+	if (il_read_file(argv[2], (size_t)16 << 20, &text, &len, &err))
+		return cli_report(&err);
+	fwrite(text, 1, len, stdout);
+	free(text);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ run */
+
+struct progress {
+	atomic_int done;
+	int total;
+	bool on, tty;
+	const char *name;
+};
+
+static void run_done(void *arg)
+{
+	struct progress *p = arg;
+	int d = atomic_fetch_add(&p->done, 1) + 1;
+
+	if (!p->on)
+		return;
+	if (p->tty)
+		fprintf(stderr, "\rscenario %s: %d/%d runs\033[K%s", p->name, d, p->total,
+			d == p->total ? "\r\033[K" : "");
+	else if (d == p->total)
+		fprintf(stderr, "scenario %s: %d/%d runs\n", p->name, d, p->total);
+}
+
+/* Write one report file of DIR's temporary (0 or 1 after the message). */
+static int write_file(const struct il_outdir *d, const char *name, const struct il_scn_report *r,
+		      enum il_scn_format f, const struct il_sim_batch *b, const char *wl_text)
+{
+	struct il_out o;
+	struct il_err err;
+	char *path = il_xcalloc(1, strlen(d->tmp) + strlen(name) + 2);
+	int ret = 0;
+
+	sprintf(path, "%s/%s", d->tmp, name);
+	if (il_out_open(&o, path, &err)) {
+		free(path);
+		return cli_report(&err);
+	}
+	int w = b ? il_sim_batch_print(b, IL_FMT_JSON, wl_text, o.f) : il_scn_report_write(r, f, o.f, &err);
+	if (w < 0) {
+		il_out_close(&o, false, NULL);
+		ret = b ? cli_error("%s/%s: cannot write", d->name, name) : cli_report(&err);
+	} else if (il_out_close(&o, true, &err)) {
+		/* name the file as the user will see it */
+		ret = cli_error("%s/%s: %s", d->name, name, err.msg);
+	}
+	free(path);
+	return ret;
+}
+
+/* sim-ID.json; a sensitivity batch's "baseline@pm-timer*0.5" as "baseline@pm-timer-x0.5" */
+static void result_name(const struct il_scn_batch *b, char *buf, size_t size)
+{
+	size_t n = (size_t)snprintf(buf, size, "sim-");
+	for (const char *p = b->id; *p && n + 8 < size; p++) {
+		if (*p == '*') {
+			buf[n++] = '-';
+			buf[n++] = 'x';
+		} else {
+			buf[n++] = *p;
+		}
+	}
+	snprintf(buf + n, size - n, ".json");
+}
+
+static int write_outputs(const char *dir, const struct il_scn_report *r,
+			 const struct il_scn_outcome *out)
+{
+	static const struct {
+		const char *name;
+		enum il_scn_format f;
+	} files[] = {
+		{ "report.txt", IL_SCN_TEXT }, { "report.md", IL_SCN_MARKDOWN },
+		{ "report.json", IL_SCN_JSON }, { "report.html", IL_SCN_HTML },
+	};
+	struct il_outdir d;
+	struct il_err err;
+	int ret = 0;
+
+	if (il_outdir_open(&d, dir, &err))
+		return cli_report(&err);
+	for (size_t i = 0; !ret && i < sizeof(files) / sizeof(files[0]); i++)
+		ret = write_file(&d, files[i].name, r, files[i].f, NULL, NULL);
+	for (int i = 0; !ret && i < out->nbatches; i++) {
+		char name[128];
+		result_name(&out->batches[i], name, sizeof(name));
+		ret = write_file(&d, name, r, IL_SCN_JSON, &out->batches[i].b, out->batches[i].wl_text);
+	}
+	if (il_outdir_close(&d, ret == 0, &err) && !ret)
+		ret = cli_report(&err);
+	return ret;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "quick", no_argument, NULL, 'q' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "quiet", no_argument, NULL, 'Q' },
+		{ "progress", no_argument, NULL, 'P' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct il_scn_run_opts ro = { .quick = false, .jobs = (int)sysconf(_SC_NPROCESSORS_ONLN),
+				      .seed = 1 };
+	enum il_scn_format fmt = IL_SCN_TEXT;
+	const char *output = NULL;
+	bool quiet = false, force = false;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	/* argv[0] is "run" here; options may follow the name */
+	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+		switch (c) {
+		case 'q': ro.quick = true; break;
+		case 'j':
+			if (il_parse_int(optarg, &ro.jobs) || ro.jobs < 1 || ro.jobs > 256)
+				return cli_usage_error("scenario", "--jobs: '%s' is not a number 1..256", optarg);
+			break;
+		case 's':
+			if (il_parse_u64(optarg, &ro.seed))
+				return cli_usage_error("scenario", "--seed: '%s' is not an unsigned integer",
+						       optarg);
+			break;
+		case 'o':
+			if (!*optarg)
+				return cli_usage_error("scenario", "--output: an empty directory name");
+			output = optarg;
+			break;
+		case 'f':
+			if (il_scn_format_parse(optarg, &fmt))
+				return cli_usage_error("scenario", "--format: '%s' is not table, markdown, json "
+						       "or html", optarg);
+			break;
+		case 'Q': quiet = true; break;
+		case 'P': force = true; break;
+		case ':':
+			return cli_usage_error("scenario", "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return cli_usage_error("scenario", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind == argc)
+		return cli_usage_error("scenario", "run needs a NAME or FILE");
+	if (optind + 1 != argc)
+		return cli_usage_error("scenario", "run takes one NAME or FILE, not also '%s'",
+				       argv[optind + 1]);
+	if (quiet && force)
+		return cli_usage_error("scenario", "--quiet and --progress exclude each other");
+	if (ro.jobs < 1)
+		ro.jobs = 1;
+
+	struct il_scn s;
+	struct il_err err;
+	if (il_scn_load(&s, argv[optind], &err))
+		return cli_report(&err);
+	/* refuse an existing output before anything runs */
+	struct stat st;
+	if (output) {
+		char *t = il_xstrdup(output);
+		for (size_t n = strlen(t); n > 1 && t[n - 1] == '/'; n--)
+			t[n - 1] = '\0';
+		int exists = lstat(t, &st) == 0;
+		free(t);
+		if (exists) {
+			il_scn_free(&s);
+			return cli_error("%s: already exists (will not overwrite)", output);
+		}
+	}
+	struct il_scn_outcome out;
+	if (il_scn_prepare(&s, &ro, &out, &err)) {
+		il_scn_free(&s);
+		return cli_report(&err);
+	}
+	struct progress pg = { .total = out.runs, .name = s.name, .tty = isatty(2) && !force };
+	atomic_init(&pg.done, 0);
+	pg.on = force || (!quiet && pg.tty);
+	ro.run_done = run_done;
+	ro.run_done_arg = &pg;
+	if (force)
+		fprintf(stderr, "scenario %s: %d runs in %d batches, %s\n", s.name, out.runs, out.nbatches,
+			ro.quick ? "quick" : "full");
+	int ret = 0;
+	if (il_scn_execute(&out, &ro, &err)) {
+		ret = cli_report(&err);
+		goto done;
+	}
+	struct il_scn_cfg_runs cfg[IL_SCN_CONFIGS_MAX];
+	struct il_scn_data data;
+	struct il_scn_report rep;
+	il_scn_outcome_data(&out, &data, cfg);
+	if (il_scn_report_build(&rep, &s, &data, &out, &err)) {
+		ret = cli_report(&err);
+		goto done;
+	}
+	if (output)
+		ret = write_outputs(output, &rep, &out);
+	if (!ret) {
+		if (il_scn_report_write(&rep, fmt, stdout, &err))
+			ret = cli_report(&err);
+		else if (fflush(stdout) || ferror(stdout))
+			ret = cli_error("standard output: cannot write: %s", strerror(errno));
+	}
+	il_scn_report_free(&rep);
+done:
+	il_scn_outcome_free(&out);
+	il_scn_free(&s);
+	return ret;
+}
+
+static int run(int argc, char **argv)
+{
+	if (argc < 2)
+		return cli_usage_error("scenario", "a subcommand is needed: list, show or run");
+	if (!strcmp(argv[1], "list"))
+		return cmd_list(argc, argv);
+	if (!strcmp(argv[1], "show"))
+		return cmd_show(argc, argv);
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 1, argv + 1);
+	return cli_usage_error("scenario", "unknown subcommand '%s' (list, show, run)", argv[1]);
+}
+
+const struct il_command cmd_scenario = {
+	.name = "scenario",
+	.summary = "rerun a published finding on the model; published and simulated side by side",
+	.usage = usage,
+	.run = run,
+};
