@@ -1,0 +1,136 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# idlelab scenario: list, show, run of a tiny test scenario (outputs, determinism,
+# compare on its results), and refusals that leave nothing behind.
+. "$SRCDIR/tests/cli/lib.sh"
+
+tiny=$SRCDIR/tests/fixtures/scenario/tiny.ini
+valid_json() { python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$1"; }
+widest() { python3 -c 'import sys; print(max(len(l.rstrip("\n")) for l in open(sys.argv[1], encoding="utf-8")))' "$1"; }
+
+# list: the four built-in scenarios with their sources and estimates
+expect_exit 0 "$IDLELAB" scenario list
+for n in zen3-dummy-wait amd-default-idle intel-cst-claim power10-poll-escape; do expect_out "$n"; done
+expect_out "K Prateek Nayak"
+expect_out "runs: "
+expect_exit 0 "$IDLELAB" scenario list --format json
+cp "$TMP/out" "$TMP/list.json"
+valid_json "$TMP/list.json" && ok || bad "list json"
+python3 -c 'import json,sys; l=json.load(open(sys.argv[1])); assert len(l)==4 and all(type(x["runs"]) is int and x["estimated_s"]>0 for x in l)' \
+	"$TMP/list.json" && ok || bad "list json contents"
+expect_exit 2 "$IDLELAB" scenario list --format csv
+
+# show: the file as it is built in
+expect_exit 0 "$IDLELAB" scenario show intel-cst-claim
+expect_out "row = send-16384 | 28539.71 | 30084.45 | 5.41%"
+expect_exit 0 "$IDLELAB" scenario show "$tiny"
+expect_same "$tiny"
+expect_exit 1 "$IDLELAB" scenario show no-such-scenario
+expect_err "no scenario 'no-such-scenario'"
+
+# run: report on stdout, and the directory with every file
+expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --jobs 2 --output "$TMP/r1"
+expect_out "Table 1 (sweep): usage and above % by interval"
+expect_out "PASS  every menu run entered idle"
+expect_out "FAIL  an impossible figure"
+expect_out "n/a   a metric that does not exist"
+for f in report.txt report.md report.json report.html sim-menu.json sim-teo.json \
+	'sim-menu@wakee-work-x0.5.json' sim-menu@wakee-work-x2.json; do
+	[ -s "$TMP/r1/$f" ] && ok || bad "no $f"
+done
+[ "$(ls "$TMP/r1" | wc -l)" -eq 8 ] && ok || bad "r1 holds: $(ls "$TMP/r1")"
+ls -a "$TMP" | grep -q '\.tmp\.' && bad "a temporary is left" || ok
+cmp -s "$TMP/out" "$TMP/r1/report.txt" && ok || bad "stdout and report.txt differ"
+[ "$(widest "$TMP/r1/report.txt")" -le 100 ] && ok || bad "report.txt wider than 100 columns"
+grep -q ' $' "$TMP/r1/report.txt" && bad "trailing blanks in report.txt" || ok
+for f in report.json sim-menu.json; do valid_json "$TMP/r1/$f" && ok || bad "$f is not JSON"; done
+python3 - "$TMP/r1/report.json" <<'EOF' && ok || bad "report.json contents"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["scenario"] == "tiny" and r["quick"] is True and r["runs"] == 8
+t = r["tables"][0]
+cell = t["rows"][0]["cells"][1]
+assert cell["published_text"] == "1.50" and cell["published"] == 1.5
+assert isinstance(cell["simulated"], (int, float))
+assert abs(cell["diff"] - (cell["simulated"] - 1.5)) < 1e-9          # points
+assert t["rows"][1]["cells"][2]["published"] is None                 # '-' in the file
+assert [c["result"] for c in r["checks"]] == ["fail", "pass", "fail", "n/a"]  # 2 quick runs
+s = r["sensitivity"][0]
+assert s["values"] == ["2000", "1000", "4000"] and s["factors"] == [1, 0.5, 2]
+assert r["summary"] == {"pass": 1, "fail": 2, "n/a": 1}
+EOF
+grep -qF '| interval (µs) | menu usage published | simulated | diff |' "$TMP/r1/report.md" && ok || bad "report.md table"
+# compare reads the results of each configuration
+expect_exit 0 "$IDLELAB" compare "$TMP/r1/sim-menu.json" "$TMP/r1/sim-teo.json"
+expect_out "menu@6.18"
+expect_out "teo@6.18"
+
+# the same seed gives the same numbers, another seed other ones
+expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --jobs 1 --format json --quiet
+cp "$TMP/out" "$TMP/j1"
+expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --jobs 2 --format json
+cp "$TMP/out" "$TMP/j2"
+expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --jobs 2 --seed 2 --format json
+cp "$TMP/out" "$TMP/j3"
+python3 - "$TMP/j1" "$TMP/j2" "$TMP/j3" <<'EOF' && ok || bad "not deterministic across --jobs, or the seed changes nothing"
+import json, sys
+def load(p):
+    r = json.load(open(p))
+    for k in ("wall_s", "cpu_s", "seed"):
+        r.pop(k)
+    return r
+a, b, c = (load(p) for p in sys.argv[1:])
+assert a == b
+assert a["tables"] != c["tables"]
+EOF
+expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --seed 99 --format json
+grep -q '"seed": 99' "$TMP/out" && ok || bad "seed not in the report"
+expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --format markdown
+expect_out "## Checks"
+expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --format html
+expect_out "<!DOCTYPE html>"
+# --progress: on stderr, whatever stderr is
+expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --progress
+expect_err "scenario tiny: 8/8 runs"
+
+# refusals: usage (2), input (1); an existing or a failed output leaves nothing new
+expect_exit 2 "$IDLELAB" scenario
+expect_exit 2 "$IDLELAB" scenario frobnicate
+expect_err "unknown subcommand 'frobnicate'"
+expect_exit 2 "$IDLELAB" scenario run
+expect_err "run needs a NAME or FILE"
+expect_exit 2 "$IDLELAB" scenario run "$tiny" "$tiny"
+expect_exit 2 "$IDLELAB" scenario run "$tiny" --jobs 0
+expect_err "--jobs: '0'"
+expect_exit 2 "$IDLELAB" scenario run "$tiny" --seed -1
+expect_exit 2 "$IDLELAB" scenario run "$tiny" --format csv
+expect_exit 2 "$IDLELAB" scenario run "$tiny" --bogus
+expect_err "unknown option '--bogus'"
+expect_exit 2 "$IDLELAB" scenario run "$tiny" --output
+expect_exit 2 "$IDLELAB" scenario run "$tiny" --quiet --progress
+expect_exit 1 "$IDLELAB" scenario run no-such-scenario
+expect_err "no scenario 'no-such-scenario' (built in: "
+expect_exit 1 "$IDLELAB" scenario run "$TMP/missing.ini"
+expect_err "missing.ini"
+expect_exit 1 "$IDLELAB" scenario run "$tiny" --quick --output "$TMP/r1"
+expect_err "already exists"
+[ "$(ls "$TMP/r1" | wc -l)" -eq 8 ] && ok || bad "r1 changed"
+# a bad line names the file and the line
+sed 's/^runs = 3$/runs = three/' "$tiny" >"$TMP/bad.ini"
+expect_exit 1 "$IDLELAB" scenario run "$TMP/bad.ini" --output "$TMP/r2"
+expect_err "bad.ini:24: runs: 'three' is not a number of runs"
+[ -e "$TMP/r2" ] && bad "r2 made by a bad scenario" || ok
+# a configuration the workload refuses: caught before anything runs, no output
+sed 's/^wl = loops=40$/wl = loops=0/' "$tiny" >"$TMP/bad2.ini"
+expect_exit 1 "$IDLELAB" scenario run "$TMP/bad2.ini" --output "$TMP/r3" --progress
+expect_err "bad2.ini:"
+expect_err "loops"
+grep -q "runs in" "$TMP/err" && bad "runs started" || ok
+[ -e "$TMP/r3" ] && bad "r3 made" || ok
+# an output that cannot be written: nothing left, exit 1
+expect_exit 1 "$IDLELAB" scenario run "$tiny" --quick --output /proc/no/such/dir
+ls -a "$TMP" | grep -q '\.tmp\.' && bad "a temporary is left" || ok
+
+expect_exit 0 "$IDLELAB" help scenario
+expect_out "idlelab scenario run NAME|FILE"
+finish
