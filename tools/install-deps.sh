@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Install the Debian packages idlelab needs, only those that are missing.
 set -eu
-pkgs="gcc clang meson ninja-build pkg-config python3 libinih-dev libcmocka-dev libjson-c-dev zlib1g-dev libclang-rt-14-dev"
+# chromium: the scenario report's HTML page rendered headless (tests/cli/test_scenario_html.sh)
+pkgs="gcc clang meson ninja-build pkg-config python3 libinih-dev libcmocka-dev libjson-c-dev zlib1g-dev libclang-rt-14-dev chromium"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
