@@ -8,3 +8,6 @@ echo
 "$build"/bench/bench_sim
 echo
 "$build"/bench/bench_wakeup --samples 2000
+echo
+# every built-in scenario, quick then full (the full ones take hours: docs/scenarios.md)
+"$build"/bench/bench_scenarios
