@@ -335,9 +335,9 @@ static int check_keys(struct parser *p)
 			for (int i = 0; i < p->ne; i++) {
 				if (p->e[i].sect != si)
 					continue;
-				if (!valid_id(p->e[i].key))
-					return fail(p, p->e[i].line, "[define]: '%s' is not a name",
-						    p->e[i].key);
+				if (!valid_id(p->e[i].key) || strchr(p->e[i].key, '-'))
+					return fail(p, p->e[i].line, "[define]: '%s' is not a name (lower-case "
+						    "letters, digits, '_')", p->e[i].key);
 				for (int j = 0; j < i; j++)
 					if (p->e[j].sect == si && !strcmp(p->e[j].key, p->e[i].key))
 						return fail(p, p->e[i].line, "duplicate key '%s' (first at line %d)",

@@ -147,6 +147,7 @@ static const struct {
 	{ 16, "kernel = 9.9", 16, "kernel:" },
 	{ 11, "", 10, "has no 'workload'" },
 	{ 21, "m = r/x\nm = r/y", 22, "duplicate key 'm'" },
+	{ 21, "m-x = r/x", 21, "'m-x' is not a name" },
 	{ 25, "source = nobody", 25, "no [source.nobody]" },
 	{ 27, "points = C", 27, "points: no column 'C'" },
 	{ 28, "row = one | 100", 28, "1 values for 2 columns" },
