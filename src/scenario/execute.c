@@ -469,11 +469,12 @@ static int build_batch(const struct il_scn *s, const struct il_scn_run_opts *o, 
 		size_t len = strlen(texts[i]);
 		copy[off + len] = '\0';
 		if (!il_wl_opt_parse(copy + off, &opts[i], err)) {
+			r = il_err_set_at(err, EINVAL, s->file, c->line, "configuration %s: workload "
+					  "option '%s' is not KEY=VALUE", c->id, texts[i]);
 			free(opts);
 			free(texts);
 			free(copy);
-			return il_err_set_at(err, EINVAL, s->file, c->line, "configuration %s: "
-					     "workload option '%s' is not KEY=VALUE", c->id, texts[i]);
+			return r;
 		}
 		off += len + 1;
 	}
