@@ -275,9 +275,6 @@ struct il_scn_run_opts {
 	bool quick;
 	int jobs;
 	uint64_t seed;
-	/* called once per finished run, from any thread (a progress counter) */
-	void (*run_done)(void *arg);
-	void *run_done_arg;
 };
 
 /* One batch: a configuration, or a configuration with a sensitivity factor. */
@@ -316,6 +313,8 @@ int il_scn_prepare(const struct il_scn *s, const struct il_scn_run_opts *o,
 int il_scn_execute(struct il_scn_outcome *out, const struct il_scn_run_opts *o,
 		   struct il_err *err);
 void il_scn_outcome_free(struct il_scn_outcome *out);
+/* Call run_done(arg) once per finished run, from any thread (a progress counter). */
+void il_scn_outcome_hook(struct il_scn_outcome *out, void (*run_done)(void *arg), void *arg);
 /* The data of the configurations (without the sensitivity reruns). */
 void il_scn_outcome_data(const struct il_scn_outcome *out, struct il_scn_data *d,
 			 struct il_scn_cfg_runs *cfg /* scn->nconfigs */);

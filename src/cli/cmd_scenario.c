@@ -19,8 +19,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "progress.h"
+#include "idlelab/json.h"
 #include "idlelab/outfile.h"
-#include "idlelab/report.h"
+#include "idlelab/sim_report.h"
 #include "idlelab/scenario.h"
 #include "util.h"
 
@@ -42,9 +44,10 @@ static const char usage[] =
 	"                  sim-CONFIG.json per configuration (what idlelab compare reads)\n"
 	"  --format F      the report on standard output: table (default, 100 columns),\n"
 	"                  markdown, json or html\n"
-	"  --quiet         no progress on stderr (shown when stderr is a terminal)\n"
-	"  --progress      progress on stderr, one line per configuration, also when\n"
-	"                  stderr is not a terminal\n";
+	"  --quiet         no progress on stderr (shown by default when stderr is a\n"
+	"                  terminal and the runs take more than 2 s)\n"
+	"  --progress      progress on stderr from the start, one line per change, also\n"
+	"                  when stderr is not a terminal\n";
 
 /* ------------------------------------------------------------------ list */
 
@@ -74,8 +77,11 @@ static int cmd_list(int argc, char **argv)
 			return cli_usage_error("scenario", "list: unexpected '%s'", argv[i]);
 		}
 	}
-	if (json)
-		fputs("[", stdout);
+	struct il_json w;
+	if (json) {
+		il_json_init(&w, stdout);
+		il_json_array(&w, IL_JSON_BLOCK);
+	}
 	for (int i = 0; i < il_builtin_scenario_count; i++) {
 		struct il_scn s;
 		struct il_scn_cost full, quick;
@@ -88,25 +94,24 @@ static int cmd_list(int argc, char **argv)
 		}
 		const struct il_scn_source *src = s.nsources ? &s.sources[0] : NULL;
 		if (json) {
-			printf("%s\n  {\"name\": ", i ? "," : "");
-			il_json_str(stdout, s.name);
-			printf(", \"title\": ");
-			il_json_str(stdout, s.title);
-			printf(", \"platform\": ");
-			il_json_str(stdout, s.platform);
-			printf(", \"source\": ");
-			il_json_str(stdout, src ? src->author : NULL);
-			printf(", \"date\": ");
-			il_json_str(stdout, src ? src->date : NULL);
-			printf(", \"configurations\": [");
-			for (int c = 0; c < s.nconfigs; c++) {
-				printf("%s", c ? ", " : "");
-				il_json_str(stdout, s.configs[c].id);
-			}
-			printf("], \"runs\": %d, \"simulated_s\": %.17g, \"estimated_s\": %.17g, "
-			       "\"quick_runs\": %d, \"quick_simulated_s\": %.17g, \"quick_estimated_s\": "
-			       "%.17g}", full.runs, full.sim_s, full.est_wall_s, quick.runs, quick.sim_s,
-			       quick.est_wall_s);
+			il_json_object(&w, IL_JSON_INLINE);
+			il_json_kstring(&w, "name", s.name);
+			il_json_kstring(&w, "title", s.title);
+			il_json_kstring(&w, "platform", s.platform);
+			il_json_kstring(&w, "source", src ? src->author : NULL);
+			il_json_kstring(&w, "date", src ? src->date : NULL);
+			il_json_key(&w, "configurations");
+			il_json_array(&w, IL_JSON_INLINE);
+			for (int c = 0; c < s.nconfigs; c++)
+				il_json_string(&w, s.configs[c].id);
+			il_json_end(&w);
+			il_json_kint(&w, "runs", full.runs);
+			il_json_kdouble(&w, "simulated_s", full.sim_s);
+			il_json_kdouble(&w, "estimated_s", full.est_wall_s);
+			il_json_kint(&w, "quick_runs", quick.runs);
+			il_json_kdouble(&w, "quick_simulated_s", quick.sim_s);
+			il_json_kdouble(&w, "quick_estimated_s", quick.est_wall_s);
+			il_json_end(&w);
 		} else {
 			printf("%s%s\n  %s\n", i ? "\n" : "", s.name, s.title);
 			if (src)
@@ -124,11 +129,14 @@ static int cmd_list(int argc, char **argv)
 		}
 		il_scn_free(&s);
 	}
-	if (json)
-		fputs("\n]\n", stdout);
-	else
+	if (json) {
+		il_json_end(&w);
+		if (il_json_finish(&w))
+			return cli_error("standard output: cannot write");
+	} else {
 		printf("\n(times: a rough estimate on one core, %.0f simulated CPU-seconds per second; "
 		       "--jobs divides them)\n", IL_SCN_CPU_SECONDS_PER_S);
+	}
 	return 0;
 }
 
@@ -159,27 +167,6 @@ static int cmd_show(int argc, char **argv)
 
 /* ------------------------------------------------------------------ run */
 
-struct progress {
-	atomic_int done;
-	int total;
-	bool on, tty;
-	const char *name;
-};
-
-static void run_done(void *arg)
-{
-	struct progress *p = arg;
-	int d = atomic_fetch_add(&p->done, 1) + 1;
-
-	if (!p->on)
-		return;
-	if (p->tty)
-		fprintf(stderr, "\rscenario %s: %d/%d runs\033[K%s", p->name, d, p->total,
-			d == p->total ? "\r\033[K" : "");
-	else if (d == p->total)
-		fprintf(stderr, "scenario %s: %d/%d runs\n", p->name, d, p->total);
-}
-
 /* Write one report file of DIR's temporary (0 or 1 after the message). */
 static int write_file(const struct il_outdir *d, const char *name, const struct il_scn_report *r,
 		      enum il_scn_format f, const struct il_sim_batch *b, const char *wl_text)
@@ -194,7 +181,7 @@ static int write_file(const struct il_outdir *d, const char *name, const struct 
 		free(path);
 		return cli_report(&err);
 	}
-	int w = b ? il_sim_batch_print(b, IL_FMT_JSON, wl_text, o.f) : il_scn_report_write(r, f, o.f, &err);
+	int w = b ? il_results_write(b, wl_text, o.f) : il_scn_report_write(r, f, o.f, &err);
 	if (w < 0) {
 		il_out_close(&o, false, NULL);
 		ret = b ? cli_error("%s/%s: cannot write", d->name, name) : cli_report(&err);
@@ -328,21 +315,21 @@ static int cmd_run(int argc, char **argv)
 			return cli_error("%s: already exists (will not overwrite)", output);
 		}
 	}
+	char what[96];
+	snprintf(what, sizeof(what), "scenario %s", s.name);
 	struct il_scn_outcome out;
 	if (il_scn_prepare(&s, &ro, &out, &err)) {
 		il_scn_free(&s);
 		return cli_report(&err);
 	}
-	struct progress pg = { .total = out.runs, .name = s.name, .tty = isatty(2) && !force };
-	atomic_init(&pg.done, 0);
-	pg.on = force || (!quiet && pg.tty);
-	ro.run_done = run_done;
-	ro.run_done_arg = &pg;
-	if (force)
-		fprintf(stderr, "scenario %s: %d runs in %d batches, %s\n", s.name, out.runs, out.nbatches,
-			ro.quick ? "quick" : "full");
+	struct cli_progress *pg = cli_progress_start(what, "runs", out.runs,
+						     quiet ? CLI_PROGRESS_OFF
+						     : force ? CLI_PROGRESS_FORCE : CLI_PROGRESS_AUTO);
+	il_scn_outcome_hook(&out, cli_progress_step, pg);
 	int ret = 0;
-	if (il_scn_execute(&out, &ro, &err)) {
+	int er = il_scn_execute(&out, &ro, &err);
+	cli_progress_stop(pg);
+	if (er) {
 		ret = cli_report(&err);
 		goto done;
 	}

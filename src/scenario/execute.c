@@ -632,6 +632,7 @@ void il_scn_add_run_metrics(const struct il_sim_result *r, struct il_metrics *ms
 int il_scn_execute(struct il_scn_outcome *out, const struct il_scn_run_opts *o,
 		   struct il_err *err)
 {
+	(void)o;
 	double w0 = now_s(CLOCK_MONOTONIC), c0 = cpu_s();
 
 	for (int i = 0; i < out->nbatches; i++) {
@@ -648,8 +649,6 @@ int il_scn_execute(struct il_scn_outcome *out, const struct il_scn_run_opts *o,
 			metrics_copy(&bt->runs[k], &res->metrics);
 			il_scn_add_run_metrics(res, &bt->runs[k]);
 			out->sim_s += (double)res->duration_ns * 1e-9;
-			if (o->run_done)
-				o->run_done(o->run_done_arg);
 		}
 		bt->data.nruns = bt->b.runs;
 		bt->data.runs = bt->runs;
@@ -657,6 +656,14 @@ int il_scn_execute(struct il_scn_outcome *out, const struct il_scn_run_opts *o,
 	out->wall_s = now_s(CLOCK_MONOTONIC) - w0;
 	out->cpu_s = cpu_s() - c0;
 	return 0;
+}
+
+void il_scn_outcome_hook(struct il_scn_outcome *out, void (*run_done)(void *arg), void *arg)
+{
+	for (int i = 0; i < out->nbatches; i++) {
+		out->batches[i].b.run_done = run_done;
+		out->batches[i].b.run_done_arg = arg;
+	}
 }
 
 void il_scn_outcome_free(struct il_scn_outcome *out)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlelab/json.h"
 #include "idlelab/scenario.h"
 #include "scn_internal.h"
 #include "util.h"
@@ -667,224 +668,191 @@ static void md_report(const struct il_scn_report *r, FILE *out)
 
 /* ------------------------------------------------------------------ JSON */
 
-void scn_json_string(FILE *out, const char *s)
+/* The shared JSON writer (include/idlelab/json.h): numbers as numbers, NAN as null. */
+static void jkvs(struct il_json *w, const char *k, const struct il_scn_kv *kv, int n)
 {
-	if (!s) {
-		fputs("null", out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
+	il_json_key(w, k);
+	il_json_array(w, IL_JSON_INLINE);
+	for (int i = 0; i < n; i++)
+		il_json_string(w, kv[i].text);
+	il_json_end(w);
 }
 
-void scn_json_number(FILE *out, double v)
+static const char *result_text(enum il_scn_status st)
 {
-	if (!isfinite(v))
-		fputs("null", out);
-	else
-		fprintf(out, "%.17g", v);
+	return st == IL_SCN_PASS ? "pass" : st == IL_SCN_FAIL ? "fail" : "n/a";
 }
 
-static void jkey(FILE *out, const char *k, bool *first)
-{
-	fputs(*first ? "" : ", ", out);
-	*first = false;
-	scn_json_string(out, k);
-	fputs(": ", out);
-}
-
-static void jstr(FILE *out, const char *k, const char *v, bool *first)
-{
-	jkey(out, k, first);
-	scn_json_string(out, v);
-}
-
-static void jnum(FILE *out, const char *k, double v, bool *first)
-{
-	jkey(out, k, first);
-	scn_json_number(out, v);
-}
-
-static void jkvs(FILE *out, const char *k, const struct il_scn_kv *kv, int n, bool *first)
-{
-	jkey(out, k, first);
-	fputc('[', out);
-	for (int i = 0; i < n; i++) {
-		fputs(i ? ", " : "", out);
-		scn_json_string(out, kv[i].text);
-	}
-	fputc(']', out);
-}
-
-static void json_report(const struct il_scn_report *r, FILE *out)
+static int json_report(const struct il_scn_report *r, FILE *out)
 {
 	const struct il_scn *s = r->scn;
-	bool f = true;
+	struct il_json w;
 
-	fputs("{\n  ", out);
-	jstr(out, "scenario", s->name, &f);
-	fputs(",\n  ", out);
-	f = true;
-	jstr(out, "title", s->title, &f);
-	jstr(out, "finding", s->finding, &f);
-	jstr(out, "mechanisms", s->mechanisms, &f);
-	jstr(out, "status", s->status, &f);
-	jstr(out, "platform", s->platform, &f);
-	jstr(out, "file", s->file, &f);
-	fputs(",\n  ", out);
-	f = true;
-	jkey(out, "quick", &f);
-	fputs(r->quick ? "true" : "false", out);
-	jnum(out, "seed", (double)r->seed, &f);
-	jnum(out, "runs", r->out ? r->out->runs : NAN, &f);
-	jnum(out, "simulated_s", r->out ? r->out->sim_s : NAN, &f);
-	jnum(out, "wall_s", r->out ? r->out->wall_s : NAN, &f);
-	jnum(out, "cpu_s", r->out ? r->out->cpu_s : NAN, &f);
-	fputs(",\n  \"sources\": [", out);
+	il_json_init(&w, out);
+	il_json_object(&w, IL_JSON_BLOCK);
+	il_json_kstring(&w, "scenario", s->name);
+	il_json_kstring(&w, "title", s->title);
+	il_json_kstring(&w, "finding", s->finding);
+	il_json_kstring(&w, "mechanisms", s->mechanisms);
+	il_json_kstring(&w, "status", s->status);
+	il_json_kstring(&w, "platform", s->platform);
+	il_json_kstring(&w, "file", s->file);
+	il_json_kbool(&w, "quick", r->quick);
+	il_json_kuint(&w, "seed", (unsigned long long)r->seed);
+	il_json_kdouble(&w, "runs", r->out ? r->out->runs : NAN);
+	il_json_kdouble(&w, "simulated_s", r->out ? r->out->sim_s : NAN);
+	il_json_kdouble(&w, "wall_s", r->out ? r->out->wall_s : NAN);
+	il_json_kdouble(&w, "cpu_s", r->out ? r->out->cpu_s : NAN);
+
+	il_json_key(&w, "sources");
+	il_json_array(&w, IL_JSON_BLOCK);
 	for (int i = 0; i < s->nsources; i++) {
 		const struct il_scn_source *src = &s->sources[i];
-		fputs(i ? ",\n    {" : "\n    {", out);
-		f = true;
-		jstr(out, "id", src->id, &f);
-		jstr(out, "author", src->author, &f);
-		jstr(out, "list", src->list, &f);
-		jstr(out, "date", src->date, &f);
-		jstr(out, "subject", src->subject, &f);
-		jstr(out, "message_id", src->message_id, &f);
-		jstr(out, "commit", src->commit, &f);
-		jstr(out, "url", src->url, &f);
-		fputc('}', out);
+		il_json_object(&w, IL_JSON_INLINE);
+		il_json_kstring(&w, "id", src->id);
+		il_json_kstring(&w, "author", src->author);
+		il_json_kstring(&w, "list", src->list);
+		il_json_kstring(&w, "date", src->date);
+		il_json_kstring(&w, "subject", src->subject);
+		il_json_kstring(&w, "message_id", src->message_id);
+		il_json_kstring(&w, "commit", src->commit);
+		il_json_kstring(&w, "url", src->url);
+		il_json_end(&w);
 	}
-	fputs("\n  ],\n  \"configurations\": [", out);
+	il_json_end(&w);
+
+	il_json_key(&w, "configurations");
+	il_json_array(&w, IL_JSON_BLOCK);
 	for (int c = 0; c < s->nconfigs; c++) {
 		const struct il_scn_config *cf = &s->configs[c];
 		const struct il_scn_batch *b = r->out ? il_scn_outcome_batch(r->out, c, -1, -1) : NULL;
-		fputs(c ? ",\n    {" : "\n    {", out);
-		f = true;
-		jstr(out, "id", cf->id, &f);
-		jstr(out, "label", cf->label, &f);
-		jstr(out, "kernel", cf->kernel, &f);
-		jstr(out, "governor", b ? b->b.gov_names[0] : cf->governor, &f);
-		jstr(out, "workload", cf->workload, &f);
-		jstr(out, "workload_options", b ? b->wl_text : NULL, &f);
-		jkvs(out, "pset", cf->pset, cf->npset, &f);
-		jkvs(out, "set", cf->set, cf->nset, &f);
-		jkvs(out, "sim", cf->sim, cf->nsim, &f);
-		jnum(out, "runs", b ? b->b.runs : r->quick ? cf->quick_runs : cf->runs, &f);
-		jnum(out, "duration_s", (double)(r->quick ? cf->quick_duration_ns : cf->duration_ns) * 1e-9,
-		     &f);
-		fputc('}', out);
+		il_json_object(&w, IL_JSON_INLINE);
+		il_json_kstring(&w, "id", cf->id);
+		il_json_kstring(&w, "label", cf->label);
+		il_json_kstring(&w, "kernel", cf->kernel);
+		il_json_kstring(&w, "governor", b ? b->b.gov_names[0] : cf->governor);
+		il_json_kstring(&w, "workload", cf->workload);
+		il_json_kstring(&w, "workload_options", b ? b->wl_text : NULL);
+		jkvs(&w, "pset", cf->pset, cf->npset);
+		jkvs(&w, "set", cf->set, cf->nset);
+		jkvs(&w, "sim", cf->sim, cf->nsim);
+		il_json_kint(&w, "runs", b ? b->b.runs : r->quick ? cf->quick_runs : cf->runs);
+		il_json_kdouble(&w, "duration_s",
+				(double)(r->quick ? cf->quick_duration_ns : cf->duration_ns) * 1e-9);
+		il_json_end(&w);
 	}
-	fputs("\n  ],\n  \"tables\": [", out);
+	il_json_end(&w);
+
+	il_json_key(&w, "tables");
+	il_json_array(&w, IL_JSON_BLOCK);
 	for (int ti = 0; ti < s->ntables; ti++) {
 		const struct il_scn_table *t = &s->tables[ti];
-		fputs(ti ? ",\n    {" : "\n    {", out);
-		f = true;
-		jstr(out, "id", t->id, &f);
-		jstr(out, "title", t->title, &f);
-		jstr(out, "source", t->source, &f);
-		jstr(out, "where", t->where, &f);
-		jstr(out, "unit", t->unit, &f);
-		jstr(out, "note", t->note, &f);
-		jkey(out, "diff", &f);
-		fputc('[', out);
+		il_json_object(&w, IL_JSON_BLOCK);
+		il_json_kstring(&w, "id", t->id);
+		il_json_kstring(&w, "title", t->title);
+		il_json_kstring(&w, "source", t->source);
+		il_json_kstring(&w, "where", t->where);
+		il_json_kstring(&w, "unit", t->unit);
+		il_json_kstring(&w, "note", t->note);
+		il_json_key(&w, "columns");
+		il_json_array(&w, IL_JSON_INLINE);
 		for (int c = 0; c < t->ncols; c++)
-			fprintf(out, "%s\"%s\"", c ? ", " : "",
-				t->col_diff[c] == IL_SCN_DIFF_POINTS ? "points" : "relative");
-		fputc(']', out);
-		jkey(out, "columns", &f);
-		fputc('[', out);
-		for (int c = 0; c < t->ncols; c++) {
-			fputs(c ? ", " : "", out);
-			scn_json_string(out, t->cols[c]);
-		}
-		fputs("],\n      \"rows\": [", out);
+			il_json_string(&w, t->cols[c]);
+		il_json_end(&w);
+		il_json_key(&w, "diff");
+		il_json_array(&w, IL_JSON_INLINE);
+		for (int c = 0; c < t->ncols; c++)
+			il_json_string(&w, t->col_diff[c] == IL_SCN_DIFF_POINTS ? "points" : "relative");
+		il_json_end(&w);
+		il_json_key(&w, "rows");
+		il_json_array(&w, IL_JSON_BLOCK);
 		for (int i = 0; i < t->nrows; i++) {
-			fputs(i ? ",\n        {" : "\n        {", out);
-			f = true;
-			jstr(out, "label", t->rows[i], &f);
-			jstr(out, "key", t->keys[i], &f);
-			jkey(out, "cells", &f);
-			fputc('[', out);
+			il_json_object(&w, IL_JSON_INLINE);
+			il_json_kstring(&w, "label", t->rows[i]);
+			il_json_kstring(&w, "key", t->keys[i]);
+			il_json_key(&w, "cells");
+			il_json_array(&w, IL_JSON_INLINE);
 			for (int c = 0; c < t->ncols; c++) {
 				const struct il_scn_cell *cell = &t->cells[i * t->ncols + c];
 				const struct il_scn_rcell *rc = &r->cells[ti][i * t->ncols + c];
-				bool g = true;
-				fputs(c ? ", {" : "{", out);
-				jstr(out, "column", t->cols[c], &g);
-				jstr(out, "published_text", cell->pub_text, &g);
-				jnum(out, "published", rc->pub, &g);
-				jnum(out, "simulated", rc->sim, &g);
-				jnum(out, "diff", rc->diff, &g);
-				fputc('}', out);
+				il_json_object(&w, IL_JSON_INLINE);
+				il_json_kstring(&w, "column", t->cols[c]);
+				il_json_kstring(&w, "published_text", cell->pub_text);
+				il_json_kdouble(&w, "published", rc->pub);
+				il_json_kdouble(&w, "simulated", rc->sim);
+				il_json_kdouble(&w, "diff", rc->diff);
+				il_json_end(&w);
 			}
-			fputs("]}", out);
+			il_json_end(&w);
+			il_json_end(&w);
 		}
-		fputs("\n      ]}", out);
+		il_json_end(&w);
+		il_json_end(&w);
 	}
-	fputs("\n  ],\n  \"sensitivity\": [", out);
+	il_json_end(&w);
+
+	il_json_key(&w, "sensitivity");
+	il_json_array(&w, IL_JSON_BLOCK);
 	for (int v = 0; v < s->nsens; v++) {
 		const struct il_scn_sens *sv = &s->sens[v];
 		int nf = sv->nfactors + 1;
-		fputs(v ? ",\n    {" : "\n    {", out);
-		f = true;
-		jstr(out, "id", sv->id, &f);
-		jstr(out, "estimate", sv->estimate, &f);
-		jstr(out, "basis", sv->basis, &f);
-		jkey(out, "configurations", &f);
-		fputc('[', out);
-		for (int k = 0; k < sv->nconfigs; k++) {
-			fputs(k ? ", " : "", out);
-			scn_json_string(out, s->configs[sv->configs[k]].id);
-		}
-		fputs("], \"factors\": [1", out);
-		for (int k = 0; k < sv->nfactors; k++) {
-			fputs(", ", out);
-			scn_json_number(out, sv->factors[k]);
-		}
-		fputs("], \"values\": [", out);
-		for (int k = 0; k < nf; k++) {
-			fputs(k ? ", " : "", out);
-			scn_json_string(out, r->sens[v].values[k]);
-		}
-		fputs("],\n      \"figures\": [", out);
+		il_json_object(&w, IL_JSON_BLOCK);
+		il_json_kstring(&w, "id", sv->id);
+		il_json_kstring(&w, "estimate", sv->estimate);
+		il_json_kstring(&w, "basis", sv->basis);
+		il_json_key(&w, "configurations");
+		il_json_array(&w, IL_JSON_INLINE);
+		for (int k = 0; k < sv->nconfigs; k++)
+			il_json_string(&w, s->configs[sv->configs[k]].id);
+		il_json_end(&w);
+		il_json_key(&w, "factors");
+		il_json_array(&w, IL_JSON_INLINE);
+		il_json_int(&w, 1);
+		for (int k = 0; k < sv->nfactors; k++)
+			il_json_double(&w, sv->factors[k]);
+		il_json_end(&w);
+		il_json_key(&w, "values");
+		il_json_array(&w, IL_JSON_INLINE);
+		for (int k = 0; k < nf; k++)
+			il_json_string(&w, r->sens[v].values[k]);
+		il_json_end(&w);
+		il_json_key(&w, "figures");
+		il_json_array(&w, IL_JSON_BLOCK);
 		for (int k = 0; k < sv->nfigures; k++) {
-			bool g = true;
-			fputs(k ? ", {" : "{", out);
-			jstr(out, "label", sv->figures[k].label, &g);
-			jstr(out, "expression", sv->figures[k].text, &g);
-			jkey(out, "values", &g);
-			fputc('[', out);
-			for (int q = 0; q < nf; q++) {
-				fputs(q ? ", " : "", out);
-				scn_json_number(out, r->sens[v].fig[k * nf + q]);
-			}
-			fputs("]}", out);
+			il_json_object(&w, IL_JSON_INLINE);
+			il_json_kstring(&w, "label", sv->figures[k].label);
+			il_json_kstring(&w, "expression", sv->figures[k].text);
+			il_json_key(&w, "values");
+			il_json_array(&w, IL_JSON_INLINE);
+			for (int q = 0; q < nf; q++)
+				il_json_double(&w, r->sens[v].fig[k * nf + q]);
+			il_json_end(&w);
+			il_json_end(&w);
 		}
-		fputs("]}", out);
+		il_json_end(&w);
+		il_json_end(&w);
 	}
-	fputs("\n  ],\n  \"checks\": [", out);
+	il_json_end(&w);
+
+	il_json_key(&w, "checks");
+	il_json_array(&w, IL_JSON_BLOCK);
 	for (int i = 0; i < s->nchecks; i++) {
-		fputs(i ? ",\n    {" : "\n    {", out);
-		f = true;
-		jstr(out, "label", s->checks[i].label, &f);
-		jstr(out, "expression", s->checks[i].text, &f);
-		jstr(out, "result", r->checks[i].status == IL_SCN_PASS ? "pass"
-				    : r->checks[i].status == IL_SCN_FAIL ? "fail" : "n/a", &f);
-		jstr(out, "values", r->checks[i].explain, &f);
-		fputc('}', out);
+		il_json_object(&w, IL_JSON_INLINE);
+		il_json_kstring(&w, "label", s->checks[i].label);
+		il_json_kstring(&w, "expression", s->checks[i].text);
+		il_json_kstring(&w, "result", result_text(r->checks[i].status));
+		il_json_kstring(&w, "values", r->checks[i].explain);
+		il_json_end(&w);
 	}
-	fprintf(out, "\n  ],\n  \"summary\": {\"pass\": %d, \"fail\": %d, \"n/a\": %d}\n}\n", r->npass,
-		r->nfail, r->nna);
+	il_json_end(&w);
+	il_json_key(&w, "summary");
+	il_json_object(&w, IL_JSON_INLINE);
+	il_json_kint(&w, "pass", r->npass);
+	il_json_kint(&w, "fail", r->nfail);
+	il_json_kint(&w, "n/a", r->nna);
+	il_json_end(&w);
+	il_json_end(&w);
+	return il_json_finish(&w);
 }
 
 int il_scn_report_write(const struct il_scn_report *r, enum il_scn_format f, FILE *out,
@@ -915,7 +883,10 @@ int il_scn_report_write(const struct il_scn_report *r, enum il_scn_format f, FIL
 		break;
 	}
 	case IL_SCN_MARKDOWN: md_report(r, out); break;
-	case IL_SCN_JSON: json_report(r, out); break;
+	case IL_SCN_JSON:
+		if (json_report(r, out) == -EINVAL)
+			return il_err_set(err, EINVAL, "the report's JSON is malformed (a writer bug)");
+		break;
 	case IL_SCN_HTML: return scn_html_report(r, out, err);
 	}
 	return ferror(out) ? il_err_set(err, EIO, "cannot write the report") : 0;

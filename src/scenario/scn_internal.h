@@ -27,8 +27,6 @@ const char *scn_diff_text(const struct il_scn_table *t, int col, double d, char 
 void scn_diff_desc(const struct il_scn_table *t, char *buf, size_t size);
 
 /* Output helpers of the report writers (report.c, html.c). */
-void scn_json_string(FILE *out, const char *s);
-void scn_json_number(FILE *out, double v);
 void scn_html_text(FILE *out, const char *s);
 
 /* The HTML page of a report (html.c). */

@@ -20,7 +20,8 @@ printf '[platform]\nname = x\nlatency = soon\n' >"$TMP/bad.ini"
 for cmd in "info --sysfs-root $SYS" platforms "platform show kvm-haltpoll" "replay --governor menu $LOG" \
 	"sim --duration 1ms" "compare $TMP/r.json" "plot --metric usage --output $TMP/p.svg $TMP/r.json" \
 	"doctor --root tests/fixtures/capture/kvm-haltpoll" "capture $TMP/never-cap" \
-	"platform capture --root tests/fixtures/capture/kvm-haltpoll" "sweep --loops 1" "latency --samples 1"; do
+	"platform capture --root tests/fixtures/capture/kvm-haltpoll" "sweep --loops 1" "latency --samples 1" \
+	"scenario run tests/fixtures/scenario/tiny.ini --quick"; do
 	# shellcheck disable=SC2086
 	expect_exit 2 "$I" $cmd --bogus
 	expect_err "unknown option '--bogus'"
