@@ -17,7 +17,7 @@
 #include "util.h"
 
 #define TEXT_WIDTH 100
-#define LABEL_MAX 28
+#define LABEL_MAX 36
 
 /* ------------------------------------------------------------------ building */
 
