@@ -143,6 +143,38 @@ struct il_replay_decision il_replay_step(struct il_replay_engine *eng,
 	return d;
 }
 
+/*
+ * One entry of a decisions file against the decision for its row: the
+ * row must be in the log and the cpu (when given) match it.
+ */
+static int agree(struct il_replay_agreement *ag, const char *file,
+		 const struct il_replay_expect_entry *e, int log_cpu,
+		 struct il_replay_decision got, struct il_err *err)
+{
+	if (e->cpu >= 0 && e->cpu != log_cpu)
+		return il_err_set_at(err, EINVAL, file, e->line,
+				     "row %llu is cpu %d here but cpu %d in the log",
+				     (unsigned long long)e->row, e->cpu, log_cpu);
+	ag->compared++;
+	if (got.selected == e->d.selected && got.stop_tick == e->d.stop_tick) {
+		ag->equal++;
+	} else if (!ag->differs) {
+		ag->differs = true;
+		ag->first_row = e->row;
+		ag->first_line = e->line;
+		ag->first_expected = e->d;
+		ag->first_got = got;
+	}
+	return 0;
+}
+
+static int beyond(const char *file, const struct il_replay_expect_entry *e, size_t nrows,
+		  struct il_err *err)
+{
+	return il_err_set_at(err, EINVAL, file, e->line, "row %llu beyond the log's %zu rows",
+			     (unsigned long long)e->row, nrows);
+}
+
 int il_replay_compare(const struct il_replay_log *log,
 		      const struct il_replay_decision *got,
 		      const struct il_replay_expect *ex, struct il_replay_agreement *ag,
@@ -150,26 +182,59 @@ int il_replay_compare(const struct il_replay_log *log,
 {
 	memset(ag, 0, sizeof(*ag));
 	for (size_t i = 0; i < ex->n; i++) {
-		uint64_t r = ex->row[i];
+		const struct il_replay_expect_entry e = {
+			.row = ex->row[i], .cpu = ex->cpu[i], .d = ex->d[i], .line = ex->line[i],
+		};
+		int r;
 
-		if (r >= log->nrows)
-			return il_err_set_at(err, EINVAL, ex->file, ex->line[i],
-					     "row %llu beyond the log's %zu rows",
-					     (unsigned long long)r, log->nrows);
-		if (ex->cpu[i] >= 0 && ex->cpu[i] != log->rows[r].cpu)
-			return il_err_set_at(err, EINVAL, ex->file, ex->line[i],
-					     "row %llu is cpu %d here but cpu %d in the log",
-					     (unsigned long long)r, ex->cpu[i], log->rows[r].cpu);
-		ag->compared++;
-		if (got[r].selected == ex->d[i].selected && got[r].stop_tick == ex->d[i].stop_tick) {
-			ag->equal++;
-		} else if (!ag->differs) {
-			ag->differs = true;
-			ag->first_row = r;
-			ag->first_line = ex->line[i];
-			ag->first_expected = ex->d[i];
-			ag->first_got = got[r];
-		}
+		if (e.row >= log->nrows)
+			return beyond(ex->file, &e, log->nrows, err);
+		r = agree(ag, ex->file, &e, log->rows[e.row].cpu, got[e.row], err);
+		if (r)
+			return r;
 	}
 	return 0;
+}
+
+/* The next entry into ck->next, or the error to keep. */
+static int check_advance(struct il_replay_check *ck, struct il_err *err)
+{
+	int r = il_replay_expect_next(ck->es, &ck->next, err);
+
+	ck->have_next = r > 0;
+	if (r < 0)
+		ck->error = r;
+	return r < 0 ? r : 0;
+}
+
+int il_replay_check_begin(struct il_replay_check *ck, struct il_replay_expect_stream *es,
+			  struct il_err *err)
+{
+	memset(ck, 0, sizeof(*ck));
+	ck->es = es;
+	return check_advance(ck, err);
+}
+
+int il_replay_check_row(struct il_replay_check *ck, uint64_t row, int cpu,
+			struct il_replay_decision got, struct il_err *err)
+{
+	if (ck->error)
+		return ck->error;
+	if (!ck->have_next || ck->next.row != row)
+		return 0; /* entries are strictly increasing: at most one per row */
+	int r = agree(&ck->ag, ck->es->rd->file, &ck->next, cpu, got, err);
+	if (r) {
+		ck->error = r;
+		return r;
+	}
+	return check_advance(ck, err);
+}
+
+int il_replay_check_end(struct il_replay_check *ck, size_t nrows, struct il_err *err)
+{
+	if (ck->error)
+		return ck->error;
+	if (ck->have_next)
+		ck->error = beyond(ck->es->rd->file, &ck->next, nrows, err);
+	return ck->error;
 }

@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Replay logs and decisions files: parsing (format in docs/replay.md).
+ * Replay logs and decisions files: a line reader that keeps memory bounded
+ * (no line longer than IL_REPLAY_LINE_MAX, no NUL byte) and the parsers, for
+ * all rows in memory or one row at a time (format in docs/replay.md).
  *
  * The parser is strict on purpose: a log that checks a governor against the
  * kernel's decisions must not be half-read, so anything it does not
  * understand is refused with the line it is on.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 
 #include "idlelab/replay.h"
 
@@ -19,39 +24,188 @@ static const char *const col_names[IL_REPLAY_NCOLS] = {
 	"got_tick",     "poll_time_limit",
 };
 
-/* A line being parsed: where it is and its text (NUL-terminated copy). */
-struct cursor {
-	const char *p, *end;
-	int line;
-	char *buf;
-	size_t bufsz;
-};
+/*
+ * The line reader. Input comes in chunks (all of it at once for memory);
+ * a line is copied into rd->buf, which holds IL_REPLAY_LINE_MAX bytes and
+ * a CR, so a NUL byte or an over-long line is refused at that line after
+ * reading at most that much of it.
+ */
+#define CHUNK ((size_t)1 << 16)
 
-/* Next line into c->buf without its end of line (and a trailing CR). */
-static int next_line(struct cursor *c, const char *file, struct il_err *err)
+static void reader_init(struct il_replay_reader *rd, const char *name)
 {
-	if (c->p >= c->end)
-		return 0;
-	const char *nl = memchr(c->p, '\n', (size_t)(c->end - c->p));
-	size_t n = nl ? (size_t)(nl - c->p) : (size_t)(c->end - c->p);
+	memset(rd, 0, offsetof(struct il_replay_reader, buf));
+	rd->buf[0] = '\0';
+	rd->text = rd->buf;
+	snprintf(rd->file, sizeof(rd->file), "%s", name ? name : "");
+}
 
-	c->line++;
-	if (memchr(c->p, '\0', n))
-		return il_err_set_at(err, EINVAL, file, c->line, "NUL byte in line");
-	if (n + 1 > c->bufsz) {
-		size_t sz = n + 1 > 256 ? n + 1 : 256;
-		char *b = realloc(c->buf, sz);
-		if (!b)
-			return il_err_set(err, ENOMEM, "out of memory");
-		c->buf = b;
-		c->bufsz = sz;
+void il_replay_reader_mem(struct il_replay_reader *rd, const char *text, size_t len,
+			  const char *name)
+{
+	reader_init(rd, name);
+	rd->mem = text ? text : "";
+	rd->p = rd->mem;
+	rd->end = rd->mem + (text ? len : 0);
+}
+
+int il_replay_reader_open(struct il_replay_reader *rd, const char *path, struct il_err *err)
+{
+	struct stat st;
+
+	reader_init(rd, path);
+	rd->f = fopen(path, "rb");
+	if (!rd->f)
+		return il_err_set_at(err, errno, path, 0, "cannot open: %s", strerror(errno));
+	rd->chunk = malloc(CHUNK);
+	if (!rd->chunk) {
+		il_replay_reader_close(rd);
+		return il_err_set(err, ENOMEM, "out of memory");
 	}
-	memcpy(c->buf, c->p, n);
-	if (n && c->buf[n - 1] == '\r')
+	rd->p = rd->end = rd->chunk;
+	if (fstat(fileno(rd->f), &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* not seekable (a pipe, a device): keep a copy for another pass */
+		rd->spool = tmpfile();
+		if (!rd->spool) {
+			int e = errno;
+			il_replay_reader_close(rd);
+			return il_err_set_at(err, e, path, 0,
+					     "cannot create a temporary copy to read it again: %s",
+					     strerror(e));
+		}
+	}
+	return 0;
+}
+
+void il_replay_reader_close(struct il_replay_reader *rd)
+{
+	if (rd->f && rd->f != rd->spool)
+		fclose(rd->f);
+	if (rd->orig && rd->orig != rd->f)
+		fclose(rd->orig);
+	if (rd->spool)
+		fclose(rd->spool);
+	free(rd->chunk);
+	rd->f = rd->orig = rd->spool = NULL;
+	rd->chunk = NULL;
+	rd->p = rd->end = rd->mem = NULL;
+}
+
+/* More input into the chunk: 1, 0 at the end, or a negative code. */
+static int refill(struct il_replay_reader *rd, struct il_err *err)
+{
+	if (!rd->f || rd->eof)
+		return 0;
+	rd->base += (uint64_t)(rd->end - rd->chunk);
+	size_t got = fread(rd->chunk, 1, CHUNK, rd->f);
+	rd->p = rd->chunk;
+	rd->end = rd->chunk + got;
+	if (got < CHUNK) {
+		if (ferror(rd->f)) {
+			int e = errno ? errno : EIO;
+			return il_err_set_at(err, e, rd->file, rd->line, "read error: %s",
+					     strerror(e));
+		}
+		rd->eof = true;
+	}
+	if (got && rd->spool && rd->f != rd->spool &&
+	    fwrite(rd->chunk, 1, got, rd->spool) != got) {
+		int e = errno ? errno : EIO;
+		return il_err_set_at(err, e, rd->file, rd->line,
+				     "cannot keep a temporary copy to read it again: %s",
+				     strerror(e));
+	}
+	return got > 0;
+}
+
+int il_replay_reader_line(struct il_replay_reader *rd, struct il_err *err)
+{
+	size_t n = 0;
+	int r;
+
+	if (rd->p == rd->end) {
+		r = refill(rd, err);
+		if (r <= 0)
+			return r;
+	}
+	rd->line++;
+	for (;;) {
+		size_t avail = (size_t)(rd->end - rd->p);
+		const char *nl = memchr(rd->p, '\n', avail);
+		size_t seg = nl ? (size_t)(nl - rd->p) : avail;
+		size_t room = sizeof(rd->buf) - 1 - n;  /* LINE_MAX and a CR */
+		size_t take = seg < room ? seg : room;
+
+		if (memchr(rd->p, '\0', take))
+			return il_err_set_at(err, EINVAL, rd->file, rd->line, "NUL byte in line");
+		if (seg > room)
+			goto too_long;
+		memcpy(rd->buf + n, rd->p, seg);
+		n += seg;
+		rd->p += seg;
+		if (nl) {
+			rd->p++;
+			break;
+		}
+		r = refill(rd, err);
+		if (r < 0)
+			return r;
+		if (r == 0)
+			break; /* a last line without its end of line */
+	}
+	if (n && rd->buf[n - 1] == '\r')
 		n--;
-	c->buf[n] = '\0';
-	c->p = nl ? nl + 1 : c->end;
+	if (n > IL_REPLAY_LINE_MAX)
+		goto too_long;
+	rd->buf[n] = '\0';
+	rd->text = rd->buf;
+	rd->len = n;
 	return 1;
+too_long:
+	return il_err_set_at(err, EINVAL, rd->file, rd->line, "line longer than %d bytes",
+			     IL_REPLAY_LINE_MAX);
+}
+
+void il_replay_reader_mark(struct il_replay_reader *rd)
+{
+	rd->mark_off = rd->f ? rd->base + (uint64_t)(rd->p - rd->chunk)
+			     : (uint64_t)(rd->p - rd->mem);
+	rd->mark_line = rd->line;
+}
+
+int il_replay_reader_rewind(struct il_replay_reader *rd, struct il_err *err)
+{
+	rd->line = rd->mark_line;
+	if (!rd->f) {
+		rd->p = rd->mem + rd->mark_off;
+		return 0;
+	}
+	if (rd->spool && rd->f != rd->spool) {
+		/* copy what is left, then read the copy from now on */
+		int r;
+		rd->p = rd->end;
+		while ((r = refill(rd, err)) > 0)
+			rd->p = rd->end;
+		if (r < 0)
+			return r;
+		if (fflush(rd->spool)) {
+			int e = errno;
+			return il_err_set_at(err, e, rd->file, 0,
+					     "cannot keep a temporary copy to read it again: %s",
+					     strerror(e));
+		}
+		rd->orig = rd->f;
+		rd->f = rd->spool;
+	}
+	if (fseeko(rd->f, (off_t)rd->mark_off, SEEK_SET)) {
+		int e = errno;
+		return il_err_set_at(err, e, rd->file, 0, "cannot read it again: %s", strerror(e));
+	}
+	clearerr(rd->f);
+	rd->eof = false;
+	rd->base = rd->mark_off;
+	rd->p = rd->end = rd->chunk;
+	return 0;
 }
 
 /* Split s at commas in place; returns the field count (at most max). */
@@ -127,6 +281,8 @@ void il_replay_log_free(struct il_replay_log *log)
 	log_reset(log);
 }
 
+static void count_row(struct il_replay_log *log, const struct il_replay_row *row);
+
 static int add_row(struct il_replay_log *log, const struct il_replay_row *r, int line,
 		   struct il_err *err)
 {
@@ -144,9 +300,7 @@ static int add_row(struct il_replay_log *log, const struct il_replay_row *r, int
 	}
 	log->rows[log->nrows] = *r;
 	log->row_line[log->nrows] = line;
-	log->nrows++;
-	if (r->cpu + 1 > log->ncpus)
-		log->ncpus = r->cpu + 1;
+	count_row(log, r);
 	return 0;
 }
 
@@ -281,8 +435,8 @@ static int parse_header(struct il_replay_log *log, char *h, bool *have_hz, int *
 	return 0;
 }
 
-/* One data row. */
-static int parse_row(struct il_replay_log *log, char *s, const char *file, int line,
+/* One data row into *out. */
+static int parse_row(char *s, const char *file, int line, struct il_replay_row *out,
 		     struct il_err *err)
 {
 	static const int64_t hi[IL_REPLAY_NCOLS] = {
@@ -316,7 +470,7 @@ static int parse_row(struct il_replay_log *log, char *s, const char *file, int l
 					     f[i], (long long)lo[i], (long long)hi[i]);
 		}
 	}
-	struct il_replay_row r = {
+	*out = (struct il_replay_row){
 		.cpu = (uint16_t)v[0],
 		.sleep_length_ns = v[1],
 		.delta_tick_ns = v[2],
@@ -328,7 +482,7 @@ static int parse_row(struct il_replay_log *log, char *s, const char *file, int l
 		.got_tick = v[8],
 		.poll_time_limit = v[9],
 	};
-	return add_row(log, &r, line, err);
+	return 0;
 }
 
 /* Checks made once the column line closes the header. */
@@ -350,135 +504,175 @@ static int header_done(struct il_replay_log *log, bool have_hz, const int *disab
 	return 0;
 }
 
-int il_replay_log_parse(struct il_replay_log *log, const char *text, size_t len,
-			const char *name, struct il_err *err)
+/* Header state while the lines before the column line are read. */
+struct header {
+	bool have_hz;
+	int disable_line[IL_STATE_MAX];
+};
+
+/*
+ * The first line and the header, up to and including the column line.
+ * Returns 0 with the reader after the column line, or a negative code.
+ */
+static int read_header(struct il_replay_log *log, struct il_replay_reader *rd,
+		       struct il_err *err)
 {
-	struct cursor c = { .p = text, .end = text + len };
-	bool have_hz = false, columns = false;
-	int disable_line[IL_STATE_MAX] = { 0 };
-	int r;
-
-	memset(log, 0, sizeof(*log));
-	snprintf(log->file, sizeof(log->file), "%s", name ? name : "");
+	struct header h = { .have_hz = false };
 	const char *file = log->file;
+	int r = il_replay_reader_line(rd, err);
 
-	r = next_line(&c, file, err);
 	if (r <= 0) {
 		if (r == 0)
 			r = il_err_set_at(err, EINVAL, file, 1, "empty log (expected '%s')",
 					  IL_REPLAY_MAGIC);
-		goto fail;
+		return r;
 	}
-	if (strcmp(c.buf, IL_REPLAY_MAGIC)) {
-		r = il_err_set_at(err, EINVAL, file, c.line, "bad header: expected '%s'",
-				  IL_REPLAY_MAGIC);
-		goto fail;
-	}
-	while ((r = next_line(&c, file, err)) > 0) {
-		char *s = c.buf;
+	if (strcmp(rd->text, IL_REPLAY_MAGIC))
+		return il_err_set_at(err, EINVAL, file, rd->line, "bad header: expected '%s'",
+				     IL_REPLAY_MAGIC);
+	while ((r = il_replay_reader_line(rd, err)) > 0) {
+		char *s = rd->text;
 
 		if (!s[0])
 			continue; /* blank lines are allowed anywhere */
-		if (!columns) {
-			if (s[0] == '#') {
-				r = parse_header(log, s + 1, &have_hz, disable_line, file, c.line,
-						 err);
-				if (r)
-					goto fail;
-				continue;
-			}
-			if (!strcmp(s, IL_REPLAY_COLUMNS)) {
-				r = header_done(log, have_hz, disable_line, file, c.line, err);
-				if (r)
-					goto fail;
-				columns = true;
-				continue;
-			}
-			if (!strncmp(s, "cpu,", 4))
-				r = il_err_set_at(err, EINVAL, file, c.line,
-						  "bad column line: expected '%s'", IL_REPLAY_COLUMNS);
-			else
-				r = il_err_set_at(err, EINVAL, file, c.line,
-						  "row before the column line");
-			goto fail;
-		}
 		if (s[0] == '#') {
-			r = il_err_set_at(err, EINVAL, file, c.line,
-					  "header line after the column line");
-			goto fail;
+			r = parse_header(log, s + 1, &h.have_hz, h.disable_line, file, rd->line,
+					 err);
+			if (r)
+				return r;
+			continue;
 		}
-		r = parse_row(log, s, file, c.line, err);
-		if (r)
-			goto fail;
+		if (!strcmp(s, IL_REPLAY_COLUMNS))
+			return header_done(log, h.have_hz, h.disable_line, file, rd->line, err);
+		if (!strncmp(s, "cpu,", 4))
+			return il_err_set_at(err, EINVAL, file, rd->line,
+					     "bad column line: expected '%s'", IL_REPLAY_COLUMNS);
+		return il_err_set_at(err, EINVAL, file, rd->line, "row before the column line");
 	}
 	if (r < 0)
-		goto fail;
-	if (!columns) {
-		r = il_err_set_at(err, EINVAL, file, c.line ? c.line : 1,
-				  "missing column line '%s'", IL_REPLAY_COLUMNS);
-		goto fail;
+		return r;
+	return il_err_set_at(err, EINVAL, file, rd->line ? rd->line : 1,
+			     "missing column line '%s'", IL_REPLAY_COLUMNS);
+}
+
+/* The next row after the header: 1, 0 at the end, or a negative code. */
+static int read_row(struct il_replay_log *log, struct il_replay_reader *rd,
+		    struct il_replay_row *row, struct il_err *err)
+{
+	int r;
+
+	while ((r = il_replay_reader_line(rd, err)) > 0) {
+		char *s = rd->text;
+
+		if (!s[0])
+			continue;
+		if (s[0] == '#')
+			return il_err_set_at(err, EINVAL, log->file, rd->line,
+					     "header line after the column line");
+		r = parse_row(s, log->file, rd->line, row, err);
+		return r ? r : 1;
 	}
-	free(c.buf);
-	return 0;
-fail:
-	free(c.buf);
-	log_reset(log);
 	return r;
 }
 
-/* Read a whole file into memory. */
-static int slurp(const char *path, char **text, size_t *len, struct il_err *err)
+static void count_row(struct il_replay_log *log, const struct il_replay_row *row)
 {
-	FILE *f = fopen(path, "rb");
-	size_t cap = 1 << 16, n = 0;
-	char *buf;
+	log->nrows++;
+	if (row->cpu + 1 > log->ncpus)
+		log->ncpus = row->cpu + 1;
+	log->cpu_seen[row->cpu / 64] |= (uint64_t)1 << (row->cpu % 64);
+}
 
-	if (!f)
-		return il_err_set_at(err, errno, path, 0, "cannot open: %s", strerror(errno));
-	buf = malloc(cap);
-	while (buf) {
-		size_t got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (n < cap)
-			break;
-		char *b = realloc(buf, cap * 2);
-		if (!b) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		buf = b;
-		cap *= 2;
-	}
-	if (!buf) {
-		fclose(f);
-		return il_err_set(err, ENOMEM, "out of memory");
-	}
-	if (ferror(f)) {
-		int e = errno;
-		fclose(f);
-		free(buf);
-		return il_err_set_at(err, e ? e : EIO, path, 0, "read error: %s", strerror(e));
-	}
-	fclose(f);
-	*text = buf;
-	*len = n;
-	return 0;
+/* Header and all rows into log->rows. */
+static int read_all(struct il_replay_log *log, struct il_replay_reader *rd, struct il_err *err)
+{
+	struct il_replay_row row;
+	int r = read_header(log, rd, err);
+
+	while (!r && (r = read_row(log, rd, &row, err)) > 0)
+		r = add_row(log, &row, rd->line, err);
+	return r;
+}
+
+int il_replay_log_parse(struct il_replay_log *log, const char *text, size_t len,
+			const char *name, struct il_err *err)
+{
+	struct il_replay_reader rd;
+	int r;
+
+	memset(log, 0, sizeof(*log));
+	snprintf(log->file, sizeof(log->file), "%s", name ? name : "");
+	il_replay_reader_mem(&rd, text, len, log->file);
+	r = read_all(log, &rd, err);
+	if (r)
+		log_reset(log);
+	return r;
 }
 
 int il_replay_log_load(struct il_replay_log *log, const char *path, struct il_err *err)
 {
-	char *text;
-	size_t len;
+	struct il_replay_reader rd;
 	int r;
 
 	memset(log, 0, sizeof(*log));
-	r = slurp(path, &text, &len, err);
+	r = il_replay_reader_open(&rd, path, err);
 	if (r)
 		return r;
-	r = il_replay_log_parse(log, text, len, path, err);
-	free(text);
+	snprintf(log->file, sizeof(log->file), "%s", path);
+	r = read_all(log, &rd, err);
+	il_replay_reader_close(&rd);
+	if (r)
+		log_reset(log);
 	return r;
+}
+
+int il_replay_log_open(struct il_replay_log *log, struct il_replay_reader *rd,
+		       struct il_err *err)
+{
+	struct il_replay_row row;
+	int r;
+
+	memset(log, 0, sizeof(*log));
+	snprintf(log->file, sizeof(log->file), "%s", rd->file);
+	r = read_header(log, rd, err);
+	if (!r) {
+		il_replay_reader_mark(rd);
+		while ((r = read_row(log, rd, &row, err)) > 0)
+			count_row(log, &row);
+	}
+	if (!r) {
+		log->streaming = true;
+		r = il_replay_log_rewind(log, rd, err);
+	}
+	if (r)
+		log_reset(log);
+	return r;
+}
+
+int il_replay_log_next(struct il_replay_log *log, struct il_replay_reader *rd,
+		       struct il_replay_row *row, int *line, struct il_err *err)
+{
+	int r = read_row(log, rd, row, err);
+
+	if (r < 0)
+		return r;
+	/* the first pass counted the rows and CPUs the engine was sized for */
+	if (r == 0 ? log->pos != log->nrows : log->pos == log->nrows || row->cpu >= log->ncpus)
+		return il_err_set_at(err, EIO, log->file, rd->line,
+				     "the file changed while it was read (%zu rows at first)",
+				     log->nrows);
+	if (r == 0)
+		return 0;
+	log->pos++;
+	*line = rd->line;
+	return 1;
+}
+
+int il_replay_log_rewind(struct il_replay_log *log, struct il_replay_reader *rd,
+			 struct il_err *err)
+{
+	log->pos = 0;
+	return il_replay_reader_rewind(rd, err);
 }
 
 /* Decisions files. */
@@ -526,93 +720,171 @@ static int expect_add(struct il_replay_expect *ex, uint64_t row, int cpu,
 	return 0;
 }
 
+/*
+ * One line of a decisions file: 1 with *e, 0 for a line that holds no
+ * entry (blank, comment, column line), or a negative code.
+ */
+static int expect_line(struct il_replay_expect_stream *es, const struct il_replay_reader *rd,
+		       struct il_replay_expect_entry *e, struct il_err *err)
+{
+	static const char *const names3[] = { "row", "selected", "stop_tick" };
+	static const char *const names4[] = { "row", "cpu", "selected", "stop_tick" };
+	static const int64_t hi3[] = { INT64_MAX, IL_STATE_MAX - 1, 1 };
+	static const int64_t hi4[] = { INT64_MAX, IL_REPLAY_CPU_MAX - 1, IL_STATE_MAX - 1, 1 };
+	const char *file = rd->file;
+	int line = rd->line;
+	char *s = rd->text, *f[5];
+	int64_t v[4];
+
+	if (!s[0] || s[0] == '#')
+		return 0;
+	if (!es->any && !strncmp(s, "row,", 4)) {
+		if (!strcmp(s, "row,selected,stop_tick"))
+			es->ncols = 3;
+		else if (!strcmp(s, "row,cpu,selected,stop_tick"))
+			es->ncols = 4;
+		else
+			return il_err_set_at(err, EINVAL, file, line,
+					     "bad column line: expected 'row,selected,stop_tick'");
+		es->any = true;
+		return 0;
+	}
+	es->any = true;
+	int ncols = es->ncols, n = split(s, f, 4);
+	if (n != ncols)
+		return il_err_set_at(err, EINVAL, file, line, "wrong column count: %s%d, expected %d",
+				     n > 4 ? "more than " : "", n > 4 ? 4 : n, ncols);
+	const char *const *names = ncols == 3 ? names3 : names4;
+	for (int i = 0; i < ncols; i++)
+		if (field_num(f[i], names[i], 0, ncols == 3 ? hi3[i] : hi4[i], &v[i], file, line,
+			      err))
+			return -EINVAL;
+	uint64_t row = (uint64_t)v[0];
+	if (es->have_last && row <= es->last)
+		return il_err_set_at(err, EINVAL, file, line, "row %llu not after row %llu",
+				     (unsigned long long)row, (unsigned long long)es->last);
+	es->have_last = true;
+	es->last = row;
+	*e = (struct il_replay_expect_entry){
+		.row = row,
+		.cpu = ncols == 4 ? (int)v[1] : -1,
+		.d = { .selected = (int8_t)v[ncols - 2], .stop_tick = v[ncols - 1] != 0 },
+		.line = line,
+	};
+	return 1;
+}
+
+static void expect_start(struct il_replay_expect_stream *es)
+{
+	es->pos = 0;
+	es->ncols = 3; /* without a column line: row,selected,stop_tick */
+	es->any = false;
+	es->have_last = false;
+	es->last = 0;
+}
+
+/* The next entry from es->rd: 1, 0 at the end, or a negative code. */
+static int expect_read(struct il_replay_expect_stream *es, struct il_replay_expect_entry *e,
+		       struct il_err *err)
+{
+	int r;
+
+	while ((r = il_replay_reader_line(es->rd, err)) > 0) {
+		r = expect_line(es, es->rd, e, err);
+		if (r)
+			return r;
+	}
+	return r;
+}
+
+static int expect_all(struct il_replay_expect *ex, struct il_replay_reader *rd,
+		      struct il_err *err)
+{
+	struct il_replay_expect_stream es = { .rd = rd };
+	struct il_replay_expect_entry e;
+	int r;
+
+	expect_start(&es);
+	while ((r = expect_read(&es, &e, err)) > 0) {
+		r = expect_add(ex, e.row, e.cpu, e.d, e.line, err);
+		if (r)
+			return r;
+	}
+	return r;
+}
+
 int il_replay_expect_parse(struct il_replay_expect *ex, const char *text, size_t len,
 			   const char *name, struct il_err *err)
 {
-	struct cursor c = { .p = text, .end = text + len };
-	int ncols = 3; /* without a column line: row,selected,stop_tick */
-	bool any = false;
+	struct il_replay_reader rd;
 	int r;
 
 	memset(ex, 0, sizeof(*ex));
 	snprintf(ex->file, sizeof(ex->file), "%s", name ? name : "");
-	const char *file = ex->file;
-
-	while ((r = next_line(&c, file, err)) > 0) {
-		char *s = c.buf, *f[5];
-		int64_t v[4];
-
-		if (!s[0] || s[0] == '#')
-			continue;
-		if (!any && !strncmp(s, "row,", 4)) {
-			if (!strcmp(s, "row,selected,stop_tick"))
-				ncols = 3;
-			else if (!strcmp(s, "row,cpu,selected,stop_tick"))
-				ncols = 4;
-			else {
-				r = il_err_set_at(err, EINVAL, file, c.line,
-						  "bad column line: expected 'row,selected,stop_tick'");
-				goto fail;
-			}
-			any = true;
-			continue;
-		}
-		any = true;
-		int n = split(s, f, 4);
-		if (n != ncols) {
-			r = il_err_set_at(err, EINVAL, file, c.line,
-					  "wrong column count: %s%d, expected %d", n > 4 ? "more than " : "",
-					  n > 4 ? 4 : n, ncols);
-			goto fail;
-		}
-		static const char *const names3[] = { "row", "selected", "stop_tick" };
-		static const char *const names4[] = { "row", "cpu", "selected", "stop_tick" };
-		const char *const *names = ncols == 3 ? names3 : names4;
-		const int64_t hi3[] = { INT64_MAX, IL_STATE_MAX - 1, 1 };
-		const int64_t hi4[] = { INT64_MAX, IL_REPLAY_CPU_MAX - 1, IL_STATE_MAX - 1, 1 };
-		for (int i = 0; i < ncols; i++) {
-			if (field_num(f[i], names[i], 0, ncols == 3 ? hi3[i] : hi4[i], &v[i], file,
-				      c.line, err)) {
-				r = -EINVAL;
-				goto fail;
-			}
-		}
-		uint64_t row = (uint64_t)v[0];
-		if (ex->n && row <= ex->row[ex->n - 1]) {
-			r = il_err_set_at(err, EINVAL, file, c.line,
-					  "row %llu not after row %llu", (unsigned long long)row,
-					  (unsigned long long)ex->row[ex->n - 1]);
-			goto fail;
-		}
-		struct il_replay_decision d = {
-			.selected = (int8_t)v[ncols - 2],
-			.stop_tick = v[ncols - 1] != 0,
-		};
-		r = expect_add(ex, row, ncols == 4 ? (int)v[1] : -1, d, c.line, err);
-		if (r)
-			goto fail;
-	}
-	if (r < 0)
-		goto fail;
-	free(c.buf);
-	return 0;
-fail:
-	free(c.buf);
-	expect_reset(ex);
+	il_replay_reader_mem(&rd, text, len, ex->file);
+	r = expect_all(ex, &rd, err);
+	if (r)
+		expect_reset(ex);
 	return r;
 }
 
 int il_replay_expect_load(struct il_replay_expect *ex, const char *path, struct il_err *err)
 {
-	char *text;
-	size_t len;
+	struct il_replay_reader rd;
 	int r;
 
 	memset(ex, 0, sizeof(*ex));
-	r = slurp(path, &text, &len, err);
+	r = il_replay_reader_open(&rd, path, err);
 	if (r)
 		return r;
-	r = il_replay_expect_parse(ex, text, len, path, err);
-	free(text);
+	snprintf(ex->file, sizeof(ex->file), "%s", path);
+	r = expect_all(ex, &rd, err);
+	il_replay_reader_close(&rd);
+	if (r)
+		expect_reset(ex);
 	return r;
+}
+
+int il_replay_expect_open(struct il_replay_expect_stream *es, struct il_replay_reader *rd,
+			  struct il_err *err)
+{
+	struct il_replay_expect_entry e;
+	size_t n = 0;
+	int r;
+
+	memset(es, 0, sizeof(*es));
+	es->rd = rd;
+	expect_start(es);
+	il_replay_reader_mark(rd);
+	while ((r = expect_read(es, &e, err)) > 0)
+		n++;
+	if (r < 0)
+		return r;
+	es->n = n;
+	return il_replay_expect_rewind(es, err);
+}
+
+int il_replay_expect_next(struct il_replay_expect_stream *es, struct il_replay_expect_entry *e,
+			  struct il_err *err)
+{
+	int r = expect_read(es, e, err);
+
+	if (r < 0)
+		return r;
+	if (r == 0 ? es->pos != es->n : es->pos == es->n)
+		return il_err_set_at(err, EIO, es->rd->file, es->rd->line,
+				     "the file changed while it was read (%zu rows at first)",
+				     es->n);
+	if (r)
+		es->pos++;
+	return r;
+}
+
+int il_replay_expect_rewind(struct il_replay_expect_stream *es, struct il_err *err)
+{
+	size_t n = es->n;
+
+	expect_start(es);
+	es->n = n;
+	return il_replay_reader_rewind(es->rd, err);
 }

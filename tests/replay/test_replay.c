@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "idlelab/governor.h"
 #include "idlelab/replay.h"
@@ -841,6 +843,305 @@ static void real_governors_deterministic(void **state)
 	il_replay_log_free(&log);
 }
 
+
+/* ---- reading line by line: limits, streaming, passes ---- */
+
+/* Write text to a new temporary file; its path into path. */
+static void write_tmp(char *path, size_t size, const char *text, size_t len)
+{
+	snprintf(path, size, "/tmp/idlelab-test-replay-XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* A line of exactly IL_REPLAY_LINE_MAX bytes passes; one more is refused at its line. */
+static void reader_line_limit(void **state)
+{
+	(void)state;
+	size_t cap = 3 * IL_REPLAY_LINE_MAX;
+	char *text = malloc(cap), *p;
+	struct il_replay_log log;
+	struct il_err err;
+
+	for (int extra = 0; extra <= 1; extra++) {
+		for (int crlf = 0; crlf <= 1; crlf++) {
+			p = text + sprintf(text, HDR "# hz=1000\n#");
+			memset(p, 'x', IL_REPLAY_LINE_MAX - 1 + (size_t)extra);
+			p += IL_REPLAY_LINE_MAX - 1 + extra;
+			p += sprintf(p, "%s# state,0,POLL,0,0,polling\n" COLS, crlf ? "\r\n" : "\n");
+			int r = il_replay_log_parse(&log, text, (size_t)(p - text), "t.log", &err);
+			if (extra) {
+				assert_true(r < 0);
+				assert_int_equal(err.line, 3);
+				assert_string_equal(err.msg, "line longer than 4096 bytes");
+			} else {
+				assert_int_equal(r, 0);
+				assert_int_equal(log.drv.state_count, 1);
+			}
+			il_replay_log_free(&log);
+		}
+	}
+	/* a NUL within the limit is a NUL, one past it an over-long line */
+	p = text + sprintf(text, HDR "# hz=1000\n#");
+	memset(p, 'x', 2 * IL_REPLAY_LINE_MAX);
+	p[10] = '\0';
+	assert_true(il_replay_log_parse(&log, text, (size_t)(p - text) + 2 * IL_REPLAY_LINE_MAX,
+					"t.log", &err) < 0);
+	assert_int_equal(err.line, 3);
+	assert_string_equal(err.msg, "NUL byte in line");
+	p[10] = 'x';
+	p[IL_REPLAY_LINE_MAX + 100] = '\0';
+	assert_true(il_replay_log_parse(&log, text, (size_t)(p - text) + 2 * IL_REPLAY_LINE_MAX,
+					"t.log", &err) < 0);
+	assert_int_equal(err.line, 3);
+	assert_string_equal(err.msg, "line longer than 4096 bytes");
+	il_replay_log_free(&log);
+	free(text);
+
+	/* an endless line is refused after reading one chunk of it */
+	struct il_replay_reader rd;
+	assert_int_equal(il_replay_reader_open(&rd, "/dev/zero", &err), 0);
+	assert_true(il_replay_log_open(&log, &rd, &err) < 0);
+	assert_int_equal(err.line, 1);
+	assert_string_equal(err.file, "/dev/zero");
+	assert_string_equal(err.msg, "NUL byte in line");
+	il_replay_reader_close(&rd);
+}
+
+static void assert_row_equal(const struct il_replay_row *a, const struct il_replay_row *b)
+{
+	assert_int_equal(a->cpu, b->cpu);
+	assert_int_equal(a->sleep_length_ns, b->sleep_length_ns);
+	assert_int_equal(a->delta_tick_ns, b->delta_tick_ns);
+	assert_int_equal(a->latency_req_ns, b->latency_req_ns);
+	assert_int_equal(a->residency_ns, b->residency_ns);
+	assert_int_equal(a->nr_iowait, b->nr_iowait);
+	assert_int_equal(a->tick_stopped, b->tick_stopped);
+	assert_int_equal(a->cpu_utilized, b->cpu_utilized);
+	assert_int_equal(a->got_tick, b->got_tick);
+	assert_int_equal(a->poll_time_limit, b->poll_time_limit);
+}
+
+/* A log of many rows: as many rows and CPUs as the fixture's, with their lines. */
+static char *many_rows(size_t *len, int nrows)
+{
+	size_t cap = 256 + (size_t)nrows * 64;
+	char *t = malloc(cap);
+	size_t n = (size_t)snprintf(t, cap, HDR "# hz=1000\n" TABLE3 COLS);
+
+	for (int i = 0; i < nrows; i++)
+		n += (size_t)snprintf(t + n, cap - n, "%d,%d,%d,%d,2000000000000,0,0,%d,%d,0\n%s",
+				      i % 7, 1000 + i, 500 + i, i % 2, i % 3 ? 1500 + i : -1, i % 5 == 0,
+				      i % 1000 == 0 ? "\n" : "");
+	*len = n;
+	return t;
+}
+
+/* Streaming gives the rows and lines parsing gives, pass after pass. */
+static void stream_matches_parse(void **state)
+{
+	(void)state;
+	size_t len;
+	char *text = many_rows(&len, 6000); /* several 64 KiB chunks */
+	char path[64];
+	struct il_replay_log mem, log;
+	struct il_replay_reader rd;
+	struct il_replay_row row;
+	struct il_err err;
+	int line;
+
+	assert_true(len > 3 * 65536);
+	write_tmp(path, sizeof(path), text, len);
+	assert_int_equal(il_replay_log_parse(&mem, text, len, path, &err), 0);
+	assert_int_equal(il_replay_reader_open(&rd, path, &err), 0);
+	assert_int_equal(il_replay_log_open(&log, &rd, &err), 0);
+	assert_null(log.rows);
+	assert_int_equal(log.nrows, 6000);
+	assert_int_equal(log.ncpus, mem.ncpus);
+	assert_memory_equal(log.cpu_seen, mem.cpu_seen, sizeof(log.cpu_seen));
+	assert_int_equal(log.drv.state_count, 3);
+	for (int pass = 0; pass < 2; pass++) {
+		size_t i = 0;
+		int r;
+		while ((r = il_replay_log_next(&log, &rd, &row, &line, &err)) > 0) {
+			assert_true(i < mem.nrows);
+			assert_row_equal(&row, &mem.rows[i]);
+			assert_int_equal(line, mem.row_line[i]);
+			i++;
+		}
+		assert_int_equal(r, 0);
+		assert_int_equal(i, mem.nrows);
+		assert_int_equal(il_replay_log_rewind(&log, &rd, &err), 0);
+	}
+	il_replay_reader_close(&rd);
+
+	/* a file that grows after the first pass is refused, not overrun */
+	assert_int_equal(il_replay_reader_open(&rd, path, &err), 0);
+	assert_int_equal(il_replay_log_open(&log, &rd, &err), 0);
+	FILE *f = fopen(path, "a");
+	assert_non_null(f);
+	fputs("9,1,1,0,0,0,0,1,0,0\n", f);
+	fclose(f);
+	int r;
+	while ((r = il_replay_log_next(&log, &rd, &row, &line, &err)) > 0)
+		;
+	assert_true(r < 0);
+	assert_int_equal(err.line, mem.row_line[mem.nrows - 1] + 1);
+	assert_non_null(strstr(err.msg, "changed while it was read"));
+	il_replay_reader_close(&rd);
+	unlink(path);
+	il_replay_log_free(&mem);
+	free(text);
+}
+
+/* A pipe is read once, and again from the copy kept while it was read. */
+static void stream_from_pipe(void **state)
+{
+	(void)state;
+	size_t len;
+	char *text = many_rows(&len, 3000);
+	int fds[2];
+	char path[32];
+	struct il_replay_log log, mem;
+	struct il_replay_reader rd;
+	struct il_replay_row row;
+	struct il_err err;
+	int line;
+
+	assert_int_equal(pipe(fds), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(fds[0]);
+		for (size_t off = 0; off < len;) {
+			ssize_t w = write(fds[1], text + off, len - off);
+			if (w <= 0)
+				_exit(1);
+			off += (size_t)w;
+		}
+		_exit(0);
+	}
+	close(fds[1]);
+	snprintf(path, sizeof(path), "/dev/fd/%d", fds[0]);
+	assert_int_equal(il_replay_log_parse(&mem, text, len, path, &err), 0);
+	assert_int_equal(il_replay_reader_open(&rd, path, &err), 0);
+	assert_int_equal(il_replay_log_open(&log, &rd, &err), 0);
+	close(fds[0]);
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_int_equal(log.nrows, 3000);
+	for (int pass = 0; pass < 2; pass++) {
+		size_t i = 0;
+		while (il_replay_log_next(&log, &rd, &row, &line, &err) > 0) {
+			assert_row_equal(&row, &mem.rows[i]);
+			assert_int_equal(line, mem.row_line[i]);
+			i++;
+		}
+		assert_int_equal(i, 3000);
+		assert_int_equal(il_replay_log_rewind(&log, &rd, &err), 0);
+	}
+	il_replay_reader_close(&rd);
+	il_replay_log_free(&mem);
+	free(text);
+}
+
+/* Every refusal is the same, at the same line, read from a file as from memory. */
+static void stream_errors_match_parse(void **state)
+{
+	(void)state;
+	static const char *const texts[] = {
+		"",
+		"# idlelab-replay v2\n",
+		HDR "# hz=1000\n" TABLE3,
+		HDR "# hz=1000\n" TABLE3 COLS "0,1,2,0,0,0,0,5,0,0\n0,1,2,0,0,0,0,5,0\n",
+		HDR "# hz=1000\n" TABLE3 COLS "0,1,2,0,0,0,0,5,0,0\n\n# hz=250\n",
+		HDR "# hz=1000\n" TABLE3 COLS "0,1,2,0,0,0,0,5,0,0\n0,1,2,0,0,0,0,5,0,9",
+		HDR TABLE3 COLS,
+		HDR "# hz=1000\n# disable,3\n" TABLE3 COLS,
+	};
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		char path[64];
+		struct il_replay_log a, b;
+		struct il_replay_reader rd;
+		struct il_err ea, eb;
+
+		write_tmp(path, sizeof(path), texts[i], strlen(texts[i]));
+		assert_true(il_replay_log_parse(&a, texts[i], strlen(texts[i]), path, &ea) < 0);
+		assert_int_equal(il_replay_reader_open(&rd, path, &eb), 0);
+		assert_true(il_replay_log_open(&b, &rd, &eb) < 0);
+		if (ea.line != eb.line || strcmp(ea.msg, eb.msg) || strcmp(ea.file, eb.file))
+			fail_msg("case %zu: %s:%d: %s vs %s:%d: %s", i, ea.file, ea.line, ea.msg,
+				 eb.file, eb.line, eb.msg);
+		assert_int_equal(b.nrows, 0);
+		il_replay_reader_close(&rd);
+		unlink(path);
+	}
+}
+
+/* The streamed comparison agrees with il_replay_compare(), errors included. */
+static void check_matches_compare(void **state)
+{
+	(void)state;
+	static const char *const files[] = {
+		"row,selected,stop_tick\n0,1,1\n1,1,1\n2,1,0\n3,2,1\n4,0,1\n5,2,0\n6,2,1\n7,1,1\n8,1,1\n",
+		"# kernel decisions\n0,1,1\n2,1,1\n5,1,0\n8,1,1\n",
+		"row,cpu,selected,stop_tick\n6,0,1,1\n7,1,1,1\n",
+		"row,cpu,selected,stop_tick\n7,0,1,1\n",
+		"0,1,1\n9,1,1\n",
+		"0,2,1\n3,1,1\n10,1,1\n12,1,1\n",
+		"",
+	};
+	static const int choice[] = { 1, 1, 1, 2, 0, 2, 2, 1, 1 };
+	static const bool keep[] = { 0, 0, 1, 0, 0, 1, 0, 0, 0 };
+	struct recorder rec = { .choice = choice, .keep_tick = keep };
+	struct il_replay_log log;
+	struct il_replay_engine eng;
+	struct il_replay_decision d[9];
+	struct il_err err;
+
+	assert_int_equal(parse(&log, engine_log, &err), 0);
+	struct il_gov *gov = test_gov(2, &rec);
+	assert_int_equal(il_replay_engine_init(&eng, &log, gov, &err), 0);
+	for (int i = 0; i < 9; i++)
+		d[i] = il_replay_step(&eng, &log.rows[i]);
+	for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
+		struct il_replay_expect ex;
+		struct il_replay_agreement ag;
+		struct il_replay_reader rd;
+		struct il_replay_expect_stream es;
+		struct il_replay_check ck;
+		struct il_err e1, e2;
+		size_t len = strlen(files[k]);
+
+		il_err_clear(&e1);
+		il_err_clear(&e2);
+		assert_int_equal(il_replay_expect_parse(&ex, files[k], len, "d.csv", &e1), 0);
+		int r1 = il_replay_compare(&log, d, &ex, &ag, &e1);
+		il_replay_reader_mem(&rd, files[k], len, "d.csv");
+		assert_int_equal(il_replay_expect_open(&es, &rd, &e2), 0);
+		assert_int_equal(es.n, ex.n);
+		assert_int_equal(il_replay_check_begin(&ck, &es, &e2), 0);
+		int r2 = 0;
+		for (size_t i = 0; i < log.nrows && !r2; i++)
+			r2 = il_replay_check_row(&ck, i, log.rows[i].cpu, d[i], &e2);
+		if (!r2)
+			r2 = il_replay_check_end(&ck, log.nrows, &e2);
+		if ((r1 < 0) != (r2 < 0) || e1.line != e2.line || strcmp(e1.msg, e2.msg))
+			fail_msg("file %zu: %d %d: '%s' vs %d %d: '%s'", k, r1, e1.line, e1.msg, r2,
+				 e2.line, e2.msg);
+		if (!r1)
+			assert_memory_equal(&ag, &ck.ag, sizeof(ag));
+		il_replay_expect_free(&ex);
+	}
+	il_replay_engine_free(&eng);
+	il_gov_free(gov);
+	il_replay_log_free(&log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -856,6 +1157,11 @@ int main(void)
 		cmocka_unit_test(expect_agreement),
 		cmocka_unit_test(expect_bad),
 		cmocka_unit_test(real_governors_deterministic),
+		cmocka_unit_test(reader_line_limit),
+		cmocka_unit_test(stream_matches_parse),
+		cmocka_unit_test(stream_from_pipe),
+		cmocka_unit_test(stream_errors_match_parse),
+		cmocka_unit_test(check_matches_compare),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
