@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "idlelab/governor.h"
+#include "idlelab/json.h"
 #include "idlelab/replay.h"
 #include "idlelab/report.h"
 
@@ -38,43 +39,49 @@ static int digits(unsigned long long v)
 	return n;
 }
 
-/* The per-row decisions, written directly: logs have millions of rows. */
-static void print_decisions(FILE *out, const struct il_replay_log *log,
-			    const struct il_replay_decision *d, enum il_format fmt)
+/*
+ * The per-row decisions, written directly as the log is replayed: logs
+ * have millions of rows. Before, one row, after. JSON goes through w (its
+ * document is begun by report_head); tidy CSV rows have the header that
+ * report_head writes.
+ */
+static void decisions_begin(FILE *out, struct il_json *w, const struct il_replay_log *log,
+			    enum il_format fmt)
 {
-	if (fmt == IL_FORMAT_CSV) {
-		/* tidy: the header is print_report's */
-		for (size_t i = 0; i < log->nrows; i++)
-			fprintf(out, "decision,%zu,%d,,,selected,,%d\ndecision,%zu,%d,,,stop_tick,,%d\n",
-				i, log->rows[i].cpu, d[i].selected, i, log->rows[i].cpu,
-				d[i].stop_tick);
-		return;
+	if (fmt == IL_FORMAT_JSON) {
+		il_json_key(w, "decisions");
+		il_json_array(w, IL_JSON_BLOCK);
+	} else if (fmt == IL_FORMAT_TABLE) {
+		int wr = digits(log->nrows ? log->nrows - 1 : 0), wc = digits((unsigned)log->ncpus);
+		fprintf(out, "%-*s  %-*s  selected  stop_tick\n", wr < 3 ? 3 : wr, "row",
+			wc < 3 ? 3 : wc, "cpu");
 	}
-	int wr = digits(log->nrows ? log->nrows - 1 : 0), wc = digits((unsigned)log->ncpus);
-	if (wr < 3)
-		wr = 3;
-	if (wc < 3)
-		wc = 3;
-	fprintf(out, "%-*s  %-*s  selected  stop_tick\n", wr, "row", wc, "cpu");
-	for (size_t i = 0; i < log->nrows; i++)
-		fprintf(out, "%*zu  %*d  %8d  %9d\n", wr, i, wc, log->rows[i].cpu,
-			d[i].selected, d[i].stop_tick);
 }
 
-static void json_decisions(struct il_json *w, const struct il_replay_log *log,
-			   const struct il_replay_decision *d)
+static void decision_row(FILE *out, struct il_json *w, const struct il_replay_log *log,
+			 enum il_format fmt, size_t i, int cpu, struct il_replay_decision d)
 {
-	il_json_key(w, "decisions");
-	il_json_array(w, IL_JSON_BLOCK);
-	for (size_t i = 0; i < log->nrows; i++) {
+	if (fmt == IL_FORMAT_CSV) {
+		fprintf(out, "decision,%zu,%d,,,selected,,%d\ndecision,%zu,%d,,,stop_tick,,%d\n", i,
+			cpu, d.selected, i, cpu, d.stop_tick);
+	} else if (fmt == IL_FORMAT_JSON) {
 		il_json_object(w, IL_JSON_INLINE);
 		il_json_kuint(w, "row", i);
-		il_json_kint(w, "cpu", log->rows[i].cpu);
-		il_json_kint(w, "selected", d[i].selected);
-		il_json_kint(w, "stop_tick", d[i].stop_tick);
+		il_json_kint(w, "cpu", cpu);
+		il_json_kint(w, "selected", d.selected);
+		il_json_kint(w, "stop_tick", d.stop_tick);
 		il_json_end(w);
+	} else {
+		int wr = digits(log->nrows ? log->nrows - 1 : 0), wc = digits((unsigned)log->ncpus);
+		fprintf(out, "%*zu  %*d  %8d  %9d\n", wr < 3 ? 3 : wr, i, wc < 3 ? 3 : wc, cpu,
+			d.selected, d.stop_tick);
 	}
-	il_json_end(w);
+}
+
+static void decisions_end(struct il_json *w, enum il_format fmt)
+{
+	if (fmt == IL_FORMAT_JSON)
+		il_json_end(w);
 }
 
 static struct il_table *state_table(const struct il_replay_log *log,
@@ -83,16 +90,11 @@ static struct il_table *state_table(const struct il_replay_log *log,
 	struct il_table *t = il_table_new(NULL);
 	static const char *const cols[] = { "cpu",   "state", "name",  "usage",
 					    "time_ns", "above", "below", "rejected" };
-	bool *seen = calloc((size_t)(log->ncpus ? log->ncpus : 1), sizeof(*seen));
 
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
 		il_table_col(t, cols[i]);
-	if (!seen)
-		return t;
-	for (size_t i = 0; i < log->nrows; i++)
-		seen[log->rows[i].cpu] = true;
 	for (int cpu = 0; cpu < log->ncpus; cpu++) {
-		if (!seen[cpu])
+		if (!(log->cpu_seen[cpu / 64] & ((uint64_t)1 << (cpu % 64))))
 			continue;
 		for (int s = 0; s < log->drv.state_count; s++) {
 			const struct il_state_usage *u = &eng->devs[cpu].states_usage[s];
@@ -107,7 +109,6 @@ static struct il_table *state_table(const struct il_replay_log *log,
 			il_table_u64(t, u->rejected);
 		}
 	}
-	free(seen);
 	return t;
 }
 
@@ -147,14 +148,8 @@ static void csv_states(FILE *out, const struct il_replay_log *log,
 		       const struct il_replay_engine *eng)
 {
 	static const char *const m[] = { "usage", "time_ns", "above", "below", "rejected" };
-	bool *seen = calloc((size_t)(log->ncpus ? log->ncpus : 1), sizeof(*seen));
-
-	if (!seen)
-		return;
-	for (size_t i = 0; i < log->nrows; i++)
-		seen[log->rows[i].cpu] = true;
 	for (int cpu = 0; cpu < log->ncpus; cpu++) {
-		if (!seen[cpu])
+		if (!(log->cpu_seen[cpu / 64] & ((uint64_t)1 << (cpu % 64))))
 			continue;
 		for (int s = 0; s < log->drv.state_count; s++) {
 			const struct il_state_usage *u = &eng->devs[cpu].states_usage[s];
@@ -167,7 +162,6 @@ static void csv_states(FILE *out, const struct il_replay_log *log,
 			}
 		}
 	}
-	free(seen);
 }
 
 static void csv_agreement(FILE *out, const struct il_replay_agreement *ag)
@@ -186,52 +180,58 @@ static void csv_agreement(FILE *out, const struct il_replay_agreement *ag)
 		      "agreement,,,,,got_stop_tick,,\n", out);
 }
 
-static void print_report(FILE *out, const struct replay_opts *o, const struct il_replay_log *log,
-			 const struct il_gov *gov, const struct il_replay_engine *eng,
-			 const struct il_replay_decision *d, const struct il_replay_agreement *ag)
+/* What comes before the decisions; JSON begins its document in w. */
+static void report_head(FILE *out, struct il_json *w, const struct replay_opts *o,
+			const struct il_replay_log *log, const struct il_gov *gov)
 {
 	char desc[256] = "";
-	struct il_table *st = state_table(log, eng);
-	struct il_table *at = ag ? agreement_table(ag) : NULL;
 
 	il_gov_describe(gov, desc, sizeof(desc));
 	if (o->fmt == IL_FORMAT_JSON) {
-		struct il_json w;
-		il_json_init(&w, out);
-		il_json_object(&w, IL_JSON_BLOCK);
-		il_json_kstring(&w, "log", o->log);
-		il_json_kstring(&w, "governor", gov->spec);
-		il_json_kstring(&w, "description", desc);
-		il_json_kuint(&w, "hz", log->hz);
-		il_json_kuint(&w, "rows", log->nrows);
-		il_json_kint(&w, "cpus", log->ncpus);
+		il_json_init(w, out);
+		il_json_object(w, IL_JSON_BLOCK);
+		il_json_kstring(w, "log", o->log);
+		il_json_kstring(w, "governor", gov->spec);
+		il_json_kstring(w, "description", desc);
+		il_json_kuint(w, "hz", log->hz);
+		il_json_kuint(w, "rows", log->nrows);
+		il_json_kint(w, "cpus", log->ncpus);
 		if (o->expect)
-			il_json_kstring(&w, "expect", o->expect);
-		if (!o->quiet)
-			json_decisions(&w, log, d);
-		il_json_key(&w, "states");
-		il_table_json(st, &w);
-		if (at) {
-			il_json_key(&w, "agreement");
-			il_table_json(at, &w);
-		}
-		il_json_end(&w);
-		il_json_finish(&w);
+			il_json_kstring(w, "expect", o->expect);
 	} else if (o->fmt == IL_FORMAT_CSV) {
 		fputs("group,row,cpu,state,name,metric,unit,value\n", out);
-		if (!o->quiet)
-			print_decisions(out, log, d, o->fmt);
-		csv_states(out, log, eng);
-		if (ag)
-			csv_agreement(out, ag);
 	} else {
 		fprintf(out, "log: %s (%zu rows, %d CPU%s, HZ=%u)\n", o->log, log->nrows,
 			log->ncpus, log->ncpus == 1 ? "" : "s", log->hz);
 		fprintf(out, "governor: %s%s%s\n\n", gov->spec, desc[0] ? " - " : "", desc);
-		if (!o->quiet) {
-			print_decisions(out, log, d, o->fmt);
-			fputc('\n', out);
+	}
+}
+
+/* What comes after them: the per-state counters and the agreement. */
+static void report_tail(FILE *out, struct il_json *w, const struct replay_opts *o,
+			const struct il_replay_log *log, const struct il_replay_engine *eng,
+			const struct il_replay_agreement *ag)
+{
+	if (o->fmt == IL_FORMAT_CSV) {
+		csv_states(out, log, eng);
+		if (ag)
+			csv_agreement(out, ag);
+		return;
+	}
+
+	struct il_table *st = state_table(log, eng);
+	struct il_table *at = ag ? agreement_table(ag) : NULL;
+
+	if (o->fmt == IL_FORMAT_JSON) {
+		il_json_key(w, "states");
+		il_table_json(st, w);
+		if (at) {
+			il_json_key(w, "agreement");
+			il_table_json(at, w);
 		}
+		il_json_end(w);
+		il_json_finish(w);
+	} else {
 		il_table_print(st, IL_FORMAT_TABLE, out);
 		if (at) {
 			fprintf(out, "\nexpect: %s\n", o->expect);
@@ -250,26 +250,81 @@ static void print_report(FILE *out, const struct replay_opts *o, const struct il
 	il_table_free(at);
 }
 
+/*
+ * One pass over the log's rows through the engine: each decision checked
+ * against the decisions file (ck, may be NULL) and printed (out, may be
+ * NULL). Returns 0, or 1 after printing the error. A governor returning no
+ * valid state is reported before any disagreement with the decisions file.
+ */
+static int replay_pass(const struct replay_opts *o, struct il_replay_log *log,
+		       struct il_replay_reader *rd, struct il_replay_engine *eng,
+		       const struct il_gov *gov, struct il_replay_check *ck, FILE *out,
+		       struct il_json *w)
+{
+	struct il_replay_row row;
+	struct il_err err, cerr;
+	bool cfail = false;
+	size_t i = 0;
+	int line, r;
+
+	il_err_clear(&err);
+	il_err_clear(&cerr);
+	while ((r = il_replay_log_next(log, rd, &row, &line, &err)) > 0) {
+		struct il_replay_decision d = il_replay_step(eng, &row);
+
+		if (d.selected < 0)
+			return cli_error("%s:%d: governor %s returned an invalid state index", o->log,
+					 line, gov->spec);
+		if (ck && !cfail && il_replay_check_row(ck, i, row.cpu, d, &cerr))
+			cfail = true;
+		if (out)
+			decision_row(out, w, log, o->fmt, i, row.cpu, d);
+		i++;
+	}
+	if (r < 0)
+		return cli_report(&err);
+	if (ck && !cfail && il_replay_check_end(ck, log->nrows, &cerr))
+		cfail = true;
+	return cfail ? cli_report(&cerr) : 0;
+}
+
+/*
+ * The log is read in passes, so that memory does not grow with it: one to
+ * check it and count its rows and CPUs (the governor and the devices are
+ * sized by them), one to replay it and check the decisions file, and,
+ * only once all of that passed, one to replay it again while the decisions
+ * are printed. Nothing is printed for a log or decisions file refused at
+ * any line.
+ */
 static int replay(const struct replay_opts *o)
 {
+	struct il_replay_reader rd, erd;
 	struct il_replay_log log;
-	struct il_replay_expect ex;
+	struct il_replay_expect_stream es;
+	struct il_replay_check ck;
 	struct il_replay_engine eng;
-	struct il_replay_agreement ag;
-	struct il_replay_decision *d = NULL;
 	struct il_gov *gov = NULL;
 	struct il_err err;
 	struct il_out out;
+	struct il_json w;
 	int rc = 1;
 
-	memset(&ex, 0, sizeof(ex));
+	memset(&w, 0, sizeof(w));
+	memset(&rd, 0, sizeof(rd));
+	memset(&erd, 0, sizeof(erd));
+	memset(&log, 0, sizeof(log));
 	memset(&eng, 0, sizeof(eng));
 	il_err_clear(&err);
-	if (il_replay_log_load(&log, o->log, &err))
-		return cli_report(&err);
-	if (o->expect && il_replay_expect_load(&ex, o->expect, &err)) {
+	if (il_replay_reader_open(&rd, o->log, &err) || il_replay_log_open(&log, &rd, &err)) {
 		rc = cli_report(&err);
 		goto done;
+	}
+	if (o->expect) {
+		if (il_replay_reader_open(&erd, o->expect, &err) ||
+		    il_replay_expect_open(&es, &erd, &err)) {
+			rc = cli_report(&err);
+			goto done;
+		}
 	}
 	gov = il_gov_new(o->governor, log.ncpus > 0 ? log.ncpus : 1, &err);
 	if (!gov) {
@@ -280,36 +335,44 @@ static int replay(const struct replay_opts *o)
 		rc = cli_report(&err);
 		goto done;
 	}
-	d = malloc((log.nrows ? log.nrows : 1) * sizeof(*d));
-	if (!d) {
-		rc = cli_error("out of memory");
-		goto done;
-	}
-	for (size_t i = 0; i < log.nrows; i++)
-		d[i] = il_replay_step(&eng, &log.rows[i]);
-	for (size_t i = 0; i < log.nrows; i++)
-		if (d[i].selected < 0) {
-			rc = cli_error("%s:%d: governor %s returned an invalid state index",
-				       o->log, log.row_line[i], gov->spec);
-			goto done;
-		}
-	if (o->expect && il_replay_compare(&log, d, &ex, &ag, &err)) {
+	if (o->expect && il_replay_check_begin(&ck, &es, &err)) {
 		rc = cli_report(&err);
 		goto done;
 	}
+	if (replay_pass(o, &log, &rd, &eng, gov, o->expect ? &ck : NULL, NULL, NULL))
+		goto done;
 	if (il_out_open(&out, o->output, &err)) {
 		rc = cli_report(&err);
 		goto done;
 	}
-	print_report(out.f, o, &log, gov, &eng, d, o->expect ? &ag : NULL);
+	report_head(out.f, &w, o, &log, gov);
+	if (!o->quiet) {
+		struct il_err werr;
+
+		il_replay_engine_reset(&eng);
+		if (il_replay_log_rewind(&log, &rd, &err)) {
+			cli_report(&err);
+			il_out_close(&out, false, &werr);
+			goto done;
+		}
+		decisions_begin(out.f, &w, &log, o->fmt);
+		if (replay_pass(o, &log, &rd, &eng, gov, NULL, out.f, &w)) {
+			il_out_close(&out, false, &werr);
+			goto done;
+		}
+		decisions_end(&w, o->fmt);
+		if (o->fmt == IL_FORMAT_TABLE)
+			fputc('\n', out.f);
+	}
+	report_tail(out.f, &w, o, &log, &eng, o->expect ? &ck.ag : NULL);
 	rc = il_out_close(&out, true, &err) ? cli_report(&err) : 0;
-	if (rc == 0 && o->strict && o->expect && ag.differs)
+	if (rc == 0 && o->strict && o->expect && ck.ag.differs)
 		rc = 3;
 done:
-	free(d);
 	il_replay_engine_free(&eng);
 	il_gov_free(gov);
-	il_replay_expect_free(&ex);
+	il_replay_reader_close(&erd);
+	il_replay_reader_close(&rd);
 	il_replay_log_free(&log);
 	return rc;
 }

@@ -137,6 +137,53 @@ for fmt in csv json; do
 	if cmp -s "$TMP/a" "$TMP/b"; then ok; else bad "ladder $fmt differs run to run"; fi
 done
 
+# Logs and decisions files are read line by line: memory does not grow with
+# the file, and a NUL byte or an over-long line is refused at its line at once.
+# run_rss CMD...: run as expect_exit does; exit code into $rc, max RSS in KiB into $rss
+run_rss() {
+	set -- $(python3 -c '
+import resource, subprocess, sys
+with open(sys.argv[1], "w") as o, open(sys.argv[2], "w") as e:
+    rc = subprocess.call(sys.argv[3:], stdout=o, stderr=e)
+print(rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$TMP/out" "$TMP/err" "$@")
+	rc=$1 rss=$2
+}
+printf "$H$C$R" >"$TMP/sparse.log"
+truncate -s 300M "$TMP/sparse.log"   # 300 MB of NUL bytes after line 6, no disk used
+run_rss "$IDLELAB" replay --governor menu "$TMP/sparse.log"
+[ "$rc" -eq 1 ] && ok || bad "sparse log: exit $rc"
+expect_err "idlelab: $TMP/sparse.log:7: NUL byte in line"
+[ "$rss" -lt 100000 ] && ok || bad "sparse log: $rss KiB to refuse line 7"
+mkfifo "$TMP/zero.fifo"
+head -c 200000000 /dev/zero >"$TMP/zero.fifo" 2>/dev/null &
+run_rss "$IDLELAB" replay --governor menu /dev/stdin <"$TMP/zero.fifo"
+wait
+expect_err "idlelab: /dev/stdin:1: NUL byte in line"
+[ "$rss" -lt 100000 ] && ok || bad "endless NUL bytes: $rss KiB to refuse line 1"
+{ printf "$H"; printf '# %05000d\n' 0; } >"$f"
+expect_exit 1 "$IDLELAB" replay --governor menu "$f"
+expect_err "idlelab: $f:5: line longer than 4096 bytes"
+{ printf '0,1,1\n'; printf '%05000d\n' 0; } >"$TMP/long.csv"
+expect_exit 1 "$IDLELAB" replay --governor haltpoll --expect "$TMP/long.csv" "$LOG"
+expect_err "idlelab: $TMP/long.csv:2: line longer than 4096 bytes"
+# ten times the rows, the same memory (the rows used to be kept: 56 bytes each, and the text)
+rows_log() { { printf "$H$C"; awk -v n=$1 'BEGIN { for (i = 0; i < n; i++) printf "%d,%d,50000,0,2000000000000,0,0,%d,0,0\n", i % 4, 100000 + i, 1500 + i % 900 }'; } >"$2"; }
+rows_log 40000 "$TMP/r1.log"
+rows_log 400000 "$TMP/r10.log"
+run_rss "$IDLELAB" replay --governor ladder --quiet "$TMP/r1.log"
+rss1=$rss
+run_rss "$IDLELAB" replay --governor ladder --quiet "$TMP/r10.log"
+[ "$rc" -eq 0 ] && ok || bad "400000 rows: exit $rc"
+expect_out "400000 rows, 4 CPUs"
+[ "$rss" -lt $((rss1 + 8000)) ] && ok || bad "memory grows with the rows: $rss1 KiB for 40000, $rss KiB for 400000"
+# a pipe is read like the file (a copy is kept for the passes after the first)
+"$IDLELAB" replay --governor haltpoll --format csv --expect $FX/haltpoll-small.expect "$LOG" >"$TMP/file.csv"
+cat "$LOG" | "$IDLELAB" replay --governor haltpoll --format csv --expect $FX/haltpoll-small.expect /dev/stdin >"$TMP/pipe.csv"
+cmp -s "$TMP/file.csv" "$TMP/pipe.csv" && cmp -s "$TMP/file.csv" $FX/haltpoll-small.csv && ok || bad "log from a pipe"
+cat $FX/haltpoll-small.expect | "$IDLELAB" replay --governor haltpoll --format csv --expect /dev/stdin "$LOG" >"$TMP/pipe.csv"
+cmp -s "$TMP/file.csv" "$TMP/pipe.csv" && ok || bad "decisions file from a pipe"
+
+
 # the committed fixtures are what the generator writes (same bytes on every machine)
 BENCH=$(dirname "$IDLELAB")/../../bench/bench_governors
 if [ -x "$BENCH" ]; then
