@@ -325,6 +325,12 @@ static int replay(const struct replay_opts *o)
 			rc = cli_report(&err);
 			goto done;
 		}
+		if (o->strict && es.n == 0) {
+			/* nothing compared must not pass as "no decision differs" */
+			rc = cli_error("%s: no decisions to compare (--strict needs at least one row)",
+				       o->expect);
+			goto done;
+		}
 	}
 	gov = il_gov_new(o->governor, log.ncpus > 0 ? log.ncpus : 1, &err);
 	if (!gov) {
@@ -442,7 +448,8 @@ const struct il_command cmd_replay = {
 		"                       compared, rows equal and the first differing row\n"
 		"  -f, --format F       table (default), csv or json\n"
 		"  -q, --quiet          summary only, no per-row decisions\n"
-		"  -s, --strict         with --expect: exit 3 if any decision differs\n"
+		"  -s, --strict         with --expect: exit 3 if any decision differs (a\n"
+		"                       decisions file with no rows is refused)\n"
 		"  -o, --output FILE    write to FILE (created only when complete)\n\n"
 		"Exit status: 0 done, 1 bad input (message names file and line), 2 bad usage,\n"
 		"3 decisions differ from --expect (with --strict).\n",

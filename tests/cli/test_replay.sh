@@ -183,6 +183,15 @@ cmp -s "$TMP/file.csv" "$TMP/pipe.csv" && cmp -s "$TMP/file.csv" $FX/haltpoll-sm
 cat $FX/haltpoll-small.expect | "$IDLELAB" replay --governor haltpoll --format csv --expect /dev/stdin "$LOG" >"$TMP/pipe.csv"
 cmp -s "$TMP/file.csv" "$TMP/pipe.csv" && ok || bad "decisions file from a pipe"
 
+# --strict does not pass on a decisions file that compares nothing
+for empty in '' 'row,selected,stop_tick\n' '# no rows\n\n'; do
+	printf "$empty" >"$TMP/empty.csv"
+	expect_exit 1 "$IDLELAB" replay --governor haltpoll --strict --expect "$TMP/empty.csv" "$LOG"
+	expect_err "idlelab: $TMP/empty.csv: no decisions to compare (--strict needs at least one row)"
+	[ -s "$TMP/out" ] && bad "output with an empty decisions file" || ok
+done
+expect_exit 0 "$IDLELAB" replay --governor haltpoll --quiet --expect "$TMP/empty.csv" "$LOG"
+expect_out "rows compared: 0"
 
 # the committed fixtures are what the generator writes (same bytes on every machine)
 BENCH=$(dirname "$IDLELAB")/../../bench/bench_governors
