@@ -71,7 +71,7 @@ static int run(int argc, char **argv)
 	memset(cfg, 0, sizeof(cfg));
 	for (int i = optind; i < argc; i++) {
 		struct il_err err;
-		int n = il_results_load(argv[i], cfg + ncfg, CMP_MAX_CONFIGS - ncfg, &err);
+		int n = il_results_load(argv[i], cfg, ncfg, CMP_MAX_CONFIGS, &err);
 		if (n < 0) {
 			il_results_free(cfg, ncfg);
 			return cli_report(&err);

@@ -104,7 +104,8 @@ static int read_file(const char *path, const char *col, const char *prefix,
 	struct il_result_config cfg[PLOT_MAX_CONFIGS];
 	struct il_err err;
 	int ret = 0;
-	int nc = il_results_load(path, cfg, PLOT_MAX_CONFIGS - *n, &err);
+	int n0 = *n;
+	int nc = il_results_load(path, cfg, n0, PLOT_MAX_CONFIGS, &err);
 
 	if (nc < 0)
 		return cli_report(&err);
@@ -115,9 +116,9 @@ static int read_file(const char *path, const char *col, const char *prefix,
 			break;
 		}
 		(*n)++;
-		ret = read_curve(path, i, &cfg[i], col, prefix, curves[*n - 1], *n);
+		ret = read_curve(path, i, &cfg[n0 + i], col, prefix, curves[*n - 1], *n);
 	}
-	il_results_free(cfg, nc);
+	il_results_free(cfg + n0, nc);
 	return ret;
 }
 

@@ -1,292 +1,793 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Simulation results read back (include/idlelab/results.h), with json-c. */
+/*
+ * Simulation results read back (include/idlelab/results.h).
+ *
+ * A strict JSON reader (RFC 8259) of its own, reading the file in chunks:
+ * what the results need (the file's kind, format, platform, workload and
+ * runs, each configuration's governor, kernel and metrics) is decoded as it
+ * is met, everything else is checked and skipped. Nothing else is kept, so
+ * memory is the configurations returned, and the limit on their number is
+ * checked at the configuration past it, before it is read. Every error is
+ * placed where the reader stands: a syntax error at its character, a
+ * missing member at the line of the element that lacks it.
+ */
 #include <errno.h>
-#include <json-c/json.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "idlelab/results.h"
-#include "util.h"
+
+#define CHUNK ((size_t)1 << 16)
+#define DEPTH_MAX 64      /* nesting of arrays and objects */
+#define NUMBER_MAX 400    /* characters in a number */
+
+struct jr {
+	const char *file;
+	struct il_err *err;
+	FILE *f;              /* NULL: all the input is in p..end */
+	char *chunk;
+	const char *p, *end;
+	int line;
+	bool eof;
+	int read_errno;
+};
+
+static int jr_peek(struct jr *j)
+{
+	if (j->p == j->end) {
+		if (!j->f || j->eof)
+			return EOF;
+		size_t got = fread(j->chunk, 1, CHUNK, j->f);
+		j->p = j->chunk;
+		j->end = j->chunk + got;
+		if (got < CHUNK) {
+			j->eof = true;
+			if (ferror(j->f))
+				j->read_errno = errno ? errno : EIO;
+		}
+		if (!got)
+			return EOF;
+	}
+	return (unsigned char)*j->p;
+}
+
+static void jr_next(struct jr *j)
+{
+	if (*j->p == '\n')
+		j->line++;
+	j->p++;
+}
+
+static void jr_ws(struct jr *j)
+{
+	for (int c = jr_peek(j); c == ' ' || c == '\t' || c == '\n' || c == '\r'; c = jr_peek(j))
+		jr_next(j);
+}
+
+/* Text that is not JSON, at the reader's position. */
+static int jr_bad(struct jr *j, const char *what)
+{
+	int c = jr_peek(j);
+
+	if (j->read_errno)
+		return il_err_set_at(j->err, j->read_errno, j->file, 0, "read error: %s",
+				     strerror(j->read_errno));
+	if (c == EOF)
+		return il_err_set_at(j->err, EINVAL, j->file, j->line,
+				     "cannot read it as JSON (the text ends inside a value:"
+				     " truncated?)");
+	if (c >= 0x20 && c < 0x7f)
+		return il_err_set_at(j->err, EINVAL, j->file, j->line,
+				     "cannot read it as JSON (%s at '%c')", what, c);
+	return il_err_set_at(j->err, EINVAL, j->file, j->line,
+			     "cannot read it as JSON (%s at byte 0x%02x)", what, c);
+}
+
+/* Append byte c to out[0..cap) (dropped past the end, or after a NUL). */
+static void put(char *out, size_t cap, size_t *n, bool *full, int c)
+{
+	if (!out || *full)
+		return;
+	if (c == 0 || *n + 1 >= cap) {
+		*full = true;
+		return;
+	}
+	out[(*n)++] = (char)c;
+}
+
+static void put_utf8(char *out, size_t cap, size_t *n, bool *full, unsigned cp)
+{
+	if (cp < 0x80) {
+		put(out, cap, n, full, (int)cp);
+	} else if (cp < 0x800) {
+		put(out, cap, n, full, (int)(0xc0 | cp >> 6));
+		put(out, cap, n, full, (int)(0x80 | (cp & 0x3f)));
+	} else if (cp < 0x10000) {
+		put(out, cap, n, full, (int)(0xe0 | cp >> 12));
+		put(out, cap, n, full, (int)(0x80 | ((cp >> 6) & 0x3f)));
+		put(out, cap, n, full, (int)(0x80 | (cp & 0x3f)));
+	} else {
+		put(out, cap, n, full, (int)(0xf0 | cp >> 18));
+		put(out, cap, n, full, (int)(0x80 | ((cp >> 12) & 0x3f)));
+		put(out, cap, n, full, (int)(0x80 | ((cp >> 6) & 0x3f)));
+		put(out, cap, n, full, (int)(0x80 | (cp & 0x3f)));
+	}
+}
+
+static int jr_hex4(struct jr *j, unsigned *cp)
+{
+	*cp = 0;
+	for (int i = 0; i < 4; i++) {
+		int c = jr_peek(j), d;
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return jr_bad(j, "a bad \\u escape");
+		*cp = *cp << 4 | (unsigned)d;
+		jr_next(j);
+	}
+	return 0;
+}
+
+/* After a backslash: one escape, as a code point. */
+static int jr_escape(struct jr *j, unsigned *cp)
+{
+	static const char esc[] = "\"\\/bfnrt", val[] = "\"\\/\b\f\n\r\t";
+	int c = jr_peek(j);
+	const char *e = c > 0 ? strchr(esc, c) : NULL;
+
+	if (c == EOF)
+		return jr_bad(j, "");
+	if (e) {
+		jr_next(j);
+		*cp = (unsigned char)val[e - esc];
+		return 0;
+	}
+	if (c != 'u')
+		return jr_bad(j, "a bad escape in a string");
+	jr_next(j);
+	return jr_hex4(j, cp);
+}
 
 /*
- * json-c keeps no positions, so an error in a well-formed file is placed
- * by walking the text again along the JSON path of the offending element:
- * a reader of already-validated JSON that only skips values.
+ * At '"': a string, decoded into out (cap bytes, NUL-terminated; NULL to
+ * skip it). A string that does not fit is cut at a character boundary and
+ * *cut set (cut may be NULL).
  */
-struct jtext {
-	const char *t;
-	size_t len;
+static int jr_string(struct jr *j, char *out, size_t cap, bool *cut)
+{
+	size_t n = 0;
+	bool full = false;
+	int r;
+
+	jr_next(j);
+	for (;;) {
+		int c = jr_peek(j);
+		if (c == EOF)
+			return jr_bad(j, "");
+		if (c == '"') {
+			jr_next(j);
+			break;
+		}
+		if (c < 0x20)
+			return jr_bad(j, "a control character in a string");
+		jr_next(j);
+		if (c != '\\') {
+			put(out, cap, &n, &full, c);
+			continue;
+		}
+		unsigned cp, lo;
+		if ((r = jr_escape(j, &cp)))
+			return r;
+		while (cp >= 0xd800 && cp < 0xdc00 && jr_peek(j) == '\\') {
+			/* a high surrogate and another escape: a pair, or two characters */
+			jr_next(j);
+			if ((r = jr_escape(j, &lo)))
+				return r;
+			if (lo >= 0xdc00 && lo < 0xe000) {
+				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+			} else {
+				put_utf8(out, cap, &n, &full, 0xfffd);
+				cp = lo;
+			}
+		}
+		if (cp >= 0xd800 && cp < 0xe000)
+			cp = 0xfffd; /* a lone surrogate */
+		put_utf8(out, cap, &n, &full, cp);
+	}
+	if (out) {
+		if (full && n) {
+			/* do not leave half a UTF-8 sequence at the cut */
+			size_t lead = n;
+			while (lead > 0 && ((unsigned char)out[lead - 1] & 0xc0) == 0x80)
+				lead--;
+			if (lead > 0 && (unsigned char)out[lead - 1] >= 0xc0) {
+				unsigned char b = (unsigned char)out[lead - 1];
+				size_t len = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+				if (n - (lead - 1) < len)
+					n = lead - 1;
+			}
+		}
+		out[n] = '\0';
+	}
+	if (cut)
+		*cut = full;
+	return 0;
+}
+
+static bool digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* At '-' or a digit: a number. */
+static int jr_number(struct jr *j, double *v)
+{
+	char buf[NUMBER_MAX + 1];
+	size_t n = 0;
+	int c = jr_peek(j);
+
+#define TAKE()                                                                          \
+	do {                                                                            \
+		if (n == NUMBER_MAX)                                                    \
+			return il_err_set_at(j->err, EINVAL, j->file, j->line,          \
+					     "a number longer than %d characters",      \
+					     NUMBER_MAX);                               \
+		buf[n++] = (char)c;                                                     \
+		jr_next(j);                                                             \
+		c = jr_peek(j);                                                         \
+	} while (0)
+
+	if (c == '-')
+		TAKE();
+	if (c == '0') {
+		TAKE();
+	} else if (digit(c)) {
+		while (digit(c))
+			TAKE();
+	} else {
+		return jr_bad(j, "a bad number");
+	}
+	if (c == '.') {
+		TAKE();
+		if (!digit(c))
+			return jr_bad(j, "a bad number");
+		while (digit(c))
+			TAKE();
+	}
+	if (c == 'e' || c == 'E') {
+		TAKE();
+		if (c == '+' || c == '-')
+			TAKE();
+		if (!digit(c))
+			return jr_bad(j, "a bad number");
+		while (digit(c))
+			TAKE();
+	}
+#undef TAKE
+	buf[n] = '\0';
+	*v = strtod(buf, NULL);
+	return 0;
+}
+
+static int jr_literal(struct jr *j, const char *word)
+{
+	for (const char *w = word; *w; w++) {
+		if (jr_peek(j) != *w)
+			return jr_bad(j, "an unexpected character");
+		jr_next(j);
+	}
+	return 0;
+}
+
+/* Callbacks for the members of an object and the elements of an array. */
+typedef int (*member_fn)(struct jr *j, int depth, const char *key, void *ctx);
+typedef int (*element_fn)(struct jr *j, int depth, size_t idx, int line, void *ctx);
+
+static int jr_skip(struct jr *j, int depth);
+
+/* At '{': each member's value is read by fn (at the value, depth + 1). */
+static int jr_object(struct jr *j, int depth, member_fn fn, void *ctx)
+{
+	int r;
+
+	if (depth >= DEPTH_MAX)
+		return jr_bad(j, "arrays and objects nested too deep");
+	jr_next(j);
+	jr_ws(j);
+	if (jr_peek(j) == '}') {
+		jr_next(j);
+		return 0;
+	}
+	for (;;) {
+		char key[32];
+		bool cut;
+
+		jr_ws(j);
+		if (jr_peek(j) != '"')
+			return jr_bad(j, "a member name expected");
+		if ((r = jr_string(j, key, sizeof(key), &cut)))
+			return r;
+		jr_ws(j);
+		if (jr_peek(j) != ':')
+			return jr_bad(j, "':' expected");
+		jr_next(j);
+		jr_ws(j);
+		r = cut || !fn ? jr_skip(j, depth + 1) : fn(j, depth + 1, key, ctx);
+		if (r)
+			return r;
+		jr_ws(j);
+		int c = jr_peek(j);
+		if (c == ',') {
+			jr_next(j);
+			continue;
+		}
+		if (c == '}') {
+			jr_next(j);
+			return 0;
+		}
+		return jr_bad(j, "',' or '}' expected");
+	}
+}
+
+/* At '[': each element is read by fn (at the element, with its line). */
+static int jr_array(struct jr *j, int depth, element_fn fn, void *ctx)
+{
+	int r;
+
+	if (depth >= DEPTH_MAX)
+		return jr_bad(j, "arrays and objects nested too deep");
+	jr_next(j);
+	jr_ws(j);
+	if (jr_peek(j) == ']') {
+		jr_next(j);
+		return 0;
+	}
+	for (size_t i = 0;; i++) {
+		jr_ws(j);
+		r = fn ? fn(j, depth + 1, i, j->line, ctx) : jr_skip(j, depth + 1);
+		if (r)
+			return r;
+		jr_ws(j);
+		int c = jr_peek(j);
+		if (c == ',') {
+			jr_next(j);
+			continue;
+		}
+		if (c == ']') {
+			jr_next(j);
+			return 0;
+		}
+		return jr_bad(j, "',' or ']' expected");
+	}
+}
+
+/* Any value, checked and skipped. */
+static int jr_skip(struct jr *j, int depth)
+{
+	double v;
+
+	jr_ws(j);
+	switch (jr_peek(j)) {
+	case '{':
+		return jr_object(j, depth, NULL, NULL);
+	case '[':
+		return jr_array(j, depth, NULL, NULL);
+	case '"':
+		return jr_string(j, NULL, 0, NULL);
+	case 't':
+		return jr_literal(j, "true");
+	case 'f':
+		return jr_literal(j, "false");
+	case 'n':
+		return jr_literal(j, "null");
+	case EOF:
+		return jr_bad(j, "");
+	default:
+		if (jr_peek(j) == '-' || digit(jr_peek(j)))
+			return jr_number(j, &v);
+		return jr_bad(j, "an unexpected character");
+	}
+}
+
+/*
+ * Before a value just read is refused for what it means: a syntax error
+ * right after it (no ',' or the closing bracket) is the first thing wrong,
+ * and is said first.
+ */
+static int jr_then(struct jr *j, char close)
+{
+	jr_ws(j);
+	int c = jr_peek(j);
+	if (c == ',' || c == close)
+		return 0;
+	return jr_bad(j, close == ']' ? "',' or ']' expected" : "',' or '}' expected");
+}
+
+/* An array element of the wrong kind, skipped. */
+static int jr_skip_element(struct jr *j, int depth)
+{
+	int r = jr_skip(j, depth);
+
+	return r ? r : jr_then(j, ']');
+}
+
+/* A string member into out, or (not a string) skipped: *got says which. */
+static int jr_opt_string(struct jr *j, int depth, char *out, size_t cap, bool *got)
+{
+	if (jr_peek(j) != '"') {
+		if (got)
+			*got = false;
+		return jr_skip(j, depth);
+	}
+	if (got)
+		*got = true;
+	return jr_string(j, out, cap, NULL);
+}
+
+/* ---- the results ---- */
+
+struct file_ctx {
+	const char *name;
+	struct il_err *err;
+	struct il_result_config *cfg;  /* the caller's array */
+	int first, max;                /* this file's configurations go to cfg[first..max) */
+	int added;
+	bool kind, configs, format;
+	char workload[40], workload_options[256], platform[48];
+	int runs;
 };
 
-/* One step of a path: a member name, or (key NULL) an array index. */
-struct jstep {
-	const char *key;
+struct config_ctx {
+	struct file_ctx *fc;
+	struct il_result_config *cf;
 	size_t idx;
+	bool governor, metrics;
+	size_t cap;
 };
 
-static size_t j_ws(const struct jtext *j, size_t p)
+struct metric_ctx {
+	struct config_ctx *cc;
+	struct il_result_metric *m;
+	bool row, col, values;
+	size_t cap;
+	size_t bad;       /* first value that is not a number, from 1 (0: none) */
+	int bad_line;
+};
+
+static void metrics_free(struct il_result_config *c)
 {
-	while (p < j->len && (j->t[p] == ' ' || j->t[p] == '\t' || j->t[p] == '\n' ||
-			      j->t[p] == '\r'))
-		p++;
-	return p;
-}
-
-/* p at an opening quote: past the closing one. */
-static size_t j_string(const struct jtext *j, size_t p)
-{
-	for (p++; p < j->len && j->t[p] != '"'; p++)
-		if (j->t[p] == '\\')
-			p++;
-	return p < j->len ? p + 1 : j->len;
-}
-
-/* p at a value: past it. */
-static size_t j_value(const struct jtext *j, size_t p)
-{
-	if (p >= j->len)
-		return p;
-	if (j->t[p] == '"')
-		return j_string(j, p);
-	if (j->t[p] == '{' || j->t[p] == '[') {
-		size_t depth = 0;
-		while (p < j->len) {
-			char c = j->t[p];
-			if (c == '"') {
-				p = j_string(j, p);
-				continue;
-			}
-			if (c == '{' || c == '[')
-				depth++;
-			else if ((c == '}' || c == ']') && --depth == 0)
-				return p + 1;
-			p++;
-		}
-		return p;
-	}
-	while (p < j->len && !strchr(",]} \t\r\n", j->t[p]))
-		p++;
-	return p;
-}
-
-/* Offset of the element at path (as far as it can be followed). */
-static size_t j_locate(const struct jtext *j, const struct jstep *path, int n)
-{
-	size_t p = j_ws(j, 0);
-
-	for (int s = 0; s < n; s++) {
-		const struct jstep *st = &path[s];
-		size_t i = 0, klen = st->key ? strlen(st->key) : 0;
-		bool found = false;
-
-		if (p >= j->len || j->t[p] != (st->key ? '{' : '['))
-			return p;
-		p = j_ws(j, p + 1);
-		while (p < j->len && j->t[p] != (st->key ? '}' : ']')) {
-			if (st->key) {
-				size_t k = p + 1, e = j_string(j, p);
-				bool match = e - k == klen + 1 && !memcmp(j->t + k, st->key, klen);
-				p = j_ws(j, e);
-				if (p < j->len && j->t[p] == ':')
-					p = j_ws(j, p + 1);
-				if (match) {
-					found = true;
-					break;
-				}
-			} else if (i++ == st->idx) {
-				found = true;
-				break;
-			}
-			p = j_ws(j, j_value(j, p));
-			if (p < j->len && j->t[p] == ',')
-				p = j_ws(j, p + 1);
-		}
-		if (!found)
-			return p;
-	}
-	return p;
-}
-
-static int j_line(const struct jtext *j, size_t off)
-{
-	int line = 1;
-
-	for (size_t i = 0; i < off && i < j->len; i++)
-		line += j->t[i] == '\n';
-	return line;
-}
-
-static int j_line_of(const struct jtext *j, const struct jstep *path, int n)
-{
-	return j_line(j, j_locate(j, path, n));
-}
-
-static const char *jstr(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
+	for (int k = 0; k < c->nmetrics; k++)
+		free(c->m[k].values);
+	free(c->m);
+	c->m = NULL;
+	c->nmetrics = 0;
 }
 
 void il_results_free(struct il_result_config *c, int n)
 {
 	for (int i = 0; i < n; i++) {
-		for (int k = 0; k < c[i].nmetrics; k++)
-			free(c[i].m[k].values);
-		free(c[i].m);
+		metrics_free(&c[i]);
 		memset(&c[i], 0, sizeof(c[i]));
 	}
 }
 
-static int read_metric(const char *name, const struct jtext *j, size_t ci, size_t k,
-		       struct json_object *mo, struct il_result_metric *m, struct il_err *err)
+static int not_results(const struct file_ctx *fc)
 {
-	struct json_object *vals, *tp;
-	const char *row = jstr(mo, "row"), *col = jstr(mo, "col"), *unit = jstr(mo, "unit");
-	const char *better = jstr(mo, "better");
-	struct jstep path[5] = { { "configs", 0 }, { NULL, ci }, { "metrics", 0 }, { NULL, k },
-				 { "values", 0 } };
+	return il_err_set_at(fc->err, EINVAL, fc->name, 0,
+			     "not a result of 'idlelab sim --format json'");
+}
 
-	if (!json_object_is_type(mo, json_type_object) || !row || !col ||
-	    !json_object_object_get_ex(mo, "values", &vals) ||
-	    !json_object_is_type(vals, json_type_array))
-		return il_err_set_at(err, EINVAL, name, j_line_of(j, path, 4),
-				     "configuration %zu, metric %zu is malformed (it needs strings"
-				     " \"row\" and \"col\" and an array \"values\")", ci + 1, k + 1);
-	snprintf(m->row, sizeof(m->row), "%s", row);
-	snprintf(m->col, sizeof(m->col), "%s", col);
-	snprintf(m->unit, sizeof(m->unit), "%s", unit ? unit : "");
-	m->better = better && !strcmp(better, "lower")    ? IL_BETTER_LOWER
-		    : better && !strcmp(better, "higher") ? IL_BETTER_HIGHER
-							  : IL_BETTER_NONE;
-	m->throughput = json_object_object_get_ex(mo, "throughput", &tp) &&
-			json_object_get_boolean(tp);
-	size_t nv = json_object_array_length(vals);
-	m->values = calloc(nv ? nv : 1, sizeof(double));
-	if (!m->values)
-		return il_err_set_at(err, ENOMEM, name, 0, "out of memory");
-	for (size_t v = 0; v < nv; v++) {
-		struct json_object *x = json_object_array_get_idx(vals, v);
-		if (!x)
-			continue; /* null: a value that was not finite (NaN) */
-		if (!json_object_is_type(x, json_type_double) && !json_object_is_type(x, json_type_int))
-			return il_err_set_at(err, EINVAL, name, j_line_of(j, path, 5),
-					     "configuration %zu, metric %s/%s: value %zu is not a"
-					     " number", ci + 1, m->row, m->col, v + 1);
-		m->values[m->n++] = json_object_get_double(x);
+static int oom(struct jr *j)
+{
+	return il_err_set_at(j->err, ENOMEM, j->file, 0, "out of memory");
+}
+
+static int value_elem(struct jr *j, int depth, size_t idx, int line, void *ctx)
+{
+	struct metric_ctx *mc = ctx;
+	struct il_result_metric *m = mc->m;
+	int c = jr_peek(j);
+	double v;
+	int r;
+
+	if (c == 'n')
+		return jr_literal(j, "null"); /* a value that was not finite (NaN) */
+	if (c != '-' && !digit(c)) {
+		if (!mc->bad) {
+			mc->bad = idx + 1;
+			mc->bad_line = line;
+		}
+		return jr_skip(j, depth);
 	}
+	if ((r = jr_number(j, &v)))
+		return r;
+	if ((size_t)m->n == mc->cap) {
+		size_t cap = mc->cap ? 2 * mc->cap : 8;
+		double *nv = cap <= (size_t)INT_MAX ? realloc(m->values, cap * sizeof(*nv)) : NULL;
+		if (!nv)
+			return oom(j);
+		m->values = nv;
+		mc->cap = cap;
+	}
+	m->values[m->n++] = v;
 	return 0;
 }
 
-/* root is consumed. */
-static int read_root(const char *name, const struct jtext *j, struct json_object *root,
-		     struct il_result_config *out, int room, struct il_err *err)
+static int metric_member(struct jr *j, int depth, const char *key, void *ctx)
 {
-	struct json_object *configs;
-	int added = 0, r = 0;
+	struct metric_ctx *mc = ctx;
+	struct il_result_metric *m = mc->m;
+	char better[16];
+	bool got;
+	int r;
 
-	const char *kind = jstr(root, "idlelab");
-	if (!kind || strcmp(kind, "sim") || !json_object_object_get_ex(root, "configs", &configs) ||
-	    !json_object_is_type(configs, json_type_array)) {
-		json_object_put(root);
-		return il_err_set_at(err, EINVAL, name, 0,
-				     "not a result of 'idlelab sim --format json'");
-	}
-	const char *wl = jstr(root, "workload");
-	size_t nc = json_object_array_length(configs);
-	for (size_t i = 0; i < nc && !r; i++) {
-		struct json_object *c = json_object_array_get_idx(configs, i), *metrics;
-		struct jstep path[2] = { { "configs", 0 }, { NULL, i } };
-		if (added == room) {
-			r = il_err_set_at(err, EINVAL, name, j_line_of(j, path, 2),
-					  "too many configurations in all (at most %d)", room);
-			break;
-		}
-		const char *gov = jstr(c, "governor"), *rel = jstr(c, "kernel");
-		if (!gov || !json_object_object_get_ex(c, "metrics", &metrics) ||
-		    !json_object_is_type(metrics, json_type_array)) {
-			r = il_err_set_at(err, EINVAL, name, j_line_of(j, path, 2),
-					  "configuration %zu has no governor or metrics", i + 1);
-			break;
-		}
-		struct il_result_config *cf = &out[added++];
-		memset(cf, 0, sizeof(*cf));
-		snprintf(cf->governor, sizeof(cf->governor), "%s", gov);
-		snprintf(cf->kernel, sizeof(cf->kernel), "%s", rel ? rel : "");
-		snprintf(cf->workload, sizeof(cf->workload), "%s", wl ? wl : "");
-		size_t nm = json_object_array_length(metrics);
-		cf->m = calloc(nm ? nm : 1, sizeof(*cf->m));
-		if (!cf->m) {
-			r = il_err_set_at(err, ENOMEM, name, 0, "out of memory");
-			break;
-		}
-		for (size_t k = 0; k < nm && !r; k++) {
-			r = read_metric(name, j, i, k, json_object_array_get_idx(metrics, k),
-					&cf->m[cf->nmetrics], err);
-			if (!r)
-				cf->nmetrics++;
-			else
-				free(cf->m[cf->nmetrics].values);
-		}
-	}
-	json_object_put(root);
-	if (r) {
-		il_results_free(out, added);
+	if (!strcmp(key, "row"))
+		return jr_opt_string(j, depth, m->row, sizeof(m->row), &mc->row);
+	if (!strcmp(key, "col"))
+		return jr_opt_string(j, depth, m->col, sizeof(m->col), &mc->col);
+	if (!strcmp(key, "unit"))
+		return jr_opt_string(j, depth, m->unit, sizeof(m->unit), NULL);
+	if (!strcmp(key, "better")) {
+		better[0] = '\0';
+		r = jr_opt_string(j, depth, better, sizeof(better), &got);
+		m->better = !strcmp(better, "lower")    ? IL_BETTER_LOWER
+			    : !strcmp(better, "higher") ? IL_BETTER_HIGHER
+							: IL_BETTER_NONE;
 		return r;
 	}
-	return added;
+	if (!strcmp(key, "throughput")) {
+		m->throughput = jr_peek(j) == 't';
+		return jr_skip(j, depth);
+	}
+	if (!strcmp(key, "values")) {
+		/* the last "values" counts */
+		m->n = 0;
+		mc->bad = 0;
+		mc->values = jr_peek(j) == '[';
+		return mc->values ? jr_array(j, depth, value_elem, mc) : jr_skip(j, depth);
+	}
+	return jr_skip(j, depth);
+}
+
+static int metric_elem(struct jr *j, int depth, size_t k, int line, void *ctx)
+{
+	struct config_ctx *cc = ctx;
+	struct il_result_config *cf = cc->cf;
+	size_t ci = cc->idx;
+	int r;
+
+	if (jr_peek(j) != '{') {
+		if ((r = jr_skip_element(j, depth)))
+			return r;
+		goto malformed;
+	}
+	if ((size_t)cf->nmetrics == cc->cap) {
+		size_t cap = cc->cap ? 2 * cc->cap : 16;
+		struct il_result_metric *nm =
+			cap <= (size_t)INT_MAX ? realloc(cf->m, cap * sizeof(*nm)) : NULL;
+		if (!nm)
+			return oom(j);
+		cf->m = nm;
+		cc->cap = cap;
+	}
+	struct il_result_metric *m = &cf->m[cf->nmetrics];
+	struct metric_ctx mc = { .cc = cc, .m = m };
+	memset(m, 0, sizeof(*m));
+	r = jr_object(j, depth, metric_member, &mc);
+	if (!r && (!mc.row || !mc.col || !mc.values || mc.bad))
+		r = jr_then(j, ']');
+	if (!r && (!mc.row || !mc.col || !mc.values)) {
+		free(m->values);
+		goto malformed;
+	}
+	if (!r && mc.bad)
+		r = il_err_set_at(j->err, EINVAL, j->file, mc.bad_line,
+				  "configuration %zu, metric %s/%s: value %zu is not a number", ci + 1,
+				  m->row, m->col, mc.bad);
+	if (r) {
+		free(m->values);
+		return r;
+	}
+	cf->nmetrics++;
+	return 0;
+malformed:
+	return il_err_set_at(j->err, EINVAL, j->file, line,
+			     "configuration %zu, metric %zu is malformed (it needs strings"
+			     " \"row\" and \"col\" and an array \"values\")", ci + 1, k + 1);
+}
+
+static int config_member(struct jr *j, int depth, const char *key, void *ctx)
+{
+	struct config_ctx *cc = ctx;
+	struct il_result_config *cf = cc->cf;
+
+	if (!strcmp(key, "governor"))
+		return jr_opt_string(j, depth, cf->governor, sizeof(cf->governor), &cc->governor);
+	if (!strcmp(key, "kernel"))
+		return jr_opt_string(j, depth, cf->kernel, sizeof(cf->kernel), NULL);
+	if (!strcmp(key, "metrics")) {
+		/* the last "metrics" counts */
+		metrics_free(cf);
+		cc->cap = 0;
+		cc->metrics = jr_peek(j) == '[';
+		return cc->metrics ? jr_array(j, depth, metric_elem, cc) : jr_skip(j, depth);
+	}
+	return jr_skip(j, depth);
+}
+
+static int config_elem(struct jr *j, int depth, size_t idx, int line, void *ctx)
+{
+	struct file_ctx *fc = ctx;
+	int r;
+
+	/* the limit, before anything of this configuration is read */
+	if (fc->first + fc->added >= fc->max)
+		return il_err_set_at(j->err, EINVAL, j->file, line,
+				     "too many configurations in all (at most %d)", fc->max);
+	if (jr_peek(j) != '{') {
+		if ((r = jr_skip_element(j, depth)))
+			return r;
+		goto incomplete;
+	}
+	struct il_result_config *cf = &fc->cfg[fc->first + fc->added++];
+	struct config_ctx cc = { .fc = fc, .cf = cf, .idx = idx };
+	memset(cf, 0, sizeof(*cf));
+	if ((r = jr_object(j, depth, config_member, &cc)))
+		return r;
+	if (!(cc.governor && cc.metrics) && (r = jr_then(j, ']')))
+		return r;
+	if (cc.governor && cc.metrics) {
+		cf->index = (int)idx + 1;
+		return 0;
+	}
+incomplete:
+	return il_err_set_at(j->err, EINVAL, j->file, line,
+			     "configuration %zu has no governor or metrics", idx + 1);
+}
+
+static int root_member(struct jr *j, int depth, const char *key, void *ctx)
+{
+	struct file_ctx *fc = ctx;
+	char kind[8];
+	bool got, cut;
+	double v;
+	int r;
+
+	if (!strcmp(key, "idlelab")) {
+		if (jr_peek(j) != '"')
+			return jr_skip(j, depth) || jr_then(j, '}') ? -EINVAL : not_results(fc);
+		if ((r = jr_string(j, kind, sizeof(kind), &cut)))
+			return r;
+		if (cut || strcmp(kind, "sim"))
+			return jr_then(j, '}') ? -EINVAL : not_results(fc);
+		fc->kind = true;
+		return 0;
+	}
+	if (!strcmp(key, "format")) {
+		int line = j->line;
+		fc->format = true;
+		if (jr_peek(j) != '-' && !digit(jr_peek(j)))
+			return jr_skip(j, depth) || jr_then(j, '}') ? -EINVAL
+			       : il_err_set_at(j->err, EINVAL, j->file, line,
+					     "the results format is not a number (this idlelab"
+					     " reads format %d)", IL_RESULTS_FORMAT);
+		if ((r = jr_number(j, &v)))
+			return r;
+		if (v != IL_RESULTS_FORMAT && (r = jr_then(j, '}')))
+			return r;
+		if (v != IL_RESULTS_FORMAT)
+			return il_err_set_at(j->err, EINVAL, j->file, line,
+					     "results of format %g (this idlelab reads format %d)",
+					     v, IL_RESULTS_FORMAT);
+		return 0;
+	}
+	if (!strcmp(key, "workload"))
+		return jr_opt_string(j, depth, fc->workload, sizeof(fc->workload), &got);
+	if (!strcmp(key, "workload_options"))
+		return jr_opt_string(j, depth, fc->workload_options, sizeof(fc->workload_options),
+				     &got);
+	if (!strcmp(key, "platform"))
+		return jr_opt_string(j, depth, fc->platform, sizeof(fc->platform), &got);
+	if (!strcmp(key, "runs") && (jr_peek(j) == '-' || digit(jr_peek(j)))) {
+		if ((r = jr_number(j, &v)))
+			return r;
+		fc->runs = v >= 0 && v <= 1e9 && v == floor(v) ? (int)v : 0;
+		return 0;
+	}
+	if (!strcmp(key, "configs")) {
+		if (jr_peek(j) != '[')
+			return jr_skip(j, depth) || jr_then(j, '}') ? -EINVAL : not_results(fc);
+		fc->configs = true;
+		return jr_array(j, depth, config_elem, fc);
+	}
+	return jr_skip(j, depth);
+}
+
+static int read_file(struct jr *j, struct file_ctx *fc)
+{
+	int r, open_line;
+
+	jr_ws(j);
+	open_line = j->line;
+	if (jr_peek(j) == '{')
+		r = jr_object(j, 0, root_member, fc);
+	else
+		r = jr_skip(j, 0); /* valid JSON, but not results */
+	if (r)
+		return r;
+	jr_ws(j);
+	int c = jr_peek(j);
+	if (j->read_errno)
+		return jr_bad(j, "");
+	if (c != EOF && c != '\0')
+		return il_err_set_at(j->err, EINVAL, j->file, j->line,
+				     "cannot read it as JSON (text after the end of the value)");
+	if (!fc->kind || !fc->configs)
+		return not_results(fc);
+	if (!fc->format)
+		return il_err_set_at(j->err, EINVAL, j->file, open_line,
+				     "no results format (this idlelab reads format %d)",
+				     IL_RESULTS_FORMAT);
+	return 0;
+}
+
+static int read_results(struct jr *j, const char *name, struct il_result_config *cfg, int n,
+			int max, struct il_err *err)
+{
+	struct file_ctx fc = { .name = name, .err = err, .cfg = cfg, .first = n, .max = max };
+	int r = n < 0 || n > max ? il_err_set(err, EINVAL, "bad configuration count")
+				 : read_file(j, &fc);
+
+	if (r) {
+		il_results_free(cfg + n, fc.added);
+		return r;
+	}
+	for (int i = n; i < n + fc.added; i++) {
+		struct il_result_config *c = &cfg[i];
+		snprintf(c->workload, sizeof(c->workload), "%s", fc.workload);
+		snprintf(c->workload_options, sizeof(c->workload_options), "%s",
+			 fc.workload_options);
+		snprintf(c->platform, sizeof(c->platform), "%s", fc.platform);
+		snprintf(c->file, sizeof(c->file), "%s", name);
+		c->runs = fc.runs;
+	}
+	return fc.added;
 }
 
 int il_results_parse(const char *text, size_t len, const char *name,
-		     struct il_result_config *out, int room, struct il_err *err)
+		     struct il_result_config *cfg, int n, int max, struct il_err *err)
 {
-	const struct jtext j = { text, len };
-	struct json_tokener *tok;
-	struct json_object *root;
+	struct jr j = { .file = name, .err = err, .p = text, .end = text + len, .line = 1 };
 
-	if (len > (size_t)(1 << 30))
-		return il_err_set_at(err, EFBIG, name, 0, "file too large (more than 1 GiB)");
-	tok = json_tokener_new();
-	if (!tok)
-		return il_err_set_at(err, ENOMEM, name, 0, "out of memory");
-	root = json_tokener_parse_ex(tok, text, (int)len);
-	enum json_tokener_error je = json_tokener_get_error(tok);
-	size_t end = json_tokener_get_parse_end(tok);
-	json_tokener_free(tok);
-	if (je == json_tokener_continue) {
-		json_object_put(root);
-		return il_err_set_at(err, EINVAL, name, j_line(&j, len),
-				     "cannot read it as JSON (the text ends inside a value:"
-				     " truncated?)");
-	}
-	if (!root || je != json_tokener_success) {
-		json_object_put(root);
-		return il_err_set_at(err, EINVAL, name, j_line(&j, end), "cannot read it as JSON (%s)",
-				     json_tokener_error_desc(je));
-	}
-	size_t rest = j_ws(&j, end);
-	if (rest < len && text[rest] != '\0') {
-		json_object_put(root);
-		return il_err_set_at(err, EINVAL, name, j_line(&j, rest),
-				     "cannot read it as JSON (text after the end of the value)");
-	}
-	return read_root(name, &j, root, out, room, err);
+	return read_results(&j, name, cfg, n, max, err);
 }
 
-int il_results_load(const char *path, struct il_result_config *out, int room,
+int il_results_load(const char *path, struct il_result_config *cfg, int n, int max,
 		    struct il_err *err)
 {
-	char *text;
-	size_t len;
-	int r = il_read_file(path, (size_t)1 << 30, &text, &len, err);
+	struct jr j = { .file = path, .err = err, .line = 1 };
+	int r;
 
-	if (r)
-		return r;
-	r = il_results_parse(text, len, path, out, room, err);
-	free(text);
+	j.f = fopen(path, "rb");
+	if (!j.f)
+		return il_err_set_at(err, errno, path, 0, "cannot open: %s", strerror(errno));
+	j.chunk = malloc(CHUNK);
+	if (!j.chunk) {
+		fclose(j.f);
+		return il_err_set_at(err, ENOMEM, path, 0, "out of memory");
+	}
+	j.p = j.end = j.chunk;
+	r = read_results(&j, path, cfg, n, max, err);
+	free(j.chunk);
+	fclose(j.f);
 	return r;
 }
 
@@ -301,6 +802,16 @@ double il_result_mean(const struct il_result_metric *m)
 	return sum / m->n;
 }
 
+double il_result_summary(const struct il_result_metric *m)
+{
+	struct il_stats st;
+
+	if (m->n == 0)
+		return NAN;
+	il_stats_compute(m->values, m->n, &st);
+	return m->throughput && st.hmean > 0 ? st.hmean : st.amean;
+}
+
 const struct il_result_metric *il_result_find(const struct il_result_config *c,
 					      const char *row, const char *col)
 {
@@ -308,4 +819,94 @@ const struct il_result_metric *il_result_find(const struct il_result_config *c,
 		if (!strcmp(c->m[k].row, row) && !strcmp(c->m[k].col, col))
 			return &c->m[k];
 	return NULL;
+}
+
+/*
+ * The regularised incomplete beta function I_x(a, b), by its continued
+ * fraction evaluated with the modified Lentz method; the fraction
+ * converges fast for x < (a + 1) / (a + b + 2), and I_x(a, b) =
+ * 1 - I_(1-x)(b, a) gives the other side.
+ */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	h = d;
+	for (int m = 1; m <= 300; m++) {
+		double aa = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+		d = 1 + aa * d;
+		d = fabs(d) < tiny ? 1 / tiny : 1 / d;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		h *= d * c;
+		aa = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+		d = 1 + aa * d;
+		d = fabs(d) < tiny ? 1 / tiny : 1 / d;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		double del = d * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-15)
+			break;
+	}
+	return h;
+}
+
+static double beta_inc(double a, double b, double x)
+{
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	double lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
+	if (x < (a + 1) / (a + b + 2))
+		return exp(lbt) * beta_cf(a, b, x) / a;
+	return 1 - exp(lbt) * beta_cf(b, a, 1 - x) / b;
+}
+
+double il_student_t_p(double t, double df)
+{
+	if (isnan(t) || !(df > 0))
+		return NAN;
+	if (isinf(t))
+		return 0;
+	/* P(|T| > |t|) = I_(df / (df + t^2))(df / 2, 1 / 2) */
+	return beta_inc(df / 2, 0.5, df / (df + t * t));
+}
+
+void il_result_diff(const struct il_result_metric *base, const struct il_result_metric *m,
+		    struct il_result_diff *d)
+{
+	struct il_stats sa, sb;
+
+	d->base = il_result_summary(base);
+	d->value = il_result_summary(m);
+	d->t = d->df = d->p = NAN;
+	d->sig = IL_SIG_NONE;
+	if (isnan(d->base) || isnan(d->value))
+		d->diff_pct = NAN;
+	else if (d->base == 0)
+		d->diff_pct = d->value == 0 ? 0 : NAN;
+	else
+		d->diff_pct = 100 * (d->value - d->base) / fabs(d->base);
+	if (base->n < 2 || m->n < 2)
+		return;
+	il_stats_compute(base->values, base->n, &sa);
+	il_stats_compute(m->values, m->n, &sb);
+	double va = sa.stddev * sa.stddev / base->n, vb = sb.stddev * sb.stddev / m->n;
+	if (va + vb == 0) {
+		/* identical runs on both sides: a difference is not a finding of the test */
+		d->sig = IL_SIG_NO_VARIANCE;
+		return;
+	}
+	d->t = (sb.amean - sa.amean) / sqrt(va + vb);
+	d->df = (va + vb) * (va + vb) / (va * va / (base->n - 1) + vb * vb / (m->n - 1));
+	d->p = il_student_t_p(d->t, d->df);
+	d->sig = d->p < 0.05 ? IL_SIG_SIGNIFICANT : IL_SIG_NOT_SIGNIFICANT;
 }

@@ -43,4 +43,37 @@ expect_exit 1 "$IDLELAB" compare "$TMP/none.json"
 expect_err "none.json"
 expect_exit 2 "$IDLELAB" compare
 expect_err "at least one"
+# the results format is checked, with its line (D13)
+for fmt in '2' '"1"' '1.5'; do
+	sed "s/\"format\": 1,/\"format\": $fmt,/" "$TMP/a.json" >"$TMP/fmt.json"
+	expect_exit 1 "$IDLELAB" compare "$TMP/fmt.json"
+	expect_err "fmt.json:3: "
+	expect_err "(this idlelab reads format 1)"
+done
+grep -v '"format": 1,' "$TMP/a.json" >"$TMP/fmt.json"
+expect_exit 1 "$IDLELAB" compare "$TMP/fmt.json"
+expect_err "fmt.json:1: no results format (this idlelab reads format 1)"
+# at most 16 configurations in all: the 17th file's first one is refused with the right count
+cline=$(($(grep -n '"governor"' "$TMP/a.json" | head -1 | cut -d: -f1) - 1))
+set -- ; for i in $(seq 17); do set -- "$@" "$TMP/a.json"; done
+expect_exit 1 "$IDLELAB" compare "$@"
+expect_err "a.json:$cline: too many configurations in all (at most 16)"
+# ... and a file of 2000 is refused at its 17th, in less memory than twice the file (D8)
+python3 - "$TMP/a.json" "$TMP/big.json" <<'PY'
+import sys
+t = open(sys.argv[1]).read()
+s = t.index('"configs": [') + len('"configs": [')
+e = t.rindex(']')
+body = t[s:e].rstrip()
+open(sys.argv[2], 'w').write(t[:s] + ",".join([body] * 2000) + "\n  ]\n}\n")
+PY
+size=$(($(wc -c <"$TMP/big.json") / 1024))
+rss=$(python3 -c '
+import resource, subprocess, sys
+with open(sys.argv[1], "w") as e:
+    subprocess.call(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=e)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$TMP/err" "$IDLELAB" compare "$TMP/big.json")
+line17=$(grep -n '"governor"' "$TMP/big.json" | sed -n 17p | cut -d: -f1)
+expect_err "big.json:$((line17 - 1)): too many configurations in all (at most 16)"
+[ "$rss" -lt $((2 * size)) ] && ok || bad "2000 configurations ($size KiB): $rss KiB to refuse the 17th"
 finish

@@ -57,7 +57,7 @@ expect_err "row name starting 'zz'"
 # a hand-made result: x from the row names (no sleep_us), y the mean of the runs;
 # y axis 0..5 (step 1) over 370 px: y = 1 -> 420 - 74 = 346; x 0..5 -> 90..660 px
 cat >"$TMP/zero.json" <<'JSON'
-{"idlelab": "sim", "workload": "hand", "configs": [{"governor": "menu", "kernel": "6.18",
+{"idlelab": "sim", "format": 1, "workload": "hand", "configs": [{"governor": "menu", "kernel": "6.18",
  "metrics": [{"row": "0us", "col": "above_pct", "unit": "%", "values": [1]},
              {"row": "5us", "col": "above_pct", "unit": "%", "values": [4, 6]}]}]}
 JSON
