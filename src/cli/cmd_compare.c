@@ -3,7 +3,15 @@
  * idlelab compare RUN.json RUN.json ...: the metrics of several simulation
  * results (idlelab sim --format json) side by side, each configuration with
  * its % difference from the first, differences that are significant across
- * runs marked (Welch's t-test, two-sided, 95 %).
+ * runs marked (Welch's t-test, two-sided, 95 %) and "no variance" said
+ * where both sides gave the same value in every run (docs/compare.md).
+ *
+ * The table names platform, kernel, governor and workload once, in a
+ * legend, and keys the columns by the configuration's number; it shows
+ * every metric of every configuration, in the order the files give them.
+ * CSV is tidy (one row per configuration and metric, dimension columns,
+ * numbers as numbers) and JSON gives the numbers (mean, stddev, n, diff %,
+ * t, df, p).
  */
 #include <getopt.h>
 #include <math.h>
@@ -22,17 +30,493 @@ static const char usage[] =
 	"usage: idlelab compare [--format table|csv|json] [--output FILE] [--metric TEXT]\n"
 	"                       RUN.json RUN.json...\n"
 	"\n"
-	"Prints every metric of the first file's first configuration for each configuration\n"
-	"in the files (as written by 'idlelab sim --format json'): its AMean over runs (Hmean\n"
-	"for throughputs) and the % difference from the first configuration. A '*' marks a\n"
-	"difference significant at the 95 % level (Welch's t-test over runs, needs 2+ runs\n"
-	"on both sides). --metric keeps the metrics whose name contains TEXT.\n";
+	"Prints every metric of the configurations in the files (as written by 'idlelab sim\n"
+	"--format json', at most 16 in all): its mean over runs (harmonic mean for\n"
+	"throughputs) and the % difference from the first configuration. A legend names each\n"
+	"configuration's platform, kernel, governor and workload; columns are keyed by its\n"
+	"number. '*' marks a difference significant at the 95 % level (Welch's t-test over\n"
+	"runs, needs 2+ runs on both sides); 'nv' says there is no variance: every run gave\n"
+	"the same value on both sides. --metric keeps the metrics whose name (ROW/COL)\n"
+	"contains TEXT. CSV has one row per configuration and metric; JSON the numbers\n"
+	"(mean, stddev, n, diff_pct, t, df, p_value).\n";
 
-static double summary(const struct il_result_metric *m)
+/* A metric of the union of all configurations' metrics. */
+struct key {
+	const char *row, *col, *unit;
+	enum il_better better;
+	bool throughput;
+};
+
+struct compare {
+	struct il_result_config cfg[CMP_MAX_CONFIGS];
+	int ncfg;
+	struct key *keys;
+	int nkeys, cap;
+	bool many_files;
+};
+
+static int find_key(const struct compare *c, const char *row, const char *col)
 {
-	struct il_stats st;
-	il_stats_compute(m->values, m->n, &st);
-	return m->throughput && st.hmean > 0 ? st.hmean : st.amean;
+	for (int i = 0; i < c->nkeys; i++)
+		if (!strcmp(c->keys[i].row, row) && !strcmp(c->keys[i].col, col))
+			return i;
+	return -1;
+}
+
+/*
+ * The metrics of every configuration, each once: the first configuration's
+ * in its order, and a metric only later ones have right after the metric
+ * that precedes it there (ladder's "freq 2700 MHz" after "freq 2600 MHz"
+ * when menu, first, never left 2600 MHz).
+ */
+static int build_keys(struct compare *c)
+{
+	for (int k = 0; k < c->ncfg; k++) {
+		int prev = -1;
+		for (int j = 0; j < c->cfg[k].nmetrics; j++) {
+			const struct il_result_metric *m = &c->cfg[k].m[j];
+			int pos = find_key(c, m->row, m->col);
+			if (pos >= 0) {
+				prev = pos;
+				continue;
+			}
+			if (c->nkeys == c->cap) {
+				int cap = c->cap ? 2 * c->cap : 64;
+				struct key *nk = realloc(c->keys, (size_t)cap * sizeof(*nk));
+				if (!nk)
+					return -1;
+				c->keys = nk;
+				c->cap = cap;
+			}
+			pos = prev + 1;
+			memmove(&c->keys[pos + 1], &c->keys[pos],
+				(size_t)(c->nkeys - pos) * sizeof(*c->keys));
+			c->keys[pos] = (struct key){ m->row, m->col, m->unit, m->better, m->throughput };
+			c->nkeys++;
+			prev = pos;
+		}
+	}
+	return 0;
+}
+
+static void label(const struct key *k, char *buf, size_t size)
+{
+	if (k->row[0])
+		snprintf(buf, size, "%s/%s", k->row, k->col);
+	else
+		snprintf(buf, size, "%s", k->col);
+}
+
+/* ---- text ---- */
+
+/* Text from a file, safe for a terminal: control characters as \xNN. */
+static void safe(char *dst, size_t size, const char *src)
+{
+	size_t n = 0;
+
+	for (const unsigned char *p = (const unsigned char *)src; *p && n + 5 < size; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			n += (size_t)snprintf(dst + n, size - n, "\\x%02x", *p);
+		else
+			dst[n++] = (char)*p;
+	}
+	dst[n] = '\0';
+}
+
+/* Columns a UTF-8 string takes (continuation bytes take none). */
+static int width(const char *s)
+{
+	int w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+static void fmt_value(char *buf, size_t size, double v)
+{
+	double a = fabs(v);
+
+	if (isnan(v))
+		snprintf(buf, size, "n/a");
+	else
+		snprintf(buf, size, "%.*f", a >= 1e5 ? 0 : a >= 1000 ? 1 : 3, v);
+}
+
+static void fmt_diff(char *buf, size_t size, const struct il_result_diff *d)
+{
+	double a = fabs(d->diff_pct);
+	const char *mark = d->sig == IL_SIG_SIGNIFICANT ? " *" : d->sig == IL_SIG_NO_VARIANCE ? " nv" : "";
+
+	if (isnan(d->diff_pct))
+		snprintf(buf, size, "n/a%s", mark);
+	else
+		snprintf(buf, size, "%+.*f%%%s", a >= 1000 ? 0 : a >= 100 ? 1 : 2, d->diff_pct, mark);
+}
+
+/* The legend: what all configurations share on one line, then each one's own. */
+static void legend(FILE *out, const struct compare *c)
+{
+	const struct il_result_config *a = &c->cfg[0];
+	bool same_plat = true, same_kern = true, same_wl = true, same_runs = true;
+	char s1[300], s2[300], line[1200];
+	size_t n = 0;
+
+	for (int k = 1; k < c->ncfg; k++) {
+		const struct il_result_config *b = &c->cfg[k];
+		same_plat &= !strcmp(a->platform, b->platform);
+		same_kern &= !strcmp(a->kernel, b->kernel);
+		same_wl &= !strcmp(a->workload, b->workload) &&
+			   !strcmp(a->workload_options, b->workload_options);
+		same_runs &= a->runs == b->runs;
+	}
+	line[0] = '\0';
+#define ADD(...) (n += (size_t)snprintf(line + n, n < sizeof(line) ? sizeof(line) - n : 0, __VA_ARGS__))
+	if (same_plat && a->platform[0]) {
+		safe(s1, sizeof(s1), a->platform);
+		ADD("platform %s", s1);
+	}
+	if (same_kern && a->kernel[0]) {
+		safe(s1, sizeof(s1), a->kernel);
+		ADD("%skernel %s", n ? ", " : "", s1);
+	}
+	if (same_wl && a->workload[0]) {
+		safe(s1, sizeof(s1), a->workload);
+		safe(s2, sizeof(s2), a->workload_options);
+		ADD("%sworkload %s%s%s", n ? ", " : "", s1, s2[0] ? " " : "", s2);
+	}
+	if (same_runs && a->runs)
+		ADD("%s%d run%s each", n ? ", " : "", a->runs, a->runs == 1 ? "" : "s");
+	if (n)
+		fprintf(out, "%s\n", line);
+	for (int k = 0; k < c->ncfg; k++) {
+		const struct il_result_config *b = &c->cfg[k];
+		n = 0;
+		line[0] = '\0';
+		safe(s1, sizeof(s1), b->governor);
+		ADD("%s", s1);
+		if (!same_plat) {
+			safe(s1, sizeof(s1), b->platform[0] ? b->platform : "?");
+			ADD(", platform %s", s1);
+		}
+		if (!same_kern) {
+			safe(s1, sizeof(s1), b->kernel[0] ? b->kernel : "?");
+			ADD(", kernel %s", s1);
+		}
+		if (!same_wl) {
+			safe(s1, sizeof(s1), b->workload[0] ? b->workload : "?");
+			safe(s2, sizeof(s2), b->workload_options);
+			ADD(", workload %s%s%s", s1, s2[0] ? " " : "", s2);
+		}
+		if (!same_runs)
+			ADD(", %d run%s", b->runs, b->runs == 1 ? "" : "s");
+		if (c->many_files) {
+			safe(s1, sizeof(s1), b->file);
+			ADD(" (%s #%d)", s1, b->index);
+		}
+		fprintf(out, "%3d  %s\n", k + 1, line);
+	}
+#undef ADD
+}
+
+/* One row of text cells: the metric, then value and diff per configuration. */
+struct text_row {
+	char *cell[1 + 2 * CMP_MAX_CONFIGS];
+	bool group;             /* a row name alone, over the metrics below it */
+};
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+	if (!d)
+		abort();
+	return d;
+}
+
+static void print_table(FILE *out, const struct compare *c, const bool *shown)
+{
+	int ncols = 2 * c->ncfg; /* metric, value 1, (value k, diff k)... */
+	struct text_row *rows = calloc((size_t)c->nkeys * 2 + 1, sizeof(*rows));
+	int nrows = 0, w[1 + 2 * CMP_MAX_CONFIGS] = { 0 };
+	const char *group = NULL;
+	char buf[240], name[200];
+
+	if (!rows)
+		abort();
+	for (int i = 0; i < c->nkeys; i++) {
+		const struct key *k = &c->keys[i];
+		if (!shown[i])
+			continue;
+		if (k->row[0] && (!group || strcmp(group, k->row))) {
+			safe(name, sizeof(name), k->row);
+			rows[nrows].group = true;
+			rows[nrows++].cell[0] = xstrdup(name);
+		}
+		group = k->row;
+		struct text_row *r = &rows[nrows++];
+		safe(name, sizeof(name), k->col);
+		snprintf(buf, sizeof(buf), "%s%s", k->row[0] ? "  " : "", name);
+		r->cell[0] = xstrdup(buf);
+		const struct il_result_metric *m0 = il_result_find(&c->cfg[0], k->row, k->col);
+		for (int j = 0; j < c->ncfg; j++) {
+			const struct il_result_metric *mj = il_result_find(&c->cfg[j], k->row, k->col);
+			struct il_result_diff d;
+			int col = j == 0 ? 1 : 2 * j;
+			if (!mj) {
+				r->cell[col] = xstrdup("-");
+				if (j)
+					r->cell[col + 1] = xstrdup("");
+				continue;
+			}
+			fmt_value(buf, sizeof(buf), il_result_summary(mj));
+			r->cell[col] = xstrdup(buf);
+			if (!j)
+				continue;
+			if (m0) {
+				il_result_diff(m0, mj, &d);
+				fmt_diff(buf, sizeof(buf), &d);
+			} else {
+				snprintf(buf, sizeof(buf), "n/a");
+			}
+			r->cell[col + 1] = xstrdup(buf);
+		}
+	}
+	/* widths: the header, then the cells (a group name stands alone) */
+	w[0] = 6; /* "metric" */
+	for (int j = 0; j < c->ncfg; j++) {
+		snprintf(buf, sizeof(buf), "%d", j + 1);
+		w[j == 0 ? 1 : 2 * j] = width(buf);
+		if (j)
+			w[2 * j + 1] = 4; /* "diff" */
+	}
+	for (int r = 0; r < nrows; r++)
+		for (int i = 0; i < ncols && !rows[r].group; i++)
+			if (rows[r].cell[i] && width(rows[r].cell[i]) > w[i])
+				w[i] = width(rows[r].cell[i]);
+	fprintf(out, "%-*s", w[0], "metric");
+	for (int j = 0; j < c->ncfg; j++) {
+		fprintf(out, "  %*d", w[j == 0 ? 1 : 2 * j], j + 1);
+		if (j)
+			fprintf(out, "  %*s", w[2 * j + 1], "diff");
+	}
+	fputc('\n', out);
+	for (int r = 0; r < nrows; r++) {
+		if (rows[r].group) {
+			fprintf(out, "%s\n", rows[r].cell[0]);
+		} else {
+			/* the metric left-aligned, the numbers right-aligned */
+			int pad = w[0] - width(rows[r].cell[0]);
+			fputs(rows[r].cell[0], out);
+			for (int i = 1; i < ncols; i++) {
+				const char *s = rows[r].cell[i] ? rows[r].cell[i] : "";
+				pad += 2 + w[i] - width(s);
+				fprintf(out, "%*s%s", pad, "", s);
+				pad = 0;
+			}
+			fputc('\n', out);
+		}
+		for (int i = 0; i < ncols; i++)
+			free(rows[r].cell[i]);
+	}
+	free(rows);
+}
+
+/* ---- CSV and JSON ---- */
+
+static const char *sig_name(enum il_result_sig s)
+{
+	switch (s) {
+	case IL_SIG_SIGNIFICANT: return "significant";
+	case IL_SIG_NOT_SIGNIFICANT: return "not significant";
+	case IL_SIG_NO_VARIANCE: return "no variance";
+	default: return "not tested";
+	}
+}
+
+static void csv_num(struct il_table *t, double v)
+{
+	if (isfinite(v))
+		il_table_strf(t, "%.17g", v);
+	else
+		il_table_na(t);
+}
+
+static void print_csv(FILE *out, const struct compare *c, const bool *shown)
+{
+	static const char *const cols[] = {
+		"config", "file",    "platform", "kernel", "governor", "workload", "workload_options",
+		"runs",   "row",     "metric",   "unit",   "summary",  "n",        "mean",
+		"stddev", "diff_pct", "t",       "df",     "p_value",  "significance",
+	};
+	struct il_table *t = il_table_new(NULL);
+
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		il_table_col(t, cols[i]);
+	for (int i = 0; i < c->nkeys; i++) {
+		const struct key *k = &c->keys[i];
+		const struct il_result_metric *m0 = il_result_find(&c->cfg[0], k->row, k->col);
+		if (!shown[i])
+			continue;
+		for (int j = 0; j < c->ncfg; j++) {
+			const struct il_result_config *cf = &c->cfg[j];
+			const struct il_result_metric *mj = il_result_find(cf, k->row, k->col);
+			struct il_stats st;
+			struct il_result_diff d;
+			if (!mj)
+				continue;
+			il_table_row(t);
+			il_table_i64(t, j + 1);
+			il_table_str(t, cf->file);
+			il_table_str(t, cf->platform);
+			il_table_str(t, cf->kernel);
+			il_table_str(t, cf->governor);
+			il_table_str(t, cf->workload);
+			il_table_str(t, cf->workload_options);
+			il_table_i64(t, cf->runs);
+			il_table_str(t, mj->row);
+			il_table_str(t, mj->col);
+			il_table_str(t, mj->unit);
+			il_table_str(t, mj->throughput ? "hmean" : "amean");
+			il_table_i64(t, mj->n);
+			il_stats_compute(mj->values, mj->n, &st);
+			csv_num(t, il_result_summary(mj));
+			csv_num(t, mj->n > 1 ? st.stddev : NAN);
+			if (j && m0) {
+				il_result_diff(m0, mj, &d);
+				csv_num(t, d.diff_pct);
+				csv_num(t, d.t);
+				csv_num(t, d.df);
+				csv_num(t, d.p);
+				il_table_str(t, sig_name(d.sig));
+			} else {
+				for (int x = 0; x < 5; x++)
+					il_table_na(t);
+			}
+		}
+	}
+	il_table_print(t, IL_FORMAT_CSV, out);
+	il_table_free(t);
+}
+
+static void json_num(FILE *out, const char *key, double v)
+{
+	if (isfinite(v))
+		fprintf(out, ", \"%s\": %.17g", key, v);
+	else
+		fprintf(out, ", \"%s\": null", key);
+}
+
+static void print_json(FILE *out, const struct compare *c, const bool *shown, char **warnings,
+		       int nwarn)
+{
+	fputs("{\n  \"idlelab\": \"compare\",\n"
+	      "  \"summary\": \"mean over runs: amean, or hmean for throughputs\",\n"
+	      "  \"test\": \"Welch's unequal-variance t-test, two-sided, against config 1;"
+	      " significant when p_value < 0.05\",\n  \"configs\": [", out);
+	for (int j = 0; j < c->ncfg; j++) {
+		const struct il_result_config *cf = &c->cfg[j];
+		fprintf(out, "%s\n    {\"config\": %d, \"file\": ", j ? "," : "", j + 1);
+		il_json_write_string(out, cf->file);
+		fprintf(out, ", \"index\": %d, \"platform\": ", cf->index);
+		il_json_write_string(out, cf->platform);
+		fputs(", \"kernel\": ", out);
+		il_json_write_string(out, cf->kernel);
+		fputs(", \"governor\": ", out);
+		il_json_write_string(out, cf->governor);
+		fputs(", \"workload\": ", out);
+		il_json_write_string(out, cf->workload);
+		fputs(", \"workload_options\": ", out);
+		il_json_write_string(out, cf->workload_options);
+		fprintf(out, ", \"runs\": %d}", cf->runs);
+	}
+	fputs("\n  ],\n  \"warnings\": [", out);
+	for (int i = 0; i < nwarn; i++) {
+		fputs(i ? ", " : "", out);
+		il_json_write_string(out, warnings[i]);
+	}
+	fputs("],\n  \"metrics\": [", out);
+	bool first = true;
+	for (int i = 0; i < c->nkeys; i++) {
+		const struct key *k = &c->keys[i];
+		const struct il_result_metric *m0 = il_result_find(&c->cfg[0], k->row, k->col);
+		if (!shown[i])
+			continue;
+		fprintf(out, "%s\n    {\"row\": ", first ? "" : ",");
+		first = false;
+		il_json_write_string(out, k->row);
+		fputs(", \"metric\": ", out);
+		il_json_write_string(out, k->col);
+		fputs(", \"unit\": ", out);
+		il_json_write_string(out, k->unit);
+		fprintf(out, ", \"better\": \"%s\", \"summary\": \"%s\", \"configs\": [",
+			k->better == IL_BETTER_LOWER ? "lower" : k->better == IL_BETTER_HIGHER ? "higher"
+											      : "none",
+			k->throughput ? "hmean" : "amean");
+		bool firstc = true;
+		for (int j = 0; j < c->ncfg; j++) {
+			const struct il_result_metric *mj = il_result_find(&c->cfg[j], k->row, k->col);
+			struct il_stats st;
+			struct il_result_diff d;
+			if (!mj)
+				continue; /* not in this configuration */
+			il_stats_compute(mj->values, mj->n, &st);
+			fprintf(out, "%s\n      {\"config\": %d, \"n\": %d", firstc ? "" : ",", j + 1,
+				mj->n);
+			firstc = false;
+			json_num(out, "mean", il_result_summary(mj));
+			json_num(out, "stddev", mj->n > 1 ? st.stddev : NAN);
+			if (j && m0) {
+				il_result_diff(m0, mj, &d);
+				json_num(out, "diff_pct", d.diff_pct);
+				json_num(out, "t", d.t);
+				json_num(out, "df", d.df);
+				json_num(out, "p_value", d.p);
+				fprintf(out, ", \"significance\": \"%s\"", sig_name(d.sig));
+			}
+			fputc('}', out);
+		}
+		fputs("]}", out);
+	}
+	fputs(first ? "]\n}\n" : "\n  ]\n}\n", out);
+}
+
+/* ---- the command ---- */
+
+/* Different workloads (or options) measure different things: say so. */
+static int workload_warnings(const struct compare *c, char **warnings)
+{
+	char buf[1200], s1[300], s2[300];
+	size_t n = 0;
+	bool names = false, opts = false;
+
+	for (int k = 1; k < c->ncfg; k++) {
+		names |= strcmp(c->cfg[k].workload, c->cfg[0].workload) != 0;
+		opts |= strcmp(c->cfg[k].workload_options, c->cfg[0].workload_options) != 0;
+	}
+	if (!names && !opts)
+		return 0;
+	safe(s1, sizeof(s1), c->cfg[0].workload[0] ? c->cfg[0].workload : "?");
+	if (names)
+		n = (size_t)snprintf(buf, sizeof(buf), "the configurations ran different workloads (");
+	else
+		n = (size_t)snprintf(buf, sizeof(buf), "the configurations ran %s with different"
+				     " options (", s1);
+	for (int k = 0; k < c->ncfg && n < sizeof(buf); k++) {
+		safe(s1, sizeof(s1), c->cfg[k].workload[0] ? c->cfg[k].workload : "?");
+		safe(s2, sizeof(s2), c->cfg[k].workload_options);
+		if (names)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%d: %s%s%s", k ? ", " : "",
+					      k + 1, s1, s2[0] ? " " : "", s2);
+		else
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%d: %s", k ? ", " : "",
+					      k + 1, s2[0] ? s2 : "defaults");
+	}
+	if (n < sizeof(buf))
+		snprintf(buf + n, sizeof(buf) - n, "): %s",
+			 names ? "their metrics measure different things"
+			       : "part of each difference is the workload's");
+	warnings[0] = xstrdup(buf);
+	return 1;
 }
 
 static int run(int argc, char **argv)
@@ -45,14 +529,14 @@ static int run(int argc, char **argv)
 	};
 	enum il_format fmt = IL_FORMAT_TABLE;
 	const char *output = NULL, *filter = NULL;
-	struct il_result_config cfg[CMP_MAX_CONFIGS];
-	char labels[CMP_MAX_CONFIGS][200];
-	int ncfg = 0, c;
+	struct compare c;
+	char *warnings[1];
+	int nwarn = 0, ret = 0, opt;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-		switch (c) {
+	while ((opt = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+		switch (opt) {
 		case 'f':
 			if (il_format_parse(optarg, &fmt))
 				return cli_usage_error("compare", "--format: '%s' is not table, csv or json",
@@ -68,84 +552,63 @@ static int run(int argc, char **argv)
 	}
 	if (argc - optind < 1)
 		return cli_usage_error("compare", "give at least one RUN.json");
-	memset(cfg, 0, sizeof(cfg));
+	memset(&c, 0, sizeof(c));
 	for (int i = optind; i < argc; i++) {
 		struct il_err err;
-		int n = il_results_load(argv[i], cfg, ncfg, CMP_MAX_CONFIGS, &err);
+		int n = il_results_load(argv[i], c.cfg, c.ncfg, CMP_MAX_CONFIGS, &err);
 		if (n < 0) {
-			il_results_free(cfg, ncfg);
+			il_results_free(c.cfg, c.ncfg);
 			return cli_report(&err);
 		}
-		ncfg += n;
+		c.ncfg += n;
 	}
-	for (int k = 0; k < ncfg; k++)
-		snprintf(labels[k], sizeof(labels[k]), "%d: %s%s%s (%s)", k + 1, cfg[k].governor,
-			 cfg[k].kernel[0] ? " k" : "", cfg[k].kernel,
-			 cfg[k].workload[0] ? cfg[k].workload : "?");
-	if (ncfg < 1)
+	c.many_files = argc - optind > 1;
+	if (c.ncfg < 1)
 		return cli_error("compare: no configurations in the files");
+	if (build_keys(&c)) {
+		il_results_free(c.cfg, c.ncfg);
+		return cli_error("out of memory");
+	}
+	bool *shown = calloc((size_t)c.nkeys + 1, sizeof(*shown));
+	if (!shown)
+		abort();
+	for (int i = 0; i < c.nkeys; i++) {
+		char name[100];
+		label(&c.keys[i], name, sizeof(name));
+		shown[i] = !filter || strstr(name, filter);
+	}
+	nwarn = workload_warnings(&c, warnings);
+	for (int i = 0; i < nwarn; i++)
+		fprintf(stderr, "idlelab: compare: warning: %s\n", warnings[i]);
 
-	struct il_table *t = il_table_new("idlelab compare: AMean over runs (Hmean for throughputs), "
-					  "% vs the first; * = significant at 95 % (Welch's t-test)");
-	il_table_col(t, "metric");
-	il_table_col(t, "unit");
-	for (int k = 0; k < ncfg; k++) {
-		il_table_col(t, labels[k]);
-		if (k > 0) {
-			char h[180];
-			snprintf(h, sizeof(h), "%%diff %d", k + 1);
-			il_table_col(t, h);
-		}
-	}
-	const struct il_result_config *base = &cfg[0];
-	for (int i = 0; i < base->nmetrics; i++) {
-		const struct il_result_metric *m0 = &base->m[i];
-		char label[100];
-		if (m0->row[0])
-			snprintf(label, sizeof(label), "%s/%s", m0->row, m0->col);
-		else
-			snprintf(label, sizeof(label), "%s", m0->col);
-		if (filter && !strstr(label, filter))
-			continue;
-		double v0 = summary(m0);
-		il_table_row(t);
-		il_table_str(t, label);
-		il_table_str(t, m0->unit);
-		il_table_dbl(t, v0, fabs(v0) >= 1000 ? 1 : 3);
-		for (int k = 1; k < ncfg; k++) {
-			const struct il_result_metric *mk = il_result_find(&cfg[k], m0->row, m0->col);
-			if (!mk) {
-				il_table_na(t);
-				il_table_na(t);
-				continue;
-			}
-			double vk = summary(mk), tt, df;
-			il_table_dbl(t, vk, fabs(vk) >= 1000 ? 1 : 3);
-			bool sig = il_welch_significant(m0->values, m0->n, mk->values, mk->n, &tt, &df);
-			if (v0 == 0 && vk == 0)
-				il_table_strf(t, "0.00%%%s", sig ? " *" : "");
-			else if (v0 == 0)
-				il_table_strf(t, "n/a%s", sig ? " *" : "");
-			else
-				il_table_strf(t, "%+.2f%%%s", 100 * (vk - v0) / fabs(v0), sig ? " *" : "");
-		}
-	}
 	struct il_out out;
 	struct il_err err;
-	int ret = 0;
 	if (il_out_open(&out, output, &err)) {
 		ret = cli_report(&err);
 	} else {
-		il_table_print(t, fmt, out.f);
-		if (fmt == IL_FORMAT_TABLE)
-			fputs("\n* = the difference from the first configuration is significant at the 95 % "
-			      "level\n    (Welch's unequal-variance t-test, two-sided, over the runs).\n",
-			      out.f);
+		if (fmt == IL_FORMAT_JSON) {
+			print_json(out.f, &c, shown, warnings, nwarn);
+		} else if (fmt == IL_FORMAT_CSV) {
+			print_csv(out.f, &c, shown);
+		} else {
+			fputs("idlelab compare: mean over runs (harmonic mean for throughputs), "
+			      "difference from 1\n", out.f);
+			legend(out.f, &c);
+			fputc('\n', out.f);
+			print_table(out.f, &c, shown);
+			fputs("\n*  the difference from 1 is significant at the 95 % level (Welch's t-test,\n"
+			      "   two-sided, over the runs; p < 0.05)\n"
+			      "nv no variance: every run gave the same value on both sides, nothing to test\n"
+			      "-  not in that configuration; n/a: no value\n", out.f);
+		}
 		if (il_out_close(&out, true, &err))
 			ret = cli_report(&err);
 	}
-	il_table_free(t);
-	il_results_free(cfg, ncfg);
+	for (int i = 0; i < nwarn; i++)
+		free(warnings[i]);
+	free(shown);
+	free(c.keys);
+	il_results_free(c.cfg, c.ncfg);
 	return ret;
 }
 

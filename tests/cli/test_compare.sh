@@ -14,10 +14,10 @@ expect_out "+0.00%"
 expect_out "Welch"
 # four times as many wake-ups: a significant difference in the sample count
 expect_exit 0 "$IDLELAB" compare "$TMP/a.json" "$TMP/b.json" --metric wake-latency/samples
-if grep 'wake-latency/samples' "$TMP/out" | grep -q '%.*\*'; then ok; else bad "no significance mark"; cat "$TMP/out"; fi
+if grep -A1 '^wake-latency$' "$TMP/out" | grep '^  samples ' | grep -q '%.*\*'; then ok; else bad "no significance mark"; cat "$TMP/out"; fi
 # the same file against itself is never significant
 expect_exit 0 "$IDLELAB" compare "$TMP/a.json" "$TMP/a.json" --metric wake-latency/samples
-if grep 'wake-latency/samples' "$TMP/out" | grep -q '\*'; then bad "self-comparison marked"; else ok; fi
+if grep '^  samples ' "$TMP/out" | grep -q '\*'; then bad "self-comparison marked"; else ok; fi
 expect_exit 0 "$IDLELAB" compare --format csv "$TMP/a.json" "$TMP/b.json"
 expect_out "metric,unit,"
 expect_exit 0 "$IDLELAB" compare --format json --output "$TMP/c.json" "$TMP/a.json" "$TMP/b.json"
@@ -76,4 +76,100 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$TMP/err" "$IDLE
 line17=$(grep -n '"governor"' "$TMP/big.json" | sed -n 17p | cut -d: -f1)
 expect_err "big.json:$((line17 - 1)): too many configurations in all (at most 16)"
 [ "$rss" -lt $((2 * size)) ] && ok || bad "2000 configurations ($size KiB): $rss KiB to refuse the 17th"
+# compare fits a terminal: platform, kernel, governor, workload once in a legend, columns
+# keyed by number; the demo's four configurations in 100 columns (227 before)
+"$IDLELAB" sim --platform kvm-haltpoll --workload pingpong --duration 200ms --runs 3 \
+	--governor haltpoll --governor haltpoll+guest_halt_poll_ns=200000 \
+	--governor menu --governor teo --format json --output "$TMP/demo.json" || bad "sim demo"
+expect_exit 0 "$IDLELAB" compare "$TMP/demo.json"
+w=$(awk '{ if (length > m) m = length } END { print m }' "$TMP/out")
+[ "$w" -le 100 ] && ok || { bad "compare is $w columns wide"; cat "$TMP/out"; }
+expect_out "platform kvm-haltpoll, kernel 6.18, workload pingpong, 3 runs each"
+expect_out "  2  haltpoll@6.18+guest_halt_poll_ns=200000"
+[ "$(grep -c 'kvm-haltpoll' "$TMP/out")" -eq 1 ] && ok || bad "the platform is not named once"
+grep -q '^metric  *1  *2  *diff  *3  *diff  *4  *diff$' "$TMP/out" && ok || bad "column keys"
+[ -s "$TMP/err" ] && bad "warnings for one workload: $(cat "$TMP/err")" || ok
+# JSON gives numbers; CSV is tidy (one header, one row per configuration and metric)
+expect_exit 0 "$IDLELAB" compare --format json "$TMP/demo.json"
+python3 - "$TMP/out" <<'PY' && ok || bad "compare json numbers"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [c["governor"] for c in d["configs"]][1] == "haltpoll@6.18+guest_halt_poll_ns=200000"
+m = next(m for m in d["metrics"] if m["row"] == "pingpong" and m["metric"] == "round_trips_per_s")
+assert m["summary"] == "hmean" and m["unit"] == "1/s"
+c1, c2 = m["configs"][0], m["configs"][1]
+assert c1["n"] == 3 and isinstance(c1["mean"], float) and isinstance(c1["stddev"], float)
+for k in ("mean", "stddev", "diff_pct", "t", "df", "p_value"):
+    assert isinstance(c2[k], (int, float)) and not isinstance(c2[k], bool), k
+assert 0 <= c2["p_value"] <= 1 and c2["significance"] in ("significant", "not significant")
+assert abs(c2["diff_pct"] - 100 * (c2["mean"] - c1["mean"]) / c1["mean"]) < 1e-9
+PY
+expect_exit 0 "$IDLELAB" compare --format csv "$TMP/demo.json" "$TMP/demo.json"
+python3 - "$TMP/out" <<'PY' && ok || bad "compare csv is not tidy"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+head = rows[0]
+assert head[:11] == ["config", "file", "platform", "kernel", "governor", "workload",
+                     "workload_options", "runs", "row", "metric", "unit"], head
+assert all(len(r) == len(head) for r in rows[1:]) and len(rows) > 100
+assert sum(r == head for r in rows) == 1
+num = [head.index(k) for k in ("n", "mean", "stddev", "diff_pct", "t", "df", "p_value")]
+for r in rows[1:]:
+    for i in num:
+        if r[i] != "":  # a missing value is an empty field
+            float(r[i])
+assert {r[0] for r in rows[1:]} == {str(i) for i in range(1, 9)}
+PY
+
+# hand-made results: metrics that only some configurations have, identical runs, no values
+mk() { # mk FILE WORKLOAD GOVERNOR METRICS...
+	f=$1 wl=$2 gov=$3; shift 3
+	{ printf '{"idlelab": "sim", "format": 1, "platform": "p", "workload": "%s", "runs": 3,\n' "$wl"
+	  printf ' "configs": [{"governor": "%s", "kernel": "5.10", "metrics": [' "$gov"
+	  sep=; for m in "$@"; do printf '%s\n  %s' "$sep" "$m"; sep=,; done
+	  printf ']}]}\n'; } >"$f"
+}
+mk "$TMP/h1.json" w g1 \
+	'{"row": "", "col": "same", "values": [5, 5, 5]}' \
+	'{"row": "", "col": "const", "values": [5, 5, 5]}' \
+	'{"row": "", "col": "none", "values": []}' \
+	'{"row": "", "col": "nulls", "values": [1, null, 2]}' \
+	'{"row": "freq 2600 MHz", "col": "time_pct", "unit": "%", "values": [100, 100, 100]}'
+mk "$TMP/h2.json" w g2 \
+	'{"row": "", "col": "same", "values": [5, 5, 5]}' \
+	'{"row": "", "col": "const", "values": [7, 7, 7]}' \
+	'{"row": "", "col": "none", "values": [1, 2, 3]}' \
+	'{"row": "", "col": "nulls", "values": [null, null, null]}' \
+	'{"row": "freq 2600 MHz", "col": "time_pct", "unit": "%", "values": [60, 61, 59]}' \
+	'{"row": "freq 3100 MHz", "col": "time_pct", "unit": "%", "values": [40, 39, 41]}'
+expect_exit 0 "$IDLELAB" compare "$TMP/h1.json" "$TMP/h2.json"
+# both sides without variance: "nv", not "*", whether the values differ or not
+grep -q '^same  .*+0.00% nv$' "$TMP/out" && ok || { bad "identical runs"; cat "$TMP/out"; }
+grep -q '^const  .*+40.00% nv$' "$TMP/out" && ok || bad "no variance, different values marked"
+expect_out "nv no variance: every run gave the same value on both sides"
+# no values is n/a, not 0.000 and -100 %
+grep -q '^none  *n/a  *2.000  *n/a$' "$TMP/out" && ok || bad "empty values"
+grep -q '^nulls  *1.500  *n/a  *n/a$' "$TMP/out" && ok || bad "only null values"
+grep -q -- '-100' "$TMP/out" && bad "-100 % for no values" || ok
+# a metric only the second has is shown, after its neighbour, '-' in the first
+grep -A3 '^freq 2600 MHz$' "$TMP/out" | grep -q '^freq 3100 MHz$' && ok || bad "freq 3100 MHz order"
+grep -A1 '^freq 3100 MHz$' "$TMP/out" | grep -q '^  time_pct  *-  *40.000  *n/a$' && ok || bad "freq 3100 MHz dropped"
+expect_exit 0 "$IDLELAB" compare --format json "$TMP/h1.json" "$TMP/h2.json"
+python3 - "$TMP/out" <<'PY' && ok || bad "json: no variance, missing metric"
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = {(x["row"], x["metric"]): x for x in d["metrics"]}
+assert m[("", "const")]["configs"][1]["significance"] == "no variance"
+assert m[("", "const")]["configs"][1]["p_value"] is None
+assert m[("", "none")]["configs"][0]["mean"] is None and m[("", "none")]["configs"][0]["n"] == 0
+assert [c["config"] for c in m[("freq 3100 MHz", "time_pct")]["configs"]] == [2]
+assert d["warnings"] == []
+PY
+# different workloads are said
+mk "$TMP/h3.json" other g3 '{"row": "", "col": "same", "values": [5, 5, 5]}'
+expect_exit 0 "$IDLELAB" compare "$TMP/h1.json" "$TMP/h3.json"
+expect_err "idlelab: compare: warning: the configurations ran different workloads (1: w, 2: other): their metrics measure different things"
+expect_out "  1  g1, workload w ($TMP/h1.json #1)"
+expect_exit 0 "$IDLELAB" compare "$TMP/a.json" "$TMP/b.json"
+expect_err "warning: the configurations ran wake-latency with different options (1: defaults, 2: mean=100us)"
 finish

@@ -25,7 +25,7 @@ out=$2
 case $1 in
 replay) exec "$IDLELAB" replay --governor haltpoll --format csv --output "$out" "$FX/replay/haswell.log" ;;
 sim) exec "$IDLELAB" sim --workload wake-latency --duration 20ms --runs 1 --format json --output "$out" ;;
-compare) exec "$IDLELAB" compare --output "$out" "$TMP/r.json" ;;
+compare) exec "$IDLELAB" compare --output "$out" "$TMP/r.json" "$TMP/r.json" ;;
 plot) exec "$IDLELAB" plot --metric above_pct --output "$out" "$TMP/s.json" ;;
 esac
 exit 99
