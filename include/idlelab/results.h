@@ -18,9 +18,8 @@
 
 #include "idlelab/err.h"
 #include "idlelab/stats.h"
-
-/* The "format" of results this reader reads (and sim writes). */
-#define IL_RESULTS_FORMAT 1
+/* IL_RESULTS_FORMAT, the "format" of results this reader reads (and sim writes), is there. */
+#include "idlelab/results_keys.h"
 
 struct il_result_metric {
 	char row[40];           /* "usage", "state C6", "152us" (grid rows) ... */

@@ -22,7 +22,7 @@
 
 #include <string.h>
 
-#include "idlelab/sim.h"
+#include "idlelab/stats.h"
 
 /* The value of IL_RK_KIND and IL_RK_FORMAT in a results file. */
 #define IL_RESULTS_KIND "sim"

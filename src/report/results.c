@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "idlelab/results.h"
+#include "idlelab/results_keys.h"
 
 #define CHUNK ((size_t)1 << 16)
 #define DEPTH_MAX 64      /* nesting of arrays and objects */
@@ -529,25 +530,23 @@ static int metric_member(struct jr *j, int depth, const char *key, void *ctx)
 	bool got;
 	int r;
 
-	if (!strcmp(key, "row"))
+	if (!strcmp(key, IL_RK_ROW))
 		return jr_opt_string(j, depth, m->row, sizeof(m->row), &mc->row);
-	if (!strcmp(key, "col"))
+	if (!strcmp(key, IL_RK_COL))
 		return jr_opt_string(j, depth, m->col, sizeof(m->col), &mc->col);
-	if (!strcmp(key, "unit"))
+	if (!strcmp(key, IL_RK_UNIT))
 		return jr_opt_string(j, depth, m->unit, sizeof(m->unit), NULL);
-	if (!strcmp(key, "better")) {
+	if (!strcmp(key, IL_RK_BETTER)) {
 		better[0] = '\0';
 		r = jr_opt_string(j, depth, better, sizeof(better), &got);
-		m->better = !strcmp(better, "lower")    ? IL_BETTER_LOWER
-			    : !strcmp(better, "higher") ? IL_BETTER_HIGHER
-							: IL_BETTER_NONE;
+		m->better = il_results_better_parse(better);
 		return r;
 	}
-	if (!strcmp(key, "throughput")) {
+	if (!strcmp(key, IL_RK_THROUGHPUT)) {
 		m->throughput = jr_peek(j) == 't';
 		return jr_skip(j, depth);
 	}
-	if (!strcmp(key, "values")) {
+	if (!strcmp(key, IL_RK_VALUES)) {
 		/* the last "values" counts */
 		m->n = 0;
 		mc->bad = 0;
@@ -609,11 +608,11 @@ static int config_member(struct jr *j, int depth, const char *key, void *ctx)
 	struct config_ctx *cc = ctx;
 	struct il_result_config *cf = cc->cf;
 
-	if (!strcmp(key, "governor"))
+	if (!strcmp(key, IL_RK_GOVERNOR))
 		return jr_opt_string(j, depth, cf->governor, sizeof(cf->governor), &cc->governor);
-	if (!strcmp(key, "kernel"))
+	if (!strcmp(key, IL_RK_KERNEL))
 		return jr_opt_string(j, depth, cf->kernel, sizeof(cf->kernel), NULL);
-	if (!strcmp(key, "metrics")) {
+	if (!strcmp(key, IL_RK_METRICS)) {
 		/* the last "metrics" counts */
 		metrics_free(cf);
 		cc->cap = 0;
@@ -661,17 +660,17 @@ static int root_member(struct jr *j, int depth, const char *key, void *ctx)
 	double v;
 	int r;
 
-	if (!strcmp(key, "idlelab")) {
+	if (!strcmp(key, IL_RK_KIND)) {
 		if (jr_peek(j) != '"')
 			return jr_skip(j, depth) || jr_then(j, '}') ? -EINVAL : not_results(fc);
 		if ((r = jr_string(j, kind, sizeof(kind), &cut)))
 			return r;
-		if (cut || strcmp(kind, "sim"))
+		if (cut || strcmp(kind, IL_RESULTS_KIND))
 			return jr_then(j, '}') ? -EINVAL : not_results(fc);
 		fc->kind = true;
 		return 0;
 	}
-	if (!strcmp(key, "format")) {
+	if (!strcmp(key, IL_RK_FORMAT)) {
 		int line = j->line;
 		fc->format = true;
 		if (jr_peek(j) != '-' && !digit(jr_peek(j)))
@@ -689,20 +688,20 @@ static int root_member(struct jr *j, int depth, const char *key, void *ctx)
 					     v, IL_RESULTS_FORMAT);
 		return 0;
 	}
-	if (!strcmp(key, "workload"))
+	if (!strcmp(key, IL_RK_WORKLOAD))
 		return jr_opt_string(j, depth, fc->workload, sizeof(fc->workload), &got);
-	if (!strcmp(key, "workload_options"))
+	if (!strcmp(key, IL_RK_WORKLOAD_OPTIONS))
 		return jr_opt_string(j, depth, fc->workload_options, sizeof(fc->workload_options),
 				     &got);
-	if (!strcmp(key, "platform"))
+	if (!strcmp(key, IL_RK_PLATFORM))
 		return jr_opt_string(j, depth, fc->platform, sizeof(fc->platform), &got);
-	if (!strcmp(key, "runs") && (jr_peek(j) == '-' || digit(jr_peek(j)))) {
+	if (!strcmp(key, IL_RK_RUNS) && (jr_peek(j) == '-' || digit(jr_peek(j)))) {
 		if ((r = jr_number(j, &v)))
 			return r;
 		fc->runs = v >= 0 && v <= 1e9 && v == floor(v) ? (int)v : 0;
 		return 0;
 	}
-	if (!strcmp(key, "configs")) {
+	if (!strcmp(key, IL_RK_CONFIGS)) {
 		if (jr_peek(j) != '[')
 			return jr_skip(j, depth) || jr_then(j, '}') ? -EINVAL : not_results(fc);
 		fc->configs = true;
