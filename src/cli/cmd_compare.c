@@ -20,8 +20,10 @@
 #include <string.h>
 
 #include "cli.h"
+#include "idlelab/json.h"
 #include "idlelab/report.h"
 #include "idlelab/results.h"
+#include "idlelab/results_keys.h"
 #include "idlelab/stats.h"
 
 #define CMP_MAX_CONFIGS 16
@@ -398,61 +400,55 @@ static void print_csv(FILE *out, const struct compare *c, const bool *shown)
 	il_table_free(t);
 }
 
-static void json_num(FILE *out, const char *key, double v)
+/* The numbers through the one JSON writer: a value that is not finite is null. */
+static int print_json(FILE *out, const struct compare *c, const bool *shown, char **warnings,
+		      int nwarn)
 {
-	if (isfinite(v))
-		fprintf(out, ", \"%s\": %.17g", key, v);
-	else
-		fprintf(out, ", \"%s\": null", key);
-}
+	struct il_json w;
 
-static void print_json(FILE *out, const struct compare *c, const bool *shown, char **warnings,
-		       int nwarn)
-{
-	fputs("{\n  \"idlelab\": \"compare\",\n"
-	      "  \"summary\": \"mean over runs: amean, or hmean for throughputs\",\n"
-	      "  \"test\": \"Welch's unequal-variance t-test, two-sided, against config 1;"
-	      " significant when p_value < 0.05\",\n  \"configs\": [", out);
+	il_json_init(&w, out);
+	il_json_object(&w, IL_JSON_BLOCK);
+	il_json_kstring(&w, "idlelab", "compare");
+	il_json_kstring(&w, "summary", "mean over runs: amean, or hmean for throughputs");
+	il_json_kstring(&w, "test", "Welch's unequal-variance t-test, two-sided, against config 1;"
+			" significant when p_value < 0.05");
+	il_json_key(&w, "configs");
+	il_json_array(&w, IL_JSON_BLOCK);
 	for (int j = 0; j < c->ncfg; j++) {
 		const struct il_result_config *cf = &c->cfg[j];
-		fprintf(out, "%s\n    {\"config\": %d, \"file\": ", j ? "," : "", j + 1);
-		il_json_write_string(out, cf->file);
-		fprintf(out, ", \"index\": %d, \"platform\": ", cf->index);
-		il_json_write_string(out, cf->platform);
-		fputs(", \"kernel\": ", out);
-		il_json_write_string(out, cf->kernel);
-		fputs(", \"governor\": ", out);
-		il_json_write_string(out, cf->governor);
-		fputs(", \"workload\": ", out);
-		il_json_write_string(out, cf->workload);
-		fputs(", \"workload_options\": ", out);
-		il_json_write_string(out, cf->workload_options);
-		fprintf(out, ", \"runs\": %d}", cf->runs);
+		il_json_object(&w, IL_JSON_INLINE);
+		il_json_kint(&w, "config", j + 1);
+		il_json_kstring(&w, "file", cf->file);
+		il_json_kint(&w, "index", cf->index);
+		il_json_kstring(&w, "platform", cf->platform);
+		il_json_kstring(&w, "kernel", cf->kernel);
+		il_json_kstring(&w, "governor", cf->governor);
+		il_json_kstring(&w, "workload", cf->workload);
+		il_json_kstring(&w, "workload_options", cf->workload_options);
+		il_json_kint(&w, "runs", cf->runs);
+		il_json_end(&w);
 	}
-	fputs("\n  ],\n  \"warnings\": [", out);
-	for (int i = 0; i < nwarn; i++) {
-		fputs(i ? ", " : "", out);
-		il_json_write_string(out, warnings[i]);
-	}
-	fputs("],\n  \"metrics\": [", out);
-	bool first = true;
+	il_json_end(&w);
+	il_json_key(&w, "warnings");
+	il_json_array(&w, IL_JSON_INLINE);
+	for (int i = 0; i < nwarn; i++)
+		il_json_string(&w, warnings[i]);
+	il_json_end(&w);
+	il_json_key(&w, "metrics");
+	il_json_array(&w, IL_JSON_BLOCK);
 	for (int i = 0; i < c->nkeys; i++) {
 		const struct key *k = &c->keys[i];
 		const struct il_result_metric *m0 = il_result_find(&c->cfg[0], k->row, k->col);
 		if (!shown[i])
 			continue;
-		fprintf(out, "%s\n    {\"row\": ", first ? "" : ",");
-		first = false;
-		il_json_write_string(out, k->row);
-		fputs(", \"metric\": ", out);
-		il_json_write_string(out, k->col);
-		fputs(", \"unit\": ", out);
-		il_json_write_string(out, k->unit);
-		fprintf(out, ", \"better\": \"%s\", \"summary\": \"%s\", \"configs\": [",
-			k->better == IL_BETTER_LOWER ? "lower" : k->better == IL_BETTER_HIGHER ? "higher"
-											      : "none",
-			k->throughput ? "hmean" : "amean");
-		bool firstc = true;
+		il_json_object(&w, IL_JSON_INLINE);
+		il_json_kstring(&w, "row", k->row);
+		il_json_kstring(&w, "metric", k->col);
+		il_json_kstring(&w, "unit", k->unit);
+		il_json_kstring(&w, "better", il_results_better_name(k->better));
+		il_json_kstring(&w, "summary", k->throughput ? "hmean" : "amean");
+		il_json_key(&w, "configs");
+		il_json_array(&w, IL_JSON_BLOCK);
 		for (int j = 0; j < c->ncfg; j++) {
 			const struct il_result_metric *mj = il_result_find(&c->cfg[j], k->row, k->col);
 			struct il_stats st;
@@ -460,24 +456,27 @@ static void print_json(FILE *out, const struct compare *c, const bool *shown, ch
 			if (!mj)
 				continue; /* not in this configuration */
 			il_stats_compute(mj->values, mj->n, &st);
-			fprintf(out, "%s\n      {\"config\": %d, \"n\": %d", firstc ? "" : ",", j + 1,
-				mj->n);
-			firstc = false;
-			json_num(out, "mean", il_result_summary(mj));
-			json_num(out, "stddev", mj->n > 1 ? st.stddev : NAN);
+			il_json_object(&w, IL_JSON_INLINE);
+			il_json_kint(&w, "config", j + 1);
+			il_json_kint(&w, "n", mj->n);
+			il_json_kdouble(&w, "mean", il_result_summary(mj));
+			il_json_kdouble(&w, "stddev", mj->n > 1 ? st.stddev : NAN);
 			if (j && m0) {
 				il_result_diff(m0, mj, &d);
-				json_num(out, "diff_pct", d.diff_pct);
-				json_num(out, "t", d.t);
-				json_num(out, "df", d.df);
-				json_num(out, "p_value", d.p);
-				fprintf(out, ", \"significance\": \"%s\"", sig_name(d.sig));
+				il_json_kdouble(&w, "diff_pct", d.diff_pct);
+				il_json_kdouble(&w, "t", d.t);
+				il_json_kdouble(&w, "df", d.df);
+				il_json_kdouble(&w, "p_value", d.p);
+				il_json_kstring(&w, "significance", sig_name(d.sig));
 			}
-			fputc('}', out);
+			il_json_end(&w);
 		}
-		fputs("]}", out);
+		il_json_end(&w);
+		il_json_end(&w);
 	}
-	fputs(first ? "]\n}\n" : "\n  ]\n}\n", out);
+	il_json_end(&w);
+	il_json_end(&w);
+	return il_json_finish(&w);
 }
 
 /* ---- the command ---- */
@@ -586,8 +585,9 @@ static int run(int argc, char **argv)
 	if (il_out_open(&out, output, &err)) {
 		ret = cli_report(&err);
 	} else {
+		int pr = 0;
 		if (fmt == IL_FORMAT_JSON) {
-			print_json(out.f, &c, shown, warnings, nwarn);
+			pr = print_json(out.f, &c, shown, warnings, nwarn);
 		} else if (fmt == IL_FORMAT_CSV) {
 			print_csv(out.f, &c, shown);
 		} else {
@@ -601,8 +601,10 @@ static int run(int argc, char **argv)
 			      "nv no variance: every run gave the same value on both sides, nothing to test\n"
 			      "-  not in that configuration; n/a: no value\n", out.f);
 		}
-		if (il_out_close(&out, true, &err))
+		if (il_out_close(&out, pr == 0, &err))
 			ret = cli_report(&err);
+		else if (pr)
+			ret = cli_error("compare: the output was not written: %s", strerror(-pr));
 	}
 	for (int i = 0; i < nwarn; i++)
 		free(warnings[i]);
