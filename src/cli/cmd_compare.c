@@ -111,20 +111,6 @@ static void label(const struct key *k, char *buf, size_t size)
 
 /* ---- text ---- */
 
-/* Text from a file, safe for a terminal: control characters as \xNN. */
-static void safe(char *dst, size_t size, const char *src)
-{
-	size_t n = 0;
-
-	for (const unsigned char *p = (const unsigned char *)src; *p && n + 5 < size; p++) {
-		if (*p < 0x20 || *p == 0x7f)
-			n += (size_t)snprintf(dst + n, size - n, "\\x%02x", *p);
-		else
-			dst[n++] = (char)*p;
-	}
-	dst[n] = '\0';
-}
-
 /* Columns a UTF-8 string takes (continuation bytes take none). */
 static int width(const char *s)
 {
@@ -175,16 +161,16 @@ static void legend(FILE *out, const struct compare *c)
 	line[0] = '\0';
 #define ADD(...) (n += (size_t)snprintf(line + n, n < sizeof(line) ? sizeof(line) - n : 0, __VA_ARGS__))
 	if (same_plat && a->platform[0]) {
-		safe(s1, sizeof(s1), a->platform);
+		il_text_esc(a->platform, s1, sizeof(s1));
 		ADD("platform %s", s1);
 	}
 	if (same_kern && a->kernel[0]) {
-		safe(s1, sizeof(s1), a->kernel);
+		il_text_esc(a->kernel, s1, sizeof(s1));
 		ADD("%skernel %s", n ? ", " : "", s1);
 	}
 	if (same_wl && a->workload[0]) {
-		safe(s1, sizeof(s1), a->workload);
-		safe(s2, sizeof(s2), a->workload_options);
+		il_text_esc(a->workload, s1, sizeof(s1));
+		il_text_esc(a->workload_options, s2, sizeof(s2));
 		ADD("%sworkload %s%s%s", n ? ", " : "", s1, s2[0] ? " " : "", s2);
 	}
 	if (same_runs && a->runs)
@@ -195,25 +181,25 @@ static void legend(FILE *out, const struct compare *c)
 		const struct il_result_config *b = &c->cfg[k];
 		n = 0;
 		line[0] = '\0';
-		safe(s1, sizeof(s1), b->governor);
+		il_text_esc(b->governor, s1, sizeof(s1));
 		ADD("%s", s1);
 		if (!same_plat) {
-			safe(s1, sizeof(s1), b->platform[0] ? b->platform : "?");
+			il_text_esc(b->platform[0] ? b->platform : "?", s1, sizeof(s1));
 			ADD(", platform %s", s1);
 		}
 		if (!same_kern) {
-			safe(s1, sizeof(s1), b->kernel[0] ? b->kernel : "?");
+			il_text_esc(b->kernel[0] ? b->kernel : "?", s1, sizeof(s1));
 			ADD(", kernel %s", s1);
 		}
 		if (!same_wl) {
-			safe(s1, sizeof(s1), b->workload[0] ? b->workload : "?");
-			safe(s2, sizeof(s2), b->workload_options);
+			il_text_esc(b->workload[0] ? b->workload : "?", s1, sizeof(s1));
+			il_text_esc(b->workload_options, s2, sizeof(s2));
 			ADD(", workload %s%s%s", s1, s2[0] ? " " : "", s2);
 		}
 		if (!same_runs)
 			ADD(", %d run%s", b->runs, b->runs == 1 ? "" : "s");
 		if (c->many_files) {
-			safe(s1, sizeof(s1), b->file);
+			il_text_esc(b->file, s1, sizeof(s1));
 			ADD(" (%s #%d)", s1, b->index);
 		}
 		fprintf(out, "%3d  %s\n", k + 1, line);
@@ -250,13 +236,13 @@ static void print_table(FILE *out, const struct compare *c, const bool *shown)
 		if (!shown[i])
 			continue;
 		if (k->row[0] && (!group || strcmp(group, k->row))) {
-			safe(name, sizeof(name), k->row);
+			il_text_esc(k->row, name, sizeof(name));
 			rows[nrows].group = true;
 			rows[nrows++].cell[0] = xstrdup(name);
 		}
 		group = k->row;
 		struct text_row *r = &rows[nrows++];
-		safe(name, sizeof(name), k->col);
+		il_text_esc(k->col, name, sizeof(name));
 		snprintf(buf, sizeof(buf), "%s%s", k->row[0] ? "  " : "", name);
 		r->cell[0] = xstrdup(buf);
 		const struct il_result_metric *m0 = il_result_find(&c->cfg[0], k->row, k->col);
@@ -494,15 +480,15 @@ static int workload_warnings(const struct compare *c, char **warnings)
 	}
 	if (!names && !opts)
 		return 0;
-	safe(s1, sizeof(s1), c->cfg[0].workload[0] ? c->cfg[0].workload : "?");
+	il_text_esc(c->cfg[0].workload[0] ? c->cfg[0].workload : "?", s1, sizeof(s1));
 	if (names)
 		n = (size_t)snprintf(buf, sizeof(buf), "the configurations ran different workloads (");
 	else
 		n = (size_t)snprintf(buf, sizeof(buf), "the configurations ran %s with different"
 				     " options (", s1);
 	for (int k = 0; k < c->ncfg && n < sizeof(buf); k++) {
-		safe(s1, sizeof(s1), c->cfg[k].workload[0] ? c->cfg[k].workload : "?");
-		safe(s2, sizeof(s2), c->cfg[k].workload_options);
+		il_text_esc(c->cfg[k].workload[0] ? c->cfg[k].workload : "?", s1, sizeof(s1));
+		il_text_esc(c->cfg[k].workload_options, s2, sizeof(s2));
 		if (names)
 			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%d: %s%s%s", k ? ", " : "",
 					      k + 1, s1, s2[0] ? " " : "", s2);

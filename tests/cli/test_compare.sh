@@ -172,4 +172,13 @@ expect_err "idlelab: compare: warning: the configurations ran different workload
 expect_out "  1  g1, workload w ($TMP/h1.json #1)"
 expect_exit 0 "$IDLELAB" compare "$TMP/a.json" "$TMP/b.json"
 expect_err "warning: the configurations ran wake-latency with different options (1: defaults, 2: mean=100us)"
+# names from a file are escaped for the terminal as in every text table (D15): a C1 CSI
+# (U+009B), ESC, a backslash; nothing a terminal acts on reaches it
+mk "$TMP/e1.json" 'w\u009b2J' 'g\u001b[31mred\\x' '{"row": "r\u001b]0;t\u0007", "col": "c", "values": [1, 2]}'
+expect_exit 0 "$IDLELAB" compare "$TMP/e1.json" "$TMP/e1.json"
+expect_out 'workload w\u009b2J'
+expect_out 'g\e[31mred\\x'
+expect_out 'r\e]0;t\x07'
+LC_ALL=C grep -q "$(printf '[\001-\010\016-\037\177]')" "$TMP/out" && bad "a control character in compare's table" || ok
+LC_ALL=C grep -q "$(printf '\302[\200-\237]')" "$TMP/out" && bad "a C1 control in compare's table" || ok
 finish
