@@ -12,7 +12,7 @@ for f in "$build"/fuzz/fuzz_*; do
 	work=$(mktemp -d)
 	[ -d "$seeds" ] && cp -r "$seeds"/. "$work"/
 	echo "fuzz: $name for ${secs}s"
-	if ! "$f" -max_total_time="$secs" -print_final_stats=0 "$work" >"$work.log" 2>&1; then
+	if ! "$f" -max_total_time="$secs" -print_final_stats=0 -artifact_prefix="$build/" "$work" >"$work.log" 2>&1; then
 		tail -40 "$work.log"
 		echo "fuzz: $name FAILED" >&2
 		status=1
