@@ -149,6 +149,8 @@ struct il_platform {
 	/* [ipi] wake-up signalling */
 	struct il_dist ipi_send;       /* cost to the sender, ns */
 	struct il_dist ipi_delivery;   /* send to arrival at the target, ns */
+	struct il_dist monitor_wake;   /* need_resched store to a CPU in MWAIT: the line's
+					  transfer until the monitor fires, ns */
 };
 
 static inline int il_platform_ncpus(const struct il_platform *p)

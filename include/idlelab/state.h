@@ -78,6 +78,8 @@ struct il_state {
 	bool has_s2idle;               /* driver has ->enter_s2idle */
 	struct il_dist exit_dist;      /* real wake-up latency, ns */
 	struct il_dist exit_path_cost; /* after-wake cost inside residency (dummy wait), ns */
+	bool exit_path_shared;         /* that cost is a read of one device of the whole
+					  machine (the ACPI PM timer): served one at a time */
 	double power_w;                /* power of a thread in this state, W (<0: unknown) */
 	double transition_j;           /* energy of one entry+exit, J (<0: unknown) */
 };

@@ -501,8 +501,11 @@ static void setup_cstates(const struct il_platform *p, struct il_machine_idle *m
 		case IL_ACPI_CX_SYSTEMIO:
 			s->entry = IL_ENTRY_IOPORT;
 			s->io_port = cx->address;
-			if (dummy)
+			if (dummy) {
+				/* one PM_TMR_BLK register for the whole machine */
 				s->exit_path_cost = p->pm_timer_read;
+				s->exit_path_shared = true;
+			}
 			any_io = true;
 			break;
 		}

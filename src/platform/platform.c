@@ -387,6 +387,9 @@ static const struct key keys[] = {
 	KS("exit_path_cost", IL_PK_DIST, 0, 0, NULL, 0,
 	   "time spent after the hardware woke, inside the measured residency", exit_path_cost,
 	   NULL, 0),
+	KS("exit_path_shared", IL_PK_BOOL, 0, 0, "no", 0,
+	   "exit_path_cost is a read of one device of the machine, served one at a time",
+	   exit_path_shared, NULL, 0),
 	KS("power_w", IL_PK_NUMBER, 0, 0, NULL, 0, "power of a thread in this state, W", power_w,
 	   NULL, 0),
 	KS("transition_j", IL_PK_NUMBER, 0, 0, NULL, 0, "energy of one entry and exit, J",
@@ -405,6 +408,9 @@ static const struct key keys[] = {
 	KP("ipi", "send", IL_PK_DIST, 0, 0, NULL, 0, "cost of an IPI to the sender", ipi_send, NULL),
 	KP("ipi", "delivery", IL_PK_DIST, 0, 0, NULL, 0, "from send to arrival at the target",
 	   ipi_delivery, NULL),
+	KP("ipi", "monitor_wake", IL_PK_DIST, 0, 0, NULL, 0,
+	   "from the need_resched store to the MONITOR of a CPU in MWAIT firing (no IPI)",
+	   monitor_wake, NULL),
 };
 #define NKEYS (int)(sizeof(keys) / sizeof(keys[0]))
 

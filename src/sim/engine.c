@@ -344,17 +344,41 @@ static void idle_entry_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	}
 }
 
-/* The hardware of c woke at now (physical state): exit latency, then the exit path. */
-static void hw_wake(struct il_sim *s, struct sim_cpu *c, int64_t now)
+/*
+ * The wake-up of c (physical state) reached its hardware at t (>= now): the
+ * exit latency, then the exit path. A path that reads the machine's one
+ * PM-timer register (exit_path_shared: acpi_idle's dummy wait) waits for it
+ * once the CPU is up (exit_path_read()); any other path is the CPU's own.
+ */
+static void hw_wake(struct il_sim *s, struct sim_cpu *c, int64_t now, int64_t t)
 {
 	const struct il_state *st = &s->drv->states[c->idx];
-	int64_t lat = exit_sample(s, st);
-	int64_t path = st->exit_path_cost.kind == IL_DIST_NONE ? 0 :
-		       il_dist_sample(&st->exit_path_cost, &s->rng);
+	int64_t up = t + exit_sample(s, st);
 
 	c->exiting = true;
 	mode_set(s, c, M_STATE, now);
-	slot_set(s, c, now + lat + path, SLOT_EXIT);
+	if (st->exit_path_shared) {
+		slot_set(s, c, up, SLOT_EXIT_HW);
+		return;
+	}
+	if (st->exit_path_cost.kind != IL_DIST_NONE)
+		up += il_dist_sample(&st->exit_path_cost, &s->rng);
+	slot_set(s, c, up, SLOT_EXIT);
+}
+
+/*
+ * c is up and reads the PM timer (inl of PM_TMR_BLK): one register in the
+ * chipset for the whole machine, which serves one read at a time in the
+ * order the reads arrive (a single-server queue). ->enter returns when the
+ * read completes; the wait is inside the state's measured residency.
+ */
+static void exit_path_read(struct il_sim *s, struct sim_cpu *c, int64_t now)
+{
+	const struct il_state *st = &s->drv->states[c->idx];
+	int64_t start = s->pmt_free_t > now ? s->pmt_free_t : now;
+
+	s->pmt_free_t = start + il_dist_sample(&st->exit_path_cost, &s->rng);
+	slot_set(s, c, s->pmt_free_t, SLOT_EXIT);
 }
 
 /* need_resched became visible to a polling CPU at now. */
@@ -458,7 +482,7 @@ static bool cpu_interrupt(struct il_sim *s, struct sim_cpu *c, int64_t now, bool
 			if (c->rq_len && !c->exiting)
 				poll_wake(s, c, now);
 		} else if (!c->exiting) {
-			hw_wake(s, c, now);
+			hw_wake(s, c, now, now);
 		}
 		c->post_ns += cost_ns;
 	} else if (c->mode == M_LOOP && c->slot_kind == SLOT_LOOP) {
@@ -550,7 +574,7 @@ static void on_event(struct il_sim *s, const struct sim_ev *e)
 	case EV_IPI:
 		c->ipi_pending = false;
 		if (c->in_idle && c->mode == M_STATE && !c->exiting && !state_polls(s, c))
-			hw_wake(s, c, now);
+			hw_wake(s, c, now, now);
 		break;
 	case EV_END:
 		s->stopped = true;
@@ -579,6 +603,9 @@ static void on_slot(struct il_sim *s, struct sim_cpu *c)
 	case SLOT_POLL_LIMIT:
 		c->by_limit = true;
 		idle_exit(s, c, now);
+		break;
+	case SLOT_EXIT_HW:
+		exit_path_read(s, c, now);
 		break;
 	case SLOT_EXIT:
 		idle_exit(s, c, now);
@@ -740,6 +767,10 @@ bool il_sim_task_wake(struct il_sim *s, int from_cpu, int task)
 		if (state_polls(s, c)) {
 			/* TIF_POLLING_NRFLAG: setting need_resched is enough */
 			poll_wake(s, c, now);
+		} else if (s->st_monitor[c->idx]) {
+			/* polling in MWAIT: the store to its flags fires the monitor, no IPI */
+			s->monitor_wakes++;
+			hw_wake(s, c, now, now + il_dist_sample(&s->p->monitor_wake, &s->rng));
 		} else if (!c->ipi_pending) {
 			int64_t send = il_dist_sample(&s->p->ipi_send, &s->rng);
 			int64_t delivery = il_dist_sample(&s->p->ipi_delivery, &s->rng);

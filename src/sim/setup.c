@@ -215,6 +215,13 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 		return NULL;
 	}
 	sim_power_init(s);
+	/*
+	 * A CPU waiting in MWAIT has set TIF_POLLING_NRFLAG and monitors its
+	 * thread flags (mwait_idle_with_hints(), mwait_idle(); not with
+	 * X86_BUG_MONITOR): a remote wake-up is the need_resched store alone.
+	 */
+	for (int i = 0; i < s->drv->state_count; i++)
+		s->st_monitor[i] = s->drv->states[i].entry == IL_ENTRY_MWAIT && !p->bug_monitor;
 	for (int k = 0; k < s->ncores; k++) {
 		s->cores[k].first = k * tpc;
 		s->cores[k].nthreads = tpc;

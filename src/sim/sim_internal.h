@@ -16,7 +16,8 @@ enum { M_RUN = 0,   /* a task burst or kernel work */
        M_STATE };   /* inside ->enter of state idx (exiting: the HW woke) */
 
 /* Its internal event. */
-enum { SLOT_NONE = 0, SLOT_RUN_DONE, SLOT_ENTER, SLOT_POLL_LIMIT, SLOT_EXIT, SLOT_LOOP };
+enum { SLOT_NONE = 0, SLOT_RUN_DONE, SLOT_ENTER, SLOT_POLL_LIMIT, SLOT_EXIT, SLOT_LOOP,
+       SLOT_EXIT_HW };  /* the hardware is awake: the exit path's shared read begins */
 
 /* Which branch of cpuidle_idle_call() the iteration took. */
 enum { PATH_GOV = 0, PATH_SINGLE, PATH_DEFAULT, PATH_FORCE_POLL };
@@ -130,7 +131,7 @@ struct il_sim {
 	bool force_poll, oracle, energy_on;
 	int64_t now, end_t, next_tick_t;
 	bool stopped, workload_stopped, setup_done;
-	uint64_t seq, events, ipis;
+	uint64_t seq, events, ipis, monitor_wakes;
 	int cur_cpu;
 	int ncpus, ncores, npkgs;
 	struct sim_cpu *cpus;
@@ -144,6 +145,8 @@ struct il_sim {
 	uint8_t st_lvl[IL_STATE_MAX];      /* depth level in state i: i + 1, 0 if it polls */
 	bool lvl_rel[IL_STATE_MAX + 2];    /* depth level l is a TURBO_RELEASE state */
 	bool st_active[IL_STATE_MAX];      /* a thread in state i draws active power (polling) */
+	bool st_monitor[IL_STATE_MAX];     /* state i waits in MWAIT with the polling bit set */
+	int64_t pmt_free_t;                /* the PM timer serves no read before then */
 	double st_power[IL_STATE_MAX];     /* else its power, W */
 	struct sim_evheap evq;      /* timers, IPIs, interrupts, the tick, the end */
 	struct sim_task *tasks;

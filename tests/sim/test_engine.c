@@ -467,6 +467,41 @@ static void wake_by_ipi(void **unused)
 }
 
 /*
+ * A CPU in an MWAIT state polls its thread flags: the wake-up is the store,
+ * no IPI (no send cost, no delivery), the monitor fires after monitor_wake,
+ * then the exit latency. With X86_BUG_MONITOR the IPI is back.
+ */
+static void wake_by_monitor(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	struct os_cfg c = { .a_cycles = 1000, .wake_b = true };
+#define MW_IPI "[ipi]\nsend = 200\ndelivery = 500\nmonitor_wake = 80\n"
+#define C1_MWAIT "[state.1]\nname = C1\nlatency = 1\nresidency = 20\nentry = mwait\n"
+	load(&x, PLAT_HEAD MW_IPI POLL_STATE C1_MWAIT);
+	params(&prm, 2000000);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &os_wl, &c, &prm);
+	/* woken at 1000: the monitor fires at 1080, exit 1 us: runs at 2080 */
+	assert_int_equal(last_os.b_lat[0], 1080);
+	assert_int_equal(x.r.cpu[1].usage[1].time_ns, 2080 - 300);
+	/* the waker pays no IPI */
+	assert_int_equal(x.r.cpu[0].busy_ns, 1000);
+
+	load(&x, PLAT_HEAD "[cpu]\nbug_monitor = yes\n" MW_IPI POLL_STATE C1_MWAIT);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &os_wl, &c, &prm);
+	/* as HLT: 1000 + 200 + 500, exit at 2700; the waker busy 200 ns more */
+	assert_int_equal(last_os.b_lat[0], 1700);
+	assert_int_equal(x.r.cpu[0].busy_ns, 1200);
+#undef MW_IPI
+#undef C1_MWAIT
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
+/*
  * il_sim_task_wake_on moves a blocked task to the CPU given before waking it.
  * Onto the waker's CPU 0: both are queued behind A (CPU 0's queue, sized for
  * one task, grows) and run when A blocks, at 1000 and 1500 ns; CPU 1 never
@@ -596,6 +631,35 @@ static void exit_path_cost(void **unused)
 	assert_int_equal(last_os.b_runs, 2);
 	assert_int_equal(last_os.b_lat[1], 7000);
 	assert_int_equal(x.r.cpu[1].usage[1].time_ns, 500000 + 7000 - 300);
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
+/*
+ * A shared exit path (the PM timer): one read at a time, in the order the
+ * CPUs are up. Both CPUs sit in C1 (exit 2 us, read 5 us) until the tick at
+ * 1 ms wakes them together: CPU 0's read is done at 1007000 and CPU 1's,
+ * queued behind it, at 1012000. Unshared, both end at 1007000.
+ */
+static void exit_path_shared(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	static const char *const text[2] = {
+		PLAT_HEAD POLL_STATE C1_STATE "exit_latency_dist = 2000\nexit_path_cost = 5000\n",
+		PLAT_HEAD POLL_STATE C1_STATE "exit_latency_dist = 2000\nexit_path_cost = 5000\n"
+		"exit_path_shared = yes\n",
+	};
+	for (int shared = 0; shared < 2; shared++) {
+		load(&x, text[shared]);
+		params(&prm, 1500000);
+		tg_reset(1, false);
+		simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+		assert_int_equal(x.r.cpu[0].usage[1].time_ns, 1007000 - 300);
+		assert_int_equal(x.r.cpu[1].usage[1].time_ns, (shared ? 1012000 : 1007000) - 300);
+		assert_int_equal(tg_data[1].last_sel.clock_ns, shared ? 1012000 : 1007000);
+	}
 	if (x.r.cpu)
 		il_sim_result_free(&x.r);
 }
@@ -944,10 +1008,12 @@ int main(void)
 		cmocka_unit_test(tick_kept_one_tick_after),
 		cmocka_unit_test(wake_during_entry),
 		cmocka_unit_test(wake_by_ipi),
+		cmocka_unit_test(wake_by_monitor),
 		cmocka_unit_test(wake_on_cpu),
 		cmocka_unit_test(switch_cost_source),
 		cmocka_unit_test(poll_time_limit),
 		cmocka_unit_test(exit_path_cost),
+		cmocka_unit_test(exit_path_shared),
 		cmocka_unit_test(single_state_tick_rule),
 		cmocka_unit_test(no_cpuidle_tick_rule),
 		cmocka_unit_test(tick_rules_by_release),
