@@ -41,6 +41,7 @@
 #define IL_RK_ENGINE "engine"
 #define IL_RK_ENTRY_NS "entry_ns"
 #define IL_RK_SWITCH_NS "switch_ns"
+#define IL_RK_WARMUP_NS "warmup_ns"
 #define IL_RK_TURBO_INTERVAL_NS "turbo_interval_ns"
 #define IL_RK_NO_TIMER_NS "no_timer_ns"
 #define IL_RK_NOHZ "nohz"

@@ -49,6 +49,8 @@ enum il_tick_rule {
 /* Engine parameters that are not in the platform file. */
 struct il_sim_params {
 	int64_t duration_ns;       /* simulated time */
+	int64_t warmup_ns;         /* the first warmup_ns of it left out of every counter and
+				      metric (governor and workload state kept); < duration */
 	uint64_t seed;
 	int64_t entry_ns;          /* idle loop from going idle to ->enter (select, tick stop) */
 	int64_t switch_ns;         /* wake-up to the task running (schedule, context switch);
@@ -113,6 +115,8 @@ int il_sim_run(struct il_sim *s, struct il_err *err);
 
 /* ---- what workloads call ---- */
 int64_t il_sim_now(const struct il_sim *s);
+/* Simulated time measured so far: now, less the warm-up once it is over. */
+int64_t il_sim_measured_ns(const struct il_sim *s);
 int il_sim_ncpus(const struct il_sim *s);
 struct il_rng *il_sim_rng(struct il_sim *s);
 const struct il_platform *il_sim_platform(const struct il_sim *s);
@@ -199,7 +203,8 @@ struct il_sim_result {
 	bool cpuidle;              /* counters are cpuidle's (else the default idle routine) */
 	struct il_state states[IL_STATE_MAX];
 	struct il_sim_cpu_result *cpu;     /* ncpus */
-	int64_t duration_ns;
+	int64_t duration_ns;               /* measured: after the warm-up */
+	int64_t warmup_ns;                 /* left out before it */
 	uint64_t events;                   /* handled (diagnostic; not reported): turbo re-evaluations
 	                                      count only on platforms whose frequency can change */
 	struct il_hist wake_lat;           /* wake event to the task running, ns */

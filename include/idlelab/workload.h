@@ -48,6 +48,12 @@ struct il_workload {
 	void (*hk_timer)(const void *cfg, void *st, struct il_sim *s, int cpu, uint64_t arg);
 	/* A device interrupt that wakes no task arrived on cpu (optional). */
 	void (*irq)(const void *cfg, void *st, struct il_sim *s, int cpu);
+	/*
+	 * The warm-up is over (--warmup): forget what was counted, keep the
+	 * tasks' state (optional; a workload without it refuses a warm-up).
+	 * Rates divide by il_sim_measured_ns().
+	 */
+	void (*warmup)(const void *cfg, void *st, struct il_sim *s);
 	/* Add the workload's metrics at the end of a run. */
 	void (*report)(const void *cfg, void *st, struct il_sim *s, struct il_metrics *out);
 	void (*cleanup)(void *st);

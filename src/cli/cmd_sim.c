@@ -26,8 +26,8 @@
 
 static const char usage_head[] =
 	"usage: idlelab sim [--platform P] [--governor G[@REL][+PATCH]]... [--kernel REL]\n"
-	"                   [--workload W] [--wl-opt KEY=VALUE]... [--duration D] [--runs N]\n"
-	"                   [--seed S] [--jobs J] [--format table|csv|json] [--output FILE]\n"
+	"                   [--workload W] [--wl-opt KEY=VALUE]... [--duration D] [--warmup D]\n"
+	"                   [--runs N] [--seed S] [--jobs J] [--format table|csv|json] [--output FILE]\n"
 	"                   [--gov-param NAME=VALUE]... [--sim-opt KEY=VALUE]... [--per-cpu]\n"
 	"                   [--quiet | --progress] [--list-workloads]\n"
 	"\n"
@@ -39,6 +39,8 @@ static const char usage_head[] =
 	"  --kernel REL       the kernel release the drivers and presets follow, a mainline\n"
 	"                     tag 5.4 .. 7.1 (default: the platform's, else 7.1)\n"
 	"  --duration D       simulated time per run (default 1s; ns/us/ms/s)\n"
+	"  --warmup D         the first D of each run left out of every counter and metric\n"
+	"                     (the governors' history is kept; --sim-opt warmup=D)\n"
 	"  --wl-opt K=V       a workload option (below, and --list-workloads)\n"
 	"  --gov-param N=V    a governor module parameter (guest_halt_poll_ns=200000)\n"
 	"  --set KEY=VALUE    override a platform boot/module option (idle=poll, ...; the\n"
@@ -171,6 +173,7 @@ static int run(int argc, char **argv)
 		{ "workload", required_argument, NULL, 'w' },
 		{ "wl-opt", required_argument, NULL, 'W' },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "warmup", required_argument, NULL, 'U' },
 		{ "runs", required_argument, NULL, 'n' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "jobs", required_argument, NULL, 'j' },
@@ -265,6 +268,16 @@ static int run(int argc, char **argv)
 				return cli_usage_error("sim", "--gov-param: '%s' is not NAME=VALUE", optarg);
 			b.ngov_params++;
 			break;
+		case 'U': {
+			/* the engine's warmup option under its own name */
+			char kv[64];
+			if (snprintf(kv, sizeof(kv), "warmup=%s", optarg) >= (int)sizeof(kv))
+				return cli_usage_error("sim", "--warmup: '%s' is not a duration", optarg);
+			int r = sim_opt(&b.params, kv);
+			if (r)
+				return r;
+			break;
+		}
 		case 'S': {
 			int r = sim_opt(&b.params, optarg);
 			if (r)

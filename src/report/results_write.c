@@ -115,6 +115,7 @@ int il_results_write(const struct il_sim_batch *b, const char *wl_opts_text, FIL
 	il_json_kstring(&w, IL_RK_WORKLOAD, b->wl->name);
 	il_json_kstring(&w, IL_RK_WORKLOAD_OPTIONS, wl_opts_text ? wl_opts_text : "");
 	il_json_kint(&w, IL_RK_DURATION_NS, (long long)sp->duration_ns);
+	il_json_kint(&w, IL_RK_WARMUP_NS, (long long)sp->warmup_ns);
 	il_json_kint(&w, IL_RK_RUNS, b->runs);
 	il_json_kuint(&w, IL_RK_SEED, (unsigned long long)sp->seed);
 	/* the engine's settings as the runs used them */

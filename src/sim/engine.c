@@ -519,6 +519,36 @@ static void on_tick(struct il_sim *s, int64_t now)
 	ev_push(s, s->next_tick_t, EV_TICK, -1, -1, 0);
 }
 
+/*
+ * The warm-up is over: what was counted so far is forgotten; the
+ * governors' and the workload's state, the tasks and the queues stay.
+ */
+static void warmup_end(struct il_sim *s, int64_t now)
+{
+	sim_flush_accounting(s, now);
+	for (int i = 0; i < s->ncpus; i++) {
+		struct sim_cpu *c = &s->cpus[i];
+		for (int k = 0; k < IL_STATE_MAX; k++) {
+			struct il_state_usage *u = &c->dev.states_usage[k];
+			u->usage = u->above = u->below = u->rejected = 0;
+			u->time_ns = 0;
+		}
+		c->util_busy_mark -= c->busy_ns;   /* the utilisation goes on */
+		c->idle_ns = c->busy_ns = 0;
+		c->aborted = c->periods = c->tick_stops = 0;
+		c->energy_j = 0;
+	}
+	for (int k = 0; k < s->npkgs; k++)
+		s->pkgs[k].energy_j = 0;
+	memset(s->core_depth_ns, 0, sizeof(s->core_depth_ns));
+	memset(s->pkg_depth_ns, 0, sizeof(s->pkg_depth_ns));
+	memset(s->freq_ns, 0, sizeof(s->freq_ns));
+	il_hist_init(&s->wake_lat);
+	s->ipis = s->monitor_wakes = 0;
+	s->measure_t = now;
+	s->wl->warmup(s->wl_cfg, s->wl_st, s);
+}
+
 static void on_event(struct il_sim *s, const struct sim_ev *e)
 {
 	int64_t now = e->t;
@@ -578,6 +608,9 @@ static void on_event(struct il_sim *s, const struct sim_ev *e)
 		break;
 	case EV_END:
 		s->stopped = true;
+		break;
+	case EV_WARMUP:
+		warmup_end(s, now);
 		break;
 	}
 }
@@ -670,6 +703,7 @@ static void task_move(struct il_sim *s, int id, int cpu)
 }
 
 int64_t il_sim_now(const struct il_sim *s) { return s->now; }
+int64_t il_sim_measured_ns(const struct il_sim *s) { return s->now - s->measure_t; }
 int il_sim_ncpus(const struct il_sim *s) { return s->ncpus; }
 struct il_rng *il_sim_rng(struct il_sim *s) { return &s->rng; }
 const struct il_platform *il_sim_platform(const struct il_sim *s) { return s->p; }
@@ -876,6 +910,8 @@ __attribute__((flatten)) int il_sim_run(struct il_sim *s, struct il_err *err)
 	s->turbo_t = s->turbo_fixed ? INT64_MAX : s->params.turbo_interval_ns;
 	s->turbo_seq = s->seq++;
 	ev_push(s, s->params.duration_ns, EV_END, -1, -1, 0);
+	if (s->params.warmup_ns > 0)
+		ev_push(s, s->params.warmup_ns, EV_WARMUP, -1, -1, 0);
 	for (int i = 0; i < s->ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[i];
 		c->busy_since = 0;

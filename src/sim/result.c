@@ -13,10 +13,8 @@
 #include "power.h"
 #include "sim_internal.h"
 
-static void finish_accounting(struct il_sim *s)
+void sim_flush_accounting(struct il_sim *s, int64_t end)
 {
-	int64_t end = s->end_t;
-
 	for (int i = 0; i < s->ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[i];
 		if (c->in_idle)
@@ -152,7 +150,7 @@ static void engine_metrics(const struct il_sim_result *r, struct il_metrics *ms)
 int il_sim_result(struct il_sim *s, struct il_sim_result *r, struct il_err *err)
 {
 	memset(r, 0, sizeof(*r));
-	finish_accounting(s);
+	sim_flush_accounting(s, s->end_t);
 	r->ncpus = s->ncpus;
 	r->nstates = s->drv->state_count;
 	r->cpuidle = s->m->cpuidle && !s->force_poll;
@@ -160,7 +158,8 @@ int il_sim_result(struct il_sim *s, struct il_sim_result *r, struct il_err *err)
 	r->cpu = calloc((size_t)s->ncpus, sizeof(*r->cpu));
 	if (!r->cpu)
 		return il_err_set(err, ENOMEM, "out of memory");
-	r->duration_ns = s->end_t;
+	r->duration_ns = s->end_t - s->measure_t;
+	r->warmup_ns = s->measure_t;
 	r->events = s->events;
 	r->wake_lat = s->wake_lat;
 	memcpy(r->core_depth_ns, s->core_depth_ns, sizeof(r->core_depth_ns));

@@ -27,6 +27,8 @@ static const char *const tick_rules[] = { "got-tick", "stop", "retain", "governo
  */
 #define P struct il_sim_params
 const struct il_opt il_sim_opts[] = {
+	IL_OPT_DUR_NS(P, warmup_ns, "warmup", 0, 1e15, "0",
+		      "simulated time at the start left out of every counter and metric"),
 	IL_OPT_DUR_NS(P, entry_ns, "entry_ns", 0, 1e9, "300",
 		      "from going idle to ->enter (select, tick handling, entry)"),
 	IL_OPT_DUR_NS_KW(P, switch_ns, "switch_ns", 0, 1e9, "platform", -1, "platform",
@@ -147,6 +149,15 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 	}
 	if (il_opts_check(il_sim_opts, params, err))
 		return NULL;
+	if (params->warmup_ns >= params->duration_ns) {
+		il_err_set(err, EINVAL, "warmup: %lld ns is not shorter than the duration (%lld ns)",
+			   (long long)params->warmup_ns, (long long)params->duration_ns);
+		return NULL;
+	}
+	if (params->warmup_ns > 0 && !wl->warmup) {
+		il_err_set(err, EINVAL, "warmup: workload %s cannot leave out a warm-up", wl->name);
+		return NULL;
+	}
 	if (il_opts_check(wl->opts, wl_cfg, err))
 		return NULL; /* a configuration filled in by code, held to the option bounds */
 	struct il_sim *s = calloc(1, sizeof(*s));

@@ -22,7 +22,8 @@ enum { SLOT_NONE = 0, SLOT_RUN_DONE, SLOT_ENTER, SLOT_POLL_LIMIT, SLOT_EXIT, SLO
 /* Which branch of cpuidle_idle_call() the iteration took. */
 enum { PATH_GOV = 0, PATH_SINGLE, PATH_DEFAULT, PATH_FORCE_POLL };
 
-enum { EV_TICK = 0, EV_CPU_TICK, EV_TIMER, EV_IRQ, EV_HK_TIMER, EV_IPI, EV_END, EV_IRQ_WAKE };
+enum { EV_TICK = 0, EV_CPU_TICK, EV_TIMER, EV_IRQ, EV_HK_TIMER, EV_IPI, EV_END, EV_IRQ_WAKE,
+       EV_WARMUP };
 
 enum { T_BLOCKED = 0, T_RUNNABLE, T_RUNNING };
 enum { A_NONE = 0, A_RUN, A_SLEEP, A_BLOCK };
@@ -130,6 +131,7 @@ struct il_sim {
 	enum il_poll_rule poll_rule;   /* cpuidle_poll_time() of the run's release */
 	bool force_poll, oracle, energy_on;
 	int64_t now, end_t, next_tick_t;
+	int64_t measure_t;          /* counting started (the warm-up's end, else 0) */
 	bool stopped, workload_stopped, setup_done;
 	uint64_t seq, events, ipis, monitor_wakes;
 	int cur_cpu;
@@ -160,6 +162,9 @@ struct il_sim {
 	double freq_mhz[64];
 	int64_t freq_ns[64];
 };
+
+/* Bring idle/busy time, energy, depth and frequency time up to end (result.c). */
+void sim_flush_accounting(struct il_sim *s, int64_t end);
 
 /*
  * Set (or clear, t = INT64_MAX) a CPU's internal event. The CPU whose event

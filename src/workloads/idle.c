@@ -97,10 +97,20 @@ static void task_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
 	il_sim_task_block(s, task, -1);
 }
 
+/* The warm-up is over: count the timers and interrupts from now. */
+static void warmup(const void *cfgp, void *stp, struct il_sim *s)
+{
+	struct id_state *st = stp;
+
+	(void)cfgp;
+	(void)s;
+	st->fired = st->irqs = 0;
+}
+
 static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metrics *out)
 {
 	struct id_state *st = stp;
-	double secs = (double)il_sim_now(s) * 1e-9;
+	double secs = (double)il_sim_measured_ns(s) * 1e-9;
 
 	(void)cfgp;
 	il_metric_add(out, "idle", "timer_wakeups", "", IL_BETTER_NONE, false, (double)st->fired);
@@ -120,5 +130,6 @@ const struct il_workload il_wl_idle = {
 	.task_ran = task_ran,
 	.hk_timer = hk_timer,
 	.irq = irq,
+	.warmup = warmup,
 	.report = report,
 };

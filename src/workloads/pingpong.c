@@ -100,11 +100,22 @@ static void task_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
 	il_sim_task_block(s, task, -1);
 }
 
+/* The warm-up is over: counts and periods start again from now. */
+static void warmup(const void *cfgp, void *stp, struct il_sim *s)
+{
+	const struct pp_cfg *c = cfgp;
+	struct pp_state *st = stp;
+
+	st->trips = st->in_period = 0;
+	st->period_end = il_sim_now(s) + c->period_ns;
+	il_hist_init(&st->rate);
+}
+
 static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metrics *out)
 {
 	const struct pp_cfg *c = cfgp;
 	struct pp_state *st = stp;
-	int64_t now = il_sim_now(s);
+	int64_t now = il_sim_measured_ns(s);
 	static const double ps[] = { 50, 75, 90, 95, 99 };
 	static const char *const pn[] = { "p50", "p75", "p90", "p95", "p99" };
 
@@ -146,5 +157,6 @@ const struct il_workload il_wl_pingpong = {
 	.setup = setup,
 	.task_ran = task_ran,
 	.task_woke = task_woke,
+	.warmup = warmup,
 	.report = report,
 };

@@ -404,11 +404,22 @@ static void task_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
 	il_sim_task_block(s, task, -1);
 }
 
+/* The warm-up is over: exchanges in flight count when they complete. */
+static void warmup(const void *cfgp, void *stp, struct il_sim *s)
+{
+	struct rr_state *st = stp;
+
+	(void)cfgp;
+	(void)s;
+	st->trips = st->bytes = st->migrations = st->wakes = 0;
+	il_hist_init(&st->rtt);
+}
+
 static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metrics *out)
 {
 	const struct rr_cfg *c = cfgp;
 	struct rr_state *st = stp;
-	double secs = (double)il_sim_now(s) * 1e-9;
+	double secs = (double)il_sim_measured_ns(s) * 1e-9;
 	int same_llc = 0, same_core = 0;
 
 	for (int i = 0; i < st->npairs; i++) {
@@ -446,5 +457,6 @@ const struct il_workload il_wl_request_response = {
 	.setup = setup,
 	.task_ran = task_ran,
 	.task_woke = task_woke,
+	.warmup = warmup,
 	.report = report,
 };

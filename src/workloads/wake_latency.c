@@ -93,6 +93,17 @@ static void task_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
 	il_sim_task_sleep_until(s, task, st->next);
 }
 
+/* The warm-up is over: the wake-ups from now on. */
+static void warmup(const void *cfgp, void *stp, struct il_sim *s)
+{
+	struct wl_state *st = stp;
+
+	(void)cfgp;
+	(void)s;
+	st->missed = 0;
+	il_hist_init(&st->lat);
+}
+
 static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metrics *out)
 {
 	struct wl_state *st = stp;
@@ -128,5 +139,6 @@ const struct il_workload il_wl_wake_latency = {
 	.setup = setup,
 	.task_ran = task_ran,
 	.task_woke = task_woke,
+	.warmup = warmup,
 	.report = report,
 };

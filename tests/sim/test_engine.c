@@ -664,6 +664,82 @@ static void exit_path_shared(void **unused)
 		il_sim_result_free(&x.r);
 }
 
+/* The value of metric row/col of a result (-1 if absent). */
+static double metric(const struct il_sim_result *r, const char *row, const char *col)
+{
+	for (int i = 0; i < r->metrics.n; i++)
+		if (!strcmp(r->metrics.m[i].row, row) && !strcmp(r->metrics.m[i].col, col))
+			return r->metrics.m[i].value;
+	return -1;
+}
+
+/*
+ * --warmup W: the counters of a run of D with a warm-up are those of the
+ * run of D less those of the run of W (the same events: the warm-up draws
+ * nothing and changes no order); rates divide by D - W. A workload without
+ * a warm-up hook is refused, and so is W >= D.
+ */
+static void warmup(void **unused)
+{
+	(void)unused;
+	struct run full = { 0 }, head = { 0 }, tail = { 0 };
+	struct il_sim_params prm;
+	const struct il_workload *pp = il_workload_find("pingpong");
+	char cfg[256] = { 0 };
+	struct il_err e;
+	const int64_t D = 20000000, W = 7000000;
+
+	assert_true(pp->config_size <= sizeof(cfg));
+	assert_int_equal(il_workload_configure(pp, cfg, NULL, 0, &e), 0);
+	load(&full, PLAT_HEAD POLL_STATE C1_STATE);
+	load(&head, PLAT_HEAD POLL_STATE C1_STATE);
+	load(&tail, PLAT_HEAD POLL_STATE C1_STATE);
+	params(&prm, D);
+	tg_reset(1, true);
+	simulate(&full, &tg_gov, pp, cfg, &prm);
+	params(&prm, W);
+	tg_reset(1, true);
+	simulate(&head, &tg_gov, pp, cfg, &prm);
+	params(&prm, D);
+	prm.warmup_ns = W;
+	tg_reset(1, true);
+	simulate(&tail, &tg_gov, pp, cfg, &prm);
+	assert_int_equal(tail.r.duration_ns, D - W);
+	assert_int_equal(tail.r.warmup_ns, W);
+	for (int i = 0; i < 2; i++) {
+		for (int k = 0; k < 2; k++) {
+			const struct il_state_usage *f = &full.r.cpu[i].usage[k],
+						    *h = &head.r.cpu[i].usage[k],
+						    *t = &tail.r.cpu[i].usage[k];
+			if (k == 1) /* the test governor picks C1 */
+				assert_true(f->usage > h->usage);
+			assert_int_equal(t->usage, f->usage - h->usage);
+			assert_int_equal(t->time_ns, f->time_ns - h->time_ns);
+			assert_int_equal(t->above, f->above - h->above);
+			assert_int_equal(t->below, f->below - h->below);
+		}
+		assert_int_equal(tail.r.cpu[i].idle_ns, full.r.cpu[i].idle_ns - head.r.cpu[i].idle_ns);
+		assert_int_equal(tail.r.cpu[i].busy_ns, full.r.cpu[i].busy_ns - head.r.cpu[i].busy_ns);
+	}
+	double trips_f = metric(&full.r, "pingpong", "round_trips"),
+	       trips_h = metric(&head.r, "pingpong", "round_trips"),
+	       trips_t = metric(&tail.r, "pingpong", "round_trips");
+	assert_true(trips_h > 0);
+	assert_true(trips_t == trips_f - trips_h);
+	assert_true(metric(&tail.r, "pingpong", "round_trips_per_s") == trips_t * 1e9 / (double)(D - W));
+	assert_int_equal(tail.r.wake_lat.count, full.r.wake_lat.count - head.r.wake_lat.count);
+
+	prm.warmup_ns = D;
+	assert_null(il_sim_new(&tail.p, &tail.m, &tg_gov, pp, cfg, &prm, &e));
+	assert_non_null(strstr(e.msg, "not shorter"));
+	prm.warmup_ns = W;
+	assert_null(il_sim_new(&tail.p, &tail.m, &tg_gov, &none_wl, &nothing, &prm, &e));
+	assert_non_null(strstr(e.msg, "warm-up"));
+	il_sim_result_free(&full.r);
+	il_sim_result_free(&head.r);
+	il_sim_result_free(&tail.r);
+}
+
 /* state_count <= 1: no governor; the tick rule of f4c31b07b136 and the older ones. */
 static void single_state_tick_rule(void **unused)
 {
@@ -1014,6 +1090,7 @@ int main(void)
 		cmocka_unit_test(poll_time_limit),
 		cmocka_unit_test(exit_path_cost),
 		cmocka_unit_test(exit_path_shared),
+		cmocka_unit_test(warmup),
 		cmocka_unit_test(single_state_tick_rule),
 		cmocka_unit_test(no_cpuidle_tick_rule),
 		cmocka_unit_test(tick_rules_by_release),
