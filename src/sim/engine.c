@@ -337,7 +337,13 @@ static void idle_entry_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	mode_set(s, c, M_STATE, now);
 	if (st->flags & IL_FLAG_POLLING) {
 		c->dev.poll_time_limit = false;
-		uint64_t limit = il_poll_time_rule(s->drv, &c->dev, s->tick_nsec, s->poll_rule);
+		/*
+		 * poll_idle() asks cpuidle_poll_time(); the pseries snooze loop
+		 * has its own limit, snooze_timeout (CEDE's target residency,
+		 * fixed at probe, whatever is disabled later and whatever HZ).
+		 */
+		uint64_t limit = s->m->snooze_timeout_ns ? s->m->snooze_timeout_ns :
+				 il_poll_time_rule(s->drv, &c->dev, s->tick_nsec, s->poll_rule);
 		slot_set(s, c, now + (int64_t)limit, SLOT_POLL_LIMIT);
 	} else {
 		slot_set(s, c, INT64_MAX, SLOT_NONE);

@@ -564,6 +564,19 @@ static void poll_time_limit(void **unused)
 	/* a tick in a poll runs its handler, the poll goes on: 10 ticks seen */
 	assert_int_equal(tg_data[0].got_ticks, 10);
 
+	/*
+	 * a driver with its own polling limit (pseries' snooze_timeout) uses
+	 * it instead of cpuidle_poll_time(): 50 us here, where the rule gives
+	 * C1's 20 us; 208 * 50300 <= 10.5 ms < 209 * 50300
+	 */
+	x.m.snooze_timeout_ns = 50000;
+	tg_reset(0, false);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	assert_int_equal(x.r.cpu[0].usage[0].usage, 208);
+	assert_int_equal(x.r.cpu[0].usage[0].time_ns, 208 * 50000);
+	assert_int_equal(tg_data[0].poll_limits, 208);
+	x.m.snooze_timeout_ns = 0;
+
 	/* a wake-up ends the poll without the limit flag */
 	struct os_cfg c = { .a_cycles = 1000, .wake_b = true };
 	tg_reset(0, false);
