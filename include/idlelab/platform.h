@@ -97,6 +97,8 @@ struct il_platform {
 	/* [kernel] */
 	unsigned int hz;
 	int64_t switch_ns;             /* wake-up visible to the task running, ns (0 = engine default) */
+	int watchdog_thresh;           /* kernel.watchdog_thresh, s: each CPU's soft-lockup hrtimer
+					  every 2/5 of it (0 = not modelled) */
 	char release[16];              /* default kernel release, "" = newest */
 	int noptions;
 	struct il_plat_option options[IL_PLAT_OPTIONS_MAX]; /* boot/module options */

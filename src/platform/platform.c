@@ -308,6 +308,9 @@ static const struct key keys[] = {
 	KP("kernel", "switch_ns", IL_PK_DURATION, 0, 1e9, NULL, 0,
 	   "wake-up visible to the task running (else the simulator's 700 ns)", switch_ns,
 	   set_switch_ns),
+	KP("kernel", "watchdog_thresh", IL_PK_INT, 0, 60, "0", 0,
+	   "kernel.watchdog_thresh, s: a soft-lockup hrtimer on every CPU each 2/5 of it (0: none)",
+	   watchdog_thresh, NULL),
 	KP("kernel", "option", IL_PK_OPTION, 0, 0, NULL, IL_PK_REPEAT,
 	   "a boot or module option, one per line (at most 32)", options, set_option),
 	/* [firmware] */

@@ -337,7 +337,13 @@ static void idle_entry_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	mode_set(s, c, M_STATE, now);
 	if (st->flags & IL_FLAG_POLLING) {
 		c->dev.poll_time_limit = false;
-		uint64_t limit = il_poll_time_rule(s->drv, &c->dev, s->tick_nsec, s->poll_rule);
+		/*
+		 * poll_idle() asks cpuidle_poll_time(); the pseries snooze loop
+		 * has its own limit, snooze_timeout (CEDE's target residency,
+		 * fixed at probe, whatever is disabled later and whatever HZ).
+		 */
+		uint64_t limit = s->m->snooze_timeout_ns ? s->m->snooze_timeout_ns :
+				 il_poll_time_rule(s->drv, &c->dev, s->tick_nsec, s->poll_rule);
 		slot_set(s, c, now + (int64_t)limit, SLOT_POLL_LIMIT);
 	} else {
 		slot_set(s, c, INT64_MAX, SLOT_NONE);
@@ -590,12 +596,22 @@ static void on_event(struct il_sim *s, const struct sim_ev *e)
 		if (!hk->popped) {
 			sim_timerq_pop(&c->th);
 			hk->popped = true;
-			if (s->wl->hk_timer)
+			if (!hk->period_ns && s->wl->hk_timer)
 				s->wl->hk_timer(s->wl_cfg, s->wl_st, s, e->cpu, hk->arg);
 			hk = &s->hk[e->arg]; /* the callback may have grown the array */
 		}
 		if (!cpu_interrupt(s, c, now, false, -1, now, hk->cost_ns)) {
 			ev_push(s, c->slot_t, EV_HK_TIMER, e->cpu, e->arg, 0);
+			break;
+		}
+		if (hk->period_ns) {
+			/* hrtimer_forward_now(): the next multiple of the period after now */
+			do
+				hk->due_ns += hk->period_ns;
+			while (hk->due_ns <= now);
+			hk->popped = false;
+			sim_timerq_push(&c->th, hk->due_ns);
+			ev_push(s, hk->due_ns, EV_HK_TIMER, e->cpu, e->arg, 0);
 			break;
 		}
 		hk->used = false;
@@ -846,7 +862,8 @@ void il_sim_irq_at(struct il_sim *s, int cpu, int64_t abs_ns, int task)
 	ev_push(s, abs_ns < s->now ? s->now : abs_ns, EV_IRQ, cpu, task, 0);
 }
 
-void il_sim_hk_timer_at(struct il_sim *s, int cpu, int64_t abs_ns, int64_t cost_ns, uint64_t arg)
+static void hk_arm(struct il_sim *s, int cpu, int64_t abs_ns, int64_t cost_ns, uint64_t arg,
+		   int64_t period_ns)
 {
 	int slot = -1;
 	for (int i = 0; i < s->nhk; i++)
@@ -867,9 +884,32 @@ void il_sim_hk_timer_at(struct il_sim *s, int cpu, int64_t abs_ns, int64_t cost_
 	}
 	if (abs_ns < s->now)
 		abs_ns = s->now;
-	s->hk[slot] = (struct sim_hk){ .used = true, .popped = false, .cost_ns = cost_ns, .arg = arg };
+	s->hk[slot] = (struct sim_hk){ .used = true, .popped = false, .cost_ns = cost_ns, .arg = arg,
+				       .due_ns = abs_ns, .period_ns = period_ns };
 	sim_timerq_push(&s->cpus[cpu].th, abs_ns);
 	ev_push(s, abs_ns, EV_HK_TIMER, cpu, slot, 0);
+}
+
+void il_sim_hk_timer_at(struct il_sim *s, int cpu, int64_t abs_ns, int64_t cost_ns, uint64_t arg)
+{
+	hk_arm(s, cpu, abs_ns, cost_ns, arg, 0);
+}
+
+/*
+ * The soft-lockup detector (kernel/watchdog.c): every CPU has an hrtimer
+ * (watchdog_timer_fn) every sample period, watchdog_thresh x 2 / 5 s (4 s
+ * for the default 10), forwarded past now at each expiry. Its handler is
+ * not timed (it wakes the CPU's stopper every period, not modelled). The
+ * timers were started as each CPU came up at boot: the first expiry is
+ * drawn from the run's generator, uniform over one period.
+ */
+static void watchdog_arm(struct il_sim *s)
+{
+	if (s->p->watchdog_thresh <= 0)
+		return;
+	int64_t period = (int64_t)s->p->watchdog_thresh * 2 * 1000000000 / 5;
+	for (int i = 0; i < s->ncpus; i++)
+		hk_arm(s, i, 1 + (int64_t)il_rng_below(&s->rng, (uint64_t)period), 0, 0, period);
 }
 
 /* --------------------------------------------------------------- run */
@@ -901,6 +941,7 @@ __attribute__((flatten)) int il_sim_run(struct il_sim *s, struct il_err *err)
 		if (s->tasks[k].state == T_RUNNABLE)
 			rq_push(&s->cpus[s->tasks[k].cpu], k);
 	s->setup_done = true;
+	watchdog_arm(s);
 	s->next_tick_t = s->tick_nsec;
 	ev_push(s, s->tick_nsec, EV_TICK, -1, -1, 0);
 	/*

@@ -45,6 +45,8 @@ struct sim_hk {
 	bool used, popped;
 	int64_t cost_ns;
 	uint64_t arg;
+	int64_t due_ns;      /* expiry */
+	int64_t period_ns;   /* > 0: the engine's own periodic timer (no workload callback) */
 };
 
 struct sim_cpu {

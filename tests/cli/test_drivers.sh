@@ -70,7 +70,7 @@ expect_exit 0 "$I" platform show ibm-power10-dedicated --lines
 printf 'snooze latency:0 disabled:0 default:enabled\nCEDE latency:12 disabled:0 default:enabled\n' >"$TMP/want"
 expect_same "$TMP/want"
 expect_exit 0 "$I" platform show ibm-power10-dedicated --format csv
-expect_out ",1,CEDE,CEDE,12,120,0,enabled,-,cede,0"
+expect_out ",1,CEDE,CEDE,12,120,0,enabled,-,cede,2600"
 expect_out ",0,snooze,snooze,0,0,0,enabled,POLLING,poll,0"
 expect_exit 0 "$I" platform show ibm-power10-dedicated
 expect_out "snooze timeout: 120000 ns"

@@ -85,7 +85,7 @@ sed 's/^\[kernel\]/[firmware]\nexit.CEDE = 5us\n[kernel]/' "$SRCDIR/platforms/ib
 line=$(grep -n '^exit.CEDE' "$f" | cut -d: -f1)
 expect_exit 1 "$I" platform show "$f"
 expect_err "idlelab: $f:$line: exit.CEDE: no state of this platform is named 'CEDE' under any kernel release or option"
-sed 's/^\[kernel\]/[firmware]\nexit.CEDE = 5us\n[kernel]/' "$SRCDIR/platforms/ibm-power10-dedicated.ini" >"$f"
+sed 's/^\[firmware\]/[firmware]\nexit.CEDE = 5us/' "$SRCDIR/platforms/ibm-power10-dedicated.ini" >"$f"
 line=$(grep -n '^exit.CEDE' "$f" | cut -d: -f1)
 expect_exit 1 "$I" sim --platform "$f" --duration 10ms
 expect_err "$f:$line: exit.CEDE: pseries_idle's state CEDE takes its wake-up latency from hlt_exit, not from exit.NAME"

@@ -3,7 +3,8 @@
  * The engine's ordering rules, with hand-derived expectations: tick retained
  * vs stopped (and not stopped when a timer is within one tick), wake-up
  * during entry (call_cpuidle -EBUSY), IPI send and delivery, poll time limit,
- * exit-path cost inside the residency, the single-state and no-cpuidle tick
+ * exit-path cost inside the residency, the soft-lockup watchdog's
+ * per-CPU hrtimer, the single-state and no-cpuidle tick
  * rules (f4c31b07b136 and before), idle=poll, turbo bins, energy sums, PM
  * QoS, determinism, and idle + busy = simulated time on every CPU.
  *
@@ -598,6 +599,19 @@ static void poll_time_limit(void **unused)
 	/* a tick in a poll runs its handler, the poll goes on: 10 ticks seen */
 	assert_int_equal(tg_data[0].got_ticks, 10);
 
+	/*
+	 * a driver with its own polling limit (pseries' snooze_timeout) uses
+	 * it instead of cpuidle_poll_time(): 50 us here, where the rule gives
+	 * C1's 20 us; 208 * 50300 <= 10.5 ms < 209 * 50300
+	 */
+	x.m.snooze_timeout_ns = 50000;
+	tg_reset(0, false);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	assert_int_equal(x.r.cpu[0].usage[0].usage, 208);
+	assert_int_equal(x.r.cpu[0].usage[0].time_ns, 208 * 50000);
+	assert_int_equal(tg_data[0].poll_limits, 208);
+	x.m.snooze_timeout_ns = 0;
+
 	/* a wake-up ends the poll without the limit flag */
 	struct os_cfg c = { .a_cycles = 1000, .wake_b = true };
 	tg_reset(0, false);
@@ -660,6 +674,48 @@ static void exit_path_shared(void **unused)
 		assert_int_equal(x.r.cpu[1].usage[1].time_ns, (shared ? 1012000 : 1007000) - 300);
 		assert_int_equal(tg_data[1].last_sel.clock_ns, shared ? 1012000 : 1007000);
 	}
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
+/*
+ * kernel.watchdog_thresh = 1: every CPU's soft-lockup hrtimer fires each
+ * 2/5 s (400 ms), first at a drawn F in (0, 400 ms], then forwarded by the
+ * period. With the tick stopped and C1 (exit 1 us) the CPU is woken only by
+ * it: the first select sees F; every later one runs 1 us after an expiry and
+ * sees 400 ms - 1 us; C1 is entered once per expiry whose exit completes by
+ * the end of the run.
+ */
+static void watchdog_hrtimer(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	const int64_t period = 400000000, dur = 1300000000;
+	load(&x, PLAT_HEAD "watchdog_thresh = 1\n" POLL_STATE C1_STATE);
+	assert_int_equal(x.p.watchdog_thresh, 1);
+	params(&prm, dur);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	for (int cpu = 0; cpu < 2; cpu++) {
+		int64_t f = tg_data[cpu].first_sel.sleep_length_ns;
+		assert_true(f > 0 && f <= period);
+		int64_t n = (dur - 1000 - f) / period + 1;
+		assert_int_equal(x.r.cpu[cpu].usage[1].usage, n);
+		assert_int_equal(tg_data[cpu].selects, n + 1);
+		assert_int_equal(tg_data[cpu].last_sel.sleep_length_ns, period - 1000);
+		assert_int_equal(tg_data[cpu].last_sel.clock_ns, f + (n - 1) * period + 1000);
+		assert_int_equal(tg_data[cpu].got_ticks, 0);
+	}
+	/* the two CPUs' timers started at different times */
+	assert_true(tg_data[0].first_sel.sleep_length_ns != tg_data[1].first_sel.sleep_length_ns);
+
+	/* the key absent: no timer, no wake-up */
+	load(&x, PLAT_HEAD POLL_STATE C1_STATE);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	assert_int_equal(tg_data[0].first_sel.sleep_length_ns, prm.no_timer_ns);
+	assert_int_equal(x.r.cpu[0].usage[1].usage, 0);
 	if (x.r.cpu)
 		il_sim_result_free(&x.r);
 }
@@ -1091,6 +1147,7 @@ int main(void)
 		cmocka_unit_test(exit_path_cost),
 		cmocka_unit_test(exit_path_shared),
 		cmocka_unit_test(warmup),
+		cmocka_unit_test(watchdog_hrtimer),
 		cmocka_unit_test(single_state_tick_rule),
 		cmocka_unit_test(no_cpuidle_tick_rule),
 		cmocka_unit_test(tick_rules_by_release),
