@@ -228,8 +228,12 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 	sim_power_init(s);
 	/*
 	 * A CPU waiting in MWAIT has set TIF_POLLING_NRFLAG and monitors its
-	 * thread flags (mwait_idle_with_hints(), mwait_idle(); not with
-	 * X86_BUG_MONITOR): a remote wake-up is the need_resched store alone.
+	 * thread flags (mwait_idle_with_hints() in arch/x86/include/asm/mwait.h,
+	 * mwait_idle() in arch/x86/kernel/process.c, every release 5.4 .. 7.1;
+	 * not with X86_BUG_MONITOR): a remote wake-up is the need_resched store
+	 * alone, whether it takes resched_curr()'s set_nr_and_not_polling() or
+	 * the wake list's set_nr_if_polling() (kernel/sched/core.c; the wake
+	 * list on the call-function queue from v5.8, b2a02fc43a1f).
 	 */
 	for (int i = 0; i < s->drv->state_count; i++)
 		s->st_monitor[i] = s->drv->states[i].entry == IL_ENTRY_MWAIT && !p->bug_monitor;
