@@ -153,6 +153,12 @@ struct il_platform {
 	struct il_dist ipi_delivery;   /* send to arrival at the target, ns */
 	struct il_dist monitor_wake;   /* need_resched store to a CPU in MWAIT: the line's
 					  transfer until the monitor fires, ns */
+
+	/* [noise] what makes runs with different seeds differ */
+	double irq_rate;               /* device interrupts per second on each CPU (Poisson) */
+	struct il_dist irq_cost;       /* their handler time, ns */
+	struct il_dist timer_jitter;   /* hrtimer expiry to its interrupt, ns */
+	int64_t timer_slack_ns;        /* slack of the workloads' sleeps (hard expiry = + slack) */
 };
 
 static inline int il_platform_ncpus(const struct il_platform *p)

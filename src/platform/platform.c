@@ -37,7 +37,7 @@
 #define CST_SEEN_METHOD (1u << 2)
 
 /* sections: 9 named ones, [state.0..9], [cst.1..8] (see section_id()) */
-#define NSECT_ALL (9 + IL_STATE_MAX + IL_PLAT_CST_MAX)
+#define NSECT_ALL (10 + IL_STATE_MAX + IL_PLAT_CST_MAX)
 /* keys of one file: at most every key once, each [state.N] and [cst.N], all turbo counts */
 #define SEEN_KEYS_MAX 1024
 
@@ -213,7 +213,7 @@ struct key {
 
 SETTER(set_name); SETTER(set_source); SETTER(set_arch);
 SETTER(set_vendor); SETTER(set_hypervisor); SETTER(set_xcede_us);
-SETTER(set_xcede_ticks); SETTER(set_hz); SETTER(set_switch_ns);
+SETTER(set_xcede_ticks); SETTER(set_hz); SETTER(set_switch_ns); SETTER(set_duration);
 SETTER(set_release); SETTER(set_option); SETTER(set_state_exit);
 SETTER(set_state_power); SETTER(set_state_name); SETTER(set_latency_us);
 SETTER(set_latency_ns); SETTER(set_flags); SETTER(set_entry);
@@ -411,6 +411,15 @@ static const struct key keys[] = {
 	KP("ipi", "send", IL_PK_DIST, 0, 0, NULL, 0, "cost of an IPI to the sender", ipi_send, NULL),
 	KP("ipi", "delivery", IL_PK_DIST, 0, 0, NULL, 0, "from send to arrival at the target",
 	   ipi_delivery, NULL),
+	KP("noise", "irq_rate", IL_PK_NUMBER, 0, 1e6, "0", 0,
+	   "device interrupts per second on each CPU, at random times (Poisson)", irq_rate, NULL),
+	KP("noise", "irq_cost", IL_PK_DIST, 0, 0, NULL, 0, "handler time of such an interrupt",
+	   irq_cost, NULL),
+	KP("noise", "timer_jitter", IL_PK_DIST, 0, 0, NULL, 0,
+	   "from an hrtimer's expiry to its interrupt running, drawn per expiry", timer_jitter, NULL),
+	KP("noise", "timer_slack", IL_PK_DURATION, 0, 1e9, "0", 0,
+	   "timer slack of the workloads' sleeps (the kernel's default for normal tasks: 50us)",
+	   timer_slack_ns, set_duration),
 	KP("ipi", "monitor_wake", IL_PK_DIST, 0, 0, NULL, 0,
 	   "from the need_resched store to the MONITOR of a CPU in MWAIT firing (no IPI)",
 	   monitor_wake, NULL),
@@ -646,6 +655,18 @@ SETTER(set_switch_ns)
 	return 1;
 }
 
+/* A duration in the key's bounds, both included. */
+SETTER(set_duration)
+{
+	int64_t ns;
+
+	if (il_parse_duration_ns(v, &ns) || ns < (int64_t)k->pub.min || ns > (int64_t)k->pub.max)
+		return fail(c, c->line, "%s: '%s' is not a duration in [%.0f, %.0f] ns (with ns/us/ms/s)",
+			    key, v, k->pub.min, k->pub.max);
+	*(int64_t *)f = ns;
+	return 1;
+}
+
 SETTER(set_release)
 {
 	struct il_err e;
@@ -871,6 +892,7 @@ SETTER(set_turbo)
 /* The sections, canonical ids for the duplicate checks: [state.N] and [cst.N] by index. */
 static const char *const plain_sections[] = {
 	"platform", "topology", "cpu", "kernel", "firmware", "turbo", "power", "ipi", "driver",
+	"noise",
 };
 #define NPLAIN (int)(sizeof(plain_sections) / sizeof(plain_sections[0]))
 #define SECT_STATE(i) (NPLAIN + (i))

@@ -149,8 +149,10 @@ static void run_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	/* blocked (on a timer, a message or I/O) */
 	t->state = T_BLOCKED;
 	if (t->action == A_SLEEP) {
+		/* the interrupt comes timer_jitter after the expiry the governors see */
 		sim_timerq_push(&c->th, t->timer_t);
-		ev_push(s, t->timer_t, EV_TIMER, c->cpu, id, 0);
+		ev_push(s, t->timer_t + il_dist_sample(&s->p->timer_jitter, &s->rng), EV_TIMER, c->cpu,
+			id, 0);
 	}
 	c->cur = -1;
 	if (c->extra_ns > 0) {
@@ -555,6 +557,18 @@ static void warmup_end(struct il_sim *s, int64_t now)
 	s->wl->warmup(s->wl_cfg, s->wl_st, s);
 }
 
+/*
+ * The next device interrupt of cpu after t ([noise] irq_rate: a Poisson
+ * stream per CPU, so the gaps are exponential), if the rate is not 0.
+ */
+static void noise_irq_next(struct il_sim *s, int cpu, int64_t t)
+{
+	if (s->p->irq_rate <= 0)
+		return;
+	double gap = -il_sim_log(1 - il_rng_uniform(&s->rng)) * 1e9 / s->p->irq_rate;
+	ev_push(s, t + (int64_t)gap + 1, EV_NOISE_IRQ, cpu, -1, 0);
+}
+
 static void on_event(struct il_sim *s, const struct sim_ev *e)
 {
 	int64_t now = e->t;
@@ -570,8 +584,13 @@ static void on_event(struct il_sim *s, const struct sim_ev *e)
 		break;
 	case EV_TIMER:
 	case EV_IRQ: {
-		/* arg2 = 1 + the time it was raised, for an interrupt handled late */
+		/*
+		 * arg2 = 1 + the time it was raised, for an interrupt handled late;
+		 * a timer's wake-up counts from its expiry (before any jitter)
+		 */
 		int64_t orig = e->arg2 ? (int64_t)(e->arg2 - 1) : now;
+		if (e->type == EV_TIMER)
+			orig = s->tasks[e->arg].timer_t;
 		if (e->type == EV_TIMER && !e->arg2)
 			sim_timerq_pop(&c->th);
 		if (e->type == EV_IRQ && e->arg < 0 && !e->arg2 && s->wl->irq)
@@ -628,6 +647,17 @@ static void on_event(struct il_sim *s, const struct sim_ev *e)
 	case EV_WARMUP:
 		warmup_end(s, now);
 		break;
+	case EV_NOISE_IRQ: {
+		/* arg2 = 1 + when it was raised, for an interrupt held over the entry window */
+		int64_t orig = e->arg2 ? (int64_t)(e->arg2 - 1) : now;
+		if (!cpu_interrupt(s, c, now, false, -1, orig,
+				   il_dist_sample(&s->p->irq_cost, &s->rng))) {
+			ev_push(s, c->slot_t, EV_NOISE_IRQ, e->cpu, -1, (uint64_t)orig + 1);
+			break;
+		}
+		noise_irq_next(s, e->cpu, orig);
+		break;
+	}
 	}
 }
 
@@ -774,6 +804,8 @@ void il_sim_task_work(struct il_sim *s, int task, uint64_t cycles, int64_t ns)
 void il_sim_task_sleep_until(struct il_sim *s, int task, int64_t abs_ns)
 {
 	struct sim_task *t = &s->tasks[task];
+	/* the hrtimer's hard expiry is the end of the slack window; nothing expires it earlier */
+	abs_ns += s->p->timer_slack_ns;
 	t->timer_t = abs_ns < s->now ? s->now : abs_ns;
 	t->expect_t = t->timer_t;
 	t->action = A_SLEEP;
@@ -942,6 +974,8 @@ __attribute__((flatten)) int il_sim_run(struct il_sim *s, struct il_err *err)
 			rq_push(&s->cpus[s->tasks[k].cpu], k);
 	s->setup_done = true;
 	watchdog_arm(s);
+	for (int i = 0; i < s->ncpus; i++)
+		noise_irq_next(s, i, 0);
 	s->next_tick_t = s->tick_nsec;
 	ev_push(s, s->tick_nsec, EV_TICK, -1, -1, 0);
 	/*

@@ -720,6 +720,55 @@ static void watchdog_hrtimer(void **unused)
 		il_sim_result_free(&x.r);
 }
 
+/*
+ * [noise]: timer_slack moves a sleep's hard expiry (the governor sees it);
+ * timer_jitter delays its interrupt, the wake-up latency counting from the
+ * expiry; irq_rate wakes idle CPUs at random, differently for each seed.
+ */
+static void noise(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	struct os_cfg c = { .no_a = true, .b_sleep_ns = 500000 };
+
+	load(&x, PLAT_HEAD "[noise]\ntimer_slack = 50us\n" POLL_STATE C1_STATE);
+	params(&prm, 1500000);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &os_wl, &c, &prm);
+	/* B sleeps from 0 (select at 0, entry at 300), expiry at 550000, exit 1 us */
+	assert_int_equal(tg_data[1].first_sel.sleep_length_ns, 550000);
+	assert_int_equal(x.r.cpu[1].usage[1].time_ns, 550000 + 1000 - 300);
+	assert_int_equal(last_os.b_lat[1], 1000);
+
+	load(&x, PLAT_HEAD "[noise]\ntimer_jitter = 2000\n" POLL_STATE C1_STATE);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &os_wl, &c, &prm);
+	assert_int_equal(tg_data[1].first_sel.sleep_length_ns, 500000);
+	assert_int_equal(x.r.cpu[1].usage[1].time_ns, 502000 + 1000 - 300);
+	assert_int_equal(last_os.b_lat[1], 3000);
+
+	/* 2000 interrupts a second on each CPU for 1 s: about 2000 C1 periods each */
+	load(&x, PLAT_HEAD "[noise]\nirq_rate = 2000\nirq_cost = 500\n" POLL_STATE C1_STATE);
+	params(&prm, 1000000000);
+	unsigned long long n[2][2];
+	for (int seed = 0; seed < 2; seed++) {
+		prm.seed = 1 + (uint64_t)seed;
+		tg_reset(1, true);
+		simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+		for (int cpu = 0; cpu < 2; cpu++) {
+			n[seed][cpu] = x.r.cpu[cpu].usage[1].usage;
+			/* Poisson: sd = sqrt(2000) = 45 */
+			assert_true(n[seed][cpu] > 1800 && n[seed][cpu] < 2200);
+			/* the handlers run outside the residency: idle loop time */
+			assert_int_equal(x.r.cpu[cpu].busy_ns, 0);
+		}
+	}
+	assert_true(n[0][0] != n[1][0] || n[0][1] != n[1][1]);
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
 /* The value of metric row/col of a result (-1 if absent). */
 static double metric(const struct il_sim_result *r, const char *row, const char *col)
 {
@@ -1147,6 +1196,7 @@ int main(void)
 		cmocka_unit_test(exit_path_cost),
 		cmocka_unit_test(exit_path_shared),
 		cmocka_unit_test(warmup),
+		cmocka_unit_test(noise),
 		cmocka_unit_test(watchdog_hrtimer),
 		cmocka_unit_test(single_state_tick_rule),
 		cmocka_unit_test(no_cpuidle_tick_rule),
