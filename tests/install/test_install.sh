@@ -32,6 +32,9 @@ for f in "$libdir/libidlelab.a" "$libdir/libidlelab.so"; do
 	[ -e "$f" ] && ok || bad "$f not installed"
 done
 [ -x "$(find "$DEST" -path '*/bin/idlelab')" ] && ok || bad "bin/idlelab not installed"
+for c in idlelab idlelab-sim idlelab-replay idlelab-scenario; do
+	[ -n "$(find "$DEST" -path "*/share/man/man1/$c.1")" ] && ok || bad "man page $c.1 not installed"
+done
 case " $slibs " in *" -lz "*) ok ;; *) bad "--static lacks -lz: $slibs" ;; esac
 case " $slibs " in *" -linih "*) ok ;; *) bad "--static lacks -linih: $slibs" ;; esac
 case " $slibs " in *" -lm "*) ok ;; *) bad "--static lacks -lm: $slibs" ;; esac
