@@ -32,6 +32,8 @@ for f in "$libdir/libidlelab.a" "$libdir/libidlelab.so"; do
 	[ -e "$f" ] && ok || bad "$f not installed"
 done
 [ -x "$(find "$DEST" -path '*/bin/idlelab')" ] && ok || bad "bin/idlelab not installed"
+[ -f "$(find "$DEST" -path '*/share/bash-completion/completions/idlelab')" ] && ok ||
+	bad "bash completion not installed"
 for c in idlelab idlelab-sim idlelab-replay idlelab-scenario; do
 	[ -n "$(find "$DEST" -path "*/share/man/man1/$c.1")" ] && ok || bad "man page $c.1 not installed"
 done
@@ -61,7 +63,7 @@ expect_same "$FX/menu-demo.out"
 
 # and static (a sanitizer runtime cannot be linked statically: those builds skip it)
 if [ -z "$SAN" ]; then
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2046,SC2086
 	$CC -static -Wall -Wextra -Werror -o "$TMP/menu-demo-static" "$SRCDIR/examples/menu-demo.c" \
 		$(pkg-config --static --cflags --libs idlelab) 2>"$TMP/err" && ok ||
 		{ bad "menu-demo does not build static:"; cat "$TMP/err" >&2; }
