@@ -1,9 +1,27 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Install the Debian packages idlelab needs, only those that are missing.
+#   install-deps.sh build        what building and running idlelab needs (make demo)
+#   install-deps.sh build test   that and what the tests, ASan and fuzz runs need (make check)
 set -eu
-# chromium: the scenario report's HTML page rendered headless (tests/cli/test_scenario_html.sh)
-pkgs="gcc clang meson ninja-build pkg-config python3 libinih-dev libcmocka-dev libjson-c-dev zlib1g-dev libclang-rt-14-dev chromium"
+# the compiler, C library and build system (gcc only recommends libc6-dev,
+# which --no-install-recommends leaves out); inih reads platform files, zlib the kernel
+# configuration in /proc/config.gz; python3 embeds the built-in platforms
+# and scenarios and writes the manual pages and the library's symbol list
+build="gcc libc6-dev make meson ninja-build pkg-config python3 libinih-dev zlib1g-dev"
+# cmocka: unit tests; json-c: reads back what our JSON writer wrote;
+# clang and libclang-rt-14-dev: libFuzzer; groff-base: the manual pages
+# checked; chromium: the scenario report's HTML page rendered headless
+test="libcmocka-dev libjson-c-dev clang libclang-rt-14-dev groff-base chromium"
+[ $# -gt 0 ] || set -- build
+pkgs=""
+for group; do
+	case $group in
+	build) pkgs="$pkgs $build" ;;
+	test) pkgs="$pkgs $test" ;;
+	*) echo "usage: $0 build|test..." >&2; exit 2 ;;
+	esac
+done
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* idlelab governors: the governors and their kernel-release presets. */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "idlelab/governor.h"
+#include "idlelab/report.h"
+
+static int governors_run(int argc, char **argv)
+{
+	enum il_format fmt = IL_FORMAT_TABLE;
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' }, { NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:f:", opts, NULL)) != -1) {
+		if (c == 'f') {
+			if (il_format_parse(optarg, &fmt))
+				return cli_usage_error("governors", "unknown format '%s'", optarg);
+		} else if (c == ':') {
+			return cli_usage_error("governors", "option '%s' needs a value",
+					       argv[optind - 1]);
+		} else {
+			return cli_usage_error("governors", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("governors", "unexpected argument '%s'", argv[optind]);
+
+	struct il_table *t = il_table_new(NULL);
+	il_table_col(t, "name");
+	il_table_col(t, "rating");
+	il_table_col(t, "presets");
+	for (int i = 0; il_governors[i]; i++) {
+		const struct il_gov_ops *ops = il_governors[i];
+		char presets[512];
+
+		il_gov_preset_list(ops, presets, sizeof(presets));
+		il_table_row(t);
+		il_table_str(t, ops->name);
+		il_table_u64(t, ops->rating);
+		il_table_str(t, presets);
+	}
+	int r = il_table_print(t, fmt, stdout);
+	il_table_free(t);
+	return r ? 1 : 0;
+}
+
+const struct il_command cmd_governors = {
+	.name = "governors",
+	.summary = "list the governors and the kernel releases of their presets",
+	.usage = "usage: idlelab governors [--format table|csv|json]\n\n"
+		 "Lists the governors a spec NAME[@RELEASE][+PATCH[=VALUE]]... can name\n"
+		 "(--governor of replay and sim), each with its rating as the kernel registers\n"
+		 "it and the releases of its presets, oldest first: NAME@RELEASE picks the\n"
+		 "governor's text as that mainline release ships it, NAME alone the newest.\n"
+		 "The kernel commits each preset follows: docs/governors.md.\n",
+	.run = governors_run,
+};

@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# idlelab governors: every governor with its presets, in the three formats;
+# every NAME@RELEASE it lists is a spec replay accepts, and no other release.
+. "$SRCDIR/tests/cli/lib.sh"
+cd "$SRCDIR" || exit 1
+I=$IDLELAB
+LOG=examples/menu-demo.log
+
+expect_exit 0 "$I" governors
+expect_out "menu "
+expect_out "haltpoll "
+expect_exit 0 "$I" governors --format csv
+head -1 "$TMP/out" >"$TMP/head"
+echo "name,rating,presets" | diff - "$TMP/head" >/dev/null && ok || bad "csv header: $(cat "$TMP/head")"
+grep -q '^menu,20,.* 6\.12 ' "$TMP/out" && ok || bad "menu@6.12 not listed"
+grep -q '^teo,19,' "$TMP/out" && ok || bad "teo's rating is not 19"
+cp "$TMP/out" "$TMP/govs.csv"
+expect_exit 0 "$I" governors --format json
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d) >= 6' "$TMP/out" &&
+	ok || bad "governors --format json is not a list of 6 or more"
+expect_exit 2 "$I" governors --format xml
+expect_exit 2 "$I" governors menu
+expect_err "unexpected argument 'menu'"
+
+# each listed spec works; a release between two presets is not a preset
+n=0
+while IFS=, read -r name _ presets; do
+	[ "$name" = name ] && continue
+	for rel in $presets; do
+		"$I" replay --governor "$name@$rel" --quiet "$LOG" >/dev/null 2>"$TMP/err" && ok ||
+			bad "$name@$rel listed but refused: $(cat "$TMP/err")"
+		n=$((n + 1))
+	done
+done <"$TMP/govs.csv"
+[ "$n" -ge 40 ] && ok || bad "only $n presets listed"
+expect_exit 2 "$I" replay --governor menu@6.7 --quiet "$LOG"
+finish
