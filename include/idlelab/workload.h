@@ -54,6 +54,12 @@ struct il_workload {
 	 * Rates divide by il_sim_measured_ns().
 	 */
 	void (*warmup)(const void *cfg, void *st, struct il_sim *s);
+	/*
+	 * The run is over: 0, or -EINVAL with err if it ended before the
+	 * workload's work was done (a sweep's rows that did not fit in the
+	 * duration), so that no row is dropped silently (optional).
+	 */
+	int (*finished)(const void *cfg, void *st, struct il_sim *s, struct il_err *err);
 	/* Add the workload's metrics at the end of a run. */
 	void (*report)(const void *cfg, void *st, struct il_sim *s, struct il_metrics *out);
 	void (*cleanup)(void *st);

@@ -1028,5 +1028,8 @@ __attribute__((flatten)) int il_sim_run(struct il_sim *s, struct il_err *err)
 		s->events++;
 	}
 	s->end_t = s->workload_stopped ? s->now : s->params.duration_ns;
+	s->now = s->end_t;   /* the run's clock ends with it: rates cover all of it */
+	if (s->wl->finished)
+		return s->wl->finished(s->wl_cfg, s->wl_st, s, err);
 	return 0;
 }

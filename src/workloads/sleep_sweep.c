@@ -264,6 +264,30 @@ static void interval_label(int64_t ns, char *buf, size_t size)
 	snprintf(buf, size, "%lld.%0*dus", (long long)(ns / 1000), digits, frac);
 }
 
+/* Every interval's loops must fit in the run: never a row dropped silently. */
+static int finished(const void *cfgp, void *stp, struct il_sim *s, struct il_err *err)
+{
+	const struct ss_cfg *c = cfgp;
+	const struct ss_state *st = stp;
+	double done = 0, all = 0;
+
+	if (st->phase >= c->n)
+		return 0;
+	/* the time the loops take, from those done: the rest at the same pace */
+	for (int k = 0; k < c->n; k++) {
+		double loop = (double)c->loops * (double)c->interval_ns[k];
+		all += loop;
+		if (k < st->phase)
+			done += loop;
+		else if (k == st->phase)
+			done += loop * (double)st->count / (double)c->loops;
+	}
+	double need = done > 0 ? (double)il_sim_now(s) * all / done : (double)all;
+	return il_err_set(err, EINVAL, "sleep-sweep: %d of %d intervals completed in %.3f s; the "
+			  "loops need about %.3f s: give a longer --duration or fewer loops",
+			  st->phase, c->n, (double)il_sim_now(s) * 1e-9, need * 1e-9);
+}
+
 static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metrics *out)
 {
 	const struct ss_cfg *c = cfgp;
@@ -314,5 +338,6 @@ const struct il_workload il_wl_sleep_sweep = {
 	.setup = setup,
 	.task_ran = task_ran,
 	.task_woke = task_woke,
+	.finished = finished,
 	.report = report,
 };

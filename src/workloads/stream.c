@@ -192,6 +192,20 @@ static void task_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
 		il_sim_task_block(s, task, -1);
 }
 
+/* Every size's phase must fit in the run: never a row dropped silently. */
+static int finished(const void *cfgp, void *stp, struct il_sim *s, struct il_err *err)
+{
+	const struct st_cfg *c = cfgp;
+	const struct st_state *st = stp;
+
+	/* the last phase may end with the run itself */
+	if (st->phase >= c->nsizes || (st->phase == c->nsizes - 1 && il_sim_now(s) >= st->phase_end))
+		return 0;
+	return il_err_set(err, EINVAL, "stream: %d of %d sizes completed in %.3f s; the phases need "
+			  "%.3f s: give a longer --duration or a shorter phase", st->phase, c->nsizes,
+			  (double)il_sim_now(s) * 1e-9, (double)c->phase_ns * c->nsizes * 1e-9);
+}
+
 static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metrics *out)
 {
 	const struct st_cfg *c = cfgp;
@@ -229,5 +243,6 @@ const struct il_workload il_wl_stream = {
 	.setup = setup,
 	.task_ran = task_ran,
 	.task_woke = task_woke,
+	.finished = finished,
 	.report = report,
 };

@@ -93,7 +93,7 @@ for t in $TREES; do
 	[ -s "$TMP/out" ] && bad "$t: platform capture -o printed something"
 	expect_exit 0 "$IDLELAB" platform show "$TMP/$t.ini"
 	expect_out "platform: $t ("
-	expect_exit 0 "$IDLELAB" sim --platform "$TMP/$t.ini" --duration 20ms --format csv
+	expect_exit 0 "$IDLELAB" sim --platform "$TMP/$t.ini" --wl-opt loops=2 --wl-opt intervals=10,100 --duration 20ms --format csv
 	[ "$(wc -l <"$TMP/out")" -gt 1 ] && ok || bad "$t: sim printed no rows"
 done
 # the facts each tree shows

@@ -59,9 +59,9 @@ EOF
 }
 
 # --- D10: JSON with such names is valid ---------------------------------
-expect_exit 0 "$I" sim --platform "$EVIL" --duration 5ms --format json
+expect_exit 0 "$I" sim --platform "$EVIL" --wl-opt loops=2 --wl-opt intervals=10,100 --duration 5ms --format json
 json_ok "$TMP/out" "sim --format json"
-expect_exit 0 "$I" sim --platform "$EVIL" --duration 5ms --format json --output "$TMP/evil.json"
+expect_exit 0 "$I" sim --platform "$EVIL" --wl-opt loops=2 --wl-opt intervals=10,100 --duration 5ms --format json --output "$TMP/evil.json"
 expect_exit 0 "$I" compare "$TMP/evil.json" "$TMP/evil.json" --format json
 json_ok "$TMP/out" "compare --format json"
 expect_exit 0 "$I" platform show "$EVIL" --format json
@@ -88,7 +88,7 @@ expect_out 'driver: ev\e[2Jil (preferred governor ladder)'
 expect_out 'platform: evil (d\e]0;t\x07 \u009b\xff)'
 expect_exit 0 "$I" platform show "$EVIL" --lines
 no_raw_controls "$TMP/out" "platform show --lines"
-expect_exit 0 "$I" sim --platform "$EVIL" --duration 5ms
+expect_exit 0 "$I" sim --platform "$EVIL" --wl-opt loops=2 --wl-opt intervals=10,100 --duration 5ms
 no_raw_controls "$TMP/out" "sim"
 expect_out 'kernel 7.1: cpuidle driver ev\e[2Jil'
 expect_out '  0  P\xfeOLL\e[1m  '
@@ -110,12 +110,15 @@ expect_err "name: 'bad\\e[31m'"
 # --- tidy CSV -------------------------------------------------------------
 SMALL=tests/fixtures/sim/small.ini
 SIMNUM="config run interval_us cpu value"
-for w in sleep-sweep pingpong stream idle; do
+# the sweep's loops and stream's phases fit in the run
+for w in "sleep-sweep --wl-opt loops=2 --wl-opt intervals=5,50" pingpong "stream --wl-opt phase=5ms --wl-opt sizes=64,4096" idle; do
+	# shellcheck disable=SC2086
 	expect_exit 0 "$I" sim --platform "$SMALL" --governor ladder --governor menu --workload $w \
 		--duration 20ms --runs 2 --format csv
+	w=${w%% *}
 	tidy_csv "$TMP/out" "sim $w" $SIMNUM
 done
-expect_exit 0 "$I" sim --platform "$EVIL" --duration 5ms --format csv
+expect_exit 0 "$I" sim --platform "$EVIL" --wl-opt loops=2 --wl-opt intervals=10,100 --duration 5ms --format csv
 tidy_csv "$TMP/out" "sim, odd names" $SIMNUM
 [ "$(head -1 "$TMP/out")" = "config,platform,kernel,governor,workload,run,group,interval_us,state,cpu,metric,unit,value" ] &&
 	ok || bad "sim CSV header: $(head -1 "$TMP/out")"

@@ -52,7 +52,7 @@ expect_exit 0 "$IDLELAB" info --interval 0.1 --count 2 --csv
 expect_exit 0 "$IDLELAB" platform capture -o "$TMP/me.ini" --name this-machine
 expect_exit 0 "$IDLELAB" platform show "$TMP/me.ini"
 expect_out "driver: $(cat $SYS/cpuidle/current_driver)"
-expect_exit 0 "$IDLELAB" sim --platform "$TMP/me.ini" --duration 20ms --format csv
+expect_exit 0 "$IDLELAB" sim --platform "$TMP/me.ini" --wl-opt loops=2 --wl-opt intervals=10,100 --duration 20ms --format csv
 
 # --- sweep and latency on the machine; a changed governor written back -------------
 if [ -d "$SYS/cpu1/cpuidle" ]; then

@@ -129,11 +129,11 @@ expect_err "unknown option"
 expect_exit 1 "$IDLELAB" sim --workload sleep-sweep --wl-opt wakee=7
 expect_err "CPU 7 does not exist"
 # the JSON names the engine settings the runs used: switch_ns from the platform, or --sim-opt
-expect_exit 0 "$IDLELAB" sim --platform kvm-haltpoll --duration 5ms --format json
+expect_exit 0 "$IDLELAB" sim --platform kvm-haltpoll --wl-opt loops=2 --wl-opt intervals=10,100 --duration 5ms --format json
 expect_out '"engine": {"entry_ns": 300, "switch_ns": 2215,'
-expect_exit 0 "$IDLELAB" sim --platform kvm-haltpoll --duration 5ms --format json --sim-opt switch_ns=100
+expect_exit 0 "$IDLELAB" sim --platform kvm-haltpoll --wl-opt loops=2 --wl-opt intervals=10,100 --duration 5ms --format json --sim-opt switch_ns=100
 expect_out '"switch_ns": 100,'
-expect_exit 0 "$IDLELAB" sim --platform intel-haswell-ep --duration 5ms --format json
+expect_exit 0 "$IDLELAB" sim --platform intel-haswell-ep --wl-opt loops=2 --wl-opt intervals=10,100 --duration 5ms --format json
 expect_out '"switch_ns": 700,'
 # one CPU limit (IL_CPUS_MAX = 8192) for the platform loader, the engine and every workload
 topo() { sed "s/^packages = 1/packages = $1/; s/^cores_per_package = 2/cores_per_package = $2/;
@@ -232,4 +232,15 @@ expect_exit 0 "$IDLELAB" sim --platform "$SMALL" --governor ladder --wl-opt loop
 	--wl-opt "intervals=2.585,2.9,0.5,3,1500ns" --format csv
 for iv in 2.585 2.9 0.5 3 1.5; do expect_out ",interval,$iv,,,wakee_cpu,"; done
 [ "$(grep -c ',interval,[^,]*,,,wakee_cpu,' "$TMP/out")" -eq 5 ] && ok || bad "want 5 interval rows"
+# work that does not fit in --duration is refused, never cut short silently
+expect_exit 1 "$IDLELAB" sim --platform "$SMALL" --governor ladder --wl-opt loops=1000 \
+	--wl-opt intervals=1000,2000 --duration 100ms --format json --output "$TMP/cut.json"
+expect_err "sleep-sweep: 0 of 2 intervals completed in 0.100 s; the loops need about 3."
+[ ! -e "$TMP/cut.json" ] && ok || bad "a cut sweep left an output file"
+expect_exit 1 "$IDLELAB" sim --platform "$SMALL" --governor ladder --workload stream \
+	--wl-opt phase=10ms --wl-opt sizes=64,128,256 --duration 25ms
+expect_err "stream: 2 of 3 sizes completed in 0.025 s; the phases need 0.030 s"
+# a last phase that ends with the run is complete
+expect_exit 0 "$IDLELAB" sim --platform "$SMALL" --governor ladder --workload stream \
+	--wl-opt phase=10ms --wl-opt sizes=64,128 --duration 20ms
 finish

@@ -10,7 +10,7 @@ I=$IDLELAB
 LOG=tests/fixtures/replay/haltpoll-small.log
 SMALL=tests/fixtures/sim/small.ini
 SYS=tests/fixtures/sysfs/kvm-haltpoll
-"$I" sim --platform "$SMALL" --workload sleep-sweep --duration 5ms --format json --output "$TMP/r.json" ||
+"$I" sim --platform "$SMALL" --workload sleep-sweep --wl-opt loops=2 --wl-opt intervals=10,100 --duration 5ms --format json --output "$TMP/r.json" ||
 	bad "sim for the results file"
 echo 'not json' >"$TMP/bad.json"
 printf '# idlelab-replay v1\n# hz=x\n' >"$TMP/bad.log"
