@@ -683,34 +683,6 @@ static int64_t teo_tick_usec(int64_t tick_nsec)
 	return tick_nsec / 1000;
 }
 
-/*
- * A state's unsigned int µs fields as a v5.4 driver sets them (the table's
- * own µs values; derived from ns, truncated, where only ns were given).
- */
-static inline uint32_t tr_us(const struct il_driver *drv, int i)
-{
-	const struct il_state *s = &drv->states[i];
-
-	return s->target_residency ? s->target_residency
-				   : (uint32_t)((uint64_t)s->target_residency_ns / 1000);
-}
-
-static inline uint32_t el_us(const struct il_driver *drv, int i)
-{
-	const struct il_state *s = &drv->states[i];
-
-	return s->exit_latency ? s->exit_latency
-			       : (uint32_t)((uint64_t)s->exit_latency_ns / 1000);
-}
-
-/* cpuidle_governor_latency_req() of v5.4: an int in µs */
-static inline int32_t latency_us(int64_t ns)
-{
-	int64_t us = ns < 0 ? 0 : ns / 1000;
-
-	return us > INT32_MAX ? INT32_MAX : (int32_t)us;
-}
-
 /* teo_find_shallower_state() of v5.4 (unsigned int µs) and v5.5 (u64 ns). */
 static int find_shallower_us(const struct il_driver *drv, const struct il_device *dev,
 			     int idx, uint32_t duration_us)
@@ -719,7 +691,7 @@ static int find_shallower_us(const struct il_driver *drv, const struct il_device
 		if (il_state_disabled(dev, i))
 			continue;
 		idx = i;
-		if (tr_us(drv, i) <= duration_us)
+		if (il_state_tr_us(&drv->states[i]) <= duration_us)
 			break;
 	}
 	return idx;
@@ -770,13 +742,13 @@ static void update_54(struct teo_cpu *cpu, const struct il_driver *drv, const st
 	if ((uint64_t)cpu->time_span_ns >= (uint64_t)cpu->sleep_length_ns) {
 		measured_us = UINT32_MAX;
 	} else {
-		uint32_t lat = el_us(drv, dev->last_state_idx);
+		uint32_t lat = il_state_el_us(&drv->states[dev->last_state_idx]);
 
 		measured_us = (uint32_t)(cpu->time_span_ns / 1000);
 		measured_us = measured_us >= lat ? measured_us - lat / 2 : measured_us / 2;
 	}
 	for (int i = 0; i < drv->state_count; i++) {
-		uint32_t tr = tr_us(drv, i);
+		uint32_t tr = il_state_tr_us(&drv->states[i]);
 
 		cpu->early_hits[i] -= cpu->early_hits[i] >> TEO_DECAY_SHIFT;
 		if (tr <= sleep_us) {
@@ -797,7 +769,7 @@ static __attribute__((noinline)) int select_54(struct teo_cpu *cpu, const struct
 {
 	const int64_t tick_usec = teo_tick_usec(in->tick_nsec);
 	const bool stopped = in->tick_stopped;
-	int32_t latency_req = latency_us(in->latency_req_ns);
+	int32_t latency_req = il_latency_req_us(in->latency_req_ns);
 	int max_early_idx = -1, constraint_idx = drv->state_count, idx = -1, i;
 	uint32_t duration_us, count = 0;
 
@@ -810,7 +782,7 @@ static __attribute__((noinline)) int select_54(struct teo_cpu *cpu, const struct
 	duration_us = (uint32_t)(in->sleep_length_ns / 1000);
 
 	for (i = 0; i < drv->state_count; i++) {
-		uint32_t tr = tr_us(drv, i);
+		uint32_t tr = il_state_tr_us(&drv->states[i]);
 
 		if (il_state_disabled(dev, i)) {
 			if (max_early_idx >= 0 && count < cpu->early_hits[i])
@@ -822,7 +794,7 @@ static __attribute__((noinline)) int select_54(struct teo_cpu *cpu, const struct
 		if (tr > duration_us)
 			break;
 		/* unsigned int against the int limit: unsigned */
-		if (el_us(drv, i) > (uint32_t)latency_req && constraint_idx > i)
+		if (il_state_el_us(&drv->states[i]) > (uint32_t)latency_req && constraint_idx > i)
 			constraint_idx = i;
 		idx = i;
 		if (count < cpu->early_hits[i] && !(stopped && (int64_t)tr < tick_usec)) {
@@ -833,7 +805,7 @@ static __attribute__((noinline)) int select_54(struct teo_cpu *cpu, const struct
 	/* idx is -1 only with nothing enabled, and then max_early_idx is too */
 	if (max_early_idx >= 0 && cpu->hits[idx] <= cpu->misses[idx]) {
 		idx = max_early_idx;
-		duration_us = tr_us(drv, idx);
+		duration_us = il_state_tr_us(&drv->states[idx]);
 	}
 	if (constraint_idx < idx)
 		idx = constraint_idx;
@@ -857,7 +829,7 @@ static __attribute__((noinline)) int select_54(struct teo_cpu *cpu, const struct
 
 			if (!(stopped && avg_us < tick_usec)) {
 				duration_us = avg_us;
-				if (tr_us(drv, idx) > avg_us)
+				if (il_state_tr_us(&drv->states[idx]) > avg_us)
 					idx = find_shallower_us(drv, dev, idx, avg_us);
 			}
 		}
@@ -866,7 +838,7 @@ static __attribute__((noinline)) int select_54(struct teo_cpu *cpu, const struct
 		uint32_t delta_tick_us = (uint32_t)(in->delta_tick_ns / 1000);
 
 		*stop_tick = false;
-		if (idx > 0 && tr_us(drv, idx) > delta_tick_us)
+		if (idx > 0 && il_state_tr_us(&drv->states[idx]) > delta_tick_us)
 			idx = find_shallower_us(drv, dev, idx, delta_tick_us);
 	}
 	return idx;
