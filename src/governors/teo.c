@@ -573,22 +573,30 @@ find_candidates(const struct il_driver *drv, const struct il_device *dev,
 }
 
 /*
- * Intercept-driven demotion of 6.12/6.18: from idx down, accumulate the
- * intercepts of the bins passed; at the first state where they exceed half
- * of idx_intercept_sum take it if enabled and acceptable with the tick state,
- * else the last acceptable enabled state seen. A too-shallow (tick stopped)
- * enabled state ends the walk unless an acceptable one was already found.
+ * Intercept-driven demotion of 6.6 .. 6.18: from idx down, accumulate the
+ * intercepts of the bins passed (and, in 6.6, the 6.1 ring's recent
+ * intercepts); at the first state where each test that voted for a
+ * shallower state (alt_intercepts, alt_recent) finds them over half of its
+ * sum, take it if enabled and acceptable with the tick state, else the last
+ * acceptable enabled state seen. A too-shallow (tick stopped) enabled state
+ * ends the walk unless an acceptable one was already found. 6.12 and 6.18
+ * have only the intercepts test (alt_intercepts true, alt_recent false).
  */
-static int demote_state_ok(const struct teo_cpu *cpu, const struct il_driver *drv,
-			   const struct il_device *dev, const struct il_idle_inputs *in,
-			   int idx, uint32_t idx_intercept_sum)
+static inline __attribute__((always_inline)) int
+demote_state_ok(const struct teo_cpu *cpu, const struct il_driver *drv,
+		const struct il_device *dev, const struct il_idle_inputs *in, int idx,
+		uint32_t idx_intercept_sum, bool alt_intercepts, uint32_t idx_recent_sum,
+		bool alt_recent)
 {
 	int first_suitable = idx;
-	uint32_t sum = 0;
+	uint32_t sum = 0, rsum = 0;
 
 	for (int i = idx - 1; i >= 0; i--) {
 		sum += bin_intercepts(cpu, i);
-		if (2 * sum > idx_intercept_sum) {
+		if (alt_recent)
+			rsum += cpu->recent[i];
+		if ((!alt_recent || 2 * rsum > idx_recent_sum) &&
+		    (!alt_intercepts || 2 * sum > idx_intercept_sum)) {
 			if (state_ok(drv, i, in) && !il_state_disabled(dev, i))
 				return i;
 			return first_suitable;
@@ -1252,40 +1260,6 @@ out:
 }
 
 /*
- * The intercept demotion of 6.6: as demote_state_ok(), but with the 6.1
- * ring's recent intercepts as a second test (alt_recent), each test only if
- * it voted for a shallower state.
- */
-static int demote_66(const struct teo_cpu *cpu, const struct il_driver *drv,
-		     const struct il_device *dev, const struct il_idle_inputs *in, int idx,
-		     uint32_t idx_intercept_sum, bool alt_intercepts, uint32_t idx_recent_sum,
-		     bool alt_recent)
-{
-	int first_suitable = idx;
-	uint32_t sum = 0, rsum = 0;
-
-	for (int i = idx - 1; i >= 0; i--) {
-		sum += bin_intercepts(cpu, i);
-		rsum += cpu->recent[i];
-		if ((!alt_recent || 2 * rsum > idx_recent_sum) &&
-		    (!alt_intercepts || 2 * sum > idx_intercept_sum)) {
-			if (state_ok(drv, i, in) && !il_state_disabled(dev, i))
-				return i;
-			return first_suitable;
-		}
-		if (il_state_disabled(dev, i))
-			continue;
-		if (state_ok(drv, i, in)) {
-			first_suitable = i;
-			continue;
-		}
-		if (first_suitable == idx)
-			break;
-	}
-	return idx;
-}
-
-/*
  * The decision of teo_select() in 6.12: the candidate, demoted by
  * intercepts; the sleep length is queried only when needed (including when
  * the demotion alone reached state 0, so that wakeup can be classified).
@@ -1310,11 +1284,12 @@ decide_612(struct teo_cpu *cpu, const struct il_driver *drv, const struct il_dev
 			idx_recent_sum += cpu->recent[i];
 		alt_recent = idx_recent_sum > TEO_NR_RECENT / 2;
 		if (alt_recent || alt_intercepts)
-			idx = demote_66(cpu, drv, dev, in, idx, t->s.below.intercepts,
-					alt_intercepts, idx_recent_sum, alt_recent);
+			idx = demote_state_ok(cpu, drv, dev, in, idx, t->s.below.intercepts,
+					      alt_intercepts, idx_recent_sum, alt_recent);
 		prev_intercept_idx = 0;
 	} else if (2 * t->s.below.intercepts > cpu->total - t->s.below.hits) {
-		idx = demote_state_ok(cpu, drv, dev, in, idx, t->s.below.intercepts);
+		idx = demote_state_ok(cpu, drv, dev, in, idx, t->s.below.intercepts,
+				      true, 0, false);
 	}
 
 	t->idx = idx;
@@ -1411,7 +1386,8 @@ decide_618(struct teo_cpu *cpu, const struct il_driver *drv, const struct il_dev
 	int idx = t->idx;
 
 	if (2 * t->s.below.intercepts > cpu->total - t->s.below.hits)
-		idx = demote_state_ok(cpu, drv, dev, in, idx, t->s.below.intercepts);
+		idx = demote_state_ok(cpu, drv, dev, in, idx, t->s.below.intercepts,
+				      true, 0, false);
 	if (idx > t->s.constraint_idx)
 		idx = t->s.constraint_idx;
 	t->idx = idx;
