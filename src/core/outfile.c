@@ -548,6 +548,17 @@ static char *dir_target(const char *path)
 	return t;
 }
 
+/* Free what d holds and leave it closed (fd and slot -1). */
+static void outdir_reset(struct il_outdir *d)
+{
+	free(d->name);
+	free(d->target);
+	free(d->tmp);
+	memset(d, 0, sizeof(*d));
+	d->fd = -1;
+	d->slot = -1;
+}
+
 int il_outdir_check_new(const char *path, struct il_err *err)
 {
 	struct stat st;
@@ -594,12 +605,7 @@ int il_outdir_open(struct il_outdir *d, const char *path, struct il_err *err)
 	}
 	return 0;
 fail:
-	free(d->name);
-	free(d->target);
-	free(d->tmp);
-	memset(d, 0, sizeof(*d));
-	d->fd = -1;
-	d->slot = -1;
+	outdir_reset(d);
 	return r;
 }
 
@@ -634,11 +640,6 @@ int il_outdir_close(struct il_outdir *d, bool keep, struct il_err *err)
 	if (!keep || r)
 		rm_tree(d->tmp);
 	slot_release(d->slot);
-	free(d->name);
-	free(d->target);
-	free(d->tmp);
-	memset(d, 0, sizeof(*d));
-	d->fd = -1;
-	d->slot = -1;
+	outdir_reset(d);
 	return r;
 }
