@@ -53,6 +53,19 @@ struct il_qos {
 /* Initialise a device for a driver as cpuidle_register_device() does. */
 void il_device_init(struct il_device *dev, const struct il_driver *drv, int cpu);
 
+/*
+ * The int last_residency (µs) of v5.4's struct cpuidle_device, as the
+ * governors' µs texts (the 5.4 presets) read it: last_residency_ns / 1000,
+ * at most INT_MAX. An int64_t: each caller converts it as its kernel text
+ * does (unsigned int in menu, ladder and haltpoll).
+ */
+static inline int64_t il_device_last_residency_us(const struct il_device *dev)
+{
+	int64_t us = dev->last_residency_ns / 1000;
+
+	return us > INT32_MAX ? INT32_MAX : us;
+}
+
 /* Non-zero disable word means unusable for governors. */
 static inline bool il_state_disabled(const struct il_device *dev, int i)
 {

@@ -47,6 +47,14 @@ struct il_idle_inputs {
 	int64_t true_idle_ns;     /* the real idle duration (oracles), -1 unknown */
 };
 
+/* cpuidle_governor_latency_req() of v5.4: the QoS limit as an int in µs. */
+static inline int32_t il_latency_req_us(int64_t ns)
+{
+	int64_t us = ns < 0 ? 0 : ns / 1000;
+
+	return us > INT32_MAX ? INT32_MAX : (int32_t)us;
+}
+
 /* Named patches and numeric tunables given after '+' in a spec. */
 #define IL_GOV_PATCH_MAX 8
 struct il_gov_patch {

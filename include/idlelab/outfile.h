@@ -82,8 +82,17 @@ struct il_outdir {
 };
 
 /*
+ * Whether directory path may be created: 0 when nothing is there (trailing
+ * slashes ignored); -EEXIST "already exists (will not overwrite)" when
+ * anything is, a link included; -EINVAL for an empty name; another
+ * negative errno when it cannot be looked up. What il_outdir_open()
+ * checks first, for the callers that refuse before reading anything.
+ */
+int il_outdir_check_new(const char *path, struct il_err *err);
+
+/*
  * Create the temporary for directory path, which must not exist
- * (-EEXIST, "already exists (will not overwrite)").
+ * (il_outdir_check_new()).
  */
 int il_outdir_open(struct il_outdir *d, const char *path, struct il_err *err);
 

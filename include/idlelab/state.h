@@ -84,6 +84,25 @@ struct il_state {
 	double transition_j;           /* energy of one entry+exit, J (<0: unknown) */
 };
 
+/*
+ * The unsigned int µs fields of struct cpuidle_state as a driver of v5.4
+ * sets them (before c1d51f684c72 made the governors use ns): the table's
+ * own µs values; derived from ns, truncated, where only ns were given.
+ * What the µs texts of the governors (the 5.4 presets) read; el is
+ * exit_latency, tr target_residency.
+ */
+static inline uint32_t il_state_el_us(const struct il_state *s)
+{
+	return s->exit_latency ? s->exit_latency
+			       : (uint32_t)((uint64_t)s->exit_latency_ns / 1000);
+}
+
+static inline uint32_t il_state_tr_us(const struct il_state *s)
+{
+	return s->target_residency ? s->target_residency
+				   : (uint32_t)((uint64_t)s->target_residency_ns / 1000);
+}
+
 /* A state table as a registered cpuidle driver holds it. */
 struct il_driver {
 	char name[32];                 /* "haltpoll", "acpi_idle", ... */

@@ -25,6 +25,7 @@
 #include "idlelab/results.h"
 #include "idlelab/results_keys.h"
 #include "idlelab/stats.h"
+#include "util.h"
 
 #define CMP_MAX_CONFIGS 16
 
@@ -213,24 +214,14 @@ struct text_row {
 	bool group;             /* a row name alone, over the metrics below it */
 };
 
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-	if (!d)
-		abort();
-	return d;
-}
-
 static void print_table(FILE *out, const struct compare *c, const bool *shown)
 {
 	int ncols = 2 * c->ncfg; /* metric, value 1, (value k, diff k)... */
-	struct text_row *rows = calloc((size_t)c->nkeys * 2 + 1, sizeof(*rows));
+	struct text_row *rows = il_xcalloc((size_t)c->nkeys * 2 + 1, sizeof(*rows));
 	int nrows = 0, w[1 + 2 * CMP_MAX_CONFIGS] = { 0 };
 	const char *group = NULL;
 	char buf[240], name[200];
 
-	if (!rows)
-		abort();
 	for (int i = 0; i < c->nkeys; i++) {
 		const struct key *k = &c->keys[i];
 		if (!shown[i])
@@ -238,26 +229,26 @@ static void print_table(FILE *out, const struct compare *c, const bool *shown)
 		if (k->row[0] && (!group || strcmp(group, k->row))) {
 			il_text_esc(k->row, name, sizeof(name));
 			rows[nrows].group = true;
-			rows[nrows++].cell[0] = xstrdup(name);
+			rows[nrows++].cell[0] = il_xstrdup(name);
 		}
 		group = k->row;
 		struct text_row *r = &rows[nrows++];
 		il_text_esc(k->col, name, sizeof(name));
 		snprintf(buf, sizeof(buf), "%s%s", k->row[0] ? "  " : "", name);
-		r->cell[0] = xstrdup(buf);
+		r->cell[0] = il_xstrdup(buf);
 		const struct il_result_metric *m0 = il_result_find(&c->cfg[0], k->row, k->col);
 		for (int j = 0; j < c->ncfg; j++) {
 			const struct il_result_metric *mj = il_result_find(&c->cfg[j], k->row, k->col);
 			struct il_result_diff d;
 			int col = j == 0 ? 1 : 2 * j;
 			if (!mj) {
-				r->cell[col] = xstrdup("-");
+				r->cell[col] = il_xstrdup("-");
 				if (j)
-					r->cell[col + 1] = xstrdup("");
+					r->cell[col + 1] = il_xstrdup("");
 				continue;
 			}
 			fmt_value(buf, sizeof(buf), il_result_summary(mj));
-			r->cell[col] = xstrdup(buf);
+			r->cell[col] = il_xstrdup(buf);
 			if (!j)
 				continue;
 			if (m0) {
@@ -266,7 +257,7 @@ static void print_table(FILE *out, const struct compare *c, const bool *shown)
 			} else {
 				snprintf(buf, sizeof(buf), "n/a");
 			}
-			r->cell[col + 1] = xstrdup(buf);
+			r->cell[col + 1] = il_xstrdup(buf);
 		}
 	}
 	/* widths: the header, then the cells (a group name stands alone) */
@@ -500,7 +491,7 @@ static int workload_warnings(const struct compare *c, char **warnings)
 		snprintf(buf + n, sizeof(buf) - n, "): %s",
 			 names ? "their metrics measure different things"
 			       : "part of each difference is the workload's");
-	warnings[0] = xstrdup(buf);
+	warnings[0] = il_xstrdup(buf);
 	return 1;
 }
 
@@ -554,9 +545,7 @@ static int run(int argc, char **argv)
 		il_results_free(c.cfg, c.ncfg);
 		return cli_error("out of memory");
 	}
-	bool *shown = calloc((size_t)c.nkeys + 1, sizeof(*shown));
-	if (!shown)
-		abort();
+	bool *shown = il_xcalloc((size_t)c.nkeys + 1, sizeof(*shown));
 	for (int i = 0; i < c.nkeys; i++) {
 		char name[100];
 		label(&c.keys[i], name, sizeof(name));

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -303,17 +302,9 @@ static int cmd_run(int argc, char **argv)
 	if (il_scn_load(&s, argv[optind], &err))
 		return cli_report(&err);
 	/* refuse an existing output before anything runs */
-	struct stat st;
-	if (output) {
-		char *t = il_xstrdup(output);
-		for (size_t n = strlen(t); n > 1 && t[n - 1] == '/'; n--)
-			t[n - 1] = '\0';
-		int exists = lstat(t, &st) == 0;
-		free(t);
-		if (exists) {
-			il_scn_free(&s);
-			return cli_error("%s: already exists (will not overwrite)", output);
-		}
+	if (output && il_outdir_check_new(output, &err)) {
+		il_scn_free(&s);
+		return cli_report(&err);
 	}
 	char what[96];
 	snprintf(what, sizeof(what), "scenario %s", s.name);

@@ -20,6 +20,7 @@
 #include "idlelab/report.h"
 #include "idlelab/sysfs.h"
 #include "info.h"
+#include "util.h"
 
 /* ------------------------------------------------------------------ */
 /* Rows of differences: into a table (text, CSV) or the JSON writer */
@@ -405,9 +406,7 @@ static void add_change(struct change **ch, int *n, const char *key, const char *
 {
 	struct change *c;
 
-	*ch = realloc(*ch, sizeof(**ch) * (size_t)(*n + 1));
-	if (!*ch)
-		abort();
+	*ch = il_xrealloc(*ch, sizeof(**ch) * (size_t)(*n + 1));
 	c = &(*ch)[(*n)++];
 	c->key = key;
 	c->a = a;

@@ -538,31 +538,58 @@ int il_out_close(struct il_out *o, bool keep, struct il_err *err)
 /* ------------------------------------------------------------------ */
 /* Directories */
 
-int il_outdir_open(struct il_outdir *d, const char *path, struct il_err *err)
+/* path without its trailing slashes ("out/" names the directory out), allocated */
+static char *dir_target(const char *path)
+{
+	char *t = il_xstrdup(path);
+
+	for (size_t n = strlen(t); n > 1 && t[n - 1] == '/'; n--)
+		t[n - 1] = '\0';
+	return t;
+}
+
+/* Free what d holds and leave it closed (fd and slot -1). */
+static void outdir_reset(struct il_outdir *d)
+{
+	free(d->name);
+	free(d->target);
+	free(d->tmp);
+	memset(d, 0, sizeof(*d));
+	d->fd = -1;
+	d->slot = -1;
+}
+
+int il_outdir_check_new(const char *path, struct il_err *err)
 {
 	struct stat st;
-	size_t n;
+	char *t;
+	int r = 0, e;
+
+	if (!path || !*path)
+		return il_err_set(err, EINVAL, "empty directory name");
+	t = dir_target(path);
+	if (lstat(t, &st) == 0)
+		r = il_err_set_at(err, EEXIST, path, 0, "already exists (will not overwrite)");
+	else if ((e = errno) != ENOENT)
+		r = il_err_set_at(err, e, path, 0, "cannot create: %s", strerror(e));
+	free(t);
+	return r;
+}
+
+int il_outdir_open(struct il_outdir *d, const char *path, struct il_err *err)
+{
 	int r;
 
 	memset(d, 0, sizeof(*d));
 	d->fd = -1;
 	d->slot = -1;
-	if (!path || !*path)
-		return il_err_set(err, EINVAL, "empty directory name");
+	r = il_outdir_check_new(path, err);
+	if (r)
+		return r;
 	ignore_sigxfsz();
 	d->name = il_xstrdup(path);
-	/* "out/" names the directory out: the temporary must be a sibling */
-	d->target = il_xstrdup(path);
-	for (n = strlen(d->target); n > 1 && d->target[n - 1] == '/'; n--)
-		d->target[n - 1] = '\0';
-	if (lstat(d->target, &st) == 0) {
-		r = il_err_set_at(err, EEXIST, path, 0, "already exists (will not overwrite)");
-		goto fail;
-	}
-	if (errno != ENOENT) {
-		r = il_err_set_at(err, errno, path, 0, "cannot create: %s", strerror(errno));
-		goto fail;
-	}
+	/* the temporary must be a sibling of the target */
+	d->target = dir_target(path);
 	install_handlers();
 	r = make_temp(d->target, true, 0755, &d->tmp, &d->slot);
 	if (r < 0) {
@@ -578,12 +605,7 @@ int il_outdir_open(struct il_outdir *d, const char *path, struct il_err *err)
 	}
 	return 0;
 fail:
-	free(d->name);
-	free(d->target);
-	free(d->tmp);
-	memset(d, 0, sizeof(*d));
-	d->fd = -1;
-	d->slot = -1;
+	outdir_reset(d);
 	return r;
 }
 
@@ -618,11 +640,6 @@ int il_outdir_close(struct il_outdir *d, bool keep, struct il_err *err)
 	if (!keep || r)
 		rm_tree(d->tmp);
 	slot_release(d->slot);
-	free(d->name);
-	free(d->target);
-	free(d->tmp);
-	memset(d, 0, sizeof(*d));
-	d->fd = -1;
-	d->slot = -1;
+	outdir_reset(d);
 	return r;
 }

@@ -143,9 +143,7 @@ static void haltpoll_reflect(const void *config, void *cpu_data, const struct il
 	dev->last_state_idx = index;
 	if (cfg->usec) {
 		/* v5.4: the core's int µs residency, as unsigned int, times 1000 */
-		int64_t us = dev->last_residency_ns / 1000;
-
-		block_ns = (uint64_t)(uint32_t)(us > INT32_MAX ? INT32_MAX : us) * 1000;
+		block_ns = (uint64_t)(uint32_t)il_device_last_residency_us(dev) * 1000;
 	}
 	if (index != 0)
 		haltpoll_adjust_poll_limit(cfg, dev, block_ns);

@@ -78,24 +78,6 @@ static const struct il_gov_preset ladder_presets[] = {
 };
 
 /*
- * The unsigned int µs exit latency of a v5.4 driver state (the table's own
- * µs value; derived from ns, truncated, where only ns was given).
- */
-static inline uint32_t el_us(const struct il_state *s)
-{
-	return s->exit_latency ? s->exit_latency
-			       : (uint32_t)((uint64_t)s->exit_latency_ns / 1000);
-}
-
-/* cpuidle_governor_latency_req() of v5.4: an int in µs */
-static inline int32_t latency_us(int64_t ns)
-{
-	int64_t us = ns < 0 ? 0 : ns / 1000;
-
-	return us > INT32_MAX ? INT32_MAX : (int32_t)us;
-}
-
-/*
  * First state ladder may use: skip a polling state 0. With the v1 fix only
  * when there is another state to use.
  */
@@ -147,7 +129,8 @@ static int ladder_select(const void *config, void *cpu_data, const struct il_dri
 	struct ladder_cpu *ldev = cpu_data;
 	int last_idx = dev->last_state_idx;
 	/* v5.4: cpuidle_governor_latency_req() is an int in µs */
-	int64_t latency_req = cfg->usec ? latency_us(in->latency_req_ns) : in->latency_req_ns;
+	int64_t latency_req = cfg->usec ? il_latency_req_us(in->latency_req_ns)
+				        : in->latency_req_ns;
 	(void)stop_tick; /* ladder never retains the tick */
 
 	/* a zero latency limit pins the CPU to state 0 (the v1 fix adds one-state drivers) */
@@ -169,13 +152,12 @@ static int ladder_select(const void *config, void *cpu_data, const struct il_dri
 					   (uint64_t)drv->states[last_idx].exit_latency_ns);
 	if (cfg->usec) {
 		/* the core's int µs residency (capped at INT_MAX) less the int µs latency */
-		int64_t res_us = dev->last_residency_ns / 1000;
-
-		res_us = res_us > INT32_MAX ? INT32_MAX : res_us;
-		last_residency = (int32_t)((uint32_t)res_us - el_us(&drv->states[last_idx]));
+		last_residency = (int32_t)((uint32_t)il_device_last_residency_us(dev) -
+					   il_state_el_us(&drv->states[last_idx]));
 	}
 	/* v5.4: the unsigned int latency against the int limit compares unsigned */
-#define EL(i) (cfg->usec ? (int64_t)el_us(&drv->states[i]) : drv->states[i].exit_latency_ns)
+#define EL(i) (cfg->usec ? (int64_t)il_state_el_us(&drv->states[i]) \
+			 : drv->states[i].exit_latency_ns)
 
 	/* promotion: the next state must be enabled, so a disabled state is a ceiling */
 	if (last_idx < drv->state_count - 1 && !il_state_disabled(dev, last_idx + 1) &&
@@ -236,7 +218,7 @@ static void ladder_enable(const void *config, void *cpu_data, const struct il_dr
 	for (int i = first_idx; i < drv->state_count; i++) {
 		struct ladder_state_data *s = &ldev->states[i];
 		/* v5.4: the u32 µs thresholds take the int µs latency */
-		uint64_t el = cfg->usec ? el_us(&drv->states[i])
+		uint64_t el = cfg->usec ? il_state_el_us(&drv->states[i])
 					: (uint64_t)drv->states[i].exit_latency_ns;
 
 		s->promotion_count = 0;

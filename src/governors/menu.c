@@ -701,30 +701,6 @@ static int64_t tick_usec_of(int64_t tick_nsec)
 	return tick_nsec / 1000;
 }
 
-/*
- * A state's unsigned int µs fields, as a v5.4 driver sets them (the table's
- * own µs values; derived from ns, truncated, where only ns were given).
- */
-static inline uint32_t tr_us(const struct il_state *s)
-{
-	return s->target_residency ? s->target_residency
-				   : (uint32_t)((uint64_t)s->target_residency_ns / 1000);
-}
-
-static inline uint32_t el_us(const struct il_state *s)
-{
-	return s->exit_latency ? s->exit_latency
-			       : (uint32_t)((uint64_t)s->exit_latency_ns / 1000);
-}
-
-/* cpuidle_governor_latency_req() of v5.4: the int µs of the QoS limits */
-static inline int32_t latency_us(int64_t ns)
-{
-	int64_t us = ns < 0 ? 0 : ns / 1000;
-
-	return us > INT32_MAX ? INT32_MAX : (int32_t)us;
-}
-
 /* which_bucket() of v5.4: the same magnitudes in µs. */
 static inline unsigned int which_bucket_us(uint32_t duration_us)
 {
@@ -744,11 +720,10 @@ static void menu_update_usec(struct menu_cpu *d, const struct il_driver *drv,
 	} else if ((target->flags & IL_FLAG_POLLING) && dev->poll_time_limit) {
 		measured_us = next_us;
 	} else {
-		int64_t res_us = dev->last_residency_ns / 1000;
-		uint32_t el = el_us(target);
+		uint32_t el = il_state_el_us(target);
 
 		/* the core's int last_residency; the comparison is unsigned */
-		measured_us = (uint32_t)(res_us > INT32_MAX ? INT32_MAX : res_us);
+		measured_us = (uint32_t)il_device_last_residency_us(dev);
 		if (measured_us > 2u * el)
 			measured_us -= el;
 		else
@@ -776,7 +751,7 @@ menu_select_usec(const struct menu_config *cfg, struct menu_cpu *d, const struct
 	const int64_t tick_usec = tick_usec_of(in->tick_nsec);
 	const bool stopped = in->tick_stopped;
 	/* cpuidle_governor_latency_req() of v5.4 is an int in µs */
-	int32_t latency_req = latency_us(in->latency_req_ns);
+	int32_t latency_req = il_latency_req_us(in->latency_req_ns);
 	const unsigned int nr_iowait = in->nr_iowait;
 	uint32_t next_us, predicted_us, typical_us;
 	int i, idx;
@@ -791,7 +766,7 @@ menu_select_usec(const struct menu_config *cfg, struct menu_cpu *d, const struct
 	d->bucket = (uint8_t)(which_bucket_us(next_us) + (nr_iowait ? BUCKETS_MAX / 2 : 0));
 
 	if (drv->state_count <= 1 || latency_req == 0 ||
-	    ((next_us < tr_us(&s[1]) || (uint32_t)latency_req < el_us(&s[1])) &&
+	    ((next_us < il_state_tr_us(&s[1]) || (uint32_t)latency_req < il_state_el_us(&s[1])) &&
 	     !dev->states_usage[0].disable)) {
 		*stop_tick = !(s[0].flags & IL_FLAG_POLLING);
 		return 0;
@@ -821,7 +796,7 @@ menu_select_usec(const struct menu_config *cfg, struct menu_cpu *d, const struct
 	idx = -1;
 	for (i = 0; i < drv->state_count; i++) {
 		/* unsigned int fields: the int latency limit compares unsigned */
-		uint32_t tr = tr_us(&s[i]), el = el_us(&s[i]);
+		uint32_t tr = il_state_tr_us(&s[i]), el = il_state_el_us(&s[i]);
 
 		if (dev->states_usage[i].disable)
 			continue;
@@ -839,11 +814,11 @@ menu_select_usec(const struct menu_config *cfg, struct menu_cpu *d, const struct
 			if ((int64_t)predicted_us < tick_usec)
 				break;
 			if (!stopped) {
-				predicted_us = tr_us(&s[idx]);
+				predicted_us = il_state_tr_us(&s[idx]);
 				break;
 			}
 			/* compared with the s64 ktime_to_us(delta_next) */
-			if ((int64_t)tr_us(&s[idx]) < tick_usec &&
+			if ((int64_t)il_state_tr_us(&s[idx]) < tick_usec &&
 			    (int64_t)tr <= in->delta_tick_ns / 1000)
 				idx = i;
 			return idx;
@@ -859,12 +834,12 @@ menu_select_usec(const struct menu_config *cfg, struct menu_cpu *d, const struct
 		uint32_t delta_next_us = (uint32_t)(in->delta_tick_ns / 1000);
 
 		*stop_tick = false;
-		if (idx > 0 && tr_us(&s[idx]) > delta_next_us) {
+		if (idx > 0 && il_state_tr_us(&s[idx]) > delta_next_us) {
 			for (i = idx - 1; i >= 0; i--) {
 				if (dev->states_usage[i].disable)
 					continue;
 				idx = i;
-				if (tr_us(&s[i]) <= delta_next_us)
+				if (il_state_tr_us(&s[i]) <= delta_next_us)
 					break;
 			}
 		}

@@ -573,22 +573,30 @@ find_candidates(const struct il_driver *drv, const struct il_device *dev,
 }
 
 /*
- * Intercept-driven demotion of 6.12/6.18: from idx down, accumulate the
- * intercepts of the bins passed; at the first state where they exceed half
- * of idx_intercept_sum take it if enabled and acceptable with the tick state,
- * else the last acceptable enabled state seen. A too-shallow (tick stopped)
- * enabled state ends the walk unless an acceptable one was already found.
+ * Intercept-driven demotion of 6.6 .. 6.18: from idx down, accumulate the
+ * intercepts of the bins passed (and, in 6.6, the 6.1 ring's recent
+ * intercepts); at the first state where each test that voted for a
+ * shallower state (alt_intercepts, alt_recent) finds them over half of its
+ * sum, take it if enabled and acceptable with the tick state, else the last
+ * acceptable enabled state seen. A too-shallow (tick stopped) enabled state
+ * ends the walk unless an acceptable one was already found. 6.12 and 6.18
+ * have only the intercepts test (alt_intercepts true, alt_recent false).
  */
-static int demote_state_ok(const struct teo_cpu *cpu, const struct il_driver *drv,
-			   const struct il_device *dev, const struct il_idle_inputs *in,
-			   int idx, uint32_t idx_intercept_sum)
+static inline __attribute__((always_inline)) int
+demote_state_ok(const struct teo_cpu *cpu, const struct il_driver *drv,
+		const struct il_device *dev, const struct il_idle_inputs *in, int idx,
+		uint32_t idx_intercept_sum, bool alt_intercepts, uint32_t idx_recent_sum,
+		bool alt_recent)
 {
 	int first_suitable = idx;
-	uint32_t sum = 0;
+	uint32_t sum = 0, rsum = 0;
 
 	for (int i = idx - 1; i >= 0; i--) {
 		sum += bin_intercepts(cpu, i);
-		if (2 * sum > idx_intercept_sum) {
+		if (alt_recent)
+			rsum += cpu->recent[i];
+		if ((!alt_recent || 2 * rsum > idx_recent_sum) &&
+		    (!alt_intercepts || 2 * sum > idx_intercept_sum)) {
 			if (state_ok(drv, i, in) && !il_state_disabled(dev, i))
 				return i;
 			return first_suitable;
@@ -683,34 +691,6 @@ static int64_t teo_tick_usec(int64_t tick_nsec)
 	return tick_nsec / 1000;
 }
 
-/*
- * A state's unsigned int µs fields as a v5.4 driver sets them (the table's
- * own µs values; derived from ns, truncated, where only ns were given).
- */
-static inline uint32_t tr_us(const struct il_driver *drv, int i)
-{
-	const struct il_state *s = &drv->states[i];
-
-	return s->target_residency ? s->target_residency
-				   : (uint32_t)((uint64_t)s->target_residency_ns / 1000);
-}
-
-static inline uint32_t el_us(const struct il_driver *drv, int i)
-{
-	const struct il_state *s = &drv->states[i];
-
-	return s->exit_latency ? s->exit_latency
-			       : (uint32_t)((uint64_t)s->exit_latency_ns / 1000);
-}
-
-/* cpuidle_governor_latency_req() of v5.4: an int in µs */
-static inline int32_t latency_us(int64_t ns)
-{
-	int64_t us = ns < 0 ? 0 : ns / 1000;
-
-	return us > INT32_MAX ? INT32_MAX : (int32_t)us;
-}
-
 /* teo_find_shallower_state() of v5.4 (unsigned int µs) and v5.5 (u64 ns). */
 static int find_shallower_us(const struct il_driver *drv, const struct il_device *dev,
 			     int idx, uint32_t duration_us)
@@ -719,7 +699,7 @@ static int find_shallower_us(const struct il_driver *drv, const struct il_device
 		if (il_state_disabled(dev, i))
 			continue;
 		idx = i;
-		if (tr_us(drv, i) <= duration_us)
+		if (il_state_tr_us(&drv->states[i]) <= duration_us)
 			break;
 	}
 	return idx;
@@ -770,13 +750,13 @@ static void update_54(struct teo_cpu *cpu, const struct il_driver *drv, const st
 	if ((uint64_t)cpu->time_span_ns >= (uint64_t)cpu->sleep_length_ns) {
 		measured_us = UINT32_MAX;
 	} else {
-		uint32_t lat = el_us(drv, dev->last_state_idx);
+		uint32_t lat = il_state_el_us(&drv->states[dev->last_state_idx]);
 
 		measured_us = (uint32_t)(cpu->time_span_ns / 1000);
 		measured_us = measured_us >= lat ? measured_us - lat / 2 : measured_us / 2;
 	}
 	for (int i = 0; i < drv->state_count; i++) {
-		uint32_t tr = tr_us(drv, i);
+		uint32_t tr = il_state_tr_us(&drv->states[i]);
 
 		cpu->early_hits[i] -= cpu->early_hits[i] >> TEO_DECAY_SHIFT;
 		if (tr <= sleep_us) {
@@ -797,7 +777,7 @@ static __attribute__((noinline)) int select_54(struct teo_cpu *cpu, const struct
 {
 	const int64_t tick_usec = teo_tick_usec(in->tick_nsec);
 	const bool stopped = in->tick_stopped;
-	int32_t latency_req = latency_us(in->latency_req_ns);
+	int32_t latency_req = il_latency_req_us(in->latency_req_ns);
 	int max_early_idx = -1, constraint_idx = drv->state_count, idx = -1, i;
 	uint32_t duration_us, count = 0;
 
@@ -810,7 +790,7 @@ static __attribute__((noinline)) int select_54(struct teo_cpu *cpu, const struct
 	duration_us = (uint32_t)(in->sleep_length_ns / 1000);
 
 	for (i = 0; i < drv->state_count; i++) {
-		uint32_t tr = tr_us(drv, i);
+		uint32_t tr = il_state_tr_us(&drv->states[i]);
 
 		if (il_state_disabled(dev, i)) {
 			if (max_early_idx >= 0 && count < cpu->early_hits[i])
@@ -822,7 +802,7 @@ static __attribute__((noinline)) int select_54(struct teo_cpu *cpu, const struct
 		if (tr > duration_us)
 			break;
 		/* unsigned int against the int limit: unsigned */
-		if (el_us(drv, i) > (uint32_t)latency_req && constraint_idx > i)
+		if (il_state_el_us(&drv->states[i]) > (uint32_t)latency_req && constraint_idx > i)
 			constraint_idx = i;
 		idx = i;
 		if (count < cpu->early_hits[i] && !(stopped && (int64_t)tr < tick_usec)) {
@@ -833,7 +813,7 @@ static __attribute__((noinline)) int select_54(struct teo_cpu *cpu, const struct
 	/* idx is -1 only with nothing enabled, and then max_early_idx is too */
 	if (max_early_idx >= 0 && cpu->hits[idx] <= cpu->misses[idx]) {
 		idx = max_early_idx;
-		duration_us = tr_us(drv, idx);
+		duration_us = il_state_tr_us(&drv->states[idx]);
 	}
 	if (constraint_idx < idx)
 		idx = constraint_idx;
@@ -857,7 +837,7 @@ static __attribute__((noinline)) int select_54(struct teo_cpu *cpu, const struct
 
 			if (!(stopped && avg_us < tick_usec)) {
 				duration_us = avg_us;
-				if (tr_us(drv, idx) > avg_us)
+				if (il_state_tr_us(&drv->states[idx]) > avg_us)
 					idx = find_shallower_us(drv, dev, idx, avg_us);
 			}
 		}
@@ -866,7 +846,7 @@ static __attribute__((noinline)) int select_54(struct teo_cpu *cpu, const struct
 		uint32_t delta_tick_us = (uint32_t)(in->delta_tick_ns / 1000);
 
 		*stop_tick = false;
-		if (idx > 0 && tr_us(drv, idx) > delta_tick_us)
+		if (idx > 0 && il_state_tr_us(&drv->states[idx]) > delta_tick_us)
 			idx = find_shallower_us(drv, dev, idx, delta_tick_us);
 	}
 	return idx;
@@ -1280,40 +1260,6 @@ out:
 }
 
 /*
- * The intercept demotion of 6.6: as demote_state_ok(), but with the 6.1
- * ring's recent intercepts as a second test (alt_recent), each test only if
- * it voted for a shallower state.
- */
-static int demote_66(const struct teo_cpu *cpu, const struct il_driver *drv,
-		     const struct il_device *dev, const struct il_idle_inputs *in, int idx,
-		     uint32_t idx_intercept_sum, bool alt_intercepts, uint32_t idx_recent_sum,
-		     bool alt_recent)
-{
-	int first_suitable = idx;
-	uint32_t sum = 0, rsum = 0;
-
-	for (int i = idx - 1; i >= 0; i--) {
-		sum += bin_intercepts(cpu, i);
-		rsum += cpu->recent[i];
-		if ((!alt_recent || 2 * rsum > idx_recent_sum) &&
-		    (!alt_intercepts || 2 * sum > idx_intercept_sum)) {
-			if (state_ok(drv, i, in) && !il_state_disabled(dev, i))
-				return i;
-			return first_suitable;
-		}
-		if (il_state_disabled(dev, i))
-			continue;
-		if (state_ok(drv, i, in)) {
-			first_suitable = i;
-			continue;
-		}
-		if (first_suitable == idx)
-			break;
-	}
-	return idx;
-}
-
-/*
  * The decision of teo_select() in 6.12: the candidate, demoted by
  * intercepts; the sleep length is queried only when needed (including when
  * the demotion alone reached state 0, so that wakeup can be classified).
@@ -1338,11 +1284,12 @@ decide_612(struct teo_cpu *cpu, const struct il_driver *drv, const struct il_dev
 			idx_recent_sum += cpu->recent[i];
 		alt_recent = idx_recent_sum > TEO_NR_RECENT / 2;
 		if (alt_recent || alt_intercepts)
-			idx = demote_66(cpu, drv, dev, in, idx, t->s.below.intercepts,
-					alt_intercepts, idx_recent_sum, alt_recent);
+			idx = demote_state_ok(cpu, drv, dev, in, idx, t->s.below.intercepts,
+					      alt_intercepts, idx_recent_sum, alt_recent);
 		prev_intercept_idx = 0;
 	} else if (2 * t->s.below.intercepts > cpu->total - t->s.below.hits) {
-		idx = demote_state_ok(cpu, drv, dev, in, idx, t->s.below.intercepts);
+		idx = demote_state_ok(cpu, drv, dev, in, idx, t->s.below.intercepts,
+				      true, 0, false);
 	}
 
 	t->idx = idx;
@@ -1439,7 +1386,8 @@ decide_618(struct teo_cpu *cpu, const struct il_driver *drv, const struct il_dev
 	int idx = t->idx;
 
 	if (2 * t->s.below.intercepts > cpu->total - t->s.below.hits)
-		idx = demote_state_ok(cpu, drv, dev, in, idx, t->s.below.intercepts);
+		idx = demote_state_ok(cpu, drv, dev, in, idx, t->s.below.intercepts,
+				      true, 0, false);
 	if (idx > t->s.constraint_idx)
 		idx = t->s.constraint_idx;
 	t->idx = idx;

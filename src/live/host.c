@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -780,22 +779,14 @@ int il_host_capture(const char *root, const char *dest, struct il_sysfs_notes *n
 	struct il_tree_writer w;
 	struct il_meta m = { 0 };
 	struct il_err cerr;
-	struct stat st;
-	char *d, *meta;
-	size_t n;
+	char *meta;
 	int r, cr;
 
 	if (nfiles)
 		*nfiles = 0;
-	if (!*dest)
-		return il_err_set(err, EINVAL, "empty directory name");
-	d = il_xstrdup(dest);
-	for (n = strlen(d); n > 1 && d[n - 1] == '/'; n--)
-		d[n - 1] = '\0';
-	r = lstat(d, &st);
-	free(d);
-	if (r == 0)
-		return il_err_set_at(err, EEXIST, dest, 0, "already exists (will not overwrite)");
+	r = il_outdir_check_new(dest, err);
+	if (r)
+		return r;
 
 	/* everything is read first: the cpuidle tree in one pass, then the rest */
 	r = il_sysfs_snap_take(root && *root ? root : "/", CPU_DIR, NULL, &sn, notes, err);

@@ -867,23 +867,14 @@ int il_sysfs_save(const char *root, const struct il_cpulist *only, const char *d
 	struct il_err cerr;
 	struct saver sv;
 	struct snap s;
-	struct stat st;
-	char *d;
-	size_t n;
 	int r, cr;
 
 	if (nfiles)
 		*nfiles = 0;
-	if (!*dest)
-		return il_err_set(err, EINVAL, "empty directory name for --save");
 	/* refuse an existing destination before reading anything */
-	d = il_xstrdup(dest);
-	for (n = strlen(d); n > 1 && d[n - 1] == '/'; n--)
-		d[n - 1] = '\0';
-	r = lstat(d, &st);
-	free(d);
-	if (r == 0)
-		return il_err_set_at(err, EEXIST, dest, 0, "already exists (will not overwrite)");
+	r = il_outdir_check_new(dest, err);
+	if (r)
+		return r;
 	r = snap_take(&s, root, NULL, only, notes, err);
 	if (r)
 		return r;

@@ -294,6 +294,21 @@ typedef int (*element_fn)(struct jr *j, int depth, size_t idx, int line, void *c
 
 static int jr_skip(struct jr *j, int depth);
 
+/*
+ * After a member or an element: ',' (consumed) gives 1, another follows;
+ * close (consumed) gives 0, the end; anything else the error.
+ */
+static int jr_after(struct jr *j, int close)
+{
+	jr_ws(j);
+	int c = jr_peek(j);
+	if (c == ',' || c == close) {
+		jr_next(j);
+		return c == ',';
+	}
+	return jr_bad(j, close == '}' ? "',' or '}' expected" : "',' or ']' expected");
+}
+
 /* At '{': each member's value is read by fn (at the value, depth + 1). */
 static int jr_object(struct jr *j, int depth, member_fn fn, void *ctx)
 {
@@ -322,19 +337,8 @@ static int jr_object(struct jr *j, int depth, member_fn fn, void *ctx)
 		jr_next(j);
 		jr_ws(j);
 		r = cut || !fn ? jr_skip(j, depth + 1) : fn(j, depth + 1, key, ctx);
-		if (r)
+		if (r || (r = jr_after(j, '}')) <= 0)
 			return r;
-		jr_ws(j);
-		int c = jr_peek(j);
-		if (c == ',') {
-			jr_next(j);
-			continue;
-		}
-		if (c == '}') {
-			jr_next(j);
-			return 0;
-		}
-		return jr_bad(j, "',' or '}' expected");
 	}
 }
 
@@ -354,19 +358,8 @@ static int jr_array(struct jr *j, int depth, element_fn fn, void *ctx)
 	for (size_t i = 0;; i++) {
 		jr_ws(j);
 		r = fn ? fn(j, depth + 1, i, j->line, ctx) : jr_skip(j, depth + 1);
-		if (r)
+		if (r || (r = jr_after(j, ']')) <= 0)
 			return r;
-		jr_ws(j);
-		int c = jr_peek(j);
-		if (c == ',') {
-			jr_next(j);
-			continue;
-		}
-		if (c == ']') {
-			jr_next(j);
-			return 0;
-		}
-		return jr_bad(j, "',' or ']' expected");
 	}
 }
 

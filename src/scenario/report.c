@@ -237,9 +237,10 @@ static void wrapped(FILE *out, const char *head, const char *s, int width)
 		while (*sp && *sp != ' ')
 			sp++;
 		int wl = (int)(sp - p);
-		/* a word longer than a line is cut */
-		if (wl > width - indent)
-			sp = p + (wl = width - indent > 8 ? width - indent : 8);
+		int room = width - indent > 8 ? width - indent : 8;
+		/* a word longer than a line (at least 8 columns, past a long head) is cut */
+		if (wl > room)
+			sp = p + (wl = room);
 		if (col > indent && col + 1 + wl > width) {
 			fprintf(out, "\n%*s", indent, "");
 			col = indent;

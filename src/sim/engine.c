@@ -44,6 +44,7 @@
 #include "idlelab/sim.h"
 #include "power.h"
 #include "sim_internal.h"
+#include "util.h"
 
 /* ------------------------------------------------------------ events */
 
@@ -706,10 +707,8 @@ static void on_slot(struct il_sim *s, struct sim_cpu *c)
 static void cpu_grow(struct sim_cpu *c)
 {
 	int cap = c->rq_cap * 2;
-	int *rq = malloc((size_t)cap * sizeof(int));
-	int *tasks = realloc(c->tasks, (size_t)cap * sizeof(int));
-	if (!rq || !tasks)
-		abort();
+	int *rq = il_xcalloc((size_t)cap, sizeof(int));
+	int *tasks = il_xrealloc(c->tasks, (size_t)cap * sizeof(int));
 	for (int i = 0; i < c->rq_len; i++) {
 		int k = c->rq_head + i;
 		rq[i] = c->rq[k >= c->rq_cap ? k - c->rq_cap : k];
@@ -769,9 +768,7 @@ int il_sim_task_add(struct il_sim *s, int cpu, void *data)
 {
 	if (s->ntasks == s->cap_tasks) {
 		int cap = s->cap_tasks ? s->cap_tasks * 2 : 16;
-		struct sim_task *t = realloc(s->tasks, (size_t)cap * sizeof(*t));
-		if (!t)
-			abort();
+		struct sim_task *t = il_xrealloc(s->tasks, (size_t)cap * sizeof(*t));
 		s->tasks = t;
 		s->cap_tasks = cap;
 	}
@@ -906,9 +903,7 @@ static void hk_arm(struct il_sim *s, int cpu, int64_t abs_ns, int64_t cost_ns, u
 	if (slot < 0) {
 		if (s->nhk == s->cap_hk) {
 			int cap = s->cap_hk ? s->cap_hk * 2 : 16;
-			struct sim_hk *n = realloc(s->hk, (size_t)cap * sizeof(*n));
-			if (!n)
-				abort();
+			struct sim_hk *n = il_xrealloc(s->hk, (size_t)cap * sizeof(*n));
 			s->hk = n;
 			s->cap_hk = cap;
 		}

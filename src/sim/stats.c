@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "idlelab/stats.h"
+#include "util.h"
 
 void il_metrics_init(struct il_metrics *ms)
 {
@@ -27,11 +28,7 @@ void il_metric_add(struct il_metrics *ms, const char *row, const char *col,
 {
 	if (ms->n == ms->cap) {
 		int cap = ms->cap ? ms->cap * 2 : 64;
-		struct il_metric *m = realloc(ms->m, (size_t)cap * sizeof(*m));
-		if (!m) {
-			fputs("idlelab: out of memory\n", stderr);
-			abort();
-		}
+		struct il_metric *m = il_xrealloc(ms->m, (size_t)cap * sizeof(*m));
 		ms->m = m;
 		ms->cap = cap;
 	}
@@ -63,9 +60,7 @@ void il_stats_compute(const double *v, int n, struct il_stats *st)
 	st->n = n;
 	if (n <= 0)
 		return;
-	double *s = malloc((size_t)n * sizeof(*s));
-	if (!s)
-		abort();
+	double *s = il_xcalloc((size_t)n, sizeof(*s));
 	memcpy(s, v, (size_t)n * sizeof(*s));
 	qsort(s, (size_t)n, sizeof(*s), cmp_dbl);
 	st->min = s[0];

@@ -237,8 +237,15 @@ if grep -q '^sim: ' "$TMP/err"; then bad "progress mixed into the trace"; else o
 # set to 0 for the test, drawn in place at once and erased at the end
 if command -v script >/dev/null && script -qec true /dev/null >/dev/null 2>&1; then
 	RUN="$I sim --platform $SMALL --governor ladder --workload idle --duration 20ms >/dev/null"
+	t0=$(date +%s%N)
 	script -qec "$RUN" /dev/null >"$TMP/tty" 2>&1 </dev/null
-	[ ! -s "$TMP/tty" ] && ok || bad "progress on a terminal before 2 s: $(cat -A "$TMP/tty")"
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	# judged only when the run took less than 2 s: a busy machine may stretch it past that
+	if [ "$ms" -lt 2000 ]; then
+		[ ! -s "$TMP/tty" ] && ok || bad "progress on a terminal before 2 s: $(cat -A "$TMP/tty")"
+	else
+		echo "not judged: the 20 ms run took $ms ms here"
+	fi
 	IDLELAB_PROGRESS_DELAY_MS=0 script -qec "$RUN" /dev/null >"$TMP/tty" 2>&1 </dev/null
 	if grep -q $'^\rsim: [01]/1 runs, [0-9]*\\.[0-9] s\033\\[K' "$TMP/tty" &&
 		grep -q $'\r\033\\[K$' "$TMP/tty" && ! grep -q 'runs in' "$TMP/tty"; then

@@ -176,6 +176,18 @@ run_rss "$IDLELAB" replay --governor ladder --quiet "$TMP/r10.log"
 [ "$rc" -eq 0 ] && ok || bad "400000 rows: exit $rc"
 expect_out "400000 rows, 4 CPUs"
 [ "$rss" -lt $((rss1 + 8000)) ] && ok || bad "memory grows with the rows: $rss1 KiB for 40000, $rss KiB for 400000"
+# ... and with a decisions file of as many rows (D5: expect files are streamed too; 40 MB
+# for 400000 before)
+rows_expect() { awk -v n=$1 'BEGIN { print "row,selected,stop_tick"; for (i = 0; i < n; i++) printf "%d,1,1\n", i }' >"$2"; }
+rows_expect 40000 "$TMP/r1.csv"
+rows_expect 400000 "$TMP/r10.csv"
+run_rss "$IDLELAB" replay --governor ladder --quiet --expect "$TMP/r1.csv" "$TMP/r1.log"
+rss1=$rss
+run_rss "$IDLELAB" replay --governor ladder --quiet --expect "$TMP/r10.csv" "$TMP/r10.log"
+[ "$rc" -eq 0 ] && ok || bad "400000 rows and decisions: exit $rc"
+expect_out "rows compared: 400000"
+[ "$rss" -lt $((rss1 + 8000)) ] && ok ||
+	bad "memory grows with the decisions: $rss1 KiB for 40000, $rss KiB for 400000"
 # a pipe is read like the file (a copy is kept for the passes after the first)
 "$IDLELAB" replay --governor haltpoll --format csv --expect $FX/haltpoll-small.expect "$LOG" >"$TMP/file.csv"
 cat "$LOG" | "$IDLELAB" replay --governor haltpoll --format csv --expect $FX/haltpoll-small.expect /dev/stdin >"$TMP/pipe.csv"

@@ -64,7 +64,8 @@ unchanged "a refused --disable"
 "$IDLELAB" sweep --root "$R" --loops 10000000 --intervals 1000 --governor ladder \
 	--disable 0 >/dev/null 2>"$TMP/sig" &
 pid=$!
-for _ in $(seq 100); do [ "$(cat "$G")" = ladder ] && break; sleep 0.05; done
+# wait for both changes (written one after the other), up to 20 s on a busy machine
+for _ in $(seq 400); do [ "$(cat "$G")" = ladder ] && [ "$(cat "$D1")" = 1 ] && break; sleep 0.05; done
 [ "$(cat "$G")" = ladder ] && [ "$(cat "$D1")" = 1 ] && ok || bad "sweep never changed the tree"
 kill -TERM $pid
 wait $pid
@@ -78,7 +79,7 @@ python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL)
 	"$IDLELAB" latency --root "$R" --mode halt --samples 10000000 --gap 1ms \
 	--governor menu >"$TMP/int.out" 2>"$TMP/int" &
 pid=$!
-for _ in $(seq 100); do [ "$(cat "$G")" = menu ] && break; sleep 0.05; done
+for _ in $(seq 400); do [ "$(cat "$G")" = menu ] && break; sleep 0.05; done
 sleep 0.5
 kill -INT $pid
 wait $pid

@@ -342,7 +342,8 @@ static void preset_for_release(void **s)
 	struct il_err err;
 
 	/* the table covers every release il_release_check() accepts, in order */
-	assert_int_equal(sizeof(want) / sizeof(want[0]), 16 + 20 + 2);
+	_Static_assert(sizeof(want) / sizeof(want[0]) == 16 + 20 + 2,
+		       "5.4..5.19, 6.0..6.19, 7.0, 7.1");
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		assert_int_equal(il_release_check(want[i][0], &err), 0);
 		if (i)

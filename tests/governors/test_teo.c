@@ -181,7 +181,9 @@ static void configure_errors(void **unused)
 		{ "6.12", TEO_6_12 }, { "6.14", TEO_6_18 }, { "6.18", TEO_6_18 },
 		{ "6.19", TEO_7_1 }, { "7.0", TEO_7_1 }, { "7.1", TEO_7_1 },
 	};
-	assert_int_equal(sizeof(era) / sizeof(era[0]), sizeof(teo_presets) / sizeof(teo_presets[0]));
+	_Static_assert(sizeof(era) / sizeof(era[0]) ==
+		       sizeof(teo_presets) / sizeof(teo_presets[0]),
+		       "an era for every teo preset");
 	for (size_t i = 0; i < sizeof(era) / sizeof(era[0]); i++) {
 		const struct il_gov_preset *pr = il_gov_preset_find(&il_gov_teo_under_test, era[i].rel);
 

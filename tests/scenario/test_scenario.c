@@ -529,6 +529,44 @@ static void report_contents(void **unused)
 	il_scn_free(&s);
 }
 
+/*
+ * A head wider than the text (a long estimate name) leaves no room on the
+ * line: each word goes on a line of its own. wrapped() cut every word to 8
+ * columns instead, also the shorter ones: it printed "made up " as one
+ * word and read past the end of the text (heap-buffer-overflow under ASan,
+ * found by fuzz_scenario).
+ */
+static void text_wrap_long_head(void **unused)
+{
+	(void)unused;
+	char name[160], text[sizeof(base) + 300], *buf;
+	struct il_scn s;
+	struct il_err err;
+	struct fake f;
+	struct il_scn_report r;
+	const char *at = strstr(base, "estimate = wl.wakee_work\n");
+
+	assert_non_null(at);
+	memset(name, 'k', 120);
+	snprintf(name + 120, sizeof(name) - 120, ".wakee_work");
+	snprintf(text, sizeof(text), "%.*sestimate = %s\nbasis = made up for the test\n%s",
+		 (int)(at - base), base, name,
+		 strstr(at, "basis = a guess\n") + strlen("basis = a guess\n"));
+	assert_int_equal(il_scn_parse(&s, text, strlen(text), "t.ini", &err), 0);
+	fake_init(&f, s.nconfigs);
+	assert_int_equal(il_scn_report_build(&r, &s, &f.d, NULL, &err), 0);
+	buf = write_report(&r, IL_SCN_TEXT);
+	char want[200];
+	snprintf(want, sizeof(want), "  %s: made\n", name);
+	assert_non_null(strstr(buf, want));
+	snprintf(want, sizeof(want), "\n%*stest\n    rerun:", (int)strlen(name) + 4, "");
+	assert_non_null(strstr(buf, want));
+	free(buf);
+	il_scn_report_free(&r);
+	fake_free(&f);
+	il_scn_free(&s);
+}
+
 static void overrides(void **unused)
 {
 	(void)unused;
@@ -704,6 +742,7 @@ int main(void)
 		cmocka_unit_test(expressions),
 		cmocka_unit_test(zen3_checks),
 		cmocka_unit_test(report_contents),
+		cmocka_unit_test(text_wrap_long_head),
 		cmocka_unit_test(overrides),
 		cmocka_unit_test(builtins_prepare),
 		cmocka_unit_test(prepare_refusals),

@@ -412,6 +412,40 @@ static void tick_kept_one_tick_after(void **unused)
 		il_sim_result_free(&x.r);
 }
 
+/*
+ * The true idle time goes to a governor by its capability flag
+ * (IL_GOV_NEEDS_TRUE_IDLE), never by its name: the engine names no
+ * governor. A flagged governor called "test" gets the time to the next
+ * timer; an unflagged one called "oracle" gets -1 (unknown).
+ */
+static void true_idle_by_flag(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	struct os_cfg c = { .no_a = true, .hk_ns = 500000 };
+	struct il_gov_ops ops = tg_ops;
+	struct il_gov g = tg_gov;
+
+	g.ops = &ops;
+	load(&x, PLAT_HEAD POLL_STATE C1_STATE);
+	params(&prm, 2000000);
+	ops.flags = IL_GOV_NEEDS_TRUE_IDLE;
+	tg_reset(1, false);
+	simulate(&x, &g, &none_wl, &c, &prm);
+	assert_int_equal(tg_data[0].first_sel.true_idle_ns, 500000);
+
+	ops.flags = 0;
+	ops.name = "oracle";
+	snprintf(g.spec, sizeof(g.spec), "oracle");
+	tg_reset(1, false);
+	simulate(&x, &g, &none_wl, &c, &prm);
+	assert_int_equal(tg_data[0].first_sel.true_idle_ns, -1);
+	assert_int_equal(tg_data[0].last_sel.true_idle_ns, -1);
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
 /* need_resched during the entry window: -EBUSY, no usage, no reflect. */
 static void wake_during_entry(void **unused)
 {
@@ -1187,6 +1221,7 @@ int main(void)
 		cmocka_unit_test(tick_stopped),
 		cmocka_unit_test(tick_kept_for_near_timer),
 		cmocka_unit_test(tick_kept_one_tick_after),
+		cmocka_unit_test(true_idle_by_flag),
 		cmocka_unit_test(wake_during_entry),
 		cmocka_unit_test(wake_by_ipi),
 		cmocka_unit_test(wake_by_monitor),
