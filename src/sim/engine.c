@@ -435,6 +435,12 @@ static void idle_exit(struct il_sim *s, struct sim_cpu *c, int64_t now)
 		c->do_idle_got_tick = c->got_tick_latch;
 		c->got_tick_latch = false;
 	}
+	if (c->prewarm_ns) {
+		/* the governor saw it all; the counters only what followed the warm-up */
+		c->dev.states_usage[c->path == PATH_FORCE_POLL ? 0 : c->idx].time_ns -=
+			(uint64_t)c->prewarm_ns;
+		c->prewarm_ns = 0;
+	}
 	c->exiting = false;
 	mode_set(s, c, M_LOOP, now);
 	slot_set(s, c, INT64_MAX, SLOT_NONE);
@@ -542,6 +548,8 @@ static void warmup_end(struct il_sim *s, int64_t now)
 			u->usage = u->above = u->below = u->rejected = 0;
 			u->time_ns = 0;
 		}
+		/* a residency under way counts from now on only (its exit adds it whole) */
+		c->prewarm_ns = c->in_idle && c->mode == M_STATE ? now - c->t_start : 0;
 		c->util_busy_mark -= c->busy_ns;   /* the utilisation goes on */
 		c->idle_ns = c->busy_ns = 0;
 		c->aborted = c->periods = c->tick_stops = 0;

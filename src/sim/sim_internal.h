@@ -80,6 +80,7 @@ struct sim_cpu {
 	int req_idx, idx;
 	int64_t t_start;     /* ->enter called */
 	int64_t post_ns;     /* IRQ handler time after the exit */
+	int64_t prewarm_ns;  /* of the current residency, what was before the warm-up's end */
 	int64_t idle_since, busy_since;
 	int64_t idle_ns, busy_ns;
 	uint64_t aborted, periods, tick_stops;
