@@ -84,6 +84,7 @@ struct rr_cfg {
 	int64_t client_ns, server_ns;
 	double send_copy;         /* cycles per byte sent (the sender's own buffer) */
 	double recv_copy_ns;      /* ns per byte received (written by the other side's core) */
+	int64_t start_ns;         /* the clients start then: the machine idles before */
 };
 
 struct rr_state {
@@ -119,6 +120,8 @@ static const struct il_opt opts[] = {
 		      "cycles per byte sent, from the sender's own cache (estimate, as stream's)"),
 	IL_OPT_DOUBLE(C, recv_copy_ns, "recv_copy_ns", 0, 1e6, "0.0873",
 		      "ns per byte received, written by the other side's core (estimate, as stream's)"),
+	IL_OPT_DUR(C, start_ns, "start", 0, 1e12, "0",
+		   "when the clients start: the machine idles until then, as before a benchmark"),
 	IL_OPT_END,
 };
 #undef C
@@ -353,6 +356,10 @@ static void task_woke(const void *cfgp, void *stp, struct il_sim *s, int task, i
 	intptr_t id = (intptr_t)il_sim_task_data(s, task);
 
 	(void)lat;
+	if (id > 0 && il_sim_now(s) < c->start_ns) {
+		il_sim_task_run(s, task, 0);   /* to sleep until the start */
+		return;
+	}
 	if (id > 0) {
 		int i = (int)id - 1;
 		uint32_t got = 0;
@@ -394,6 +401,11 @@ static void task_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
 	intptr_t id = (intptr_t)il_sim_task_data(s, task);
 	int cpu = il_sim_task_cpu(s, task);
 
+	if (id > 0 && il_sim_now(s) < c->start_ns) {
+		/* a client before the start: it sleeps until then, as launched */
+		il_sim_task_sleep_until(s, task, c->start_ns);
+		return;
+	}
 	if (id > 0) {
 		int i = (int)id - 1;
 		st->sent[i] = il_sim_now(s);

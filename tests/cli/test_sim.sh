@@ -243,4 +243,11 @@ expect_err "stream: 2 of 3 sizes completed in 0.025 s; the phases need 0.030 s"
 # a last phase that ends with the run is complete
 expect_exit 0 "$IDLELAB" sim --platform "$SMALL" --governor ladder --workload stream \
 	--wl-opt phase=10ms --wl-opt sizes=64,128 --duration 20ms
+# request-response start=: the machine idles until the clients start
+expect_exit 0 "$IDLELAB" sim --platform "$SMALL" --governor ladder --workload request-response \
+	--wl-opt start=10ms --duration 10ms --format csv
+expect_out "request-response,,,,round_trips,,0"
+expect_exit 0 "$IDLELAB" sim --platform "$SMALL" --governor ladder --workload request-response \
+	--wl-opt start=10ms --duration 20ms --warmup 10ms --format csv
+if grep -q "request-response,,,,round_trips,,0$" "$TMP/out"; then bad "no round trips after the start"; else ok; fi
 finish
