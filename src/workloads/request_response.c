@@ -85,6 +85,7 @@ struct rr_cfg {
 	double send_copy;         /* cycles per byte sent (the sender's own buffer) */
 	double recv_copy_ns;      /* ns per byte received (written by the other side's core) */
 	int64_t start_ns;         /* the clients start then: the machine idles before */
+	uint64_t release_cycles;  /* the releasing task's work per client woken */
 };
 
 struct rr_state {
@@ -96,6 +97,7 @@ struct rr_state {
 	uint64_t trips, bytes, migrations, wakes;
 	uint64_t class_total;
 	struct il_hist rtt;
+	int releaser, released;   /* start > 0: the task that releases the clients, and how many */
 };
 
 #define C struct rr_cfg
@@ -122,6 +124,8 @@ static const struct il_opt opts[] = {
 		      "ns per byte received, written by the other side's core (estimate, as stream's)"),
 	IL_OPT_DUR(C, start_ns, "start", 0, 1e12, "0",
 		   "when the clients start: the machine idles until then, as before a benchmark"),
+	IL_OPT_U64(C, release_cycles, "release_work", 0, 1ull << 40, "2000",
+		   "start > 0: cycles of the releasing task (CPU 0) per client it wakes"),
 	IL_OPT_END,
 };
 #undef C
@@ -317,8 +321,14 @@ static int setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *e
 		st->server[i] = il_sim_task_add(s, cpu, (void *)(intptr_t)-(i + 1));
 	}
 	free(placed);
-	for (int i = 0; i < st->npairs; i++)
-		il_sim_task_wake(s, -1, st->client[i]);
+	if (c->start_ns > 0) {
+		/* the clients wait on a barrier; a task on CPU 0 releases them at start */
+		st->releaser = il_sim_task_add(s, 0, (void *)(intptr_t)0);
+		il_sim_task_wake(s, -1, st->releaser);
+	} else {
+		for (int i = 0; i < st->npairs; i++)
+			il_sim_task_wake(s, -1, st->client[i]);
+	}
 	for (size_t k = 0; k < RR_NCLASSES; k++)
 		st->class_total += tbench_classes[k].count;
 	il_hist_init(&st->rtt);
@@ -356,8 +366,9 @@ static void task_woke(const void *cfgp, void *stp, struct il_sim *s, int task, i
 	intptr_t id = (intptr_t)il_sim_task_data(s, task);
 
 	(void)lat;
-	if (id > 0 && il_sim_now(s) < c->start_ns) {
-		il_sim_task_run(s, task, 0);   /* to sleep until the start */
+	if (id == 0) {
+		/* the releaser: to sleep until the start, then one client at a time */
+		il_sim_task_run(s, task, st->released ? c->release_cycles : 0);
 		return;
 	}
 	if (id > 0) {
@@ -401,9 +412,24 @@ static void task_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
 	intptr_t id = (intptr_t)il_sim_task_data(s, task);
 	int cpu = il_sim_task_cpu(s, task);
 
-	if (id > 0 && il_sim_now(s) < c->start_ns) {
-		/* a client before the start: it sleeps until then, as launched */
-		il_sim_task_sleep_until(s, task, c->start_ns);
+	if (id == 0) {
+		/*
+		 * dbench's create_procs(): the children connect, then wait on a
+		 * semaphore that the parent releases once all are ready; the
+		 * release wakes them one after the other.
+		 */
+		if (il_sim_now(s) < c->start_ns) {
+			il_sim_task_sleep_until(s, task, c->start_ns);
+			return;
+		}
+		if (st->released < st->npairs) {
+			il_sim_task_wake(s, cpu, st->client[st->released++]);
+			if (st->released < st->npairs) {
+				il_sim_task_run(s, task, c->release_cycles);
+				return;
+			}
+		}
+		il_sim_task_block(s, task, -1);
 		return;
 	}
 	if (id > 0) {

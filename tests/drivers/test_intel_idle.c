@@ -465,7 +465,8 @@ static void builtin_platforms(void **state)
 	assert_int_equal(il_intel_idle_probe(&p, &m, &e), 1);
 	assert_int_equal(il_acpi_idle_probe(&p, &m, &e), 0);
 	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C2");
-	assert_int_equal(m.drv.states[2].exit_path_cost.kind, IL_DIST_LOGNORMAL);
+	assert_int_equal(m.drv.states[2].exit_path_cost.kind, IL_DIST_UNIFORM);
+	assert_true(m.drv.states[2].exit_path_shared);
 	memset(&m, 0, sizeof(m));
 	snprintf(m.release, sizeof(m.release), "6.0");
 	assert_int_equal(il_acpi_idle_probe(&p, &m, &e), 0);
