@@ -14,6 +14,8 @@ void scn_split_free(char **fields, int n);
 /* A published number as the source prints it: "494,834", "+8.85%", "-8.02%", "0.162". */
 int scn_pub_number(const char *text, double *v);
 
+/* The report's numbers as text (numbers.c, below report.c and html.c). */
+
 /* A number for text output: fixed decimals, "n/a" for NAN. */
 const char *scn_num(double v, int decimals, char *buf, size_t size);
 
