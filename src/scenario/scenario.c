@@ -1187,30 +1187,6 @@ void il_scn_free(struct il_scn *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int il_scn_config_find(const struct il_scn *s, const char *id)
-{
-	for (int i = 0; i < s->nconfigs; i++)
-		if (!strcmp(s->configs[i].id, id))
-			return i;
-	return -1;
-}
-
-int il_scn_table_find(const struct il_scn *s, const char *id)
-{
-	for (int i = 0; i < s->ntables; i++)
-		if (!strcmp(s->tables[i].id, id))
-			return i;
-	return -1;
-}
-
-const struct il_scn_source *il_scn_source_find(const struct il_scn *s, const char *id)
-{
-	for (int i = 0; i < s->nsources; i++)
-		if (!strcmp(s->sources[i].id, id))
-			return &s->sources[i];
-	return NULL;
-}
-
 void scn_cite(const struct il_scn *s, const char *source_id, char *buf, size_t size)
 {
 	const struct il_scn_source *src = il_scn_source_find(s, source_id);
