@@ -18,8 +18,13 @@ import sys
 IDENT = re.compile(r'[A-Za-z_][A-Za-z0-9_]*')
 
 
+CPLUSPLUS = re.compile(r'^#\s*ifdef\s+__cplusplus\s*\n.*?^#\s*endif[^\n]*$', re.M | re.S)
+
+
 def strip(text):
-    """Comments, preprocessor lines, string and char literals removed."""
+    """Comments, preprocessor lines, string and char literals removed; the
+    #ifdef __cplusplus blocks (the extern "C" { and its }) go whole."""
+    text = CPLUSPLUS.sub('', text)
     out = []
     i, n = 0, len(text)
     at_line_start = True

@@ -11,8 +11,9 @@ set -eu
 build="gcc libc6-dev make meson ninja-build pkg-config python3 libinih-dev zlib1g-dev"
 # cmocka: unit tests; json-c: reads back what our JSON writer wrote;
 # clang and libclang-rt-14-dev: libFuzzer; groff-base: the manual pages
-# checked; chromium: the scenario report's HTML page rendered headless
-test="libcmocka-dev libjson-c-dev clang libclang-rt-14-dev groff-base chromium"
+# checked; chromium: the scenario report's HTML page rendered headless;
+# g++: the installed headers built and linked from C++ (extern "C")
+test="libcmocka-dev libjson-c-dev clang libclang-rt-14-dev groff-base chromium g++"
 [ $# -gt 0 ] || set -- build
 pkgs=""
 for group; do

@@ -10,6 +10,10 @@
 
 #include "idlelab/sim.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*
  * The memory a batch may take, bytes: 4 GiB. A run on the largest platform
  * (IL_CPUS_MAX CPUs) takes ~15 MiB while it runs and keeps ~6 MiB of
@@ -65,5 +69,9 @@ int il_sim_batch_prepare(struct il_sim_batch *b, struct il_err *err);
  */
 int il_sim_batch_run(struct il_sim_batch *b, struct il_err *err);
 void il_sim_batch_free(struct il_sim_batch *b);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -15,6 +15,10 @@
 
 #include "idlelab/state.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IL_CPUIDLE_POLL_MIN_NS 10000  /* CPUIDLE_POLL_MIN */
 #define IL_S32_MAX 2147483647
 #define IL_QOS_DEFAULT_GLOBAL_US 2000000000 /* PM_QOS_CPU_LATENCY_DEFAULT_VALUE */
@@ -143,5 +147,9 @@ static inline int64_t il_tick_nsec(unsigned int hz)
 {
 	return (int64_t)((1000000000ull + hz / 2) / hz);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

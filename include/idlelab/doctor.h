@@ -14,6 +14,10 @@
 #include "idlelab/host.h"
 #include "idlelab/sysfs.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum il_severity { IL_SEV_INFO = 0, IL_SEV_WARNING };
 
 #define IL_DOCTOR_EVIDENCE_MAX 16
@@ -61,5 +65,9 @@ void il_doctor_run(const struct il_host *h, const struct il_doctor_opts *o, stru
 void il_doctor_free(struct il_doctor *d);
 
 const char *il_severity_name(enum il_severity s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -17,6 +17,10 @@
 #include "idlelab/platform.h"
 #include "idlelab/state.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IL_NOTES_MAX 24
 #define IL_NOTE_LEN 200
 
@@ -53,5 +57,9 @@ int il_machine_idle_build(const struct il_platform *p, const char *release,
 			  struct il_machine_idle *out, struct il_err *err);
 
 const char *il_idle_routine_name(enum il_idle_routine r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -8,6 +8,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*
  * Parse "20us", "15000", "15000ns", "1.5ms", "2s" (units ns, us, µs, ms,
  * s; none means ns; a fraction is rounded to the nearest ns) into *ns.
@@ -15,5 +19,9 @@
  * not fit in an int64_t.
  */
 int il_parse_duration_ns(const char *text, int64_t *ns);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,6 +11,10 @@
 
 #include <stdarg.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IL_ERR_MSG_MAX 512
 #define IL_ERR_FILE_MAX 256
 
@@ -36,5 +40,9 @@ int il_err_set_at(struct il_err *err, int code, const char *file, int line,
 
 /* Format "FILE:LINE: msg", "FILE: msg" or "msg" into buf. */
 const char *il_err_format(const struct il_err *err, char *buf, unsigned size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

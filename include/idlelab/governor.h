@@ -23,6 +23,10 @@
 #include "idlelab/err.h"
 #include "idlelab/state.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IL_KTIME_MAX INT64_MAX
 #define IL_RESIDENCY_THRESHOLD_NS 15000 /* gov.h RESIDENCY_THRESHOLD_NS */
 
@@ -197,5 +201,9 @@ static inline void il_gov_reflect(struct il_gov *gov, int cpu,
 		gov->ops->reflect(gov->config, il_gov_cpu(gov, cpu), drv, dev,
 				  index, in);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -5,6 +5,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*
  * Log-linear histogram of non-negative int64 values (ns), HdrHistogram
  * style: exact below 2^IL_HIST_SUB_BITS, then 2^(IL_HIST_SUB_BITS-1) buckets
@@ -39,5 +43,9 @@ double il_hist_mean(const struct il_hist *h);
 /* Bucket index of a value and the value range [lo, hi] of a bucket. */
 int il_hist_bucket(int64_t v);
 void il_hist_bucket_range(int b, int64_t *lo, int64_t *hi);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -48,6 +48,10 @@
 #include "idlelab/platform.h"
 #include "idlelab/sysfs.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IL_HOST_LIVE_ROOT "/"
 /* The CPU latency limit no request lowers (PM_QOS_CPU_LATENCY_DEFAULT_VALUE, µs). */
 #define IL_PM_QOS_DEFAULT_US 2000000000
@@ -272,5 +276,9 @@ char *il_host_platform_text(const struct il_host *h, const char *name, struct il
 
 int il_host_capture(const char *root, const char *dest, struct il_sysfs_notes *notes,
 		    int *nfiles, struct il_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

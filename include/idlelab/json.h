@@ -24,6 +24,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IL_JSON_DEPTH_MAX 32
 
 enum il_json_layout { IL_JSON_INLINE = 0, IL_JSON_BLOCK };
@@ -78,5 +82,9 @@ int il_json_finish(struct il_json *w);
 void il_json_write_string(FILE *out, const char *s);
 /* Is text one JSON number (RFC 8259 grammar, whole string)? */
 bool il_json_is_number(const char *text);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

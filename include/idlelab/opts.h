@@ -20,6 +20,10 @@
 #include "idlelab/err.h"
 #include "idlelab/state.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum il_opt_type {
 	IL_OPT_T_U64,       /* uint64_t, a whole number */
 	IL_OPT_T_INT,       /* int, a whole number */
@@ -106,5 +110,9 @@ int il_opts_check(const struct il_opt *tbl, const void *cfg, struct il_err *err)
  * snprintf does.
  */
 size_t il_opts_help(const struct il_opt *tbl, const char *indent, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

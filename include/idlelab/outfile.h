@@ -42,6 +42,10 @@
 
 #include "idlelab/err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Open outputs with a temporary at a time (files and directories). */
 #define IL_OUT_SLOTS 16
 
@@ -108,5 +112,9 @@ int il_outdir_close(struct il_outdir *d, bool keep, struct il_err *err);
  * handler calls. Outputs stay open (their temporaries are gone).
  */
 void il_out_cleanup(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -17,6 +17,10 @@
 #include "idlelab/err.h"
 #include "idlelab/state.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IL_PLAT_SOURCES_MAX 16
 #define IL_PLAT_CST_MAX 8          /* ACPI_PROCESSOR_MAX_POWER */
 #define IL_PLAT_TURBO_MAX 256
@@ -248,5 +252,9 @@ const struct il_plat_key *il_platform_key(int i);
 const char *il_plat_key_type_name(enum il_plat_key_type t);
 
 const char *il_vendor_name(enum il_vendor v);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -16,6 +16,10 @@
 
 #include "idlelab/err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Geometry of the picture and of the plot area inside it, in px. */
 #define IL_PLOT_WIDTH_PX 900
 #define IL_PLOT_HEIGHT_PX 480
@@ -66,5 +70,9 @@ double il_plot_px_y(const struct il_plot_axes *ax, double y);
 
 /* Write the SVG document; 0, or a negative code with err filled. */
 int il_plot_write_svg(const struct il_plot *p, FILE *out, struct il_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 
 #include "idlelab/err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The oldest and newest mainline releases idlelab models. */
 #define IL_RELEASE_OLDEST "5.4"
 #define IL_RELEASE_NEWEST "7.1"
@@ -28,5 +32,9 @@ int il_release_cmp(const char *a, const char *b);
  * message that says the known range.
  */
 int il_release_check(const char *rel, struct il_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -25,6 +25,10 @@
 #include "idlelab/governor.h"
 #include "idlelab/state.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IL_REPLAY_MAGIC "# idlelab-replay v1"
 #define IL_REPLAY_COLUMNS                                                             \
 	"cpu,sleep_length_ns,delta_tick_ns,tick_stopped,latency_req_ns,nr_iowait,"   \
@@ -283,5 +287,9 @@ int il_replay_check_begin(struct il_replay_check *ck, struct il_replay_expect_st
 int il_replay_check_row(struct il_replay_check *ck, uint64_t row, int cpu,
 			struct il_replay_decision got, struct il_err *err);
 int il_replay_check_end(struct il_replay_check *ck, size_t nrows, struct il_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

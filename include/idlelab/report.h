@@ -18,6 +18,10 @@
 #include "idlelab/format.h"
 #include "idlelab/json.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct il_table;
 
 struct il_table *il_table_new(const char *title);
@@ -59,5 +63,9 @@ void il_text_fputs_lines(const char *s, FILE *out);
 
 /* One CSV field (RFC 4180): quoted when it holds , " CR or LF; always valid UTF-8. */
 void il_csv_field(const char *s, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

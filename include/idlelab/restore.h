@@ -28,6 +28,10 @@
 
 #include "idlelab/err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IL_CHANGES_MAX 64
 #define IL_CHANGE_VALUE_MAX 128
 
@@ -52,5 +56,9 @@ int il_change_state_disable(const char *root, int cpu, int state, int disable,
 int il_change_restore(void);
 /* Changes in force. */
 int il_change_count(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

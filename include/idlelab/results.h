@@ -21,6 +21,10 @@
 /* IL_RESULTS_FORMAT, the "format" of results this reader reads (and sim writes), is there. */
 #include "idlelab/results_keys.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct il_result_metric {
 	char row[40];           /* "usage", "state C6", "152us" (grid rows) ... */
 	char col[40];           /* "", "usage", "above_pct" ... */
@@ -87,5 +91,9 @@ void il_result_diff(const struct il_result_metric *base, const struct il_result_
 		    struct il_result_diff *d);
 /* Two-sided p-value of Student's t with df (> 0, need not be whole) degrees of freedom. */
 double il_student_t_p(double t, double df);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

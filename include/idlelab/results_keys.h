@@ -24,6 +24,10 @@
 
 #include "idlelab/stats.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The value of IL_RK_KIND and IL_RK_FORMAT in a results file. */
 #define IL_RESULTS_KIND "sim"
 #define IL_RESULTS_FORMAT 1
@@ -95,5 +99,9 @@ static inline enum il_better il_results_better_parse(const char *s)
 	       : s && !strcmp(s, "higher") ? IL_BETTER_HIGHER
 					   : IL_BETTER_NONE;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,6 +11,10 @@
 
 #include "idlelab/state.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* xoshiro256** seeded through splitmix64: the same stream on every machine. */
 struct il_rng {
 	uint64_t s[4];
@@ -32,5 +36,9 @@ int64_t il_dist_sample(const struct il_dist *d, struct il_rng *r);
  */
 double il_sim_log(double x);
 double il_sim_exp(double x);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

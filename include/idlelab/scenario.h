@@ -31,6 +31,10 @@
 #include "idlelab/err.h"
 #include "idlelab/stats.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IL_SCN_ID_MAX 32          /* ids of configurations, tables, ...: 31 characters */
 #define IL_SCN_LINE_MAX 4096      /* longest line of a scenario file, newline included */
 #define IL_SCN_CONFIGS_MAX 16
@@ -372,5 +376,9 @@ int il_scn_report_write(const struct il_scn_report *r, enum il_scn_format f, FIL
 			struct il_err *err);
 /* The SVG of plot i (no XML prolog: for embedding). */
 int il_scn_plot_svg(const struct il_scn_report *r, int i, FILE *out, struct il_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -34,6 +34,10 @@
 #include "idlelab/stats.h"
 #include "idlelab/workload.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ------------------------------------------------------------- engine */
 
 enum il_tick_rule {
@@ -225,5 +229,9 @@ void il_sim_result_free(struct il_sim_result *r);
 
 /* Frequency of a package with n active cores (turbo bins, else base, else fallback). */
 double il_turbo_mhz(const struct il_platform *p, int active_cores, double fallback_mhz);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -13,6 +13,10 @@
 #include "idlelab/format.h"
 #include "idlelab/batch.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*
  * table: per-CPU counters of run 1 (up to 16 CPUs, or with per_cpu_table),
  * the grid, the metrics with their spread over runs. csv: one row per
@@ -24,5 +28,9 @@ int il_sim_batch_print(const struct il_sim_batch *b, enum il_format f, const cha
 		       FILE *out);
 /* The results file of a batch: every run's values, their summaries, run 1's CPUs. */
 int il_results_write(const struct il_sim_batch *b, const char *wl_opts_text, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

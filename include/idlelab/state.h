@@ -15,6 +15,10 @@
 
 #include "idlelab/err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IL_STATE_MAX 10          /* CPUIDLE_STATE_MAX */
 #define IL_NAME_LEN 16           /* CPUIDLE_NAME_LEN */
 #define IL_DESC_LEN 32           /* CPUIDLE_DESC_LEN */
@@ -141,5 +145,9 @@ int il_dist_parse(const char *text, struct il_dist *d, struct il_err *err);
 const char *il_dist_str(const struct il_dist *d, char *buf, unsigned size);
 /* Mean of a distribution in ns. */
 double il_dist_mean(const struct il_dist *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

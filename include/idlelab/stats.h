@@ -9,6 +9,10 @@
 
 #include <stdbool.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum il_better { IL_BETTER_NONE = 0, IL_BETTER_LOWER, IL_BETTER_HIGHER };
 
 /* One number a run produces, placed in a table at (row, col). */
@@ -53,5 +57,9 @@ bool il_welch_significant(const double *a, int na, const double *b, int nb,
 			  double *t, double *df);
 /* Two-sided 97.5 % quantile of Student's t with df degrees of freedom. */
 double il_t_crit_975(double df);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -33,6 +33,10 @@
 
 #include "idlelab/err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IL_SYSFS_DEFAULT_ROOT "/sys/devices/system/cpu"
 #define IL_SYSFS_CPU_MAX 65536   /* highest CPU number accepted + 1 */
 #define IL_SYSFS_STATE_MAX 64    /* highest state index accepted + 1 */
@@ -213,5 +217,9 @@ void il_sysfs_delta_free(struct il_sysfs_delta *d);
 const char *il_sysfs_field_file(enum il_sysfs_field f);
 /* True for fields older kernels may lack (above, below, rejected, s2idle). */
 bool il_sysfs_field_optional(enum il_sysfs_field f);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -18,6 +18,10 @@
 
 #include "idlelab/err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IL_SWEEP_STATES_MAX 16
 
 /* Percentiles of a set of samples, ns (nearest rank). */
@@ -108,5 +112,9 @@ struct il_wake_result {
 };
 
 int il_wake_run(const struct il_wake_opts *o, struct il_wake_result *r, struct il_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -17,6 +17,10 @@
 #include "idlelab/opts.h"
 #include "idlelab/stats.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct il_sim;
 
 /* The longest option key, with its NUL (no option's name comes near it). */
@@ -91,5 +95,9 @@ int il_wl_check_cpus(const struct il_workload *wl, const struct il_sim *s, int a
  * sibling, else cpu itself (a one-CPU machine).
  */
 int il_wl_other_core(const struct il_sim *s, int cpu);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

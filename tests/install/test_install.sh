@@ -52,6 +52,35 @@ for h in "$SRCDIR"/include/idlelab/*.h; do
 	fi
 done
 
+# the headers from C++: every declaration inside extern "C", so a C++
+# program links against the C library (a name mangled by C++ would be
+# an undefined symbol here)
+CXX=${CXX:-c++}
+if command -v "$CXX" >/dev/null 2>&1; then
+	{
+		for h in "$SRCDIR"/include/idlelab/*.h; do echo "#include <idlelab/${h##*/}>"; done
+		cat <<'CXXEOF'
+#include <cstdio>
+int main()
+{
+	struct il_err err;
+	struct il_gov *gov = il_gov_new("menu@6.12", 1, &err);
+	if (!gov)
+		return 1;
+	il_gov_free(gov);
+	std::puts("ok");
+	return 0;
+}
+CXXEOF
+	} >"$TMP/all.cpp"
+	# shellcheck disable=SC2086
+	$CXX $SAN -std=c++17 -Wall -Werror -o "$TMP/cxx-demo" "$TMP/all.cpp" $cflags $libs 2>"$TMP/err" &&
+		ok || { bad "the headers do not build and link from C++:"; cat "$TMP/err" >&2; }
+	expect_exit 0 env LD_LIBRARY_PATH="$libdir" "$TMP/cxx-demo"
+else
+	echo "# no C++ compiler ($CXX): the extern \"C\" check skipped" >&2
+fi
+
 # the example against the shared library
 # shellcheck disable=SC2086
 $CC $SAN -Wall -Wextra -Werror -o "$TMP/menu-demo" "$SRCDIR/examples/menu-demo.c" $cflags $libs 2>"$TMP/err" &&
