@@ -407,8 +407,8 @@ static void text_notes(const struct side *sd, const struct il_cpulist *only, con
 		if (!c || !want(only, cpu))
 			continue;
 		if (c->partial_start || c->lost_events || c->lost_markers || c->dropped || c->unpaired)
-			printf("%scpu %d: %llu exit(s) before any entry (idle when the trace began, "
-			       "not counted), %llu lost events, %llu period(s) dropped around them, "
+			printf("%scpu %d: %llu exit(s) without an entry (idle when the trace began, "
+			       "or the entry lost: not counted), %llu lost events, %llu period(s) dropped around them, "
 			       "%llu entries without exit\n", label, cpu,
 			       (unsigned long long)c->partial_start, (unsigned long long)c->lost_events,
 			       (unsigned long long)c->dropped, (unsigned long long)c->unpaired);
