@@ -647,6 +647,18 @@ static int parse_line(struct il_trace *t, const char *s, const char *end, struct
 	return 0;
 }
 
+/* A whole line [p, e) without its newline, split into chunks or not. */
+static int one_line(struct il_trace *t, const char *p, const char *e, struct il_err *err)
+{
+	if (e > p && e[-1] == '\r')
+		e--;
+	if (memchr(p, '\0', (size_t)(e - p))) {
+		t->lines++;
+		return FAIL(t, err, "NUL byte in the text");
+	}
+	return parse_line(t, p, e, err);
+}
+
 int il_trace_feed(struct il_trace *t, const char *buf, size_t len, struct il_err *err)
 {
 	const char *p = buf, *end = buf + len;
@@ -665,7 +677,7 @@ int il_trace_feed(struct il_trace *t, const char *buf, size_t len, struct il_err
 		t->carry_len += k;
 		if (!nl)
 			return 0;
-		int r = parse_line(t, t->carry, t->carry + t->carry_len, err);
+		int r = one_line(t, t->carry, t->carry + t->carry_len, err);
 		t->carry_len = 0;
 		if (r)
 			return r;
@@ -687,14 +699,7 @@ int il_trace_feed(struct il_trace *t, const char *buf, size_t len, struct il_err
 			t->lines++;
 			return FAIL(t, err, "line longer than %d bytes", IL_TRACE_LINE_MAX);
 		}
-		const char *e = nl;
-		if (e > p && e[-1] == '\r')
-			e--;
-		if (memchr(p, '\0', (size_t)(e - p))) {
-			t->lines++;
-			return FAIL(t, err, "NUL byte in the text");
-		}
-		int r = parse_line(t, p, e, err);
+		int r = one_line(t, p, nl, err);
 		if (r)
 			return r;
 		p = nl + 1;

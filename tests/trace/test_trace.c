@@ -272,11 +272,13 @@ static void variants(void **state)
 	struct il_err err;
 
 	(void)state;
-	assert_int_equal(parse_str(&t, text, NULL, &err), 0);
-	assert_int_equal(st(&t, 3, 1)->usage, 1);
-	assert_int_equal(st(&t, 3, 1)->time_ns, 1001);
-	assert_int_equal(t.unknown_events, 1);
-	il_trace_free(&t);
+	for (size_t chunk = 0; chunk < sizeof(text); chunk++) {
+		assert_int_equal(parse(&t, text, sizeof(text) - 1, chunk, NULL, &err), 0);
+		assert_int_equal(st(&t, 3, 1)->usage, 1);
+		assert_int_equal(st(&t, 3, 1)->time_ns, 1001);
+		assert_int_equal(t.unknown_events, 1);
+		il_trace_free(&t);
+	}
 }
 
 static void refused(const char *text, int line, const char *msg)
@@ -343,10 +345,13 @@ static void nul_byte(void **state)
 	struct il_err err;
 
 	(void)state;
-	assert_int_not_equal(parse(&t, text, sizeof(text) - 1, 0, NULL, &err), 0);
-	assert_int_equal(err.line, 2);
-	assert_non_null(strstr(err.msg, "NUL"));
-	il_trace_free(&t);
+	/* also when the line is split across chunks (found by fuzz_trace) */
+	for (size_t chunk = 0; chunk < sizeof(text); chunk++) {
+		assert_int_not_equal(parse(&t, text, sizeof(text) - 1, chunk, NULL, &err), 0);
+		assert_int_equal(err.line, 2);
+		assert_non_null(strstr(err.msg, "NUL"));
+		il_trace_free(&t);
+	}
 }
 
 /* Many CPUs and many distinct sources stay within their bounds. */
