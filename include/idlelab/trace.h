@@ -110,6 +110,7 @@ struct il_trace {
 	int nwarn;                /* warnings given (the first IL_TRACE_WARN_MAX are kept) */
 	struct il_err warn[IL_TRACE_WARN_MAX];
 	bool failed, finished;
+	uint64_t win_from, win_to;  /* ns: count periods whose exit is in [from, to] (il_trace_window) */
 	/* private: a line split across chunks */
 	size_t carry_len;
 	char carry[IL_TRACE_LINE_MAX + 1];
@@ -128,6 +129,16 @@ int il_trace_feed(struct il_trace *t, const char *buf, size_t len, struct il_err
  * periods still open count as unfinished.
  */
 int il_trace_finish(struct il_trace *t, struct il_err *err);
+/*
+ * Count only the periods whose exit falls in [from_ns, to_ns] (trace
+ * timestamps), as the kernel's counters read at from and at to would: a
+ * period that began before from counts whole, as the kernel adds its whole
+ * residency at the exit; one still open at to is unfinished. Call before
+ * the first feed.
+ */
+void il_trace_window(struct il_trace *t, uint64_t from_ns, uint64_t to_ns);
+/* A timestamp as ftrace prints it ("21444.500267", up to 9 decimals) in ns; 0 or -EINVAL. */
+int il_trace_parse_ts(const char *s, uint64_t *ns);
 /* Read a whole file (path "-": standard input) with feed and finish. */
 int il_trace_read_file(struct il_trace *t, const char *path, struct il_err *err);
 void il_trace_free(struct il_trace *t);

@@ -18,7 +18,7 @@
 static const char usage[] =
 	"usage: idlelab trace report FILE [--cpu LIST] [--format table|csv|json]\n"
 	"                            [--states DIR|PLATFORM] [--baseline FILE]\n"
-	"                            [--table states|wakeups]\n"
+	"                            [--table states|wakeups] [--window FROM,TO]\n"
 	"\n"
 	"Reads an ftrace text trace (the tracefs trace file, or trace-cmd report\n"
 	"output; FILE - is standard input) with power:cpu_idle events, and prints\n"
@@ -36,7 +36,10 @@ static const char usage[] =
 	"                  sysfs tree (/sys/devices/system/cpu or a copy saved by\n"
 	"                  idlelab info --save) or an idlelab platform (name or file)\n"
 	"  --baseline B    a second trace, printed beside FILE with the differences\n"
-	"  --table T       with csv: the states table (default) or the wakeups table\n";
+	"  --table T       with csv: the states table (default) or the wakeups table\n"
+	"  --window W      FROM,TO in trace timestamps (seconds): count only the\n"
+	"                  periods that end between them, as sysfs counters read at\n"
+	"                  FROM and at TO would\n";
 
 /* -------------------------------------------------------------- the table */
 
@@ -459,12 +462,14 @@ static int report(struct side *a, struct side *b, const struct il_cpulist *only,
 	return 0;
 }
 
-static int read_side(struct side *sd, const char *path, const struct il_trace_table *tab)
+static int read_side(struct side *sd, const char *path, const struct il_trace_table *tab,
+		     const uint64_t *win)
 {
 	struct il_err err;
 
 	sd->path = path;
 	il_trace_init(&sd->t, path, tab);
+	il_trace_window(&sd->t, win[0], win[1]);
 	if (il_trace_read_file(&sd->t, path, &err))
 		return cli_report(&err);
 	for (int i = 0; i < sd->t.nwarn && i < IL_TRACE_WARN_MAX; i++) {
@@ -483,10 +488,11 @@ static int cmd_report(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "cpu", required_argument, NULL, 'c' },   { "format", required_argument, NULL, 'f' },
 		{ "states", required_argument, NULL, 's' }, { "baseline", required_argument, NULL, 'b' },
-		{ "table", required_argument, NULL, 't' }, { NULL, 0, NULL, 0 },
+		{ "table", required_argument, NULL, 't' }, { "window", required_argument, NULL, 'w' },
+		{ NULL, 0, NULL, 0 },
 	};
 	enum il_format fmt = IL_FORMAT_TABLE;
-	const char *cpus = NULL, *states = NULL, *baseline = NULL;
+	const char *cpus = NULL, *states = NULL, *baseline = NULL, *window = NULL;
 	bool wakeups_csv = false;
 	struct il_cpulist only = { 0 };
 	struct il_trace_table *tab = NULL;
@@ -517,6 +523,9 @@ static int cmd_report(int argc, char **argv)
 						       optarg);
 			wakeups_csv = !strcmp(optarg, "wakeups");
 			break;
+		case 'w':
+			window = optarg;
+			break;
 		case ':':
 			return cli_usage_error("trace", "option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -527,6 +536,21 @@ static int cmd_report(int argc, char **argv)
 		return cli_usage_error("trace", "report needs a trace FILE");
 	if (optind + 1 < argc)
 		return cli_usage_error("trace", "unexpected argument '%s'", argv[optind + 1]);
+	uint64_t win[2] = { 0, UINT64_MAX };
+	if (window) {
+		char buf[64];
+		const char *comma = strchr(window, ',');
+		size_t n = comma ? (size_t)(comma - window) : 0;
+
+		if (!comma || n >= sizeof(buf))
+			return cli_usage_error("trace", "--window: '%s' is not FROM,TO", window);
+		memcpy(buf, window, n);
+		buf[n] = '\0';
+		if (il_trace_parse_ts(buf, &win[0]) || il_trace_parse_ts(comma + 1, &win[1]) ||
+		    win[1] < win[0])
+			return cli_usage_error("trace", "--window: '%s' is not FROM,TO (seconds, "
+					       "FROM <= TO)", window);
+	}
 	if (cpus && il_cpulist_parse(cpus, &only, &err))
 		return cli_usage_error("trace", "--cpu: %s", err.msg);
 	if (states) {
@@ -546,9 +570,9 @@ static int cmd_report(int argc, char **argv)
 		ret = cli_error("out of memory");
 		goto out;
 	}
-	if ((ret = read_side(a, argv[optind], tab)))
+	if ((ret = read_side(a, argv[optind], tab, win)))
 		goto out;
-	if (baseline && (ret = read_side(b, baseline, tab)))
+	if (baseline && (ret = read_side(b, baseline, tab, win)))
 		goto out;
 	ret = report(a, b, cpus ? &only : NULL, fmt, wakeups_csv);
 out:

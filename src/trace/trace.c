@@ -25,6 +25,8 @@
 
 #include "idlelab/trace.h"
 
+static bool parse_u64(const char **pp, const char *end, uint64_t *v);
+
 static const char *const kind_names[IL_TRACE_SRC_KINDS] = {
 	[IL_TRACE_SRC_TICK] = "tick",     [IL_TRACE_SRC_TIMER] = "timer",
 	[IL_TRACE_SRC_IPI] = "ipi",       [IL_TRACE_SRC_IRQ] = "irq",
@@ -42,6 +44,35 @@ void il_trace_init(struct il_trace *t, const char *name, const struct il_trace_t
 	memset(t, 0, offsetof(struct il_trace, carry));
 	snprintf(t->file, sizeof(t->file), "%s", name ? name : "");
 	t->table = table;
+	t->win_to = UINT64_MAX;
+}
+
+void il_trace_window(struct il_trace *t, uint64_t from_ns, uint64_t to_ns)
+{
+	t->win_from = from_ns;
+	t->win_to = to_ns;
+}
+
+int il_trace_parse_ts(const char *s, uint64_t *ns)
+{
+	const char *p = s, *end = s + strlen(s), *f0;
+	uint64_t sec, frac = 0;
+
+	if (!parse_u64(&p, end, &sec))
+		return -EINVAL;
+	if (p < end) {
+		if (*p != '.')
+			return -EINVAL;
+		f0 = ++p;
+		if (!parse_u64(&p, end, &frac) || p != end || p - f0 > 9)
+			return -EINVAL;
+		for (long i = p - f0; i < 9; i++)
+			frac *= 10;
+	}
+	if (sec > (UINT64_MAX - frac) / 1000000000ull)
+		return -EINVAL;
+	*ns = sec * 1000000000ull + frac;
+	return 0;
 }
 
 void il_trace_free(struct il_trace *t)
@@ -273,11 +304,20 @@ static void idle_entry(struct il_trace *t, struct il_trace_cpu *c, int state, ui
 static void idle_exit(struct il_trace *t, struct il_trace_cpu *c, uint64_t ts)
 {
 	if (!c->in_idle) {
-		c->partial_start++;
+		if (ts >= t->win_from && ts <= t->win_to)
+			c->partial_start++;
 		return;
 	}
 	struct il_trace_state *s = &c->st[c->cur];
 	uint64_t d = ts - c->entry_ts;
+
+	if (ts < t->win_from || ts > t->win_to) {
+		/* counted before the window opened, or after it closed */
+		if (ts > t->win_to && c->entry_ts <= t->win_to)
+			s->unfinished++;
+		c->in_idle = false;
+		return;
+	}
 
 	s->usage++;
 	s->time_ns += d;
@@ -303,7 +343,7 @@ static void idle_exit(struct il_trace *t, struct il_trace_cpu *c, uint64_t ts)
 static int ev_cpu_idle(struct il_trace *t, const char *p, const char *end, uint64_t ts,
 		       struct il_err *err)
 {
-	uint64_t state, cpu;
+	uint64_t state = 0, cpu = 0;
 	int r;
 
 	if ((r = field_u64(t, p, end, "state=", "cpu_idle", &state, err)) ||
@@ -331,10 +371,10 @@ static int ev_cpu_idle(struct il_trace *t, const char *p, const char *end, uint6
 }
 
 /* cpu_idle_miss: cpu_id=%lu state=%lu type=%s */
-static int ev_cpu_idle_miss(struct il_trace *t, const char *p, const char *end,
+static int ev_cpu_idle_miss(struct il_trace *t, const char *p, const char *end, uint64_t ts,
 			    struct il_err *err)
 {
-	uint64_t state, cpu;
+	uint64_t state = 0, cpu = 0;
 	const char *vend, *type;
 	int r;
 
@@ -353,6 +393,8 @@ static int ev_cpu_idle_miss(struct il_trace *t, const char *p, const char *end,
 	if (state + 1 > (uint64_t)c->nstates)
 		c->nstates = (int)state + 1;
 	t->miss_events++;
+	if (ts < t->win_from || ts > t->win_to)
+		return 0;
 	if (below)
 		c->st[state].below_ev++;
 	else
@@ -375,7 +417,7 @@ static void ipi_note(struct il_trace *t, int target, const char *cs, const char 
 static int ev_ipi_send_cpu(struct il_trace *t, const char *p, const char *end, uint64_t ts,
 			   struct il_err *err)
 {
-	uint64_t cpu;
+	uint64_t cpu = 0;
 	const char *cse, *cs;
 	int r = field_u64(t, p, end, "cpu=", "ipi_send_cpu", &cpu, err);
 
@@ -587,7 +629,7 @@ static int parse_line(struct il_trace *t, const char *s, const char *end, struct
 		return r;
 	}
 	if (IS("cpu_idle_miss"))
-		return ev_cpu_idle_miss(t, p, end, err);
+		return ev_cpu_idle_miss(t, p, end, ts, err);
 	if (IS("ipi_send_cpu"))
 		return ev_ipi_send_cpu(t, p, end, ts, err);
 	if (IS("ipi_send_cpumask"))
@@ -721,7 +763,7 @@ int il_trace_finish(struct il_trace *t, struct il_err *err)
 		if (!c)
 			continue;
 		src_close(c, false, 0);
-		if (c->in_idle)
+		if (c->in_idle && c->entry_ts <= t->win_to)
 			c->st[c->cur].unfinished++;
 		c->in_idle = false;
 	}

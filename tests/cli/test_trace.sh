@@ -80,6 +80,11 @@ sed '/^ *<idle>-0 *\[001\].*100.019003/d' "$F/basic.trace" >"$TMP/less.trace"
 expect_exit 0 "$I" trace report "$TMP/less.trace" --baseline "$F/basic.trace" --format csv
 expect_out "1,2,state2,0,0,0,0,1,10002,0,0,-1,-10002,0,0"
 
+# --window FROM,TO: the periods that end between them (README.md)
+expect_exit 0 "$I" trace report "$F/basic.trace" --window 100.002000,100.010003 --format csv
+expect_out "0,2,state2,1,956,1,0,"
+expect_out "1,2,state2,0,0,0,0,,,,1"
+
 # JSON: one document with both sides and both tables
 expect_exit 0 "$I" trace report "$F/basic.trace" --format json --baseline "$F/basic.trace"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["trace"]["above_below"] == "cpu_idle_miss"; assert len(d["states"]) == 6 and len(d["wakeups"]) == 6; assert d["trace"]["cpus"][1]["partial_start"] == 2' "$TMP/out" &&
@@ -113,6 +118,8 @@ expect_err "report needs a trace FILE"
 expect_exit 2 "$I" trace report a b
 expect_exit 2 "$I" trace report "$F/basic.trace" --table nope
 expect_exit 2 "$I" trace report "$F/basic.trace" --cpu 3-1
+expect_exit 2 "$I" trace report "$F/basic.trace" --window 2,1
+expect_exit 2 "$I" trace report "$F/basic.trace" --window 1.5
 expect_exit 2 "$I" trace report "$F/basic.trace" --states
 [ ! -s "$TMP/out" ] && ok || bad "usage error printed on stdout"
 finish

@@ -383,6 +383,46 @@ static void bounds(void **state)
 	free(text);
 }
 
+/* --window: periods counted by their exit, whole, as the kernel counts them. */
+static void window(void **state)
+{
+	size_t len;
+	char *text = slurp(FIX "basic.trace", &len);
+	struct il_trace t;
+	struct il_err err;
+	uint64_t from, to;
+
+	(void)state;
+	assert_int_equal(il_trace_parse_ts("100.002000", &from), 0);
+	assert_int_equal(il_trace_parse_ts("100.010003", &to), 0);
+	assert_int_equal(from, 100002000000ull);
+	il_trace_init(&t, "w", NULL);
+	il_trace_window(&t, from, to);
+	assert_int_equal(il_trace_feed(&t, text, len, &err), 0);
+	assert_int_equal(il_trace_finish(&t, &err), 0);
+	/* cpu0: the C2 period of 100.001106-.002062 counts whole; C1 ends at TO */
+	assert_int_equal(st(&t, 0, 2)->usage, 1);
+	assert_int_equal(st(&t, 0, 2)->time_ns, 956000);
+	assert_int_equal(st(&t, 0, 2)->above_ev, 1);
+	assert_int_equal(st(&t, 0, 1)->usage, 1);
+	assert_int_equal(st(&t, 0, 1)->below_ev, 1);
+	assert_int_equal(st(&t, 0, 1)->unfinished, 0);  /* entered after TO */
+	/* cpu1: the C2 period ending after TO is unfinished; the lost one's exit is inside */
+	assert_int_equal(st(&t, 1, 2)->usage, 0);
+	assert_int_equal(st(&t, 1, 2)->unfinished, 1);
+	assert_int_equal(t.cpus[1]->partial_start, 1);
+	assert_int_equal(st(&t, 1, 0)->usage + st(&t, 1, 1)->usage, 2);
+	il_trace_free(&t);
+	free(text);
+
+	assert_int_equal(il_trace_parse_ts("7", &from), 0);
+	assert_int_equal(from, 7000000000ull);
+	assert_int_not_equal(il_trace_parse_ts("1.0000000001", &from), 0);
+	assert_int_not_equal(il_trace_parse_ts("1.", &from), 0);
+	assert_int_not_equal(il_trace_parse_ts("-1", &from), 0);
+	assert_int_not_equal(il_trace_parse_ts("99999999999999999999", &from), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -391,6 +431,7 @@ int main(void)
 		cmocka_unit_test(truncated_last_line), cmocka_unit_test(variants),
 		cmocka_unit_test(refusals),        cmocka_unit_test(long_line),
 		cmocka_unit_test(nul_byte),        cmocka_unit_test(bounds),
+		cmocka_unit_test(window),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
