@@ -346,8 +346,14 @@ static int ev_cpu_idle(struct il_trace *t, const char *p, const char *end, uint6
 	uint64_t state = 0, cpu = 0;
 	int r;
 
-	if ((r = field_u64(t, p, end, "state=", "cpu_idle", &state, err)) ||
-	    (r = field_u64(t, p, end, "cpu_id=", "cpu_idle", &cpu, err)))
+	const char *q = p + 6;
+
+	/* the kernel's order "state=%lu cpu_id=%lu" first, any order after */
+	if (!(end - p > 6 && !memcmp(p, "state=", 6) && parse_u64(&q, end, &state) &&
+	      end - q > 8 && !memcmp(q, " cpu_id=", 8) && (q += 8, parse_u64(&q, end, &cpu)) &&
+	      (q == end || *q == ' ')) &&
+	    ((r = field_u64(t, p, end, "state=", "cpu_idle", &state, err)) ||
+	     (r = field_u64(t, p, end, "cpu_id=", "cpu_idle", &cpu, err))))
 		return r;
 	if (cpu >= IL_TRACE_CPU_MAX)
 		return FAIL(t, err, "cpu_idle: cpu_id %llu is not below %d", (unsigned long long)cpu,
