@@ -34,7 +34,9 @@ static const char usage[] =
 	"  --format F      table (default), csv or json\n"
 	"  --states S      the state table for the rule and the state names: a\n"
 	"                  sysfs tree (/sys/devices/system/cpu or a copy saved by\n"
-	"                  idlelab info --save) or an idlelab platform (name or file)\n"
+	"                  idlelab info --save; its first CPU), one CPU's cpuidle\n"
+	"                  directory (.../cpu3/cpuidle) or an idlelab platform\n"
+	"                  (name or file)\n"
 	"  --baseline B    a second trace, printed beside FILE with the differences\n"
 	"  --table T       with csv: the states table (default) or the wakeups table\n"
 	"  --window W      FROM,TO in trace timestamps (seconds): count only the\n"
@@ -43,11 +45,43 @@ static const char usage[] =
 
 /* -------------------------------------------------------------- the table */
 
-/* The state table of a sysfs tree: the first CPU's states. */
+/*
+ * The state table of a sysfs tree (ROOT: its first CPU's states) or of one
+ * CPU's ROOT/cpuN/cpuidle directory.
+ */
 static int table_from_sysfs(const char *dir, struct il_trace_table *tab, struct il_err *err)
 {
 	struct il_sysfs_info info;
-	int r = il_sysfs_read(dir, NULL, &info, err);
+	struct il_cpulist one = { 0 };
+	char root[4096], probe[4200];
+	struct stat sb;
+	int cpu, r;
+
+	snprintf(root, sizeof(root), "%s", dir);
+	snprintf(probe, sizeof(probe), "%s/state0", dir);
+	if (stat(probe, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		/* ROOT/cpuN/cpuidle */
+		size_t n = strlen(root);
+		char *slash;
+
+		while (n > 1 && root[n - 1] == '/')
+			root[--n] = '\0';
+		slash = strrchr(root, '/');
+		if (!slash || strcmp(slash, "/cpuidle"))
+			return il_err_set(err, EINVAL, "%s: a cpuidle directory is cpuN/cpuidle", dir);
+		*slash = '\0';
+		slash = strrchr(root, '/');
+		if (!slash || sscanf(slash + 1, "cpu%d", &cpu) != 1 || cpu < 0)
+			return il_err_set(err, EINVAL, "%s: a cpuidle directory is cpuN/cpuidle", dir);
+		*slash = '\0';
+		if (!*root)
+			snprintf(root, sizeof(root), "/");
+		snprintf(probe, sizeof(probe), "%d", cpu);
+		if ((r = il_cpulist_parse(probe, &one, err)))
+			return r;
+	}
+	r = il_sysfs_read(root, one.n ? &one : NULL, &info, err);
+	il_cpulist_free(&one);
 
 	if (r)
 		return r;

@@ -64,6 +64,11 @@ expect_err "basic.trace:14: cpu_idle: state 2 is not in the state table of $SYS"
 sed 's/state=2 /state=1 /' "$TMP/nomiss.trace" >"$TMP/two.trace"
 expect_exit 0 "$I" trace report "$TMP/two.trace" --states "$SYS" --format csv
 expect_out "0,1,haltpoll idle,3,"
+# one CPU's cpuidle directory gives the same table
+expect_exit 0 "$I" trace report "$TMP/two.trace" --states "$SYS/cpu1/cpuidle/" --format csv
+expect_out "0,1,haltpoll idle,3,"
+expect_exit 0 "$I" trace report "$TMP/two.trace" --states "$SYS/cpu1/cpuidle"
+expect_out "(cpu1, latency"
 
 # --cpu: only those; a CPU without events shows the table's states as zeros
 expect_exit 0 "$I" trace report "$F/basic.trace" --cpu 1 --format csv
