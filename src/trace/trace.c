@@ -207,14 +207,20 @@ static int field_u64(struct il_trace *t, const char *p, const char *end, const c
 	return 0;
 }
 
-/* Copy a kernel symbol "func+0x12/0x40" as "func" into a source name. */
+/*
+ * Copy a kernel symbol as "func" into a source name: the kernel prints
+ * %pS as "func+0x12/0x40", trace-cmd report as "func+0x12" and %ps as
+ * "func/0x0".
+ */
 static void symbol_name(char *dst, const char *s, const char *e)
 {
-	const char *plus = memchr(s, '+', (size_t)(e - s));
 	size_t n;
 
-	if (plus && plus > s)
-		e = plus;
+	for (const char *q = s + 1; q < e; q++)
+		if (*q == '+' || *q == '/') {
+			e = q;
+			break;
+		}
 	n = (size_t)(e - s);
 	if (n >= IL_TRACE_SRC_NAME)
 		n = IL_TRACE_SRC_NAME - 1;
