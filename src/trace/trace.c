@@ -691,7 +691,10 @@ static int parse_line(struct il_trace *t, const char *s, const char *end, struct
 	} else if (IS("sched_wakeup") || IS("sched_waking")) {
 		uint64_t target;
 		const char *ve, *v = field(p, end, "target_cpu=", 11, &ve);
-		if (v && parse_u64(&v, ve, &target) && target < (uint64_t)t->ncpus &&
+		/* trace-cmd report's sched plugin: "comm:pid [prio] CPU:003" */
+		if (!v && (v = field(p, end, "CPU:", 4, &ve)) == NULL)
+			return FAIL(t, err, "sched_wakeup: no target_cpu= field");
+		if (parse_u64(&v, ve, &target) && target < (uint64_t)t->ncpus &&
 		    t->cpus[target] && t->cpus[target]->in_idle)
 			t->cpus[target]->woken = true;
 	} else {

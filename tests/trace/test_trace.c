@@ -315,6 +315,8 @@ static void refusals(void **state)
 		"not a CPU list");
 	refused("  <idle>-0 [000] 1.000000: cpu_idle: state=1 cpu_id=0\n"
 		"  <idle>-0 [000] 1.000001: hrtimer_expire_entry: hrtimer=0\n", 2, "no function=");
+	refused("  <idle>-0 [000] 1.000000: cpu_idle: state=1 cpu_id=0\n"
+		"  <idle>-0 [000] 1.000001: sched_wakeup: comm=x pid=1 prio=120\n", 2, "no target_cpu=");
 }
 
 static void long_line(void **state)
