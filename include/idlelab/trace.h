@@ -142,6 +142,13 @@ int il_trace_parse_ts(const char *s, uint64_t *ns);
 /* Read a whole file (path "-": standard input) with feed and finish. */
 int il_trace_read_file(struct il_trace *t, const char *path, struct il_err *err);
 void il_trace_free(struct il_trace *t);
+/*
+ * True if buf (the first len bytes of a file) starts with the magic of a
+ * trace-cmd .dat file. The library reads text only: il_trace_read_file()
+ * refuses such a file; idlelab trace report reads it through libtracecmd
+ * when built with it (src/cli/trace_dat.c).
+ */
+bool il_trace_is_dat(const char *buf, size_t len);
 
 /* True if the trace has power:cpu_idle_miss events (above/below from them). */
 static inline bool il_trace_has_miss(const struct il_trace *t)

@@ -14,6 +14,7 @@
 #include "idlelab/report.h"
 #include "idlelab/sysfs.h"
 #include "idlelab/trace.h"
+#include "trace_dat.h"
 
 static const char usage[] =
 	"usage: idlelab trace report FILE [--cpu LIST] [--format table|csv|json]\n"
@@ -496,6 +497,20 @@ static int report(struct side *a, struct side *b, const struct il_cpulist *only,
 	return 0;
 }
 
+/* A named file that starts with trace-cmd's magic (standard input is text). */
+static bool is_dat(const char *path)
+{
+	char buf[10];
+	size_t n = 0;
+	FILE *f;
+
+	if (!strcmp(path, "-") || !(f = fopen(path, "rb")))
+		return false;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	return il_trace_is_dat(buf, n);
+}
+
 static int read_side(struct side *sd, const char *path, const struct il_trace_table *tab,
 		     const uint64_t *win)
 {
@@ -504,7 +519,8 @@ static int read_side(struct side *sd, const char *path, const struct il_trace_ta
 	sd->path = path;
 	il_trace_init(&sd->t, path, tab);
 	il_trace_window(&sd->t, win[0], win[1]);
-	if (il_trace_read_file(&sd->t, path, &err))
+	if (is_dat(path) ? cli_trace_read_dat(&sd->t, path, &err)
+			 : il_trace_read_file(&sd->t, path, &err))
 		return cli_report(&err);
 	for (int i = 0; i < sd->t.nwarn && i < IL_TRACE_WARN_MAX; i++) {
 		char buf[IL_ERR_MSG_MAX + IL_ERR_FILE_MAX + 32];

@@ -786,6 +786,12 @@ int il_trace_finish(struct il_trace *t, struct il_err *err)
 	return 0;
 }
 
+bool il_trace_is_dat(const char *buf, size_t len)
+{
+	/* "\027\010D" then "tracing" */
+	return len >= 10 && !memcmp(buf, "\027\010Dtracing", 10);
+}
+
 int il_trace_read_file(struct il_trace *t, const char *path, struct il_err *err)
 {
 	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
@@ -811,6 +817,12 @@ int il_trace_read_file(struct il_trace *t, const char *path, struct il_err *err)
 		}
 		if (n == 0) {
 			r = il_trace_finish(t, err);
+			break;
+		}
+		if (t->bytes == 0 && il_trace_is_dat(buf, (size_t)n)) {
+			r = il_err_set(err, EINVAL, "%s: a trace-cmd .dat file, not ftrace text "
+				       "(idlelab trace report reads .dat files given by name when "
+				       "built with libtracecmd)", fd ? path : "standard input");
 			break;
 		}
 		if ((r = il_trace_feed(t, buf, (size_t)n, err)))

@@ -78,4 +78,35 @@ for k in sorted(b):
     status |= not ok
 sys.exit(status)
 PY
+
+# .dat (when this idlelab reads them and trace-cmd is installed): a second
+# instance extracted with trace-cmd extract (events only, no function
+# tracer) reads as the text trace-cmd report prints for it
+if command -v trace-cmd >/dev/null &&
+	printf '\027\010Dtracing6' >"$TMP/probe.dat" &&
+	! "$I" trace report "$TMP/probe.dat" 2>&1 | grep -q 'without libtracecmd'; then
+	D=idlelab-test-dat-$$
+	mkdir "$T/instances/$D"
+	trap 'echo 0 > "$INST/tracing_on" 2>/dev/null; rmdir "$INST" "$T/instances/$D" 2>/dev/null; rm -rf "$TMP"' EXIT
+	for e in power/cpu_idle power/cpu_idle_miss sched/sched_switch sched/sched_wakeup \
+		timer/hrtimer_expire_entry irq/irq_handler_entry ipi/ipi_send_cpu; do
+		echo 1 >"$T/instances/$D/events/$e/enable"
+	done
+	echo 1 >"$T/instances/$D/tracing_on"
+	sleep 1
+	echo 0 >"$T/instances/$D/tracing_on"
+	(cd "$TMP" && trace-cmd extract -B "$D" -o "$TMP/live.dat" >/dev/null 2>&1) || bad "trace-cmd extract"
+	trace-cmd report -i "$TMP/live.dat" >"$TMP/live-dat.txt" 2>/dev/null || bad "trace-cmd report"
+	for t in states wakeups; do
+		expect_exit 0 "$I" trace report "$TMP/live.dat" --format csv --table $t
+		cut -d, -f1-7 "$TMP/out" >"$TMP/dat.csv"
+		expect_exit 0 "$I" trace report "$TMP/live-dat.txt" --format csv --table $t
+		cut -d, -f1-7 "$TMP/out" >"$TMP/txt.csv"
+		# time_us and the latencies: ns in the .dat, us in the text
+		if [ $t = states ]; then cut -d, -f1-4,6-7 "$TMP/dat.csv" >"$TMP/a"; cut -d, -f1-4,6-7 "$TMP/txt.csv" >"$TMP/b"
+		else cut -d, -f1-5 "$TMP/dat.csv" >"$TMP/a"; cut -d, -f1-5 "$TMP/txt.csv" >"$TMP/b"; fi
+		diff "$TMP/a" "$TMP/b" >/dev/null && ok || bad ".dat and trace-cmd report differ ($t): $(diff "$TMP/a" "$TMP/b" | head -5)"
+	done
+	echo ".dat: $(grep -c . "$TMP/live-dat.txt") lines of trace-cmd report, the same counts"
+fi
 finish
