@@ -8,12 +8,16 @@ set -eu
 # which --no-install-recommends leaves out); inih reads platform files, zlib the kernel
 # configuration in /proc/config.gz; python3 embeds the built-in platforms
 # and scenarios and writes the manual pages and the library's symbol list
-build="gcc libc6-dev make meson ninja-build pkg-config python3 libinih-dev zlib1g-dev"
+# libtracecmd-dev (with libtraceevent-dev and libtracefs-dev) lets trace
+# report read trace-cmd .dat files; the build goes on without it (text only)
+build="gcc libc6-dev make meson ninja-build pkg-config python3 libinih-dev zlib1g-dev
+	libtracecmd-dev libtraceevent-dev libtracefs-dev"
 # cmocka: unit tests; json-c: reads back what our JSON writer wrote;
 # clang and libclang-rt-14-dev: libFuzzer; groff-base: the manual pages
 # checked; chromium: the scenario report's HTML page rendered headless;
-# g++: the installed headers built and linked from C++ (extern "C")
-test="libcmocka-dev libjson-c-dev clang libclang-rt-14-dev groff-base chromium g++"
+# g++: the installed headers built and linked from C++ (extern "C");
+# trace-cmd: the live suite's .dat check (trace-cmd extract of an instance)
+test="libcmocka-dev libjson-c-dev clang libclang-rt-14-dev groff-base chromium g++ trace-cmd"
 [ $# -gt 0 ] || set -- build
 pkgs=""
 for group; do

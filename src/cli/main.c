@@ -16,7 +16,7 @@
 
 static const struct il_command *const commands[] = {
 	&cmd_info, &cmd_platforms, &cmd_platform, &cmd_governors, &cmd_replay, &cmd_sim, &cmd_compare, &cmd_plot,
-	&cmd_doctor, &cmd_capture, &cmd_sweep, &cmd_latency, &cmd_scenario, NULL,
+	&cmd_doctor, &cmd_capture, &cmd_sweep, &cmd_latency, &cmd_scenario, &cmd_trace, NULL,
 };
 
 /*

@@ -21,7 +21,7 @@ for cmd in "info --sysfs-root $SYS" platforms "platform show kvm-haltpoll" "repl
 	"sim --duration 1ms" "compare $TMP/r.json" "plot --metric usage --output $TMP/p.svg $TMP/r.json" \
 	"doctor --root tests/fixtures/capture/kvm-haltpoll" "capture $TMP/never-cap" \
 	"platform capture --root tests/fixtures/capture/kvm-haltpoll" "sweep --loops 1" "latency --samples 1" \
-	"scenario run tests/fixtures/scenario/tiny.ini --quick"; do
+	"scenario run tests/fixtures/scenario/tiny.ini --quick" "trace report tests/fixtures/trace/basic.trace"; do
 	# shellcheck disable=SC2086
 	expect_exit 2 "$I" $cmd --bogus
 	expect_err "unknown option '--bogus'"

@@ -1,0 +1,138 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# idlelab trace report on the hand-written fixtures (tests/fixtures/trace/
+# README.md has the figures worked out by hand): the CSV, the trace-cmd
+# report form reading the same, the rule from a state table, --cpu,
+# --baseline, JSON, and refusals (usage 2, input 1 with FILE:LINE, nothing
+# on stdout).
+. "$SRCDIR/tests/cli/lib.sh"
+cd "$SRCDIR" || exit 1
+I=$IDLELAB
+F=tests/fixtures/trace
+SYS=tests/fixtures/sysfs/kvm-haltpoll
+
+cat >"$TMP/want.csv" <<'END'
+cpu,state,name,usage,time_us,above,below,min_us,avg_us,max_us,unfinished
+0,0,state0,0,0,0,0,,,,0
+0,1,state1,1,7593,0,1,7593.000,7593.000,7593.000,1
+0,2,state2,2,1961,1,0,956.000,980.500,1005.000,0
+1,0,state0,1,194,0,0,194.000,194.000,194.000,0
+1,1,state1,1,1884,0,0,1884.000,1884.000,1884.000,0
+1,2,state2,1,10002,0,0,10002.000,10002.000,10002.000,0
+END
+for f in basic.trace basic-trace-cmd.txt; do
+	expect_exit 0 "$I" trace report "$F/$f" --format csv
+	expect_same "$TMP/want.csv"
+	expect_err "CPU 1 lost 3 events"
+done
+# the same from standard input
+expect_exit 0 "$I" trace report - --format csv <"$F/basic.trace"
+expect_same "$TMP/want.csv"
+
+cat >"$TMP/want-wk.csv" <<'END'
+cpu,kind,source,count,switched,avg_to_switch_us,max_to_switch_us
+0,tick,tick,1,0,,
+0,ipi,ttwu_queue_wakelist,1,1,10.000,10.000
+0,irq,ahci[0000:00:1f.2],1,0,,
+1,irq,virtio0-input.0,1,1,10.000,10.000
+1,wakeup,sched_wakeup,1,1,6.000,6.000
+1,timer,hrtimer_wakeup,1,1,12.000,12.000
+END
+expect_exit 0 "$I" trace report "$F/basic-trace-cmd.txt" --format csv --table wakeups
+expect_same "$TMP/want-wk.csv"
+
+# text: where above/below come from, the partial periods
+expect_exit 0 "$I" trace report "$F/basic.trace"
+expect_out "above/below: from power:cpu_idle_miss events (exact)"
+expect_out "cpu 1: 2 exit(s) without an entry"
+
+# without cpu_idle_miss: the rule on --states, said so; names from the table
+grep -v cpu_idle_miss "$F/basic.trace" >"$TMP/nomiss.trace"
+expect_exit 0 "$I" trace report "$TMP/nomiss.trace"
+expect_out "above/below: not known"
+expect_exit 0 "$I" trace report "$TMP/nomiss.trace" --format csv
+grep -q '^0,2,state2,2,1961,,,' "$TMP/out" && ok || bad "no rule: above/below should be empty"
+expect_exit 0 "$I" trace report "$TMP/nomiss.trace" --states intel-skylake-client
+expect_out "by the kernel's rule on the state table of platform intel-skylake-client"
+expect_exit 0 "$I" trace report "$TMP/nomiss.trace" --states intel-skylake-client --format csv
+# C1E (10 us, 20 us): 1005 and 956 us are long enough for C3 (70 us, 100 us): below
+grep -q '^0,2,C1E,2,1961,0,2,' "$TMP/out" && ok || bad "rule on skylake: $(grep '^0,2' "$TMP/out")"
+# a state the table lacks: FILE:LINE, exit 1, nothing on stdout
+expect_exit 1 "$I" trace report "$F/basic.trace" --states "$SYS"
+expect_err "basic.trace:14: cpu_idle: state 2 is not in the state table of $SYS"
+[ ! -s "$TMP/out" ] && ok || bad "refused trace printed on stdout"
+sed 's/state=2 /state=1 /' "$TMP/nomiss.trace" >"$TMP/two.trace"
+expect_exit 0 "$I" trace report "$TMP/two.trace" --states "$SYS" --format csv
+expect_out "0,1,haltpoll idle,3,"
+# one CPU's cpuidle directory gives the same table
+expect_exit 0 "$I" trace report "$TMP/two.trace" --states "$SYS/cpu1/cpuidle/" --format csv
+expect_out "0,1,haltpoll idle,3,"
+expect_exit 0 "$I" trace report "$TMP/two.trace" --states "$SYS/cpu1/cpuidle"
+expect_out "(cpu1, latency"
+
+# --cpu: only those; a CPU without events shows the table's states as zeros
+expect_exit 0 "$I" trace report "$F/basic.trace" --cpu 1 --format csv
+[ "$(cut -d, -f1 "$TMP/out" | sort -u | tr '\n' ' ')" = "1 cpu " ] && ok || bad "--cpu 1: $(cat "$TMP/out")"
+expect_exit 0 "$I" trace report "$TMP/nomiss.trace" --cpu 7 --states intel-skylake-client --format csv
+[ "$(grep -c '^7,[0-6],[^,]*,0,0,0,0,' "$TMP/out")" = 7 ] && ok || bad "--cpu 7: $(cat "$TMP/out")"
+
+# --baseline: the same trace twice differs by nothing
+expect_exit 0 "$I" trace report "$F/basic.trace" --baseline "$F/basic-trace-cmd.txt" --format csv
+head -1 "$TMP/out" | grep -q '^cpu,state,name,usage,time_us,above,below,base_usage,base_time_us,base_above,base_below,usage_diff,time_us_diff,above_diff,below_diff$' &&
+	ok || bad "baseline columns: $(head -1 "$TMP/out")"
+[ "$(tail -n +2 "$TMP/out" | cut -d, -f12-15 | sort -u)" = "0,0,0,0" ] && ok || bad "baseline differences"
+sed '/^ *<idle>-0 *\[001\].*100.019003/d' "$F/basic.trace" >"$TMP/less.trace"
+expect_exit 0 "$I" trace report "$TMP/less.trace" --baseline "$F/basic.trace" --format csv
+expect_out "1,2,state2,0,0,0,0,1,10002,0,0,-1,-10002,0,0"
+
+# --window FROM,TO: the periods that end between them (README.md)
+expect_exit 0 "$I" trace report "$F/basic.trace" --window 100.002000,100.010003 --format csv
+expect_out "0,2,state2,1,956,1,0,"
+expect_out "1,2,state2,0,0,0,0,,,,1"
+
+# JSON: one document with both sides and both tables
+expect_exit 0 "$I" trace report "$F/basic.trace" --format json --baseline "$F/basic.trace"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["trace"]["above_below"] == "cpu_idle_miss"; assert len(d["states"]) == 6 and len(d["wakeups"]) == 6; assert d["trace"]["cpus"][1]["partial_start"] == 2' "$TMP/out" &&
+	ok || bad "json: $(head -c 300 "$TMP/out")"
+
+# a cut last line: a warning, the rest counted
+head -c -20 "$F/basic.trace" >"$TMP/cut.trace"
+expect_exit 0 "$I" trace report "$TMP/cut.trace" --format csv
+expect_err "cut.trace:48: the last line has no newline"
+
+# bad input: exit 1, FILE:LINE, nothing on stdout
+printf '# x\nnot a trace\n' >"$TMP/bad.trace"
+expect_exit 1 "$I" trace report "$TMP/bad.trace"
+expect_err "bad.trace:2: not an ftrace event line"
+[ ! -s "$TMP/out" ] && ok || bad "bad trace printed on stdout"
+expect_exit 1 "$I" trace report "$TMP/bad.trace" --baseline "$F/basic.trace"
+expect_exit 1 "$I" trace report "$F/basic.trace" --baseline "$TMP/bad.trace"
+[ ! -s "$TMP/out" ] && ok || bad "bad baseline printed on stdout"
+# a .dat file libtracecmd cannot read, or a build without libtracecmd: input error
+printf '\027\010Dtracing6\0\0\0garbage' >"$TMP/bad.dat"
+expect_exit 1 "$I" trace report "$TMP/bad.dat"
+expect_err "bad.dat: "
+expect_err ".dat file"
+[ ! -s "$TMP/out" ] && ok || bad "bad .dat printed on stdout"
+expect_exit 1 "$I" trace report - <"$TMP/bad.dat"
+expect_err "standard input: a trace-cmd .dat file, not ftrace text"
+expect_exit 1 "$I" trace report "$TMP/nosuch"
+expect_err "nosuch: cannot open"
+expect_exit 1 "$I" trace report "$F/basic.trace" --states nosuch-platform
+expect_err "--states nosuch-platform"
+
+# usage
+expect_exit 2 "$I" trace
+expect_err "a subcommand is needed"
+expect_exit 2 "$I" trace record
+expect_err "unknown subcommand 'record'"
+expect_exit 2 "$I" trace report
+expect_err "report needs a trace FILE"
+expect_exit 2 "$I" trace report a b
+expect_exit 2 "$I" trace report "$F/basic.trace" --table nope
+expect_exit 2 "$I" trace report "$F/basic.trace" --cpu 3-1
+expect_exit 2 "$I" trace report "$F/basic.trace" --window 2,1
+expect_exit 2 "$I" trace report "$F/basic.trace" --window 1.5
+expect_exit 2 "$I" trace report "$F/basic.trace" --states
+[ ! -s "$TMP/out" ] && ok || bad "usage error printed on stdout"
+finish
