@@ -207,6 +207,12 @@ static void mod_reflect(struct il_device *dev, int index, const struct il_idle_i
 	registered->reflect(dev, index);
 }
 
+static void mod_exit(void)
+{
+	free(kapi_percpu_base);
+	kapi_percpu_base = NULL;
+}
+
 __attribute__((visibility("default"))) const struct kapi_module kapi_module = {
 	.abi_version = KAPI_ABI_VERSION,
 	.init = mod_init,
@@ -217,4 +223,5 @@ __attribute__((visibility("default"))) const struct kapi_module kapi_module = {
 	.enable = mod_enable,
 	.select = mod_select,
 	.reflect = mod_reflect,
+	.exit = mod_exit,
 };

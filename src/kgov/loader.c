@@ -136,6 +136,8 @@ static void k_release(void *config)
 		fprintf(stderr, "idlelab: governor %s returned invalid state index %d on cpu%d "
 			"at time %" PRIu64 " ns (%llu time%s in all)\n", k->name, k->invalid_idx,
 			k->invalid_cpu, k->invalid_clock, k->invalid, k->invalid == 1 ? "" : "s");
+	if (k->m)
+		k->m->exit();
 	if (k->dl)
 		dlclose(k->dl);
 }
@@ -277,6 +279,8 @@ static struct il_gov *kgov_load(const char *spec, int ncpus, struct il_err *err)
 	snprintf(gov->spec, sizeof(gov->spec), "%s", spec);
 	return gov;
 fail:
+	if (k && k->m && k->m->abi_version == KAPI_ABI_VERSION)
+		k->m->exit();
 	if (k && k->dl)
 		dlclose(k->dl);
 	free(k);

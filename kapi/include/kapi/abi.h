@@ -46,6 +46,8 @@ struct kapi_module {
 	int (*select)(const struct il_driver *drv, struct il_device *dev,
 		      const struct il_idle_inputs *in, bool *stop_tick);
 	void (*reflect)(struct il_device *dev, int index, const struct il_idle_inputs *in);
+	/* give back what init took (the per-CPU areas), before dlclose */
+	void (*exit)(void);
 };
 
 #endif
