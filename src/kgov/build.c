@@ -143,7 +143,7 @@ static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 }
 
 /* Names the compiler says it does not know, each once, into list. */
-static void missing_symbols(const char *log, char *list, size_t size)
+void il_kgov_missing_symbols(const char *log, char *list, size_t size)
 {
 	static const char *const pat[][2] = {
 		{ "implicit declaration of function '", "'" },
@@ -253,7 +253,7 @@ int il_kgov_build(const char *src, const char *release, const char *out, char *s
 	r = run(pp, &text, &len);
 	if (r != 0) {
 		char list[1024];
-		missing_symbols(text, list, sizeof(list));
+		il_kgov_missing_symbols(text, list, sizeof(list));
 		*log = text;
 		if (r < 0)
 			return il_err_set(err, -r, "%s: cannot run: %s", cc, strerror(-r));
@@ -286,7 +286,7 @@ int il_kgov_build(const char *src, const char *release, const char *out, char *s
 	if (r != 0) {
 		char list[1024];
 		unlink(tmp);
-		missing_symbols(text, list, sizeof(list));
+		il_kgov_missing_symbols(text, list, sizeof(list));
 		*log = text;
 		if (r < 0)
 			return il_err_set(err, -r, "%s: cannot run: %s", cc, strerror(-r));

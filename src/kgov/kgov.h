@@ -28,6 +28,13 @@ int il_kgov_is_file_spec(const char *spec);
 int il_kgov_build(const char *src, const char *release, const char *out, char *so_path,
 		  size_t size, char **log, struct il_err *err);
 
+/*
+ * The names a compiler's messages (log, NUL-terminated) say are unknown
+ * (implicit declarations, undeclared names, unknown types, undefined
+ * references, missing headers), each once, comma-separated, into list.
+ */
+void il_kgov_missing_symbols(const char *log, char *list, size_t size);
+
 /* Make il_gov_new() accept file specs (registers the loader). */
 void il_kgov_install(void);
 
