@@ -28,7 +28,7 @@ import sys
 # directory and of directories on lower lines, never of a higher line nor of
 # another directory on its own line. The order is docs/design.md's:
 #   cli -> scenario -> report, batch -> sim; cli -> report -> sim;
-#   cli -> replay, live, trace; sim, replay, live, trace -> drivers -> platform
+#   cli -> replay, live, trace, kgov; sim, replay, live, trace, kgov -> drivers -> platform
 #   -> governors -> core.
 # The batch machinery (run.c, result.c) is in sim/. Workloads sit above sim:
 # the engine runs a workload through the ops table it is handed, and the
@@ -40,7 +40,7 @@ LAYERS = [
     ['cli'],
     ['scenario'],
     ['report', 'workloads'],
-    ['sim', 'replay', 'live', 'trace'],
+    ['sim', 'replay', 'live', 'trace', 'kgov'],
     ['drivers'],
     ['platform'],
     ['governors'],

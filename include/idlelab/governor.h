@@ -119,6 +119,11 @@ struct il_gov_ops {
 	 * after the preset's release and text.
 	 */
 	void (*describe_extra)(const void *config, char *buf, size_t size);
+	/*
+	 * Called by il_gov_free() before the configuration is freed, for a
+	 * governor that holds resources (a loaded object); NULL for built-ins.
+	 */
+	void (*release)(void *config);
 };
 
 /* An instantiated governor: configuration plus per-CPU data for ncpus. */
@@ -162,6 +167,16 @@ void il_gov_preset_list(const struct il_gov_ops *ops, char *buf, size_t size);
 /* Create a governor from "NAME[@REL][+PATCH[=V]]..." for ncpus CPUs. */
 struct il_gov *il_gov_new(const char *spec, int ncpus, struct il_err *err);
 void il_gov_free(struct il_gov *gov);
+
+/*
+ * Governors that are not built in: a loader that il_gov_new() hands every
+ * spec for which is_file() is true (a governor built from a kernel source
+ * file, docs/own-governor.md). The idlelab command installs one; without
+ * it such specs are refused.
+ */
+typedef struct il_gov *il_gov_loader_fn(const char *spec, int ncpus, struct il_err *err);
+typedef int il_gov_is_file_fn(const char *spec);
+void il_gov_set_loader(il_gov_loader_fn *load, il_gov_is_file_fn *is_file);
 int il_gov_set_param(struct il_gov *gov, const char *name, const char *value,
 		     struct il_err *err);
 

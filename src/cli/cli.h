@@ -16,7 +16,7 @@ struct il_command {
 	int (*run)(int argc, char **argv);    /* argv[0] is the command name */
 };
 
-extern const struct il_command cmd_info, cmd_platforms, cmd_platform, cmd_governors, cmd_replay,
+extern const struct il_command cmd_info, cmd_platforms, cmd_platform, cmd_governors, cmd_governor, cmd_replay,
 	cmd_sim, cmd_compare, cmd_plot, cmd_capture, cmd_doctor, cmd_sweep, cmd_latency,
 	cmd_scenario, cmd_trace;
 

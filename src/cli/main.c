@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "../kgov/kgov.h"
 #include "idlelab/report.h"
 
 #ifndef IDLELAB_VERSION
@@ -15,8 +16,9 @@
 #endif
 
 static const struct il_command *const commands[] = {
-	&cmd_info, &cmd_platforms, &cmd_platform, &cmd_governors, &cmd_replay, &cmd_sim, &cmd_compare, &cmd_plot,
-	&cmd_doctor, &cmd_capture, &cmd_sweep, &cmd_latency, &cmd_scenario, &cmd_trace, NULL,
+	&cmd_info, &cmd_platforms, &cmd_platform, &cmd_governors, &cmd_governor, &cmd_replay, &cmd_sim,
+	&cmd_compare, &cmd_plot, &cmd_doctor, &cmd_capture, &cmd_sweep, &cmd_latency, &cmd_scenario,
+	&cmd_trace, NULL,
 };
 
 /*
@@ -118,6 +120,8 @@ int main(int argc, char **argv)
 	const struct il_command *c = find(cmd);
 	if (!c)
 		return cli_usage_error(NULL, "'%s' is not an idlelab command", cmd);
+	/* --governor ./NAME.so and file:FILE.c (docs/own-governor.md) */
+	il_kgov_install();
 	for (int i = 2; i < argc; i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			fputs(c->usage, stdout);

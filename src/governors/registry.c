@@ -81,11 +81,23 @@ void il_gov_describe(const struct il_gov *gov, char *buf, size_t size)
 		gov->ops->describe_extra(gov->config, buf + n, size - (size_t)n);
 }
 
+static il_gov_loader_fn *gov_loader;
+static il_gov_is_file_fn *gov_is_file;
+
+void il_gov_set_loader(il_gov_loader_fn *load, il_gov_is_file_fn *is_file)
+{
+	gov_loader = load;
+	gov_is_file = is_file;
+}
+
 struct il_gov *il_gov_new(const char *spec, int ncpus, struct il_err *err)
 {
 	char buf[160], name[32], release[16] = "";
 	struct il_gov_patch patches[IL_GOV_PATCH_MAX];
 	int npatches = 0;
+
+	if (gov_loader && gov_is_file(spec))
+		return gov_loader(spec, ncpus, err);
 
 	if (strlen(spec) >= sizeof(buf)) {
 		il_err_set(err, EINVAL, "governor spec too long");
@@ -197,6 +209,8 @@ void il_gov_free(struct il_gov *gov)
 {
 	if (!gov)
 		return;
+	if (gov->ops && gov->ops->release)
+		gov->ops->release(gov->config);
 	free(gov->config);
 	free(gov->cpu_data);
 	free(gov);

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `idlelab governor build`: a kernel governor file compiled with the system
+ * compiler ($CC, else cc) against the kernel-API layer into a shared object.
+ *
+ * The layer is found as $IDLELAB_KAPI_DIR (with include/ and runtime.c),
+ * else installed beside the binary (PREFIX/share/idlelab/kapi, the public
+ * headers in PREFIX/include), else in the source tree the binary was built
+ * from. Objects are cached under $XDG_CACHE_HOME/idlelab (~/.cache/idlelab)
+ * by a hash of the preprocessed source and runtime and the command line, so
+ * that an edit of any header the file includes makes a new object.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kgov.h"
+#include "idlelab/release.h"
+
+int il_kgov_is_file_spec(const char *spec)
+{
+	size_t n = strlen(spec);
+
+	return !strncmp(spec, "file:", 5) || strchr(spec, '/') ||
+	       (n > 3 && !strcmp(spec + n - 3, ".so"));
+}
+
+static int is_dir(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The layer's directory (include/, runtime.c) and idlelab's header directory. */
+static int find_layer(char *kapi, char *inc, size_t size, struct il_err *err)
+{
+	const char *env = getenv("IDLELAB_KAPI_DIR");
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (env && env[0]) {
+		snprintf(kapi, size, "%s", env);
+		snprintf(inc, size, "%s/../../../include", env); /* PREFIX/share/idlelab/kapi */
+		if (!is_dir(inc))
+			snprintf(inc, size, "%s/../include", env); /* a source tree's kapi/ */
+		return 0;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			int a = snprintf(kapi, size, "%.*s/../share/idlelab/kapi", PATH_MAX - 64, exe);
+			int b = snprintf(inc, size, "%.*s/../include", PATH_MAX - 64, exe);
+			if (a > 0 && b > 0 && is_dir(kapi))
+				return 0;
+		}
+	}
+	snprintf(kapi, size, "%s", IL_KAPI_SRCDIR);
+	snprintf(inc, size, "%s", IL_SRC_INCDIR);
+	if (is_dir(kapi))
+		return 0;
+	return il_err_set(err, ENOENT, "the kernel-API layer was not found (set IDLELAB_KAPI_DIR "
+			  "to a directory with include/ and runtime.c)");
+}
+
+/* Run argv, its stdout and stderr into *out (malloc'd). Returns the exit status or -errno. */
+static int run(char *const argv[], char **out, size_t *outlen)
+{
+	int fd[2];
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+
+	*out = NULL;
+	*outlen = 0;
+	if (!buf || pipe2(fd, O_CLOEXEC) < 0) {
+		free(buf);
+		return -errno;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(fd[0]);
+		close(fd[1]);
+		free(buf);
+		return -e;
+	}
+	if (pid == 0) {
+		dup2(fd[1], 1);
+		dup2(fd[1], 2);
+		execvp(argv[0], argv);
+		dprintf(2, "%s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fd[1]);
+	for (;;) {
+		if (len + 1 >= cap) {
+			char *nb = realloc(buf, cap * 2);
+			if (!nb)
+				break;
+			buf = nb;
+			cap *= 2;
+		}
+		ssize_t r = read(fd[0], buf + len, cap - len - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd[0]);
+	buf[len] = '\0';
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			free(buf);
+			return -errno;
+		}
+	*out = buf;
+	*outlen = len;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= c[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+/* Names the compiler says it does not know, each once, into list. */
+void il_kgov_missing_symbols(const char *log, char *list, size_t size)
+{
+	static const char *const pat[][2] = {
+		{ "implicit declaration of function '", "'" },
+		{ "implicit declaration of function \xe2\x80\x98", "\xe2\x80\x99" },
+		{ "'", "' undeclared" },
+		{ "\xe2\x80\x98", "\xe2\x80\x99 undeclared" },
+		{ "unknown type name '", "'" },
+		{ "unknown type name \xe2\x80\x98", "\xe2\x80\x99" },
+		{ "undefined reference to `", "'" },
+		{ "fatal error: ", ": No such file" },
+	};
+	size_t off = 0;
+
+	list[0] = '\0';
+	for (const char *line = log; line && *line;) {
+		const char *eol = strchr(line, '\n');
+		size_t ll = eol ? (size_t)(eol - line) : strlen(line);
+		for (size_t k = 0; k < sizeof(pat) / sizeof(pat[0]); k++) {
+			const char *a = memmem(line, ll, pat[k][0], strlen(pat[k][0]));
+			if (!a)
+				continue;
+			a += strlen(pat[k][0]);
+			const char *b = memmem(a, ll - (size_t)(a - line), pat[k][1], strlen(pat[k][1]));
+			if (!b || b == a || b - a > 64)
+				continue;
+			/* for "X' undeclared" the name starts after the last quote before it */
+			char name[80];
+			snprintf(name, sizeof(name), "%.*s", (int)(b - a), a);
+			char *q = strrchr(name, '\'');
+			const char *nm = q ? q + 1 : name;
+			char *q8 = strstr(nm, "\xe2\x80\x98");
+			if (q8)
+				nm = q8 + 3;
+			if (!nm[0] || strchr(nm, ' '))
+				continue;
+			char key[84];
+			snprintf(key, sizeof(key), " %s,", nm);
+			char hay[4100];
+			snprintf(hay, sizeof(hay), " %s,", list);
+			if (strstr(hay, key))
+				continue;
+			off += (size_t)snprintf(list + off, off < size ? size - off : 0, "%s%s",
+						off ? ", " : "", nm);
+			if (off >= size)
+				return;
+			break;
+		}
+		line = eol ? eol + 1 : NULL;
+	}
+}
+
+static int cache_dir(char *dir, size_t size, struct il_err *err)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+	if (x && x[0] == '/')
+		snprintf(dir, size, "%s/idlelab", x);
+	else if (home && home[0])
+		snprintf(dir, size, "%s/.cache/idlelab", home);
+	else
+		return il_err_set(err, ENOENT, "no cache directory: set XDG_CACHE_HOME or HOME, "
+				  "or give -o");
+	/* create the parents as well (~/.cache may not exist yet) */
+	for (char *p = dir + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(dir, 0755);
+			*p = '/';
+		}
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		return il_err_set(err, errno, "%s: cannot create: %s", dir, strerror(errno));
+	return 0;
+}
+
+int il_kgov_build(const char *src, const char *release, const char *out, char *so_path,
+		  size_t size, char **log, struct il_err *err)
+{
+	char kapi[PATH_MAX], inc[PATH_MAX], kinc[PATH_MAX + 16], iinc[PATH_MAX + 16];
+	char runtime[PATH_MAX + 16], relv[64] = "", dir[PATH_MAX], tmp[PATH_MAX + 64];
+	const char *cc = getenv("CC");
+	char *text = NULL;
+	size_t len;
+	int r;
+
+	*log = NULL;
+	if (access(src, R_OK) < 0)
+		return il_err_set(err, errno, "%s: %s", src, strerror(errno));
+	if (release) {
+		unsigned a = 0, b = 0, c = 0;
+		if (il_release_check(release, err))
+			return -EINVAL;
+		sscanf(release, "%u.%u.%u", &a, &b, &c);
+		snprintf(relv, sizeof(relv), "-DLINUX_VERSION_CODE=%u", (a << 16) + (b << 8) +
+			 (c > 255 ? 255 : c));
+	}
+	if ((r = find_layer(kapi, inc, sizeof(kapi), err)))
+		return r;
+	snprintf(kinc, sizeof(kinc), "-I%s/include", kapi);
+	snprintf(iinc, sizeof(iinc), "-I%s", inc);
+	snprintf(runtime, sizeof(runtime), "%s/runtime.c", kapi);
+	if (!cc || !cc[0])
+		cc = "cc";
+
+	/* the cache key: every byte the compiler will see, and how it is called */
+	char *pp[] = { (char *)cc, "-E", "-P", "-std=gnu11", kinc, iinc, relv[0] ? relv : "-DKAPI",
+		       (char *)src, runtime, NULL };
+	r = run(pp, &text, &len);
+	if (r != 0) {
+		char list[1024];
+		il_kgov_missing_symbols(text, list, sizeof(list));
+		*log = text;
+		if (r < 0)
+			return il_err_set(err, -r, "%s: cannot run: %s", cc, strerror(-r));
+		return il_err_set(err, EINVAL, "%s: does not compile against idlelab's kernel-API "
+				  "layer%s%s", src, list[0] ? "; missing: " : "", list);
+	}
+	uint64_t h = fnv1a(0xcbf29ce484222325ull, text, len);
+	h = fnv1a(h, relv, strlen(relv));
+	h = fnv1a(h, cc, strlen(cc));
+	free(text);
+	text = NULL;
+
+	if (!out) {
+		if ((r = cache_dir(dir, sizeof(dir), err)))
+			return r;
+		if ((size_t)snprintf(so_path, size, "%s/kgov-%016llx.so", dir,
+				     (unsigned long long)h) >= size)
+			return il_err_set(err, ENAMETOOLONG, "%s: path too long", dir);
+		if (access(so_path, R_OK) == 0)
+			return 0;
+	} else if ((size_t)snprintf(so_path, size, "%s", out) >= size) {
+		return il_err_set(err, ENAMETOOLONG, "%s: path too long", out);
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", so_path, (long)getpid());
+	char *argv[] = { (char *)cc, "-O2", "-fPIC", "-shared", "-fvisibility=hidden",
+			 "-std=gnu11", "-Werror=implicit-function-declaration",
+			 "-Werror=implicit-int", kinc, iinc, relv[0] ? relv : "-DKAPI",
+			 "-o", tmp, (char *)src, runtime, "-Wl,--no-undefined", NULL };
+	r = run(argv, &text, &len);
+	if (r != 0) {
+		char list[1024];
+		unlink(tmp);
+		il_kgov_missing_symbols(text, list, sizeof(list));
+		*log = text;
+		if (r < 0)
+			return il_err_set(err, -r, "%s: cannot run: %s", cc, strerror(-r));
+		return il_err_set(err, EINVAL, "%s: does not compile against idlelab's kernel-API "
+				  "layer%s%s", src, list[0] ? "; missing: " : "", list);
+	}
+	if (len)
+		*log = text; /* warnings */
+	else
+		free(text);
+	if (rename(tmp, so_path) < 0) {
+		int e = errno;
+		unlink(tmp);
+		return il_err_set(err, e, "%s: cannot write: %s", so_path, strerror(e));
+	}
+	return 0;
+}

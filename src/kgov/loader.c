@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Loading a governor object built against the kernel-API layer and running
+ * it as an idlelab governor.
+ *
+ * Each instance (il_gov_new) gets its own copy of the object, dlopen'ed
+ * from an unlinked temporary file: the dynamic loader shares one mapping
+ * per file, and the kernel file's globals (its per-CPU areas, module
+ * parameters, the registered governor) must belong to one instance, since
+ * a batch runs instances on several threads at once.
+ *
+ * dlopen runs the object's code with idlelab's rights: a loaded governor is
+ * the user's own program (docs/own-governor.md).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kgov.h"
+#include "idlelab/governor.h"
+#include "../../kapi/include/kapi/abi.h"
+
+struct kgov_inst {
+	struct il_gov_ops ops;
+	struct il_gov_preset preset;
+	char name[IL_NAME_LEN];
+	char text[160];
+	void *dl;
+	const struct kapi_module *m;
+	struct kapi_host host;   /* the module keeps a pointer to it */
+	int ncpus;
+	/* the first invalid index select returned */
+	unsigned long long invalid;
+	int invalid_idx, invalid_cpu;
+	uint64_t invalid_clock;
+};
+
+/* spec -> object path, so that "file:X.c" is compiled once per process */
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct { char spec[96]; char path[4096]; } resolved[16];
+static int nresolved;
+
+static void host_log(void *data, int level, const char *msg)
+{
+	struct kgov_inst *k = data;
+	size_t n = strlen(msg);
+
+	if (level >= 7)
+		return; /* KERN_DEBUG: not on the console by default */
+	fprintf(stderr, "idlelab: governor %s: %.*s\n", k->name,
+		(int)(n && msg[n - 1] == '\n' ? n - 1 : n), msg);
+}
+
+static unsigned long long host_poll_time(void *data, const struct il_driver *drv,
+					 struct il_device *dev, long long tick_nsec)
+{
+	(void)data;
+	return il_poll_time(drv, dev, tick_nsec);
+}
+
+static int k_configure(void *config, const struct il_gov_preset *preset,
+		       const struct il_gov_patch *patches, int npatches, struct il_err *err)
+{
+	(void)config; (void)preset; (void)patches;
+	if (npatches)
+		return il_err_set(err, EINVAL, "a loaded governor takes no patches");
+	return 0;
+}
+
+static int k_set_param(void *config, const char *name, const char *value, struct il_err *err)
+{
+	struct kgov_inst *k = config;
+	char msg[200];
+	int r = k->m->set_param(name, value, msg, sizeof(msg));
+
+	return r < 0 ? il_err_set(err, -r, "%s", msg) : 0;
+}
+
+static void k_enable(const void *config, void *cpu_data, const struct il_driver *drv,
+		     struct il_device *dev)
+{
+	const struct kgov_inst *k = config;
+
+	(void)cpu_data;
+	if (dev->cpu >= 0 && dev->cpu < k->ncpus)
+		k->m->enable(drv, dev);
+}
+
+static int k_select(const void *config, void *cpu_data, const struct il_driver *drv,
+		    struct il_device *dev, const struct il_idle_inputs *in, bool *stop_tick)
+{
+	struct kgov_inst *k = (struct kgov_inst *)config;
+
+	(void)cpu_data;
+	if (dev->cpu < 0 || dev->cpu >= k->ncpus)
+		return -1;
+	int idx = k->m->select(drv, dev, in, stop_tick);
+	if ((idx < 0 || idx >= drv->state_count) && !k->invalid++) {
+		k->invalid_idx = idx;
+		k->invalid_cpu = dev->cpu;
+		k->invalid_clock = in->clock_ns;
+	}
+	return idx;
+}
+
+static void k_reflect(const void *config, void *cpu_data, const struct il_driver *drv,
+		      struct il_device *dev, int index, const struct il_idle_inputs *in)
+{
+	const struct kgov_inst *k = config;
+
+	(void)cpu_data; (void)drv;
+	if (dev->cpu >= 0 && dev->cpu < k->ncpus)
+		k->m->reflect(dev, index, in);
+}
+
+static void k_describe(const void *config, char *buf, size_t size)
+{
+	(void)config;
+	if (size)
+		buf[0] = '\0';
+}
+
+static void k_release(void *config)
+{
+	struct kgov_inst *k = config;
+
+	if (k->invalid)
+		fprintf(stderr, "idlelab: governor %s returned invalid state index %d on cpu%d "
+			"at time %" PRIu64 " ns (%llu time%s in all)\n", k->name, k->invalid_idx,
+			k->invalid_cpu, k->invalid_clock, k->invalid, k->invalid == 1 ? "" : "s");
+	if (k->m)
+		k->m->exit();
+	if (k->dl)
+		dlclose(k->dl);
+}
+
+/* The object for spec: built (or found in the cache) for "file:X.c", else the path. */
+static int resolve(const char *spec, char *path, size_t size, struct il_err *err)
+{
+	int r = 0;
+
+	pthread_mutex_lock(&cache_lock);
+	for (int i = 0; i < nresolved; i++)
+		if (!strcmp(resolved[i].spec, spec)) {
+			snprintf(path, size, "%s", resolved[i].path);
+			pthread_mutex_unlock(&cache_lock);
+			return 0;
+		}
+	if (!strncmp(spec, "file:", 5)) {
+		char *log = NULL;
+		r = il_kgov_build(spec + 5, NULL, NULL, path, size, &log, err);
+		if (r < 0 && log)
+			fprintf(stderr, "%s", log);
+		free(log);
+	} else {
+		snprintf(path, size, "%s", spec);
+	}
+	if (r == 0 && nresolved < 16 && strlen(spec) < sizeof(resolved[0].spec)) {
+		snprintf(resolved[nresolved].spec, sizeof(resolved[0].spec), "%s", spec);
+		snprintf(resolved[nresolved].path, sizeof(resolved[0].path), "%s", path);
+		nresolved++;
+	}
+	pthread_mutex_unlock(&cache_lock);
+	return r;
+}
+
+/* dlopen a private copy of path. */
+static void *open_copy(const char *path, struct il_err *err)
+{
+	const char *td = getenv("TMPDIR");
+	char tmp[4096];
+	int in = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (in < 0) {
+		il_err_set(err, errno, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	snprintf(tmp, sizeof(tmp), "%s/idlelab-kgov-XXXXXX.so", td && td[0] ? td : "/tmp");
+	int out = mkostemps(tmp, 3, O_CLOEXEC);
+	if (out < 0) {
+		il_err_set(err, errno, "%s: cannot create: %s", tmp, strerror(errno));
+		close(in);
+		return NULL;
+	}
+	char buf[65536];
+	ssize_t n;
+	int ok = 1;
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			ok = 0;
+	if (n < 0)
+		ok = 0;
+	close(in);
+	if (close(out) < 0)
+		ok = 0;
+	void *dl = NULL;
+	if (!ok)
+		il_err_set(err, EIO, "%s: cannot copy to %s", path, tmp);
+	else if (!(dl = dlopen(tmp, RTLD_NOW | RTLD_LOCAL)))
+		il_err_set(err, ENOEXEC, "%s: cannot load: %s", path, dlerror());
+	unlink(tmp);
+	return dl;
+}
+
+static struct il_gov *kgov_load(const char *spec, int ncpus, struct il_err *err)
+{
+	char path[4096], msg[256] = "";
+	struct il_gov *gov = NULL;
+	struct kgov_inst *k = NULL;
+
+	if (strlen(spec) >= sizeof(gov->spec)) {
+		il_err_set(err, ENAMETOOLONG, "governor '%s': name over %zu characters", spec,
+			   sizeof(gov->spec) - 1);
+		return NULL;
+	}
+	if (ncpus < 1) {
+		il_err_set(err, EINVAL, "governor needs at least one CPU");
+		return NULL;
+	}
+	if (resolve(spec, path, sizeof(path), err))
+		return NULL;
+	gov = calloc(1, sizeof(*gov));
+	k = calloc(1, sizeof(*k));
+	if (!gov || !k || !(gov->cpu_data = calloc((size_t)ncpus, 1))) {
+		il_err_set(err, ENOMEM, "out of memory");
+		goto fail;
+	}
+	k->ncpus = ncpus;
+	snprintf(k->name, sizeof(k->name), "?");
+	if (!(k->dl = open_copy(path, err)))
+		goto fail;
+	k->m = dlsym(k->dl, "kapi_module");
+	if (!k->m) {
+		il_err_set(err, ENOEXEC, "%s: not a governor object (no kapi_module: build it with "
+			   "`idlelab governor build`)", path);
+		goto fail;
+	}
+	if (k->m->abi_version != KAPI_ABI_VERSION) {
+		il_err_set(err, ENOEXEC, "%s: built for layer ABI %d, this idlelab has %d: rebuild it",
+			   path, k->m->abi_version, KAPI_ABI_VERSION);
+		goto fail;
+	}
+	k->host = (struct kapi_host){ host_log, host_poll_time, k };
+	int r = k->m->init(&k->host, ncpus, msg, sizeof(msg));
+	if (r < 0) {
+		il_err_set(err, -r, "%s: %s", path, msg);
+		goto fail;
+	}
+	snprintf(k->name, sizeof(k->name), "%s", k->m->name());
+	snprintf(k->text, sizeof(k->text), "loaded from %.140s", path);
+	k->preset = (struct il_gov_preset){ "file", 0, k->text };
+	k->ops = (struct il_gov_ops){
+		.name = k->name,
+		.rating = k->m->rating(),
+		.presets = &k->preset,
+		.npresets = 1,
+		.config_size = sizeof(*k),
+		.cpu_data_size = 0,
+		.configure = k_configure,
+		.set_param = k_set_param,
+		.enable = k_enable,
+		.select = k_select,
+		.reflect = k_reflect,
+		.describe_extra = k_describe,
+		.release = k_release,
+	};
+	gov->ops = &k->ops;
+	gov->preset = &k->preset;
+	gov->config = k;
+	gov->ncpus = ncpus;
+	snprintf(gov->spec, sizeof(gov->spec), "%s", spec);
+	return gov;
+fail:
+	if (k && k->m && k->m->abi_version == KAPI_ABI_VERSION)
+		k->m->exit();
+	if (k && k->dl)
+		dlclose(k->dl);
+	free(k);
+	if (gov)
+		free(gov->cpu_data);
+	free(gov);
+	return NULL;
+}
+
+void il_kgov_install(void)
+{
+	il_gov_set_loader(kgov_load, il_kgov_is_file_spec);
+}

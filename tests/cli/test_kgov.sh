@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Governors from kernel-style source files (docs/own-governor.md): the test
+# governors of tests/fixtures/kgov build against the kernel-API layer, load
+# in replay and sim, and decide as the equivalent built-in; broken ones fail
+# with clear errors.
+. "$SRCDIR/tests/cli/lib.sh"
+if ! command -v "${CC:-cc}" >/dev/null 2>&1; then
+	echo "SKIP: no C compiler to build governors with"
+	exit 77
+fi
+export XDG_CACHE_HOME=$TMP/cache
+KG=$SRCDIR/tests/fixtures/kgov
+RP=$SRCDIR/tests/fixtures/replay
+LOGS="$RP/haswell.log $RP/kvm.log $RP/pseries.log $RP/zen3.log"
+
+# build: into the cache, the same object for the same source
+expect_exit 0 "$IDLELAB" governor build "$KG/fixed.c"
+so=$(cat "$TMP/out")
+case $so in "$XDG_CACHE_HOME"/idlelab/kgov-*.so) ok ;; *) bad "cache path: $so" ;; esac
+[ -f "$so" ] && ok || bad "no object at $so"
+expect_exit 0 "$IDLELAB" governor build "$KG/fixed.c"
+[ "$(cat "$TMP/out")" = "$so" ] && ok || bad "a second build gave another object"
+expect_exit 0 "$IDLELAB" governor build "$KG/ladder-like.c" -o "$TMP/ll.so"
+[ -f "$TMP/ll.so" ] && ok || bad "-o wrote nothing"
+
+# replay: the object and file:, state 1 on every row (fixed's default)
+expect_exit 0 "$IDLELAB" replay --governor "$so" --format csv "$RP/zen3.log"
+n=$(grep -c '^decision,.*,selected,' "$TMP/out")
+[ "$n" -eq 2000 ] && ok || bad "replay printed $n rows"
+grep '^decision,.*,selected,' "$TMP/out" | cut -d, -f8 | sort -u >"$TMP/sel"
+[ "$(cat "$TMP/sel")" = 1 ] && ok || bad "fixed selected $(tr '\n' ' ' <"$TMP/sel")"
+expect_exit 0 "$IDLELAB" replay --governor "file:$KG/fixed.c" --quiet "$RP/zen3.log"
+expect_err "governor fixed: fixed: state 1 of 3"
+
+# check: the ladder-like test governor decides as ladder@6.12 on every row
+expect_exit 0 "$IDLELAB" governor check "$KG/ladder-like.c" --against ladder@6.12 $LOGS
+expect_out "$RP/zen3.log: 2000 rows, 2000 agree (100.00%)"
+expect_exit 0 "$IDLELAB" governor check "$TMP/ll.so" --against ladder@6.12 "$RP/kvm.log"
+expect_out "2000 rows, 2000 agree"
+# ... and the check can fail: fixed is not ladder
+expect_exit 3 "$IDLELAB" governor check "$KG/fixed.c" --against ladder@6.12 "$RP/zen3.log"
+expect_out "first difference: row"
+
+# sim: the same results as the built-in, and parameters reach module_param
+expect_exit 0 "$IDLELAB" sim --platform intel-haswell-ep --governor ladder@6.12 \
+	--governor "file:$KG/ladder-like.c" --runs 2 --jobs 2 --format csv
+awk -F, 'NR > 1 { $1 = ""; $4 = ""; print }' "$TMP/out" | sort | uniq -c |
+	awk '$1 != 2' >"$TMP/odd"
+[ -s "$TMP/odd" ] && { bad "sim: ladder-like differs from ladder@6.12"; head "$TMP/odd" >&2; } || ok
+expect_exit 0 "$IDLELAB" sim --platform intel-haswell-ep --governor "file:$KG/fixed.c" \
+	--gov-param state=2 --format csv
+# only C1E (state 2 of intel-haswell-ep) is entered
+awk -F, '$7 == "state" && $11 == "usage" && $13 > 0 { print $9 }' "$TMP/out" >"$TMP/used"
+[ "$(cat "$TMP/used")" = C1E ] && ok || bad "sim with state=2 entered $(tr '\n' ' ' <"$TMP/used")"
+expect_exit 2 "$IDLELAB" sim --platform intel-haswell-ep --governor "file:$KG/fixed.c" \
+	--gov-param nosuch=1
+expect_err "no parameter 'nosuch'"
+expect_exit 2 "$IDLELAB" sim --platform intel-haswell-ep --governor "file:$KG/fixed.c" \
+	--gov-param state=-1
+expect_err "not a valid value"
+
+# errors: what the layer lacks, an invalid index with its row, bad usage
+expect_exit 1 "$IDLELAB" governor build "$KG/missing.c"
+expect_err "missing: tick_nohz_get_idle_calls_cpu"
+expect_err "implicit declaration"
+expect_exit 1 "$IDLELAB" replay --governor "file:$KG/bad-index.c" "$RP/zen3.log"
+expect_err "zen3.log:10: governor file:$KG/bad-index.c returned an invalid state index"
+expect_exit 1 "$IDLELAB" governor check "$KG/bad-index.c" --against menu@6.12 "$RP/zen3.log"
+expect_err "zen3.log:10:"
+expect_exit 1 "$IDLELAB" governor build "$TMP/nonexistent.c"
+expect_err "nonexistent.c"
+expect_exit 1 "$IDLELAB" governor check "$KG/fixed.c" --against menu@6.12 "$TMP/nolog.log"
+printf 'not an object\n' >"$TMP/junk.so"
+expect_exit 2 "$IDLELAB" replay --governor "$TMP/junk.so" "$RP/zen3.log"
+expect_err "cannot load"
+expect_exit 2 "$IDLELAB" governor
+expect_exit 2 "$IDLELAB" governor frob
+expect_exit 2 "$IDLELAB" governor build
+expect_exit 2 "$IDLELAB" governor build "$RP/zen3.log"
+expect_exit 2 "$IDLELAB" governor check "$KG/fixed.c" "$RP/zen3.log"
+expect_err "--against"
+expect_exit 2 "$IDLELAB" governor check "$KG/fixed.c" --against nosuch "$RP/zen3.log"
+expect_exit 2 "$IDLELAB" governor build "$KG/fixed.c" --frob
+finish
