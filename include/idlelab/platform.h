@@ -162,6 +162,8 @@ struct il_platform {
 	double irq_rate;               /* device interrupts per second on each CPU (Poisson) */
 	struct il_dist irq_cost;       /* their handler time, ns */
 	struct il_dist timer_jitter;   /* hrtimer expiry to its interrupt, ns */
+	struct il_dist timer_jitter_halted; /* the same when the expiry finds the CPU in HLT
+					       (NONE: timer_jitter), drawn at the expiry */
 	int64_t timer_slack_ns;        /* slack of the workloads' sleeps (hard expiry = + slack) */
 };
 

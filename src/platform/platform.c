@@ -417,6 +417,9 @@ static const struct key keys[] = {
 	   irq_cost, NULL),
 	KP("noise", "timer_jitter", IL_PK_DIST, 0, 0, NULL, 0,
 	   "from an hrtimer's expiry to its interrupt running, drawn per expiry", timer_jitter, NULL),
+	KP("noise", "timer_jitter_halted", IL_PK_DIST, 0, 0, NULL, 0,
+	   "timer_jitter for an expiry that finds its CPU halted (HLT): a guest's host wakes it "
+	   "another way; drawn at the expiry", timer_jitter_halted, NULL),
 	KP("noise", "timer_slack", IL_PK_DURATION, 0, 1e9, "0", 0,
 	   "timer slack of the workloads' sleeps (the kernel's default for normal tasks: 50us)",
 	   timer_slack_ns, set_duration),

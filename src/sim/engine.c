@@ -152,8 +152,12 @@ static void run_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	if (t->action == A_SLEEP) {
 		/* the interrupt comes timer_jitter after the expiry the governors see */
 		sim_timerq_push(&c->th, t->timer_t);
-		ev_push(s, t->timer_t + il_dist_sample(&s->p->timer_jitter, &s->rng), EV_TIMER, c->cpu,
-			id, 0);
+		if (s->p->timer_jitter_halted.kind != IL_DIST_NONE)
+			/* the delivery depends on how the expiry finds the CPU: drawn then */
+			ev_push(s, t->timer_t, EV_TIMER_EXPIRY, c->cpu, id, 0);
+		else
+			ev_push(s, t->timer_t + il_dist_sample(&s->p->timer_jitter, &s->rng),
+				EV_TIMER, c->cpu, id, 0);
 	}
 	c->cur = -1;
 	if (c->extra_ns > 0) {
@@ -619,6 +623,16 @@ static void on_event(struct il_sim *s, const struct sim_ev *e)
 	case EV_IRQ_WAKE:
 		il_sim_task_wake(s, e->cpu, e->arg);
 		break;
+	case EV_TIMER_EXPIRY: {
+		/* a vCPU halted in HLT is woken by its host, a running one interrupted */
+		bool halted = c->in_idle && c->mode == M_STATE && !c->exiting &&
+			      (s->drv->states[c->idx].entry == IL_ENTRY_HLT ||
+			       s->drv->states[c->idx].entry == IL_ENTRY_TDX_HALT);
+		ev_push(s, now + il_dist_sample(halted ? &s->p->timer_jitter_halted :
+						&s->p->timer_jitter, &s->rng),
+			EV_TIMER, e->cpu, e->arg, 0);
+		break;
+	}
 	case EV_HK_TIMER: {
 		struct sim_hk *hk = &s->hk[e->arg];
 		if (!hk->popped) {

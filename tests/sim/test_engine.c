@@ -796,6 +796,22 @@ static void noise(void **unused)
 	assert_int_equal(x.r.cpu[1].usage[1].time_ns, 502000 + 1000 - 300);
 	assert_int_equal(last_os.b_lat[1], 3000);
 
+	/* timer_jitter_halted: the expiry finds B halted in C1 (HLT): 5 us, then the exit */
+	load(&x, PLAT_HEAD "[noise]\ntimer_jitter = 2000\ntimer_jitter_halted = 5000\n" POLL_STATE
+	     C1_STATE);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &os_wl, &c, &prm);
+	assert_int_equal(tg_data[1].first_sel.sleep_length_ns, 500000);
+	assert_int_equal(x.r.cpu[1].usage[1].time_ns, 505000 + 1000 - 300);
+	assert_int_equal(last_os.b_lat[1], 6000);
+	/* not halted (C1 entered with MWAIT): timer_jitter */
+	load(&x, PLAT_HEAD "[noise]\ntimer_jitter = 2000\ntimer_jitter_halted = 5000\n" POLL_STATE
+	     "[state.1]\nname = C1\nlatency = 1\nresidency = 20\nentry = mwait\n");
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &os_wl, &c, &prm);
+	assert_int_equal(x.r.cpu[1].usage[1].time_ns, 502000 + 1000 - 300);
+	assert_int_equal(last_os.b_lat[1], 3000);
+
 	/* 2000 interrupts a second on each CPU for 1 s: about 2000 C1 periods each */
 	load(&x, PLAT_HEAD "[noise]\nirq_rate = 2000\nirq_cost = 500\n" POLL_STATE C1_STATE);
 	params(&prm, 1000000000);
