@@ -164,6 +164,7 @@ struct il_platform {
 	struct il_dist timer_jitter;   /* hrtimer expiry to its interrupt, ns */
 	struct il_dist timer_jitter_halted; /* the same when the expiry finds the CPU in HLT
 					       (NONE: timer_jitter), drawn at the expiry */
+	bool timer_delivery_stops;     /* the delivery holds the CPU: no poll limit during it */
 	int64_t timer_slack_ns;        /* slack of the workloads' sleeps (hard expiry = + slack) */
 };
 

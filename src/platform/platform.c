@@ -420,6 +420,10 @@ static const struct key keys[] = {
 	KP("noise", "timer_jitter_halted", IL_PK_DIST, 0, 0, NULL, 0,
 	   "timer_jitter for an expiry that finds its CPU halted (HLT): a guest's host wakes it "
 	   "another way; drawn at the expiry", timer_jitter_halted, NULL),
+	KP("noise", "timer_delivery_stops", IL_PK_BOOL, 0, 0, "no", 0,
+	   "a timer's delivery stops the CPU it interrupts (a vCPU held in its host): a poll "
+	   "cannot time out before the interrupt",
+	   timer_delivery_stops, NULL),
 	KP("noise", "timer_slack", IL_PK_DURATION, 0, 1e9, "0", 0,
 	   "timer slack of the workloads' sleeps (the kernel's default for normal tasks: 50us)",
 	   timer_slack_ns, set_duration),

@@ -152,7 +152,7 @@ static void run_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	if (t->action == A_SLEEP) {
 		/* the interrupt comes timer_jitter after the expiry the governors see */
 		sim_timerq_push(&c->th, t->timer_t);
-		if (s->p->timer_jitter_halted.kind != IL_DIST_NONE)
+		if (s->p->timer_jitter_halted.kind != IL_DIST_NONE || s->p->timer_delivery_stops)
 			/* the delivery depends on how the expiry finds the CPU: drawn then */
 			ev_push(s, t->timer_t, EV_TIMER_EXPIRY, c->cpu, id, 0);
 		else
@@ -628,9 +628,21 @@ static void on_event(struct il_sim *s, const struct sim_ev *e)
 		bool halted = c->in_idle && c->mode == M_STATE && !c->exiting &&
 			      (s->drv->states[c->idx].entry == IL_ENTRY_HLT ||
 			       s->drv->states[c->idx].entry == IL_ENTRY_TDX_HALT);
-		ev_push(s, now + il_dist_sample(halted ? &s->p->timer_jitter_halted :
-						&s->p->timer_jitter, &s->rng),
-			EV_TIMER, e->cpu, e->arg, 0);
+		if (s->p->timer_jitter_halted.kind == IL_DIST_NONE)
+			halted = false;
+		int64_t at = now + il_dist_sample(halted ? &s->p->timer_jitter_halted :
+						  &s->p->timer_jitter, &s->rng);
+		/*
+		 * A vCPU polling for its own task's timer is held by its host
+		 * until the interrupt is injected: its poll loop does not run,
+		 * so the poll's time limit cannot end it first; the interrupt's
+		 * wake-up does.
+		 */
+		if (s->p->timer_delivery_stops && c->in_idle && c->mode == M_STATE && !c->exiting &&
+		    c->slot_kind == SLOT_POLL_LIMIT && c->slot_t > now && c->slot_t <= at &&
+		    s->tasks[e->arg].cpu == e->cpu)
+			slot_set(s, c, INT64_MAX, SLOT_NONE);
+		ev_push(s, at, EV_TIMER, e->cpu, e->arg, 0);
 		break;
 	}
 	case EV_HK_TIMER: {

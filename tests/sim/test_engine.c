@@ -812,6 +812,27 @@ static void noise(void **unused)
 	assert_int_equal(x.r.cpu[1].usage[1].time_ns, 502000 + 1000 - 300);
 	assert_int_equal(last_os.b_lat[1], 3000);
 
+	/*
+	 * timer_delivery_stops: B polls (20 us limit: C1's residency) from 300,
+	 * a poll every 20.3 us; the expiry at 500000 falls in the poll begun at
+	 * 300 + 24 * 20300 = 487500. Its limit (507500) is inside the 30 us
+	 * delivery: held by its host, the vCPU does not time out, and the
+	 * interrupt at 530000 ends that poll, the 25th. Without the key the
+	 * limit ends it and two more polls begin (507800, 528100): 27.
+	 */
+	for (int stops = 0; stops < 2; stops++) {
+		char text[512];
+		snprintf(text, sizeof(text), PLAT_HEAD "[noise]\ntimer_jitter = 30000\n"
+			 "timer_delivery_stops = %s\n" POLL_STATE C1_STATE, stops ? "yes" : "no");
+		load(&x, text);
+		params(&prm, 531000);
+		tg_reset(0, false);
+		simulate(&x, &tg_gov, &os_wl, &c, &prm);
+		assert_int_equal(last_os.b_lat[1], 30000);
+		assert_int_equal(x.r.cpu[1].usage[0].usage, stops ? 25 : 27);
+	}
+	params(&prm, 1500000);
+
 	/* 2000 interrupts a second on each CPU for 1 s: about 2000 C1 periods each */
 	load(&x, PLAT_HEAD "[noise]\nirq_rate = 2000\nirq_cost = 500\n" POLL_STATE C1_STATE);
 	params(&prm, 1000000000);
