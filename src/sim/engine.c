@@ -258,6 +258,7 @@ static void idle_iter(struct il_sim *s, struct sim_cpu *c, int64_t now)
 		return;
 	}
 	c->got_tick_latch = false;
+	bool tick_was_stopped = c->tick_stopped;
 	if (s->force_poll) {
 		/* cpu_idle_poll(): tick restarted, spin until need_resched */
 		c->tick_stopped = false;
@@ -295,7 +296,11 @@ static void idle_iter(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	if (c->tick_stopped)
 		c->tick_stops++;
 	mode_set(s, c, M_LOOP, now);
-	slot_set(s, c, now + s->params.entry_ns, SLOT_ENTER);
+	int64_t entry = s->params.entry_ns;
+	/* tick_nohz_stop_tick() programs the clock event device for the next timer */
+	if (!tick_was_stopped && c->tick_stopped && s->p->tick_stop_cost.kind != IL_DIST_NONE)
+		entry += il_dist_sample(&s->p->tick_stop_cost, &s->rng);
+	slot_set(s, c, now + entry, SLOT_ENTER);
 }
 
 static int64_t exit_sample(struct il_sim *s, const struct il_state *st)

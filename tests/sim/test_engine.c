@@ -796,6 +796,28 @@ static void noise(void **unused)
 	assert_int_equal(x.r.cpu[1].usage[1].time_ns, 502000 + 1000 - 300);
 	assert_int_equal(last_os.b_lat[1], 3000);
 
+	/*
+	 * tick_stop_cost: B's select at 0 stops the tick (its timer is 1.5 ms
+	 * away, more than a tick), which lengthens the entry window from 300 ns
+	 * to 5.3 us: C1 from 5300 to the exit at 1501000. Without the key, from
+	 * 300. A timer within a tick keeps the tick, and costs nothing.
+	 */
+	struct os_cfg c2 = { .no_a = true, .b_sleep_ns = 1500000 };
+	params(&prm, 2000000);
+	for (int cost = 0; cost < 2; cost++) {
+		load(&x, cost ? PLAT_HEAD "tick_stop_cost = 5000\n" POLL_STATE C1_STATE :
+			 PLAT_HEAD POLL_STATE C1_STATE);
+		tg_reset(1, true);
+		simulate(&x, &tg_gov, &os_wl, &c2, &prm);
+		assert_int_equal(x.r.cpu[1].usage[1].time_ns, 1501000 - (cost ? 5300 : 300));
+		assert_int_equal(last_os.b_lat[1], 1000);
+	}
+	params(&prm, 1500000);
+	load(&x, PLAT_HEAD "tick_stop_cost = 5000\n" POLL_STATE C1_STATE);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &os_wl, &c, &prm);
+	assert_int_equal(x.r.cpu[1].usage[1].time_ns, 500000 + 1000 - 300);
+
 	/* timer_jitter_halted: the expiry finds B halted in C1 (HLT): 5 us, then the exit */
 	load(&x, PLAT_HEAD "[noise]\ntimer_jitter = 2000\ntimer_jitter_halted = 5000\n" POLL_STATE
 	     C1_STATE);
