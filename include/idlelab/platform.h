@@ -101,6 +101,7 @@ struct il_platform {
 	/* [kernel] */
 	unsigned int hz;
 	int64_t switch_ns;             /* wake-up visible to the task running, ns (0 = engine default) */
+	struct il_dist tick_stop_cost; /* added to the entry window when the tick stops there, ns */
 	int watchdog_thresh;           /* kernel.watchdog_thresh, s: each CPU's soft-lockup hrtimer
 					  every 2/5 of it (0 = not modelled) */
 	char release[16];              /* default kernel release, "" = newest */
@@ -162,6 +163,9 @@ struct il_platform {
 	double irq_rate;               /* device interrupts per second on each CPU (Poisson) */
 	struct il_dist irq_cost;       /* their handler time, ns */
 	struct il_dist timer_jitter;   /* hrtimer expiry to its interrupt, ns */
+	struct il_dist timer_jitter_halted; /* the same when the expiry finds the CPU in HLT
+					       (NONE: timer_jitter), drawn at the expiry */
+	bool timer_delivery_stops;     /* the delivery holds the CPU: no poll limit during it */
 	int64_t timer_slack_ns;        /* slack of the workloads' sleeps (hard expiry = + slack) */
 };
 

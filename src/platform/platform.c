@@ -308,6 +308,9 @@ static const struct key keys[] = {
 	KP("kernel", "switch_ns", IL_PK_DURATION, 0, 1e9, NULL, 0,
 	   "wake-up visible to the task running (else the simulator's 700 ns)", switch_ns,
 	   set_switch_ns),
+	KP("kernel", "tick_stop_cost", IL_PK_DIST, 0, 0, NULL, 0,
+	   "what stopping the tick adds to the idle entry (the clock event device reprogrammed)",
+	   tick_stop_cost, NULL),
 	KP("kernel", "watchdog_thresh", IL_PK_INT, 0, 60, "0", 0,
 	   "kernel.watchdog_thresh, s: a soft-lockup hrtimer on every CPU each 2/5 of it (0: none)",
 	   watchdog_thresh, NULL),
@@ -417,6 +420,13 @@ static const struct key keys[] = {
 	   irq_cost, NULL),
 	KP("noise", "timer_jitter", IL_PK_DIST, 0, 0, NULL, 0,
 	   "from an hrtimer's expiry to its interrupt running, drawn per expiry", timer_jitter, NULL),
+	KP("noise", "timer_jitter_halted", IL_PK_DIST, 0, 0, NULL, 0,
+	   "timer_jitter for an expiry that finds its CPU halted (HLT): a guest's host wakes it "
+	   "another way; drawn at the expiry", timer_jitter_halted, NULL),
+	KP("noise", "timer_delivery_stops", IL_PK_BOOL, 0, 0, "no", 0,
+	   "a timer's delivery stops the CPU it interrupts (a vCPU held in its host): a poll "
+	   "cannot time out before the interrupt",
+	   timer_delivery_stops, NULL),
 	KP("noise", "timer_slack", IL_PK_DURATION, 0, 1e9, "0", 0,
 	   "timer slack of the workloads' sleeps (the kernel's default for normal tasks: 50us)",
 	   timer_slack_ns, set_duration),

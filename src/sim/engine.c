@@ -152,8 +152,12 @@ static void run_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	if (t->action == A_SLEEP) {
 		/* the interrupt comes timer_jitter after the expiry the governors see */
 		sim_timerq_push(&c->th, t->timer_t);
-		ev_push(s, t->timer_t + il_dist_sample(&s->p->timer_jitter, &s->rng), EV_TIMER, c->cpu,
-			id, 0);
+		if (s->p->timer_jitter_halted.kind != IL_DIST_NONE || s->p->timer_delivery_stops)
+			/* the delivery depends on how the expiry finds the CPU: drawn then */
+			ev_push(s, t->timer_t, EV_TIMER_EXPIRY, c->cpu, id, 0);
+		else
+			ev_push(s, t->timer_t + il_dist_sample(&s->p->timer_jitter, &s->rng),
+				EV_TIMER, c->cpu, id, 0);
 	}
 	c->cur = -1;
 	if (c->extra_ns > 0) {
@@ -254,6 +258,7 @@ static void idle_iter(struct il_sim *s, struct sim_cpu *c, int64_t now)
 		return;
 	}
 	c->got_tick_latch = false;
+	bool tick_was_stopped = c->tick_stopped;
 	if (s->force_poll) {
 		/* cpu_idle_poll(): tick restarted, spin until need_resched */
 		c->tick_stopped = false;
@@ -291,7 +296,11 @@ static void idle_iter(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	if (c->tick_stopped)
 		c->tick_stops++;
 	mode_set(s, c, M_LOOP, now);
-	slot_set(s, c, now + s->params.entry_ns, SLOT_ENTER);
+	int64_t entry = s->params.entry_ns;
+	/* tick_nohz_stop_tick() programs the clock event device for the next timer */
+	if (!tick_was_stopped && c->tick_stopped && s->p->tick_stop_cost.kind != IL_DIST_NONE)
+		entry += il_dist_sample(&s->p->tick_stop_cost, &s->rng);
+	slot_set(s, c, now + entry, SLOT_ENTER);
 }
 
 static int64_t exit_sample(struct il_sim *s, const struct il_state *st)
@@ -619,6 +628,28 @@ static void on_event(struct il_sim *s, const struct sim_ev *e)
 	case EV_IRQ_WAKE:
 		il_sim_task_wake(s, e->cpu, e->arg);
 		break;
+	case EV_TIMER_EXPIRY: {
+		/* a vCPU halted in HLT is woken by its host, a running one interrupted */
+		bool halted = c->in_idle && c->mode == M_STATE && !c->exiting &&
+			      (s->drv->states[c->idx].entry == IL_ENTRY_HLT ||
+			       s->drv->states[c->idx].entry == IL_ENTRY_TDX_HALT);
+		if (s->p->timer_jitter_halted.kind == IL_DIST_NONE)
+			halted = false;
+		int64_t at = now + il_dist_sample(halted ? &s->p->timer_jitter_halted :
+						  &s->p->timer_jitter, &s->rng);
+		/*
+		 * A vCPU polling for its own task's timer is held by its host
+		 * until the interrupt is injected: its poll loop does not run,
+		 * so the poll's time limit cannot end it first; the interrupt's
+		 * wake-up does.
+		 */
+		if (s->p->timer_delivery_stops && c->in_idle && c->mode == M_STATE && !c->exiting &&
+		    c->slot_kind == SLOT_POLL_LIMIT && c->slot_t > now && c->slot_t <= at &&
+		    s->tasks[e->arg].cpu == e->cpu)
+			slot_set(s, c, INT64_MAX, SLOT_NONE);
+		ev_push(s, at, EV_TIMER, e->cpu, e->arg, 0);
+		break;
+	}
 	case EV_HK_TIMER: {
 		struct sim_hk *hk = &s->hk[e->arg];
 		if (!hk->popped) {

@@ -45,6 +45,7 @@ struct ss_cfg {
 	enum ss_mode mode;
 	uint64_t waker_cycles, wakee_cycles;
 	int64_t waker_ns, wakee_ns;
+	int64_t row_gap_ns;
 };
 
 struct ss_row {
@@ -90,6 +91,9 @@ static const struct il_opt opts[] = {
 		   "cycles the wakee runs per read: return, loop, next read to blocking (estimate)"),
 	IL_OPT_DUR_NS(C, wakee_ns, "wakee_work_ns", 0, 1e12, "0",
 		      "frequency-independent ns the wakee runs per read"),
+	IL_OPT_DUR_NS(C, row_gap_ns, "row_gap", 0, 1e12, "0",
+		      "the waker's pause between two intervals' loops (a live tool reads the "
+		      "wakee CPU's counters and prints the row there); the wakee idles through it"),
 	IL_OPT_END,
 };
 #undef C
@@ -218,6 +222,9 @@ static void task_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
 			st->next_write = now;
 		st->started = true;
 		int64_t iv = interval_of(c, st->writes);
+		/* a row's last write: the pause before the next row's first interval */
+		if (st->writes && st->writes % c->loops == 0)
+			iv += c->row_gap_ns;
 		switch (c->mode) {
 		case SS_BUSY:
 			st->next_write = now + iv;

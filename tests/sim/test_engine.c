@@ -796,6 +796,65 @@ static void noise(void **unused)
 	assert_int_equal(x.r.cpu[1].usage[1].time_ns, 502000 + 1000 - 300);
 	assert_int_equal(last_os.b_lat[1], 3000);
 
+	/*
+	 * tick_stop_cost: B's select at 0 stops the tick (its timer is 1.5 ms
+	 * away, more than a tick), which lengthens the entry window from 300 ns
+	 * to 5.3 us: C1 from 5300 to the exit at 1501000. Without the key, from
+	 * 300. A timer within a tick keeps the tick, and costs nothing.
+	 */
+	struct os_cfg c2 = { .no_a = true, .b_sleep_ns = 1500000 };
+	params(&prm, 2000000);
+	for (int cost = 0; cost < 2; cost++) {
+		load(&x, cost ? PLAT_HEAD "tick_stop_cost = 5000\n" POLL_STATE C1_STATE :
+			 PLAT_HEAD POLL_STATE C1_STATE);
+		tg_reset(1, true);
+		simulate(&x, &tg_gov, &os_wl, &c2, &prm);
+		assert_int_equal(x.r.cpu[1].usage[1].time_ns, 1501000 - (cost ? 5300 : 300));
+		assert_int_equal(last_os.b_lat[1], 1000);
+	}
+	params(&prm, 1500000);
+	load(&x, PLAT_HEAD "tick_stop_cost = 5000\n" POLL_STATE C1_STATE);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &os_wl, &c, &prm);
+	assert_int_equal(x.r.cpu[1].usage[1].time_ns, 500000 + 1000 - 300);
+
+	/* timer_jitter_halted: the expiry finds B halted in C1 (HLT): 5 us, then the exit */
+	load(&x, PLAT_HEAD "[noise]\ntimer_jitter = 2000\ntimer_jitter_halted = 5000\n" POLL_STATE
+	     C1_STATE);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &os_wl, &c, &prm);
+	assert_int_equal(tg_data[1].first_sel.sleep_length_ns, 500000);
+	assert_int_equal(x.r.cpu[1].usage[1].time_ns, 505000 + 1000 - 300);
+	assert_int_equal(last_os.b_lat[1], 6000);
+	/* not halted (C1 entered with MWAIT): timer_jitter */
+	load(&x, PLAT_HEAD "[noise]\ntimer_jitter = 2000\ntimer_jitter_halted = 5000\n" POLL_STATE
+	     "[state.1]\nname = C1\nlatency = 1\nresidency = 20\nentry = mwait\n");
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &os_wl, &c, &prm);
+	assert_int_equal(x.r.cpu[1].usage[1].time_ns, 502000 + 1000 - 300);
+	assert_int_equal(last_os.b_lat[1], 3000);
+
+	/*
+	 * timer_delivery_stops: B polls (20 us limit: C1's residency) from 300,
+	 * a poll every 20.3 us; the expiry at 500000 falls in the poll begun at
+	 * 300 + 24 * 20300 = 487500. Its limit (507500) is inside the 30 us
+	 * delivery: held by its host, the vCPU does not time out, and the
+	 * interrupt at 530000 ends that poll, the 25th. Without the key the
+	 * limit ends it and two more polls begin (507800, 528100): 27.
+	 */
+	for (int stops = 0; stops < 2; stops++) {
+		char text[512];
+		snprintf(text, sizeof(text), PLAT_HEAD "[noise]\ntimer_jitter = 30000\n"
+			 "timer_delivery_stops = %s\n" POLL_STATE C1_STATE, stops ? "yes" : "no");
+		load(&x, text);
+		params(&prm, 531000);
+		tg_reset(0, false);
+		simulate(&x, &tg_gov, &os_wl, &c, &prm);
+		assert_int_equal(last_os.b_lat[1], 30000);
+		assert_int_equal(x.r.cpu[1].usage[0].usage, stops ? 25 : 27);
+	}
+	params(&prm, 1500000);
+
 	/* 2000 interrupts a second on each CPU for 1 s: about 2000 C1 periods each */
 	load(&x, PLAT_HEAD "[noise]\nirq_rate = 2000\nirq_cost = 500\n" POLL_STATE C1_STATE);
 	params(&prm, 1000000000);

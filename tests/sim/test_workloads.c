@@ -205,6 +205,28 @@ static void sleep_sweep_intervals(void **unused)
 	EQ("12.376us", "sleep_us", (13.376 + 12.376) / 2);
 }
 
+/*
+ * row_gap: after a row's last write the waker pauses before the next row's
+ * first interval. Relative, 1 us C1 exits: writes at 101k and 202k (row
+ * 100us), then a sleep of 50k + 500k: writes at 753k and 804k (row 50us);
+ * the wakee runs 1 us after each. Its read at 754k slept since 203k, and
+ * counts in the row it ends in, as a live sweep's first sample does.
+ */
+static void sleep_sweep_row_gap(void **unused)
+{
+	(void)unused;
+	run("sleep-sweep", "intervals=100,50 loops=2 waker_work=0 wakee_work=0 mode=relative "
+	    "row_gap=500us", 1000000000);
+	assert_int_equal(res.duration_ns, 805000);
+	EQ("100us", "sleep_us", (102 + 101) / 2.0);
+	EQ("50us", "sleep_us", (551 + 51) / 2.0);
+	EQ("50us", "usage_diff", 2);
+	/* no gap after the last row; 0 (the default) is no gap */
+	run("sleep-sweep", "intervals=100,50 loops=2 waker_work=0 wakee_work=0 mode=relative",
+	    1000000000);
+	assert_int_equal(res.duration_ns, 305000);
+}
+
 static void sleep_sweep_absolute(void **unused)
 {
 	(void)unused;
@@ -643,6 +665,7 @@ int main(void)
 		cmocka_unit_test(sleep_sweep),
 		cmocka_unit_test(sleep_sweep_busy),
 		cmocka_unit_test(sleep_sweep_absolute),
+		cmocka_unit_test(sleep_sweep_row_gap),
 		cmocka_unit_test(sleep_sweep_intervals),
 		cmocka_unit_test(pingpong),
 		cmocka_unit_test(wake_latency),
