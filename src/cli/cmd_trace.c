@@ -15,6 +15,7 @@
 #include "idlelab/sysfs.h"
 #include "idlelab/trace.h"
 #include "trace_dat.h"
+#include "trace_record.h"
 
 static const char usage[] =
 	"usage: idlelab trace report FILE [--cpu LIST] [--format table|csv|json]\n"
@@ -43,7 +44,8 @@ static const char usage[] =
 	"  --table T       with csv: the states table (default) or the wakeups table\n"
 	"  --window W      FROM,TO in trace timestamps (seconds): count only the\n"
 	"                  periods that end between them, as sysfs counters read at\n"
-	"                  FROM and at TO would\n";
+	"                  FROM and at TO would\n"
+	TRACE_RECORD_USAGE;
 
 /* -------------------------------------------------------------- the table */
 
@@ -644,6 +646,8 @@ static int run(int argc, char **argv)
 		return cli_usage_error("trace", "a subcommand is needed: report");
 	if (!strcmp(argv[1], "report"))
 		return cmd_report(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "record") || !strcmp(argv[1], "snapshot"))
+		return (argv[1][1] == 'e' ? cmd_trace_record : cmd_trace_snapshot)(argc - 1, argv + 1);
 	return cli_usage_error("trace", "unknown subcommand '%s' (report)", argv[1]);
 }
 
