@@ -33,6 +33,7 @@
 #include <unistd.h>
 #include <dirent.h>
 #include <poll.h>
+#include <sched.h>
 
 #include "cli.h"
 #include "idlelab/duration.h"
@@ -354,9 +355,33 @@ static void install_signals(void)
 	}
 }
 
+/* the CPUs of --cpu, for the markers; NULL: all */
+static const struct il_cpulist *marker_cpus;
+
 static void marker(const char *text)
 {
-	if (marker_fd >= 0 && write(marker_fd, text, strlen(text)) < 0)
+	size_t n = strlen(text);
+	ssize_t w;
+
+	if (marker_fd < 0)
+		return;
+	w = write(marker_fd, text, n);
+	if (w < 0 && errno == EBADF && marker_cpus) {
+		/* the buffer takes a marker only from a CPU in tracing_cpumask */
+		cpu_set_t old, set;
+
+		if (sched_getaffinity(0, sizeof(old), &old) == 0) {
+			CPU_ZERO(&set);
+			for (int i = 0; i < marker_cpus->n; i++)
+				if (marker_cpus->cpus[i] < CPU_SETSIZE)
+					CPU_SET(marker_cpus->cpus[i], &set);
+			if (sched_setaffinity(0, sizeof(set), &set) == 0) {
+				w = write(marker_fd, text, n);
+				sched_setaffinity(0, sizeof(old), &old);
+			}
+		}
+	}
+	if (w < 0)
 		cli_error("warning: trace record: cannot write trace_marker: %s", strerror(errno));
 }
 
@@ -512,6 +537,7 @@ static int record(const struct record_opts *o)
 		if (il_cpulist_parse(o->cpus, &cpus, &err))
 			return cli_usage_error("trace", "--cpu: %s", err.msg);
 		cpumask_text(&cpus, mask, sizeof(mask));
+		marker_cpus = &cpus;
 	}
 
 	snprintf(name, sizeof(name), "idlelab-record-%ld", (long)getpid());

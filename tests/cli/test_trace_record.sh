@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# idlelab trace record and trace snapshot without a real tracefs: option
+# errors (usage 2), the .dat refusal, a tracefs that is not there, events
+# the kernel lacks on a fake tracefs (IDLELAB_TRACEFS), the instance
+# removed and no output left after an error, and the snapshot lines of a
+# saved sysfs tree (IDLELAB_SYSFS_ROOT). Recording itself is in
+# test_trace_record_live.sh (suite 'live').
+. "$SRCDIR/tests/cli/lib.sh"
+cd "$SRCDIR" || exit 1
+I=$IDLELAB
+SYS=tests/fixtures/sysfs/kvm-haltpoll
+
+# usage errors, before anything is looked at
+expect_exit 2 "$I" trace record
+expect_err "record needs -o FILE"
+expect_exit 2 "$I" trace record -o "$TMP/x.dat"
+expect_err "not trace-cmd .dat"
+expect_exit 2 "$I" trace record -e power -o "$TMP/x"
+expect_err "'power' is not SYS:EVENT"
+expect_exit 2 "$I" trace record -e 'power:cpu/idle' -o "$TMP/x"
+expect_err "is not SYS:EVENT"
+expect_exit 2 "$I" trace record -e , -o "$TMP/x"
+expect_err "no event in ','"
+expect_exit 2 "$I" trace record --duration 2x -o "$TMP/x"
+expect_err "--duration: '2x' is not a duration"
+expect_exit 2 "$I" trace record --duration 0 -o "$TMP/x"
+expect_exit 2 "$I" trace record --cpu 3-1 -o "$TMP/x"
+expect_err "--cpu"
+expect_exit 2 "$I" trace record --buffer-kb 0 -o "$TMP/x"
+expect_err "--buffer-kb: '0'"
+expect_exit 2 "$I" trace record --bogus -o "$TMP/x"
+expect_err "unknown option '--bogus'"
+expect_exit 2 "$I" trace snapshot
+expect_err "snapshot needs start or end"
+expect_exit 2 "$I" trace snapshot middle
+expect_err "'middle' is not start or end"
+[ ! -e "$TMP/x" ] && ok || bad "an output was left"
+
+# built without libtracefs: a clear refusal, and nothing more to test here
+IDLELAB_TRACEFS=$TMP/none "$I" trace record -o "$TMP/x" >"$TMP/out" 2>"$TMP/err"
+if grep -q "built without libtracefs" "$TMP/err"; then
+	ok
+	echo "built without libtracefs: recording tests skipped"
+else
+	# no tracefs there
+	expect_exit 1 env IDLELAB_TRACEFS="$TMP/none" "$I" trace record -o "$TMP/x"
+	expect_err "$TMP/none: no tracefs there"
+
+	# a fake tracefs with two events
+	T=$TMP/tfs
+	mkdir -p "$T/instances" "$T/events/power/cpu_idle" "$T/events/sched/sched_switch" \
+		"$T/events/irq_vectors/reschedule_entry" "$T/events/irq_vectors/reschedule_exit"
+	touch "$T/events/power/cpu_idle/enable" "$T/events/sched/sched_switch/enable" \
+		"$T/events/irq_vectors/reschedule_entry/enable" \
+		"$T/events/irq_vectors/reschedule_exit/enable"
+	# a named event the kernel lacks is an error naming it; nothing is created
+	expect_exit 1 env IDLELAB_TRACEFS="$T" "$I" trace record -e sched:sched_switch,power:nope \
+		-o "$TMP/x"
+	expect_err "event power:nope: not in this kernel (no $T/events/power/nope/enable)"
+	expect_exit 1 env IDLELAB_TRACEFS="$T" "$I" trace record -e 'timer:*' -o "$TMP/x"
+	expect_err "event timer:*: not in this kernel"
+	if grep -q "created" "$TMP/err"; then bad "an instance was created"; else ok; fi
+	# defaults the kernel lacks are notes; this fake instance has no files, so
+	# setting it up fails: the instance is removed and no output is left
+	expect_exit 1 env IDLELAB_TRACEFS="$T" "$I" trace record -o "$TMP/x"
+	expect_err "note: power:cpu_idle_miss not in this kernel: not recorded"
+	expect_err "note: ipi:ipi_send_cpu not in this kernel: not recorded"
+	if grep -q "irq_vectors" "$TMP/err"; then bad "irq_vectors:*_entry was there"; else ok; fi
+	expect_err "created tracefs instance $T/instances/idlelab-record-"
+	expect_err "tracing_on: cannot open"
+	expect_err "removed tracefs instance $T/instances/idlelab-record-"
+	[ -z "$(ls -A "$T/instances")" ] && ok || bad "instance left: $(ls "$T/instances")"
+	[ -z "$(ls "$TMP" | grep '^x')" ] && ok || bad "output left: $(ls "$TMP")"
+	# without power:cpu_idle there is nothing to record
+	rm -r "$T/events/power"
+	expect_exit 1 env IDLELAB_TRACEFS="$T" "$I" trace record -o "$TMP/x"
+	expect_err "power:cpu_idle: not in this kernel"
+fi
+
+# the snapshot lines of a saved tree, and trace report reading them as comments
+cat >"$TMP/want" <<'END'
+# idlelab-sysfs start cpu=0 state=0 name=POLL usage=0 time=0 above=0 below=0
+# idlelab-sysfs start cpu=0 state=1 name=haltpoll_idle usage=51014 time=946371061 above=0 below=0
+# idlelab-sysfs start cpu=1 state=0 name=POLL usage=0 time=0 above=0 below=0
+# idlelab-sysfs start cpu=1 state=1 name=haltpoll_idle usage=86015 time=920573283 above=0 below=0
+END
+expect_exit 0 env IDLELAB_SYSFS_ROOT="$SYS" "$I" trace snapshot start
+expect_same "$TMP/want"
+expect_exit 0 env IDLELAB_SYSFS_ROOT="$SYS" "$I" trace snapshot end -o "$TMP/end"
+sed 's/ start / end /' "$TMP/want" >"$TMP/want-end"
+cp "$TMP/end" "$TMP/out"
+expect_same "$TMP/want-end"
+expect_exit 1 env IDLELAB_SYSFS_ROOT="$TMP/nothing" "$I" trace snapshot start
+[ ! -s "$TMP/out" ] && ok || bad "output on an error"
+finish

@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# idlelab trace record on this machine (suite 'live'): records 2 s, then
+# trace report's counts, over the window between the two sysfs reads the
+# recording made (their trace_marker lines), must equal the differences
+# of the '# idlelab-sysfs' counters in the file: usage exactly, within the
+# window's bracket (inner: from the end of the first read to the start of
+# the second; outer: from the start of the first to the end of the
+# second); time_us within 1 % plus 1 ms. Then the ways a recording ends:
+# COMMAND exiting, SIGINT (output kept), SIGTERM (output discarded, exit
+# by the signal); the instance is gone every time.
+# Skipped (77) without root, tracefs, cpuidle or libtracefs.
+. "$SRCDIR/tests/cli/lib.sh"
+I=$IDLELAB
+T=/sys/kernel/tracing
+SYS=/sys/devices/system/cpu
+[ "$(id -u)" = 0 ] && [ -d "$T/instances" ] && [ -e "$T/events/power/cpu_idle/enable" ] &&
+	[ -d "$SYS/cpu0/cpuidle" ] || { echo "no root, tracefs or cpuidle: skipped"; exit 77; }
+no_instance() {
+	if ls "$T/instances" | grep -q '^idlelab-record-'; then bad "instance left: $(ls "$T/instances")"; else ok; fi
+}
+
+expect_exit 0 "$I" trace record --duration 2s -o "$TMP/live.trace"
+grep -q "built without libtracefs" "$TMP/err" && { echo "no libtracefs: skipped"; exit 77; }
+expect_err "created tracefs instance $T/instances/idlelab-record-"
+expect_err "removed tracefs instance $T/instances/idlelab-record-"
+no_instance
+grep -q 'LOST' "$TMP/live.trace" && { echo "events lost: skipped"; exit 77; }
+mark() { grep "tracing_mark_write: idlelab-sysfs-$1\$" "$TMP/live.trace" | sed 's/^.* \([0-9]*\.[0-9]*\): tracing_mark_write.*/\1/'; }
+m1=$(mark start-begin) m2=$(mark start-end) m3=$(mark end-begin) m4=$(mark end-end)
+[ -n "$m1" ] && [ -n "$m2" ] && [ -n "$m3" ] && [ -n "$m4" ] || { bad "no markers in the trace"; finish; exit 1; }
+expect_exit 0 "$I" trace report "$TMP/live.trace" --states "$SYS" --format csv --window "$m2,$m3"
+cp "$TMP/out" "$TMP/inner.csv"
+expect_exit 0 "$I" trace report "$TMP/live.trace" --states "$SYS" --format csv --window "$m1,$m4"
+cp "$TMP/out" "$TMP/outer.csv"
+python3 - "$TMP/live.trace" "$TMP/inner.csv" "$TMP/outer.csv" <<'PY' || bad "trace and its sysfs snapshot disagree"
+import csv, re, sys
+snap = {'start': {}, 'end': {}}
+for l in open(sys.argv[1]):
+    m = re.match(r'# idlelab-sysfs (start|end) cpu=(\d+) state=(\d+) name=\S+ (.*)', l)
+    if m:
+        snap[m[1]][(int(m[2]), int(m[3]))] = {k: int(v) for k, v in re.findall(r'(\w+)=(\d+)', m[4])}
+a, b = snap['start'], snap['end']
+if not a or a.keys() != b.keys():
+    print("no snapshot in the file"); sys.exit(1)
+inner = {(int(r['cpu']), int(r['state'])): r for r in csv.DictReader(open(sys.argv[2]))}
+outer = {(int(r['cpu']), int(r['state'])): r for r in csv.DictReader(open(sys.argv[3]))}
+status = 0
+for k in sorted(b):
+    d = {f: b[k][f] - a[k][f] for f in b[k]}
+    get = lambda t, f: int(t[k][f]) if k in t and t[k][f] != '' else 0
+    lo, hi = get(inner, 'usage'), get(outer, 'usage')
+    tlo, thi = get(inner, 'time_us'), get(outer, 'time_us')
+    ok = lo <= d['usage'] <= hi and tlo * 0.99 - 1000 <= d['time'] <= thi * 1.01 + 1000
+    print(f"cpu{k[0]} state{k[1]}: usage sysfs {d['usage']} trace {lo}..{hi}; "
+          f"time_us sysfs {d['time']} trace {tlo}..{thi}; above sysfs {d.get('above')} "
+          f"trace {get(inner, 'above')}..{get(outer, 'above')}; below sysfs {d.get('below')} "
+          f"trace {get(inner, 'below')}..{get(outer, 'below')}" + ("" if ok else "  <- differs"))
+    status |= not ok
+sys.exit(status)
+PY
+
+# COMMAND ends the recording; --cpu limits it
+expect_exit 0 "$I" trace record --cpu 0 -o "$TMP/cmd.trace" -- sleep 0.5
+expect_err "tracing_cpumask 00000001"
+if grep -q "cannot write trace_marker" "$TMP/err"; then bad "markers lost with --cpu"; else ok; fi
+grep -q '# idlelab-sysfs end' "$TMP/cmd.trace" && ok || bad "COMMAND: no complete output"
+no_instance
+if grep -v '^#' "$TMP/cmd.trace" | grep -q '\[001\]'; then bad "--cpu 0 traced CPU 1"; else ok; fi
+expect_exit 1 "$I" trace record -o "$TMP/bad.trace" -- /nonexistent/command
+expect_err "/nonexistent/command: cannot run"
+no_instance
+[ ! -e "$TMP/bad.trace" ] && ok || bad "output left after a failed COMMAND"
+
+# SIGINT ends it and keeps the output; SIGTERM removes everything (job
+# control on: a background job of a script would start with SIGINT ignored)
+set -m
+"$I" trace record -o "$TMP/int.trace" 2>"$TMP/err" &
+pid=$!; sleep 1; kill -INT $pid; wait $pid; rc=$?
+[ $rc -eq 0 ] && ok || bad "SIGINT: exit $rc"
+grep -q '# idlelab-sysfs end' "$TMP/int.trace" && ok || bad "SIGINT: no complete output"
+no_instance
+"$I" trace record -o "$TMP/term.trace" 2>"$TMP/err" &
+pid=$!; sleep 1; kill -TERM $pid; wait $pid; rc=$?
+[ $rc -eq 143 ] && ok || bad "SIGTERM: exit $rc"
+expect_err "removed tracefs instance"
+[ -z "$(ls "$TMP" | grep '^term')" ] && ok || bad "SIGTERM: output left: $(ls "$TMP")"
+no_instance
+set +m
+finish
