@@ -21,6 +21,7 @@ static const char usage[] =
 	"usage: idlelab trace report FILE [--cpu LIST] [--format table|csv|json]\n"
 	"                            [--states DIR|PLATFORM] [--baseline FILE]\n"
 	"                            [--table states|wakeups] [--window FROM,TO]\n"
+	TRACE_RECORD_SYNOPSIS
 	"\n"
 	"Reads an ftrace text trace (the tracefs trace file, or trace-cmd report\n"
 	"output; FILE - is standard input), or a trace-cmd .dat file when idlelab\n"
@@ -643,17 +644,18 @@ out:
 static int run(int argc, char **argv)
 {
 	if (argc < 2)
-		return cli_usage_error("trace", "a subcommand is needed: report");
+		return cli_usage_error("trace", "a subcommand is needed: report, record, snapshot");
 	if (!strcmp(argv[1], "report"))
 		return cmd_report(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "record") || !strcmp(argv[1], "snapshot"))
 		return (argv[1][1] == 'e' ? cmd_trace_record : cmd_trace_snapshot)(argc - 1, argv + 1);
-	return cli_usage_error("trace", "unknown subcommand '%s' (report)", argv[1]);
+	return cli_usage_error("trace", "unknown subcommand '%s' (report, record, snapshot)",
+				       argv[1]);
 }
 
 const struct il_command cmd_trace = {
 	.name = "trace",
-	.summary = "read ftrace text: idle states and wake-ups per CPU, as sysfs counts them",
+	.summary = "record and read traces: idle states and wake-ups per CPU, as sysfs counts them",
 	.usage = usage,
 	.run = run,
 };

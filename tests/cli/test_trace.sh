@@ -124,8 +124,8 @@ expect_err "--states nosuch-platform"
 # usage
 expect_exit 2 "$I" trace
 expect_err "a subcommand is needed"
-expect_exit 2 "$I" trace record
-expect_err "unknown subcommand 'record'"
+expect_exit 2 "$I" trace frobnicate
+expect_err "unknown subcommand 'frobnicate'"
 expect_exit 2 "$I" trace report
 expect_err "report needs a trace FILE"
 expect_exit 2 "$I" trace report a b
