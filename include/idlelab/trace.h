@@ -68,7 +68,16 @@ struct il_trace_state {
 	uint64_t above_ev, below_ev;     /* power:cpu_idle_miss events */
 	uint64_t above_rule, below_rule; /* the kernel's rule on the state table */
 	uint64_t unfinished;     /* entered, not exited when the trace ended */
+	/*
+	 * The kernel's own counters as idlelab trace record read them, from
+	 * the '# idlelab-sysfs start|end' comment lines: [0] start, [1] end;
+	 * usage, time (us), above, below (IL_TRACE_SYSFS_*).
+	 */
+	uint64_t sysfs[2][4];
+	unsigned int sysfs_have; /* bit 0: the start line, bit 1: the end line (all four read) */
 };
+
+enum { IL_TRACE_SYSFS_USAGE, IL_TRACE_SYSFS_TIME, IL_TRACE_SYSFS_ABOVE, IL_TRACE_SYSFS_BELOW };
 
 struct il_trace_cpu {
 	int cpu;
@@ -111,6 +120,13 @@ struct il_trace {
 	struct il_err warn[IL_TRACE_WARN_MAX];
 	bool failed, finished;
 	uint64_t win_from, win_to;  /* ns: count periods whose exit is in [from, to] (il_trace_window) */
+	/*
+	 * Timestamps of idlelab trace record's trace_marker lines around its
+	 * sysfs reads: idlelab-sysfs-start-begin, -start-end, -end-begin,
+	 * -end-end; bit i of sysfs_marks set when mark i was seen.
+	 */
+	uint64_t sysfs_mark[4];
+	unsigned int sysfs_marks;
 	/* private: a line split across chunks */
 	size_t carry_len;
 	char carry[IL_TRACE_LINE_MAX + 1];

@@ -269,6 +269,7 @@ static struct il_table *states_table(const struct il_trace *t, const struct il_t
 		il_table_col(tb, "avg_us");
 		il_table_col(tb, "max_us");
 		il_table_col(tb, "unfinished");
+		trace_sysfs_cols(tb, t);
 	}
 	if (only && only->n && only->cpus[only->n - 1] + 1 > ncpus)
 		ncpus = only->cpus[only->n - 1] + 1;
@@ -320,6 +321,8 @@ static struct il_table *states_table(const struct il_trace *t, const struct il_t
 				il_table_na(tb);
 				il_table_u64(tb, s->unfinished);
 			}
+			if (!base)
+				trace_sysfs_cells(tb, t, s);
 		}
 	}
 	return tb;
@@ -444,6 +447,7 @@ static void text_notes(const struct side *sd, const struct il_cpulist *only, con
 	       (unsigned long long)t->idle_events, (unsigned long long)t->miss_events,
 	       t->have_ts ? (double)(t->last_ts - t->first_ts) / 1e9 : 0.0);
 	printf("%sabove/below: %s\n", label, ab);
+	trace_sysfs_note(t, label);
 	for (int cpu = 0; cpu < t->ncpus; cpu++) {
 		const struct il_trace_cpu *c = t->cpus[cpu];
 		if (!c || !want(only, cpu))

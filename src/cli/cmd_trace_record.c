@@ -38,6 +38,8 @@
 #include "cli.h"
 #include "idlelab/duration.h"
 #include "idlelab/outfile.h"
+#include "idlelab/report.h"
+#include "idlelab/trace.h"
 #include "idlelab/sysfs.h"
 #include "trace_record.h"
 
@@ -138,6 +140,64 @@ int cmd_trace_snapshot(int argc, char **argv)
 	if (il_out_close(&out, true, &err))
 		return cli_report(&err);
 	return 0;
+}
+
+/* ------------------------------------------- the delta in trace report */
+
+bool trace_sysfs_present(const struct il_trace *t)
+{
+	for (int cpu = 0; cpu < t->ncpus; cpu++)
+		for (int i = 0; t->cpus[cpu] && i < t->cpus[cpu]->nstates; i++)
+			if (t->cpus[cpu]->st[i].sysfs_have == 3)
+				return true;
+	return false;
+}
+
+void trace_sysfs_cols(struct il_table *tb, const struct il_trace *t)
+{
+	if (!trace_sysfs_present(t))
+		return;
+	il_table_col(tb, "sysfs_usage");
+	il_table_col(tb, "sysfs_time_us");
+	il_table_col(tb, "sysfs_above");
+	il_table_col(tb, "sysfs_below");
+}
+
+void trace_sysfs_cells(struct il_table *tb, const struct il_trace *t,
+		       const struct il_trace_state *s)
+{
+	if (!trace_sysfs_present(t))
+		return;
+	for (int k = 0; k < 4; k++) {
+		if (s->sysfs_have == 3)
+			il_table_i64(tb, (long long)(s->sysfs[1][k] - s->sysfs[0][k]));
+		else
+			il_table_na(tb);
+	}
+}
+
+static void ts_text(uint64_t ns, char *buf, size_t n)
+{
+	snprintf(buf, n, "%llu.%06llu", (unsigned long long)(ns / 1000000000ull),
+		 (unsigned long long)(ns % 1000000000ull / 1000));
+}
+
+void trace_sysfs_note(const struct il_trace *t, const char *label)
+{
+	char a[32], b[32], c[32], d[32];
+
+	if (!trace_sysfs_present(t))
+		return;
+	printf("%ssysfs_*: the kernel's counters, end - start, as idlelab trace record read them\n",
+	       label);
+	if (t->sysfs_marks != 15)
+		return;
+	ts_text(t->sysfs_mark[0], a, sizeof(a));
+	ts_text(t->sysfs_mark[1], b, sizeof(b));
+	ts_text(t->sysfs_mark[2], c, sizeof(c));
+	ts_text(t->sysfs_mark[3], d, sizeof(d));
+	printf("%ssysfs read at %s..%s and %s..%s: the same periods are counted with "
+	       "--window %s,%s (or %s,%s with the reads)\n", label, a, b, c, d, b, c, a, d);
 }
 
 /* ------------------------------------------------------------- record */

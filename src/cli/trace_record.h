@@ -3,6 +3,8 @@
 #ifndef IDLELAB_CLI_TRACE_RECORD_H
 #define IDLELAB_CLI_TRACE_RECORD_H
 
+#include <stdbool.h>
+
 /*
  * The trace command's help text (the manual page and the completion are
  * made from it): the synopsis lines, after report's, and the text.
@@ -45,6 +47,22 @@
 	"tracing_cpumask). trace snapshot prints the sysfs counters now as the\n" \
 	"'# idlelab-sysfs start' (or end) lines trace record writes, to put\n" \
 	"around a trace recorded another way: cat start idle.trace end.\n"
+
+struct il_table;
+struct il_trace;
+struct il_trace_state;
+
+/*
+ * trace report's "sysfs delta" columns (sysfs_usage, sysfs_time_us,
+ * sysfs_above, sysfs_below: end − start of the '# idlelab-sysfs' lines),
+ * added when the trace has them; and the note that says where the two
+ * reads lie in the trace (the --window that counts the same periods).
+ */
+bool trace_sysfs_present(const struct il_trace *t);
+void trace_sysfs_cols(struct il_table *tb, const struct il_trace *t);
+void trace_sysfs_cells(struct il_table *tb, const struct il_trace *t,
+		       const struct il_trace_state *s);
+void trace_sysfs_note(const struct il_trace *t, const char *label);
 
 int cmd_trace_record(int argc, char **argv);
 int cmd_trace_snapshot(int argc, char **argv);

@@ -521,6 +521,49 @@ static void ev_vector(struct il_trace_cpu *c, const char *ev, size_t n, uint64_t
 	src_event(c, IL_TRACE_SRC_VECTOR, name, ts, false);
 }
 
+/*
+ * "# idlelab-sysfs start|end cpu=N state=I name=NAME usage=U time=T
+ * above=A below=B" (idlelab trace record, trace snapshot); p is after
+ * "# idlelab-sysfs ". A value "-" (unreadable when recorded) leaves the
+ * state without that side; anything else malformed is refused.
+ */
+static int sysfs_line(struct il_trace *t, const char *p, const char *end, struct il_err *err)
+{
+	static const char *const keys[] = { "usage=", "time=", "above=", "below=" };
+	uint64_t cpu, state, v[4];
+	const char *q, *e;
+	int side;
+
+	if (end - p >= 6 && !memcmp(p, "start ", 6))
+		side = 0;
+	else if (end - p >= 4 && !memcmp(p, "end ", 4))
+		side = 1;
+	else
+		return FAIL(t, err, "idlelab-sysfs line: not start or end");
+	if (!(q = field(p, end, "cpu=", 4, &e)) || !parse_u64(&q, e, &cpu) || q != e ||
+	    cpu >= IL_TRACE_CPU_MAX)
+		return FAIL(t, err, "idlelab-sysfs line: bad cpu=");
+	if (!(q = field(p, end, "state=", 6, &e)) || !parse_u64(&q, e, &state) || q != e ||
+	    state >= IL_STATE_MAX)
+		return FAIL(t, err, "idlelab-sysfs line: bad state= (at most %d states)", IL_STATE_MAX);
+	for (int i = 0; i < 4; i++) {
+		if (!(q = field(p, end, keys[i], strlen(keys[i]), &e)))
+			return FAIL(t, err, "idlelab-sysfs line: no %s", keys[i]);
+		if (e - q == 1 && *q == '-')
+			return 0;
+		if (!parse_u64(&q, e, &v[i]) || q != e)
+			return FAIL(t, err, "idlelab-sysfs line: bad %s", keys[i]);
+	}
+	struct il_trace_cpu *c = cpu_get(t, (int)cpu);
+	if (!c)
+		return il_err_set(err, ENOMEM, "out of memory");
+	memcpy(c->st[state].sysfs[side], v, sizeof(v));
+	c->st[state].sysfs_have |= 1u << side;
+	if ((int)state + 1 > c->nstates)
+		c->nstates = (int)state + 1;
+	return 0;
+}
+
 /* The bytes of one line (no newline), with what was already split off. */
 static int parse_line(struct il_trace *t, const char *s, const char *end, struct il_err *err)
 {
@@ -529,8 +572,13 @@ static int parse_line(struct il_trace *t, const char *s, const char *end, struct
 	t->lines++;
 	while (p < end && *p == ' ')
 		p++;
-	if (p == end || *p == '#')
+	if (p == end)
 		return 0;
+	if (*p == '#') {
+		if (end - p > 16 && !memcmp(p, "# idlelab-sysfs ", 16))
+			return sysfs_line(t, p + 16, end, err);
+		return 0;
+	}
 	/* markers that are not events */
 	if (end - p >= 4 && !memcmp(p, "CPU", 3) && (p[3] == ':' || p[3] == ' ')) {
 		const char *q = p + 4;
@@ -646,6 +694,20 @@ static int parse_line(struct il_trace *t, const char *s, const char *end, struct
 		return ev_ipi_send_cpu(t, p, end, ts, err);
 	if (IS("ipi_send_cpumask"))
 		return ev_ipi_send_cpumask(t, p, end, ts, err);
+
+	if (IS("tracing_mark_write")) {
+		static const char *const marks[] = { "idlelab-sysfs-start-begin", "idlelab-sysfs-start-end",
+						      "idlelab-sysfs-end-begin", "idlelab-sysfs-end-end" };
+		const char *e = end;
+		while (e > p && e[-1] == ' ')
+			e--;
+		for (unsigned int i = 0; i < 4; i++)
+			if ((size_t)(e - p) == strlen(marks[i]) && !memcmp(p, marks[i], strlen(marks[i]))) {
+				t->sysfs_mark[i] = ts;
+				t->sysfs_marks |= 1u << i;
+			}
+		return 0;
+	}
 
 	/* the rest concern the CPU they happen on, once it has idled */
 	struct il_trace_cpu *c = cpu < (uint64_t)t->ncpus ? t->cpus[cpu] : NULL;

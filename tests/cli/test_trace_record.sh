@@ -93,4 +93,37 @@ cp "$TMP/end" "$TMP/out"
 expect_same "$TMP/want-end"
 expect_exit 1 env IDLELAB_SYSFS_ROOT="$TMP/nothing" "$I" trace snapshot start
 [ ! -s "$TMP/out" ] && ok || bad "output on an error"
+
+# trace report's sysfs_* columns: end - start of those lines (basic.trace
+# between hand-written snapshots; a value '-' leaves the state without them)
+cat >"$TMP/want.csv" <<'END'
+cpu,state,name,usage,time_us,above,below,min_us,avg_us,max_us,unfinished,sysfs_usage,sysfs_time_us,sysfs_above,sysfs_below
+0,0,state0,0,0,0,0,,,,0,0,0,0,0
+0,1,state1,1,7593,0,1,7593.000,7593.000,7593.000,1,2,7600,0,1
+0,2,state2,2,1961,1,0,956.000,980.500,1005.000,0,2,1961,1,0
+1,0,state0,1,194,0,0,194.000,194.000,194.000,0,1,194,0,0
+1,1,state1,1,1884,0,0,1884.000,1884.000,1884.000,0,1,1884,0,0
+1,2,state2,1,10002,0,0,10002.000,10002.000,10002.000,0,,,,
+END
+expect_exit 0 "$I" trace report tests/fixtures/trace/sysfs.trace --format csv
+expect_same "$TMP/want.csv"
+expect_exit 0 "$I" trace report tests/fixtures/trace/sysfs.trace
+expect_out "sysfs_*: the kernel's counters, end - start"
+# without the lines, no such columns
+expect_exit 0 "$I" trace report tests/fixtures/trace/basic.trace --format csv
+if grep -q sysfs "$TMP/out"; then bad "sysfs columns without a snapshot"; else ok; fi
+# malformed lines name the line
+sed 's/^\(# idlelab-sysfs start cpu=0 state=1 .*\)usage=20/\1usage=2x/' \
+	tests/fixtures/trace/sysfs.trace >"$TMP/bad.trace"
+expect_exit 1 "$I" trace report "$TMP/bad.trace"
+expect_err "bad.trace:3: idlelab-sysfs line: bad usage="
+sed 's/^# idlelab-sysfs start cpu=0 state=1/# idlelab-sysfs start cpu=0 state=99/' \
+	tests/fixtures/trace/sysfs.trace >"$TMP/bad.trace"
+expect_exit 1 "$I" trace report "$TMP/bad.trace"
+expect_err "bad.trace:3: idlelab-sysfs line: bad state="
+sed 's/^# idlelab-sysfs start cpu=0 state=1/# idlelab-sysfs middle cpu=0 state=1/' \
+	tests/fixtures/trace/sysfs.trace >"$TMP/bad.trace"
+expect_exit 1 "$I" trace report "$TMP/bad.trace"
+expect_err "bad.trace:3: idlelab-sysfs line: not start or end"
+[ ! -s "$TMP/out" ] && ok || bad "output on an error"
 finish

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # idlelab trace record on this machine (suite 'live'): records 2 s, then
 # trace report's counts, over the window between the two sysfs reads the
-# recording made (their trace_marker lines), must equal the differences
-# of the '# idlelab-sysfs' counters in the file: usage exactly, within the
-# window's bracket (inner: from the end of the first read to the start of
+# recording made (their trace_marker lines), must equal its sysfs_* columns
+# (the differences of the '# idlelab-sysfs' counters in the file): usage
+# exactly, within the window's bracket (inner: from the end of the first read to the start of
 # the second; outer: from the start of the first to the end of the
 # second); time_us within 1 % plus 1 ms. Then the ways a recording ends:
 # COMMAND exiting, SIGINT (output kept), SIGTERM (output discarded, exit
@@ -33,29 +33,23 @@ expect_exit 0 "$I" trace report "$TMP/live.trace" --states "$SYS" --format csv -
 cp "$TMP/out" "$TMP/inner.csv"
 expect_exit 0 "$I" trace report "$TMP/live.trace" --states "$SYS" --format csv --window "$m1,$m4"
 cp "$TMP/out" "$TMP/outer.csv"
-python3 - "$TMP/live.trace" "$TMP/inner.csv" "$TMP/outer.csv" <<'PY' || bad "trace and its sysfs snapshot disagree"
-import csv, re, sys
-snap = {'start': {}, 'end': {}}
-for l in open(sys.argv[1]):
-    m = re.match(r'# idlelab-sysfs (start|end) cpu=(\d+) state=(\d+) name=\S+ (.*)', l)
-    if m:
-        snap[m[1]][(int(m[2]), int(m[3]))] = {k: int(v) for k, v in re.findall(r'(\w+)=(\d+)', m[4])}
-a, b = snap['start'], snap['end']
-if not a or a.keys() != b.keys():
-    print("no snapshot in the file"); sys.exit(1)
-inner = {(int(r['cpu']), int(r['state'])): r for r in csv.DictReader(open(sys.argv[2]))}
-outer = {(int(r['cpu']), int(r['state'])): r for r in csv.DictReader(open(sys.argv[3]))}
+python3 - "$TMP/inner.csv" "$TMP/outer.csv" <<'PY' || bad "trace and its sysfs snapshot disagree"
+import csv, sys
+inner = {(int(r['cpu']), int(r['state'])): r for r in csv.DictReader(open(sys.argv[1]))}
+outer = {(int(r['cpu']), int(r['state'])): r for r in csv.DictReader(open(sys.argv[2]))}
 status = 0
-for k in sorted(b):
-    d = {f: b[k][f] - a[k][f] for f in b[k]}
-    get = lambda t, f: int(t[k][f]) if k in t and t[k][f] != '' else 0
-    lo, hi = get(inner, 'usage'), get(outer, 'usage')
-    tlo, thi = get(inner, 'time_us'), get(outer, 'time_us')
-    ok = lo <= d['usage'] <= hi and tlo * 0.99 - 1000 <= d['time'] <= thi * 1.01 + 1000
-    print(f"cpu{k[0]} state{k[1]}: usage sysfs {d['usage']} trace {lo}..{hi}; "
-          f"time_us sysfs {d['time']} trace {tlo}..{thi}; above sysfs {d.get('above')} "
-          f"trace {get(inner, 'above')}..{get(outer, 'above')}; below sysfs {d.get('below')} "
-          f"trace {get(inner, 'below')}..{get(outer, 'below')}" + ("" if ok else "  <- differs"))
+if not inner or 'sysfs_usage' not in next(iter(inner.values())):
+    print("no sysfs_* columns in the report"); sys.exit(1)
+for k in sorted(inner):
+    i, o = inner[k], outer[k]
+    n = lambda r, f: int(r[f]) if r[f] != '' else 0
+    su, st = n(i, 'sysfs_usage'), n(i, 'sysfs_time_us')
+    lo, hi = n(i, 'usage'), n(o, 'usage')
+    tlo, thi = n(i, 'time_us'), n(o, 'time_us')
+    ok = lo <= su <= hi and tlo * 0.99 - 1000 <= st <= thi * 1.01 + 1000
+    print(f"cpu{k[0]} state{k[1]}: usage sysfs {su} trace {lo}..{hi}; time_us sysfs {st} "
+          f"trace {tlo}..{thi}; above sysfs {i['sysfs_above']} trace {i['above']}; below sysfs "
+          f"{i['sysfs_below']} trace {i['below']}" + ("" if ok else "  <- differs"))
     status |= not ok
 sys.exit(status)
 PY
