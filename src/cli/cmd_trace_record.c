@@ -445,6 +445,29 @@ static void marker(const char *text)
 		cli_error("warning: trace record: cannot write trace_marker: %s", strerror(errno));
 }
 
+/*
+ * Run on each traced CPU once (moving there wakes it), then go back. A CPU
+ * idle since before tracing_on would show its exit without an entry,
+ * whose state the trace cannot tell, while the kernel counts it: woken
+ * here, before the first sysfs read, every period inside the window has
+ * both events.
+ */
+static void wake_cpus(void)
+{
+	cpu_set_t old, one;
+
+	if (sched_getaffinity(0, sizeof(old), &old))
+		return;
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &old) || (marker_cpus && !il_cpulist_has(marker_cpus, cpu)))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		sched_setaffinity(0, sizeof(one), &one);
+	}
+	sched_setaffinity(0, sizeof(old), &old);
+}
+
 static int64_t now_ns(void)
 {
 	struct timespec ts;
@@ -676,6 +699,7 @@ static int record(const struct record_opts *o)
 				strerror(errno));
 		goto out;
 	}
+	wake_cpus();
 	/* the start counters, read between two markers that date the read */
 	marker("idlelab-sysfs-start-begin");
 	if (write_snapshot(out.f, "start", &err)) {
