@@ -15,6 +15,7 @@
 #include "idlelab/sysfs.h"
 #include "idlelab/trace.h"
 #include "trace_dat.h"
+#include "trace_whatif.h"
 
 static const char usage[] =
 	"usage: idlelab trace report FILE [--cpu LIST] [--format table|csv|json]\n"
@@ -142,7 +143,7 @@ static int table_from_platform(const char *what, struct il_trace_table *tab, str
 	return 0;
 }
 
-static int load_table(const char *what, struct il_trace_table *tab, struct il_err *err)
+int load_table(const char *what, struct il_trace_table *tab, struct il_err *err)
 {
 	struct stat st;
 
@@ -644,6 +645,8 @@ static int run(int argc, char **argv)
 		return cli_usage_error("trace", "a subcommand is needed: report");
 	if (!strcmp(argv[1], "report"))
 		return cmd_report(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "check") || !strcmp(argv[1], "whatif") || !strcmp(argv[1], "to-replay"))
+		return cli_trace_whatif(argc - 1, argv + 1);
 	return cli_usage_error("trace", "unknown subcommand '%s' (report)", argv[1]);
 }
 
