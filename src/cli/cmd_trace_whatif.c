@@ -34,6 +34,7 @@ struct opts {
 	bool latency_given;
 	struct il_cpulist only;
 	bool have_only;
+	bool platform;            /* --platform: state power from it */
 };
 
 struct ctx {
@@ -44,7 +45,8 @@ struct ctx {
 	struct il_trace_run run, krun;
 };
 
-static int set_params(struct il_gov *g, const struct opts *o)
+/* tolerant: a parameter the governor does not have is for the other one */
+static int set_params(struct il_gov *g, const struct opts *o, bool tolerant)
 {
 	struct il_err err;
 
@@ -58,7 +60,10 @@ static int set_params(struct il_gov *g, const struct opts *o)
 		memcpy(name, o->param[i], n);
 		name[n] = '\0';
 		il_err_clear(&err);
-		if (il_gov_set_param(g, name, eq + 1, &err) < 0)
+		int x = il_gov_set_param(g, name, eq + 1, &err);
+		if (x == -ENOENT && tolerant)
+			continue;
+		if (x < 0)
 			return cli_usage_error("trace", "--param %s: %s", o->param[i],
 					       err.msg[0] ? err.msg : "refused by the governor");
 	}
@@ -167,9 +172,10 @@ static int check_out(struct ctx *c, const uint64_t *conf, int ncpus, size_t tota
 
 /* ---------------------------------------------------------------- whatif */
 
-static void energy_cell(struct il_table *tb, const struct il_state *s, uint64_t time_ns)
+static void energy_cell(struct il_table *tb, const struct il_state *s, uint64_t time_ns,
+			bool platform)
 {
-	if (s->power_w < 0)
+	if (!platform || s->power_w < 0)
 		il_table_na(tb);
 	else
 		il_table_dbl(tb, s->power_w * (double)time_ns / 1e9, 6);
@@ -206,13 +212,13 @@ static int whatif_out(struct ctx *c)
 			il_table_u64(tb, g->time_ns / 1000);
 			il_table_u64(tb, g->above);
 			il_table_u64(tb, g->below);
-			energy_cell(tb, s, g->time_ns);
+			energy_cell(tb, s, g->time_ns, c->o.platform);
 			il_table_dbl(tb, (double)g->usage * (double)s->exit_latency_ns / 1000, 3);
 			il_table_u64(tb, k->usage);
 			il_table_u64(tb, k->time_ns / 1000);
 			il_table_u64(tb, k->above);
 			il_table_u64(tb, k->below);
-			energy_cell(tb, s, k->time_ns);
+			energy_cell(tb, s, k->time_ns, c->o.platform);
 			il_table_dbl(tb, (double)k->usage * (double)s->exit_latency_ns / 1000, 3);
 		}
 	}
@@ -235,8 +241,8 @@ static int whatif_out(struct ctx *c)
 			char desc[256];
 			il_gov_describe(c->gov, desc, sizeof(desc));
 			printf("%s: %zu idle periods re-decided by %s\nstates: %s\n"
-			       "energy: state power x residency (n/a without power data: --states "
-			       "PLATFORM with power.NAME); exit_latency_us: the states' exit latency "
+			       "energy: state power x residency (n/a without --platform or its "
+			       "power.NAME); exit_latency_us: the states' exit latency "
 			       "summed over their entries\n\n", c->o.file, c->ps.n, desc, c->tab.origin);
 		}
 		r = il_table_print(tb, c->o.fmt, stdout);
@@ -304,7 +310,7 @@ static int parse(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
 		{ "governor", required_argument, NULL, 'g' }, { "states", required_argument, NULL, 's' },
-		{ "platform", required_argument, NULL, 's' }, { "cpu", required_argument, NULL, 'c' },
+		{ "platform", required_argument, NULL, 'P' }, { "cpu", required_argument, NULL, 'c' },
 		{ "format", required_argument, NULL, 'f' },   { "hz", required_argument, NULL, 'z' },
 		{ "latency-req", required_argument, NULL, 'l' }, { "param", required_argument, NULL, 'p' },
 		{ "kernel-governor", required_argument, NULL, 'k' },
@@ -325,6 +331,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		switch (ch) {
 		case 'g': o->governor = optarg; break;
 		case 's': o->states = optarg; break;
+		case 'P': o->states = optarg; o->platform = true; break;
 		case 'k': o->kgov = optarg; break;
 		case 'd': o->decisions = optarg; break;
 		case 'o': o->output = optarg; break;
@@ -422,7 +429,8 @@ static int go(struct ctx *c)
 		return cli_usage_error("trace", "--governor %s: %s", o->governor, err.msg);
 	if (check)
 		c->gov = c->kgov;
-	if ((r = set_params(c->kgov, o)) || (!check && (r = set_params(c->gov, o))))
+	if ((r = set_params(c->kgov, o, false)) ||
+	    (!check && (r = set_params(c->gov, o, c->kgov != NULL))))
 		return r;
 	/* the kernel's run: its state entered, the governor (if known) deciding alongside */
 	if ((r = il_trace_run_init(&c->krun, &c->tab.drv, c->tab.disabled, c->kgov, true, o->hz,
