@@ -5,14 +5,18 @@
  * Reads the input in one piece and again in chunks whose sizes come from
  * the input itself, with and without a three-state table for the rule:
  * the two reads must agree on success or on the refusal and its line, and
- * on every counter, or the fuzzer traps.
+ * on every counter, or the fuzzer traps. The per-period reconstruction
+ * (trace check, whatif) reads it too: its periods must be consistent and
+ * a governor run over them must not crash.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlelab/governor.h"
 #include "idlelab/trace.h"
+#include "idlelab/trace_periods.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -51,6 +55,35 @@ static void same(const struct il_trace *a, const struct il_trace *b)
 	}
 }
 
+static void periods(const uint8_t *data, size_t size, const struct il_driver *drv)
+{
+	struct il_trace_periods ps;
+	struct il_trace_run run;
+	struct il_err err;
+	struct il_gov *gov;
+
+	if (il_trace_periods_parse(&ps, (const char *)data, size, "fuzz.trace", &err)) {
+		CHECK(err.line >= 1);
+		return;
+	}
+	for (size_t i = 0; i < ps.n; i++)
+		CHECK(ps.p[i].cpu < ps.ncpus && ps.p[i].state >= 0 && ps.p[i].state < IL_STATE_MAX &&
+		      ps.p[i].residency_ns >= 0 && ps.p[i].sleep_length_ns >= 0 &&
+		      ps.p[i].delta_tick_ns >= 0);
+	if (ps.n && ps.maxstate < drv->state_count && (gov = il_gov_new("menu", ps.ncpus, &err))) {
+		if (!il_trace_run_init(&run, drv, 0, gov, false, 250, ps.ncpus, &err)) {
+			for (size_t i = 0; i < ps.n; i++) {
+				bool st;
+				int k = il_trace_run_step(&run, &ps.p[i], IL_TRACE_NO_QOS_NS, &st);
+				CHECK(k >= 0 && k < drv->state_count);
+			}
+			il_trace_run_free(&run);
+		}
+		il_gov_free(gov);
+	}
+	il_trace_periods_free(&ps);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct il_trace a, b;   /* large: not on the stack */
@@ -81,5 +114,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		il_trace_free(&a);
 		il_trace_free(&b);
 	}
+	periods(data, size, &tab.drv);
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include "idlelab/trace.h"
 #include "trace_dat.h"
 #include "trace_record.h"
+#include "trace_whatif.h"
 
 static const char usage[] =
 	"usage: idlelab trace report FILE [--cpu LIST] [--format table|csv|json]\n"
@@ -145,7 +146,7 @@ static int table_from_platform(const char *what, struct il_trace_table *tab, str
 	return 0;
 }
 
-static int load_table(const char *what, struct il_trace_table *tab, struct il_err *err)
+int load_table(const char *what, struct il_trace_table *tab, struct il_err *err)
 {
 	struct stat st;
 
@@ -648,13 +649,16 @@ out:
 static int run(int argc, char **argv)
 {
 	if (argc < 2)
-		return cli_usage_error("trace", "a subcommand is needed: report, record, snapshot");
+		return cli_usage_error("trace", "a subcommand is needed: report, record, snapshot, check, "
+				       "whatif, to-replay");
 	if (!strcmp(argv[1], "report"))
 		return cmd_report(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "check") || !strcmp(argv[1], "whatif") || !strcmp(argv[1], "to-replay"))
+		return cli_trace_whatif(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "record") || !strcmp(argv[1], "snapshot"))
 		return (argv[1][1] == 'e' ? cmd_trace_record : cmd_trace_snapshot)(argc - 1, argv + 1);
-	return cli_usage_error("trace", "unknown subcommand '%s' (report, record, snapshot)",
-				       argv[1]);
+	return cli_usage_error("trace", "unknown subcommand '%s' (report, record, snapshot, check, "
+			       "whatif, to-replay)", argv[1]);
 }
 
 const struct il_command cmd_trace = {

@@ -24,8 +24,10 @@
 #include <unistd.h>
 
 #include "idlelab/trace.h"
+#include "trace_internal.h"
 
-static bool parse_u64(const char **pp, const char *end, uint64_t *v);
+#define parse_u64 il_ftrace_u64
+#define field il_ftrace_field
 
 static const char *const kind_names[IL_TRACE_SRC_KINDS] = {
 	[IL_TRACE_SRC_TICK] = "tick",     [IL_TRACE_SRC_TIMER] = "timer",
@@ -151,8 +153,7 @@ static struct il_trace_cpu *cpu_get(struct il_trace *t, int cpu)
 	return c;
 }
 
-/* Unsigned decimal at *pp (at least one digit); advances *pp. */
-static bool parse_u64(const char **pp, const char *end, uint64_t *v)
+bool il_ftrace_u64(const char **pp, const char *end, uint64_t *v)
 {
 	const char *p = *pp;
 	uint64_t x = 0;
@@ -171,12 +172,8 @@ static bool parse_u64(const char **pp, const char *end, uint64_t *v)
 	return true;
 }
 
-/*
- * The value of " KEY=" (or KEY= at the start) in the fields [p, end): its
- * start, with *vend at the blank after it; NULL if absent.
- */
-static const char *field(const char *p, const char *end, const char *key, size_t klen,
-			 const char **vend)
+const char *il_ftrace_field(const char *p, const char *end, const char *key, size_t klen,
+			    const char **vend)
 {
 	const char *s = p;
 
@@ -208,11 +205,10 @@ static int field_u64(struct il_trace *t, const char *p, const char *end, const c
 }
 
 /*
- * Copy a kernel symbol as "func" into a source name: the kernel prints
- * %pS as "func+0x12/0x40", trace-cmd report as "func+0x12" and %ps as
- * "func/0x0".
+ * A kernel symbol as "func": the kernel prints %pS as "func+0x12/0x40",
+ * trace-cmd report as "func+0x12" and %ps as "func/0x0".
  */
-static void symbol_name(char *dst, const char *s, const char *e)
+void il_ftrace_symbol(char *dst, size_t size, const char *s, const char *e)
 {
 	size_t n;
 
@@ -222,8 +218,8 @@ static void symbol_name(char *dst, const char *s, const char *e)
 			break;
 		}
 	n = (size_t)(e - s);
-	if (n >= IL_TRACE_SRC_NAME)
-		n = IL_TRACE_SRC_NAME - 1;
+	if (n >= size)
+		n = size - 1;
 	memcpy(dst, s, n);
 	dst[n] = '\0';
 }
@@ -420,7 +416,7 @@ static void ipi_note(struct il_trace *t, int target, const char *cs, const char 
 	if (target >= t->ncpus || !t->cpus[target])
 		return;    /* a CPU without idle events yet */
 	struct il_trace_cpu *c = t->cpus[target];
-	symbol_name(c->ipi_callsite, cs, cse);
+	il_ftrace_symbol(c->ipi_callsite, sizeof(c->ipi_callsite), cs, cse);
 	c->ipi_pending = true;
 	c->ipi_ts = ts;
 }
@@ -481,7 +477,7 @@ static int ev_hrtimer_expire(struct il_trace *t, struct il_trace_cpu *c, const c
 
 	if (!f)
 		return FAIL(t, err, "hrtimer_expire_entry: no function= field");
-	symbol_name(name, f, fe);
+	il_ftrace_symbol(name, sizeof(name), f, fe);
 	/* the tick's hrtimer handler: tick_nohz_handler (v6.9+), tick_sched_timer before */
 	if (!strcmp(name, "tick_nohz_handler") || !strcmp(name, "tick_sched_timer") ||
 	    !strcmp(name, "tick_nohz_highres_handler"))
@@ -564,21 +560,17 @@ static int sysfs_line(struct il_trace *t, const char *p, const char *end, struct
 	return 0;
 }
 
-/* The bytes of one line (no newline), with what was already split off. */
-static int parse_line(struct il_trace *t, const char *s, const char *end, struct il_err *err)
+int il_ftrace_split(const char *s, const char *end, struct il_ftrace_line *l, const char **why)
 {
 	const char *p = s;
 
-	t->lines++;
+	memset(l, 0, sizeof(*l));
 	while (p < end && *p == ' ')
 		p++;
 	if (p == end)
 		return 0;
-	if (*p == '#') {
-		if (end - p > 16 && !memcmp(p, "# idlelab-sysfs ", 16))
-			return sysfs_line(t, p + 16, end, err);
-		return 0;
-	}
+	if (*p == '#')
+		return 0; /* comments; trace.c reads its "# idlelab-sysfs" lines itself */
 	/* markers that are not events */
 	if (end - p >= 4 && !memcmp(p, "CPU", 3) && (p[3] == ':' || p[3] == ' ')) {
 		const char *q = p + 4;
@@ -591,26 +583,16 @@ static int parse_line(struct il_trace *t, const char *s, const char *end, struct
 				if (end - r > 5 && !memcmp(r, "LOST ", 5))
 					r += 5;
 				parse_u64(&r, end, &n);
-				if (cpu < IL_TRACE_CPU_MAX) {
-					struct il_trace_cpu *c = cpu_get(t, (int)cpu);
-					if (!c)
-						return il_err_set(err, ENOMEM, "out of memory");
-					c->lost_markers++;
-					c->lost_events += n;
-					if (c->in_idle)
-						c->dropped++;
-					c->in_idle = c->pending = c->ipi_pending = false;
-					c->cur = -1;
-				}
-				warn(t, "CPU %llu lost %llu events: its open idle period is left out",
-				     (unsigned long long)cpu, (unsigned long long)n);
+				l->kind = IL_FTRACE_LOST;
+				l->cpu = cpu;
+				l->lost = n;
 				return 0;
 			}
 		}
 		return 0; /* "CPU N is empty" and such */
 	}
 	if (end - p >= 5 && !memcmp(p, "cpus=", 5)) {
-		t->trace_cmd = true;
+		l->trace_cmd = true;
 		return 0;
 	}
 	if (end - p >= 7 && !memcmp(p, "version", 7))
@@ -621,7 +603,7 @@ static int parse_line(struct il_trace *t, const char *s, const char *end, struct
 	for (;;) {
 		b = memchr(b, '[', (size_t)(end - b));
 		if (!b)
-			return FAIL(t, err, "not an ftrace event line (no [CPU] field)");
+			return *why = "not an ftrace event line (no [CPU] field)", -1;
 		const char *q = b + 1;
 		if (parse_u64(&q, end, &cpu) && q < end && *q == ']') {
 			b = q + 1;
@@ -630,8 +612,7 @@ static int parse_line(struct il_trace *t, const char *s, const char *end, struct
 		b++;
 	}
 	if (cpu >= IL_TRACE_CPU_MAX)
-		return FAIL(t, err, "CPU %llu is not below %d", (unsigned long long)cpu,
-			    IL_TRACE_CPU_MAX);
+		return *why = "CPU number is not below 8192", -1;
 	/* optional flags, then "SECONDS.FRACTION:" */
 	while (b < end && *b == ' ')
 		b++;
@@ -645,31 +626,79 @@ static int parse_line(struct il_trace *t, const char *s, const char *end, struct
 			b++;
 		q = b;
 		if (!parse_u64(&q, end, &sec) || q >= end)
-			return FAIL(t, err, "not an ftrace event line (no timestamp)");
+			return *why = "not an ftrace event line (no timestamp)", -1;
 	}
 	if (*q != '.')
-		return FAIL(t, err, "timestamp without a fraction: the trace clock counts cycles "
-			    "or events (counter, x86-tsc); record with local, global, mono or boot");
+		return *why = "timestamp without a fraction: the trace clock counts cycles "
+			      "or events (counter, x86-tsc); record with local, global, mono or boot", -1;
 	const char *f0 = ++q;
 	if (!parse_u64(&q, end, &frac) || q >= end || *q != ':' || q - f0 > 9)
-		return FAIL(t, err, "not an ftrace event line (bad timestamp)");
+		return *why = "not an ftrace event line (bad timestamp)", -1;
 	for (long i = q - f0; i < 9; i++)
 		frac *= 10;
 	if (sec > (UINT64_MAX - frac) / 1000000000ull)
-		return FAIL(t, err, "timestamp out of range");
-	uint64_t ts = sec * 1000000000ull + frac;
+		return *why = "timestamp out of range", -1;
 	q++;
 	while (q < end && *q == ' ')
 		q++;
 	/* EVENT: */
-	const char *ev = q;
 	const char *colon = memchr(q, ':', (size_t)(end - q));
-	if (!colon || colon == ev)
-		return FAIL(t, err, "not an ftrace event line (no event name)");
-	size_t n = (size_t)(colon - ev);
+	if (!colon || colon == q)
+		return *why = "not an ftrace event line (no event name)", -1;
+	l->kind = IL_FTRACE_EVENT;
+	l->cpu = cpu;
+	l->ts = sec * 1000000000ull + frac;
+	l->ev = q;
+	l->evlen = (size_t)(colon - q);
 	p = colon + 1;
 	while (p < end && *p == ' ')
 		p++;
+	l->fields = p;
+	l->end = end;
+	return 0;
+}
+
+/* The bytes of one line (no newline), with what was already split off. */
+static int parse_line(struct il_trace *t, const char *s, const char *end, struct il_err *err)
+{
+	struct il_ftrace_line l;
+	const char *why;
+
+	t->lines++;
+	{
+		const char *p = s;
+		while (p < end && *p == ' ')
+			p++;
+		if (end - p > 16 && !memcmp(p, "# idlelab-sysfs ", 16))
+			return sysfs_line(t, p + 16, end, err);
+	}
+	if (il_ftrace_split(s, end, &l, &why))
+		return FAIL(t, err, "%s", why);
+	if (l.trace_cmd)
+		t->trace_cmd = true;
+	if (l.kind == IL_FTRACE_LOST) {
+		if (l.cpu < IL_TRACE_CPU_MAX) {
+			struct il_trace_cpu *c = cpu_get(t, (int)l.cpu);
+			if (!c)
+				return il_err_set(err, ENOMEM, "out of memory");
+			c->lost_markers++;
+			c->lost_events += l.lost;
+			if (c->in_idle)
+				c->dropped++;
+			c->in_idle = c->pending = c->ipi_pending = false;
+			c->cur = -1;
+		}
+		warn(t, "CPU %llu lost %llu events: its open idle period is left out",
+		     (unsigned long long)l.cpu, (unsigned long long)l.lost);
+		return 0;
+	}
+	if (l.kind != IL_FTRACE_EVENT)
+		return 0;
+	uint64_t cpu = l.cpu, ts = l.ts;
+	const char *ev = l.ev, *p = l.fields;
+	size_t n = l.evlen;
+
+	end = l.end;
 	t->events++;
 	if (!t->have_ts) {
 		t->first_ts = ts;

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Traces: each idle period of an ftrace text trace with the governor
+ * inputs rebuilt from the events around it (docs/trace.md, "Governor
+ * inputs"): the sleep length and the time to the next event from the
+ * hrtimers pending on the CPU at the entry (hrtimer_start, hrtimer_cancel,
+ * hrtimer_expire_entry), the tick state from timer:tick_stop and
+ * sched_switch, the tick wake-up from the tick's hrtimer expiring.
+ * And a run of a governor over the periods, through the core's accounting
+ * (il_account_enter) and reflect, as replay does.
+ */
+#ifndef IDLELAB_TRACE_PERIODS_H
+#define IDLELAB_TRACE_PERIODS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "idlelab/device.h"
+#include "idlelab/err.h"
+#include "idlelab/governor.h"
+#include "idlelab/state.h"
+
+#define IL_TRACE_NO_QOS_NS 2000000000000ll /* PM_QOS_CPU_LATENCY_DEFAULT_VALUE in ns */
+
+struct il_trace_period {
+	int cpu;
+	int state;                /* what power:cpu_idle says the kernel entered */
+	int line;                 /* the entry event's line */
+	uint64_t entry_ns;        /* trace timestamps */
+	int64_t residency_ns;     /* exit - entry */
+	int64_t sleep_length_ns;  /* estimated: see docs/trace.md */
+	int64_t delta_tick_ns;
+	bool timers_known;        /* the CPU's clock offset was known: sleep length from its hrtimers */
+	bool tick_stopped;        /* at select */
+	bool got_tick;
+	bool poll_time_limit;     /* set by a kernel run (il_trace_run with follow_kernel) */
+};
+
+struct il_trace_periods {
+	size_t n, cap;
+	struct il_trace_period *p;  /* in the order they were complete */
+	int ncpus;                /* highest CPU with a period + 1 */
+	uint64_t lines, events, partial_start, unfinished, dropped, hrtimer_events, tick_stops;
+	bool sched_switch;        /* the trace has sched_switch events */
+	int maxstate;             /* highest state entered */
+};
+
+/* Read a whole ftrace text file; errors name FILE:LINE. Free with il_trace_periods_free. */
+int il_trace_periods_read(struct il_trace_periods *ps, const char *path, struct il_err *err);
+/* The same from memory (name for errors). */
+int il_trace_periods_parse(struct il_trace_periods *ps, const char *text, size_t len,
+			   const char *name, struct il_err *err);
+void il_trace_periods_free(struct il_trace_periods *ps);
+
+/* A governor (or none: the device only) run over the periods. */
+struct il_trace_run {
+	const struct il_driver *drv;
+	struct il_gov *gov;       /* NULL: no governor (the kernel's state, cpuidle_poll_time) */
+	bool follow_kernel;       /* enter the kernel's state (check), else the governor's (whatif) */
+	int64_t tick_nsec;
+	int ncpus;
+	struct il_device *devs;
+	uint64_t *clock_ns;
+	bool *got_tick;
+	int64_t exit_latency_ns;  /* sum of the entered states' exit latency */
+};
+
+int il_trace_run_init(struct il_trace_run *r, const struct il_driver *drv, unsigned int disabled,
+		      struct il_gov *gov, bool follow_kernel, unsigned int hz, int ncpus,
+		      struct il_err *err);
+void il_trace_run_free(struct il_trace_run *r);
+/*
+ * One period: select (unless no governor), the entered state's accounting,
+ * reflect. A kernel run (follow_kernel) sets p->poll_time_limit for a
+ * polling entry (residency beyond the poll limit); other runs read it.
+ * Returns the state selected (the kernel's without a governor); *stop_tick.
+ */
+int il_trace_run_step(struct il_trace_run *r, struct il_trace_period *p, int64_t latency_req_ns,
+		      bool *stop_tick);
+
+#endif

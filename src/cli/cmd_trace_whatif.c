@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * idlelab trace check | whatif | to-replay: the idle periods of a trace with
+ * their governor inputs rebuilt (include/idlelab/trace_periods.h), decided
+ * again by a governor, compared with the kernel's picks, or written as a
+ * replay log (docs/replay.md) for idlelab replay.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "idlelab/format.h"
+#include "idlelab/json.h"
+#include "idlelab/outfile.h"
+#include "idlelab/replay.h"
+#include "idlelab/report.h"
+#include "idlelab/sysfs.h"
+#include "idlelab/trace_periods.h"
+#include "trace_whatif.h"
+
+#define PARAM_MAX 8
+
+struct opts {
+	const char *sub, *file, *governor, *kgov, *states, *output, *decisions;
+	const char *param[PARAM_MAX];
+	int nparam;
+	enum il_format fmt;
+	unsigned int hz;
+	int64_t latency_req_ns;
+	bool latency_given;
+	struct il_cpulist only;
+	bool have_only;
+	bool platform;            /* --platform: state power from it */
+};
+
+struct ctx {
+	struct opts o;
+	struct il_trace_table tab;
+	struct il_trace_periods ps;
+	struct il_gov *gov, *kgov;
+	struct il_trace_run run, krun;
+};
+
+/* tolerant: a parameter the governor does not have is for the other one */
+static int set_params(struct il_gov *g, const struct opts *o, bool tolerant)
+{
+	struct il_err err;
+
+	for (int i = 0; g && i < o->nparam; i++) {
+		char name[64];
+		const char *eq = strchr(o->param[i], '=');
+		size_t n = eq ? (size_t)(eq - o->param[i]) : 0;
+
+		if (!eq || !n || n >= sizeof(name))
+			return cli_usage_error("trace", "--param: '%s' is not NAME=VALUE", o->param[i]);
+		memcpy(name, o->param[i], n);
+		name[n] = '\0';
+		il_err_clear(&err);
+		int x = il_gov_set_param(g, name, eq + 1, &err);
+		if (x == -ENOENT && tolerant)
+			continue;
+		if (x < 0)
+			return cli_usage_error("trace", "--param %s: %s", o->param[i],
+					       err.msg[0] ? err.msg : "refused by the governor");
+	}
+	return 0;
+}
+
+static bool want(const struct opts *o, int cpu)
+{
+	return !o->have_only || il_cpulist_has(&o->only, cpu);
+}
+
+static void state_name(const struct ctx *c, int i, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", i >= 0 && i < c->tab.drv.state_count ? c->tab.drv.states[i].name : "?");
+}
+
+/* ---------------------------------------------------------------- check */
+
+static int check_out(struct ctx *c, const uint64_t *conf, int ncpus, size_t total, size_t equal,
+		     size_t known)
+{
+	int ns = c->tab.drv.state_count;
+	struct il_table *tb = il_table_new("agreement (rows: the kernel's state; picked_N: the governor's)");
+	char name[IL_NAME_LEN + 8], col[32];
+	int r;
+
+	il_table_col(tb, "cpu");
+	il_table_col(tb, "state");
+	il_table_col(tb, "name");
+	il_table_col(tb, "periods");
+	il_table_col(tb, "agree");
+	for (int j = 0; j < ns; j++) {
+		snprintf(col, sizeof(col), "picked_%d", j);
+		il_table_col(tb, col);
+	}
+	for (int cpu = -1; cpu < ncpus; cpu++) {
+		for (int i = 0; i < ns; i++) {
+			uint64_t per = 0, sum[IL_STATE_MAX] = { 0 };
+			for (int k = cpu < 0 ? 0 : cpu; k < (cpu < 0 ? ncpus : cpu + 1); k++)
+				for (int j = 0; j < ns; j++)
+					sum[j] += conf[((size_t)k * IL_STATE_MAX + (size_t)i) * IL_STATE_MAX + (size_t)j];
+			for (int j = 0; j < ns; j++)
+				per += sum[j];
+			if (cpu >= 0 && !per)
+				continue;
+			il_table_row(tb);
+			if (cpu < 0)
+				il_table_str(tb, "all");
+			else
+				il_table_u64(tb, (unsigned)cpu);
+			il_table_u64(tb, (unsigned)i);
+			state_name(c, i, name, sizeof(name));
+			il_table_str(tb, name);
+			il_table_u64(tb, per);
+			il_table_u64(tb, sum[i]);
+			for (int j = 0; j < ns; j++)
+				il_table_u64(tb, sum[j]);
+		}
+	}
+	char desc[256];
+	il_gov_describe(c->gov, desc, sizeof(desc));
+	double pct = total ? 100.0 * (double)equal / (double)total : 0;
+	if (c->o.fmt == IL_FORMAT_CSV) {
+		r = il_table_print(tb, c->o.fmt, stdout);
+	} else if (c->o.fmt == IL_FORMAT_JSON) {
+		struct il_json w;
+		il_json_init(&w, stdout);
+		il_json_object(&w, IL_JSON_BLOCK);
+		il_json_kstring(&w, "file", c->o.file);
+		il_json_kstring(&w, "governor", desc);
+		il_json_kstring(&w, "states_from", c->tab.origin);
+		il_json_kuint(&w, "hz", c->o.hz);
+		il_json_kuint(&w, "periods", total);
+		il_json_kuint(&w, "agree", equal);
+		il_json_kdouble(&w, "agree_pct", pct);
+		il_json_kuint(&w, "periods_with_timers", known);
+		il_json_kuint(&w, "partial_start", c->ps.partial_start);
+		il_json_kuint(&w, "unfinished", c->ps.unfinished);
+		il_json_kuint(&w, "dropped", c->ps.dropped);
+		il_json_key(&w, "agreement");
+		il_table_json(tb, &w);
+		il_json_end(&w);
+		r = il_json_finish(&w);
+	} else {
+		printf("%s: %zu idle periods, %s\n", c->o.file, total, desc);
+		printf("states: %s\n", c->tab.origin);
+		printf("agreement: %zu of %zu periods (%.2f %%) the governor picks the kernel's state\n",
+		       equal, total, pct);
+		printf("inputs: sleep length and next event from the hrtimer queue in %zu of %zu periods "
+		       "(estimated; the rest before the CPU's first hrtimer expiry: none known)\n",
+		       known, total);
+		printf("inputs: tick stopped from %s; latency limit %s; HZ %u%s\n",
+		       c->ps.tick_stops ? (c->ps.sched_switch ? "tick_stop and sched_switch"
+				: "tick_stop (no sched_switch events: never restarted)")
+				: "nothing (no tick_stop events: running)",
+		       c->o.latency_given ? "from --latency-req" : "none (no PM QoS input)", c->o.hz,
+		       c->o.hz == 1000 && !c->o.latency_given ? "" : "");
+		printf("edges: %llu exit(s) without entry, %llu unfinished, %llu dropped\n\n",
+		       (unsigned long long)c->ps.partial_start, (unsigned long long)c->ps.unfinished,
+		       (unsigned long long)c->ps.dropped);
+		r = il_table_print(tb, c->o.fmt, stdout);
+	}
+	il_table_free(tb);
+	return r;
+}
+
+/* ---------------------------------------------------------------- whatif */
+
+static void energy_cell(struct il_table *tb, const struct il_state *s, uint64_t time_ns,
+			bool platform)
+{
+	if (!platform || s->power_w < 0)
+		il_table_na(tb);
+	else
+		il_table_dbl(tb, s->power_w * (double)time_ns / 1e9, 6);
+}
+
+static int whatif_out(struct ctx *c)
+{
+	struct il_table *tb = il_table_new("idle states: the governor (usage...) and the kernel (kernel_...)");
+	const struct il_driver *drv = &c->tab.drv;
+	char name[IL_NAME_LEN + 8];
+	int r;
+	static const char *const cols[] = {
+		"cpu", "state", "name", "usage", "time_us", "above", "below", "energy_j",
+		"exit_latency_us", "kernel_usage", "kernel_time_us", "kernel_above", "kernel_below",
+		"kernel_energy_j", "kernel_exit_latency_us",
+	};
+
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		il_table_col(tb, cols[i]);
+	for (int cpu = 0; cpu < c->ps.ncpus; cpu++) {
+		if (!want(&c->o, cpu))
+			continue;
+		for (int i = 0; i < drv->state_count; i++) {
+			const struct il_state_usage *g = &c->run.devs[cpu].states_usage[i];
+			const struct il_state_usage *k = &c->krun.devs[cpu].states_usage[i];
+			const struct il_state *s = &drv->states[i];
+
+			il_table_row(tb);
+			il_table_u64(tb, (unsigned)cpu);
+			il_table_u64(tb, (unsigned)i);
+			state_name(c, i, name, sizeof(name));
+			il_table_str(tb, name);
+			il_table_u64(tb, g->usage);
+			il_table_u64(tb, g->time_ns / 1000);
+			il_table_u64(tb, g->above);
+			il_table_u64(tb, g->below);
+			energy_cell(tb, s, g->time_ns, c->o.platform);
+			il_table_dbl(tb, (double)g->usage * (double)s->exit_latency_ns / 1000, 3);
+			il_table_u64(tb, k->usage);
+			il_table_u64(tb, k->time_ns / 1000);
+			il_table_u64(tb, k->above);
+			il_table_u64(tb, k->below);
+			energy_cell(tb, s, k->time_ns, c->o.platform);
+			il_table_dbl(tb, (double)k->usage * (double)s->exit_latency_ns / 1000, 3);
+		}
+	}
+	if (c->o.fmt == IL_FORMAT_JSON) {
+		struct il_json w;
+		char desc[256];
+		il_gov_describe(c->gov, desc, sizeof(desc));
+		il_json_init(&w, stdout);
+		il_json_object(&w, IL_JSON_BLOCK);
+		il_json_kstring(&w, "file", c->o.file);
+		il_json_kstring(&w, "governor", desc);
+		il_json_kstring(&w, "states_from", c->tab.origin);
+		il_json_kuint(&w, "periods", c->ps.n);
+		il_json_key(&w, "states");
+		il_table_json(tb, &w);
+		il_json_end(&w);
+		r = il_json_finish(&w);
+	} else {
+		if (c->o.fmt == IL_FORMAT_TABLE) {
+			char desc[256];
+			il_gov_describe(c->gov, desc, sizeof(desc));
+			printf("%s: %zu idle periods re-decided by %s\nstates: %s\n"
+			       "energy: state power x residency (n/a without --platform or its "
+			       "power.NAME); exit_latency_us: the states' exit latency "
+			       "summed over their entries\n\n", c->o.file, c->ps.n, desc, c->tab.origin);
+		}
+		r = il_table_print(tb, c->o.fmt, stdout);
+	}
+	il_table_free(tb);
+	return r;
+}
+
+/* ------------------------------------------------------------- to-replay */
+
+static int write_log(struct ctx *c, FILE *f)
+{
+	const struct il_driver *drv = &c->tab.drv;
+	char flags[128];
+
+	fprintf(f, "%s\n# generator=idlelab-trace-to-replay\n# hz=%u\n", IL_REPLAY_MAGIC, c->o.hz);
+	for (int i = 0; i < drv->state_count; i++) {
+		const struct il_state *s = &drv->states[i];
+		unsigned int fl = s->flags & (IL_FLAG_POLLING | IL_FLAG_COUPLED | IL_FLAG_TIMER_STOP |
+					      IL_FLAG_TLB_FLUSHED | IL_FLAG_RCU_IDLE);
+		il_state_flags_str(fl, flags, sizeof(flags));
+		if (!strcmp(flags, "none") || !strcmp(flags, "-"))
+			flags[0] = '\0';
+		for (char *q = flags; *q; q++)
+			if (*q == ',' || *q == ' ')
+				*q = '|';
+		if (strchr(s->name, ','))
+			return cli_error("state %d: its name '%s' has a comma, which a replay log "
+					 "cannot hold", i, s->name);
+		fprintf(f, "# state,%d,%s,%" PRId64 ",%" PRId64 ",%s\n", i, s->name,
+			s->exit_latency_ns, s->target_residency_ns, flags);
+	}
+	for (int i = 0; i < drv->state_count; i++)
+		if (c->tab.disabled & (1u << i))
+			fprintf(f, "# disable,%d\n", i);
+	for (int i = 0; i < c->o.nparam; i++) {
+		const char *eq = strchr(c->o.param[i], '=');
+		fprintf(f, "# param,%.*s,%s\n", (int)(eq - c->o.param[i]), c->o.param[i], eq + 1);
+	}
+	fprintf(f, "%s\n", IL_REPLAY_COLUMNS);
+	for (size_t i = 0; i < c->ps.n; i++) {
+		const struct il_trace_period *p = &c->ps.p[i];
+		if (!want(&c->o, p->cpu))
+			continue;
+		fprintf(f, "%d,%" PRId64 ",%" PRId64 ",%d,%" PRId64 ",0,0,%" PRId64 ",%d,%d\n", p->cpu,
+			p->sleep_length_ns, p->delta_tick_ns, p->tick_stopped, c->o.latency_req_ns,
+			p->residency_ns, p->got_tick, p->poll_time_limit);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ main */
+
+static const char usage[] =
+	"usage: idlelab trace check --governor SPEC FILE [options]\n"
+	"       idlelab trace whatif --governor SPEC FILE [options]\n"
+	"       idlelab trace to-replay FILE -o LOG [options]\n"
+	"options: --states DIR|PLATFORM (default /sys/devices/system/cpu), --platform P (the\n"
+	"  same as --states P), --cpu LIST, --format table|csv|json, --hz N (default 1000),\n"
+	"  --latency-req NS (default none), --param NAME=VALUE, --kernel-governor SPEC (the\n"
+	"  kernel's governor, for the poll limit of whatif and to-replay; check uses --governor),\n"
+	"  --decisions FILE (the governor's row,cpu,selected,stop_tick: a decisions file)\n";
+
+static int parse(int argc, char **argv, struct opts *o)
+{
+	static const struct option lo[] = {
+		{ "governor", required_argument, NULL, 'g' }, { "states", required_argument, NULL, 's' },
+		{ "platform", required_argument, NULL, 'P' }, { "cpu", required_argument, NULL, 'c' },
+		{ "format", required_argument, NULL, 'f' },   { "hz", required_argument, NULL, 'z' },
+		{ "latency-req", required_argument, NULL, 'l' }, { "param", required_argument, NULL, 'p' },
+		{ "kernel-governor", required_argument, NULL, 'k' },
+		{ "decisions", required_argument, NULL, 'd' }, { "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	struct il_err err;
+	char *e;
+	int ch;
+
+	o->sub = argv[0];
+	o->hz = 1000;
+	o->latency_req_ns = IL_TRACE_NO_QOS_NS;
+	o->states = "/sys/devices/system/cpu";
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":g:o:", lo, NULL)) != -1) {
+		switch (ch) {
+		case 'g': o->governor = optarg; break;
+		case 's': o->states = optarg; break;
+		case 'P': o->states = optarg; o->platform = true; break;
+		case 'k': o->kgov = optarg; break;
+		case 'd': o->decisions = optarg; break;
+		case 'o': o->output = optarg; break;
+		case 'c':
+			if (il_cpulist_parse(optarg, &o->only, &err))
+				return cli_usage_error("trace", "--cpu: %s", err.msg);
+			o->have_only = true;
+			break;
+		case 'f':
+			if (il_format_parse(optarg, &o->fmt))
+				return cli_usage_error("trace", "unknown format '%s'", optarg);
+			break;
+		case 'z': {
+			unsigned long v = strtoul(optarg, &e, 10);
+			if (*e || !*optarg || v < 1 || v > IL_REPLAY_HZ_MAX)
+				return cli_usage_error("trace", "--hz: '%s' is not 1..%d", optarg,
+						       IL_REPLAY_HZ_MAX);
+			o->hz = (unsigned)v;
+			break;
+		}
+		case 'l': {
+			long long v = strtoll(optarg, &e, 10);
+			if (*e || !*optarg || v < 0)
+				return cli_usage_error("trace", "--latency-req: '%s' is not ns >= 0", optarg);
+			o->latency_req_ns = v;
+			o->latency_given = true;
+			break;
+		}
+		case 'p':
+			if (o->nparam == PARAM_MAX || !strchr(optarg, '='))
+				return cli_usage_error("trace", "--param: '%s': NAME=VALUE, at most %d",
+						       optarg, PARAM_MAX);
+			o->param[o->nparam++] = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return -1;
+		case ':':
+			return cli_usage_error("trace", "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return cli_usage_error("trace", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error("trace", "%s needs a trace FILE", o->sub);
+	if (optind + 1 < argc)
+		return cli_usage_error("trace", "unexpected argument '%s'", argv[optind + 1]);
+	o->file = argv[optind];
+	if (strcmp(o->sub, "to-replay") && !o->governor)
+		return cli_usage_error("trace", "%s needs --governor SPEC", o->sub);
+	if (!strcmp(o->sub, "to-replay") && !o->output)
+		return cli_usage_error("trace", "to-replay needs -o LOG");
+	return 0;
+}
+
+static int write_decisions(struct ctx *c, const int *sel, const bool *stop)
+{
+	struct il_out out;
+	struct il_err err;
+	int r;
+
+	if (il_out_open(&out, c->o.decisions, &err))
+		return cli_report(&err);
+	fprintf(out.f, "row,cpu,selected,stop_tick\n");
+	for (size_t i = 0, row = 0; i < c->ps.n; i++)
+		if (want(&c->o, c->ps.p[i].cpu))
+			fprintf(out.f, "%zu,%d,%d,%d\n", row++, c->ps.p[i].cpu, sel[i], stop[i]);
+	if ((r = il_out_close(&out, true, &err)))
+		return cli_report(&err);
+	return 0;
+}
+
+static int go(struct ctx *c)
+{
+	struct opts *o = &c->o;
+	struct il_err err;
+	int *sel = NULL;
+	bool *stop = NULL;
+	int r;
+
+	if (load_table(o->states, &c->tab, &err))
+		return cli_error("--states %s: %s", o->states, err.msg);
+	if (il_trace_periods_read(&c->ps, o->file, &err))
+		return cli_report(&err);
+	if (c->ps.n && c->ps.maxstate >= c->tab.drv.state_count)
+		return cli_error("%s: state %d entered, not in the state table of %s (%d states)",
+				 o->file, c->ps.maxstate, c->tab.origin, c->tab.drv.state_count);
+	int ncpus = c->ps.ncpus ? c->ps.ncpus : 1;
+	bool check = !strcmp(o->sub, "check");
+	const char *kspec = check ? o->governor : o->kgov;
+	if (kspec && !(c->kgov = il_gov_new(kspec, ncpus, &err)))
+		return cli_usage_error("trace", "--%sgovernor %s: %s", check ? "" : "kernel-", kspec,
+				       err.msg);
+	if (o->governor && !check && !(c->gov = il_gov_new(o->governor, ncpus, &err)))
+		return cli_usage_error("trace", "--governor %s: %s", o->governor, err.msg);
+	if (check)
+		c->gov = c->kgov;
+	if ((r = set_params(c->kgov, o, false)) ||
+	    (!check && (r = set_params(c->gov, o, c->kgov != NULL))))
+		return r;
+	/* the kernel's run: its state entered, the governor (if known) deciding alongside */
+	if ((r = il_trace_run_init(&c->krun, &c->tab.drv, c->tab.disabled, c->kgov, true, o->hz,
+				   ncpus, &err)))
+		return cli_report(&err);
+	if (!check && c->gov && (r = il_trace_run_init(&c->run, &c->tab.drv, c->tab.disabled,
+						       c->gov, false, o->hz, ncpus, &err)))
+		return cli_report(&err);
+	sel = calloc(c->ps.n + 1, sizeof(*sel));
+	stop = calloc(c->ps.n + 1, sizeof(*stop));
+	uint64_t *conf = calloc((size_t)ncpus * IL_STATE_MAX * IL_STATE_MAX, sizeof(*conf));
+	if (!sel || !stop || !conf) {
+		r = cli_error("out of memory");
+		goto out;
+	}
+	size_t total = 0, equal = 0, known = 0;
+	for (size_t i = 0; i < c->ps.n; i++) {
+		struct il_trace_period *p = &c->ps.p[i];
+		bool st;
+		int k = il_trace_run_step(&c->krun, p, o->latency_req_ns, &st);
+
+		sel[i] = k;
+		stop[i] = st;
+		if (c->run.devs)
+			sel[i] = il_trace_run_step(&c->run, p, o->latency_req_ns, &stop[i]);
+		if (!want(o, p->cpu))
+			continue;
+		total++;
+		known += p->timers_known;
+		if (check && k >= 0 && k < IL_STATE_MAX) {
+			equal += k == p->state;
+			conf[((size_t)p->cpu * IL_STATE_MAX + (size_t)p->state) * IL_STATE_MAX + (size_t)k]++;
+		}
+	}
+	if (o->decisions && (r = write_decisions(c, sel, stop)))
+		goto out;
+	if (!strcmp(o->sub, "to-replay")) {
+		struct il_out out;
+		if (il_out_open(&out, o->output, &err)) {
+			r = cli_report(&err);
+			goto out;
+		}
+		r = write_log(c, out.f);
+		if (il_out_close(&out, r == 0, &err) && !r)
+			r = cli_report(&err);
+		goto out;
+	}
+	r = check ? check_out(c, conf, ncpus, total, equal, known) : whatif_out(c);
+	if (r || fflush(stdout) || ferror(stdout))
+		r = cli_error("standard output: cannot write: %s", strerror(errno));
+out:
+	free(sel);
+	free(stop);
+	free(conf);
+	return r;
+}
+
+int cli_trace_whatif(int argc, char **argv)
+{
+	struct ctx *c = calloc(1, sizeof(*c));
+	int r;
+
+	if (!c)
+		return cli_error("out of memory");
+	r = parse(argc, argv, &c->o);
+	if (r == 0)
+		r = go(c);
+	else if (r < 0)
+		r = 0;
+	il_trace_run_free(&c->run);
+	il_trace_run_free(&c->krun);
+	if (c->kgov != c->gov)
+		il_gov_free(c->gov);
+	il_gov_free(c->kgov);
+	il_trace_periods_free(&c->ps);
+	il_cpulist_free(&c->o.only);
+	free(c);
+	return r;
+}

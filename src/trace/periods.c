@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Idle periods of an ftrace text trace with their governor inputs
+ * (include/idlelab/trace_periods.h, docs/trace.md "Governor inputs").
+ *
+ * tick_nohz_get_sleep_length() (kernel/time/tick-sched.c, mainline v6.18)
+ * returns the next timer event after the idle entry time without the tick,
+ * and in *delta_next the next clock event (the tick included). The events
+ * hrtimer_start, hrtimer_cancel and hrtimer_expire_entry give each CPU's
+ * queue of hrtimers; their expiries are in CLOCK_MONOTONIC, the trace's
+ * timestamps in the trace clock, so the offset between the two is taken
+ * from the last hrtimer_expire_entry on the CPU (its now= field minus its
+ * timestamp). Timer-wheel timers are not in the queue except through the
+ * tick's hrtimer while the tick is stopped (tick_nohz_stop_tick() arms it
+ * at the next wheel event).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlelab/trace.h"
+#include "idlelab/trace_periods.h"
+#include "trace_internal.h"
+
+#define FOREIGN_NS 1000000000000000000ull /* beyond: a CLOCK_REALTIME/TAI expiry */
+
+struct timer {
+	uint64_t id;
+	int cpu;
+	bool tick;
+	uint64_t expires;
+};
+
+struct pcpu {
+	bool in_idle, held, have_off, tick_stopped, stopped_since_exit, got_tick;
+	int64_t off;               /* CLOCK_MONOTONIC - trace clock */
+	uint64_t last_ts;
+	struct il_trace_period open, done;
+};
+
+struct reader {
+	struct il_trace_periods *ps;
+	const char *file;
+	int line;
+	struct pcpu *cpu;          /* [IL_TRACE_CPU_MAX], calloc'ed */
+	struct timer *t;
+	size_t nt, ct;
+	struct il_err *err;
+};
+
+#define FAIL(r, ...) il_err_set_at((r)->err, EINVAL, (r)->file, (r)->line, __VA_ARGS__)
+
+void il_trace_periods_free(struct il_trace_periods *ps)
+{
+	free(ps->p);
+	memset(ps, 0, sizeof(*ps));
+}
+
+static bool is_tick(const char *f, const char *fe)
+{
+	char name[64];
+
+	il_ftrace_symbol(name, sizeof(name), f, fe);
+	return !strcmp(name, "tick_nohz_handler") || !strcmp(name, "tick_sched_timer") ||
+	       !strcmp(name, "tick_nohz_highres_handler");
+}
+
+static int hexid(const char *s, const char *e, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (e - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	if (s >= e || e - s > 16)
+		return -1;
+	for (; s < e; s++) {
+		int d = *s >= '0' && *s <= '9' ? *s - '0' : *s >= 'a' && *s <= 'f' ? *s - 'a' + 10
+			: *s >= 'A' && *s <= 'F' ? *s - 'A' + 10 : -1;
+		if (d < 0)
+			return -1;
+		x = x << 4 | (uint64_t)d;
+	}
+	*v = x;
+	return 0;
+}
+
+static struct timer *tfind(struct reader *r, uint64_t id)
+{
+	for (size_t i = 0; i < r->nt; i++)
+		if (r->t[i].id == id)
+			return &r->t[i];
+	return NULL;
+}
+
+static void tremove(struct reader *r, uint64_t id)
+{
+	struct timer *t = tfind(r, id);
+
+	if (t)
+		*t = r->t[--r->nt];
+}
+
+static int emit(struct reader *r, struct pcpu *c)
+{
+	struct il_trace_periods *ps = r->ps;
+
+	if (!c->held)
+		return 0;
+	c->held = false;
+	c->done.got_tick = c->got_tick;
+	c->got_tick = false;
+	if (ps->n == ps->cap) {
+		size_t cap = ps->cap ? ps->cap * 2 : 1024;
+		struct il_trace_period *p = realloc(ps->p, cap * sizeof(*p));
+		if (!p)
+			return il_err_set(r->err, ENOMEM, "out of memory");
+		ps->p = p;
+		ps->cap = cap;
+	}
+	ps->p[ps->n++] = c->done;
+	if (c->done.cpu + 1 > ps->ncpus)
+		ps->ncpus = c->done.cpu + 1;
+	if (c->done.state > ps->maxstate)
+		ps->maxstate = c->done.state;
+	return 0;
+}
+
+/* The inputs select saw at an entry at trace time ts on CPU cpu. */
+static void inputs(struct reader *r, struct pcpu *c, int cpu, uint64_t ts,
+		   struct il_trace_period *p)
+{
+	uint64_t all = UINT64_MAX, other = UINT64_MAX;
+
+	p->tick_stopped = c->tick_stopped && !c->stopped_since_exit;
+	p->sleep_length_ns = p->delta_tick_ns = IL_KTIME_MAX;
+	p->timers_known = c->have_off;
+	if (!c->have_off)
+		return;
+	/* now: the entry's timestamp, on CLOCK_MONOTONIC */
+	uint64_t now = (uint64_t)((int64_t)ts + c->off);
+	for (size_t i = 0; i < r->nt; i++) {
+		const struct timer *t = &r->t[i];
+		if (t->cpu != cpu || t->expires >= FOREIGN_NS)
+			continue;
+		if (t->expires < all)
+			all = t->expires;
+		if ((!t->tick || p->tick_stopped) && t->expires < other)
+			other = t->expires;
+	}
+	if (all != UINT64_MAX)
+		p->delta_tick_ns = all > now ? (int64_t)(all - now) : 0;
+	if (other != UINT64_MAX)
+		p->sleep_length_ns = other > now ? (int64_t)(other - now) : 0;
+}
+
+static int event(struct reader *r, const struct il_ftrace_line *l)
+{
+	struct il_trace_periods *ps = r->ps;
+	const char *p = l->fields, *end = l->end, *ve, *v;
+	struct pcpu *c = &r->cpu[l->cpu];
+	int cpu = (int)l->cpu;
+	size_t n = l->evlen;
+	uint64_t x;
+
+#define IS(lit) (n == sizeof(lit) - 1 && !memcmp(l->ev, lit, sizeof(lit) - 1))
+	ps->events++;
+	if (IS("cpu_idle")) {
+		uint64_t state, on;
+		if (!(v = il_ftrace_field(p, end, "state=", 6, &ve)) || !il_ftrace_u64(&v, ve, &state) ||
+		    v != ve || !(v = il_ftrace_field(p, end, "cpu_id=", 7, &ve)) ||
+		    !il_ftrace_u64(&v, ve, &on) || v != ve)
+			return FAIL(r, "cpu_idle: no state= or cpu_id= number");
+		if (on >= IL_TRACE_CPU_MAX)
+			return FAIL(r, "cpu_idle: cpu_id %llu is not below %d", (unsigned long long)on,
+				    IL_TRACE_CPU_MAX);
+		if (state != IL_TRACE_PWR_EVENT_EXIT && state >= IL_STATE_MAX)
+			return FAIL(r, "cpu_idle: state %llu is not below %d (CPUIDLE_STATE_MAX)",
+				    (unsigned long long)state, IL_STATE_MAX);
+		c = &r->cpu[on];
+		cpu = (int)on;
+		if (l->ts < c->last_ts)
+			return FAIL(r, "time goes back on CPU %d", cpu);
+		c->last_ts = l->ts;
+		if (state == IL_TRACE_PWR_EVENT_EXIT) {
+			if (!c->in_idle) {
+				ps->partial_start++;
+				return 0;
+			}
+			c->in_idle = false;
+			c->done = c->open;
+			c->done.residency_ns = (int64_t)(l->ts - c->open.entry_ns);
+			c->held = true;
+			c->stopped_since_exit = false;
+			return 0;
+		}
+		int e = emit(r, c);
+		if (e)
+			return e;
+		if (c->in_idle)
+			ps->dropped++;
+		memset(&c->open, 0, sizeof(c->open));
+		c->open.cpu = cpu;
+		c->open.state = (int)state;
+		c->open.line = r->line;
+		c->open.entry_ns = l->ts;
+		inputs(r, c, cpu, l->ts, &c->open);
+		c->in_idle = true;
+		return 0;
+	}
+	if (l->ts < c->last_ts)
+		return FAIL(r, "time goes back on CPU %d", cpu);
+	c->last_ts = l->ts;
+	if (IS("hrtimer_start") || IS("hrtimer_cancel") || IS("hrtimer_expire_entry")) {
+		uint64_t id;
+		ps->hrtimer_events++;
+		if (!(v = il_ftrace_field(p, end, "hrtimer=", 8, &ve)) || hexid(v, ve, &id))
+			return FAIL(r, "%.*s: no hrtimer= pointer", (int)n, l->ev);
+		if (IS("hrtimer_cancel")) {
+			tremove(r, id);
+			return 0;
+		}
+		const char *fe, *f = il_ftrace_field(p, end, "function=", 9, &fe);
+		if (!f)
+			return FAIL(r, "%.*s: no function= field", (int)n, l->ev);
+		bool tick = is_tick(f, fe);
+		if (IS("hrtimer_expire_entry")) {
+			tremove(r, id);
+			if (!(v = il_ftrace_field(p, end, "now=", 4, &ve)) || !il_ftrace_u64(&v, ve, &x) ||
+			    v != ve)
+				return FAIL(r, "hrtimer_expire_entry: no now= number");
+			if (x < FOREIGN_NS && l->ts < FOREIGN_NS) {
+				c->off = (int64_t)x - (int64_t)l->ts;
+				c->have_off = true;
+			}
+			if (tick)
+				c->got_tick = true;
+			else
+				return emit(r, c);
+			return 0;
+		}
+		if (!(v = il_ftrace_field(p, end, "expires=", 8, &ve)) || !il_ftrace_u64(&v, ve, &x) ||
+		    v != ve)
+			return FAIL(r, "hrtimer_start: no expires= number");
+		struct timer *t = tfind(r, id);
+		if (!t) {
+			if (r->nt == r->ct) {
+				size_t ct = r->ct ? r->ct * 2 : 64;
+				if (ct > 1u << 20)
+					return FAIL(r, "more than %u hrtimers pending", 1u << 20);
+				t = realloc(r->t, ct * sizeof(*t));
+				if (!t)
+					return il_err_set(r->err, ENOMEM, "out of memory");
+				r->t = t;
+				r->ct = ct;
+			}
+			t = &r->t[r->nt++];
+		}
+		t->id = id;
+		t->cpu = cpu;
+		t->tick = tick;
+		t->expires = x;
+		return 0;
+	}
+	if (IS("tick_stop")) {
+		if (!(v = il_ftrace_field(p, end, "success=", 8, &ve)) || !il_ftrace_u64(&v, ve, &x))
+			return FAIL(r, "tick_stop: no success= number");
+		ps->tick_stops++;
+		if (x) {
+			c->tick_stopped = true;
+			c->stopped_since_exit = true;
+		}
+		return emit(r, c);
+	}
+	if (IS("sched_switch")) {
+		ps->sched_switch = true;
+		/* the idle task leaves: tick_nohz_idle_exit() restarts the tick */
+		if (((v = il_ftrace_field(p, end, "prev_pid=", 9, &ve)) && ve - v == 1 && *v == '0') ||
+		    (end - p >= 7 && !memcmp(p, "swapper", 7))) {
+			c->tick_stopped = false;
+			c->stopped_since_exit = false;
+		}
+		return emit(r, c);
+	}
+	if (IS("irq_handler_entry"))
+		return emit(r, c);
+	return 0;
+#undef IS
+}
+
+static int line(struct reader *r, const char *s, const char *e)
+{
+	struct il_ftrace_line l;
+	const char *why;
+
+	r->line++;
+	r->ps->lines++;
+	if (e > s && e[-1] == '\r')
+		e--;
+	if (memchr(s, '\0', (size_t)(e - s)))
+		return FAIL(r, "NUL byte in the text");
+	if (e - s > IL_TRACE_LINE_MAX)
+		return FAIL(r, "line longer than %d bytes", IL_TRACE_LINE_MAX);
+	if (il_ftrace_split(s, e, &l, &why))
+		return FAIL(r, "%s", why);
+	if (l.kind == IL_FTRACE_LOST && l.cpu < IL_TRACE_CPU_MAX) {
+		struct pcpu *c = &r->cpu[l.cpu];
+		int x = emit(r, c);
+		if (c->in_idle)
+			r->ps->dropped++;
+		c->in_idle = false;
+		/* its queue is not known any more */
+		for (size_t i = 0; i < r->nt;)
+			if (r->t[i].cpu == (int)l.cpu)
+				r->t[i] = r->t[--r->nt];
+			else
+				i++;
+		return x;
+	}
+	return l.kind == IL_FTRACE_EVENT ? event(r, &l) : 0;
+}
+
+int il_trace_periods_parse(struct il_trace_periods *ps, const char *text, size_t len,
+			   const char *name, struct il_err *err)
+{
+	struct reader r = { .ps = ps, .file = name, .err = err };
+	const char *p = text, *end = text + len;
+	int x = 0;
+
+	memset(ps, 0, sizeof(*ps));
+	r.cpu = calloc(IL_TRACE_CPU_MAX, sizeof(*r.cpu));
+	if (!r.cpu)
+		return il_err_set(err, ENOMEM, "out of memory");
+	while (p < end && !x) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl) {
+			r.line++;   /* a cut last line is left out, as trace report does */
+			break;
+		}
+		x = line(&r, p, nl);
+		p = nl + 1;
+	}
+	for (int i = 0; i < IL_TRACE_CPU_MAX && !x; i++) {
+		x = emit(&r, &r.cpu[i]);
+		if (r.cpu[i].in_idle)
+			ps->unfinished++;
+	}
+	free(r.cpu);
+	free(r.t);
+	if (x)
+		il_trace_periods_free(ps);
+	return x;
+}
+
+int il_trace_periods_read(struct il_trace_periods *ps, const char *path, struct il_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int x;
+
+	if (!f)
+		return il_err_set(err, errno, "%s: cannot open: %s", path, strerror(errno));
+	for (;;) {
+		if (cap - len < 65536) {
+			cap = cap ? cap * 2 : 1 << 20;
+			char *b = realloc(buf, cap);
+			if (!b) {
+				free(buf);
+				fclose(f);
+				return il_err_set(err, ENOMEM, "out of memory");
+			}
+			buf = b;
+		}
+		size_t k = fread(buf + len, 1, cap - len, f);
+		len += k;
+		if (k == 0)
+			break;
+	}
+	if (ferror(f)) {
+		free(buf);
+		fclose(f);
+		return il_err_set(err, EIO, "%s: cannot read", path);
+	}
+	fclose(f);
+	if (il_trace_is_dat(buf, len)) {
+		free(buf);
+		return il_err_set(err, EINVAL, "%s: a trace-cmd .dat file: convert it with "
+				  "trace-cmd report", path);
+	}
+	x = il_trace_periods_parse(ps, buf, len, path, err);
+	free(buf);
+	return x;
+}
+
+/* ------------------------------------------------------------------ runs */
+
+int il_trace_run_init(struct il_trace_run *r, const struct il_driver *drv, unsigned int disabled,
+		      struct il_gov *gov, bool follow_kernel, unsigned int hz, int ncpus,
+		      struct il_err *err)
+{
+	size_t n = ncpus > 0 ? (size_t)ncpus : 1;
+
+	memset(r, 0, sizeof(*r));
+	r->drv = drv;
+	r->gov = gov;
+	r->follow_kernel = follow_kernel || !gov;
+	r->tick_nsec = il_tick_nsec(hz);
+	r->ncpus = (int)n;
+	r->devs = calloc(n, sizeof(*r->devs));
+	r->clock_ns = calloc(n, sizeof(*r->clock_ns));
+	r->got_tick = calloc(n, sizeof(*r->got_tick));
+	if (!r->devs || !r->clock_ns || !r->got_tick) {
+		il_trace_run_free(r);
+		return il_err_set(err, ENOMEM, "out of memory");
+	}
+	if (gov && gov->ops->cpu_data_size)
+		memset(gov->cpu_data, 0, (size_t)gov->ncpus * gov->ops->cpu_data_size);
+	for (int cpu = 0; cpu < (int)n; cpu++) {
+		il_device_init(&r->devs[cpu], drv, cpu);
+		if (gov)
+			il_gov_enable(gov, cpu, drv, &r->devs[cpu]);
+		for (int i = 0; i < drv->state_count; i++)
+			if (disabled & (1u << i))
+				il_device_set_user_disable(&r->devs[cpu], i, true);
+	}
+	return 0;
+}
+
+void il_trace_run_free(struct il_trace_run *r)
+{
+	free(r->devs);
+	free(r->clock_ns);
+	free(r->got_tick);
+	memset(r, 0, sizeof(*r));
+}
+
+int il_trace_run_step(struct il_trace_run *r, struct il_trace_period *p, int64_t latency_req_ns,
+		      bool *stop_tick)
+{
+	const struct il_driver *drv = r->drv;
+	int cpu = p->cpu;
+	struct il_device *dev = &r->devs[cpu];
+	struct il_idle_inputs in = {
+		.sleep_length_ns = p->sleep_length_ns,
+		.delta_tick_ns = p->delta_tick_ns,
+		.tick_stopped = p->tick_stopped,
+		.latency_req_ns = latency_req_ns,
+		.clock_ns = r->clock_ns[cpu],
+		.tick_nsec = r->tick_nsec,
+		.true_idle_ns = p->residency_ns,
+	};
+	bool one_state = drv->state_count <= 1;
+	int idx;
+
+	*stop_tick = true;
+	if (one_state || !r->gov) {
+		/* a single state: the idle loop enters it without asking (e5c9ffc6ae1b) */
+		idx = one_state ? 0 : p->state;
+		if (one_state)
+			*stop_tick = r->got_tick[cpu];
+	} else {
+		idx = il_gov_select(r->gov, cpu, drv, dev, &in, stop_tick);
+	}
+	int entered = r->follow_kernel ? p->state : idx;
+	if (entered < 0 || entered >= drv->state_count)
+		return idx;
+	if (drv->states[entered].flags & IL_FLAG_POLLING) {
+		uint64_t limit = il_poll_time(drv, dev, r->tick_nsec);
+		if (r->follow_kernel)
+			p->poll_time_limit = (uint64_t)p->residency_ns > limit;
+		dev->poll_time_limit = p->poll_time_limit;
+	}
+	il_account_enter(drv, dev, entered, entered, p->residency_ns);
+	r->exit_latency_ns += drv->states[entered].exit_latency_ns;
+	r->clock_ns[cpu] += (uint64_t)p->residency_ns;
+	in.got_tick = p->got_tick;
+	in.clock_ns = r->clock_ns[cpu];
+	r->got_tick[cpu] = p->got_tick;
+	if (!one_state && r->gov)
+		il_gov_reflect(r->gov, cpu, drv, dev, entered, &in);
+	return idx;
+}
