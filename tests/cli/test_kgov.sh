@@ -78,6 +78,38 @@ expect_exit 2 "$IDLELAB" governor
 expect_exit 2 "$IDLELAB" governor frob
 expect_exit 2 "$IDLELAB" governor build
 expect_exit 2 "$IDLELAB" governor build "$RP/zen3.log"
+
+# a crash or a loop (crash.c, loop.c: at their 100th decision) ends only
+# its configuration, with where it happened: the built-in's results are
+# those of a run without it, and the exit status is 1
+expect_exit 0 "$IDLELAB" sim --platform intel-haswell-ep --governor menu@6.12 --format csv
+cp "$TMP/out" "$TMP/menu.csv"
+expect_exit 1 "$IDLELAB" sim --platform intel-haswell-ep --governor menu@6.12 \
+	--governor "file:$KG/crash.c" --format csv
+expect_err "governor file:$KG/crash.c crashed (SIGSEGV) in select on cpu1 at simulated time"
+expect_err "(run 1, seed 1)"
+expect_same "$TMP/menu.csv"
+expect_exit 1 "$IDLELAB" sim --platform intel-haswell-ep --governor "file:$KG/crash.c"
+expect_err "crashed (SIGSEGV)"
+[ -s "$TMP/out" ] && bad "sim printed results with no configuration left" || ok
+expect_exit 1 "$IDLELAB" replay --governor "file:$KG/crash.c" "$RP/zen3.log"
+expect_err "zen3.log:107: governor file:$KG/crash.c crashed (SIGSEGV) in select on cpu2"
+[ -s "$TMP/out" ] && bad "replay printed decisions before the crash" || ok
+# governor check goes on with the next log
+expect_exit 1 "$IDLELAB" governor check "$KG/crash.c" --against menu@6.12 "$RP/zen3.log" \
+	"$RP/kvm.log"
+expect_err "zen3.log:107: governor $KG/crash.c crashed (SIGSEGV)"
+expect_err "kvm.log:106: governor $KG/crash.c crashed (SIGSEGV)"
+# a loop is ended by the CPU-time limit on one call (200 ms here)
+export IDLELAB_GOV_CALL_LIMIT_MS=200
+expect_exit 1 "$IDLELAB" sim --platform intel-haswell-ep --governor "file:$KG/loop.c" \
+	--governor menu@6.12 --format csv
+expect_err "governor file:$KG/loop.c looped: a select call on cpu1 at simulated time"
+expect_same "$TMP/menu.csv"
+expect_exit 1 "$IDLELAB" replay --governor "file:$KG/loop.c" "$RP/zen3.log"
+expect_err "zen3.log:107: governor file:$KG/loop.c looped"
+unset IDLELAB_GOV_CALL_LIMIT_MS
+
 expect_exit 2 "$IDLELAB" governor check "$KG/fixed.c" "$RP/zen3.log"
 expect_err "--against"
 expect_exit 2 "$IDLELAB" governor check "$KG/fixed.c" --against nosuch "$RP/zen3.log"
