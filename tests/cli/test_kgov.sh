@@ -110,6 +110,22 @@ expect_exit 1 "$IDLELAB" replay --governor "file:$KG/loop.c" "$RP/zen3.log"
 expect_err "zen3.log:107: governor file:$KG/loop.c looped"
 unset IDLELAB_GOV_CALL_LIMIT_MS
 
+# scenario: a configuration's "governor = file:X.c" runs the file's
+# governor (the same results as the built-in it follows), and its crash
+# fails the scenario at the configuration's line
+tiny=$SRCDIR/tests/fixtures/scenario/tiny.ini
+sed "s|^governor = teo|governor = ladder@6.12|" "$tiny" >"$TMP/s-builtin.ini"
+sed "s|^governor = teo|governor = file:$KG/ladder-like.c|" "$tiny" >"$TMP/s-file.ini"
+sed "s|^governor = teo|governor = file:$KG/crash.c|" "$tiny" >"$TMP/s-crash.ini"
+expect_exit 0 "$IDLELAB" scenario run "$TMP/s-builtin.ini" --quick --jobs 2 --output "$TMP/sb"
+expect_exit 0 "$IDLELAB" scenario run "$TMP/s-file.ini" --quick --jobs 2 --output "$TMP/sf"
+grep -q '"governor": "file:' "$TMP/sf/sim-teo.json" && ok || bad "scenario did not run the file"
+if diff <(grep -v '"governor"' "$TMP/sb/sim-teo.json") \
+	<(grep -v '"governor"' "$TMP/sf/sim-teo.json") >/dev/null; then ok
+else bad "scenario: ladder-like.c differs from ladder@6.12"; fi
+expect_exit 1 "$IDLELAB" scenario run "$TMP/s-crash.ini" --quick --jobs 2 --output "$TMP/sc"
+expect_err "s-crash.ini:29: configuration teo: governor file:$KG/crash.c crashed (SIGSEGV)"
+
 expect_exit 2 "$IDLELAB" governor check "$KG/fixed.c" "$RP/zen3.log"
 expect_err "--against"
 expect_exit 2 "$IDLELAB" governor check "$KG/fixed.c" --against nosuch "$RP/zen3.log"
