@@ -38,6 +38,14 @@ expect_exit 0 "$IDLELAB" governor check "$KG/ladder-like.c" --against ladder@6.1
 expect_out "$RP/zen3.log: 2000 rows, 2000 agree (100.00%)"
 expect_exit 0 "$IDLELAB" governor check "$TMP/ll.so" --against ladder@6.12 "$RP/kvm.log"
 expect_out "2000 rows, 2000 agree"
+# the µs views of the texts before v5.6: the µs variant with --kernel 5.4
+# decides as ladder@5.4; without it, its µs fields do not exist
+expect_exit 0 "$IDLELAB" governor check "$KG/ladder-like-us.c" --kernel 5.4 \
+	--against ladder@5.4 $LOGS
+expect_out "$RP/haswell.log: 2000 rows, 2000 agree (100.00%)"
+expect_out "$RP/zen3.log: 2000 rows, 2000 agree (100.00%)"
+expect_exit 1 "$IDLELAB" governor check "$KG/ladder-like-us.c" --against ladder@5.4 "$RP/zen3.log"
+expect_err "no member named"
 # ... and the check can fail: fixed is not ladder
 expect_exit 3 "$IDLELAB" governor check "$KG/fixed.c" --against ladder@6.12 "$RP/zen3.log"
 expect_out "first difference: row"
