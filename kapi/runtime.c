@@ -43,10 +43,22 @@ int cpuidle_register_governor(struct cpuidle_governor *gov)
 	return 0;
 }
 
+#ifdef KAPI_US_VIEWS
+/* idlelab's driver and device behind the views of the call */
+static const struct il_driver *cur_drv;
+static struct il_device *cur_dev;
+
+u64 cpuidle_poll_time(struct cpuidle_driver *drv, struct cpuidle_device *dev)
+{
+	(void)drv; (void)dev;
+	return host->poll_time(host->host_data, cur_drv, cur_dev, kapi_tick_nsec);
+}
+#else
 u64 cpuidle_poll_time(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
 	return host->poll_time(host->host_data, drv, dev, kapi_tick_nsec);
 }
+#endif
 
 int printk(const char *fmt, ...)
 {
@@ -67,6 +79,10 @@ int printk(const char *fmt, ...)
 	return n;
 }
 
+#ifdef KAPI_US_VIEWS
+static struct cpuidle_device *us_dev; /* one per CPU */
+#endif
+
 static int mod_init(const struct kapi_host *h, int ncpus, char *err, size_t errsize)
 {
 	host = h;
@@ -79,6 +95,12 @@ static int mod_init(const struct kapi_host *h, int ncpus, char *err, size_t errs
 		snprintf(err, errsize, "out of memory for %d CPUs' per-CPU data", ncpus);
 		return -ENOMEM;
 	}
+#ifdef KAPI_US_VIEWS
+	if (!(us_dev = calloc((size_t)ncpus, sizeof(*us_dev)))) {
+		snprintf(err, errsize, "out of memory for %d CPUs' devices", ncpus);
+		return -ENOMEM;
+	}
+#endif
 	for (kapi_initcall_t *fn = __start_kapi_initcall; fn && fn < __stop_kapi_initcall; fn++) {
 		int r = (*fn)();
 		if (r < 0) {
@@ -178,6 +200,67 @@ static int mod_set_param(const char *name, const char *value, char *err, size_t 
 	return -ENOENT;
 }
 
+#ifdef KAPI_US_VIEWS
+/* the µs views of the state table and of each CPU's device */
+static struct cpuidle_driver us_drv;
+
+static struct cpuidle_driver *view_driver(const struct il_driver *drv, struct il_device *dev)
+{
+	cur_drv = drv;
+	cur_dev = dev;
+	us_drv.name = drv->name;
+	us_drv.state_count = drv->state_count;
+	us_drv.safe_state_index = drv->safe_state_index;
+	us_drv.bctimer = drv->bctimer;
+	for (int i = 0; i < drv->state_count && i < IL_STATE_MAX; i++) {
+		const struct il_state *s = &drv->states[i];
+		struct cpuidle_state *k = &us_drv.states[i];
+
+		memcpy(k->name, s->name, sizeof(k->name));
+		memcpy(k->desc, s->desc, sizeof(k->desc));
+		k->flags = s->flags;
+		k->exit_latency = il_state_el_us(s);
+		k->target_residency = il_state_tr_us(s);
+		k->power_usage = s->power_usage;
+		k->disabled = !!(dev->states_usage[i].disable & IL_DISABLE_BY_DRIVER);
+	}
+	return &us_drv;
+}
+
+static struct cpuidle_device *view_device(const struct il_device *dev)
+{
+	struct cpuidle_device *k = &us_dev[dev->cpu];
+
+	k->registered = 1;
+	k->enabled = dev->enabled;
+	k->poll_time_limit = dev->poll_time_limit;
+	k->cpu = (unsigned int)dev->cpu;
+	k->last_residency = (int)il_device_last_residency_us(dev);
+	k->poll_limit_ns = dev->poll_limit_ns;
+	k->last_state_idx = dev->last_state_idx;
+	for (int i = 0; i < IL_STATE_MAX; i++) {
+		k->states_usage[i] = dev->states_usage[i];
+		k->states_usage[i].disable &= IL_DISABLE_BY_USER;
+	}
+	return k;
+}
+
+/* what a governor writes in the device */
+static void view_back(const struct cpuidle_device *k, struct il_device *dev)
+{
+	dev->last_state_idx = k->last_state_idx;
+	dev->poll_limit_ns = k->poll_limit_ns;
+	dev->poll_time_limit = k->poll_time_limit;
+}
+#define DRV(drv, dev) view_driver(drv, dev)
+#define DEV(dev) view_device(dev)
+#define BACK(k, dev) view_back(k, dev)
+#else
+#define DRV(drv, dev) ((struct cpuidle_driver *)(drv))
+#define DEV(dev) (dev)
+#define BACK(k, dev) ((void)(k), (void)(dev))
+#endif
+
 static int mod_enable(const struct il_driver *drv, struct il_device *dev)
 {
 	kapi_cpu = dev->cpu;
@@ -185,7 +268,10 @@ static int mod_enable(const struct il_driver *drv, struct il_device *dev)
 	kapi_in = &no_inputs;
 	if (!registered->enable)
 		return 0;
-	return registered->enable((struct cpuidle_driver *)drv, dev);
+	struct cpuidle_device *k = DEV(dev);
+	int r = registered->enable(DRV(drv, dev), k);
+	BACK(k, dev);
+	return r;
 }
 
 static int mod_select(const struct il_driver *drv, struct il_device *dev,
@@ -194,7 +280,10 @@ static int mod_select(const struct il_driver *drv, struct il_device *dev,
 	kapi_cpu = dev->cpu;
 	kapi_in = in;
 	kapi_tick_nsec = (long)in->tick_nsec;
-	return registered->select((struct cpuidle_driver *)drv, dev, stop_tick);
+	struct cpuidle_device *k = DEV(dev);
+	int r = registered->select(DRV(drv, dev), k, stop_tick);
+	BACK(k, dev);
+	return r;
 }
 
 static void mod_reflect(struct il_device *dev, int index, const struct il_idle_inputs *in)
@@ -204,13 +293,19 @@ static void mod_reflect(struct il_device *dev, int index, const struct il_idle_i
 	kapi_cpu = dev->cpu;
 	kapi_in = in;
 	kapi_tick_nsec = (long)in->tick_nsec;
-	registered->reflect(dev, index);
+	struct cpuidle_device *k = DEV(dev);
+	registered->reflect(k, index);
+	BACK(k, dev);
 }
 
 static void mod_exit(void)
 {
 	free(kapi_percpu_base);
 	kapi_percpu_base = NULL;
+#ifdef KAPI_US_VIEWS
+	free(us_dev);
+	us_dev = NULL;
+#endif
 }
 
 __attribute__((visibility("default"))) const struct kapi_module kapi_module = {

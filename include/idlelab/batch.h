@@ -50,6 +50,11 @@ struct il_sim_batch {
 	uint64_t mem_max;             /* memory limit, bytes (0: IL_SIM_MEM_MAX) */
 	/* set by il_sim_batch_prepare() */
 	bool prepared;
+	bool contained[8];            /* the config's governor is loaded: its runs go in child
+					 processes (one per run), so that a crash or a loop in
+					 it ends only that configuration */
+	/* set by il_sim_batch_run(): why a contained configuration failed ("" if it did not) */
+	char failed[8][256];
 	int jobs_run;                 /* runs at a time: jobs (at most the runs, 256), fewer if
 					 memory would pass mem_max */
 	uint64_t mem_estimate;        /* bytes: jobs_run live runs and every run's result */
@@ -65,10 +70,15 @@ struct il_sim_batch {
 int il_sim_batch_prepare(struct il_sim_batch *b, struct il_err *err);
 /*
  * Run all configs x runs on jobs_run threads (preparing first if not done).
- * Returns 0 or a negative code with err.
+ * Returns 0 or a negative code with err. The runs of a configuration with a
+ * loaded governor go in child processes, jobs_run at a time, after the
+ * others; when such a run crashes or loops, the configuration's failed[]
+ * says where and the others' results stand: -ECHILD, err naming the first.
  */
 int il_sim_batch_run(struct il_sim_batch *b, struct il_err *err);
 void il_sim_batch_free(struct il_sim_batch *b);
+/* Leave out the configurations that failed (their results freed); returns how many remain. */
+int il_sim_batch_drop_failed(struct il_sim_batch *b);
 
 #ifdef __cplusplus
 }

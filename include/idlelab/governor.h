@@ -181,6 +181,52 @@ int il_gov_set_param(struct il_gov *gov, const char *name, const char *value,
 		     struct il_err *err);
 
 /*
+ * Where a governor that is not built in is, for a child process that runs
+ * it contained (il_gov_watch_child): the loader writes the call it is in
+ * before each call and clears it after; the parent reads it, in memory
+ * shared with the child, once the child ended, to say where a crash or a
+ * loop happened. NULL (the default) in every other process.
+ */
+struct il_gov_watch {
+	volatile int64_t clock_ns;   /* the call's il_idle_inputs.clock_ns (select, reflect) */
+	volatile int64_t row;        /* set by replay: the log's line being decided; else 0 */
+	volatile uint64_t calls;     /* calls returned */
+	volatile int cpu;            /* the call's CPU */
+	volatile int in_call;        /* IL_GOV_IN_* while a call runs, else 0 */
+	volatile int looped;         /* set when the CPU-time limit ended a call */
+};
+enum { IL_GOV_IN_SELECT = 1, IL_GOV_IN_REFLECT, IL_GOV_IN_ENABLE };
+extern struct il_gov_watch *il_gov_watch;
+
+/* Is gov a governor that is not built in (loaded from an object)? */
+static inline bool il_gov_is_loaded(const struct il_gov *gov)
+{
+	return gov->ops->release != NULL;
+}
+
+/* A zeroed watch in memory shared with children forked after it (NULL if mmap fails). */
+struct il_gov_watch *il_gov_watch_map(void);
+void il_gov_watch_unmap(struct il_gov_watch *w);
+/*
+ * In a forked child: watch w, let a crash kill the process with its signal
+ * (no core file, no sanitizer handler), and end it with SIGKILL (w->looped
+ * set) when one governor call runs for limit_ms to 2 x limit_ms of CPU time
+ * (limit_ms <= 0: IL_GOV_CALL_LIMIT_MS, or $IDLELAB_GOV_CALL_LIMIT_MS).
+ */
+#define IL_GOV_CALL_LIMIT_MS 1000
+void il_gov_watch_child(struct il_gov_watch *w, long limit_ms);
+/*
+ * What ended a child that ran governor name, from its waitpid status and
+ * its watch: 0 when it exited with status 0; the status (> 0) when it
+ * exited with another (the child reported its own error); -1 when a
+ * signal ended it, with a sentence in buf: "governor X crashed (SIGSEGV)
+ * in select on cpu1 at simulated time 1.234567 ms", "governor X looped: a
+ * select call on cpu1 at ... ran past 1 s of CPU time".
+ */
+int il_gov_watch_verdict(const struct il_gov_watch *w, int status, const char *name,
+			 char *buf, size_t size);
+
+/*
  * One line saying what runs: "NAME@RELEASE (preset text)" and what the
  * governor adds (patches, parameters), e.g. "menu@6.12 (5484e31bbbff ...)
  * +no-poll-escape". Truncated to size.

@@ -26,5 +26,12 @@ int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_report(const struct il_err *err);
 /* "unknown option" / "missing value" messages with a pointer to help; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * Run fn(arg), which uses the loaded governor name, in a child process
+ * (src/cli/contain.c): its exit status, or 1 after printing "[FILE:ROW: ]
+ * governor NAME crashed (SIGSEGV) in select ..." (ROW: the replay row the
+ * child was at, il_gov_watch->row) when the governor crashed or looped.
+ */
+int cli_contained(const char *name, const char *file, int (*fn)(void *), void *arg);
 
 #endif

@@ -114,9 +114,11 @@ static int check_log(const char *path, const char *mine, const char *against, co
 		goto done;
 	}
 	for (size_t i = 0; i < log.nrows; i++) {
+		int line = log.row_line ? log.row_line[i] : 0;
+		if (il_gov_watch)
+			il_gov_watch->row = line;
 		struct il_replay_decision a = il_replay_step(&ea, &log.rows[i]);
 		struct il_replay_decision b = il_replay_step(&eb, &log.rows[i]);
-		int line = log.row_line ? log.row_line[i] : 0;
 
 		if (a.selected < 0) {
 			rc = cli_error("%s:%d: governor %s returned an invalid state index", path,
@@ -148,6 +150,17 @@ done:
 	return rc;
 }
 
+struct check_arg {
+	const char *path, *mine, *against, *label;
+};
+
+static int check_child(void *arg)
+{
+	const struct check_arg *a = arg;
+
+	return check_log(a->path, a->mine, a->against, a->label);
+}
+
 static int gov_check(int argc, char **argv)
 {
 	const char *rel = NULL, *against = NULL;
@@ -177,15 +190,20 @@ static int gov_check(int argc, char **argv)
 	}
 	if ((size_t)snprintf(spec, sizeof(spec), "%s", so) >= sizeof(spec))
 		return cli_error("%s: path over %zu characters", so, sizeof(spec) - 1);
-	int worst = 0;
+	/*
+	 * Each log in a child process: a crash or a loop of the file's governor
+	 * is reported at its row, and the other logs are still checked.
+	 */
+	int worst = 0, failed = 0;
 	for (int i = optind + 1; i < argc; i++) {
-		r = check_log(argv[i], spec, against, file);
+		struct check_arg a = { argv[i], spec, against, file };
+		r = cli_contained(file, argv[i], check_child, &a);
 		if (r == 1)
-			return 1;
-		if (r > worst)
+			failed = 1;
+		else if (r > worst)
 			worst = r;
 	}
-	return worst;
+	return failed ? 1 : worst;
 }
 
 static int governor_run(int argc, char **argv)

@@ -270,6 +270,8 @@ static int replay_pass(const struct replay_opts *o, struct il_replay_log *log,
 	il_err_clear(&err);
 	il_err_clear(&cerr);
 	while ((r = il_replay_log_next(log, rd, &row, &line, &err)) > 0) {
+		if (il_gov_watch)
+			il_gov_watch->row = line;
 		struct il_replay_decision d = il_replay_step(eng, &row);
 
 		if (d.selected < 0)
@@ -383,6 +385,11 @@ done:
 	return rc;
 }
 
+static int replay_child(void *arg)
+{
+	return replay(arg);
+}
+
 static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -424,13 +431,15 @@ static int run(int argc, char **argv)
 	struct il_gov *g = il_gov_new(o.governor, 1, &err);
 	if (!g)
 		return cli_usage_error("replay", "--governor %s: %s", o.governor, err.msg);
+	bool loaded = il_gov_is_loaded(g);
 	il_gov_free(g);
 	if (optind >= argc)
 		return cli_usage_error("replay", "missing replay log");
 	if (optind + 1 < argc)
 		return cli_usage_error("replay", "unexpected argument '%s'", argv[optind + 1]);
 	o.log = argv[optind];
-	return replay(&o);
+	/* a loaded governor runs in a child: its crash or loop is reported with the row */
+	return loaded ? cli_contained(o.governor, o.log, replay_child, &o) : replay(&o);
 }
 
 const struct il_command cmd_replay = {

@@ -6,6 +6,7 @@
  * Everything is computed before the output is opened, so a bad input never
  * leaves a partial file.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -390,6 +391,22 @@ static int run(int argc, char **argv)
 		r = il_sim_batch_run(&b, &err);
 		cli_progress_stop(pg);
 	}
+	/* a loaded governor that crashed or looped: the other configurations are printed */
+	int failed = 0;
+	if (r == -ECHILD) {
+		for (int i = 0; i < b.nconfigs; i++)
+			if (b.failed[i][0]) {
+				cli_error("sim: %s", b.failed[i]);
+				failed++;
+			}
+		r = 0;
+		if (il_sim_batch_drop_failed(&b) == 0) {
+			il_sim_batch_free(&b);
+			free(wl_cfg);
+			free(p);
+			return 1;
+		}
+	}
 	if (r < 0) {
 		il_sim_batch_free(&b);
 		free(wl_cfg);
@@ -429,7 +446,7 @@ static int run(int argc, char **argv)
 	il_sim_batch_free(&b);
 	free(wl_cfg);
 	free(p);
-	return ret;
+	return ret ? ret : failed ? 1 : 0;
 }
 
 const struct il_command cmd_sim = {

@@ -88,10 +88,20 @@ static void k_enable(const void *config, void *cpu_data, const struct il_driver 
 		     struct il_device *dev)
 {
 	const struct kgov_inst *k = config;
+	struct il_gov_watch *w = il_gov_watch;
 
 	(void)cpu_data;
-	if (dev->cpu >= 0 && dev->cpu < k->ncpus)
-		k->m->enable(drv, dev);
+	if (dev->cpu < 0 || dev->cpu >= k->ncpus)
+		return;
+	if (w) {
+		w->cpu = dev->cpu;
+		w->in_call = IL_GOV_IN_ENABLE;
+	}
+	k->m->enable(drv, dev);
+	if (w) {
+		w->in_call = 0;
+		w->calls++;
+	}
 }
 
 static int k_select(const void *config, void *cpu_data, const struct il_driver *drv,
@@ -102,7 +112,17 @@ static int k_select(const void *config, void *cpu_data, const struct il_driver *
 	(void)cpu_data;
 	if (dev->cpu < 0 || dev->cpu >= k->ncpus)
 		return -1;
+	struct il_gov_watch *w = il_gov_watch;
+	if (w) {
+		w->clock_ns = (int64_t)in->clock_ns;
+		w->cpu = dev->cpu;
+		w->in_call = IL_GOV_IN_SELECT;
+	}
 	int idx = k->m->select(drv, dev, in, stop_tick);
+	if (w) {
+		w->in_call = 0;
+		w->calls++;
+	}
 	if ((idx < 0 || idx >= drv->state_count) && !k->invalid++) {
 		k->invalid_idx = idx;
 		k->invalid_cpu = dev->cpu;
@@ -116,9 +136,21 @@ static void k_reflect(const void *config, void *cpu_data, const struct il_driver
 {
 	const struct kgov_inst *k = config;
 
+	struct il_gov_watch *w = il_gov_watch;
+
 	(void)cpu_data; (void)drv;
-	if (dev->cpu >= 0 && dev->cpu < k->ncpus)
-		k->m->reflect(dev, index, in);
+	if (dev->cpu < 0 || dev->cpu >= k->ncpus)
+		return;
+	if (w) {
+		w->clock_ns = (int64_t)in->clock_ns;
+		w->cpu = dev->cpu;
+		w->in_call = IL_GOV_IN_REFLECT;
+	}
+	k->m->reflect(dev, index, in);
+	if (w) {
+		w->in_call = 0;
+		w->calls++;
+	}
 }
 
 static void k_describe(const void *config, char *buf, size_t size)

@@ -5,10 +5,14 @@
  * + k, so configurations are compared on the same random streams.
  */
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "idlelab/batch.h"
 #include "idlelab/release.h"
@@ -117,6 +121,8 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&x->lock);
 		if (i >= total)
 			break;
+		if (b->contained[i / b->runs])
+			continue;
 		struct il_err err;
 		il_err_clear(&err);
 		if (one_run(b, i / b->runs, i % b->runs, &err) < 0) {
@@ -169,6 +175,7 @@ int il_sim_batch_prepare(struct il_sim_batch *b, struct il_err *err)
 		if (!g)
 			return -EINVAL;
 		snprintf(b->gov_names[c], sizeof(b->gov_names[c]), "%s", g->spec);
+		b->contained[c] = il_gov_is_loaded(g);
 		if (g->ops->cpu_data_size > gov_bytes)
 			gov_bytes = g->ops->cpu_data_size;
 		r = platform_gov_params(b->platform, g, err);
@@ -208,6 +215,247 @@ int il_sim_batch_prepare(struct il_sim_batch *b, struct il_err *err)
 	return 0;
 }
 
+/* ------------------------------------------------ contained runs */
+
+static int write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n) {
+		ssize_t w = write(fd, c, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * In the child: run k of configuration c, its result to fd as the bytes of
+ * struct il_sim_result, its CPUs' and its metrics' arrays (parent and child
+ * are the same program, so the layout is the same), or 'E' and the error.
+ */
+static void __attribute__((noreturn)) child_run(struct il_sim_batch *b, int c, int k, int fd,
+						struct il_gov_watch *w)
+{
+	struct il_err err;
+	struct il_sim_result *res = &b->results[c * b->runs + k];
+
+	il_gov_watch_child(w, 0);
+	il_err_clear(&err);
+	if (one_run(b, c, k, &err) < 0) {
+		char tag = 'E';
+		write_all(fd, &tag, 1);
+		write_all(fd, &err, sizeof(err));
+		_exit(2);
+	}
+	char tag = 'R';
+	if (write_all(fd, &tag, 1) || write_all(fd, res, sizeof(*res)) ||
+	    write_all(fd, res->cpu, (size_t)res->ncpus * sizeof(*res->cpu)) ||
+	    write_all(fd, res->metrics.m, (size_t)res->metrics.n * sizeof(*res->metrics.m)))
+		_exit(3);
+	_exit(0);
+}
+
+/* The result a child sent, into res; 0, or -1 when the bytes are not one. */
+static int child_result(const char *buf, size_t len, struct il_sim_result *res)
+{
+	struct il_sim_result r;
+
+	if (len < 1 + sizeof(r) || buf[0] != 'R')
+		return -1;
+	memcpy(&r, buf + 1, sizeof(r));
+	if (r.ncpus < 0 || r.metrics.n < 0)
+		return -1;
+	size_t cpus = (size_t)r.ncpus * sizeof(*r.cpu);
+	size_t ms = (size_t)r.metrics.n * sizeof(*r.metrics.m);
+	if (len != 1 + sizeof(r) + cpus + ms)
+		return -1;
+	r.cpu = malloc(cpus ? cpus : 1);
+	r.metrics.m = malloc(ms ? ms : 1);
+	if (!r.cpu || !r.metrics.m) {
+		free(r.cpu);
+		free(r.metrics.m);
+		return -1;
+	}
+	memcpy(r.cpu, buf + 1 + sizeof(r), cpus);
+	memcpy(r.metrics.m, buf + 1 + sizeof(r) + cpus, ms);
+	r.metrics.cap = r.metrics.n;
+	*res = r;
+	return 0;
+}
+
+struct child {
+	pid_t pid;
+	int fd;
+	int c, k;
+	char *buf;
+	size_t len, cap;
+	struct il_gov_watch *w;
+};
+
+/* A child's pipe at EOF: reap it and take its result or say why it failed. */
+static void child_done(struct il_sim_batch *b, struct child *ch)
+{
+	int status = 0;
+	char msg[256];
+
+	close(ch->fd);
+	while (waitpid(ch->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	char name[96];
+	snprintf(name, sizeof(name), "%s", b->gov_names[ch->c]);
+	int v = il_gov_watch_verdict(ch->w, status, name, msg, sizeof(msg));
+	char *f = b->failed[ch->c];
+	if (v == 0 && child_result(ch->buf, ch->len, &b->results[ch->c * b->runs + ch->k]) == 0) {
+		if (b->run_done)
+			b->run_done(b->run_done_arg);
+	} else if (!f[0]) {
+		if (v < 0) {
+			snprintf(f, sizeof(b->failed[0]), "%.200s (run %d, seed %llu)", msg, ch->k + 1,
+				 (unsigned long long)(b->params.seed + (uint64_t)ch->k));
+		} else if (v == 2 && ch->len == 1 + sizeof(struct il_err) && ch->buf[0] == 'E') {
+			struct il_err e;
+			memcpy(&e, ch->buf + 1, sizeof(e));
+			snprintf(f, sizeof(b->failed[0]), "%.250s", e.msg);
+		} else {
+			snprintf(f, sizeof(b->failed[0]), "governor %.96s: run %d's process ended with "
+				 "status %d and no result", name, ch->k + 1, v);
+		}
+	}
+	free(ch->buf);
+	ch->buf = NULL;
+	ch->pid = 0;
+}
+
+static int child_start(struct il_sim_batch *b, struct child *ch, int c, int k, struct il_err *err)
+{
+	int fds[2];
+
+	memset((void *)ch->w, 0, sizeof(*ch->w));
+	if (pipe(fds) < 0)
+		return il_err_set(err, errno, "pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return il_err_set(err, errno, "fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		child_run(b, c, k, fds[1], ch->w);
+	}
+	close(fds[1]);
+	ch->pid = pid;
+	ch->fd = fds[0];
+	ch->c = c;
+	ch->k = k;
+	ch->len = ch->cap = 0;
+	ch->buf = NULL;
+	return 0;
+}
+
+/* Read what a child sent so far; 1 at EOF, 0 for more, -1 out of memory. */
+static int child_read(struct child *ch)
+{
+	if (ch->cap - ch->len < 65536) {
+		size_t cap = ch->cap ? ch->cap * 2 : 131072;
+		char *n = realloc(ch->buf, cap);
+		if (!n)
+			return -1;
+		ch->buf = n;
+		ch->cap = cap;
+	}
+	ssize_t r = read(ch->fd, ch->buf + ch->len, ch->cap - ch->len);
+	if (r < 0)
+		return errno == EINTR ? 0 : 1;
+	if (r == 0)
+		return 1;
+	ch->len += (size_t)r;
+	return 0;
+}
+
+/*
+ * The runs of the contained configurations, each in a child process,
+ * jobs_run at a time. Called with no other thread of the batch running, so
+ * that the children are copies of a quiet process.
+ */
+static int run_contained(struct il_sim_batch *b, struct il_err *err)
+{
+	struct child ch[256];
+	int nslots = b->jobs_run < 1 ? 1 : b->jobs_run, total = b->nconfigs * b->runs;
+	int next = 0, live = 0, r = 0;
+
+	memset(ch, 0, sizeof(ch));
+	for (int i = 0; i < nslots; i++)
+		if (!(ch[i].w = il_gov_watch_map())) {
+			r = il_err_set(err, ENOMEM, "cannot map shared memory for a governor's watch");
+			goto out;
+		}
+	for (;;) {
+		/* fill free slots with runs of configurations that have not failed */
+		for (int i = 0; i < nslots && r == 0; i++) {
+			if (ch[i].pid)
+				continue;
+			while (next < total && (!b->contained[next / b->runs] ||
+						b->failed[next / b->runs][0]))
+				next++;
+			if (next == total)
+				break;
+			r = child_start(b, &ch[i], next / b->runs, next % b->runs, err);
+			if (r == 0) {
+				next++;
+				live++;
+			}
+		}
+		if (!live)
+			break;
+		struct pollfd pf[256];
+		int map[256], n = 0;
+		for (int i = 0; i < nslots; i++)
+			if (ch[i].pid) {
+				pf[n] = (struct pollfd){ .fd = ch[i].fd, .events = POLLIN };
+				map[n++] = i;
+			}
+		if (poll(pf, (nfds_t)n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			r = il_err_set(err, errno, "poll: %s", strerror(errno));
+			break;
+		}
+		for (int j = 0; j < n; j++) {
+			if (!pf[j].revents)
+				continue;
+			struct child *c = &ch[map[j]];
+			int e = child_read(c);
+			if (e < 0) {
+				kill(c->pid, SIGKILL);
+				r = il_err_set(err, ENOMEM, "out of memory");
+				e = 1;
+			}
+			if (e) {
+				child_done(b, c);
+				live--;
+			}
+		}
+		if (r)
+			next = total;
+	}
+out:
+	for (int i = 0; i < nslots; i++) {
+		if (ch[i].pid) {
+			kill(ch[i].pid, SIGKILL);
+			child_done(b, &ch[i]);
+		}
+		il_gov_watch_unmap(ch[i].w);
+	}
+	return r;
+}
+
 int il_sim_batch_run(struct il_sim_batch *b, struct il_err *err)
 {
 	int r = il_sim_batch_prepare(b, err);
@@ -231,7 +479,40 @@ int il_sim_batch_run(struct il_sim_batch *b, struct il_err *err)
 		*err = x.err;
 		return -EINVAL;
 	}
+	r = run_contained(b, err);
+	if (r < 0)
+		return r;
+	for (int c = 0; c < b->nconfigs; c++)
+		if (b->failed[c][0])
+			return il_err_set(err, ECHILD, "%s", b->failed[c]);
 	return 0;
+}
+
+int il_sim_batch_drop_failed(struct il_sim_batch *b)
+{
+	int n = 0;
+
+	for (int c = 0; c < b->nconfigs; c++) {
+		if (b->failed[c][0]) {
+			for (int k = 0; k < b->runs; k++)
+				il_sim_result_free(&b->results[c * b->runs + k]);
+			continue;
+		}
+		if (n != c) {
+			for (int k = 0; k < b->runs; k++)
+				b->results[n * b->runs + k] = b->results[c * b->runs + k];
+			b->machines[n] = b->machines[c];
+			b->configs[n] = b->configs[c];
+			memcpy(b->gov_names[n], b->gov_names[c], sizeof(b->gov_names[n]));
+			b->contained[n] = b->contained[c];
+		}
+		n++;
+	}
+	for (int i = n * b->runs; i < b->nconfigs * b->runs; i++)
+		memset(&b->results[i], 0, sizeof(b->results[i]));
+	b->nconfigs = n;
+	memset(b->failed, 0, sizeof(b->failed));
+	return n;
 }
 
 void il_sim_batch_free(struct il_sim_batch *b)

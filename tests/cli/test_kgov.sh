@@ -38,6 +38,14 @@ expect_exit 0 "$IDLELAB" governor check "$KG/ladder-like.c" --against ladder@6.1
 expect_out "$RP/zen3.log: 2000 rows, 2000 agree (100.00%)"
 expect_exit 0 "$IDLELAB" governor check "$TMP/ll.so" --against ladder@6.12 "$RP/kvm.log"
 expect_out "2000 rows, 2000 agree"
+# the µs views of the texts before v5.6: the µs variant with --kernel 5.4
+# decides as ladder@5.4; without it, its µs fields do not exist
+expect_exit 0 "$IDLELAB" governor check "$KG/ladder-like-us.c" --kernel 5.4 \
+	--against ladder@5.4 $LOGS
+expect_out "$RP/haswell.log: 2000 rows, 2000 agree (100.00%)"
+expect_out "$RP/zen3.log: 2000 rows, 2000 agree (100.00%)"
+expect_exit 1 "$IDLELAB" governor check "$KG/ladder-like-us.c" --against ladder@5.4 "$RP/zen3.log"
+expect_err "no member named"
 # ... and the check can fail: fixed is not ladder
 expect_exit 3 "$IDLELAB" governor check "$KG/fixed.c" --against ladder@6.12 "$RP/zen3.log"
 expect_out "first difference: row"
@@ -78,6 +86,54 @@ expect_exit 2 "$IDLELAB" governor
 expect_exit 2 "$IDLELAB" governor frob
 expect_exit 2 "$IDLELAB" governor build
 expect_exit 2 "$IDLELAB" governor build "$RP/zen3.log"
+
+# a crash or a loop (crash.c, loop.c: at their 100th decision) ends only
+# its configuration, with where it happened: the built-in's results are
+# those of a run without it, and the exit status is 1
+expect_exit 0 "$IDLELAB" sim --platform intel-haswell-ep --governor menu@6.12 --format csv
+cp "$TMP/out" "$TMP/menu.csv"
+expect_exit 1 "$IDLELAB" sim --platform intel-haswell-ep --governor menu@6.12 \
+	--governor "file:$KG/crash.c" --format csv
+expect_err "governor file:$KG/crash.c crashed (SIGSEGV) in select on cpu1 at simulated time"
+expect_err "(run 1, seed 1)"
+expect_same "$TMP/menu.csv"
+expect_exit 1 "$IDLELAB" sim --platform intel-haswell-ep --governor "file:$KG/crash.c"
+expect_err "crashed (SIGSEGV)"
+[ -s "$TMP/out" ] && bad "sim printed results with no configuration left" || ok
+expect_exit 1 "$IDLELAB" replay --governor "file:$KG/crash.c" "$RP/zen3.log"
+expect_err "zen3.log:107: governor file:$KG/crash.c crashed (SIGSEGV) in select on cpu2"
+[ -s "$TMP/out" ] && bad "replay printed decisions before the crash" || ok
+# governor check goes on with the next log
+expect_exit 1 "$IDLELAB" governor check "$KG/crash.c" --against menu@6.12 "$RP/zen3.log" \
+	"$RP/kvm.log"
+expect_err "zen3.log:107: governor $KG/crash.c crashed (SIGSEGV)"
+expect_err "kvm.log:106: governor $KG/crash.c crashed (SIGSEGV)"
+# a loop is ended by the CPU-time limit on one call (200 ms here)
+export IDLELAB_GOV_CALL_LIMIT_MS=200
+expect_exit 1 "$IDLELAB" sim --platform intel-haswell-ep --governor "file:$KG/loop.c" \
+	--governor menu@6.12 --format csv
+expect_err "governor file:$KG/loop.c looped: a select call on cpu1 at simulated time"
+expect_same "$TMP/menu.csv"
+expect_exit 1 "$IDLELAB" replay --governor "file:$KG/loop.c" "$RP/zen3.log"
+expect_err "zen3.log:107: governor file:$KG/loop.c looped"
+unset IDLELAB_GOV_CALL_LIMIT_MS
+
+# scenario: a configuration's "governor = file:X.c" runs the file's
+# governor (the same results as the built-in it follows), and its crash
+# fails the scenario at the configuration's line
+tiny=$SRCDIR/tests/fixtures/scenario/tiny.ini
+sed "s|^governor = teo|governor = ladder@6.12|" "$tiny" >"$TMP/s-builtin.ini"
+sed "s|^governor = teo|governor = file:$KG/ladder-like.c|" "$tiny" >"$TMP/s-file.ini"
+sed "s|^governor = teo|governor = file:$KG/crash.c|" "$tiny" >"$TMP/s-crash.ini"
+expect_exit 0 "$IDLELAB" scenario run "$TMP/s-builtin.ini" --quick --jobs 2 --output "$TMP/sb"
+expect_exit 0 "$IDLELAB" scenario run "$TMP/s-file.ini" --quick --jobs 2 --output "$TMP/sf"
+grep -q '"governor": "file:' "$TMP/sf/sim-teo.json" && ok || bad "scenario did not run the file"
+if diff <(grep -v '"governor"' "$TMP/sb/sim-teo.json") \
+	<(grep -v '"governor"' "$TMP/sf/sim-teo.json") >/dev/null; then ok
+else bad "scenario: ladder-like.c differs from ladder@6.12"; fi
+expect_exit 1 "$IDLELAB" scenario run "$TMP/s-crash.ini" --quick --jobs 2 --output "$TMP/sc"
+expect_err "s-crash.ini:29: configuration teo: governor file:$KG/crash.c crashed (SIGSEGV)"
+
 expect_exit 2 "$IDLELAB" governor check "$KG/fixed.c" "$RP/zen3.log"
 expect_err "--against"
 expect_exit 2 "$IDLELAB" governor check "$KG/fixed.c" --against nosuch "$RP/zen3.log"

@@ -204,11 +204,20 @@ static inline unsigned long sched_cpu_util(int cpu)
 	return kapi_in->cpu_utilized ? SCHED_CAPACITY_SCALE : 0;
 }
 static inline unsigned long arch_scale_cpu_capacity(int cpu) { (void)cpu; return SCHED_CAPACITY_SCALE; }
+#if defined(LINUX_VERSION_CODE) && LINUX_VERSION_CODE < 0x050600
+/* an int in µs before c1d51f684c72 (v5.6) */
+static inline int cpuidle_governor_latency_req(unsigned int cpu)
+{
+	(void)cpu;
+	return il_latency_req_us(kapi_in->latency_req_ns);
+}
+#else
 static inline s64 cpuidle_governor_latency_req(unsigned int cpu)
 {
 	(void)cpu;
 	return kapi_in->latency_req_ns;
 }
+#endif
 static inline bool kvm_para_available(void) { return true; }
 static inline unsigned int num_possible_cpus(void) { return (unsigned int)kapi_ncpus; }
 #define nr_cpu_ids ((unsigned int)kapi_ncpus)
@@ -231,11 +240,53 @@ extern size_t kapi_percpu_stride KAPI_HIDDEN;
 #define for_each_possible_cpu(c) for ((c) = 0; (c) < kapi_ncpus; (c)++)
 #define for_each_online_cpu(c) for_each_possible_cpu(c)
 
-/* ---- cpuidle: idlelab's own structures under the kernel's names ---- */
+#define TICK_USEC ((unsigned long)((USEC_PER_SEC + HZ / 2) / HZ))
+#define DIV_ROUND_CLOSEST_ULL(x, d) ({ u32 _kd = (d); div_u64((u64)(x) + _kd / 2, _kd); })
+
+/*
+ * ---- cpuidle ----
+ * From v5.6 on (and without --kernel): idlelab's own structures under the
+ * kernel's names. Before (--kernel 5.4, 5.5): the µs views of that era, in
+ * structures of their own that the runtime fills from idlelab's before
+ * each call (exit_latency, target_residency as il_state_el_us/tr_us give
+ * them, a state's driver-level "disabled", the device's int
+ * last_residency in µs) and copies the governor's fields back from after.
+ */
+#if defined(LINUX_VERSION_CODE) && LINUX_VERSION_CODE < 0x050600
+#define KAPI_US_VIEWS 1
+#define cpuidle_state_usage il_state_usage
+struct cpuidle_state {
+	char name[IL_NAME_LEN];
+	char desc[IL_DESC_LEN];
+	unsigned int flags;
+	unsigned int exit_latency;     /* µs */
+	int power_usage;
+	unsigned int target_residency; /* µs */
+	bool disabled;                 /* by the driver */
+};
+struct cpuidle_driver {
+	const char *name;
+	struct cpuidle_state states[IL_STATE_MAX];
+	int state_count;
+	int safe_state_index;
+	bool bctimer;
+};
+struct cpuidle_device {
+	unsigned int registered:1;
+	unsigned int enabled:1;
+	unsigned int poll_time_limit:1;
+	unsigned int cpu;
+	int last_residency;            /* µs */
+	u64 poll_limit_ns;
+	int last_state_idx;
+	struct cpuidle_state_usage states_usage[IL_STATE_MAX];
+};
+#else
 #define cpuidle_device il_device
 #define cpuidle_driver il_driver
 #define cpuidle_state il_state
 #define cpuidle_state_usage il_state_usage
+#endif
 #define CPUIDLE_STATE_MAX IL_STATE_MAX
 #define CPUIDLE_NAME_LEN IL_NAME_LEN
 #define CPUIDLE_DESC_LEN IL_DESC_LEN
