@@ -309,7 +309,8 @@ static int add_events(const char *tracing, const char *sys, const char *pat, str
 			return -1;
 		}
 		snprintf(ev[*n].sys, NAME_MAX_LEN, "%s", sys);
-		snprintf(ev[*n].name, NAME_MAX_LEN, "%s", de->d_name);
+		/* its length was checked above: below NAME_MAX_LEN */
+		memcpy(ev[*n].name, de->d_name, strlen(de->d_name) + 1);
 		(*n)++;
 	}
 	closedir(d);
