@@ -118,19 +118,6 @@ static long futex(_Atomic int *uaddr, int op, int val)
 	return syscall(SYS_futex, (int *)uaddr, op, val, NULL, NULL, 0);
 }
 
-static double load1(void)
-{
-	FILE *f = fopen("/proc/loadavg", "r");
-	double v = -1;
-
-	if (f) {
-		if (fscanf(f, "%lf", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
 static int read_u64(const char *path, uint64_t *v)
 {
 	FILE *f = fopen(path, "r");
@@ -187,13 +174,6 @@ static int cmp64(const void *a, const void *b)
 static const double qs[] = { 0, 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9, 100 };
 #define NQ (int)(sizeof(qs) / sizeof(qs[0]))
 
-static int64_t pct(const int64_t *sorted, int n, double q)
-{
-	if (q >= 100)
-		return sorted[n - 1];
-	return il_wake_percentile(sorted, n, q);
-}
-
 /* One row: the samples' quantiles (ns), their mean, the states used. */
 static void print_row(const char *what, int64_t len_ns, int64_t *v, int n, int dropped,
 		      const uint64_t *u0, const uint64_t *u1, int nst, double load)
@@ -210,7 +190,7 @@ static void print_row(const char *what, int64_t len_ns, int64_t *v, int n, int d
 		return;
 	}
 	for (int k = 0; k < NQ; k++)
-		printf(" p%g %lld", qs[k], (long long)pct(v, n, qs[k]));
+		printf(" p%g %lld", qs[k], (long long)il_wake_percentile(v, n, qs[k]));
 	printf("  mean %.0f  states:", sum / n);
 	for (int i = 0; i < nst; i++) {
 		char nm[40];
@@ -223,7 +203,7 @@ static void print_row(const char *what, int64_t len_ns, int64_t *v, int n, int d
 		printf("  quantile %lldus:", (long long)(len_ns / 1000));
 		int64_t prev = 0;
 		for (int k = 0; k < NQ; k++) {
-			int64_t x = pct(v, n, qs[k]) - subtract_ns;
+			int64_t x = il_wake_percentile(v, n, qs[k]) - subtract_ns;
 			if (x < prev)
 				x = prev;
 			prev = x;
@@ -246,7 +226,7 @@ static void run_timer(const int64_t *len, int nlen)
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	for (int k = 0; k < nlen; k++) {
 		uint64_t u0[MAX_STATES], u1[MAX_STATES];
-		double load = load1();
+		double load = il_wake_load1();
 		int nst = state_usage(cpu, u0);
 
 		sleep_ns(1000000);
@@ -656,7 +636,7 @@ static void run_wake(enum mode mode, const int64_t *len, int nlen)
 	pthread_create(&th, NULL, wakee_main, sh);
 	for (int k = 0; k < nlen; k++) {
 		uint64_t u0[MAX_STATES], u1[MAX_STATES];
-		double load = load1();
+		double load = il_wake_load1();
 		int nst = state_usage(cpu, u0);
 
 		sh->n = 0;

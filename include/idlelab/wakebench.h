@@ -42,6 +42,8 @@ int64_t il_wake_now_ns(void);
 int64_t il_wake_clock_cost_ns(void);
 /* Can a thread be pinned to cpu? 0 or an errno. */
 int il_wake_cpu_ok(int cpu);
+/* The 1-minute load average of /proc/loadavg, -1 if unreadable. */
+double il_wake_load1(void);
 
 /*
  * The sleep sweep, as the simulator's sleep-sweep workload: a waker

@@ -123,7 +123,7 @@ int64_t il_wake_clock_cost_ns(void)
 	return best;
 }
 
-static double load1(void)
+double il_wake_load1(void)
 {
 	FILE *f = fopen("/proc/loadavg", "r");
 	double v = -1;
@@ -550,7 +550,7 @@ static int run_pingpong(const struct il_wake_opts *o, struct il_wake_result *res
 int il_wake_run(const struct il_wake_opts *o, struct il_wake_result *r, struct il_err *err)
 {
 	memset(r, 0, sizeof(*r));
-	r->load1 = load1();
+	r->load1 = il_wake_load1();
 	if (o->waker == o->wakee || o->samples < 1 || (o->mode != IL_WAKE_PINGPONG && o->gap_ns < 1000))
 		return il_err_set(err, EINVAL, "latency: two CPUs, at least one sample and a gap of "
 				  "1 us or more");
