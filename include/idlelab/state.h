@@ -127,6 +127,14 @@ void il_driver_init(struct il_driver *drv);
 /* Fill states[0] as cpuidle_poll_state_init() does. */
 void il_poll_state_init(struct il_state *s);
 
+/*
+ * Whether a state read from sysfs (which shows no flags) is a polling state:
+ * the core's poll state (name "POLL" or desc "CPUIDLE CORE POLL IDLE" at
+ * index 0, drivers/cpuidle/poll_state.c) or pseries' "snooze"
+ * (drivers/cpuidle/cpuidle-pseries.c), both CPUIDLE_FLAG_POLLING.
+ */
+bool il_state_sysfs_polling(int index, const char *name, const char *desc);
+
 /* Parse "POLLING|TIMER_STOP|..." or "polling,timer-stop" into flags. */
 int il_state_flags_parse(const char *text, unsigned int *flags, struct il_err *err);
 

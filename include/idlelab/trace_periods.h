@@ -35,6 +35,8 @@ struct il_trace_period {
 	bool tick_stopped;        /* at select */
 	bool got_tick;
 	bool poll_time_limit;     /* set by a kernel run (il_trace_run with follow_kernel) */
+	bool exit_flags;          /* the exit event had the flags column: exit_need_resched is known */
+	bool exit_need_resched;   /* TIF_NEED_RESCHED was set at the exit event */
 };
 
 struct il_trace_periods {

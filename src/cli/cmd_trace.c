@@ -124,6 +124,16 @@ static int table_from_sysfs(const char *dir, struct il_trace_table *tab, struct 
 		snprintf(st->name, sizeof(st->name), "%s", s->name.s ? s->name.s : "");
 		st->exit_latency = (unsigned int)s->val[IL_SF_LATENCY].v;
 		st->target_residency = (unsigned int)s->val[IL_SF_RESIDENCY].v;
+		/*
+		 * sysfs shows no flags: without POLLING the poll limit and the
+		 * poll's timeout (dev->poll_time_limit, which haltpoll and
+		 * menu read) would never be set for the poll state.
+		 */
+		if (il_state_sysfs_polling(i, st->name,
+					   s->desc.status == IL_SYSFS_OK ? s->desc.s : NULL)) {
+			st->flags |= IL_FLAG_POLLING;
+			st->entry = IL_ENTRY_POLL;
+		}
 		if (s->val[IL_SF_DISABLE].status == IL_SYSFS_OK && s->val[IL_SF_DISABLE].v)
 			tab->disabled |= 1u << i;
 		tab->drv.state_count = i + 1;

@@ -54,6 +54,14 @@ void il_poll_state_init(struct il_state *s)
 	s->transition_j = -1;
 }
 
+bool il_state_sysfs_polling(int index, const char *name, const char *desc)
+{
+	name = name ? name : "";
+	desc = desc ? desc : "";
+	return (index == 0 && (!strcmp(name, "POLL") || !strcmp(desc, "CPUIDLE CORE POLL IDLE"))) ||
+	       !strcmp(name, "snooze");
+}
+
 static const struct {
 	const char *name;
 	unsigned int bit;

@@ -306,8 +306,7 @@ static void states(struct out *o, const struct il_host *h, const char *driver)
 		const struct il_sysfs_state *s = &cpu->states[i];
 		const char *n = s->name.status == IL_SYSFS_OK ? s->name.s : "";
 		const char *d = s->desc.status == IL_SYSFS_OK ? s->desc.s : "";
-		bool polling = (i == 0 && (!strcmp(n, "POLL") || !strcmp(d, "CPUIDLE CORE POLL IDLE"))) ||
-			       !strcmp(n, "snooze");
+		bool polling = il_state_sysfs_polling(i, n, d);
 		bool off = (s->default_status.status == IL_SYSFS_OK &&
 			    !strcmp(s->default_status.s, "disabled")) ||
 			   (s->val[IL_SF_DISABLE].status == IL_SYSFS_OK && s->val[IL_SF_DISABLE].v);

@@ -190,6 +190,8 @@ static int event(struct reader *r, const struct il_ftrace_line *l)
 			c->in_idle = false;
 			c->done = c->open;
 			c->done.residency_ns = (int64_t)(l->ts - c->open.entry_ns);
+			c->done.exit_flags = l->flags;
+			c->done.exit_need_resched = l->need_resched;
 			c->held = true;
 			c->stopped_since_exit = false;
 			return 0;
@@ -467,8 +469,16 @@ int il_trace_run_step(struct il_trace_run *r, struct il_trace_period *p, int64_t
 		return idx;
 	if (drv->states[entered].flags & IL_FLAG_POLLING) {
 		uint64_t limit = il_poll_time(drv, dev, r->tick_nsec);
+		/*
+		 * The poll loop ends on need_resched or on its time limit
+		 * (poll_idle(), drivers/cpuidle/poll_state.c): where the exit
+		 * event shows the need-resched flag, a poll that ended
+		 * without it ran out of time. Without the flags, compare the
+		 * residency with the limit the device had.
+		 */
 		if (r->follow_kernel)
-			p->poll_time_limit = (uint64_t)p->residency_ns > limit;
+			p->poll_time_limit = p->exit_flags ? !p->exit_need_resched
+							   : (uint64_t)p->residency_ns > limit;
 		dev->poll_time_limit = p->poll_time_limit;
 	}
 	il_account_enter(drv, dev, entered, entered, p->residency_ns);

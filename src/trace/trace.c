@@ -620,8 +620,20 @@ int il_ftrace_split(const char *s, const char *end, struct il_ftrace_line *l, co
 	uint64_t sec, frac = 0;
 	if (!parse_u64(&q, end, &sec) || q >= end || (*q != '.' && *q != ':')) {
 		/* the flags column ("d..1.", "dNh2.") */
+		const char *f = b;
 		while (b < end && *b != ' ')
 			b++;
+		/*
+		 * Its second character is the need-resched one of
+		 * trace_print_lat_fmt() (kernel/trace/trace_output.c): 'N'
+		 * and 'n' have TIF_NEED_RESCHED, and since the lazy
+		 * preemption flags of v6.13 also 'B' and 'b'; '.', 'p', 'L'
+		 * and 'l' do not.
+		 */
+		if (b - f >= 4 && strchr("dDbX.", f[0]) && strchr("NnBbpLl.", f[1])) {
+			l->flags = true;
+			l->need_resched = f[1] == 'N' || f[1] == 'n' || f[1] == 'B' || f[1] == 'b';
+		}
 		while (b < end && *b == ' ')
 			b++;
 		q = b;

@@ -26,6 +26,8 @@ struct il_ftrace_line {
 	size_t evlen;
 	const char *fields;   /* after "EVENT: ", to end */
 	const char *end;
+	bool flags;           /* the line has the latency flags column ("d..1.") */
+	bool need_resched;    /* its second character says TIF_NEED_RESCHED: N, n, B or b */
 };
 
 /*

@@ -25,6 +25,25 @@ expect_out '"periods": 4'
 expect_exit 0 "$I" trace whatif --governor teo --states $P "$F" --format csv
 if head -1 "$TMP/out" | grep -q '^cpu,state,name,usage,time_us,above,below,'; then ok; else bad "whatif columns"; fi
 
+# haltpoll's poll window: the sysfs table's POLL is the polling state, and
+# the exit event's need-resched flag tells a poll that timed out from one
+# ended by work (tests/fixtures/trace/README.md works the six periods out)
+H=tests/fixtures/trace/haltpoll-window.trace
+S=tests/fixtures/sysfs/kvm-haltpoll
+expect_exit 0 "$I" trace check --governor haltpoll --states $S "$H"
+expect_out "agreement: 6 of 6 periods"
+# without the flags column the last poll is judged by its residency (60 us > 50 us)
+sed -E 's/\] [dDbX.][NnpBbLl.][.hHsSzZ][0-9a-f.][0-9a-f.]? /] /' "$H" >"$TMP/noflags.trace"
+expect_exit 0 "$I" trace check --governor haltpoll --states $S "$TMP/noflags.trace"
+expect_out "agreement: 5 of 6 periods"
+# 'B' (v6.13 lazy flags) has TIF_NEED_RESCHED; 'p' (PREEMPT_NEED_RESCHED only) does not
+sed '$s/dN\.1\./dB.1./' "$H" | sed '25s/dN\.1\./dB.1./' >"$TMP/lazy.trace"
+expect_exit 0 "$I" trace check --governor haltpoll --states $S "$TMP/lazy.trace"
+expect_out "agreement: 6 of 6 periods"
+sed '25s/dN\.1\./dp.1./' "$H" >"$TMP/p.trace"
+expect_exit 0 "$I" trace check --governor haltpoll --states $S "$TMP/p.trace"
+expect_out "agreement: 5 of 6 periods"
+
 # refusals
 printf ' <idle>-0 [000] 1.000000: hrtimer_start: hrtimer=1 function=f\n' >"$TMP/bad.trace"
 expect_exit 1 "$I" trace check --governor menu --states $P "$TMP/bad.trace"
