@@ -46,7 +46,28 @@ struct il_trace_periods {
 	uint64_t lines, events, partial_start, unfinished, dropped, hrtimer_events, tick_stops;
 	bool sched_switch;        /* the trace has sched_switch events */
 	int maxstate;             /* highest state entered */
+	/*
+	 * PM QoS from the "# idlelab-pmqos start|end" lines trace record
+	 * writes: the CPU latency limit (cpu_dma_latency) and each CPU's
+	 * resume latency request as sysfs shows it, read at the start of the
+	 * window; qos_changed when the end lines differ.
+	 */
+	bool qos_global_known;
+	int32_t qos_global_us;
+	int qos_ncpus;            /* qos_dev_us[0..qos_ncpus) */
+	int32_t *qos_dev_us;      /* the request; INT32_MAX no constraint, -1 not read */
+	bool qos_changed;
+	uint64_t qos_end_lines;   /* end lines seen (checked against the start) */
 };
+
+/*
+ * The latency limit the governor got on cpu at the start of the window, as
+ * cpuidle_governor_latency_req() forms it (drivers/cpuidle/governor.c,
+ * v5.7+: the smaller of the CPU's resume latency request and the CPU
+ * latency limit, in ns), or IL_TRACE_NO_QOS_NS if the trace has no PM QoS
+ * lines. *known (may be NULL) says whether the lines gave it.
+ */
+int64_t il_trace_periods_latency_req(const struct il_trace_periods *ps, int cpu, bool *known);
 
 /* Read a whole ftrace text file; errors name FILE:LINE. Free with il_trace_periods_free. */
 int il_trace_periods_read(struct il_trace_periods *ps, const char *path, struct il_err *err);

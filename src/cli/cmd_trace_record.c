@@ -65,8 +65,54 @@ static void put_val(FILE *f, const char *key, const struct il_sysfs_val *v)
 }
 
 /*
+ * PM QoS as the governor sees it: "# idlelab-pmqos TAG cpu_dma_latency_us=V"
+ * (the 4-byte s32 /dev/cpu_dma_latency reads: the CPU latency limit; the
+ * open adds a request at the default value, which changes no limit) and
+ * "# idlelab-pmqos TAG cpu=N resume_latency_us=T" with T as sysfs shows the
+ * CPU's request ("0" none, "n/a" 0 µs); "-" where a file cannot be read.
+ * IDLELAB_CPU_DMA_LATENCY names another file for the first (tests).
+ */
+static void write_pmqos(FILE *f, const char *tag, const struct il_sysfs_info *info)
+{
+	const char *dev = getenv("IDLELAB_CPU_DMA_LATENCY");
+	int32_t v;
+	int fd = open(dev && *dev ? dev : "/dev/cpu_dma_latency", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+
+	if (fd >= 0 && read(fd, &v, sizeof(v)) == (ssize_t)sizeof(v) && v >= 0)
+		fprintf(f, "# idlelab-pmqos %s cpu_dma_latency_us=%d\n", tag, (int)v);
+	else
+		fprintf(f, "# idlelab-pmqos %s cpu_dma_latency_us=-\n", tag);
+	if (fd >= 0)
+		close(fd);
+	for (int i = 0; i < info->ncpus; i++) {
+		char path[4200], buf[32];
+		int cpu = info->cpus[i].cpu;
+		const char *out = "-";
+
+		snprintf(path, sizeof(path), "%s/cpu%d/power/pm_qos_resume_latency_us", sysfs_root(),
+			 cpu);
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		if (fd >= 0) {
+			ssize_t n = read(fd, buf, sizeof(buf) - 1);
+			if (n > 0) {
+				buf[n] = '\0';
+				buf[strcspn(buf, "\n")] = '\0';
+				bool ok = !strcmp(buf, "n/a") ||
+					  (buf[0] && strspn(buf, "0123456789") == strlen(buf) &&
+					   strlen(buf) <= 10 && strtoll(buf, NULL, 10) <= INT32_MAX);
+				if (ok)
+					out = buf;
+			}
+			close(fd);
+		}
+		fprintf(f, "# idlelab-pmqos %s cpu=%d resume_latency_us=%s\n", tag, cpu, out);
+	}
+}
+
+/*
  * "# idlelab-sysfs TAG cpu=N state=I name=NAME usage=U time=T above=A
  * below=B" for every CPU and state; a value that cannot be read is "-".
+ * Then the PM QoS lines (write_pmqos).
  */
 static int write_snapshot(FILE *f, const char *tag, struct il_err *err)
 {
@@ -95,6 +141,7 @@ static int write_snapshot(FILE *f, const char *tag, struct il_err *err)
 			fputc('\n', f);
 		}
 	}
+	write_pmqos(f, tag, &info);
 	il_sysfs_info_free(&info);
 	return 0;
 }

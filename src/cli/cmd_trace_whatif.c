@@ -80,6 +80,27 @@ static void state_name(const struct ctx *c, int i, char *buf, size_t n)
 	snprintf(buf, n, "%s", i >= 0 && i < c->tab.drv.state_count ? c->tab.drv.states[i].name : "?");
 }
 
+/* The latency limit of a period on cpu: --latency-req, else the trace's PM QoS lines. */
+static int64_t latency_req(const struct ctx *c, int cpu)
+{
+	return c->o.latency_given ? c->o.latency_req_ns
+				  : il_trace_periods_latency_req(&c->ps, cpu, NULL);
+}
+
+static void latency_text(const struct ctx *c, char *buf, size_t n)
+{
+	const struct il_trace_periods *ps = &c->ps;
+
+	if (c->o.latency_given)
+		snprintf(buf, n, "from --latency-req");
+	else if (ps->qos_global_known || ps->qos_ncpus)
+		snprintf(buf, n, "from the PM QoS lines at the window's start (%s)",
+			 ps->qos_changed ? "changed by the end: estimated" :
+			 ps->qos_end_lines ? "the same at the end" : "no end lines");
+	else
+		snprintf(buf, n, "none (no PM QoS input)");
+}
+
 /* ---------------------------------------------------------------- check */
 
 static int check_out(struct ctx *c, const uint64_t *conf, int ncpus, size_t total, size_t equal,
@@ -155,12 +176,13 @@ static int check_out(struct ctx *c, const uint64_t *conf, int ncpus, size_t tota
 		printf("inputs: sleep length and next event from the hrtimer queue in %zu of %zu periods "
 		       "(estimated; the rest before the CPU's first hrtimer expiry: none known)\n",
 		       known, total);
-		printf("inputs: tick stopped from %s; latency limit %s; HZ %u%s\n",
+		char lim[160];
+		latency_text(c, lim, sizeof(lim));
+		printf("inputs: tick stopped from %s; latency limit %s; HZ %u\n",
 		       c->ps.tick_stops ? (c->ps.sched_switch ? "tick_stop and sched_switch"
 				: "tick_stop (no sched_switch events: never restarted)")
 				: "nothing (no tick_stop events: running)",
-		       c->o.latency_given ? "from --latency-req" : "none (no PM QoS input)", c->o.hz,
-		       c->o.hz == 1000 && !c->o.latency_given ? "" : "");
+		       lim, c->o.hz);
 		printf("edges: %llu exit(s) without entry, %llu unfinished, %llu dropped\n\n",
 		       (unsigned long long)c->ps.partial_start, (unsigned long long)c->ps.unfinished,
 		       (unsigned long long)c->ps.dropped);
@@ -288,7 +310,7 @@ static int write_log(struct ctx *c, FILE *f)
 		if (!want(&c->o, p->cpu))
 			continue;
 		fprintf(f, "%d,%" PRId64 ",%" PRId64 ",%d,%" PRId64 ",0,0,%" PRId64 ",%d,%d\n", p->cpu,
-			p->sleep_length_ns, p->delta_tick_ns, p->tick_stopped, c->o.latency_req_ns,
+			p->sleep_length_ns, p->delta_tick_ns, p->tick_stopped, latency_req(c, p->cpu),
 			p->residency_ns, p->got_tick, p->poll_time_limit);
 	}
 	return 0;
@@ -450,12 +472,13 @@ static int go(struct ctx *c)
 	for (size_t i = 0; i < c->ps.n; i++) {
 		struct il_trace_period *p = &c->ps.p[i];
 		bool st;
-		int k = il_trace_run_step(&c->krun, p, o->latency_req_ns, &st);
+		int64_t lat = latency_req(c, p->cpu);
+		int k = il_trace_run_step(&c->krun, p, lat, &st);
 
 		sel[i] = k;
 		stop[i] = st;
 		if (c->run.devs)
-			sel[i] = il_trace_run_step(&c->run, p, o->latency_req_ns, &stop[i]);
+			sel[i] = il_trace_run_step(&c->run, p, lat, &stop[i]);
 		if (!want(o, p->cpu))
 			continue;
 		total++;

@@ -54,6 +54,7 @@ struct reader {
 void il_trace_periods_free(struct il_trace_periods *ps)
 {
 	free(ps->p);
+	free(ps->qos_dev_us);
 	memset(ps, 0, sizeof(*ps));
 }
 
@@ -290,6 +291,105 @@ static int event(struct reader *r, const struct il_ftrace_line *l)
 #undef IS
 }
 
+/* A signed 32-bit decimal at [v, ve). */
+static bool s32_of(const char *v, const char *ve, int32_t *out)
+{
+	bool neg = v < ve && *v == '-';
+	uint64_t x;
+
+	if (neg)
+		v++;
+	if (!il_ftrace_u64(&v, ve, &x) || v != ve || x > (neg ? 2147483648ull : 2147483647ull))
+		return false;
+	*out = neg ? (int32_t)(-(int64_t)x) : (int32_t)x;
+	return true;
+}
+
+/*
+ * "# idlelab-pmqos TAG cpu_dma_latency_us=V" and "# idlelab-pmqos TAG cpu=N
+ * resume_latency_us=T", T as pm_qos_resume_latency_us shows it
+ * (drivers/base/power/sysfs.c): "0" is no constraint, "n/a" a request of
+ * 0, N a request of N µs; "-" is a value that could not be read.
+ */
+static int pmqos_line(struct reader *r, const char *p, const char *end)
+{
+	struct il_trace_periods *ps = r->ps;
+	const char *v, *ve;
+	bool start;
+
+	if (end - p >= 6 && !memcmp(p, "start ", 6))
+		start = true, p += 6;
+	else if (end - p >= 4 && !memcmp(p, "end ", 4))
+		start = false, p += 4;
+	else
+		return FAIL(r, "idlelab-pmqos: not start or end");
+	if ((v = il_ftrace_field(p, end, "cpu_dma_latency_us=", 19, &ve))) {
+		int32_t x;
+		if (ve - v == 1 && *v == '-')
+			return 0;
+		if (!s32_of(v, ve, &x) || x < 0)
+			return FAIL(r, "idlelab-pmqos: cpu_dma_latency_us is not a number of us");
+		if (start) {
+			ps->qos_global_known = true;
+			ps->qos_global_us = x;
+		} else {
+			ps->qos_end_lines++;
+			if (!ps->qos_global_known || x != ps->qos_global_us)
+				ps->qos_changed = true;
+		}
+		return 0;
+	}
+	uint64_t cpu;
+	int32_t x;
+	if (!(v = il_ftrace_field(p, end, "cpu=", 4, &ve)) || !il_ftrace_u64(&v, ve, &cpu) ||
+	    v != ve || cpu >= IL_TRACE_CPU_MAX)
+		return FAIL(r, "idlelab-pmqos: no cpu= below %d", IL_TRACE_CPU_MAX);
+	if (!(v = il_ftrace_field(p, end, "resume_latency_us=", 18, &ve)))
+		return FAIL(r, "idlelab-pmqos: no cpu_dma_latency_us= or resume_latency_us=");
+	if (ve - v == 1 && *v == '-')
+		x = -1;
+	else if (ve - v == 3 && !memcmp(v, "n/a", 3))
+		x = 0;
+	else if (s32_of(v, ve, &x) && x >= 0)
+		x = x == 0 ? INT32_MAX : x;
+	else
+		return FAIL(r, "idlelab-pmqos: resume_latency_us is not a number, n/a or -");
+	if ((int)cpu >= ps->qos_ncpus) {
+		int n = (int)cpu + 1;
+		int32_t *d = realloc(ps->qos_dev_us, (size_t)n * sizeof(*d));
+		if (!d)
+			return il_err_set(r->err, ENOMEM, "out of memory");
+		for (int i = ps->qos_ncpus; i < n; i++)
+			d[i] = -1;
+		ps->qos_dev_us = d;
+		ps->qos_ncpus = n;
+	}
+	if (start) {
+		ps->qos_dev_us[cpu] = x;
+	} else {
+		ps->qos_end_lines++;
+		if (x != ps->qos_dev_us[cpu])
+			ps->qos_changed = true;
+	}
+	return 0;
+}
+
+int64_t il_trace_periods_latency_req(const struct il_trace_periods *ps, int cpu, bool *known)
+{
+	bool dev = cpu >= 0 && cpu < ps->qos_ncpus && ps->qos_dev_us[cpu] >= 0;
+	int64_t us = INT32_MAX;
+
+	if (known)
+		*known = ps->qos_global_known || dev;
+	if (!ps->qos_global_known && !dev)
+		return IL_TRACE_NO_QOS_NS;
+	if (dev)
+		us = ps->qos_dev_us[cpu];
+	if (ps->qos_global_known && ps->qos_global_us < us)
+		us = ps->qos_global_us;
+	return us * 1000;
+}
+
 static int line(struct reader *r, const char *s, const char *e)
 {
 	struct il_ftrace_line l;
@@ -303,6 +403,13 @@ static int line(struct reader *r, const char *s, const char *e)
 		return FAIL(r, "NUL byte in the text");
 	if (e - s > IL_TRACE_LINE_MAX)
 		return FAIL(r, "line longer than %d bytes", IL_TRACE_LINE_MAX);
+	{
+		const char *q = s;
+		while (q < e && *q == ' ')
+			q++;
+		if (e - q > 16 && !memcmp(q, "# idlelab-pmqos ", 16))
+			return pmqos_line(r, q + 16, e);
+	}
 	if (il_ftrace_split(s, e, &l, &why))
 		return FAIL(r, "%s", why);
 	if (l.kind == IL_FTRACE_LOST && l.cpu < IL_TRACE_CPU_MAX) {

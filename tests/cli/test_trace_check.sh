@@ -44,6 +44,36 @@ sed '25s/dN\.1\./dp.1./' "$H" >"$TMP/p.trace"
 expect_exit 0 "$I" trace check --governor haltpoll --states $S "$TMP/p.trace"
 expect_out "agreement: 5 of 6 periods"
 
+# the latency limit from trace record's PM QoS lines: 0 us makes haltpoll poll
+# every time (4 of the 6 periods are polls); --latency-req wins over the lines
+(echo "# idlelab-pmqos start cpu_dma_latency_us=0"; cat "$H") >"$TMP/qos.trace"
+expect_exit 0 "$I" trace check --governor haltpoll --states $S "$TMP/qos.trace"
+expect_out "agreement: 4 of 6 periods"
+expect_out "latency limit from the PM QoS lines at the window's start (no end lines)"
+expect_exit 0 "$I" trace check --governor haltpoll --states $S --latency-req 1000000 "$TMP/qos.trace"
+expect_out "agreement: 6 of 6 periods"
+# a CPU's resume latency request: sysfs "n/a" is 0 us, "0" no constraint; the
+# smaller of it and the global limit counts (cpuidle_governor_latency_req())
+(echo "# idlelab-pmqos start cpu_dma_latency_us=2000000000"
+ echo "# idlelab-pmqos start cpu=0 resume_latency_us=n/a"; cat "$H"
+ echo "# idlelab-pmqos end cpu_dma_latency_us=2000000000"
+ echo "# idlelab-pmqos end cpu=0 resume_latency_us=0") >"$TMP/qos2.trace"
+expect_exit 0 "$I" trace check --governor haltpoll --states $S "$TMP/qos2.trace"
+expect_out "agreement: 4 of 6 periods"
+expect_out "(changed by the end: estimated)"
+sed 's/resume_latency_us=n\/a/resume_latency_us=0/' "$TMP/qos2.trace" >"$TMP/qos3.trace"
+expect_exit 0 "$I" trace check --governor haltpoll --states $S "$TMP/qos3.trace"
+expect_out "agreement: 6 of 6 periods"
+# to-replay writes the limit into each row
+expect_exit 0 "$I" trace to-replay --states $S "$TMP/qos.trace" -o "$TMP/qos.log"
+if grep -q '^0,[^,]*,[^,]*,[01],0,' "$TMP/qos.log" && ! grep -q ',2000000000000,' "$TMP/qos.log"; then ok; else bad "to-replay latency"; fi
+(echo "# idlelab-pmqos start cpu=0 resume_latency_us=x"; cat "$H") >"$TMP/qosbad.trace"
+expect_exit 1 "$I" trace check --governor haltpoll --states $S "$TMP/qosbad.trace"
+expect_err "qosbad.trace:1: idlelab-pmqos: resume_latency_us is not a number, n/a or -"
+(echo "# idlelab-pmqos middle cpu=0 resume_latency_us=0"; cat "$H") >"$TMP/qosbad.trace"
+expect_exit 1 "$I" trace check --governor haltpoll --states $S "$TMP/qosbad.trace"
+expect_err "qosbad.trace:1: idlelab-pmqos: not start or end"
+
 # refusals
 printf ' <idle>-0 [000] 1.000000: hrtimer_start: hrtimer=1 function=f\n' >"$TMP/bad.trace"
 expect_exit 1 "$I" trace check --governor menu --states $P "$TMP/bad.trace"

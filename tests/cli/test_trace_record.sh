@@ -84,13 +84,29 @@ cat >"$TMP/want" <<'END'
 # idlelab-sysfs start cpu=0 state=1 name=haltpoll_idle usage=51014 time=946371061 above=0 below=0
 # idlelab-sysfs start cpu=1 state=0 name=POLL usage=0 time=0 above=0 below=0
 # idlelab-sysfs start cpu=1 state=1 name=haltpoll_idle usage=86015 time=920573283 above=0 below=0
+# idlelab-pmqos start cpu_dma_latency_us=-
+# idlelab-pmqos start cpu=0 resume_latency_us=-
+# idlelab-pmqos start cpu=1 resume_latency_us=-
 END
-expect_exit 0 env IDLELAB_SYSFS_ROOT="$SYS" "$I" trace snapshot start
+# PM QoS: /dev/cpu_dma_latency through IDLELAB_CPU_DMA_LATENCY (a missing file: "-")
+Q="env IDLELAB_CPU_DMA_LATENCY=$TMP/no-dma"
+expect_exit 0 $Q IDLELAB_SYSFS_ROOT="$SYS" "$I" trace snapshot start
 expect_same "$TMP/want"
-expect_exit 0 env IDLELAB_SYSFS_ROOT="$SYS" "$I" trace snapshot end -o "$TMP/end"
+expect_exit 0 $Q IDLELAB_SYSFS_ROOT="$SYS" "$I" trace snapshot end -o "$TMP/end"
 sed 's/ start / end /' "$TMP/want" >"$TMP/want-end"
 cp "$TMP/end" "$TMP/out"
 expect_same "$TMP/want-end"
+# a latency limit of 20 us (the s32 the device reads), CPU 0 asking for 0 us (sysfs "n/a"),
+# CPU 1 for none ("0")
+cp -r "$SYS" "$TMP/sysq"
+mkdir -p "$TMP/sysq/cpu0/power" "$TMP/sysq/cpu1/power"
+echo n/a >"$TMP/sysq/cpu0/power/pm_qos_resume_latency_us"
+echo 0 >"$TMP/sysq/cpu1/power/pm_qos_resume_latency_us"
+printf '\x14\x00\x00\x00' >"$TMP/dma"
+expect_exit 0 env IDLELAB_CPU_DMA_LATENCY="$TMP/dma" IDLELAB_SYSFS_ROOT="$TMP/sysq" "$I" trace snapshot start
+expect_out "# idlelab-pmqos start cpu_dma_latency_us=20"
+expect_out "# idlelab-pmqos start cpu=0 resume_latency_us=n/a"
+expect_out "# idlelab-pmqos start cpu=1 resume_latency_us=0"
 expect_exit 1 env IDLELAB_SYSFS_ROOT="$TMP/nothing" "$I" trace snapshot start
 [ ! -s "$TMP/out" ] && ok || bad "output on an error"
 
