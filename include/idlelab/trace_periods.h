@@ -58,6 +58,14 @@ struct il_trace_periods {
 	int32_t *qos_dev_us;      /* the request; INT32_MAX no constraint, -1 not read */
 	bool qos_changed;
 	uint64_t qos_end_lines;   /* end lines seen (checked against the start) */
+	unsigned int hz;          /* CONFIG_HZ from "# idlelab-kernel ... hz=N" (0: not given) */
+	/*
+	 * The poll window (dev->poll_limit_ns) each CPU had when the trace
+	 * began: the old value of its first power:guest_halt_poll_ns event
+	 * (the window holds still until that change). -1: no such event.
+	 */
+	int hp_ncpus;
+	int64_t *hp_initial_ns;
 };
 
 /*
@@ -93,6 +101,8 @@ int il_trace_run_init(struct il_trace_run *r, const struct il_driver *drv, unsig
 		      struct il_gov *gov, bool follow_kernel, unsigned int hz, int ncpus,
 		      struct il_err *err);
 void il_trace_run_free(struct il_trace_run *r);
+/* Give the run's devices the poll window the kernel's had at the start (hp_initial_ns). */
+void il_trace_run_seed(struct il_trace_run *r, const struct il_trace_periods *ps);
 /*
  * One period: select (unless no governor), the entered state's accounting,
  * reflect. A kernel run (follow_kernel) sets p->poll_time_limit for a

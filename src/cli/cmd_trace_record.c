@@ -37,6 +37,7 @@
 
 #include "cli.h"
 #include "idlelab/duration.h"
+#include "idlelab/host.h"
 #include "idlelab/outfile.h"
 #include "idlelab/report.h"
 #include "idlelab/trace.h"
@@ -62,6 +63,34 @@ static void put_val(FILE *f, const char *key, const struct il_sysfs_val *v)
 		fprintf(f, " %s=%llu", key, (unsigned long long)v->v);
 	else
 		fprintf(f, " %s=-", key);
+}
+
+/*
+ * "# idlelab-kernel release=R hz=N config=FILE": the running kernel and its
+ * CONFIG_HZ (from proc/config.gz or boot/config-R, as idlelab info reads
+ * them), so that trace check decides with the kernel's tick; "-" where
+ * not known.
+ */
+static void write_kernel_line(FILE *f)
+{
+	struct il_host h;
+	struct il_err err;
+
+	if (il_host_read(IL_HOST_LIVE_ROOT, false, &h, &err)) {
+		fprintf(f, "# idlelab-kernel release=- hz=- config=-\n");
+		return;
+	}
+	char rel[128];
+	snprintf(rel, sizeof(rel), "%s", h.release ? h.release : "-");
+	for (char *p = rel; *p; p++)
+		if (*p == ' ' || (unsigned char)*p < 0x21 || (unsigned char)*p > 0x7e)
+			*p = '_';
+	if (h.hz)
+		fprintf(f, "# idlelab-kernel release=%s hz=%u config=%s\n", rel, h.hz,
+			h.config_file ? h.config_file : "-");
+	else
+		fprintf(f, "# idlelab-kernel release=%s hz=- config=-\n", rel);
+	il_host_free(&h);
 }
 
 /*
@@ -735,6 +764,7 @@ static int record(const struct record_opts *o)
 
 	fprintf(out.f, "# idlelab trace record %s: tracefs instance %s, clock local\n",
 		IDLELAB_VERSION, name);
+	write_kernel_line(out.f);
 	fprintf(out.f, "# idlelab-events");
 	for (int i = 0; i < nev; i++)
 		fprintf(out.f, " %s:%s", ev[i].sys, ev[i].name);

@@ -30,6 +30,7 @@ struct opts {
 	int nparam;
 	enum il_format fmt;
 	unsigned int hz;
+	bool hz_given;
 	int64_t latency_req_ns;
 	bool latency_given;
 	struct il_cpulist only;
@@ -178,11 +179,13 @@ static int check_out(struct ctx *c, const uint64_t *conf, int ncpus, size_t tota
 		       known, total);
 		char lim[160];
 		latency_text(c, lim, sizeof(lim));
-		printf("inputs: tick stopped from %s; latency limit %s; HZ %u\n",
+		printf("inputs: tick stopped from %s; latency limit %s; HZ %u (%s)\n",
 		       c->ps.tick_stops ? (c->ps.sched_switch ? "tick_stop and sched_switch"
 				: "tick_stop (no sched_switch events: never restarted)")
 				: "nothing (no tick_stop events: running)",
-		       lim, c->o.hz);
+		       lim, c->o.hz,
+		       c->o.hz_given ? "--hz" : c->ps.hz ? "the trace's idlelab-kernel line" :
+		       "the default: give --hz");
 		printf("edges: %llu exit(s) without entry, %llu unfinished, %llu dropped\n\n",
 		       (unsigned long long)c->ps.partial_start, (unsigned long long)c->ps.unfinished,
 		       (unsigned long long)c->ps.dropped);
@@ -323,8 +326,9 @@ static const char usage[] =
 	"       idlelab trace whatif --governor SPEC FILE [options]\n"
 	"       idlelab trace to-replay FILE -o LOG [options]\n"
 	"options: --states DIR|PLATFORM (default /sys/devices/system/cpu), --platform P (the\n"
-	"  same as --states P), --cpu LIST, --format table|csv|json, --hz N (default 1000),\n"
-	"  --latency-req NS (default none), --param NAME=VALUE, --kernel-governor SPEC (the\n"
+	"  same as --states P), --cpu LIST, --format table|csv|json, --hz N (default: the\n"
+	"  trace's idlelab-kernel line, else 1000),\n"
+	"  --latency-req NS (default: the trace's idlelab-pmqos lines, else none), --param NAME=VALUE, --kernel-governor SPEC (the\n"
 	"  kernel's governor, for the poll limit of whatif and to-replay; check uses --governor),\n"
 	"  --decisions FILE (the governor's row,cpu,selected,stop_tick: a decisions file)\n";
 
@@ -372,6 +376,7 @@ static int parse(int argc, char **argv, struct opts *o)
 				return cli_usage_error("trace", "--hz: '%s' is not 1..%d", optarg,
 						       IL_REPLAY_HZ_MAX);
 			o->hz = (unsigned)v;
+			o->hz_given = true;
 			break;
 		}
 		case 'l': {
@@ -442,6 +447,9 @@ static int go(struct ctx *c)
 		return cli_error("%s: state %d entered, not in the state table of %s (%d states)",
 				 o->file, c->ps.maxstate, c->tab.origin, c->tab.drv.state_count);
 	int ncpus = c->ps.ncpus ? c->ps.ncpus : 1;
+	/* the kernel's CONFIG_HZ from trace record's kernel line, unless --hz says */
+	if (!o->hz_given && c->ps.hz)
+		o->hz = c->ps.hz;
 	bool check = !strcmp(o->sub, "check");
 	const char *kspec = check ? o->governor : o->kgov;
 	if (kspec && !(c->kgov = il_gov_new(kspec, ncpus, &err)))
@@ -458,6 +466,8 @@ static int go(struct ctx *c)
 	if ((r = il_trace_run_init(&c->krun, &c->tab.drv, c->tab.disabled, c->kgov, true, o->hz,
 				   ncpus, &err)))
 		return cli_report(&err);
+	/* the kernel's device: its poll window at the start, where the trace shows it */
+	il_trace_run_seed(&c->krun, &c->ps);
 	if (!check && c->gov && (r = il_trace_run_init(&c->run, &c->tab.drv, c->tab.disabled,
 						       c->gov, false, o->hz, ncpus, &err)))
 		return cli_report(&err);

@@ -55,6 +55,7 @@ void il_trace_periods_free(struct il_trace_periods *ps)
 {
 	free(ps->p);
 	free(ps->qos_dev_us);
+	free(ps->hp_initial_ns);
 	memset(ps, 0, sizeof(*ps));
 }
 
@@ -287,6 +288,39 @@ static int event(struct reader *r, const struct il_ftrace_line *l)
 	}
 	if (IS("irq_handler_entry"))
 		return emit(r, c);
+	if (IS("guest_halt_poll_ns")) {
+		/* "halt_poll_ns NEW (grow|shrink OLD)" (include/trace/events/power.h, v5.5+) */
+		uint64_t nv, ov;
+		const char *q = p;
+		if (end - q < 13 || memcmp(q, "halt_poll_ns ", 13))
+			return FAIL(r, "guest_halt_poll_ns: no halt_poll_ns");
+		q += 13;
+		if (!il_ftrace_u64(&q, end, &nv) || end - q < 2 || memcmp(q, " (", 2))
+			return FAIL(r, "guest_halt_poll_ns: no new value");
+		q += 2;
+		if (end - q >= 5 && !memcmp(q, "grow ", 5))
+			q += 5;
+		else if (end - q >= 7 && !memcmp(q, "shrink ", 7))
+			q += 7;
+		else
+			return FAIL(r, "guest_halt_poll_ns: not grow or shrink");
+		if (!il_ftrace_u64(&q, end, &ov) || q >= end || *q != ')' || ov > UINT32_MAX ||
+		    nv > UINT32_MAX)
+			return FAIL(r, "guest_halt_poll_ns: no old value");
+		if (cpu >= ps->hp_ncpus) {
+			int m = cpu + 1;
+			int64_t *d = realloc(ps->hp_initial_ns, (size_t)m * sizeof(*d));
+			if (!d)
+				return il_err_set(r->err, ENOMEM, "out of memory");
+			for (int i = ps->hp_ncpus; i < m; i++)
+				d[i] = -1;
+			ps->hp_initial_ns = d;
+			ps->hp_ncpus = m;
+		}
+		if (ps->hp_initial_ns[cpu] < 0)
+			ps->hp_initial_ns[cpu] = (int64_t)ov;
+		return 0;
+	}
 	return 0;
 #undef IS
 }
@@ -409,6 +443,18 @@ static int line(struct reader *r, const char *s, const char *e)
 			q++;
 		if (e - q > 16 && !memcmp(q, "# idlelab-pmqos ", 16))
 			return pmqos_line(r, q + 16, e);
+		if (e - q > 17 && !memcmp(q, "# idlelab-kernel ", 17)) {
+			const char *v, *ve;
+			uint64_t hz;
+			if (!(v = il_ftrace_field(q + 17, e, "hz=", 3, &ve)))
+				return FAIL(r, "idlelab-kernel: no hz=");
+			if (ve - v == 1 && *v == '-')
+				return 0;
+			if (!il_ftrace_u64(&v, ve, &hz) || v != ve || hz < 1 || hz > 10000)
+				return FAIL(r, "idlelab-kernel: hz is not 1..10000 or -");
+			r->ps->hz = (unsigned int)hz;
+			return 0;
+		}
 	}
 	if (il_ftrace_split(s, e, &l, &why))
 		return FAIL(r, "%s", why);
@@ -534,6 +580,13 @@ int il_trace_run_init(struct il_trace_run *r, const struct il_driver *drv, unsig
 				il_device_set_user_disable(&r->devs[cpu], i, true);
 	}
 	return 0;
+}
+
+void il_trace_run_seed(struct il_trace_run *r, const struct il_trace_periods *ps)
+{
+	for (int cpu = 0; cpu < r->ncpus && cpu < ps->hp_ncpus; cpu++)
+		if (ps->hp_initial_ns[cpu] >= 0)
+			r->devs[cpu].poll_limit_ns = (uint64_t)ps->hp_initial_ns[cpu];
 }
 
 void il_trace_run_free(struct il_trace_run *r)

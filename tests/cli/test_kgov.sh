@@ -124,7 +124,9 @@ unset IDLELAB_GOV_CALL_LIMIT_MS
 tiny=$SRCDIR/tests/fixtures/scenario/tiny.ini
 sed "s|^governor = teo|governor = ladder@6.12|" "$tiny" >"$TMP/s-builtin.ini"
 sed "s|^governor = teo|governor = file:$KG/ladder-like.c|" "$tiny" >"$TMP/s-file.ini"
-sed "s|^governor = teo|governor = file:$KG/crash.c|" "$tiny" >"$TMP/s-crash.ini"
+# (40 loops a row, so that the crash's 100th decision comes at HZ 250 too)
+sed -e "s|^governor = teo|governor = file:$KG/crash.c|" -e "s|^quick.wl = loops=20|quick.wl = loops=40|" \
+	"$tiny" >"$TMP/s-crash.ini"
 expect_exit 0 "$IDLELAB" scenario run "$TMP/s-builtin.ini" --quick --jobs 2 --output "$TMP/sb"
 expect_exit 0 "$IDLELAB" scenario run "$TMP/s-file.ini" --quick --jobs 2 --output "$TMP/sf"
 grep -q '"governor": "file:' "$TMP/sf/sim-teo.json" && ok || bad "scenario did not run the file"

@@ -44,6 +44,23 @@ sed '25s/dN\.1\./dp.1./' "$H" >"$TMP/p.trace"
 expect_exit 0 "$I" trace check --governor haltpoll --states $S "$TMP/p.trace"
 expect_out "agreement: 5 of 6 periods"
 
+# the poll window at the start from the first guest_halt_poll_ns event, HZ from the
+# kernel line (tests/fixtures/trace/README.md)
+expect_exit 0 "$I" trace check --governor haltpoll --states $S tests/fixtures/trace/haltpoll-seed.trace
+expect_out "agreement: 3 of 3 periods"
+expect_out "HZ 250 (the trace's idlelab-kernel line)"
+expect_exit 0 "$I" trace check --governor haltpoll --hz 1000 --states $S tests/fixtures/trace/haltpoll-seed.trace
+expect_out "HZ 1000 (--hz)"
+grep -v guest_halt_poll_ns tests/fixtures/trace/haltpoll-seed.trace >"$TMP/noseed.trace"
+expect_exit 0 "$I" trace check --governor haltpoll --states $S "$TMP/noseed.trace"
+expect_out "agreement: 2 of 3 periods"
+sed 's/hz=250/hz=0/' tests/fixtures/trace/haltpoll-seed.trace >"$TMP/hzbad.trace"
+expect_exit 1 "$I" trace check --governor haltpoll --states $S "$TMP/hzbad.trace"
+expect_err "hzbad.trace:1: idlelab-kernel: hz is not 1..10000 or -"
+sed 's/(grow 50000)/(grew 50000)/' tests/fixtures/trace/haltpoll-seed.trace >"$TMP/hpbad.trace"
+expect_exit 1 "$I" trace check --governor haltpoll --states $S "$TMP/hpbad.trace"
+expect_err "hpbad.trace:8: guest_halt_poll_ns: not grow or shrink"
+
 # the latency limit from trace record's PM QoS lines: 0 us makes haltpoll poll
 # every time (4 of the 6 periods are polls); --latency-req wins over the lines
 (echo "# idlelab-pmqos start cpu_dma_latency_us=0"; cat "$H") >"$TMP/qos.trace"

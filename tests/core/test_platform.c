@@ -42,7 +42,7 @@ static void builtin_kvm(void **unused)
 	assert_int_equal(il_platform_load(&p, "kvm-haltpoll", &e), 0);
 	assert_string_equal(p.name, "kvm-haltpoll");
 	assert_int_equal(il_platform_ncpus(&p), 2);
-	assert_int_equal(p.hz, 1000);
+	assert_int_equal(p.hz, 250); /* CONFIG_HZ of the CI guest */
 	assert_true(p.nsources >= 2);
 	assert_true(p.hypervisor);
 	assert_string_equal(p.file, "builtin:kvm-haltpoll");
