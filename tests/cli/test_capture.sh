@@ -129,4 +129,25 @@ expect_exit 2 "$IDLELAB" platform capture --root "$FX/kvm-haltpoll" extra
 expect_err "capture: unexpected argument 'extra'"
 expect_exit 2 "$IDLELAB" platform frobnicate
 expect_err "unknown subcommand 'frobnicate' (show, capture)"
+# --- a tree that is no machine's: refused, nothing written ------------------
+# (an empty directory, and one with sys/devices/system/cpu but no cpu<N>/:
+# read as a machine, they made a platform file sim refuses and a capture)
+mkdir -p "$TMP/empty" "$TMP/nocpus/sys/devices/system/cpu"
+for t in empty nocpus; do
+	expect_exit 1 "$IDLELAB" platform capture --root "$TMP/$t" -o "$TMP/$t.ini"
+	expect_err "$TMP/$t: not a machine's tree: no"
+	[ -e "$TMP/$t.ini" ] && bad "platform capture of $t wrote a file" || ok
+	expect_exit 1 "$IDLELAB" platform capture --root "$TMP/$t"
+	[ -s "$TMP/out" ] && bad "platform capture of $t printed: $(cat "$TMP/out")" || ok
+	expect_exit 1 "$IDLELAB" capture --root "$TMP/$t" "$TMP/$t-copy"
+	expect_err "$TMP/$t: not a machine's tree: no"
+	[ -e "$TMP/$t-copy" ] && bad "capture of $t wrote a copy" || ok
+done
+expect_err "no CPU (cpu<N>/) in sys/devices/system/cpu"
+# a link on the way to the CPU directory is not followed
+mkdir -p "$TMP/linked/sys/devices/system"
+ln -s "$FX/kvm-haltpoll/sys/devices/system/cpu" "$TMP/linked/sys/devices/system/cpu"
+expect_exit 1 "$IDLELAB" platform capture --root "$TMP/linked" -o "$TMP/linked.ini"
+expect_err "not a machine's tree: a symbolic link on the way to sys/devices/system/cpu"
+[ -e "$TMP/linked.ini" ] && bad "platform capture through a link wrote a file" || ok
 finish

@@ -202,4 +202,12 @@ expect_err "unexpected argument 'extra'"
 expect_exit 1 "$IDLELAB" doctor --root "$TMP/nosuch"
 expect_err "$TMP/nosuch: cannot open: No such file or directory"
 [ -s "$TMP/out" ] && bad "output on a refusal" || ok
+# a tree that is no machine's (empty; no CPU directories): an error, not "no findings"
+mkdir -p "$TMP/empty" "$TMP/nocpus/sys/devices/system/cpu"
+expect_exit 1 "$IDLELAB" doctor --root "$TMP/empty"
+expect_err "$TMP/empty: not a machine's tree: no sys/devices/system/cpu"
+[ -s "$TMP/out" ] && bad "doctor printed on an empty tree: $(cat "$TMP/out")" || ok
+expect_exit 1 "$IDLELAB" doctor --root "$TMP/nocpus" --format json
+expect_err "$TMP/nocpus: not a machine's tree: no CPU (cpu<N>/) in sys/devices/system/cpu"
+[ -s "$TMP/out" ] && bad "doctor printed on a tree without CPUs" || ok
 finish
