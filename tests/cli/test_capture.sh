@@ -150,4 +150,16 @@ ln -s "$FX/kvm-haltpoll/sys/devices/system/cpu" "$TMP/linked/sys/devices/system/
 expect_exit 1 "$IDLELAB" platform capture --root "$TMP/linked" -o "$TMP/linked.ini"
 expect_err "not a machine's tree: a symbolic link on the way to sys/devices/system/cpu"
 [ -e "$TMP/linked.ini" ] && bad "platform capture through a link wrote a file" || ok
+# a tree read as a machine whose platform file would not load (two states of
+# one name): refused before -o is written, as sim --platform would refuse it
+cp -r "$FX/kvm-haltpoll" "$TMP/dup"
+chmod -R u+w "$TMP/dup"
+for c in 0 1; do
+	cp -r "$TMP/dup/sys/devices/system/cpu/cpu$c/cpuidle/state1" \
+		"$TMP/dup/sys/devices/system/cpu/cpu$c/cpuidle/state2"
+done
+expect_exit 1 "$IDLELAB" platform capture --root "$TMP/dup" -o "$TMP/dup.ini"
+expect_err "$TMP/dup: cannot make a platform of it: the captured platform:"
+expect_err "duplicate state name 'haltpoll idle'"
+[ -e "$TMP/dup.ini" ] && bad "platform capture wrote a file sim refuses" || ok
 finish
