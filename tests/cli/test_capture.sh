@@ -10,7 +10,7 @@
 . "$SRCDIR/tests/cli/lib.sh"
 FX="$SRCDIR/tests/fixtures/capture"
 TREES="amd-zen3-dummy-wait amd-zen3-nocstates intel-haswell-cst intel-haswell-acpi power10-menu
-       kvm-haltpoll intel-icx-states-off intel-icx-pm-qos intel-icx-healthy"
+       kvm-haltpoll intel-icx-states-off intel-icx-pm-qos intel-icx-teo intel-icx-healthy"
 
 ids() { # ids ROOT: the doctor finding ids, sorted
 	"$IDLELAB" doctor --root "$1" --format json |

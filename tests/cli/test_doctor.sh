@@ -32,9 +32,15 @@ want "$FX/power10-menu" "high-miss-rate poll-escape"
 want "$FX/kvm-haltpoll" "haltpoll-no-poll"
 want "$FX/intel-icx-states-off" "states-disabled"
 want "$FX/intel-icx-pm-qos" "pm-qos-limit"
+want "$FX/intel-icx-teo" "unexpected-governor"
 want "$FX/intel-icx-healthy" ""
 expect_exit 0 "$IDLELAB" doctor --root "$FX/intel-icx-healthy"
 expect_out "no findings"
+
+# every tree of the fixture directory is judged above
+for d in "$FX"/*/; do
+	grep -q "^want \"\$FX/$(basename "$d")\" " "$0" && ok || bad "tree $(basename "$d") is not judged"
+done
 
 # --- the text of a finding: evidence with the files, what to do -----------
 expect_exit 0 "$IDLELAB" doctor --root "$FX/amd-zen3-dummy-wait"
