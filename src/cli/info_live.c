@@ -537,7 +537,14 @@ int info_diff(const char *a, const char *b, const struct il_cpulist *only, enum 
 		}
 
 	{
-		const char *tsa = il_meta_get(&ma, "timestamp"), *tsb = il_meta_get(&mb, "timestamp");
+		/* a copy of a capture (capture --root) says when its source was read */
+		const char *tsa = il_meta_get(&ma, "source_timestamp"),
+			   *tsb = il_meta_get(&mb, "source_timestamp");
+
+		if (!tsa)
+			tsa = il_meta_get(&ma, "timestamp");
+		if (!tsb)
+			tsb = il_meta_get(&mb, "timestamp");
 
 		if (fmt == IL_FORMAT_JSON) {
 			struct il_json w;

@@ -752,7 +752,19 @@ void il_host_meta(const struct il_host *h, struct il_meta *m)
 	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%S", &tm);
 	il_meta_add(m, "format", "idlelab-meta 1");
 	il_meta_addf(m, "timestamp", "%s.%09ldZ", ts, rt.tv_nsec);
-	il_meta_addf(m, "boottime_ns", "%lld", (long long)bt.tv_sec * 1000000000LL + bt.tv_nsec);
+	if (h->live) {
+		il_meta_addf(m, "boottime_ns", "%lld",
+			     (long long)bt.tv_sec * 1000000000LL + bt.tv_nsec);
+	} else {
+		/*
+		 * A tree's counters were read on its machine at its boottime_ns
+		 * (beside its boot_id), not at this machine's clock now: info
+		 * --diff takes its interval from them. None recorded: none given.
+		 */
+		const char *b = h->has_meta ? il_meta_get(&h->meta, "boottime_ns") : NULL;
+		if (b)
+			il_meta_add(m, "boottime_ns", b);
+	}
 	il_meta_add(m, "root", h->root);
 	if (h->boot_id)
 		il_meta_add(m, "boot_id", h->boot_id);

@@ -40,6 +40,23 @@ done
 # the holders a capture recorded are carried into the copy's metadata
 grep -qx "pm_qos.holder: 2217 tuned" "$TMP/c-intel-icx-pm-qos/idlelab-meta.txt" && ok ||
 	bad "holders not carried over"
+# a copy keeps its source's clock: info --diff of two copies (made in the
+# other order) takes the interval from when the sources were read
+for n in 1 2; do
+	cp -r "$FX/kvm-haltpoll" "$TMP/src$n"
+	chmod -R u+w "$TMP/src$n"
+	sed -i "s/^boottime_ns: .*/boottime_ns: $((1000000000 + n * 2000000000))/" "$TMP/src$n/idlelab-meta.txt"
+done
+"$IDLELAB" capture --root "$TMP/src2" "$TMP/copy2" >/dev/null
+"$IDLELAB" capture --root "$TMP/src1" "$TMP/copy1" >/dev/null
+grep -qx "boottime_ns: 3000000000" "$TMP/copy1/idlelab-meta.txt" && ok ||
+	bad "the copy's boottime_ns: $(grep boottime "$TMP/copy1/idlelab-meta.txt")"
+expect_exit 0 "$IDLELAB" info --diff "$TMP/copy1" "$TMP/copy2"
+expect_out "interval: 2.000 s"
+expect_out "a: $TMP/copy1 ($(sed -n 's/^timestamp: //p' "$FX/kvm-haltpoll/idlelab-meta.txt"))"
+# a source without metadata: no boottime_ns made up from this machine's clock
+grep -q "^boottime_ns:" "$TMP/c-intel-icx-healthy/idlelab-meta.txt" &&
+	bad "a boottime_ns for a tree that recorded none" || ok
 # modes: the cpuidle files the kernel's, every other file 0444, directories 0755
 find "$TMP/c-intel-icx-healthy" -type f -printf '%m %P\n' | awk '
 	{ want = ($2 ~ /cpuidle\/state[0-9]+\/disable$/ || $2 ~ /cpuidle\/current_governor$/) ? "644" : "444" }
