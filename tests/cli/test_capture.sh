@@ -40,6 +40,15 @@ done
 # the holders a capture recorded are carried into the copy's metadata
 grep -qx "pm_qos.holder: 2217 tuned" "$TMP/c-intel-icx-pm-qos/idlelab-meta.txt" && ok ||
 	bad "holders not carried over"
+# the metadata info --save writes on the machine (il_host_meta), here of a tree:
+# uptime, release, command line, cpuidle and cpufreq module parameters, PM QoS
+M="$TMP/c-intel-icx-pm-qos/idlelab-meta.txt"
+for l in "uptime_s: 86400.00" "kernel_release: 6.12.0-55.9.1.el10_0.x86_64" \
+	"cmdline: $(cat "$FX/intel-icx-pm-qos/proc/cmdline")" "param.cpuidle.off: 0" \
+	"param.intel_idle.max_cstate: 9" "param.cpufreq.default_governor: schedutil" \
+	"param.cpufreq.off: 0" "pm_qos.cpu_dma_latency_us: 1" "pm_qos.holders: 1"; do
+	grep -qxF "$l" "$M" && ok || bad "capture metadata lacks '$l'"
+done
 # a copy keeps its source's clock: info --diff of two copies (made in the
 # other order) takes the interval from when the sources were read
 for n in 1 2; do
