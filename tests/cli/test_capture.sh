@@ -122,6 +122,13 @@ for t in $TREES; do
 	expect_exit 0 "$IDLELAB" sim --platform "$TMP/$t.ini" --wl-opt loops=2 --wl-opt intervals=10,100 --duration 20ms --format csv
 	[ "$(wc -l <"$TMP/out")" -gt 1 ] && ok || bad "$t: sim printed no rows"
 done
+# a write error of -o (a file-size limit smaller than the file) leaves no file
+mkdir -p "$TMP/plim"
+(ulimit -f 1; "$IDLELAB" platform capture --root "$FX/amd-zen3-dummy-wait" -o "$TMP/plim/p.ini" \
+	>"$TMP/out" 2>"$TMP/err")
+rc=$?
+[ $rc -eq 1 ] && grep -q "p.ini: cannot write: File too large" "$TMP/err" && [ -z "$(ls -A "$TMP/plim")" ] &&
+	ok || bad "platform capture -o, file-size limit: rc $rc, $(cat "$TMP/err"), left: $(ls -A "$TMP/plim")"
 # the facts each tree shows
 "$IDLELAB" platform show "$TMP/kvm-haltpoll.ini" >"$TMP/out"
 expect_out "cpus: 2 (1 package x 2 cores x 1 threads), HZ=250"
