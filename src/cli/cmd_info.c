@@ -557,8 +557,9 @@ const struct il_command cmd_info = {
 	"                    `idlelab capture` trees), rates from their boot times,\n"
 	"                    and what else changed (governor, parameters, disable)\n\n"
 	"A garbage or unreadable file is reported on stderr as\n"
-	"'idlelab: PATH: what is wrong', shows as n/a and makes the exit status 1;\n"
-	"a missing cpuidle directory is an error. Symbolic links below the root\n"
+	"'idlelab: PATH: what is wrong', shows as n/a and makes the exit status 1\n"
+	"(with --diff, where the trees are saved input, it is an error and nothing\n"
+	"is printed); a missing cpuidle directory is an error. Symbolic links below the root\n"
 	"are never followed (sysfs has none where info reads), only regular files\n"
 	"of at most a page are read; --save writes only the known file names, as\n"
 	"text, with the kernel's modes (0444, 0644 for disable and current_governor).\n",

@@ -17,6 +17,7 @@
 #include "idlelab/platform.h"
 #include "idlelab/release.h"
 #include "idlelab/report.h"
+#include "util.h"
 
 static int platforms_run(int argc, char **argv)
 {
@@ -373,6 +374,20 @@ static int capture_run(int argc, char **argv)
 	il_host_free(&h);
 	if (!text)
 		return cli_usage_error("platform", "--name: %s", err.msg);
+	{
+		/* what sim --platform will read: a file that does not load is not written */
+		struct il_platform *p = il_xcalloc(1, sizeof(*p));
+		struct il_err lerr;
+		char msg[IL_ERR_MSG_MAX + IL_ERR_FILE_MAX + 32];
+
+		r = il_platform_load_string(p, text, strlen(text), "the captured platform", &lerr);
+		free(p);
+		if (r) {
+			free(text);
+			return cli_error("%s: cannot make a platform of it: %s", root ? root : "/",
+					 il_err_format(&lerr, msg, sizeof(msg)));
+		}
+	}
 	if (il_out_open(&o, out, &err)) {
 		free(text);
 		return cli_report(&err);

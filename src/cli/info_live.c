@@ -450,6 +450,16 @@ int info_diff(const char *a, const char *b, const struct il_cpulist *only, enum 
 		cli_report(&ia.notes.items[i]);
 	for (int i = 0; i < ib.notes.n; i++)
 		cli_report(&ib.notes.items[i]);
+	/*
+	 * A saved snapshot is input, not a machine read while it runs: a file
+	 * in it that is garbage, unreadable or missing makes it no snapshot to
+	 * take differences from, and no table with holes is printed.
+	 */
+	if (ia.notes.n || ib.notes.n) {
+		r = cli_error("%s: a file of the snapshot is bad (above): no differences printed",
+			      ia.notes.n ? a : b);
+		goto out;
+	}
 
 	/* the interval: CLOCK_BOOTTIME of both reads, within one boot */
 	{
@@ -527,7 +537,14 @@ int info_diff(const char *a, const char *b, const struct il_cpulist *only, enum 
 		}
 
 	{
-		const char *tsa = il_meta_get(&ma, "timestamp"), *tsb = il_meta_get(&mb, "timestamp");
+		/* a copy of a capture (capture --root) says when its source was read */
+		const char *tsa = il_meta_get(&ma, "source_timestamp"),
+			   *tsb = il_meta_get(&mb, "source_timestamp");
+
+		if (!tsa)
+			tsa = il_meta_get(&ma, "timestamp");
+		if (!tsb)
+			tsb = il_meta_get(&mb, "timestamp");
 
 		if (fmt == IL_FORMAT_JSON) {
 			struct il_json w;
@@ -597,8 +614,6 @@ int info_diff(const char *a, const char *b, const struct il_cpulist *only, enum 
 		}
 	}
 	il_sysfs_delta_free(&d);
-	if (ia.notes.n || ib.notes.n)
-		r = 1;
 out:
 	free(ch);
 	il_sysfs_info_free(&ia);

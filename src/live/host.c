@@ -546,8 +546,35 @@ int il_host_read(const char *root, bool with_files, struct il_host *h, struct il
 		memset(h, 0, sizeof(*h));
 		return -e;
 	}
+	{
+		/*
+		 * Every Linux machine has the CPU directory (the cpuidle tree below
+		 * it may be absent); a tree without it is no machine's: judging it
+		 * would report a healthy machine made of defaults.
+		 */
+		int cfd = il_tree_opendir_path(rd.rootfd, CPU_DIR);
+		if (cfd < 0) {
+			int e = -cfd;
+			il_err_set_at(err, e, h->root, 0, "not a machine's tree: %s" CPU_DIR
+				      " (idlelab capture DIR writes one)",
+				      e == ELOOP ? "a symbolic link on the way to " :
+				      e == ENOENT ? "no " : "cannot open ");
+			close(rd.rootfd);
+			free(h->root);
+			memset(h, 0, sizeof(*h));
+			return -e;
+		}
+		close(cfd);
+	}
 	h->sysfs_rc = il_sysfs_read_below(h->root, CPU_DIR, NULL, &h->sysfs, &h->sysfs_err);
 	read_cpus(&rd);
+	if (!h->ncpus) {
+		il_err_set_at(err, ENOENT, h->root, 0, "not a machine's tree: no CPU (cpu<N>/) in "
+			      CPU_DIR);
+		close(rd.rootfd);
+		il_host_free(h);
+		return -ENOENT;
+	}
 	read_params(&rd);
 	h->release = read_text(&rd, "proc/sys/kernel/osrelease", PAGE, &il_tree_proc);
 	h->version = read_text(&rd, "proc/version", PAGE, &il_tree_proc);
@@ -725,7 +752,19 @@ void il_host_meta(const struct il_host *h, struct il_meta *m)
 	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%S", &tm);
 	il_meta_add(m, "format", "idlelab-meta 1");
 	il_meta_addf(m, "timestamp", "%s.%09ldZ", ts, rt.tv_nsec);
-	il_meta_addf(m, "boottime_ns", "%lld", (long long)bt.tv_sec * 1000000000LL + bt.tv_nsec);
+	if (h->live) {
+		il_meta_addf(m, "boottime_ns", "%lld",
+			     (long long)bt.tv_sec * 1000000000LL + bt.tv_nsec);
+	} else {
+		/*
+		 * A tree's counters were read on its machine at its boottime_ns
+		 * (beside its boot_id), not at this machine's clock now: info
+		 * --diff takes its interval from them. None recorded: none given.
+		 */
+		const char *b = h->has_meta ? il_meta_get(&h->meta, "boottime_ns") : NULL;
+		if (b)
+			il_meta_add(m, "boottime_ns", b);
+	}
 	il_meta_add(m, "root", h->root);
 	if (h->boot_id)
 		il_meta_add(m, "boot_id", h->boot_id);

@@ -10,7 +10,7 @@
 . "$SRCDIR/tests/cli/lib.sh"
 FX="$SRCDIR/tests/fixtures/capture"
 TREES="amd-zen3-dummy-wait amd-zen3-nocstates intel-haswell-cst intel-haswell-acpi power10-menu
-       kvm-haltpoll intel-icx-states-off intel-icx-pm-qos intel-icx-healthy"
+       kvm-haltpoll intel-icx-states-off intel-icx-pm-qos intel-icx-teo intel-icx-healthy"
 
 ids() { # ids ROOT: the doctor finding ids, sorted
 	"$IDLELAB" doctor --root "$1" --format json |
@@ -40,6 +40,32 @@ done
 # the holders a capture recorded are carried into the copy's metadata
 grep -qx "pm_qos.holder: 2217 tuned" "$TMP/c-intel-icx-pm-qos/idlelab-meta.txt" && ok ||
 	bad "holders not carried over"
+# the metadata info --save writes on the machine (il_host_meta), here of a tree:
+# uptime, release, command line, cpuidle and cpufreq module parameters, PM QoS
+M="$TMP/c-intel-icx-pm-qos/idlelab-meta.txt"
+for l in "uptime_s: 86400.00" "kernel_release: 6.12.0-55.9.1.el10_0.x86_64" \
+	"cmdline: $(cat "$FX/intel-icx-pm-qos/proc/cmdline")" "param.cpuidle.off: 0" \
+	"param.intel_idle.max_cstate: 9" "param.cpufreq.default_governor: schedutil" \
+	"param.cpufreq.off: 0" "pm_qos.cpu_dma_latency_us: 1" "pm_qos.holders: 1"; do
+	grep -qxF "$l" "$M" && ok || bad "capture metadata lacks '$l'"
+done
+# a copy keeps its source's clock: info --diff of two copies (made in the
+# other order) takes the interval from when the sources were read
+for n in 1 2; do
+	cp -r "$FX/kvm-haltpoll" "$TMP/src$n"
+	chmod -R u+w "$TMP/src$n"
+	sed -i "s/^boottime_ns: .*/boottime_ns: $((1000000000 + n * 2000000000))/" "$TMP/src$n/idlelab-meta.txt"
+done
+"$IDLELAB" capture --root "$TMP/src2" "$TMP/copy2" >/dev/null
+"$IDLELAB" capture --root "$TMP/src1" "$TMP/copy1" >/dev/null
+grep -qx "boottime_ns: 3000000000" "$TMP/copy1/idlelab-meta.txt" && ok ||
+	bad "the copy's boottime_ns: $(grep boottime "$TMP/copy1/idlelab-meta.txt")"
+expect_exit 0 "$IDLELAB" info --diff "$TMP/copy1" "$TMP/copy2"
+expect_out "interval: 2.000 s"
+expect_out "a: $TMP/copy1 ($(sed -n 's/^timestamp: //p' "$FX/kvm-haltpoll/idlelab-meta.txt"))"
+# a source without metadata: no boottime_ns made up from this machine's clock
+grep -q "^boottime_ns:" "$TMP/c-intel-icx-healthy/idlelab-meta.txt" &&
+	bad "a boottime_ns for a tree that recorded none" || ok
 # modes: the cpuidle files the kernel's, every other file 0444, directories 0755
 find "$TMP/c-intel-icx-healthy" -type f -printf '%m %P\n' | awk '
 	{ want = ($2 ~ /cpuidle\/state[0-9]+\/disable$/ || $2 ~ /cpuidle\/current_governor$/) ? "644" : "444" }
@@ -96,6 +122,13 @@ for t in $TREES; do
 	expect_exit 0 "$IDLELAB" sim --platform "$TMP/$t.ini" --wl-opt loops=2 --wl-opt intervals=10,100 --duration 20ms --format csv
 	[ "$(wc -l <"$TMP/out")" -gt 1 ] && ok || bad "$t: sim printed no rows"
 done
+# a write error of -o (a file-size limit smaller than the file) leaves no file
+mkdir -p "$TMP/plim"
+(ulimit -f 1; "$IDLELAB" platform capture --root "$FX/amd-zen3-dummy-wait" -o "$TMP/plim/p.ini" \
+	>"$TMP/out" 2>"$TMP/err")
+rc=$?
+[ $rc -eq 1 ] && grep -q "p.ini: cannot write: File too large" "$TMP/err" && [ -z "$(ls -A "$TMP/plim")" ] &&
+	ok || bad "platform capture -o, file-size limit: rc $rc, $(cat "$TMP/err"), left: $(ls -A "$TMP/plim")"
 # the facts each tree shows
 "$IDLELAB" platform show "$TMP/kvm-haltpoll.ini" >"$TMP/out"
 expect_out "cpus: 2 (1 package x 2 cores x 1 threads), HZ=250"
@@ -129,4 +162,37 @@ expect_exit 2 "$IDLELAB" platform capture --root "$FX/kvm-haltpoll" extra
 expect_err "capture: unexpected argument 'extra'"
 expect_exit 2 "$IDLELAB" platform frobnicate
 expect_err "unknown subcommand 'frobnicate' (show, capture)"
+# --- a tree that is no machine's: refused, nothing written ------------------
+# (an empty directory, and one with sys/devices/system/cpu but no cpu<N>/:
+# read as a machine, they made a platform file sim refuses and a capture)
+mkdir -p "$TMP/empty" "$TMP/nocpus/sys/devices/system/cpu"
+for t in empty nocpus; do
+	expect_exit 1 "$IDLELAB" platform capture --root "$TMP/$t" -o "$TMP/$t.ini"
+	expect_err "$TMP/$t: not a machine's tree: no"
+	[ -e "$TMP/$t.ini" ] && bad "platform capture of $t wrote a file" || ok
+	expect_exit 1 "$IDLELAB" platform capture --root "$TMP/$t"
+	[ -s "$TMP/out" ] && bad "platform capture of $t printed: $(cat "$TMP/out")" || ok
+	expect_exit 1 "$IDLELAB" capture --root "$TMP/$t" "$TMP/$t-copy"
+	expect_err "$TMP/$t: not a machine's tree: no"
+	[ -e "$TMP/$t-copy" ] && bad "capture of $t wrote a copy" || ok
+done
+expect_err "no CPU (cpu<N>/) in sys/devices/system/cpu"
+# a link on the way to the CPU directory is not followed
+mkdir -p "$TMP/linked/sys/devices/system"
+ln -s "$FX/kvm-haltpoll/sys/devices/system/cpu" "$TMP/linked/sys/devices/system/cpu"
+expect_exit 1 "$IDLELAB" platform capture --root "$TMP/linked" -o "$TMP/linked.ini"
+expect_err "not a machine's tree: a symbolic link on the way to sys/devices/system/cpu"
+[ -e "$TMP/linked.ini" ] && bad "platform capture through a link wrote a file" || ok
+# a tree read as a machine whose platform file would not load (two states of
+# one name): refused before -o is written, as sim --platform would refuse it
+cp -r "$FX/kvm-haltpoll" "$TMP/dup"
+chmod -R u+w "$TMP/dup"
+for c in 0 1; do
+	cp -r "$TMP/dup/sys/devices/system/cpu/cpu$c/cpuidle/state1" \
+		"$TMP/dup/sys/devices/system/cpu/cpu$c/cpuidle/state2"
+done
+expect_exit 1 "$IDLELAB" platform capture --root "$TMP/dup" -o "$TMP/dup.ini"
+expect_err "$TMP/dup: cannot make a platform of it: the captured platform:"
+expect_err "duplicate state name 'haltpoll idle'"
+[ -e "$TMP/dup.ini" ] && bad "platform capture wrote a file sim refuses" || ok
 finish

@@ -32,9 +32,15 @@ want "$FX/power10-menu" "high-miss-rate poll-escape"
 want "$FX/kvm-haltpoll" "haltpoll-no-poll"
 want "$FX/intel-icx-states-off" "states-disabled"
 want "$FX/intel-icx-pm-qos" "pm-qos-limit"
+want "$FX/intel-icx-teo" "unexpected-governor"
 want "$FX/intel-icx-healthy" ""
 expect_exit 0 "$IDLELAB" doctor --root "$FX/intel-icx-healthy"
 expect_out "no findings"
+
+# every tree of the fixture directory is judged above
+for d in "$FX"/*/; do
+	grep -q "^want \"\$FX/$(basename "$d")\" " "$0" && ok || bad "tree $(basename "$d") is not judged"
+done
 
 # --- the text of a finding: evidence with the files, what to do -----------
 expect_exit 0 "$IDLELAB" doctor --root "$FX/amd-zen3-dummy-wait"
@@ -202,4 +208,12 @@ expect_err "unexpected argument 'extra'"
 expect_exit 1 "$IDLELAB" doctor --root "$TMP/nosuch"
 expect_err "$TMP/nosuch: cannot open: No such file or directory"
 [ -s "$TMP/out" ] && bad "output on a refusal" || ok
+# a tree that is no machine's (empty; no CPU directories): an error, not "no findings"
+mkdir -p "$TMP/empty" "$TMP/nocpus/sys/devices/system/cpu"
+expect_exit 1 "$IDLELAB" doctor --root "$TMP/empty"
+expect_err "$TMP/empty: not a machine's tree: no sys/devices/system/cpu"
+[ -s "$TMP/out" ] && bad "doctor printed on an empty tree: $(cat "$TMP/out")" || ok
+expect_exit 1 "$IDLELAB" doctor --root "$TMP/nocpus" --format json
+expect_err "$TMP/nocpus: not a machine's tree: no CPU (cpu<N>/) in sys/devices/system/cpu"
+[ -s "$TMP/out" ] && bad "doctor printed on a tree without CPUs" || ok
 finish

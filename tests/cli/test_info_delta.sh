@@ -110,6 +110,23 @@ ln -sf /etc/passwd "$TMP/g/idlelab-meta.txt"
 expect_exit 1 "$IDLELAB" info --diff "$TMP/a" "$TMP/g"
 expect_err "idlelab-meta.txt: symbolic link: not followed"
 
+# a bad file in a saved snapshot: an error naming it, no table with holes
+for how in garbage twolines missing; do
+	mk "$TMP/h" 4000000000 boot-1
+	case $how in
+	garbage) echo garbage >"$TMP/h/cpu0/cpuidle/state1/usage"; msg="usage: not a number: 'garbage'" ;;
+	twolines) printf '12\n34\n' >"$TMP/h/cpu1/cpuidle/state0/time"; msg="cpu1/cpuidle/state0/time: not a number" ;;
+	missing) rm "$TMP/h/cpu0/cpuidle/state1/time"; msg="cpu0/cpuidle/state1/time: missing" ;;
+	esac
+	expect_exit 1 "$IDLELAB" info --diff "$TMP/a" "$TMP/h"
+	expect_err "$msg"
+	expect_err "$TMP/h: a file of the snapshot is bad (above): no differences printed"
+	[ -s "$TMP/out" ] && bad "--diff printed on a bad snapshot ($how): $(cat "$TMP/out")" || ok
+	expect_exit 1 "$IDLELAB" info --diff "$TMP/h" "$TMP/b" --format json
+	[ -s "$TMP/out" ] && bad "--diff json printed on a bad snapshot ($how)" || ok
+	rm -rf "$TMP/h"
+done
+
 # --- --interval on a tree that does not move: the shape -------------------
 # (not the elapsed time: how long 10 ms take depends on the machine's load)
 expect_exit 0 "$IDLELAB" info --sysfs-root "$FX/intel-icx-intel_idle" --interval 10ms --count 3

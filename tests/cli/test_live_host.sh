@@ -40,6 +40,19 @@ for k in format timestamp boottime_ns boot_id uptime_s kernel_release cmdline sy
 done
 grep -qx "kernel_release: $(cat /proc/sys/kernel/osrelease)" "$TMP/s1/idlelab-meta.txt" && ok ||
 	bad "kernel_release"
+# the module parameters and PM QoS this machine has
+for m in cpuidle cpufreq haltpoll intel_idle processor; do
+	for f in /sys/module/$m/parameters/*; do
+		[ -r "$f" ] || continue
+		grep -qxF "param.$m.$(basename "$f"): $(cat "$f")" "$TMP/s1/idlelab-meta.txt" && ok ||
+			bad "--save metadata lacks param.$m.$(basename "$f")"
+	done
+done
+if [ -r /dev/cpu_dma_latency ]; then
+	grep -q "^pm_qos.cpu_dma_latency_us: [0-9]*$" "$TMP/s1/idlelab-meta.txt" && ok ||
+		bad "--save metadata lacks pm_qos.cpu_dma_latency_us"
+fi
+grep -q "^pm_qos.holders: [0-9]*$" "$TMP/s1/idlelab-meta.txt" && ok || bad "--save metadata lacks pm_qos.holders"
 sleep 0.2
 expect_exit 0 "$IDLELAB" info --save "$TMP/s2"
 expect_exit 0 "$IDLELAB" info --diff "$TMP/s1" "$TMP/s2"

@@ -89,6 +89,44 @@ unchanged "SIGINT"
 grep -q "latency: interrupted: the rows done so far" "$TMP/int" && ok || bad "SIGINT message: $(cat "$TMP/int")"
 grep -q "^halt " "$TMP/int.out" && ok || bad "SIGINT: no row: $(cat "$TMP/int.out")"
 
+# the other commands on the other signals: sweep on SIGINT (the rows so
+# far), latency on SIGTERM, sweep on SIGHUP; each writes everything back
+sigrun() { # sigrun SIG WANT_RC WHAT CMD...: start CMD, wait for its change, send SIG
+	local sig=$1 want=$2 what=$3
+	shift 3
+	python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+		"$@" >"$TMP/sig.out" 2>"$TMP/sig" &
+	pid=$!
+	for _ in $(seq 400); do [ "$(cat "$G")" = menu ] && [ "$(cat "$D1")" = 1 ] && break; sleep 0.05; done
+	[ "$(cat "$G")" = menu ] && [ "$(cat "$D1")" = 1 ] && ok || bad "$what: never changed the tree"
+	sleep 0.3
+	kill -"$sig" $pid
+	wait $pid
+	rc=$?
+	[ $rc -eq "$want" ] && ok || bad "$what: exit $rc (want $want): $(cat "$TMP/sig")"
+	unchanged "$what"
+	grep -qF "restored $G to 'haltpoll'" "$TMP/sig" && grep -qF "restored $D1 to '0'" "$TMP/sig" &&
+		ok || bad "$what: no restore message: $(cat "$TMP/sig")"
+}
+sigrun INT 0 "sweep SIGINT" "$IDLELAB" sweep --root "$R" --loops 10000000 --intervals 1000 \
+	--governor menu --disable 0
+grep -q "sweep: interrupted: the rows done so far" "$TMP/sig" && ok || bad "sweep SIGINT message"
+sigrun TERM 143 "latency SIGTERM" "$IDLELAB" latency --root "$R" --mode halt --samples 10000000 \
+	--gap 1ms --governor menu --disable POLL
+[ -s "$TMP/sig.out" ] && bad "latency SIGTERM printed rows" || ok
+sigrun HUP 129 "sweep SIGHUP" "$IDLELAB" sweep --root "$R" --loops 10000000 --intervals 1000 \
+	--governor menu --disable 0
+
+# an error after the changes (the wakee CPU has no counters): written back
+cp -r "$R" "$TMP/r2"
+rm -r "$TMP/r2/sys/devices/system/cpu/cpu1/cpuidle"
+expect_exit 1 "$IDLELAB" sweep --root "$TMP/r2" --loops 3 --intervals 30 --governor menu
+expect_err "changed $TMP/r2/sys/devices/system/cpu/cpuidle/current_governor from 'haltpoll' to 'menu'"
+expect_err "restored $TMP/r2/sys/devices/system/cpu/cpuidle/current_governor to 'haltpoll'"
+[ "$(cat "$TMP/r2/sys/devices/system/cpu/cpuidle/current_governor")" = haltpoll ] && ok ||
+	bad "sweep error: governor left changed"
+[ -s "$TMP/out" ] && bad "sweep error: output $(cat "$TMP/out")" || ok
+
 # --- latency: rows per mode, both directions of pingpong -------------------
 expect_exit 0 "$IDLELAB" latency --root "$R" --samples 20 --gap 50us --format csv
 [ "$(head -1 "$TMP/out")" = "mode,from_cpu,to_cpu,samples,dropped,min_us,p25_us,p50_us,p75_us,p90_us,p99_us,p999_us,max_us,mean_us,switches_per_s" ] &&

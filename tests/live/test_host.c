@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "idlelab/doctor.h"
 #include "idlelab/host.h"
 #include "idlelab/outfile.h"
 #include "idlelab/restore.h"
@@ -354,6 +355,84 @@ static void test_delta(void **state)
 	il_sysfs_info_free(&b);
 }
 
+/* The ids doctor finds on h over window w (NULL: since boot), and the first title of id. */
+static int doctor_ids(const struct il_host *h, const struct il_sysfs_delta *w, const char *id,
+		      char *title, size_t size)
+{
+	struct il_doctor_opts o;
+	struct il_doctor d;
+	int n = 0;
+
+	il_doctor_opts_default(&o);
+	o.window = w;
+	il_doctor_run(h, &o, &d);
+	if (title)
+		title[0] = '\0';
+	for (int i = 0; i < d.n; i++)
+		if (!strcmp(d.findings[i].id, id)) {
+			if (title && !n)
+				snprintf(title, size, "%s", d.findings[i].title);
+			n++;
+		}
+	il_doctor_free(&d);
+	return n;
+}
+
+/*
+ * high-miss-rate over a window (doctor --interval on the live machine):
+ * judged by the window's differences, not by the counters since boot.
+ * amd-zen3-dummy-wait has C2 above on 75 % of its entries since boot.
+ */
+static void test_doctor_window(void **state)
+{
+	static const char *cpu = "b/sys/devices/system/cpu/cpu";
+	struct il_host h;
+	struct il_sysfs_info a, b;
+	struct il_sysfs_delta w;
+	struct il_err err;
+	char cmd[1024], rel[256], title[256], val[32];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "cp -r %s/capture/amd-zen3-dummy-wait %s/b", FIXTURES, tmpdir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(il_host_read(tpath("b"), false, &h, &err), 0);
+	assert_int_equal(doctor_ids(&h, NULL, "high-miss-rate", title, sizeof(title)), 1);
+	assert_non_null(strstr(title, "state2 C2: too deep for the idle period (above) on 7"));
+	assert_non_null(strstr(title, "since boot"));
+	assert_int_equal(il_sysfs_read_below(tpath("b"), "sys/devices/system/cpu", NULL, &a, &err), 0);
+
+	/* in the window C2 misses 1 % (10 of 1000), C1 is too shallow on 50 % (500 of 1000) */
+	for (int c = 0; c < 2; c++) {
+		static const struct { int state; const char *file; unsigned long long add; } mv[] = {
+			{ 2, "usage", 1000 }, { 2, "above", 10 }, { 1, "usage", 1000 }, { 1, "below", 500 },
+		};
+		for (size_t k = 0; k < sizeof(mv) / sizeof(mv[0]); k++) {
+			const struct il_sysfs_val *v = &a.cpus[c].states[mv[k].state].val[
+				!strcmp(mv[k].file, "usage") ? IL_SF_USAGE :
+				!strcmp(mv[k].file, "above") ? IL_SF_ABOVE : IL_SF_BELOW];
+			snprintf(rel, sizeof(rel), "%s%d/cpuidle/state%d/%s", cpu, c, mv[k].state,
+				 mv[k].file);
+			snprintf(val, sizeof(val), "%llu\n", (unsigned long long)v->v + mv[k].add);
+			chmod(tpath(rel), 0644);
+			put(rel, val);
+		}
+	}
+	assert_int_equal(il_sysfs_read_below(tpath("b"), "sys/devices/system/cpu", NULL, &b, &err), 0);
+	assert_int_equal(il_sysfs_delta(&a, &b, 1000000000, &w, &err), 0);
+	assert_int_equal(doctor_ids(&h, &w, "high-miss-rate", title, sizeof(title)), 1);
+	assert_non_null(strstr(title, "state1 C1: a deeper state would have fitted (below) on 50.0%"));
+	assert_non_null(strstr(title, "in the window, on 2 of 2 CPUs judged"));
+	il_sysfs_delta_free(&w);
+
+	/* fewer than 100 entries in the window: not judged */
+	assert_int_equal(il_sysfs_delta(&a, &a, 1000000000, &w, &err), 0);
+	assert_int_equal(doctor_ids(&h, &w, "high-miss-rate", NULL, 0), 0);
+	il_sysfs_delta_free(&w);
+	il_sysfs_info_free(&a);
+	il_sysfs_info_free(&b);
+	il_host_free(&h);
+}
+
 /* ------------------------------------------------------------------ */
 /* Changes and their restore */
 
@@ -490,6 +569,7 @@ int main(void)
 		cmocka_unit_test(test_config),
 		cmocka_unit_test_setup_teardown(test_host_tree, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_delta, setup_tmp, teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_doctor_window, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_change_restore, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_change_refusals, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_change_exit_and_signal, setup_tmp, teardown_tmp),
