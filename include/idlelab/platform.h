@@ -54,7 +54,10 @@ struct il_cst_entry {
 enum il_cpufreq_driver { IL_CPUFREQ_NONE = 0, IL_CPUFREQ_ACPI, IL_CPUFREQ_INTEL_PSTATE };
 enum il_cpufreq_scope { IL_CPUFREQ_SCOPE_CPU = 0, IL_CPUFREQ_SCOPE_CORE,
 			IL_CPUFREQ_SCOPE_PACKAGE };
-/* intel_pstate's operation mode: AUTO is the release's default (passive without HWP from 5.9). */
+/*
+ * intel_pstate's operation mode: AUTO is the release's default (passive
+ * without HWP from 5.8, 33aa46f252c7).
+ */
 enum il_pstate_mode { IL_PSTATE_MODE_AUTO = 0, IL_PSTATE_MODE_ACTIVE, IL_PSTATE_MODE_PASSIVE };
 
 /* One "key = value" option such as "idle=halt" or "intel_idle.max_cstate=1". */

@@ -1356,9 +1356,10 @@ static int finish_cpufreq(struct parse_ctx *c)
 				     "give one of them", key_line(c, s, "pstates"));
 	if (!p->npstates && !key_given(c, s, "pstate_step_mhz"))
 		p->pstate_step_mhz = 100;
-	if (key_given(c, s, "mode") && p->cpufreq_driver != IL_CPUFREQ_INTEL_PSTATE)
+	if (p->pstate_mode != IL_PSTATE_MODE_AUTO && p->cpufreq_driver != IL_CPUFREQ_INTEL_PSTATE)
 		return il_err_set_at(c->err, EINVAL, c->fname, key_line(c, s, "mode"),
-				     "mode: only for driver = intel_pstate");
+				     "mode: %s is for driver = intel_pstate",
+				     il_pstate_mode_name(p->pstate_mode));
 	if (p->cpufreq_driver == IL_CPUFREQ_INTEL_PSTATE &&
 	    (p->arch != IL_ARCH_X86 || p->vendor != IL_VENDOR_INTEL))
 		return il_err_set_at(c->err, EINVAL, c->fname, key_line(c, s, "driver"),
@@ -1454,21 +1455,22 @@ int il_platform_load_string(struct il_platform *p, const char *text, size_t len,
 		return il_err_set_at(err, ENOMEM, name, 0, "cannot parse (out of memory)");
 
 	r = ini_parse_stream(reader, &c, handler, &c);
-	free(c.seen);
 	if (c.first_error && !(r > 0 && r < c.first_error))
-		return -EINVAL;
-	if (r > 0) {
+		r = -EINVAL;
+	else if (r > 0)
 		/* a syntax error inih found itself (no '=' or unclosed '[') */
-		return il_err_set_at(err, EINVAL, name, r,
-				     "%s", c.line_too_long ? "line too long"
-							   : "syntax error (expected [section] or key = value)");
-	}
-	if (r < 0)
-		return il_err_set_at(err, ENOMEM, name, 0, "cannot parse (out of memory)");
-	if (c.line_too_long)
-		return il_err_set_at(err, EINVAL, name, c.line, "line longer than %d characters",
-				     LINE_MAX_LEN - 3);
-	return finish(&c);
+		r = il_err_set_at(err, EINVAL, name, r,
+				  "%s", c.line_too_long ? "line too long"
+							: "syntax error (expected [section] or key = value)");
+	else if (r < 0)
+		r = il_err_set_at(err, ENOMEM, name, 0, "cannot parse (out of memory)");
+	else if (c.line_too_long)
+		r = il_err_set_at(err, EINVAL, name, c.line, "line longer than %d characters",
+				  LINE_MAX_LEN - 3);
+	else
+		r = finish(&c); /* reads the keys seen (their lines) */
+	free(c.seen);
+	return r;
 }
 
 int il_platform_load_file(struct il_platform *p, const char *path, struct il_err *err)
