@@ -1604,9 +1604,12 @@ int il_platform_pstates(const struct il_platform *p, double *mhz, int max)
 	/* acpi-cpufreq's turbo entry: base + 1 MHz, the request that lets the hardware turbo */
 	if (p->nturbo && p->turbo_mhz[0] > p->base_mhz)
 		mhz[n++] = p->base_mhz + 1;
-	for (double f = p->base_mhz; n < max && f >= p->efficient_mhz - 1e-9;
-	     f -= p->pstate_step_mhz)
+	for (int i = 0; n < max; i++) {
+		double f = p->base_mhz - i * p->pstate_step_mhz; /* no drift from repeated steps */
+		if (f < p->efficient_mhz - 1e-9)
+			break;
 		mhz[n++] = f;
+	}
 	if (n < max && mhz[n - 1] > p->efficient_mhz + 1e-9)
 		mhz[n++] = p->efficient_mhz; /* the step does not land on it: the table ends there */
 	return n;
