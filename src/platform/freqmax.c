@@ -153,6 +153,11 @@ int il_platform_freq_max(const struct il_platform *p, const char *rel, struct il
 			none(o, IL_FMAX_NONE, "no frequency invariance on this architecture");
 		return 0;
 	}
+	/* guests first, of any vendor: KVM does not offer APERF/MPERF by default */
+	if (p->hypervisor) {
+		none(o, IL_FMAX_NONE, "guest: X86_FEATURE_APERFMPERF is not offered");
+		return 0;
+	}
 	if (p->vendor == IL_VENDOR_AMD || p->vendor == IL_VENDOR_HYGON) {
 		if (il_release_cmp(rel, AMD_FI_RELEASE) < 0)
 			none(o, IL_FMAX_NONE, "x86 frequency invariance is Intel-only before %s",
@@ -169,10 +174,6 @@ int il_platform_freq_max(const struct il_platform *p, const char *rel, struct il
 	}
 	if (il_release_cmp(rel, FI_RELEASE) < 0) {
 		none(o, IL_FMAX_NONE, "no frequency invariance on x86 before %s", FI_RELEASE);
-		return 0;
-	}
-	if (p->hypervisor) {
-		none(o, IL_FMAX_NONE, "guest: X86_FEATURE_APERFMPERF is not offered");
 		return 0;
 	}
 	if (p->family == 6 && hybrid_model(p->model)) {

@@ -109,6 +109,9 @@ expect_exit 0 "$I" platforms
 expect_out "amd-zen3-nocstates"
 expect_out "ibm-power10-dedicated"
 expect_out "ibm-power10-shared"
+expect_out "intel-broadwell-ep"
+expect_out "intel-atom-z8350"
+expect_out "intel-xeon-phi-7255"
 
 # --- bad input ---
 expect_exit 2 "$I" platform show kvm-haltpoll --kernel six

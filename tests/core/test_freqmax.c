@@ -202,12 +202,48 @@ static void no_invariance(void **unused)
 	assert_true(il_platform_freq_max_mhz(&p, "9.0") == 0);
 }
 
+/* The built-in platforms of the series: each freq_max by its rule, as the files' comments say. */
+static void builtin_platforms(void **unused)
+{
+	(void)unused;
+	static const struct {
+		const char *name;
+		enum il_freq_max_rule rule;
+		double mhz;
+		unsigned long ratio;
+	} want[] = {
+		{ "intel-cascadelake-sp", IL_FMAX_SKX_GROUP4, 3700, 1578 },  /* 3700 / 2400 */
+		{ "intel-skylake-client", IL_FMAX_CORE_4C, 3700, 1082 },     /* 3700 / 3500 */
+		{ "intel-haswell-ep", IL_FMAX_CORE_4C, 2800, 1246 },         /* 2800 / 2300 */
+		{ "intel-atom-z8350", IL_FMAX_ATOM_1C, 1920, 1365 },         /* 24 / 18 */
+		{ "intel-xeon-phi-7255", IL_FMAX_KNL, 1100, 1024 },          /* 68C bin = base */
+		{ "intel-broadwell-ep", IL_FMAX_UNMODELLED, 0, 0 },          /* no [turbo] */
+		{ "amd-zen3-epyc", IL_FMAX_UNMODELLED, 0, 0 },
+		{ "kvm-haltpoll", IL_FMAX_NONE, 0, 0 },
+		{ "ibm-power10-shared", IL_FMAX_NONE, 0, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct il_platform p;
+		struct il_freq_max o;
+		struct il_err e;
+
+		assert_int_equal(il_platform_load(&p, want[i].name, &e), 0);
+		o = fm(&p, "6.18");
+		if (o.rule != want[i].rule || o.mhz != want[i].mhz || o.ratio != want[i].ratio)
+			fail_msg("%s: rule %d %g MHz ratio %lu (%s)", want[i].name, o.rule, o.mhz,
+				 o.ratio, o.why);
+		assert_int_equal(fm(&p, "5.6").rule, IL_FMAX_NONE); /* none anywhere before 5.7 */
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(skylake_x_group), cmocka_unit_test(core_4c),
 		cmocka_unit_test(xeon_phi),        cmocka_unit_test(atoms),
 		cmocka_unit_test(turbo_off),       cmocka_unit_test(no_invariance),
+		cmocka_unit_test(builtin_platforms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
