@@ -29,8 +29,11 @@
  *                intel_pstate) makes freq_max = freq_base, ratio 1024.
  *                The 4C read falls back to the 1C byte when byte 3 is 0
  *                (fewer than 4 cores), as the 5.8 text of smpboot.c has it.
- *   5.8          51beea8862a3 / "Bail out ... if base frequency is
- *                unknown": a zero base or turbo ratio leaves invariance off.
+ *   after 5.7    51beea8862a3 "x86, sched: Bail out of frequency invariance
+ *                if turbo frequency is unknown" (2020-05-31) and its twin for
+ *                the base frequency: a zero ratio read leaves invariance off.
+ *                idlelab reports a file without [turbo] bins or base_mhz as
+ *                not modelled rather than guessing what the MSRs hold.
  *   5.11         AMD gains invariance (ACPI CPPC based); not modelled here.
  *   5.19         tglx's "x86/smp: Move APERF/MPERF code where it belongs":
  *                the same rules, now in arch/x86/kernel/cpu/aperfmperf.c
@@ -38,6 +41,11 @@
  *                X86_MATCH_VFM_FEATURE, 6.12 on: intel_set_max_freq_ratio
  *                unchanged). Hybrid parts get per-CPU ratios from
  *                intel_pstate's capacity scaling (6.12); not modelled.
+ *                Gherdovich's 2022 "x86: fix platform info detection in
+ *                frequency invariance" (a failed read after a model match
+ *                should not fall through to the 4C rule) is not in that
+ *                text: the fall-through is kept (Skylake-X with no group of
+ *                4 cores takes the 1C byte).
  *
  * The ratio is computed as the kernel does, turbo x 1024 / base truncated;
  * with frequencies that are ratio x bus clock this equals the kernel's
