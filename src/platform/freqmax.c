@@ -27,13 +27,16 @@
  *                disablement/enablement": turbo off at boot (the
  *                MSR_IA32_MISC_ENABLE bit) or later (a _PPC change seen by
  *                intel_pstate) makes freq_max = freq_base, ratio 1024.
- *                The 4C read falls back to the 1C byte when byte 3 is 0
- *                (fewer than 4 cores), as the 5.8 text of smpboot.c has it.
+ *                Fixed for 5.7-rc3 (sched/urgent, April 2020): 23ccee22e834
+ *                "Account for CPUs with less than 4 cores": the 4C read
+ *                falls back to the 1C byte when byte 3 is 0; "Bail out of
+ *                frequency invariance if base frequency is unknown";
+ *                db441bd9f630 "Move check for CPU type to caller function".
  *   after 5.7    51beea8862a3 "x86, sched: Bail out of frequency invariance
- *                if turbo frequency is unknown" (2020-05-31) and its twin for
- *                the base frequency: a zero ratio read leaves invariance off.
- *                idlelab reports a file without [turbo] bins or base_mhz as
- *                not modelled rather than guessing what the MSRs hold.
+ *                if turbo frequency is unknown" (2020-05-31): a zero turbo
+ *                ratio leaves invariance off. idlelab reports a file
+ *                without [turbo] bins or base_mhz as not modelled rather
+ *                than guessing what the MSRs hold.
  *   5.11         AMD gains invariance (ACPI CPPC based); not modelled here.
  *   5.19         tglx's "x86/smp: Move APERF/MPERF code where it belongs":
  *                the same rules, now in arch/x86/kernel/cpu/aperfmperf.c
