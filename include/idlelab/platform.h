@@ -112,6 +112,8 @@ struct il_platform {
 	/* [kernel] */
 	unsigned int hz;
 	int64_t switch_ns;             /* wake-up visible to the task running, ns (0 = engine default) */
+	struct il_dist switch_cycles;  /* the same path as core cycles, drawn per wake-up and timed
+					  at the CPU's package clock (NONE: switch_ns) */
 	struct il_dist tick_stop_cost; /* added to the entry window when the tick stops there, ns */
 	int watchdog_thresh;           /* kernel.watchdog_thresh, s: each CPU's soft-lockup hrtimer
 					  every 2/5 of it (0 = not modelled) */

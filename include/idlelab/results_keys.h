@@ -6,7 +6,8 @@
  *
  *   {"idlelab": "sim", "format": 1, "platform", "ncpus", "workload",
  *    "workload_options", "duration_ns", "runs", "seed",
- *    "engine": {"entry_ns", "switch_ns", "turbo_interval_ns", "no_timer_ns", "nohz"},
+ *    "engine": {"entry_ns", "switch_ns", "switch_cycles", "turbo_interval_ns", "no_timer_ns",
+ *               "nohz"},
  *    "histogram_relative_error",
  *    "configs": [{"governor", "kernel", "driver", "cpuidle", "states",
  *                 "run_duration_ns",
@@ -45,6 +46,7 @@ extern "C" {
 #define IL_RK_ENGINE "engine"
 #define IL_RK_ENTRY_NS "entry_ns"
 #define IL_RK_SWITCH_NS "switch_ns"
+#define IL_RK_SWITCH_CYCLES "switch_cycles"
 #define IL_RK_WARMUP_NS "warmup_ns"
 #define IL_RK_TURBO_INTERVAL_NS "turbo_interval_ns"
 #define IL_RK_NO_TIMER_NS "no_timer_ns"

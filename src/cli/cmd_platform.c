@@ -237,8 +237,13 @@ static void print_text(const struct shown *sh)
 	printf("kernel: ");
 	il_text_fputs(m->release, stdout);
 	printf("\n");
-	if (p->switch_ns > 0)
+	if (p->switch_cycles.kind != IL_DIST_NONE) {
+		char d[96];
+		printf("wake-up path (switch_cycles): %s cycles at the package clock\n",
+		       il_dist_str(&p->switch_cycles, d, sizeof(d)));
+	} else if (p->switch_ns > 0) {
 		printf("wake-up path (switch_ns): %lld ns\n", (long long)p->switch_ns);
+	}
 	if (p->noptions) {
 		printf("options:");
 		for (int i = 0; i < p->noptions; i++) {
@@ -322,6 +327,12 @@ static int print_json(const struct shown *sh)
 		il_json_kint(&w, "switch_ns", (long long)p->switch_ns);
 	else
 		il_json_knull(&w, "switch_ns");
+	if (p->switch_cycles.kind != IL_DIST_NONE) {
+		char d[96];
+		il_json_kstring(&w, "switch_cycles", il_dist_str(&p->switch_cycles, d, sizeof(d)));
+	} else {
+		il_json_knull(&w, "switch_cycles");
+	}
 	il_json_key(&w, "options");
 	il_json_object(&w, IL_JSON_INLINE);
 	for (int i = 0; i < p->noptions; i++)

@@ -310,6 +310,9 @@ static const struct key keys[] = {
 	KP("kernel", "switch_ns", IL_PK_DURATION, 0, 1e9, NULL, 0,
 	   "wake-up visible to the task running (else the simulator's 700 ns)", switch_ns,
 	   set_switch_ns),
+	KP("kernel", "switch_cycles", IL_PK_DIST, 0, 0, NULL, 0,
+	   "the same path in core cycles (a distribution of cycles), timed at the package's clock "
+	   "at each wake-up; replaces switch_ns", switch_cycles, NULL),
 	KP("kernel", "tick_stop_cost", IL_PK_DIST, 0, 0, NULL, 0,
 	   "what stopping the tick adds to the idle entry (the clock event device reprogrammed)",
 	   tick_stop_cost, NULL),

@@ -123,6 +123,14 @@ int il_results_write(const struct il_sim_batch *b, const char *wl_opts_text, FIL
 	il_json_object(&w, IL_JSON_INLINE);
 	il_json_kint(&w, IL_RK_ENTRY_NS, (long long)sp->entry_ns);
 	il_json_kint(&w, IL_RK_SWITCH_NS, (long long)il_sim_switch_ns(sp, b->platform));
+	/* the platform's path in cycles, when it times the switches instead */
+	if (sp->switch_ns < 0 && b->platform->switch_cycles.kind != IL_DIST_NONE) {
+		char d[96];
+		il_json_kstring(&w, IL_RK_SWITCH_CYCLES,
+				il_dist_str(&b->platform->switch_cycles, d, sizeof(d)));
+	} else {
+		il_json_knull(&w, IL_RK_SWITCH_CYCLES);
+	}
 	il_json_kint(&w, IL_RK_TURBO_INTERVAL_NS, (long long)sp->turbo_interval_ns);
 	il_json_kint(&w, IL_RK_NO_TIMER_NS, (long long)sp->no_timer_ns);
 	il_json_kbool(&w, IL_RK_NOHZ, sp->nohz);

@@ -94,6 +94,20 @@ static void burst_start(struct il_sim *s, struct sim_cpu *c, int64_t fixed_ns, u
 static void idle_enter(struct il_sim *s, struct sim_cpu *c, int64_t now);
 static void iowait_clear(struct il_sim *s, struct sim_task *t);
 
+/*
+ * The wake-up's software path, from the wake-up being visible to the task
+ * running (the rest of try_to_wake_up, schedule, the return to user): the
+ * platform's switch_cycles drawn and timed at c's package clock, as code
+ * measured at one clock runs at another; else the fixed switch_ns.
+ */
+static int64_t switch_cost(struct il_sim *s, struct sim_cpu *c)
+{
+	if (!s->switch_by_cycles)
+		return s->params.switch_ns;
+	int64_t cyc = il_dist_sample(&s->p->switch_cycles, &s->rng);
+	return cycles_ns(cyc > 0 ? (uint64_t)cyc : 0, s->pkgs[c->pkg].mhz);
+}
+
 /* Run the next runnable task of c, or go idle. */
 static void cpu_schedule(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
@@ -104,7 +118,8 @@ static void cpu_schedule(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	}
 	int id = rq_pop(c);
 	struct sim_task *t = &s->tasks[id];
-	int64_t lat = now + s->params.switch_ns - t->wake_t;
+	int64_t sw = switch_cost(s, c);
+	int64_t lat = now + sw - t->wake_t;
 
 	t->state = T_RUNNING;
 	c->cur = id;
@@ -120,7 +135,7 @@ static void cpu_schedule(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	if (s->wl->task_woke)
 		s->wl->task_woke(s->wl_cfg, s->wl_st, s, id, lat);
 	s->cur_cpu = -1;
-	burst_start(s, c, s->params.switch_ns + c->extra_ns + t->next_ns, t->next_cycles, now);
+	burst_start(s, c, sw + c->extra_ns + t->next_ns, t->next_cycles, now);
 	c->extra_ns = 0;
 }
 

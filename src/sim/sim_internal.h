@@ -133,6 +133,7 @@ struct il_sim {
 	int64_t tick_nsec;
 	enum il_poll_rule poll_rule;   /* cpuidle_poll_time() of the run's release */
 	bool force_poll, oracle, energy_on;
+	bool switch_by_cycles;      /* the platform's switch_cycles, not switch_ns, times a switch */
 	int64_t now, end_t, next_tick_t;
 	int64_t measure_t;          /* counting started (the warm-up's end, else 0) */
 	bool stopped, workload_stopped, setup_done;

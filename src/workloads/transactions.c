@@ -16,7 +16,14 @@
  * Placement is fixed: backend i on CPU i mod n, pgbench thread t on CPU
  * n - 1 - (t n / J) mod n. Reports TPS, the latency of each transaction
  * (send to result read) and the latency average pgbench prints when it
- * does not measure one (clients x time / transactions).
+ * does not measure one (clients x time / transactions). The latency is
+ * split where the loop spends it: backend_us from the query sent to the
+ * reply written (the backend's wake-up, its work, its CPU's queue) and
+ * thread_us from the reply to the next query sent (the thread's wake-up
+ * if it waited in poll(), the other connections ahead of it, its work);
+ * thread_wait_pct is the share of time the threads waited in poll(). A
+ * thread that never waits bounds the TPS: a faster backend wake-up then
+ * only makes its replies wait longer.
  */
 #include <assert.h>
 #include <errno.h>
@@ -53,6 +60,7 @@ struct tx_conn {
 	int thread;              /* index */
 	int next;                /* in its thread's ready list, -1 none */
 	int64_t start;           /* query sent */
+	int64_t replied;         /* reply written */
 	uint64_t io_left;
 	bool started;            /* a query was sent (the first handling sends only) */
 };
@@ -60,6 +68,7 @@ struct tx_conn {
 struct tx_thread {
 	int task;
 	int head, tail;          /* connections with a result to read (or a first query to send) */
+	int64_t blocked;         /* began waiting in poll(), -1 running */
 };
 
 struct tx_state {
@@ -68,6 +77,8 @@ struct tx_state {
 	struct tx_thread t[TX_MAX_CLIENTS];
 	uint64_t done;
 	struct il_hist lat;
+	double backend_sum, thread_sum; /* ns, over the transactions done */
+	int64_t wait_ns;                /* the threads' time in poll(), summed */
 };
 
 #define C struct tx_cfg
@@ -142,6 +153,7 @@ static int setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *e
 		int cpu = n - 1 - (int)((int64_t)t * n / st->nthreads % n);
 		st->t[t].task = il_sim_task_add(s, cpu, (void *)(intptr_t)-(t + 1));
 		st->t[t].head = st->t[t].tail = -1;
+		st->t[t].blocked = -1;
 	}
 	for (int i = 0; i < st->n; i++) {
 		struct tx_conn *cn = &st->c[i];
@@ -168,10 +180,16 @@ static void task_woke(const void *cfgp, void *stp, struct il_sim *s, int task, i
 	const struct tx_cfg *c = cfgp;
 	intptr_t id = id_of(s, task);
 
-	(void)stp;
+	struct tx_state *st = stp;
+
 	(void)lat;
 	il_sim_task_set_iowait(s, task, false);
 	if (id < 0) {
+		struct tx_thread *th = &st->t[-id - 1];
+		if (th->blocked >= 0) {
+			st->wait_ns += il_sim_now(s) - th->blocked;
+			th->blocked = -1;
+		}
 		/* the pgbench thread handles the first connection of its ready list */
 		il_sim_task_work(s, task, c->client_cycles, c->client_ns);
 		return;
@@ -203,16 +221,20 @@ static void task_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
 		if (cn->started) {
 			st->done++;
 			il_hist_add(&st->lat, now - cn->start);
+			st->backend_sum += (double)(cn->replied - cn->start);
+			st->thread_sum += (double)(now - cn->replied);
 		}
 		/* the next query of this connection */
 		cn->started = true;
 		cn->start = now;
 		cn->io_left = c->ios;
 		il_sim_task_wake(s, cpu, cn->backend);
-		if (st->t[t].head >= 0)
+		if (st->t[t].head >= 0) {
 			il_sim_task_work(s, task, c->client_cycles, c->client_ns);
-		else
+		} else {
+			st->t[t].blocked = now;
 			socket_wait(c, s, task); /* poll() on its connections */
+		}
 		return;
 	}
 	struct tx_conn *cn = &st->c[id - 1];
@@ -225,6 +247,7 @@ static void task_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
 		return;
 	}
 	/* the reply: the thread reads it when it gets to it */
+	cn->replied = now;
 	ready_push(st, (int)id - 1);
 	il_sim_task_wake(s, cpu, st->t[cn->thread].task);
 	socket_wait(c, s, task); /* recv() for the next query */
@@ -236,9 +259,13 @@ static void warmup(const void *cfgp, void *stp, struct il_sim *s)
 	struct tx_state *st = stp;
 
 	(void)cfgp;
-	(void)s;
 	st->done = 0;
 	il_hist_init(&st->lat);
+	st->backend_sum = st->thread_sum = 0;
+	st->wait_ns = 0;
+	for (int t = 0; t < st->nthreads; t++)
+		if (st->t[t].blocked >= 0)
+			st->t[t].blocked = il_sim_now(s);
 }
 
 static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metrics *out)
@@ -256,6 +283,19 @@ static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metr
 		      il_hist_mean(&st->lat) / 1000);
 	il_metric_add(out, "transactions", "latency_p99_us", "us", IL_BETTER_LOWER, false,
 		      st->lat.count ? (double)il_hist_percentile(&st->lat, 99) / 1000 : 0);
+	/* where the latency goes (they add up to latency_mean_us) */
+	il_metric_add(out, "transactions", "backend_us", "us", IL_BETTER_LOWER, false,
+		      st->done ? st->backend_sum / (double)st->done / 1000 : 0);
+	il_metric_add(out, "transactions", "thread_us", "us", IL_BETTER_LOWER, false,
+		      st->done ? st->thread_sum / (double)st->done / 1000 : 0);
+	/* waits still open at the end count up to it */
+	int64_t wait = st->wait_ns, now = il_sim_now(s);
+	for (int t = 0; t < st->nthreads; t++)
+		if (st->t[t].blocked >= 0)
+			wait += now - st->t[t].blocked;
+	il_metric_add(out, "transactions", "thread_wait_pct", "%", IL_BETTER_NONE, false,
+		      secs > 0 && st->nthreads ? 100.0 * (double)wait * 1e-9 / secs / st->nthreads
+					       : 0);
 	/* pgbench without -L/-R/-P: "latency average" = 1000 x duration x clients / transactions ms */
 	il_metric_add(out, "transactions", "latency_avg_ms", "ms", IL_BETTER_LOWER, false,
 		      st->done ? 1000.0 * secs * st->n / (double)st->done : 0);

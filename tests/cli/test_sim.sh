@@ -134,7 +134,12 @@ expect_out '"engine": {"entry_ns": 300, "switch_ns": 2215,'
 expect_exit 0 "$IDLELAB" sim --platform kvm-haltpoll --wl-opt loops=2 --wl-opt intervals=10,100 --duration 5ms --format json --sim-opt switch_ns=100
 expect_out '"switch_ns": 100,'
 expect_exit 0 "$IDLELAB" sim --platform intel-haswell-ep --wl-opt loops=2 --wl-opt intervals=10,100 --duration 5ms --format json
-expect_out '"switch_ns": 700,'
+expect_out '"switch_ns": 700, "switch_cycles": null,'
+# a platform giving the path in cycles says so; --sim-opt switch_ns wins over it
+expect_exit 0 "$IDLELAB" sim --platform amd-zen3-nocstates --workload wake-latency --duration 2ms --format json
+expect_out '"switch_cycles": "normal:4284:252",'
+expect_exit 0 "$IDLELAB" sim --platform amd-zen3-nocstates --workload wake-latency --duration 2ms --format json --sim-opt switch_ns=100
+expect_out '"switch_ns": 100, "switch_cycles": null,'
 # one CPU limit (IL_CPUS_MAX = 8192) for the platform loader, the engine and every workload
 topo() { sed "s/^packages = 1/packages = $1/; s/^cores_per_package = 2/cores_per_package = $2/;
 	s/^threads_per_core = 2/threads_per_core = $3/" "$SMALL" >"$TMP/topo.ini"; }

@@ -621,6 +621,43 @@ static void switch_cost_source(void **unused)
 		assert_int_equal(x.r.wake_lat.max, cases[i].lat);
 		conserved(&x.r);
 	}
+	/*
+	 * switch_cycles: cycles at the package clock (the tests' default_mhz
+	 * 1000: 3000 cycles = 3000 ns; base_mhz 3000: 1000 ns); it replaces the
+	 * platform's switch_ns, and --sim-opt switch_ns still wins.
+	 */
+	static const struct {
+		const char *cpu, *kernel;
+		int64_t param, lat;
+	} cyc[] = {
+		{ "", "switch_cycles = 3000\n", -1, 1000 + 3000 },
+		{ "[cpu]\nbase_mhz = 3000\n", "switch_cycles = 3000\n", -1, 1000 + 1000 },
+		{ "", "switch_ns = 2500\nswitch_cycles = 3000\n", -1, 1000 + 3000 },
+		{ "", "switch_cycles = 3000\n", 40, 1000 + 40 },
+	};
+	for (size_t i = 0; i < sizeof(cyc) / sizeof(cyc[0]); i++) {
+		char text[512];
+		snprintf(text, sizeof(text), "%s%s%s%s%s", PLAT_HEAD, cyc[i].kernel, cyc[i].cpu,
+			 POLL_STATE, C1_STATE);
+		load(&x, text);
+		params(&prm, 2000000);
+		prm.switch_ns = cyc[i].param;
+		tg_reset(1, true);
+		simulate(&x, &tg_gov, &os_wl, &c, &prm);
+		assert_int_equal(last_os.b_lat[0], cyc[i].lat);
+		/* the switch is the wakee's whole burst (it runs no cycles) */
+		assert_int_equal(x.r.cpu[1].busy_ns, cyc[i].lat - 1000);
+		conserved(&x.r);
+	}
+	/* drawn per wake-up: uniform 2000..4000 cycles = 2000..4000 ns at 1000 MHz */
+	load(&x, PLAT_HEAD "switch_cycles = uniform:2000:4000\n" POLL_STATE C1_STATE);
+	params(&prm, 2000000);
+	prm.switch_ns = -1;
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &os_wl, &c, &prm);
+	assert_in_range(last_os.b_lat[0], 1000 + 2000, 1000 + 4000);
+	assert_int_not_equal(last_os.b_lat[0], 1000 + 3000);
+	conserved(&x.r);
 	prm.switch_ns = -2;
 	struct il_err e;
 	assert_null(il_sim_new(&x.p, &x.m, &tg_gov, &os_wl, &c, &prm, &e));

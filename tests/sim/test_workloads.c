@@ -365,6 +365,15 @@ static void transactions(void **unused)
 	EQ("transactions", "tps", 199900);
 	EQ("transactions", "latency_mean_us", 5);
 	EQ("transactions", "latency_avg_ms", 1000.0 * 0.01 / 1999);
+	/*
+	 * the latency split: query sent at 1, reply written at 4 (3 us), the
+	 * next query sent at 6 (2 us); the thread waits in poll() from each
+	 * send until it runs again, 4 us of every 5, the last wait (9996 on)
+	 * counted up to the end: 80 %
+	 */
+	EQ("transactions", "backend_us", 3);
+	EQ("transactions", "thread_us", 2);
+	EQ("transactions", "thread_wait_pct", 80);
 	/* socket waits: no I/O waiter anywhere */
 	assert_int_equal(tg_data[0].max_iowait, 0);
 	assert_int_equal(tg_data[1].max_iowait, 0);
@@ -401,6 +410,9 @@ static void transactions(void **unused)
 	EQ("transactions", "threads", 1);
 	assert_true(metric("transactions", "done") > 1999);
 	assert_true(metric("transactions", "done") <= 5000);
+	/* the two sides always add up to the latency */
+	assert_float_equal(metric("transactions", "backend_us") + metric("transactions", "thread_us"),
+			   metric("transactions", "latency_mean_us"), 1e-6);
 	/* more threads than connections: one per connection */
 	run("transactions", "clients=2 threads=20", 1000000);
 	EQ("transactions", "threads", 2);
