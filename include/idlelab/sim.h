@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "idlelab/cpufreq.h"
 #include "idlelab/device.h"
 #include "idlelab/drivers.h"
 #include "idlelab/err.h"
@@ -67,6 +68,7 @@ struct il_sim_params {
 	int32_t qos_resume_latency_us; /* per-CPU PM QoS (IL_QOS_DEFAULT_DEV_US = none) */
 	int32_t qos_cpu_latency_us;    /* global PM QoS (IL_QOS_DEFAULT_GLOBAL_US = none) */
 	double default_mhz;        /* frequency when the platform gives none */
+	struct il_cpufreq_params cpufreq; /* the cpufreq layer (--cpufreq; zeroed: none) */
 	FILE *trace;               /* if set: one line per idle-loop step and wake-up */
 };
 
@@ -126,6 +128,18 @@ struct il_rng *il_sim_rng(struct il_sim *s);
 const struct il_platform *il_sim_platform(const struct il_sim *s);
 /* Current frequency of the CPU's package in MHz. */
 double il_sim_cpu_mhz(const struct il_sim *s, int cpu);
+/*
+ * Energy drawn since the measurement started, J (-1 without a power model),
+ * and whether the run has the cpufreq layer (--cpufreq).
+ */
+double il_sim_energy_j(struct il_sim *s);
+bool il_sim_cpufreq_on(const struct il_sim *s);
+/*
+ * A task becomes a new process (fork + exec of a short-lived command): with
+ * the cpufreq layer its PELT history is dropped and the next wake-up
+ * starts it as wake_up_new_task() does (post_init_entity_util_avg()).
+ */
+void il_sim_task_fork(struct il_sim *s, int task);
 /* Core / package of a CPU (CPUs are numbered package, core, thread). */
 int il_sim_core_of(const struct il_sim *s, int cpu);
 int il_sim_package_of(const struct il_sim *s, int cpu);
@@ -198,6 +212,8 @@ struct il_sim_cpu_result {
 	uint64_t idle_periods;     /* iterations of the idle loop that entered a state */
 	uint64_t tick_stops;       /* idle periods with the tick stopped */
 	double energy_j;
+	double aperf, mperf;       /* cpufreq layer: cycles in C0 at the delivered and at the base
+				      frequency (IA32_APERF / IA32_MPERF), 0 without it */
 };
 
 /* Everything a run reports. */
