@@ -86,6 +86,7 @@
 #define IOWAIT_BOOST_MIN (CAP / 8)
 #define PSTATE_SAMPLE_NS 10000000 /* INTEL_PSTATE_SAMPLING_INTERVAL */
 #define FP_ONE 256u            /* intel_pstate's int_tofp(1), FRAC_BITS 8 */
+#define CF(c) (&s->cf.cpu[(c)->cpu])
 
 /* ------------------------------------------------------------ spec */
 
@@ -356,7 +357,8 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	f->dom_cores = core_dom ? 1 : p->cores_per_package;
 	f->ndom = s->ncores / f->dom_cores;
 	f->dom_mhz = calloc((size_t)f->ndom, sizeof(double));
-	if (!f->dom_mhz)
+	f->cpu = calloc((size_t)s->ncpus, sizeof(*f->cpu));
+	if (!f->dom_mhz || !f->cpu)
 		return il_err_set(err, ENOMEM, "out of memory");
 	f->on = true;
 	/* the first request: the governor's static one, else the policy max (boot) */
@@ -365,12 +367,12 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 		first = f->base_mhz + 1;
 	for (int i = 0; i < s->ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[i];
-		c->freq_scale = CAP;
-		c->req_mhz = first;
-		c->cur_khz = (unsigned int)(first * 1000 + 0.5);
-		c->next_khz = c->cur_khz;
-		c->need_freq_update = true;
-		c->last_freq_update = INT64_MIN / 2;
+		CF(c)->freq_scale = CAP;
+		CF(c)->req_mhz = first;
+		CF(c)->cur_khz = (unsigned int)(first * 1000 + 0.5);
+		CF(c)->next_khz = CF(c)->cur_khz;
+		CF(c)->need_freq_update = true;
+		CF(c)->last_freq_update = INT64_MIN / 2;
 	}
 	for (int k = 0; k < s->ncores; k++) {
 		s->cores[k].dom = k / f->dom_cores;
@@ -391,12 +393,34 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 void sim_cf_free(struct il_sim *s)
 {
 	free(s->cf.dom_mhz);
+	free(s->cf.cpu);
+	free(s->cf.task);
 	s->cf.dom_mhz = NULL;
+	s->cf.cpu = NULL;
+	s->cf.task = NULL;
+}
+
+void sim_cf_task_added(struct il_sim *s, int task)
+{
+	struct sim_cf *f = &s->cf;
+	if (task >= f->cap_task) {
+		int cap = f->cap_task ? f->cap_task * 2 : 16;
+		while (cap <= task)
+			cap *= 2;
+		struct sim_cf_task *n = realloc(f->task, (size_t)cap * sizeof(*n));
+		if (!n)
+			abort(); /* as the engine's own task array (il_xrealloc) */
+		memset(n + f->cap_task, 0, (size_t)(cap - f->cap_task) * sizeof(*n));
+		f->task = n;
+		f->cap_task = cap;
+	}
+	memset(&f->task[task], 0, sizeof(f->task[task]));
+	f->task[task].pelt_cpu = -1;
 }
 
 void sim_cf_task_new(struct il_sim *s, int task)
 {
-	struct sim_task *t = &s->tasks[task];
+	struct sim_cf_task *t = &s->cf.task[task];
 	if (t->cf_queued) {
 		/* a running task execs: its history stays (only a new process starts afresh) */
 		return;
@@ -405,9 +429,9 @@ void sim_cf_task_new(struct il_sim *s, int task)
 		/* the old process exited: its util leaves the run queue (detach) */
 		struct sim_cpu *o = &s->cpus[t->pelt_cpu];
 		unsigned long u = t->pelt.util_avg;
-		o->rq_pelt.util_avg -= u < o->rq_pelt.util_avg ? u : o->rq_pelt.util_avg;
-		uint64_t us = (uint64_t)u * il_pelt_divider(&o->rq_pelt);
-		o->rq_pelt.util_sum -= us < o->rq_pelt.util_sum ? us : o->rq_pelt.util_sum;
+		CF(o)->rq_pelt.util_avg -= u < CF(o)->rq_pelt.util_avg ? u : CF(o)->rq_pelt.util_avg;
+		uint64_t us = (uint64_t)u * il_pelt_divider(&CF(o)->rq_pelt);
+		CF(o)->rq_pelt.util_sum -= us < CF(o)->rq_pelt.util_sum ? us : CF(o)->rq_pelt.util_sum;
 	}
 	memset(&t->pelt, 0, sizeof(t->pelt));
 	t->pelt_cpu = -1;
@@ -458,10 +482,10 @@ static void dom_eval(struct il_sim *s, int d, int64_t now)
 		const struct sim_core *co = &s->cores[k];
 		for (int i = co->first; i < co->first + co->nthreads; i++) {
 			const struct sim_cpu *c = &s->cpus[i];
-			if (c->req_mhz > any)
-				any = c->req_mhz;
-			if (c->level == 0 && c->req_mhz > want)
-				want = c->req_mhz;
+			if (CF(c)->req_mhz > any)
+				any = CF(c)->req_mhz;
+			if (c->level == 0 && CF(c)->req_mhz > want)
+				want = CF(c)->req_mhz;
 		}
 	}
 	if (want == 0)
@@ -480,7 +504,7 @@ static void dom_eval(struct il_sim *s, int d, int64_t now)
 static void request(struct il_sim *s, struct sim_cpu *c, double mhz, int64_t now)
 {
 	if (s->cf.transition_ns <= 0) {
-		c->req_mhz = mhz;
+		CF(c)->req_mhz = mhz;
 		dom_eval(s, s->cores[c->core].dom, now);
 		return;
 	}
@@ -492,7 +516,7 @@ static void request(struct il_sim *s, struct sim_cpu *c, double mhz, int64_t now
 void sim_cf_freq_event(struct il_sim *s, int cpu, uint64_t khz, int64_t now)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
-	c->req_mhz = (double)khz / 1000;
+	CF(c)->req_mhz = (double)khz / 1000;
 	dom_eval(s, s->cores[c->core].dom, now);
 }
 
@@ -501,10 +525,10 @@ static void hwp_window(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
 	struct sim_cf *f = &s->cf;
 	sim_c0_flush(s, c, now);
-	double span = (double)(now - c->smp_t) * f->base_mhz * 1e-3;
-	double busy = span > 0 ? (c->mperf - c->mperf_smp) / span : 0;
-	c->mperf_smp = c->mperf;
-	c->smp_t = now;
+	double span = (double)(now - CF(c)->smp_t) * f->base_mhz * 1e-3;
+	double busy = span > 0 ? (CF(c)->mperf - CF(c)->mperf_smp) / span : 0;
+	CF(c)->mperf_smp = CF(c)->mperf;
+	CF(c)->smp_t = now;
 	double thr = f->epp > 0 ? f->epp / 255.0 : 1.0 / 255;
 	double x = busy / thr;
 	if (x > 1)
@@ -513,8 +537,8 @@ static void hwp_window(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	mhz = (double)(int64_t)(mhz / 100 + 0.5) * 100; /* ratios of 100 MHz */
 	if (mhz < f->min_mhz)
 		mhz = f->min_mhz;
-	if (mhz != c->req_mhz)
-		c->req_mhz = mhz;
+	if (mhz != CF(c)->req_mhz)
+		CF(c)->req_mhz = mhz;
 }
 
 void sim_cf_periodic(struct il_sim *s, int64_t now)
@@ -522,7 +546,7 @@ void sim_cf_periodic(struct il_sim *s, int64_t now)
 	struct sim_cf *f = &s->cf;
 	if (f->hwp)
 		for (int i = 0; i < s->ncpus; i++)
-			if (now - s->cpus[i].smp_t >= f->window_ns)
+			if (now - f->cpu[i].smp_t >= f->window_ns)
 				hwp_window(s, &s->cpus[i], now);
 	for (int d = 0; d < f->ndom; d++)
 		dom_eval(s, d, now);
@@ -533,39 +557,39 @@ void sim_cf_periodic(struct il_sim *s, int64_t now)
 /* update_rq_clock_pelt(): the PELT clock of c up to now. */
 static void rq_clock(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
-	int64_t delta = now - c->clock_last;
-	c->clock_last = now;
+	int64_t delta = now - CF(c)->clock_last;
+	CF(c)->clock_last = now;
 	if (c->cur < 0) {
 		/* the idle task runs: the PELT clock catches up with clock_task */
-		c->clock_pelt = (uint64_t)now;
+		CF(c)->clock_pelt = (uint64_t)now;
 		return;
 	}
 	if (delta <= 0)
 		return;
 	(void)s;
 	/* cap_scale(delta, cpu capacity 1024), then cap_scale(delta, freq_scale) */
-	c->clock_pelt += ((uint64_t)delta * c->freq_scale) >> 10;
+	CF(c)->clock_pelt += ((uint64_t)delta * CF(c)->freq_scale) >> 10;
 }
 
-static bool rq_pelt(struct sim_cpu *c)
+static bool rq_pelt(struct il_sim *s, struct sim_cpu *c)
 {
-	return il_pelt_update(&c->rq_pelt, c->clock_pelt, c->cur >= 0 || c->rq_len > 0, c->cur >= 0);
+	return il_pelt_update(&CF(c)->rq_pelt, CF(c)->clock_pelt, c->cur >= 0 || c->rq_len > 0, c->cur >= 0);
 }
 
-static unsigned long task_util_est(const struct sim_task *t)
+static unsigned long task_util_est(const struct sim_cf_task *t)
 {
 	return t->ue_ewma > t->ue_enqueued ? t->ue_ewma : t->ue_enqueued;
 }
 
 /* attach_entity_load_avg(): t's util joins c's run queue, aligned to its periods. */
-static void attach(struct sim_cpu *c, struct sim_task *t)
+static void attach(struct il_sim *s, struct sim_cpu *c, struct sim_cf_task *t)
 {
-	uint32_t div = il_pelt_divider(&c->rq_pelt);
-	t->pelt.last_update_time = c->rq_pelt.last_update_time;
-	t->pelt.period_contrib = c->rq_pelt.period_contrib;
+	uint32_t div = il_pelt_divider(&CF(c)->rq_pelt);
+	t->pelt.last_update_time = CF(c)->rq_pelt.last_update_time;
+	t->pelt.period_contrib = CF(c)->rq_pelt.period_contrib;
 	t->pelt.util_sum = (uint64_t)t->pelt.util_avg * div;
-	c->rq_pelt.util_avg += t->pelt.util_avg;
-	c->rq_pelt.util_sum += t->pelt.util_sum;
+	CF(c)->rq_pelt.util_avg += t->pelt.util_avg;
+	CF(c)->rq_pelt.util_sum += t->pelt.util_sum;
 	t->pelt_cpu = c->cpu;
 }
 
@@ -574,9 +598,9 @@ static void attach(struct sim_cpu *c, struct sim_task *t)
 /* cpu_util_cfs() with util_est, capped at the capacity (schedutil_cpu_util()). */
 static unsigned long cpu_util(const struct il_sim *s, const struct sim_cpu *c)
 {
-	unsigned long u = c->rq_pelt.util_avg;
-	if (s->cf.util_est && c->ue_enqueued > u)
-		u = c->ue_enqueued;
+	unsigned long u = CF(c)->rq_pelt.util_avg;
+	if (s->cf.util_est && CF(c)->ue_enqueued > u)
+		u = CF(c)->ue_enqueued;
 	return u < CAP ? u : CAP;
 }
 
@@ -605,41 +629,41 @@ static unsigned int resolve(const struct sim_cf *f, unsigned int khz)
 
 static void sugov_iowait_boost(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iowait)
 {
-	if (c->iowait_boost && now - c->last_update > s->tick_nsec) {
+	if (CF(c)->iowait_boost && now - CF(c)->last_update > s->tick_nsec) {
 		/* sugov_iowait_reset() */
-		c->iowait_boost = iowait ? IOWAIT_BOOST_MIN : 0;
-		c->iowait_pending = iowait;
+		CF(c)->iowait_boost = iowait ? IOWAIT_BOOST_MIN : 0;
+		CF(c)->iowait_pending = iowait;
 		return;
 	}
-	if (!iowait || c->iowait_pending)
+	if (!iowait || CF(c)->iowait_pending)
 		return;
-	c->iowait_pending = true;
-	if (c->iowait_boost) {
-		c->iowait_boost = c->iowait_boost << 1 < CAP ? c->iowait_boost << 1 : CAP;
+	CF(c)->iowait_pending = true;
+	if (CF(c)->iowait_boost) {
+		CF(c)->iowait_boost = CF(c)->iowait_boost << 1 < CAP ? CF(c)->iowait_boost << 1 : CAP;
 		return;
 	}
-	c->iowait_boost = IOWAIT_BOOST_MIN;
+	CF(c)->iowait_boost = IOWAIT_BOOST_MIN;
 }
 
 static unsigned long sugov_iowait_apply(struct il_sim *s, struct sim_cpu *c, int64_t now,
 					unsigned long util)
 {
-	if (!c->iowait_boost)
+	if (!CF(c)->iowait_boost)
 		return util;
-	if (now - c->last_update > s->tick_nsec) {
-		c->iowait_boost = 0;
-		c->iowait_pending = false;
+	if (now - CF(c)->last_update > s->tick_nsec) {
+		CF(c)->iowait_boost = 0;
+		CF(c)->iowait_pending = false;
 		return util;
 	}
-	if (!c->iowait_pending) {
-		c->iowait_boost >>= 1;
-		if (c->iowait_boost < IOWAIT_BOOST_MIN) {
-			c->iowait_boost = 0;
+	if (!CF(c)->iowait_pending) {
+		CF(c)->iowait_boost >>= 1;
+		if (CF(c)->iowait_boost < IOWAIT_BOOST_MIN) {
+			CF(c)->iowait_boost = 0;
 			return util;
 		}
 	}
-	c->iowait_pending = false;
-	unsigned long boost = ((unsigned long)c->iowait_boost * CAP) >> 10;
+	CF(c)->iowait_pending = false;
+	unsigned long boost = ((unsigned long)CF(c)->iowait_boost * CAP) >> 10;
 	return boost > util ? boost : util;
 }
 
@@ -648,35 +672,35 @@ static void schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iow
 {
 	struct sim_cf *f = &s->cf;
 	sugov_iowait_boost(s, c, now, iowait);
-	c->last_update = now;
+	CF(c)->last_update = now;
 	/* sugov_should_update_freq() */
-	if (!c->need_freq_update && now - c->last_freq_update < f->rate_ns)
+	if (!CF(c)->need_freq_update && now - CF(c)->last_freq_update < f->rate_ns)
 		return;
-	bool busy = !c->need_freq_update && c->idle_calls == c->idle_calls_saved;
-	c->idle_calls_saved = c->idle_calls;
+	bool busy = !CF(c)->need_freq_update && c->idle_calls == CF(c)->idle_calls_saved;
+	CF(c)->idle_calls_saved = c->idle_calls;
 	unsigned long util = cpu_util(s, c);
 	util = sugov_iowait_apply(s, c, now, util);
 	/* get_next_freq() */
-	unsigned int freq = f->invariant ? f->cpuinfo_max_khz : c->cur_khz;
+	unsigned int freq = f->invariant ? f->cpuinfo_max_khz : CF(c)->cur_khz;
 	unsigned int raw = (unsigned int)il_cf_map_util_freq(util, freq, CAP);
 	unsigned int next;
-	if (raw == c->cached_raw_khz && !c->need_freq_update) {
-		next = c->next_khz;
+	if (raw == CF(c)->cached_raw_khz && !CF(c)->need_freq_update) {
+		next = CF(c)->next_khz;
 	} else {
-		c->need_freq_update = false;
-		c->cached_raw_khz = raw;
+		CF(c)->need_freq_update = false;
+		CF(c)->cached_raw_khz = raw;
 		next = resolve(f, raw);
 	}
-	if (busy && next < c->next_khz) {
-		next = c->next_khz;
-		c->cached_raw_khz = 0;
+	if (busy && next < CF(c)->next_khz) {
+		next = CF(c)->next_khz;
+		CF(c)->cached_raw_khz = 0;
 	}
 	/* sugov_fast_switch() */
-	if (c->next_khz == next)
+	if (CF(c)->next_khz == next)
 		return;
-	c->next_khz = next;
-	c->last_freq_update = now;
-	c->cur_khz = next;
+	CF(c)->next_khz = next;
+	CF(c)->last_freq_update = now;
+	CF(c)->cur_khz = next;
 	request(s, c, next / 1000.0, now);
 }
 
@@ -684,34 +708,34 @@ static void schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iow
 static void pstate_powersave(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iowait)
 {
 	struct sim_cf *f = &s->cf;
-	int64_t delta = now - c->last_update;
+	int64_t delta = now - CF(c)->last_update;
 	if (iowait) {
 		if (delta > s->tick_nsec)
-			c->iowait_boost = FP_ONE / 8;
-		else if (c->iowait_boost >= FP_ONE / 8)
-			c->iowait_boost = c->iowait_boost << 1 > FP_ONE ? FP_ONE : c->iowait_boost << 1;
+			CF(c)->iowait_boost = FP_ONE / 8;
+		else if (CF(c)->iowait_boost >= FP_ONE / 8)
+			CF(c)->iowait_boost = CF(c)->iowait_boost << 1 > FP_ONE ? FP_ONE : CF(c)->iowait_boost << 1;
 		else
-			c->iowait_boost = FP_ONE / 8;
-	} else if (c->iowait_boost) {
+			CF(c)->iowait_boost = FP_ONE / 8;
+	} else if (CF(c)->iowait_boost) {
 		if (delta > s->tick_nsec)
-			c->iowait_boost = 0;
+			CF(c)->iowait_boost = 0;
 		else
-			c->iowait_boost >>= 1;
+			CF(c)->iowait_boost >>= 1;
 	}
-	c->last_update = now;
-	if (now - c->smp_t < PSTATE_SAMPLE_NS)
+	CF(c)->last_update = now;
+	if (now - CF(c)->smp_t < PSTATE_SAMPLE_NS)
 		return;
 	sim_c0_flush(s, c, now);
-	double tsc = (double)(now - c->smp_t) * f->base_mhz * 1e-3;
-	double da = c->aperf - c->aperf_smp, dm = c->mperf - c->mperf_smp;
-	c->aperf_smp = c->aperf;
-	c->mperf_smp = c->mperf;
-	c->smp_t = now;
+	double tsc = (double)(now - CF(c)->smp_t) * f->base_mhz * 1e-3;
+	double da = CF(c)->aperf - CF(c)->aperf_smp, dm = CF(c)->mperf - CF(c)->mperf_smp;
+	CF(c)->aperf_smp = CF(c)->aperf;
+	CF(c)->mperf_smp = CF(c)->mperf;
+	CF(c)->smp_t = now;
 	if (tsc <= 0 || dm <= 0)
 		return;
 	double busy = dm / tsc;
-	if (busy < (double)c->iowait_boost / FP_ONE)
-		busy = (double)c->iowait_boost / FP_ONE;
+	if (busy < (double)CF(c)->iowait_boost / FP_ONE)
+		busy = (double)CF(c)->iowait_boost / FP_ONE;
 	double turbo = f->top_mhz / 100;            /* turbo_pstate */
 	double target = (turbo + turbo / 4) * busy; /* target += target >> 2; mul_fp */
 	double minp = f->min_mhz / 100, maxp = f->max_mhz / 100;
@@ -726,7 +750,7 @@ static void pstate_powersave(struct il_sim *s, struct sim_cpu *c, int64_t now, b
 	if (ratio < (int)minp)
 		ratio = (int)minp;
 	double mhz = ratio * 100.0;
-	if (mhz != c->req_mhz)
+	if (mhz != CF(c)->req_mhz)
 		request(s, c, mhz, now);
 }
 
@@ -746,38 +770,38 @@ static void update_util(struct il_sim *s, struct sim_cpu *c, int64_t now, bool i
 
 void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, int64_t now)
 {
-	struct sim_task *t = &s->tasks[task];
+	struct sim_cf_task *t = &s->cf.task[task];
 	bool decayed;
 
 	/* util_est_enqueue(), then the I/O waiter's cpufreq_update_util() */
 	if (s->cf.util_est) {
 		t->ue_added = task_util_est(t);
-		c->ue_enqueued += t->ue_added;
+		CF(c)->ue_enqueued += t->ue_added;
 	}
 	if (iowait)
 		update_util(s, c, now, true);
 	rq_clock(s, c, now);
-	decayed = rq_pelt(c);
+	decayed = rq_pelt(s, c);
 	if (t->pelt_cpu < 0) {
 		/* post_init_entity_util_avg() of wake_up_new_task() */
-		long cap = ((long)CAP - (long)c->rq_pelt.util_avg) / 2;
+		long cap = ((long)CAP - (long)CF(c)->rq_pelt.util_avg) / 2;
 		memset(&t->pelt, 0, sizeof(t->pelt));
 		if (cap > 0)
 			t->pelt.util_avg = (unsigned long)cap;
-		attach(c, t);
+		attach(s, c, t);
 		decayed = true;
 	} else if (t->pelt_cpu != c->cpu) {
 		/* migrate_task_rq_fair(): synced to the old queue's last update, removed */
 		struct sim_cpu *o = &s->cpus[t->pelt_cpu];
-		il_pelt_update(&t->pelt, o->rq_pelt.last_update_time, false, false);
+		il_pelt_update(&t->pelt, CF(o)->rq_pelt.last_update_time, false, false);
 		unsigned long u = t->pelt.util_avg;
-		o->rq_pelt.util_avg -= u < o->rq_pelt.util_avg ? u : o->rq_pelt.util_avg;
-		uint64_t us = (uint64_t)u * il_pelt_divider(&o->rq_pelt);
-		o->rq_pelt.util_sum -= us < o->rq_pelt.util_sum ? us : o->rq_pelt.util_sum;
-		attach(c, t);
+		CF(o)->rq_pelt.util_avg -= u < CF(o)->rq_pelt.util_avg ? u : CF(o)->rq_pelt.util_avg;
+		uint64_t us = (uint64_t)u * il_pelt_divider(&CF(o)->rq_pelt);
+		CF(o)->rq_pelt.util_sum -= us < CF(o)->rq_pelt.util_sum ? us : CF(o)->rq_pelt.util_sum;
+		attach(s, c, t);
 		decayed = true;
 	} else {
-		if (il_pelt_update(&t->pelt, c->clock_pelt, false, false))
+		if (il_pelt_update(&t->pelt, CF(c)->clock_pelt, false, false))
 			t->ue_fresh = true;
 	}
 	t->cf_queued = true;
@@ -787,24 +811,24 @@ void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, 
 
 void sim_cf_pick(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
 {
-	struct sim_task *t = &s->tasks[task];
+	struct sim_cf_task *t = &s->cf.task[task];
 	rq_clock(s, c, now);
-	rq_pelt(c);
-	if (il_pelt_update(&t->pelt, c->clock_pelt, true, false))
+	rq_pelt(s, c);
+	if (il_pelt_update(&t->pelt, CF(c)->clock_pelt, true, false))
 		t->ue_fresh = true;
 }
 
 void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
 {
-	struct sim_task *t = &s->tasks[task];
+	struct sim_cf_task *t = &s->cf.task[task];
 	rq_clock(s, c, now);
-	if (il_pelt_update(&t->pelt, c->clock_pelt, true, true))
+	if (il_pelt_update(&t->pelt, CF(c)->clock_pelt, true, true))
 		t->ue_fresh = true;
-	bool decayed = rq_pelt(c);
+	bool decayed = rq_pelt(s, c);
 	t->cf_queued = false;
 	if (s->cf.util_est) {
 		/* util_est_dequeue(task_sleep = true) */
-		c->ue_enqueued -= t->ue_added < c->ue_enqueued ? t->ue_added : c->ue_enqueued;
+		CF(c)->ue_enqueued -= t->ue_added < CF(c)->ue_enqueued ? t->ue_added : CF(c)->ue_enqueued;
 		t->ue_added = 0;
 		if (t->ue_fresh) {
 			t->ue_fresh = false;
@@ -825,21 +849,21 @@ void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	struct sim_cf *f = &s->cf;
 	/* arch_scale_freq_tick() */
 	sim_c0_flush(s, c, now);
-	double acnt = c->aperf - c->aperf_tick, mcnt = c->mperf - c->mperf_tick;
-	c->aperf_tick = c->aperf;
-	c->mperf_tick = c->mperf;
+	double acnt = CF(c)->aperf - CF(c)->aperf_tick, mcnt = CF(c)->mperf - CF(c)->mperf_tick;
+	CF(c)->aperf_tick = CF(c)->aperf;
+	CF(c)->mperf_tick = CF(c)->mperf;
 	if (f->invariant && mcnt > 0) {
 		double fs = acnt * (double)(CAP * CAP) / (mcnt * (double)f->max_freq_ratio);
-		c->freq_scale = fs >= CAP ? CAP : (unsigned long)fs;
+		CF(c)->freq_scale = fs >= CAP ? CAP : (unsigned long)fs;
 	}
 	if (c->cur < 0)
 		return;
 	/* task_tick_fair() -> update_load_avg() of the running task and its queue */
 	rq_clock(s, c, now);
-	struct sim_task *t = &s->tasks[c->cur];
-	if (il_pelt_update(&t->pelt, c->clock_pelt, true, true))
+	struct sim_cf_task *t = &s->cf.task[c->cur];
+	if (il_pelt_update(&t->pelt, CF(c)->clock_pelt, true, true))
 		t->ue_fresh = true;
-	if (rq_pelt(c))
+	if (rq_pelt(s, c))
 		update_util(s, c, now, false);
 }
 
@@ -848,8 +872,8 @@ void sim_cf_warmup(struct il_sim *s, int64_t now)
 	for (int i = 0; i < s->ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[i];
 		sim_c0_flush(s, c, now);
-		c->aperf0 = c->aperf;
-		c->mperf0 = c->mperf;
+		CF(c)->aperf0 = CF(c)->aperf;
+		CF(c)->mperf0 = CF(c)->mperf;
 	}
 	for (int k = 0; k < s->ncores; k++)
 		s->cores[k].freq_since = now;

@@ -857,7 +857,8 @@ int il_sim_task_add(struct il_sim *s, int cpu, void *data)
 	t->data = data;
 	t->state = T_BLOCKED;
 	t->expect_t = -1;
-	t->pelt_cpu = -1;
+	if (s->cf.on)
+		sim_cf_task_added(s, s->ntasks);
 	s->cpus[cpu].ntasks++;
 	return s->ntasks++;
 }

@@ -215,8 +215,8 @@ int il_sim_result(struct il_sim *s, struct il_sim_result *r, struct il_err *err)
 		r->energy_j += c->energy_j;
 		if (s->cf.on) {
 			sim_c0_flush(s, c, s->end_t);
-			o->aperf = c->aperf - c->aperf0;
-			o->mperf = c->mperf - c->mperf0;
+			o->aperf = s->cf.cpu[i].aperf - s->cf.cpu[i].aperf0;
+			o->mperf = s->cf.cpu[i].mperf - s->cf.cpu[i].mperf0;
 		}
 	}
 	for (int k = 0; k < s->npkgs; k++)

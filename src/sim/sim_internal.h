@@ -41,12 +41,6 @@ struct sim_task {
 	int64_t expect_t;    /* expected wake-up for oracles, -1 unknown */
 	bool iowait;
 	void *data;
-	/* cpufreq layer: the task's PELT signal and util_est (kernel/sched/fair.c) */
-	struct il_pelt pelt;
-	int pelt_cpu;        /* the run queue its PELT is attached to, -1: a new task */
-	bool cf_queued;      /* on a run queue (enqueued for PELT) */
-	bool ue_fresh;       /* util_avg changed since the last dequeue */
-	unsigned long ue_ewma, ue_enqueued, ue_added;
 };
 
 struct sim_hk {
@@ -102,7 +96,23 @@ struct sim_cpu {
 	double power_w;
 	int64_t energy_since;
 	double energy_j;
-	/* cpufreq layer (src/sim/cpufreq.c; only with --cpufreq) */
+	uint64_t idle_calls;  /* do_idle() entries (schedutil's busy test) */
+	/* the big members last: the scalars above share few cache lines (256 CPUs) */
+	struct il_idle_inputs in;
+	struct il_device dev;
+};
+
+/* A task's state in the cpufreq layer: its PELT signal and util_est (kernel/sched/fair.c). */
+struct sim_cf_task {
+	struct il_pelt pelt;
+	int pelt_cpu;        /* the run queue its PELT is attached to, -1: a new task */
+	bool cf_queued;      /* on a run queue (enqueued for PELT) */
+	bool ue_fresh;       /* util_avg changed since the last dequeue */
+	unsigned long ue_ewma, ue_enqueued, ue_added;
+};
+
+/* A CPU's state in the cpufreq layer (allocated only with --cpufreq). */
+struct sim_cf_cpu {
 	int64_t c0_since;    /* APERF/MPERF count from then (level 0: C0) */
 	double aperf, mperf; /* cycles at the delivered and at the base frequency in C0 */
 	double aperf_tick, mperf_tick; /* at the last tick (arch_scale_freq_tick) */
@@ -114,7 +124,7 @@ struct sim_cpu {
 	uint64_t clock_pelt;           /* rq->clock_pelt, ns */
 	struct il_pelt rq_pelt;        /* the CFS run queue's util */
 	unsigned long ue_enqueued;     /* cfs_rq->avg.util_est.enqueued */
-	uint64_t idle_calls, idle_calls_saved;
+	uint64_t idle_calls_saved;
 	double req_mhz;                /* the request in effect */
 	unsigned int cur_khz;          /* policy->cur */
 	unsigned int next_khz, cached_raw_khz; /* sg_policy */
@@ -122,9 +132,6 @@ struct sim_cpu {
 	int64_t last_freq_update, last_update;
 	unsigned int iowait_boost;     /* schedutil: capacity units; intel_pstate: 8-bit fixed point */
 	bool iowait_pending;
-	/* the big members last: the scalars above share few cache lines (256 CPUs) */
-	struct il_idle_inputs in;
-	struct il_device dev;
 };
 
 struct sim_core {
@@ -208,6 +215,9 @@ struct il_sim {
 		uint64_t max_freq_ratio;   /* arch_max_freq_ratio: freq_max / base << 10 */
 		int ndom, dom_cores;       /* domains of dom_cores consecutive cores */
 		double *dom_mhz;
+		struct sim_cf_cpu *cpu;    /* ncpus */
+		struct sim_cf_task *task;  /* cap_task */
+		int cap_task;
 		uint64_t transitions;
 	} cf;
 };
@@ -236,13 +246,16 @@ void sim_cf_warmup(struct il_sim *s, int64_t now);
 /* APERF/MPERF of c counted up to now (C0 time at its core's frequency and at base). */
 static inline void sim_c0_flush(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
+	struct sim_cf_cpu *f = &s->cf.cpu[c->cpu];
 	if (c->level == 0) {
-		double dt = (double)(now - c->c0_since);
-		c->aperf += dt * s->cores[c->core].mhz * 1e-3;
-		c->mperf += dt * s->cf.base_mhz * 1e-3;
+		double dt = (double)(now - f->c0_since);
+		f->aperf += dt * s->cores[c->core].mhz * 1e-3;
+		f->mperf += dt * s->cf.base_mhz * 1e-3;
 	}
-	c->c0_since = now;
+	f->c0_since = now;
 }
+/* The cpufreq layer's state of a task added to the run (grown with the tasks). */
+void sim_cf_task_added(struct il_sim *s, int task);
 
 /* Bring idle/busy time, energy, depth and frequency time up to end (result.c). */
 void sim_flush_accounting(struct il_sim *s, int64_t end);
