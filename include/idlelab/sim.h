@@ -140,6 +140,12 @@ bool il_sim_cpufreq_on(const struct il_sim *s);
  * starts it as wake_up_new_task() does (post_init_entity_util_avg()).
  */
 void il_sim_task_fork(struct il_sim *s, int task);
+/*
+ * The running task's process exits (call before blocking it from
+ * task_ran): with the cpufreq layer its utilisation leaves the run queue
+ * when it blocks (task_dead_fair() -> remove_entity_load_avg()).
+ */
+void il_sim_task_exit(struct il_sim *s, int task);
 /* Core / package of a CPU (CPUs are numbered package, core, thread). */
 int il_sim_core_of(const struct il_sim *s, int cpu);
 int il_sim_package_of(const struct il_sim *s, int cpu);
@@ -190,6 +196,14 @@ bool il_sim_task_wake_on(struct il_sim *s, int from_cpu, int task, int cpu);
  */
 bool il_sim_cpu_idle(const struct il_sim *s, int cpu);
 int il_sim_cpu_nr_running(const struct il_sim *s, int cpu);
+/*
+ * For a workload's choice of an idle CPU (find_idlest_group_cpu() in
+ * kernel/sched/fair.c): false if cpu runs or has a queued task; else the
+ * exit latency of the state it is in (0 when polling or between states)
+ * and when it went idle (rq->idle_stamp), ns.
+ */
+bool il_sim_cpu_idle_info(const struct il_sim *s, int cpu, int64_t *exit_latency_ns,
+			  int64_t *idle_stamp);
 /* A device interrupt on cpu at abs_ns whose handler wakes task (or -1: none). */
 void il_sim_irq_at(struct il_sim *s, int cpu, int64_t abs_ns, int task);
 /* Mark task as an I/O waiter on its CPU while blocked (nr_iowait). */

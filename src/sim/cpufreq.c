@@ -840,6 +840,12 @@ void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
 			}
 		}
 	}
+	if (t->dead) {
+		/* task_dead_fair(): its util leaves the queue; the slot is a new process next */
+		t->dead = false;
+		sim_cf_task_new(s, task);
+		decayed = true;
+	}
 	if (decayed)
 		update_util(s, c, now, false);
 }

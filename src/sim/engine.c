@@ -827,6 +827,12 @@ double il_sim_energy_j(struct il_sim *s)
 	return e;
 }
 
+void il_sim_task_exit(struct il_sim *s, int task)
+{
+	if (s->cf.on)
+		s->cf.task[task].dead = true;
+}
+
 void il_sim_task_fork(struct il_sim *s, int task)
 {
 	if (s->cf.on)
@@ -962,6 +968,17 @@ bool il_sim_cpu_idle(const struct il_sim *s, int cpu)
 {
 	const struct sim_cpu *c = &s->cpus[cpu];
 	return c->cur < 0 && c->rq_len == 0;
+}
+
+bool il_sim_cpu_idle_info(const struct il_sim *s, int cpu, int64_t *exit_latency_ns,
+			  int64_t *idle_stamp)
+{
+	const struct sim_cpu *c = &s->cpus[cpu];
+	if (c->cur >= 0 || c->rq_len || !c->in_idle)
+		return false;
+	*exit_latency_ns = c->mode == M_STATE && !c->exiting ? s->drv->states[c->idx].exit_latency_ns : 0;
+	*idle_stamp = c->idle_since;
+	return true;
 }
 
 int il_sim_cpu_nr_running(const struct il_sim *s, int cpu)

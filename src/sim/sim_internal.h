@@ -108,6 +108,7 @@ struct sim_cf_task {
 	int pelt_cpu;        /* the run queue its PELT is attached to, -1: a new task */
 	bool cf_queued;      /* on a run queue (enqueued for PELT) */
 	bool ue_fresh;       /* util_avg changed since the last dequeue */
+	bool dead;           /* its process exits at the next dequeue */
 	unsigned long ue_ewma, ue_enqueued, ue_added;
 };
 
