@@ -7,7 +7,7 @@
  *
  * Placed as the kernel places it (releases are mainline tags):
  * - PELT per task and per CFS run queue (kernel/sched/pelt.c, pelt.h of v5.7,
- *   3d77e6a8804a; src/sim/pelt.c): each run queue has a PELT clock
+ *   3d77e6a8804a; il_pelt_update() in idlelab/cpufreq.h): each run queue has a PELT clock
  *   (update_rq_clock_pelt(), 23127296889f, v5.1) that runs at
  *   arch_scale_freq_capacity() x arch_scale_cpu_capacity() / 1024^2 of real
  *   time while a task runs and catches up with clock_task when the CPU goes
@@ -319,6 +319,8 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 		       : p->arch == IL_ARCH_X86 && il_release_cmp(rel, "5.7") >= 0;
 	f->util_est = prm->util_est >= 0 ? prm->util_est == 1 : true;
 	f->hwp = f->prm.driver == IL_CF_DRV_HWP;
+	/* only schedutil reads PELT: the others leave it out (nothing else looks at it) */
+	f->pelt = f->prm.gov == IL_CF_GOV_SCHEDUTIL;
 	int64_t lat_ns;   /* cpuinfo.transition_latency */
 	int64_t delay_us; /* policy->transition_delay_us */
 	switch (f->prm.driver) {
@@ -358,7 +360,10 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	f->ndom = s->ncores / f->dom_cores;
 	f->dom_mhz = calloc((size_t)f->ndom, sizeof(double));
 	f->cpu = calloc((size_t)s->ncpus, sizeof(*f->cpu));
-	if (!f->dom_mhz || !f->cpu)
+	f->dirty = calloc((size_t)f->ndom, sizeof(int));
+	f->is_dirty = calloc((size_t)f->ndom, sizeof(bool));
+	f->pkg_bin = calloc((size_t)s->npkgs, sizeof(double));
+	if (!f->dom_mhz || !f->cpu || !f->dirty || !f->is_dirty || !f->pkg_bin)
 		return il_err_set(err, ENOMEM, "out of memory");
 	f->on = true;
 	/* the first request: the governor's static one, else the policy max (boot) */
@@ -393,6 +398,9 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 void sim_cf_free(struct il_sim *s)
 {
 	free(s->cf.dom_mhz);
+	free(s->cf.dirty);
+	free(s->cf.is_dirty);
+	free(s->cf.pkg_bin);
 	free(s->cf.cpu);
 	free(s->cf.task);
 	s->cf.dom_mhz = NULL;
@@ -537,10 +545,17 @@ static void hwp_window(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	mhz = (double)(int64_t)(mhz / 100 + 0.5) * 100; /* ratios of 100 MHz */
 	if (mhz < f->min_mhz)
 		mhz = f->min_mhz;
-	if (mhz != CF(c)->req_mhz)
+	if (mhz != CF(c)->req_mhz) {
 		CF(c)->req_mhz = mhz;
+		sim_cf_mark(s, s->cores[c->core].dom);
+	}
 }
 
+/*
+ * Every turbo_interval: the domains whose inputs changed since the last
+ * pass (a CPU entered or left C0, an HWP request moved, the package's
+ * turbo bin moved) are evaluated again; the others would give the same.
+ */
 void sim_cf_periodic(struct il_sim *s, int64_t now)
 {
 	struct sim_cf *f = &s->cf;
@@ -548,8 +563,21 @@ void sim_cf_periodic(struct il_sim *s, int64_t now)
 		for (int i = 0; i < s->ncpus; i++)
 			if (now - f->cpu[i].smp_t >= f->window_ns)
 				hwp_window(s, &s->cpus[i], now);
-	for (int d = 0; d < f->ndom; d++)
+	int per_pkg = f->ndom / s->npkgs;
+	for (int k = 0; k < s->npkgs; k++) {
+		double bin = il_turbo_mhz(s->p, s->pkgs[k].active, s->params.default_mhz);
+		if (bin == f->pkg_bin[k])
+			continue;
+		f->pkg_bin[k] = bin;
+		for (int d = k * per_pkg; d < (k + 1) * per_pkg; d++)
+			sim_cf_mark(s, d);
+	}
+	for (int i = 0; i < f->ndirty; i++) {
+		int d = f->dirty[i];
+		f->is_dirty[d] = false;
 		dom_eval(s, d, now);
+	}
+	f->ndirty = 0;
 }
 
 /* ------------------------------------------------------------ PELT */
@@ -773,6 +801,12 @@ void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, 
 	struct sim_cf_task *t = &s->cf.task[task];
 	bool decayed;
 
+	if (!s->cf.pelt) {
+		if (iowait)
+			update_util(s, c, now, true);
+		update_util(s, c, now, false);
+		return;
+	}
 	/* util_est_enqueue(), then the I/O waiter's cpufreq_update_util() */
 	if (s->cf.util_est) {
 		t->ue_added = task_util_est(t);
@@ -812,6 +846,9 @@ void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, 
 void sim_cf_pick(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
 {
 	struct sim_cf_task *t = &s->cf.task[task];
+
+	if (!s->cf.pelt)
+		return;
 	rq_clock(s, c, now);
 	rq_pelt(s, c);
 	if (il_pelt_update(&t->pelt, CF(c)->clock_pelt, true, false))
@@ -821,7 +858,11 @@ void sim_cf_pick(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
 void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
 {
 	struct sim_cf_task *t = &s->cf.task[task];
-	rq_clock(s, c, now);
+	if (!s->cf.pelt) {
+		t->dead = false;
+		update_util(s, c, now, false);
+		return;
+	}	rq_clock(s, c, now);
 	if (il_pelt_update(&t->pelt, CF(c)->clock_pelt, true, true))
 		t->ue_fresh = true;
 	bool decayed = rq_pelt(s, c);
@@ -864,6 +905,10 @@ void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	}
 	if (c->cur < 0)
 		return;
+	if (!f->pelt) {
+		update_util(s, c, now, false);
+		return;
+	}
 	/* task_tick_fair() -> update_load_avg() of the running task and its queue */
 	rq_clock(s, c, now);
 	struct sim_cf_task *t = &s->cf.task[c->cur];

@@ -117,8 +117,10 @@ static inline void mode_set(struct il_sim *s, struct sim_cpu *c, int mode, int64
 	int lvl = mode == M_STATE && !c->exiting ? s->st_lvl[c->idx] : 0;
 
 	c->mode = mode;
-	if (s->cf.on && (c->level == 0) != (lvl == 0))
+	if (s->cf.on && (c->level == 0) != (lvl == 0)) {
 		sim_c0_flush(s, c, now);
+		sim_cf_mark(s, s->cores[c->core].dom);
+	}
 	if (s->energy_on) {
 		energy_flush(s, c, now);
 		c->power_w = thread_power(s, c);

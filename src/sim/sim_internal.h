@@ -209,6 +209,7 @@ struct il_sim {
 	struct sim_cf {
 		struct il_cpufreq_params prm;
 		bool on, invariant, util_est, hwp, intel_table;
+		bool pelt;                 /* PELT and util_est are tracked (schedutil reads them) */
 		double base_mhz, min_mhz, max_mhz, freq_max_mhz, top_mhz;
 		unsigned int cpuinfo_max_khz;
 		int64_t rate_ns, transition_ns, window_ns;
@@ -216,6 +217,9 @@ struct il_sim {
 		uint64_t max_freq_ratio;   /* arch_max_freq_ratio: freq_max / base << 10 */
 		int ndom, dom_cores;       /* domains of dom_cores consecutive cores */
 		double *dom_mhz;
+		int *dirty, ndirty;        /* domains to re-evaluate at the next periodic pass */
+		bool *is_dirty;
+		double *pkg_bin;           /* each package's turbo bin at the last pass */
 		struct sim_cf_cpu *cpu;    /* ncpus */
 		struct sim_cf_task *task;  /* cap_task */
 		int cap_task;
@@ -254,6 +258,14 @@ static inline void sim_c0_flush(struct il_sim *s, struct sim_cpu *c, int64_t now
 		f->mperf += dt * s->cf.base_mhz * 1e-3;
 	}
 	f->c0_since = now;
+}
+/* A CPU of domain d entered or left C0: its vote changes at the next periodic pass. */
+static inline void sim_cf_mark(struct il_sim *s, int d)
+{
+	if (!s->cf.is_dirty[d]) {
+		s->cf.is_dirty[d] = true;
+		s->cf.dirty[s->cf.ndirty++] = d;
+	}
 }
 /* The cpufreq layer's state of a task added to the run (grown with the tasks). */
 void sim_cf_task_added(struct il_sim *s, int task);
