@@ -2,7 +2,9 @@
 /*
  * libFuzzer target: platform files and the firmware descriptions in them.
  * Parses the input as a platform file and, when it parses, builds the idle
- * setup the drivers derive from it for an old and a new kernel.
+ * setup the drivers derive from it for an old and a new kernel, and reads
+ * the frequency facts the cpufreq layer takes from it (freq_max for a
+ * release before and after frequency invariance, the P-state table).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -16,11 +18,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct il_platform p;
 	static struct il_machine_idle m;
+	struct il_freq_max fm;
+	double pstates[IL_PLAT_PSTATES_MAX];
 	struct il_err err;
 
 	if (il_platform_load_string(&p, (const char *)data, size, "fuzz.ini", &err) == 0) {
 		(void)il_machine_idle_build(&p, "5.9", &m, &err);
 		(void)il_machine_idle_build(&p, NULL, &m, &err);
+		(void)il_platform_freq_max(&p, "5.4", &fm, &err);
+		(void)il_platform_freq_max(&p, NULL, &fm, &err);
+		(void)il_platform_pstates(&p, pstates, IL_PLAT_PSTATES_MAX);
 	}
 	return 0;
 }

@@ -25,6 +25,7 @@ extern "C" {
 #define IL_PLAT_CST_MAX 8          /* ACPI_PROCESSOR_MAX_POWER */
 #define IL_PLAT_TURBO_MAX 256
 #define IL_PLAT_OPTIONS_MAX 32
+#define IL_PLAT_PSTATES_MAX 32     /* acpi-cpufreq P-state table entries ([cpufreq] pstates) */
 /*
  * The most CPUs a platform may have (packages x cores x threads): the
  * kernel's largest NR_CPUS, x86_64 with CONFIG_MAXSMP (arch/x86/Kconfig,
@@ -48,6 +49,16 @@ struct il_cst_entry {
 	unsigned int address;          /* MWAIT hint (FFH) or I/O port (SYSTEMIO) */
 	int line;                      /* line in the platform file */
 };
+
+/* [cpufreq]: the cpufreq driver the kernel loads, and the scope of a policy. */
+enum il_cpufreq_driver { IL_CPUFREQ_NONE = 0, IL_CPUFREQ_ACPI, IL_CPUFREQ_INTEL_PSTATE };
+enum il_cpufreq_scope { IL_CPUFREQ_SCOPE_CPU = 0, IL_CPUFREQ_SCOPE_CORE,
+			IL_CPUFREQ_SCOPE_PACKAGE };
+/*
+ * intel_pstate's operation mode: AUTO is the release's default (passive
+ * without HWP from 5.8, 33aa46f252c7).
+ */
+enum il_pstate_mode { IL_PSTATE_MODE_AUTO = 0, IL_PSTATE_MODE_ACTIVE, IL_PSTATE_MODE_PASSIVE };
 
 /* One "key = value" option such as "idle=halt" or "intel_idle.max_cstate=1". */
 struct il_plat_option {
@@ -147,6 +158,27 @@ struct il_platform {
 	/* [turbo] */
 	int nturbo;
 	double turbo_mhz[IL_PLAT_TURBO_MAX]; /* turbo_mhz[n-1] = max MHz with n active cores */
+	bool turbo_listed[IL_PLAT_TURBO_MAX]; /* n was a key: the bin's group boundary, as
+						 MSR_TURBO_RATIO_LIMIT1 lists it on Skylake-X */
+
+	/* [cpufreq] (docs/platform-format.md); base frequency: [cpu] base_mhz */
+	bool has_cpufreq;              /* the section is given */
+	double efficient_mhz;          /* EFFIC: the most efficient (lowest intel_pstate) frequency */
+	bool hwp;                      /* HWP present and enabled */
+	double hwp_lowest_mhz;         /* IA32_HWP_CAPABILITIES: lowest performance */
+	double hwp_efficient_mhz;      /* most efficient performance */
+	double hwp_guaranteed_mhz;     /* guaranteed performance */
+	double hwp_highest_mhz;        /* highest performance */
+	bool hwp_given[4];             /* which of the four the file gave (else derived) */
+	int npstates;                  /* explicit P-state table, MHz, descending (0: from step) */
+	double pstate_mhz[IL_PLAT_PSTATES_MAX];
+	double pstate_step_mhz;        /* table step from base down to efficient */
+	int64_t transition_ns;         /* P-state transition latency, ns (0: not given) */
+	enum il_cpufreq_scope cpufreq_scope; /* CPUs sharing a policy */
+	enum il_cpufreq_driver cpufreq_driver; /* the driver the kernel loads by default */
+	char cpufreq_governor[16];     /* default governor ("": the driver's default) */
+	enum il_pstate_mode pstate_mode;
+	bool turbo_disabled;           /* MSR_IA32_MISC_ENABLE turbo-disable bit at boot */
 
 	/* [power] */
 	double active_w_per_ghz;       /* dynamic power of a busy thread per GHz */
@@ -173,6 +205,64 @@ static inline int il_platform_ncpus(const struct il_platform *p)
 {
 	return p->packages * p->cores_per_package * p->threads_per_core;
 }
+
+/*
+ * The turbo limit with n active cores of a package (n >= 1): the [turbo]
+ * bin, the top bin for n beyond the table, 0 when there is none.
+ */
+double il_platform_turbo_mhz(const struct il_platform *p, int n);
+
+/*
+ * The P-state table acpi-cpufreq would build ([cpufreq] pstates, or from
+ * base_mhz down to efficient_mhz by pstate_step_mhz, headed by the
+ * base + 1 MHz turbo entry when the part has turbo bins), descending.
+ * Returns the entry count (at most max), 0 without [cpufreq].
+ */
+int il_platform_pstates(const struct il_platform *p, double *mhz, int max);
+
+/*
+ * The frequency x86 frequency invariance treats as the maximum (freq_max,
+ * arch_max_freq_ratio = freq_max / freq_base x 1024), by the per-model
+ * rule of the kernel release (src/platform/freqmax.c cites the code).
+ */
+enum il_freq_max_rule {
+	IL_FMAX_NONE = 0,              /* no frequency invariance (why says why) */
+	IL_FMAX_UNMODELLED,            /* the kernel has it, idlelab does not model its rule */
+	IL_FMAX_CORE_4C,               /* Core/Xeon: the 4-active-core turbo bin */
+	IL_FMAX_CORE_1C,               /* Core/Xeon with fewer than 4 bins: the 1-core bin */
+	IL_FMAX_SKX_GROUP4,            /* Skylake-X: the first turbo group of >= 4 cores */
+	IL_FMAX_GOLDMONT,              /* Goldmont: the first group, the highest */
+	IL_FMAX_KNL,                   /* Xeon Phi: the second-highest bin */
+	IL_FMAX_ATOM_1C,               /* Atom before Goldmont: the 1-core turbo */
+};
+struct il_freq_max {
+	enum il_freq_max_rule rule;
+	bool invariant;                /* the scheduler scales utilisation by frequency */
+	double base_mhz;               /* freq_base: MPERF's rate, [cpu] base_mhz */
+	double turbo_mhz;              /* freq_max with turbo on (arch_turbo_freq_ratio) */
+	double mhz;                    /* freq_max at boot: base if turbo is disabled, else turbo_mhz;
+					  0 without invariance */
+	unsigned long turbo_ratio;     /* turbo_mhz x 1024 / base_mhz, truncated */
+	unsigned long ratio;           /* arch_max_freq_ratio at boot (1024 with turbo off) */
+	const char *since;             /* first release with the rule ("5.7"), NULL for NONE */
+	const char *what;              /* "4C turbo", ...; for NONE/UNMODELLED: "none" */
+	char why[200];                 /* the rule or the reason there is none, one line */
+};
+/*
+ * freq_max of platform p under kernel release rel (NULL: the platform's
+ * release, else the newest). 0, or -EINVAL for a release outside the
+ * known range (err says so). When turbo comes and goes at run time (a
+ * _PPC change, intel_pstate no_turbo), the kernel swaps freq_max with
+ * freq_base: ratio 1024 while off, turbo_ratio while on.
+ */
+int il_platform_freq_max(const struct il_platform *p, const char *rel, struct il_freq_max *out,
+			 struct il_err *err);
+/* The same as a number: freq_max in MHz at boot, 0 without invariance (or a bad release). */
+double il_platform_freq_max_mhz(const struct il_platform *p, const char *rel);
+
+const char *il_cpufreq_driver_name(enum il_cpufreq_driver d);
+const char *il_cpufreq_scope_name(enum il_cpufreq_scope s);
+const char *il_pstate_mode_name(enum il_pstate_mode m);
 
 /* Parse a platform from a file. Returns 0 or a negative code with err (file, line). */
 int il_platform_load_file(struct il_platform *p, const char *path, struct il_err *err);

@@ -117,7 +117,100 @@ struct shown {
 	const struct il_machine_idle *m;
 	const struct il_driver *drv;   /* NULL: no cpuidle driver */
 	struct il_table *states;
+	struct il_freq_max fm;         /* freq_max at the release shown */
+	struct il_freq_max fm_new;     /* and at the newest release: where the rule starts */
 };
+
+/*
+ * The turbo bins as ranges of active cores with one frequency each
+ * ("1-2C 3900"): sep between ranges, with or without the C and MHz
+ * (CSV: "1-2:3900 3-4:3700"). Returns buf.
+ */
+static const char *turbo_ranges(const struct il_platform *p, bool csv, char *buf, size_t n)
+{
+	size_t l = 0;
+
+	buf[0] = '\0';
+	for (int a = 1; a <= p->nturbo && l < n; ) {
+		int b = a;
+		while (b < p->nturbo && p->turbo_mhz[b] == p->turbo_mhz[a - 1])
+			b++;
+		if (a == b)
+			l += (size_t)snprintf(buf + l, n - l, "%s%d%s%g", a > 1 ? (csv ? " " : ", ") : "",
+					      a, csv ? ":" : "C ", p->turbo_mhz[a - 1]);
+		else
+			l += (size_t)snprintf(buf + l, n - l, "%s%d-%d%s%g",
+					      a > 1 ? (csv ? " " : ", ") : "", a, b, csv ? ":" : "C ",
+					      p->turbo_mhz[a - 1]);
+		a = b + 1;
+	}
+	return buf;
+}
+
+/* "4C turbo", "none", "not modelled": what freq_max is at a release. */
+static const char *freq_max_what(const struct il_freq_max *f)
+{
+	if (f->rule == IL_FMAX_UNMODELLED)
+		return "not modelled";
+	return f->invariant ? f->what : "none";
+}
+
+/* The freq_max line of the text: the value at the release shown and where the rule starts. */
+static void print_freq_max(const struct shown *sh)
+{
+	const struct il_freq_max *f = &sh->fm, *nf = &sh->fm_new;
+
+	printf("freq_max: ");
+	if (f->invariant) {
+		if (sh->p->turbo_disabled)
+			printf("%g MHz (turbo off at boot: base; %g MHz, %s, with turbo)", f->mhz,
+			       f->turbo_mhz, f->what);
+		else
+			printf("%g MHz (%s)", f->mhz, f->what);
+		printf(", ratio %lu; ", f->ratio);
+		il_text_fputs(f->why, stdout);
+		printf("; from %s, none before\n", f->since);
+	} else if (nf->invariant) {
+		printf("none at ");
+		il_text_fputs(sh->m->release, stdout);
+		printf(" (");
+		il_text_fputs(f->why, stdout);
+		printf("); %g MHz (%s) from %s\n", nf->turbo_mhz, nf->what, nf->since);
+	} else {
+		printf("%s (", f->rule == IL_FMAX_UNMODELLED ? "not modelled" : "none");
+		il_text_fputs(f->why, stdout);
+		printf(")\n");
+	}
+}
+
+static void print_cpufreq(const struct il_platform *p)
+{
+	double ps[IL_PLAT_PSTATES_MAX];
+	int n = il_platform_pstates(p, ps, IL_PLAT_PSTATES_MAX);
+
+	printf("cpufreq: %s", il_cpufreq_driver_name(p->cpufreq_driver));
+	if (p->cpufreq_driver == IL_CPUFREQ_INTEL_PSTATE)
+		printf(" (mode %s)", il_pstate_mode_name(p->pstate_mode));
+	printf(", governor ");
+	il_text_fputs(p->cpufreq_governor[0] ? p->cpufreq_governor : "(driver default)", stdout);
+	printf(", policy per %s; EFFIC %g MHz, base %g MHz", il_cpufreq_scope_name(p->cpufreq_scope),
+	       p->efficient_mhz, p->base_mhz);
+	if (p->turbo_disabled)
+		printf(", turbo off at boot");
+	printf("\n");
+	if (p->hwp)
+		printf("hwp: lowest %g, efficient %g, guaranteed %g, highest %g MHz\n", p->hwp_lowest_mhz,
+		       p->hwp_efficient_mhz, p->hwp_guaranteed_mhz, p->hwp_highest_mhz);
+	else
+		printf("hwp: no\n");
+	printf("p-states (acpi-cpufreq):");
+	for (int i = 0; i < n; i++)
+		printf(" %g", ps[i]);
+	printf(" MHz");
+	if (p->transition_ns)
+		printf(", transition latency %lld ns", (long long)p->transition_ns);
+	printf("\n");
+}
 
 
 /* The preset of the kernel's governor in force at the release (NULL if not a known governor). */
@@ -184,6 +277,17 @@ static void print_text(const struct shown *sh)
 	}
 	if (m->snooze_timeout_ns)
 		printf("snooze timeout: %llu ns\n", (unsigned long long)m->snooze_timeout_ns);
+	if (p->nturbo) {
+		char tb[1024];
+		printf("turbo: %s MHz by active cores", turbo_ranges(p, false, tb, sizeof(tb)));
+		if (p->base_mhz > 0)
+			printf(" (base %g MHz)", p->base_mhz);
+		printf("\n");
+	}
+	if (p->arch == IL_ARCH_X86)
+		print_freq_max(sh);
+	if (p->has_cpufreq)
+		print_cpufreq(p);
 	printf("\n");
 	il_table_print(sh->states, IL_FORMAT_TABLE, stdout);
 	if (m->nnotes) {
@@ -241,6 +345,81 @@ static int print_json(const struct shown *sh)
 		il_json_kuint(&w, "snooze_timeout_ns", (unsigned long long)m->snooze_timeout_ns);
 	else
 		il_json_knull(&w, "snooze_timeout_ns");
+	if (p->base_mhz > 0)
+		il_json_kdouble(&w, "base_mhz", p->base_mhz);
+	else
+		il_json_knull(&w, "base_mhz");
+	il_json_key(&w, "turbo");
+	il_json_array(&w, IL_JSON_INLINE);
+	for (int a = 1; a <= p->nturbo; ) {
+		int b = a;
+		while (b < p->nturbo && p->turbo_mhz[b] == p->turbo_mhz[a - 1])
+			b++;
+		il_json_object(&w, IL_JSON_INLINE);
+		il_json_kint(&w, "cores_min", a);
+		il_json_kint(&w, "cores_max", b);
+		il_json_kdouble(&w, "mhz", p->turbo_mhz[a - 1]);
+		il_json_end(&w);
+		a = b + 1;
+	}
+	il_json_end(&w);
+	il_json_key(&w, "freq_max");
+	il_json_object(&w, IL_JSON_INLINE);
+	il_json_kstring(&w, "kernel", m->release);
+	il_json_kbool(&w, "invariant", sh->fm.invariant);
+	il_json_kbool(&w, "modelled", sh->fm.rule != IL_FMAX_UNMODELLED);
+	if (sh->fm.invariant) {
+		il_json_kdouble(&w, "mhz", sh->fm.mhz);
+		il_json_kuint(&w, "ratio", sh->fm.ratio);
+		il_json_kdouble(&w, "turbo_mhz", sh->fm.turbo_mhz);
+		il_json_kuint(&w, "turbo_ratio", sh->fm.turbo_ratio);
+	} else {
+		il_json_knull(&w, "mhz");
+		il_json_knull(&w, "ratio");
+		il_json_knull(&w, "turbo_mhz");
+		il_json_knull(&w, "turbo_ratio");
+	}
+	il_json_kstring(&w, "rule", freq_max_what(&sh->fm));
+	il_json_kstring(&w, "why", sh->fm.why);
+	/* the rule's first release (the newest release's rule), null where there is none */
+	il_json_kstring(&w, "since", sh->fm_new.invariant ? sh->fm_new.since : NULL);
+	il_json_end(&w);
+	il_json_key(&w, "cpufreq");
+	if (p->has_cpufreq) {
+		double ps[IL_PLAT_PSTATES_MAX];
+		int n = il_platform_pstates(p, ps, IL_PLAT_PSTATES_MAX);
+
+		il_json_object(&w, IL_JSON_INLINE);
+		il_json_kstring(&w, "driver", il_cpufreq_driver_name(p->cpufreq_driver));
+		il_json_kstring(&w, "governor", p->cpufreq_governor[0] ? p->cpufreq_governor : NULL);
+		il_json_kstring(&w, "mode", il_pstate_mode_name(p->pstate_mode));
+		il_json_kstring(&w, "policy", il_cpufreq_scope_name(p->cpufreq_scope));
+		il_json_kdouble(&w, "efficient_mhz", p->efficient_mhz);
+		il_json_kbool(&w, "turbo", !p->turbo_disabled);
+		il_json_key(&w, "hwp");
+		if (p->hwp) {
+			il_json_object(&w, IL_JSON_INLINE);
+			il_json_kdouble(&w, "lowest_mhz", p->hwp_lowest_mhz);
+			il_json_kdouble(&w, "efficient_mhz", p->hwp_efficient_mhz);
+			il_json_kdouble(&w, "guaranteed_mhz", p->hwp_guaranteed_mhz);
+			il_json_kdouble(&w, "highest_mhz", p->hwp_highest_mhz);
+			il_json_end(&w);
+		} else {
+			il_json_null(&w);
+		}
+		il_json_key(&w, "pstates_mhz");
+		il_json_array(&w, IL_JSON_INLINE);
+		for (int i = 0; i < n; i++)
+			il_json_double(&w, ps[i]);
+		il_json_end(&w);
+		if (p->transition_ns)
+			il_json_kint(&w, "transition_latency_ns", (long long)p->transition_ns);
+		else
+			il_json_knull(&w, "transition_latency_ns");
+		il_json_end(&w);
+	} else {
+		il_json_null(&w);
+	}
 	il_json_key(&w, "states");
 	il_table_json(sh->states, &w);
 	il_json_key(&w, "notes");
@@ -292,6 +471,11 @@ static int show(const char *what, const char *release, char **options, const cha
 	}
 
 	struct shown sh = { .p = &p, .m = &m, .drv = drv, .states = il_table_new(NULL) };
+	if (il_platform_freq_max(&p, m.release, &sh.fm, &err) ||
+	    il_platform_freq_max(&p, IL_RELEASE_NEWEST, &sh.fm_new, &err)) {
+		il_table_free(sh.states);
+		return cli_report(&err);
+	}
 	struct il_table *csv = il_table_new(NULL);
 	static const char *const dims[] = { "platform", "kernel", "driver", "governor" };
 	for (size_t i = 0; i < sizeof(dims) / sizeof(dims[0]); i++)
@@ -300,6 +484,15 @@ static int show(const char *what, const char *release, char **options, const cha
 		il_table_col(sh.states, state_cols[i]);
 		il_table_col(csv, state_cols[i]);
 	}
+	/* the platform's frequency facts, after the state's columns (NA where there are none) */
+	static const char *const freq_cols[] = { "base_mhz", "turbo_bins", "freq_max_mhz",
+						 "freq_max_ratio", "freq_max_rule", "freq_max_since",
+						 "cpufreq_driver", "cpufreq_governor", "cpufreq_mode",
+						 "efficient_mhz", "hwp" };
+	for (size_t i = 0; i < sizeof(freq_cols) / sizeof(freq_cols[0]); i++)
+		il_table_col(csv, freq_cols[i]);
+	char tb[1024];
+	turbo_ranges(&p, true, tb, sizeof(tb));
 	for (int i = 0; i < (drv ? drv->state_count : 1); i++) {
 		const struct il_state *s = drv ? &drv->states[i] : &m.default_state;
 		unsigned long long disable = drv ? dev.states_usage[i].disable : 0;
@@ -314,6 +507,39 @@ static int show(const char *what, const char *release, char **options, const cha
 			il_table_na(csv);
 		il_table_str(csv, m.governor);
 		state_row(csv, i, s, disable);
+		if (p.base_mhz > 0)
+			il_table_strf(csv, "%g", p.base_mhz);
+		else
+			il_table_na(csv);
+		if (tb[0])
+			il_table_str(csv, tb);
+		else
+			il_table_na(csv);
+		if (sh.fm.invariant) {
+			il_table_strf(csv, "%g", sh.fm.mhz);
+			il_table_u64(csv, sh.fm.ratio);
+		} else {
+			il_table_na(csv);
+			il_table_na(csv);
+		}
+		il_table_str(csv, freq_max_what(&sh.fm));
+		if (sh.fm_new.invariant)
+			il_table_str(csv, sh.fm_new.since);
+		else
+			il_table_na(csv);
+		if (p.has_cpufreq) {
+			il_table_str(csv, il_cpufreq_driver_name(p.cpufreq_driver));
+			if (p.cpufreq_governor[0])
+				il_table_str(csv, p.cpufreq_governor);
+			else
+				il_table_na(csv);
+			il_table_str(csv, il_pstate_mode_name(p.pstate_mode));
+			il_table_strf(csv, "%g", p.efficient_mhz);
+			il_table_str(csv, p.hwp ? "yes" : "no");
+		} else {
+			for (int k = 0; k < 5; k++)
+				il_table_na(csv);
+		}
 	}
 	int r = 0;
 	if (fmt == IL_FORMAT_JSON)
@@ -477,7 +703,12 @@ const struct il_command cmd_platform = {
 		 "desc, latency_us and residency_us, disable, default_status as sysfs shows\n"
 		 "them, then flags, entry method and the exit-latency distribution in ns the\n"
 		 "simulator samples), the governor, and on x86 the\n"
-		 "default idle routine and why it was chosen, then the drivers' notes.\n"
+		 "default idle routine and why it was chosen, the turbo bins, the freq_max\n"
+		 "of x86 frequency invariance at the release (the rule and the release it\n"
+		 "starts from), the [cpufreq] facts (driver, governor, EFFIC, HWP, the\n"
+		 "P-state table), then the drivers' notes. CSV adds them as columns after\n"
+		 "the state's (NA where there are none), JSON as base_mhz, turbo, freq_max\n"
+		 "and cpufreq.\n"
 		 "With no driver the table holds the default routine as one state.\n\n"
 		 "  --kernel RELEASE     follow kernel RELEASE, a mainline tag 5.4 .. 7.1 (e.g.\n"
 		 "                       5.15, 6.18; default: the platform's own, else 7.1)\n"

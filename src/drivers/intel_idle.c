@@ -128,6 +128,29 @@ static const struct icstate gnr_cstates[] = {
 	{ NULL, 0, 0, 0, 0, 0 },
 };
 
+/*
+ * Xeon Phi (Knights Landing and Knights Mill share idle_cpu_knl) and
+ * Cherry Trail (Airmont, idle_cpu_cht), the 00433eae1771 text; both tables
+ * predate v5.4 and are unchanged in the releases modelled. idle_cpu_knl
+ * cross-checks with _CST (use_acpi) and keeps C1E promotion; idle_cpu_cht
+ * disables it and, in hardware, the C6 auto-demotion (MSR_CC6/MC6_DEMOTION_
+ * POLICY_CONFIG cleared), which the model has no counterpart for.
+ */
+static const struct icstate knl_cstates[] = {
+	{ "C1", 0x00, 0, 0, 1, 2 },
+	{ "C6", 0x10, TLB, 0, 120, 500 },
+	{ NULL, 0, 0, 0, 0, 0 },
+};
+
+static const struct icstate cht_cstates[] = {
+	{ "C1", 0x00, 0, 0, 1, 1 },
+	{ "C6N", 0x58, TLB, 0, 80, 275 },
+	{ "C6S", 0x52, TLB, 0, 200, 560 },
+	{ "C7", 0x60, TLB, 0, 1200, 4000 },
+	{ "C7S", 0x64, TLB, 0, 10000, 20000 },
+	{ NULL, 0, 0, 0, 0, 0 },
+};
+
 /* struct idle_cpu: a model's table and flags. */
 struct idle_cpu {
 	const char *label;
@@ -145,6 +168,8 @@ static const struct idle_cpu cpu_skx = { "Skylake-X", skx_cstates, true, true };
 static const struct idle_cpu cpu_icx = { "Ice Lake-X", icx_cstates, true, true };
 static const struct idle_cpu cpu_spr = { "Sapphire Rapids", spr_cstates, true, true };
 static const struct idle_cpu cpu_gnr = { "Granite Rapids", gnr_cstates, true, true };
+static const struct idle_cpu cpu_knl = { "Xeon Phi", knl_cstates, false, true };
+static const struct idle_cpu cpu_cht = { "Cherry Trail", cht_cstates, true, false };
 
 /* family 6 model numbers (asm/intel-family.h) */
 #define M_HASWELL 0x3c
@@ -165,6 +190,9 @@ static const struct idle_cpu cpu_gnr = { "Granite Rapids", gnr_cstates, true, tr
 #define M_SAPPHIRERAPIDS_X 0x8f
 #define M_EMERALDRAPIDS_X 0xcf
 #define M_GRANITERAPIDS_X 0xad
+#define M_ATOM_AIRMONT 0x4c
+#define M_XEON_PHI_KNL 0x57
+#define M_XEON_PHI_KNM 0x85
 
 static const struct {
 	int model;
@@ -181,6 +209,8 @@ static const struct {
 	{ M_ICELAKE_X, &cpu_icx, NULL },     { M_ICELAKE_D, &cpu_icx, NULL },
 	{ M_SAPPHIRERAPIDS_X, &cpu_spr, NULL }, { M_EMERALDRAPIDS_X, &cpu_spr, NULL },
 	{ M_GRANITERAPIDS_X, &cpu_gnr, REL_GNR },
+	{ M_ATOM_AIRMONT, &cpu_cht, NULL },
+	{ M_XEON_PHI_KNL, &cpu_knl, NULL },   { M_XEON_PHI_KNM, &cpu_knl, NULL },
 };
 
 /* Module parameters (intel_idle.*). */

@@ -36,8 +36,8 @@
 #define CST_SEEN_LATENCY (1u << 1)
 #define CST_SEEN_METHOD (1u << 2)
 
-/* sections: 9 named ones, [state.0..9], [cst.1..8] (see section_id()) */
-#define NSECT_ALL (10 + IL_STATE_MAX + IL_PLAT_CST_MAX)
+/* sections: 11 named ones, [state.0..9], [cst.1..8] (see section_id()) */
+#define NSECT_ALL (11 + IL_STATE_MAX + IL_PLAT_CST_MAX)
 /* keys of one file: at most every key once, each [state.N] and [cst.N], all turbo counts */
 #define SEEN_KEYS_MAX 1024
 
@@ -218,7 +218,9 @@ SETTER(set_release); SETTER(set_option); SETTER(set_state_exit);
 SETTER(set_state_power); SETTER(set_state_name); SETTER(set_latency_us);
 SETTER(set_latency_ns); SETTER(set_flags); SETTER(set_entry);
 SETTER(set_cst_type); SETTER(set_cst_method); SETTER(set_turbo);
-SETTER(set_topology);
+SETTER(set_topology); SETTER(set_mhz); SETTER(set_hwp_mhz); SETTER(set_pstates);
+SETTER(set_cpufreq_scope); SETTER(set_cpufreq_driver); SETTER(set_cpufreq_governor);
+SETTER(set_pstate_mode); SETTER(set_turbo_on);
 
 #define FIELD(type, field) offsetof(struct type, field), sizeof(((struct type *)0)->field)
 /* a key of struct il_platform / il_state / il_cst_entry / il_driver */
@@ -403,6 +405,48 @@ static const struct key keys[] = {
 	/* [turbo] */
 	KP("turbo", "N", IL_PK_NUMBER, 0, 0, NULL, 0,
 	   "N = MHz: the highest frequency with N active cores (N = 1..256)", turbo_mhz, set_turbo),
+	/* [cpufreq] */
+	KP("cpufreq", "efficient_mhz", IL_PK_NUMBER, 0, 100000, NULL, 0,
+	   "EFFIC: the most efficient frequency (MSR_PLATFORM_INFO max efficiency ratio), the "
+	   "lowest intel_pstate requests, MHz (required in [cpufreq])", efficient_mhz, set_mhz),
+	KP("cpufreq", "hwp", IL_PK_BOOL, 0, 0, "no", 0,
+	   "hardware P-states (HWP) present and enabled", hwp, NULL),
+	KP("cpufreq", "hwp_lowest_mhz", IL_PK_NUMBER, 0, 100000, NULL, 0,
+	   "HWP lowest performance, MHz (hwp = yes; else efficient_mhz)", hwp_lowest_mhz,
+	   set_hwp_mhz),
+	KP("cpufreq", "hwp_efficient_mhz", IL_PK_NUMBER, 0, 100000, NULL, 0,
+	   "HWP most efficient performance, MHz (hwp = yes; else efficient_mhz)", hwp_efficient_mhz,
+	   set_hwp_mhz),
+	KP("cpufreq", "hwp_guaranteed_mhz", IL_PK_NUMBER, 0, 100000, NULL, 0,
+	   "HWP guaranteed performance, MHz (hwp = yes; else [cpu] base_mhz)", hwp_guaranteed_mhz,
+	   set_hwp_mhz),
+	KP("cpufreq", "hwp_highest_mhz", IL_PK_NUMBER, 0, 100000, NULL, 0,
+	   "HWP highest performance, MHz (hwp = yes; else the 1-core turbo bin, or base_mhz)",
+	   hwp_highest_mhz, set_hwp_mhz),
+	KP("cpufreq", "pstates", IL_PK_LIST, 0, IL_PLAT_PSTATES_MAX, NULL, 0,
+	   "acpi-cpufreq P-state table (_PSS), MHz, strictly descending (or pstate_step_mhz)",
+	   pstate_mhz, set_pstates),
+	KP("cpufreq", "pstate_step_mhz", IL_PK_NUMBER, 0, 100000, NULL, 0,
+	   "P-state table from base_mhz down to efficient_mhz in this step, MHz (else 100)",
+	   pstate_step_mhz, set_mhz),
+	KP("cpufreq", "transition_latency", IL_PK_DURATION, 1, 1e9, NULL, 0,
+	   "time a P-state change takes (the _PSS transition latency)", transition_ns,
+	   set_duration),
+	KP("cpufreq", "policy", IL_PK_WORD, 0, 0, "cpu", 0,
+	   "CPUs sharing one policy: cpu, core (SMT siblings) or package", cpufreq_scope,
+	   set_cpufreq_scope),
+	KP("cpufreq", "driver", IL_PK_WORD, 0, 0, "none", 0,
+	   "the cpufreq driver the kernel loads: intel_pstate, acpi-cpufreq or none", cpufreq_driver,
+	   set_cpufreq_driver),
+	KP("cpufreq", "governor", IL_PK_WORD, 0, 0, NULL, 0,
+	   "default governor: performance, powersave, schedutil, ondemand, conservative, userspace "
+	   "(else the driver's default)", cpufreq_governor, set_cpufreq_governor),
+	KP("cpufreq", "mode", IL_PK_WORD, 0, 0, "auto", 0,
+	   "intel_pstate: active, passive, or auto (the release's default)", pstate_mode,
+	   set_pstate_mode),
+	KP("cpufreq", "turbo", IL_PK_BOOL, 0, 0, "yes", 0,
+	   "turbo enabled at boot (no: MSR_IA32_MISC_ENABLE turbo disable set)", turbo_disabled,
+	   set_turbo_on),
 	/* [power] */
 	KP("power", "active_w_per_ghz", IL_PK_NUMBER, 0, 0, "0", 0,
 	   "dynamic power of a busy thread per GHz, W", active_w_per_ghz, NULL),
@@ -892,8 +936,129 @@ SETTER(set_turbo)
 	if (!get_double(c, key, v, &p->turbo_mhz[n - 1], false))
 		return 0;
 	c->turbo_given[n - 1] = true;
+	p->turbo_listed[n - 1] = true;
 	if (n > p->nturbo)
 		p->nturbo = n;
+	return 1;
+}
+
+/* A frequency in MHz within (0, max]. */
+SETTER(set_mhz)
+{
+	double *mhz = f;
+
+	if (!get_double(c, key, v, mhz, false))
+		return 0;
+	if (!(*mhz > 0) || *mhz > k->pub.max)
+		return fail(c, c->line, "%s: %s MHz is out of range (0, %.0f]", key, v, k->pub.max);
+	return 1;
+}
+
+/* hwp_*_mhz: a frequency, and which of the four the file gave. */
+SETTER(set_hwp_mhz)
+{
+	static const char *const names[] = { "hwp_lowest_mhz", "hwp_efficient_mhz",
+					     "hwp_guaranteed_mhz", "hwp_highest_mhz" };
+
+	if (!set_mhz(c, k, f, key, v))
+		return 0;
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(key, names[i]))
+			c->p->hwp_given[i] = true;
+	return 1;
+}
+
+/* pstates = MHz MHz ...: the _PSS frequencies, strictly descending. */
+SETTER(set_pstates)
+{
+	struct il_platform *p = c->p;
+	char buf[LINE_MAX_LEN];
+
+	(void)f;
+	snprintf(buf, sizeof(buf), "%s", v);
+	p->npstates = 0;
+	for (char *save, *t = strtok_r(buf, " ,", &save); t; t = strtok_r(NULL, " ,", &save)) {
+		double mhz = 0;
+
+		if (p->npstates == (int)k->pub.max)
+			return fail(c, c->line, "%s: more than %d P-states", key, (int)k->pub.max);
+		if (!get_double(c, key, t, &mhz, false))
+			return 0;
+		if (!(mhz > 0) || mhz > 100000)
+			return fail(c, c->line, "%s: %s MHz is out of range (0, 100000]", key, t);
+		if (p->npstates && mhz >= p->pstate_mhz[p->npstates - 1])
+			return fail(c, c->line, "%s: %s MHz after %g MHz: the table must descend", key,
+				    t, p->pstate_mhz[p->npstates - 1]);
+		p->pstate_mhz[p->npstates++] = mhz;
+	}
+	if (!p->npstates)
+		return fail(c, c->line, "%s: no frequency given", key);
+	return 1;
+}
+
+SETTER(set_cpufreq_scope)
+{
+	(void)k;
+	if (!strcmp(v, "cpu"))
+		*(enum il_cpufreq_scope *)f = IL_CPUFREQ_SCOPE_CPU;
+	else if (!strcmp(v, "core"))
+		*(enum il_cpufreq_scope *)f = IL_CPUFREQ_SCOPE_CORE;
+	else if (!strcmp(v, "package"))
+		*(enum il_cpufreq_scope *)f = IL_CPUFREQ_SCOPE_PACKAGE;
+	else
+		return fail(c, c->line, "%s: '%s' is not cpu, core or package", key, v);
+	return 1;
+}
+
+SETTER(set_cpufreq_driver)
+{
+	(void)k;
+	if (!strcmp(v, "intel_pstate"))
+		*(enum il_cpufreq_driver *)f = IL_CPUFREQ_INTEL_PSTATE;
+	else if (!strcmp(v, "acpi-cpufreq"))
+		*(enum il_cpufreq_driver *)f = IL_CPUFREQ_ACPI;
+	else if (!strcmp(v, "none"))
+		*(enum il_cpufreq_driver *)f = IL_CPUFREQ_NONE;
+	else
+		return fail(c, c->line, "%s: '%s' is not intel_pstate, acpi-cpufreq or none", key, v);
+	return 1;
+}
+
+SETTER(set_cpufreq_governor)
+{
+	static const char *const govs[] = { "performance", "powersave", "schedutil", "ondemand",
+					    "conservative", "userspace" };
+
+	for (size_t i = 0; i < sizeof(govs) / sizeof(govs[0]); i++)
+		if (!strcmp(v, govs[i]))
+			return get_str(c, key, v, f, k->size);
+	return fail(c, c->line, "%s: '%s' is not performance, powersave, schedutil, ondemand, "
+		    "conservative or userspace", key, v);
+}
+
+SETTER(set_pstate_mode)
+{
+	(void)k;
+	if (!strcmp(v, "auto"))
+		*(enum il_pstate_mode *)f = IL_PSTATE_MODE_AUTO;
+	else if (!strcmp(v, "active"))
+		*(enum il_pstate_mode *)f = IL_PSTATE_MODE_ACTIVE;
+	else if (!strcmp(v, "passive"))
+		*(enum il_pstate_mode *)f = IL_PSTATE_MODE_PASSIVE;
+	else
+		return fail(c, c->line, "%s: '%s' is not active, passive or auto", key, v);
+	return 1;
+}
+
+/* turbo = yes|no: stored as the turbo-disable bit. */
+SETTER(set_turbo_on)
+{
+	bool on;
+
+	(void)k;
+	if (!get_bool(c, key, v, &on))
+		return 0;
+	*(bool *)f = !on;
 	return 1;
 }
 
@@ -902,9 +1067,10 @@ SETTER(set_turbo)
 /* The sections, canonical ids for the duplicate checks: [state.N] and [cst.N] by index. */
 static const char *const plain_sections[] = {
 	"platform", "topology", "cpu", "kernel", "firmware", "turbo", "power", "ipi", "driver",
-	"noise",
+	"noise", "cpufreq",
 };
 #define NPLAIN (int)(sizeof(plain_sections) / sizeof(plain_sections[0]))
+#define SECT_CPUFREQ 10
 #define SECT_STATE(i) (NPLAIN + (i))
 #define SECT_CST(i) (NPLAIN + IL_STATE_MAX + (i))      /* i = N - 1 */
 _Static_assert(NPLAIN + IL_STATE_MAX + IL_PLAT_CST_MAX == NSECT_ALL, "section ids");
@@ -1109,6 +1275,98 @@ static void defaults(struct parse_ctx *c, struct il_platform *p)
 	p->table.safe_state_index = 0;
 }
 
+/* The line of key in section sect, or the section's header line if it was not given. */
+static int key_line(const struct parse_ctx *c, int sect, const char *key)
+{
+	for (int i = 0; i < c->nseen; i++)
+		if (c->seen[i].sect == sect && !strcmp(c->seen[i].key, key))
+			return c->seen[i].line;
+	return c->sect_line[sect];
+}
+
+static bool key_given(const struct parse_ctx *c, int sect, const char *key)
+{
+	for (int i = 0; i < c->nseen; i++)
+		if (c->seen[i].sect == sect && !strcmp(c->seen[i].key, key))
+			return true;
+	return false;
+}
+
+/*
+ * [cpufreq] as a whole: what it needs from [cpu], the HWP range in order,
+ * one way to give the P-state table, and the derived values.
+ */
+static int finish_cpufreq(struct parse_ctx *c)
+{
+	static const char *const hwp_keys[] = { "hwp_lowest_mhz", "hwp_efficient_mhz",
+						"hwp_guaranteed_mhz", "hwp_highest_mhz" };
+	struct il_platform *p = c->p;
+	const int s = SECT_CPUFREQ;
+	double *hwp[4] = { &p->hwp_lowest_mhz, &p->hwp_efficient_mhz, &p->hwp_guaranteed_mhz,
+			   &p->hwp_highest_mhz };
+
+	p->has_cpufreq = c->sect_line[s] != 0;
+	if (!p->has_cpufreq)
+		return 0;
+	if (!key_given(c, s, "efficient_mhz"))
+		return il_err_set_at(c->err, EINVAL, c->fname, c->sect_line[s],
+				     "[cpufreq] has no efficient_mhz");
+	if (!(p->base_mhz > 0))
+		return il_err_set_at(c->err, EINVAL, c->fname, c->sect_line[s],
+				     "[cpufreq] needs [cpu] base_mhz (the base frequency)");
+	if (p->efficient_mhz > p->base_mhz)
+		return il_err_set_at(c->err, EINVAL, c->fname, key_line(c, s, "efficient_mhz"),
+				     "efficient_mhz: %g MHz is above base_mhz (%g MHz)",
+				     p->efficient_mhz, p->base_mhz);
+	if (p->nturbo && p->turbo_mhz[0] < p->base_mhz)
+		return il_err_set_at(c->err, EINVAL, c->fname, c->sect_line[s],
+				     "[cpufreq]: the 1-core turbo bin (%g MHz) is below base_mhz "
+				     "(%g MHz)", p->turbo_mhz[0], p->base_mhz);
+	for (int i = 0; i < 4; i++)
+		if (p->hwp_given[i] && !p->hwp)
+			return il_err_set_at(c->err, EINVAL, c->fname, key_line(c, s, hwp_keys[i]),
+					     "%s without hwp = yes", hwp_keys[i]);
+	if (p->hwp) {
+		/* not given: what the part's other figures say */
+		if (!p->hwp_given[0])
+			p->hwp_lowest_mhz = p->efficient_mhz;
+		if (!p->hwp_given[1])
+			p->hwp_efficient_mhz = p->efficient_mhz;
+		if (!p->hwp_given[2])
+			p->hwp_guaranteed_mhz = p->base_mhz;
+		if (!p->hwp_given[3])
+			p->hwp_highest_mhz = p->nturbo ? p->turbo_mhz[0] : p->base_mhz;
+		for (int i = 1; i < 4; i++) {
+			int lo = i == 3 ? 2 : 0; /* efficient and guaranteed: each >= lowest */
+			if (*hwp[i] < *hwp[lo])
+				return il_err_set_at(c->err, EINVAL, c->fname,
+						     key_line(c, s, hwp_keys[p->hwp_given[i] ? i : lo]),
+						     "%s (%g MHz) is below %s (%g MHz)", hwp_keys[i],
+						     *hwp[i], hwp_keys[lo], *hwp[lo]);
+		}
+		if (p->hwp_efficient_mhz > p->hwp_highest_mhz)
+			return il_err_set_at(c->err, EINVAL, c->fname,
+					     key_line(c, s, "hwp_efficient_mhz"),
+					     "hwp_efficient_mhz (%g MHz) is above hwp_highest_mhz "
+					     "(%g MHz)", p->hwp_efficient_mhz, p->hwp_highest_mhz);
+	}
+	if (p->npstates && key_given(c, s, "pstate_step_mhz"))
+		return il_err_set_at(c->err, EINVAL, c->fname, key_line(c, s, "pstate_step_mhz"),
+				     "pstate_step_mhz and pstates (line %d) give the same table; "
+				     "give one of them", key_line(c, s, "pstates"));
+	if (!p->npstates && !key_given(c, s, "pstate_step_mhz"))
+		p->pstate_step_mhz = 100;
+	if (p->pstate_mode != IL_PSTATE_MODE_AUTO && p->cpufreq_driver != IL_CPUFREQ_INTEL_PSTATE)
+		return il_err_set_at(c->err, EINVAL, c->fname, key_line(c, s, "mode"),
+				     "mode: %s is for driver = intel_pstate",
+				     il_pstate_mode_name(p->pstate_mode));
+	if (p->cpufreq_driver == IL_CPUFREQ_INTEL_PSTATE &&
+	    (p->arch != IL_ARCH_X86 || p->vendor != IL_VENDOR_INTEL))
+		return il_err_set_at(c->err, EINVAL, c->fname, key_line(c, s, "driver"),
+				     "driver: intel_pstate needs an Intel x86 [cpu]");
+	return 0;
+}
+
 /* Checks that need the whole file. */
 static int finish(struct parse_ctx *c)
 {
@@ -1174,7 +1432,7 @@ static int finish(struct parse_ctx *c)
 	for (int n = p->nturbo - 1; n >= 0; n--)
 		if (!c->turbo_given[n])
 			p->turbo_mhz[n] = p->turbo_mhz[n + 1];
-	return 0;
+	return finish_cpufreq(c);
 }
 
 int il_platform_load_string(struct il_platform *p, const char *text, size_t len,
@@ -1197,21 +1455,22 @@ int il_platform_load_string(struct il_platform *p, const char *text, size_t len,
 		return il_err_set_at(err, ENOMEM, name, 0, "cannot parse (out of memory)");
 
 	r = ini_parse_stream(reader, &c, handler, &c);
-	free(c.seen);
 	if (c.first_error && !(r > 0 && r < c.first_error))
-		return -EINVAL;
-	if (r > 0) {
+		r = -EINVAL;
+	else if (r > 0)
 		/* a syntax error inih found itself (no '=' or unclosed '[') */
-		return il_err_set_at(err, EINVAL, name, r,
-				     "%s", c.line_too_long ? "line too long"
-							   : "syntax error (expected [section] or key = value)");
-	}
-	if (r < 0)
-		return il_err_set_at(err, ENOMEM, name, 0, "cannot parse (out of memory)");
-	if (c.line_too_long)
-		return il_err_set_at(err, EINVAL, name, c.line, "line longer than %d characters",
-				     LINE_MAX_LEN - 3);
-	return finish(&c);
+		r = il_err_set_at(err, EINVAL, name, r,
+				  "%s", c.line_too_long ? "line too long"
+							: "syntax error (expected [section] or key = value)");
+	else if (r < 0)
+		r = il_err_set_at(err, ENOMEM, name, 0, "cannot parse (out of memory)");
+	else if (c.line_too_long)
+		r = il_err_set_at(err, EINVAL, name, c.line, "line longer than %d characters",
+				  LINE_MAX_LEN - 3);
+	else
+		r = finish(&c); /* reads the keys seen (their lines) */
+	free(c.seen);
+	return r;
 }
 
 int il_platform_load_file(struct il_platform *p, const char *path, struct il_err *err)
@@ -1295,4 +1554,63 @@ const char *il_vendor_name(enum il_vendor v)
 	case IL_VENDOR_OTHER: return "other";
 	default: return "unknown";
 	}
+}
+
+const char *il_cpufreq_driver_name(enum il_cpufreq_driver d)
+{
+	switch (d) {
+	case IL_CPUFREQ_ACPI: return "acpi-cpufreq";
+	case IL_CPUFREQ_INTEL_PSTATE: return "intel_pstate";
+	default: return "none";
+	}
+}
+
+const char *il_cpufreq_scope_name(enum il_cpufreq_scope s)
+{
+	switch (s) {
+	case IL_CPUFREQ_SCOPE_CORE: return "core";
+	case IL_CPUFREQ_SCOPE_PACKAGE: return "package";
+	default: return "cpu";
+	}
+}
+
+const char *il_pstate_mode_name(enum il_pstate_mode m)
+{
+	switch (m) {
+	case IL_PSTATE_MODE_ACTIVE: return "active";
+	case IL_PSTATE_MODE_PASSIVE: return "passive";
+	default: return "auto";
+	}
+}
+
+double il_platform_turbo_mhz(const struct il_platform *p, int n)
+{
+	if (!p->nturbo || n < 1)
+		return 0;
+	return p->turbo_mhz[(n > p->nturbo ? p->nturbo : n) - 1];
+}
+
+int il_platform_pstates(const struct il_platform *p, double *mhz, int max)
+{
+	int n = 0;
+
+	if (!p->has_cpufreq || max <= 0)
+		return 0;
+	if (p->npstates) {
+		for (; n < p->npstates && n < max; n++)
+			mhz[n] = p->pstate_mhz[n];
+		return n;
+	}
+	/* acpi-cpufreq's turbo entry: base + 1 MHz, the request that lets the hardware turbo */
+	if (p->nturbo && p->turbo_mhz[0] > p->base_mhz)
+		mhz[n++] = p->base_mhz + 1;
+	for (int i = 0; n < max; i++) {
+		double f = p->base_mhz - i * p->pstate_step_mhz; /* no drift from repeated steps */
+		if (f < p->efficient_mhz - 1e-9)
+			break;
+		mhz[n++] = f;
+	}
+	if (n < max && mhz[n - 1] > p->efficient_mhz + 1e-9)
+		mhz[n++] = p->efficient_mhz; /* the step does not land on it: the table ends there */
+	return n;
 }

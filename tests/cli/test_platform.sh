@@ -42,6 +42,65 @@ expect_exit 1 "$IDLELAB" platform show "$TMP/missing.ini"
 expect_err "$TMP/missing.ini: cannot open"
 expect_exit 1 "$IDLELAB" platform show no-such-platform
 expect_err "unknown platform 'no-such-platform'"
+# turbo bins, freq_max per release and the cpufreq facts (issue 12), in every format
+expect_exit 0 "$IDLELAB" platform show intel-cascadelake-sp
+expect_out "turbo: 1-2C 3900, 3-4C 3700, 5-16C 3600, 17-20C 3300, 21-24C 3100 MHz by active cores (base 2400 MHz)"
+expect_out "freq_max: 3700 MHz (4C turbo), ratio 1578; Skylake-X: the first turbo group of >= 4 cores"
+expect_out "from 5.7, none before"
+expect_out "cpufreq: intel_pstate (mode auto), governor powersave, policy per cpu; EFFIC 1000 MHz, base 2400 MHz"
+expect_out "hwp: lowest 1000, efficient 1000, guaranteed 2400, highest 3900 MHz"
+expect_out "p-states (acpi-cpufreq): 2401 2400 2300"
+expect_exit 0 "$IDLELAB" platform show intel-cascadelake-sp --kernel 5.6
+expect_out "freq_max: none at 5.6 (no frequency invariance on x86 before 5.7); 3700 MHz (4C turbo) from 5.7"
+expect_exit 0 "$IDLELAB" platform show intel-skylake-client
+expect_out "freq_max: 3700 MHz (4C turbo), ratio 1082"
+expect_out "hwp: no"
+expect_exit 0 "$IDLELAB" platform show intel-xeon-phi-7255
+expect_out "freq_max: 1100 MHz (second-highest turbo), ratio 1024"
+expect_out "turbo: 1-30C 1200, 31-68C 1100 MHz"
+expect_exit 0 "$IDLELAB" platform show intel-broadwell-ep
+expect_out "freq_max: not modelled ([turbo] bins not given"
+expect_exit 0 "$IDLELAB" platform show kvm-haltpoll
+expect_out "freq_max: none (guest"
+expect_exit 0 "$IDLELAB" platform show ibm-power10-shared
+if grep -q "freq_max" "$TMP/out"; then bad "freq_max on powerpc"; else ok; fi
+expect_exit 0 "$IDLELAB" platform show intel-atom-z8350 --format csv
+expect_out "base_mhz,turbo_bins,freq_max_mhz,freq_max_ratio,freq_max_rule,freq_max_since,cpufreq_driver,cpufreq_governor,cpufreq_mode,efficient_mhz,hwp"
+expect_out ",0,1440,1-2:1920 3-4:1680,1920,1365,1C turbo,5.7,intel_pstate,,auto,480,no"
+expect_exit 0 "$IDLELAB" platform show intel-atom-z8350 --kernel 5.4 --format csv
+expect_out ",0,1440,1-2:1920 3-4:1680,,,none,5.7,intel_pstate,,auto,480,no"
+expect_exit 0 "$IDLELAB" platform show intel-xeon-phi-7255 --format json
+python3 - "$TMP/out" <<'EOF' && ok || bad "platform show JSON: turbo, freq_max, cpufreq"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["base_mhz"] == 1100
+assert d["turbo"] == [{"cores_min": 1, "cores_max": 30, "mhz": 1200},
+                      {"cores_min": 31, "cores_max": 68, "mhz": 1100}], d["turbo"]
+f = d["freq_max"]
+assert f["kernel"] == "6.18" and f["invariant"] and f["modelled"] and f["since"] == "5.7", f
+assert f["mhz"] == 1100 and f["ratio"] == 1024 and f["rule"] == "second-highest turbo", f
+c = d["cpufreq"]
+assert c["driver"] == "intel_pstate" and c["governor"] is None and c["mode"] == "auto", c
+assert c["efficient_mhz"] == 1000 and c["hwp"] is None and c["pstates_mhz"] == [1101, 1100, 1000], c
+assert c["turbo"] is True and c["transition_latency_ns"] is None, c
+EOF
+expect_exit 0 "$IDLELAB" platform show kvm-haltpoll --format json
+python3 - "$TMP/out" <<'EOF' && ok || bad "platform show JSON without [cpufreq]"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["cpufreq"] is None and d["turbo"] == [] and d["base_mhz"] == 2596, d
+assert d["freq_max"]["mhz"] is None and not d["freq_max"]["invariant"] and d["freq_max"]["since"] is None
+EOF
+# turbo off at boot: freq_max is the base, the turbo figure kept for when it returns
+f=$TMP/noturbo.ini
+sed 's/^efficient_mhz = 800$/efficient_mhz = 800\nturbo = no/' "$SRCDIR/platforms/intel-skylake-client.ini" >"$f"
+expect_exit 0 "$IDLELAB" platform show "$f"
+expect_out "freq_max: 3500 MHz (turbo off at boot: base; 3700 MHz, 4C turbo, with turbo), ratio 1024"
+expect_out "turbo off at boot"
+# a bad [cpufreq] key: FILE:LINE, exit 1
+printf '[platform]\nname = x\n[cpu]\nbase_mhz = 2000\n[cpufreq]\nefficient_mhz = 800\nhwp_highest_mhz = 3000\n' >"$f"
+expect_exit 1 "$IDLELAB" platform show "$f"
+expect_err "idlelab: $f:7: hwp_highest_mhz without hwp = yes"
 expect_exit 2 "$IDLELAB" platform
 expect_exit 2 "$IDLELAB" platform list
 finish

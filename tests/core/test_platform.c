@@ -360,6 +360,9 @@ static void defaults_as_written(void **unused)
 		else if (!strcmp(k->section, "cst.N"))
 			snprintf(base, sizeof(base), "%s", HEAD "[cst.1]\ntype = C1\nlatency = 1\n"
 				 "method = ffh\n");
+		else if (!strcmp(k->section, "cpufreq"))
+			snprintf(base, sizeof(base), "%s", HEAD "[cpu]\nbase_mhz = 2000\n"
+				 "[cpufreq]\nefficient_mhz = 800\n");
 		else
 			snprintf(base, sizeof(base), HEAD "[%s]\n", k->section);
 		snprintf(with, sizeof(with), "%s%s = %s\n", base, k->name, k->def);
@@ -371,6 +374,103 @@ static void defaults_as_written(void **unused)
 		checked++;
 	}
 	assert_true(checked >= 30);
+}
+
+/* [cpufreq]: what a file gives, what is derived, and every refusal with its line */
+#define CPU2400 "[cpu]\nvendor = intel\nfamily = 6\nmodel = 0x55\nbase_mhz = 2400\n"
+static void cpufreq_section(void **unused)
+{
+	(void)unused;
+	struct il_platform p;
+	struct il_err e;
+	double ps[IL_PLAT_PSTATES_MAX];
+	/* lines: 1-2 HEAD, 3-7 [cpu], 8 [turbo], 9-10 bins, 11 [cpufreq], 12.. keys */
+	const char *t = HEAD CPU2400 "[turbo]\n1 = 3900\n4 = 3700\n[cpufreq]\n"
+		"efficient_mhz = 1000\nhwp = yes\nhwp_lowest_mhz = 800\ntransition_latency = 20us\n"
+		"policy = package\ndriver = intel_pstate\ngovernor = schedutil\nmode = passive\n"
+		"turbo = no\n";
+
+	assert_int_equal(load(&p, t, &e), 0);
+	assert_true(p.has_cpufreq);
+	assert_true(p.efficient_mhz == 1000);
+	assert_true(p.hwp);
+	/* given, then derived: efficient = EFFIC, guaranteed = base, highest = the 1C bin */
+	assert_true(p.hwp_lowest_mhz == 800);
+	assert_true(p.hwp_efficient_mhz == 1000);
+	assert_true(p.hwp_guaranteed_mhz == 2400);
+	assert_true(p.hwp_highest_mhz == 3900);
+	assert_true(p.hwp_given[0] && !p.hwp_given[3]);
+	assert_int_equal(p.transition_ns, 20000);
+	assert_int_equal(p.cpufreq_scope, IL_CPUFREQ_SCOPE_PACKAGE);
+	assert_int_equal(p.cpufreq_driver, IL_CPUFREQ_INTEL_PSTATE);
+	assert_string_equal(p.cpufreq_governor, "schedutil");
+	assert_int_equal(p.pstate_mode, IL_PSTATE_MODE_PASSIVE);
+	assert_true(p.turbo_disabled);
+	assert_true(p.turbo_listed[0] && !p.turbo_listed[1] && p.turbo_listed[3]);
+	/* the default step: 2401 (turbo entry), 2400, 2300, ... 1000 */
+	assert_int_equal(il_platform_pstates(&p, ps, IL_PLAT_PSTATES_MAX), 16);
+	assert_true(ps[0] == 2401 && ps[1] == 2400 && ps[2] == 2300 && ps[15] == 1000);
+	assert_int_equal(il_platform_pstates(&p, ps, 3), 3);
+	/* a step that misses EFFIC ends the table at it; no turbo bins: no turbo entry */
+	assert_int_equal(load(&p, HEAD CPU2400 "[cpufreq]\nefficient_mhz = 1000\n"
+			      "pstate_step_mhz = 600\n", &e), 0);
+	assert_int_equal(il_platform_pstates(&p, ps, IL_PLAT_PSTATES_MAX), 4);
+	assert_true(ps[0] == 2400 && ps[1] == 1800 && ps[2] == 1200 && ps[3] == 1000);
+	assert_int_equal(load(&p, HEAD CPU2400 "[cpufreq]\nefficient_mhz = 1000\n"
+			      "pstates = 2401 2400, 1600 1000\n", &e), 0);
+	assert_int_equal(il_platform_pstates(&p, ps, IL_PLAT_PSTATES_MAX), 4);
+	assert_true(ps[1] == 2400 && ps[2] == 1600);
+	/* no section: nothing */
+	assert_int_equal(load(&p, HEAD CPU2400, &e), 0);
+	assert_false(p.has_cpufreq);
+	assert_int_equal(il_platform_pstates(&p, ps, IL_PLAT_PSTATES_MAX), 0);
+	assert_true(il_platform_turbo_mhz(&p, 1) == 0);
+
+	/* refusals: [cpufreq] at line 8 below, its first key at line 9 */
+	refused(HEAD CPU2400 "[cpufreq]\ndriver = intel_pstate\n", 8, "[cpufreq] has no efficient_mhz");
+	refused(HEAD "[cpufreq]\nefficient_mhz = 800\n", 3, "needs [cpu] base_mhz");
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 2500\n", 9,
+		"efficient_mhz: 2500 MHz is above base_mhz (2400 MHz)");
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 0\n", 9,
+		"efficient_mhz: 0 MHz is out of range (0, 100000]");
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = fast\n", 9,
+		"efficient_mhz: 'fast' is not a number");
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\nhwp_highest_mhz = 3000\n", 10,
+		"hwp_highest_mhz without hwp = yes");
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\nhwp = yes\nhwp_guaranteed_mhz = 700\n",
+		11, "hwp_guaranteed_mhz (700 MHz) is below hwp_lowest_mhz (800 MHz)");
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\nhwp = yes\nhwp_highest_mhz = 2000\n",
+		11, "hwp_highest_mhz (2000 MHz) is below hwp_guaranteed_mhz (2400 MHz)");
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\npstates = 2400 2500\n", 10,
+		"pstates: 2500 MHz after 2400 MHz: the table must descend");
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\npstates = 2400 -5\n", 10,
+		"pstates: negative value '-5'");
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\npstates = ,\n", 10,
+		"pstates: no frequency given");
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\npstates = 2400\npstate_step_mhz = 100\n",
+		11, "pstate_step_mhz and pstates (line 10) give the same table");
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\ntransition_latency = 0\n", 10,
+		"transition_latency: '0' is not a duration");
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\npolicy = socket\n", 10,
+		"policy: 'socket' is not cpu, core or package");
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\ndriver = amd-pstate\n", 10,
+		"driver: 'amd-pstate' is not intel_pstate, acpi-cpufreq or none");
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\ngovernor = turbo\n", 10,
+		"governor: 'turbo' is not performance");
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\nmode = lazy\n", 10,
+		"mode: 'lazy' is not active, passive or auto");
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\ndriver = acpi-cpufreq\nmode = active\n",
+		11, "mode: active is for driver = intel_pstate");
+	refused(HEAD "[cpu]\nvendor = amd\nbase_mhz = 2000\n[cpufreq]\nefficient_mhz = 800\n"
+		"driver = intel_pstate\n", 8, "driver: intel_pstate needs an Intel x86 [cpu]");
+	refused(HEAD CPU2400 "[turbo]\n1 = 2000\n[cpufreq]\nefficient_mhz = 800\n", 10,
+		"the 1-core turbo bin (2000 MHz) is below base_mhz");
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\nefficient_mhz = 900\n", 10,
+		"duplicate key 'efficient_mhz' (first at line 9)");
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\n[cpufreq]\n", 10,
+		"duplicate section [cpufreq] (first at line 8)");
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\nmax_mhz = 3000\n", 10,
+		"unknown key 'max_mhz' in [cpufreq]");
 }
 
 static void files(void **unused)
@@ -401,7 +501,7 @@ int main(void)
 		cmocka_unit_test(malformed),     cmocka_unit_test(files),
 		cmocka_unit_test(duplicates),    cmocka_unit_test(unknown_sections),
 		cmocka_unit_test(boot_options),  cmocka_unit_test(keys_documented),
-		cmocka_unit_test(defaults_as_written),
+		cmocka_unit_test(defaults_as_written), cmocka_unit_test(cpufreq_section),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -344,6 +344,48 @@ static void granite_rapids(void **state)
 	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1_ACPI C2_ACPI");
 }
 
+/* Xeon Phi (KNL/KNM: knl_cstates, use_acpi) and Cherry Trail (cht_cstates), by hand from the tables. */
+static void xeon_phi_cherry_trail(void **state)
+{
+	struct il_machine_idle m;
+	char b[128];
+	static const unsigned int lat[] = { 0, 1, 80, 200, 1200, 10000 },
+				  res[] = { 0, 1, 275, 560, 4000, 20000 };
+	(void)state;
+
+	/* KNM (0x85), sub-states for C1 (0x00) and C6 (hint 0x10, the C2 nibble) */
+	build("6.18", &m, CPU("0x85", "0x110"), CST_NO_C6, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C6");
+	assert_int_equal(m.drv.states[1].exit_latency, 1);
+	assert_int_equal(m.drv.states[1].target_residency, 2);
+	assert_int_equal(m.drv.states[2].exit_latency, 120);
+	assert_int_equal(m.drv.states[2].target_residency, 500);
+	assert_int_equal(m.drv.states[2].mwait_hint, 0x10);
+	assert_int_equal(m.drv.states[2].flags, IL_FLAG_TLB_FLUSHED | IL_FLAG_TURBO_RELEASE);
+	assert_false(has_note(&m, "C1E promotion disabled"));
+	/* use_acpi: a _CST that lists C1 only turns C6 off by default (from 5.6) */
+	build("6.18", &m, CPU("0x57", "0x110"),
+	      "[cst.1]\ntype = C1\nlatency = 1\nmethod = ffh\naddress = 0x00\n", NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C6-");
+	build("5.4", &m, CPU("0x57", "0x110"),
+	      "[cst.1]\ntype = C1\nlatency = 1\nmethod = ffh\naddress = 0x00\n", NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C6");
+
+	/* Cherry Trail (0x4c), CPUID.5:EDX 0x33000020 as its intel_idle logs it; no _CST check */
+	build("6.18", &m, CPU("0x4c", "0x33000020"), NULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C6N C6S C7 C7S");
+	for (int i = 0; i < 6; i++) {
+		assert_int_equal(m.drv.states[i].exit_latency, lat[i]);
+		assert_int_equal(m.drv.states[i].target_residency, res[i]);
+	}
+	assert_string_equal(m.drv.states[2].desc, "MWAIT 0x58");
+	assert_string_equal(m.drv.states[5].desc, "MWAIT 0x64");
+	assert_true(has_note(&m, "Cherry Trail: C1E promotion disabled"));
+	/* without C7 sub-states (EDX nibble 7 clear) C7 and C7S are skipped */
+	build("6.18", &m, CPU("0x4c", "0x03000020"), NULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C6N C6S");
+}
+
 static void unknown_model(void **state)
 {
 	struct il_machine_idle m;
@@ -486,6 +528,7 @@ int main(void)
 		cmocka_unit_test(skx_fixup),
 		cmocka_unit_test(sklh_fixup),
 		cmocka_unit_test(granite_rapids),
+		cmocka_unit_test(xeon_phi_cherry_trail),
 		cmocka_unit_test(unknown_model),
 		cmocka_unit_test(refusals),
 		cmocka_unit_test(timer_stop),

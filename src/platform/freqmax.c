@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * freq_max of x86 frequency invariance: the frequency the scheduler takes
+ * as the top of the range when it scales utilisation by APERF/MPERF.
+ *
+ * The kernel reads it at boot from model-specific registers; idlelab
+ * reads the same figures from the platform's [turbo] bins and [cpu]
+ * base_mhz. The rules, as mainline has them:
+ *
+ *   before 5.7   no frequency invariance on x86.
+ *   5.7          Giovanni Gherdovich's series, arch/x86/kernel/smpboot.c:
+ *                1567c3e3467c "x86, sched: Add support for frequency
+ *                invariance": freq_max = the 4-active-core turbo bin
+ *                (byte 3 of MSR_TURBO_RATIO_LIMIT), freq_base = the
+ *                maximum non-turbo ratio of MSR_PLATFORM_INFO;
+ *                2a0abc596998 "... on SKYLAKE_X": model 0x55 lists turbo
+ *                groups (core counts in MSR_TURBO_RATIO_LIMIT1), and the
+ *                first group of at least 4 cores gives freq_max;
+ *                8bea0dfb4a82 "... on XEON_PHI_KNL/KNM": the ratio after
+ *                the first non-zero delta, the second-highest bin;
+ *                "... on ATOM_GOLDMONT*": the first group (size >= 1),
+ *                the highest; 298c6f99bf30 "... on ATOM": Silvermont and
+ *                Airmont read MSR_ATOM_CORE_RATIOS / _TURBO_RATIOS, the
+ *                1-core turbo (tried first, on every Intel part: the MSR
+ *                read faults on others);
+ *                918229cdd5ab "x86/intel_pstate: Handle runtime turbo
+ *                disablement/enablement": turbo off at boot (the
+ *                MSR_IA32_MISC_ENABLE bit) or later (a _PPC change seen by
+ *                intel_pstate) makes freq_max = freq_base, ratio 1024.
+ *                Fixed for 5.7-rc3 (sched/urgent, April 2020): 23ccee22e834
+ *                "Account for CPUs with less than 4 cores": the 4C read
+ *                falls back to the 1C byte when byte 3 is 0; "Bail out of
+ *                frequency invariance if base frequency is unknown";
+ *                db441bd9f630 "Move check for CPU type to caller function".
+ *   after 5.7    51beea8862a3 "x86, sched: Bail out of frequency invariance
+ *                if turbo frequency is unknown" (2020-05-31): a zero turbo
+ *                ratio leaves invariance off. idlelab reports a file
+ *                without [turbo] bins or base_mhz as not modelled rather
+ *                than guessing what the MSRs hold.
+ *   5.11         AMD gains invariance (ACPI CPPC based); not modelled here.
+ *   5.19         tglx's "x86/smp: Move APERF/MPERF code where it belongs":
+ *                the same rules, now in arch/x86/kernel/cpu/aperfmperf.c
+ *                (checked against the text that matches with
+ *                X86_MATCH_VFM_FEATURE, 6.12 on: intel_set_max_freq_ratio
+ *                unchanged). Hybrid parts get per-CPU ratios from
+ *                intel_pstate's capacity scaling (6.12); not modelled.
+ *                Gherdovich's 2022 "x86: fix platform info detection in
+ *                frequency invariance" (a failed read after a model match
+ *                should not fall through to the 4C rule) is not in that
+ *                text: the fall-through is kept (Skylake-X with no group of
+ *                4 cores takes the 1C byte).
+ *
+ * The ratio is computed as the kernel does, turbo x 1024 / base truncated;
+ * with frequencies that are ratio x bus clock this equals the kernel's
+ * integer arithmetic on the ratios.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "idlelab/platform.h"
+#include "idlelab/release.h"
+
+#define FI_RELEASE "5.7"   /* frequency invariance on x86 */
+#define AMD_FI_RELEASE "5.11"
+
+/* CPUID family 6 models the rules name (arch/x86/include/asm/intel-family.h). */
+#define M_ATOM_SILVERMONT 0x37
+#define M_ATOM_AIRMONT 0x4c
+#define M_ATOM_SILVERMONT_MID 0x4a
+#define M_ATOM_SILVERMONT_D 0x4d
+#define M_ATOM_AIRMONT_MID 0x5a
+#define M_ATOM_AIRMONT_NP 0x75
+#define M_ATOM_GOLDMONT 0x5c
+#define M_ATOM_GOLDMONT_D 0x5f
+#define M_ATOM_GOLDMONT_PLUS 0x7a
+#define M_XEON_PHI_KNL 0x57
+#define M_XEON_PHI_KNM 0x85
+#define M_SKYLAKE_X 0x55
+
+static bool model_in(int model, const int *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (list[i] == model)
+			return true;
+	return false;
+}
+
+/* Hybrid (P- and E-core) client parts: per-CPU capacity, not modelled. */
+static bool hybrid_model(int model)
+{
+	static const int m[] = { 0x97, 0x9a, 0xb7, 0xba, 0xbf, 0xaa, 0xac, 0xbd, 0xc5, 0xc6,
+				 0xb5, 0xcc };
+	return model_in(model, m, sizeof(m) / sizeof(m[0]));
+}
+
+/*
+ * The turbo groups as the MSRs list them: the active-core counts the
+ * [turbo] section gives, ascending (group i covers counts up to grp[i]).
+ */
+static int turbo_groups(const struct il_platform *p, int *grp, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < p->nturbo && n < max; i++)
+		if (p->turbo_listed[i])
+			grp[n++] = i + 1;
+	return n;
+}
+
+/* turbo x 1024 / base, truncated; integers when both are whole MHz */
+static unsigned long ratio_of(double turbo, double base)
+{
+	if (turbo == floor(turbo) && base == floor(base) && base >= 1)
+		return (unsigned long)(((unsigned long long)turbo * 1024ull) /
+				       (unsigned long long)base);
+	return (unsigned long)floor(turbo * 1024.0 / base);
+}
+
+static void none(struct il_freq_max *o, enum il_freq_max_rule rule, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void none(struct il_freq_max *o, enum il_freq_max_rule rule, const char *fmt, ...)
+{
+	va_list ap;
+
+	o->rule = rule;
+	o->since = NULL;
+	o->invariant = false;
+	o->mhz = 0;
+	o->turbo_mhz = 0;
+	o->ratio = o->turbo_ratio = 0;
+	o->what = "none";
+	va_start(ap, fmt);
+	vsnprintf(o->why, sizeof(o->why), fmt, ap);
+	va_end(ap);
+}
+
+int il_platform_freq_max(const struct il_platform *p, const char *rel, struct il_freq_max *o,
+			 struct il_err *err)
+{
+	static const int slv[] = { M_ATOM_SILVERMONT, M_ATOM_AIRMONT };
+	static const int slv_unknown[] = { M_ATOM_SILVERMONT_MID, M_ATOM_SILVERMONT_D,
+					   M_ATOM_AIRMONT_MID, M_ATOM_AIRMONT_NP };
+	static const int glm[] = { M_ATOM_GOLDMONT, M_ATOM_GOLDMONT_D, M_ATOM_GOLDMONT_PLUS };
+	static const int knl[] = { M_XEON_PHI_KNL, M_XEON_PHI_KNM };
+	int grp[IL_PLAT_TURBO_MAX];
+	int ngrp;
+	double turbo = 0;
+
+	memset(o, 0, sizeof(*o));
+	if (!rel || !*rel)
+		rel = p->release[0] ? p->release : IL_RELEASE_NEWEST;
+	if (il_release_check(rel, err))
+		return -EINVAL;
+	o->base_mhz = p->base_mhz;
+
+	if (p->arch != IL_ARCH_X86) {
+		if (p->arch == IL_ARCH_ARM64)
+			none(o, IL_FMAX_UNMODELLED, "arm64: activity monitors or cpufreq give the "
+			     "scale; not modelled");
+		else
+			none(o, IL_FMAX_NONE, "no frequency invariance on this architecture");
+		return 0;
+	}
+	/* guests first, of any vendor: KVM does not offer APERF/MPERF by default */
+	if (p->hypervisor) {
+		none(o, IL_FMAX_NONE, "guest: X86_FEATURE_APERFMPERF is not offered");
+		return 0;
+	}
+	if (p->vendor == IL_VENDOR_AMD || p->vendor == IL_VENDOR_HYGON) {
+		if (il_release_cmp(rel, AMD_FI_RELEASE) < 0)
+			none(o, IL_FMAX_NONE, "x86 frequency invariance is Intel-only before %s",
+			     AMD_FI_RELEASE);
+		else
+			none(o, IL_FMAX_UNMODELLED, "AMD (%s+): freq_max from ACPI CPPC; not "
+			     "modelled", AMD_FI_RELEASE);
+		return 0;
+	}
+	if (p->vendor != IL_VENDOR_INTEL) {
+		none(o, IL_FMAX_NONE, "x86 frequency invariance covers Intel%s",
+		     il_release_cmp(rel, AMD_FI_RELEASE) >= 0 ? " and AMD" : "");
+		return 0;
+	}
+	if (il_release_cmp(rel, FI_RELEASE) < 0) {
+		none(o, IL_FMAX_NONE, "no frequency invariance on x86 before %s", FI_RELEASE);
+		return 0;
+	}
+	if (p->family == 6 && hybrid_model(p->model)) {
+		none(o, IL_FMAX_UNMODELLED, "hybrid part: per-CPU ratios; not modelled");
+		return 0;
+	}
+	if (p->family == 6 && model_in(p->model, slv_unknown, 4)) {
+		none(o, IL_FMAX_UNMODELLED, "Atom model: whether MSR_ATOM_CORE_RATIOS reads "
+		     "(the 1C rule) is not known to idlelab");
+		return 0;
+	}
+	if (!(p->base_mhz > 0) || !p->nturbo) {
+		none(o, IL_FMAX_UNMODELLED, "%s not given: idlelab cannot derive freq_max",
+		     !(p->base_mhz > 0) ? "[cpu] base_mhz" : "[turbo] bins");
+		return 0;
+	}
+
+	ngrp = turbo_groups(p, grp, IL_PLAT_TURBO_MAX);
+	o->since = FI_RELEASE;
+	if (p->family == 6 && model_in(p->model, slv, 2)) {
+		/* slv_set_max_freq_ratio(): MSR_ATOM_CORE_TURBO_RATIOS bits 5:0, 1C */
+		o->rule = IL_FMAX_ATOM_1C;
+		o->what = "1C turbo";
+		turbo = p->turbo_mhz[0];
+		snprintf(o->why, sizeof(o->why),
+			 "Atom before Goldmont: the 1-core turbo (298c6f99bf30)");
+	} else if (p->family == 6 && model_in(p->model, glm, 3)) {
+		/* skx_set_max_freq_ratio(size 1): the first group */
+		o->rule = IL_FMAX_GOLDMONT;
+		o->what = "highest turbo";
+		turbo = p->turbo_mhz[grp[0] - 1];
+		snprintf(o->why, sizeof(o->why), "Goldmont: the first turbo group, the highest");
+	} else if (p->family == 6 && model_in(p->model, knl, 2)) {
+		/*
+		 * knl_set_max_freq_ratio(1): group 0's ratio less the first
+		 * non-zero delta of groups 1..6, taken at the top of the next
+		 * loop pass: a first delta in group 6 ends the loop with the
+		 * ratio unset, as does no delta at all.
+		 */
+		int g = 1;
+		o->rule = IL_FMAX_KNL;
+		while (g < ngrp && g <= 6 && p->turbo_mhz[grp[g] - 1] >= p->turbo_mhz[grp[0] - 1])
+			g++;
+		if (g >= ngrp || g > 5) {
+			none(o, IL_FMAX_NONE, "Xeon Phi with no second turbo bin the kernel reads: "
+			     "it leaves the ratio unset (undefined)");
+			o->rule = IL_FMAX_KNL;
+			return 0;
+		}
+		o->what = "second-highest turbo";
+		turbo = p->turbo_mhz[grp[g] - 1];
+		snprintf(o->why, sizeof(o->why), "Xeon Phi: the second-highest turbo bin "
+			 "(8bea0dfb4a82), %d cores", grp[g]);
+	} else {
+		int g = -1;
+
+		if (p->family == 6 && p->model == M_SKYLAKE_X) {
+			/* skx_set_max_freq_ratio(size 4): 8 groups in MSR_TURBO_RATIO_LIMIT1 */
+			for (int i = 0; i < ngrp && i < 8; i++)
+				if (grp[i] >= 4) {
+					g = i;
+					break;
+				}
+		}
+		if (g >= 0) {
+			o->rule = IL_FMAX_SKX_GROUP4;
+			o->what = "4C turbo";
+			turbo = p->turbo_mhz[grp[g] - 1];
+			snprintf(o->why, sizeof(o->why), "Skylake-X: the first turbo group of >= 4 "
+				 "cores (%d, 2a0abc596998)", grp[g]);
+		} else if (p->nturbo >= 4) {
+			/* core_set_max_freq_ratio(): byte 3, the 4-core bin */
+			o->rule = IL_FMAX_CORE_4C;
+			o->what = "4C turbo";
+			turbo = p->turbo_mhz[3];
+			snprintf(o->why, sizeof(o->why),
+				 "the 4-active-core turbo bin (1567c3e3467c)");
+		} else {
+			o->rule = IL_FMAX_CORE_1C;
+			o->what = "1C turbo";
+			turbo = p->turbo_mhz[0];
+			snprintf(o->why, sizeof(o->why),
+				 "fewer than 4 cores: byte 3 is 0, the 1-core bin");
+		}
+	}
+	o->invariant = true;
+	o->turbo_mhz = turbo;
+	o->turbo_ratio = ratio_of(turbo, p->base_mhz);
+	if (!o->turbo_ratio) {
+		none(o, IL_FMAX_NONE, "a zero turbo ratio: the kernel leaves invariance off");
+		return 0;
+	}
+	if (p->turbo_disabled) {
+		o->mhz = p->base_mhz;
+		o->ratio = 1024;
+	} else {
+		o->mhz = turbo;
+		o->ratio = o->turbo_ratio;
+	}
+	return 0;
+}
+
+double il_platform_freq_max_mhz(const struct il_platform *p, const char *rel)
+{
+	struct il_freq_max o;
+	struct il_err e;
+
+	if (il_platform_freq_max(p, rel, &o, &e))
+		return 0;
+	return o.invariant ? o.mhz : 0;
+}

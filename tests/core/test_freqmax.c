@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * freq_max of x86 frequency invariance, per model and release, each value
+ * worked out by hand from the bins below (src/platform/freqmax.c has the
+ * kernel's rules and where they come from).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "idlelab/platform.h"
+
+static void load(struct il_platform *p, const char *cpu, const char *turbo, const char *extra)
+{
+	char text[2048];
+	struct il_err e;
+
+	snprintf(text, sizeof(text), "[platform]\nname = t\n[cpu]\n%s\n[turbo]\n%s\n%s", cpu, turbo,
+		 extra ? extra : "");
+	if (il_platform_load_string(p, text, strlen(text), "t.ini", &e))
+		fail_msg("%s:%d: %s\n%s", e.file, e.line, e.msg, text);
+}
+
+static struct il_freq_max fm(const struct il_platform *p, const char *rel)
+{
+	struct il_freq_max o;
+	struct il_err e;
+
+	assert_int_equal(il_platform_freq_max(p, rel, &o, &e), 0);
+	return o;
+}
+
+#define INTEL(model, base) "vendor = intel\nfamily = 6\nmodel = " model "\nbase_mhz = " base
+
+/* Cascade Lake 8260L: groups 1 2 4 8 12 16 20 24; the first of >= 4 cores is 4: 3700 MHz. */
+static void skylake_x_group(void **unused)
+{
+	(void)unused;
+	struct il_platform p;
+	struct il_freq_max o;
+
+	load(&p, INTEL("0x55", "2400"), "24 = 3100\n20 = 3300\n16 = 3600\n12 = 3600\n8 = 3600\n"
+	     "4 = 3700\n2 = 3900\n1 = 3900", NULL);
+	o = fm(&p, "5.7");
+	assert_int_equal(o.rule, IL_FMAX_SKX_GROUP4);
+	assert_true(o.invariant);
+	assert_true(o.mhz == 3700 && o.turbo_mhz == 3700 && o.base_mhz == 2400);
+	assert_int_equal(o.ratio, 1578); /* 3700 x 1024 / 2400 = 1578.67 */
+	assert_string_equal(o.since, "5.7");
+	assert_true(il_platform_freq_max_mhz(&p, "7.1") == 3700);
+	/* before the series: none */
+	o = fm(&p, "5.6");
+	assert_int_equal(o.rule, IL_FMAX_NONE);
+	assert_false(o.invariant);
+	assert_true(o.mhz == 0);
+	assert_null(o.since);
+	assert_non_null(strstr(o.why, "before 5.7"));
+	assert_true(il_platform_freq_max_mhz(&p, "5.4") == 0);
+
+	/* groups 2, 8, 16: the first of >= 4 cores is 8, whose bin covers 3..8 cores */
+	load(&p, INTEL("0x55", "2000"), "2 = 3500\n8 = 3000\n16 = 2600", NULL);
+	o = fm(&p, "6.1");
+	assert_int_equal(o.rule, IL_FMAX_SKX_GROUP4);
+	assert_true(o.mhz == 3000);
+	assert_int_equal(o.ratio, 1536);
+	assert_non_null(strstr(o.why, "(8,"));
+	/* fewer than 4 cores on 0x55: no group of 4, the 4C byte is 0: 1C */
+	load(&p, INTEL("0x55", "3000"), "1 = 3600\n2 = 3400", NULL);
+	o = fm(&p, "6.1");
+	assert_int_equal(o.rule, IL_FMAX_CORE_1C);
+	assert_true(o.mhz == 3600);
+}
+
+/* E3-1240 v5 (model 0x5e): 4C 3700 over base 3500; a 2-core part: the 1C bin. */
+static void core_4c(void **unused)
+{
+	(void)unused;
+	struct il_platform p;
+	struct il_freq_max o;
+
+	load(&p, INTEL("0x5e", "3500"), "4 = 3700\n3 = 3800\n2 = 3900\n1 = 3900", NULL);
+	o = fm(&p, NULL); /* no release in the file: the newest */
+	assert_int_equal(o.rule, IL_FMAX_CORE_4C);
+	assert_true(o.mhz == 3700);
+	assert_int_equal(o.ratio, 1082); /* 3700 x 1024 / 3500 = 1082.5 */
+	assert_string_equal(o.what, "4C turbo");
+	/* Haswell-EP E5-2670 v3: 4 active cores 2800 MHz, 6..11 from the 12 count */
+	load(&p, INTEL("0x3f", "2300"), "12 = 2600\n5 = 2700\n4 = 2800\n3 = 2900\n2 = 3100\n1 = 3100",
+	     NULL);
+	assert_true(il_platform_freq_max_mhz(&p, "5.10") == 2800);
+	/* a gap at 4: the nearest listed count above gives it */
+	load(&p, INTEL("0x4f", "2200"), "8 = 3000\n2 = 3500\n1 = 3600", NULL);
+	assert_true(il_platform_freq_max_mhz(&p, "5.10") == 3000);
+	/* 2 cores: byte 3 of MSR_TURBO_RATIO_LIMIT is 0, the kernel takes byte 0 */
+	load(&p, INTEL("0x4e", "2400"), "2 = 2800\n1 = 3000", NULL);
+	o = fm(&p, "5.15");
+	assert_int_equal(o.rule, IL_FMAX_CORE_1C);
+	assert_true(o.mhz == 3000);
+	assert_int_equal(o.ratio, 1280);
+}
+
+/* Xeon Phi 7255: 30 cores 1200, 68 cores 1100, base 1100: the second-highest, 1100. */
+static void xeon_phi(void **unused)
+{
+	(void)unused;
+	struct il_platform p;
+	struct il_freq_max o;
+
+	load(&p, INTEL("0x57", "1100"), "30 = 1200\n68 = 1100", NULL);
+	o = fm(&p, "5.7");
+	assert_int_equal(o.rule, IL_FMAX_KNL);
+	assert_true(o.invariant);
+	assert_true(o.mhz == 1100);
+	assert_int_equal(o.ratio, 1024);
+	/* equal bins are skipped (delta 0): 1..4 1500, 8 1500, 16 1400 gives 1400 */
+	load(&p, INTEL("0x85", "1300"), "4 = 1500\n8 = 1500\n16 = 1400\n72 = 1300", NULL);
+	assert_true(il_platform_freq_max_mhz(&p, "6.6") == 1400);
+	/* the first lower bin in group 5 (the 6th listed count) is still read */
+	load(&p, INTEL("0x57", "1000"), "1 = 1500\n2 = 1500\n3 = 1500\n4 = 1500\n5 = 1500\n6 = 1400",
+	     NULL);
+	assert_true(il_platform_freq_max_mhz(&p, "6.6") == 1400);
+	/* in group 6 the loop ends first: the kernel leaves the ratio unset */
+	load(&p, INTEL("0x57", "1000"), "1 = 1500\n2 = 1500\n3 = 1500\n4 = 1500\n5 = 1500\n"
+	     "6 = 1500\n7 = 1400", NULL);
+	o = fm(&p, "6.6");
+	assert_int_equal(o.rule, IL_FMAX_KNL);
+	assert_false(o.invariant);
+	assert_non_null(strstr(o.why, "unset"));
+	/* one bin only: likewise */
+	load(&p, INTEL("0x57", "1000"), "64 = 1300", NULL);
+	assert_false(fm(&p, "6.6").invariant);
+}
+
+/* Atoms: Goldmont the highest group, Airmont the 1-core turbo. */
+static void atoms(void **unused)
+{
+	(void)unused;
+	struct il_platform p;
+	struct il_freq_max o;
+
+	load(&p, INTEL("0x5c", "1100"), "4 = 2200\n2 = 2400\n1 = 2500", NULL);
+	o = fm(&p, "5.7");
+	assert_int_equal(o.rule, IL_FMAX_GOLDMONT);
+	assert_true(o.mhz == 2500);
+	/* x5-Z8350 (Airmont): base 1440, 4C 1680, 1C 1920: ratios 18 and 24 of 80 MHz */
+	load(&p, INTEL("0x4c", "1440"), "4 = 1680\n3 = 1680\n2 = 1920\n1 = 1920", NULL);
+	o = fm(&p, "5.7");
+	assert_int_equal(o.rule, IL_FMAX_ATOM_1C);
+	assert_true(o.mhz == 1920);
+	assert_int_equal(o.ratio, 1365); /* 24 x 1024 / 18 = 1365.3 */
+	/* an Atom whose MSRs idlelab does not know */
+	load(&p, INTEL("0x5a", "1330"), "1 = 2330", NULL);
+	assert_int_equal(fm(&p, "6.1").rule, IL_FMAX_UNMODELLED);
+}
+
+/* Turbo off at boot: freq_max = base (ratio 1024); the turbo figures stay for when it returns. */
+static void turbo_off(void **unused)
+{
+	(void)unused;
+	struct il_platform p;
+	struct il_freq_max o;
+
+	load(&p, INTEL("0x5e", "3500"), "4 = 3700\n1 = 3900",
+	     "[cpufreq]\nefficient_mhz = 800\nturbo = no\n");
+	o = fm(&p, "6.1");
+	assert_true(o.invariant);
+	assert_true(o.mhz == 3500);
+	assert_int_equal(o.ratio, 1024);
+	assert_true(o.turbo_mhz == 3700);
+	assert_int_equal(o.turbo_ratio, 1082);
+}
+
+/* Where the kernel has none, or idlelab cannot say. */
+static void no_invariance(void **unused)
+{
+	(void)unused;
+	struct il_platform p;
+	struct il_freq_max o;
+	struct il_err e;
+
+	load(&p, "vendor = amd\nfamily = 0x19\nmodel = 1\nbase_mhz = 2450", "1 = 3500", NULL);
+	assert_int_equal(fm(&p, "5.10").rule, IL_FMAX_NONE);
+	assert_int_equal(fm(&p, "5.11").rule, IL_FMAX_UNMODELLED);
+	load(&p, INTEL("0x55", "2400") "\nhypervisor = kvm", "4 = 3700", NULL);
+	assert_int_equal(fm(&p, "6.1").rule, IL_FMAX_NONE);
+	load(&p, "arch = powerpc\nvendor = ibm\nbase_mhz = 3000", "1 = 3500", NULL);
+	assert_int_equal(fm(&p, "6.1").rule, IL_FMAX_NONE);
+	load(&p, INTEL("0x55", "2400"), "", NULL);
+	o = fm(&p, "6.1");
+	assert_int_equal(o.rule, IL_FMAX_UNMODELLED);
+	assert_non_null(strstr(o.why, "[turbo]"));
+	load(&p, INTEL("0x97", "2400"), "1 = 4700", NULL); /* Alder Lake: hybrid */
+	assert_int_equal(fm(&p, "6.12").rule, IL_FMAX_UNMODELLED);
+	/* a release outside the range */
+	assert_int_equal(il_platform_freq_max(&p, "4.19", &o, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "5.4"));
+	assert_true(il_platform_freq_max_mhz(&p, "9.0") == 0);
+}
+
+/* The built-in platforms of the series: each freq_max by its rule, as the files' comments say. */
+static void builtin_platforms(void **unused)
+{
+	(void)unused;
+	static const struct {
+		const char *name;
+		enum il_freq_max_rule rule;
+		double mhz;
+		unsigned long ratio;
+	} want[] = {
+		{ "intel-cascadelake-sp", IL_FMAX_SKX_GROUP4, 3700, 1578 },  /* 3700 / 2400 */
+		{ "intel-skylake-client", IL_FMAX_CORE_4C, 3700, 1082 },     /* 3700 / 3500 */
+		{ "intel-haswell-ep", IL_FMAX_CORE_4C, 2800, 1246 },         /* 2800 / 2300 */
+		{ "intel-atom-z8350", IL_FMAX_ATOM_1C, 1920, 1365 },         /* 24 / 18 */
+		{ "intel-xeon-phi-7255", IL_FMAX_KNL, 1100, 1024 },          /* 68C bin = base */
+		{ "intel-broadwell-ep", IL_FMAX_UNMODELLED, 0, 0 },          /* no [turbo] */
+		{ "amd-zen3-epyc", IL_FMAX_UNMODELLED, 0, 0 },
+		{ "kvm-haltpoll", IL_FMAX_NONE, 0, 0 },
+		{ "ibm-power10-shared", IL_FMAX_NONE, 0, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct il_platform p;
+		struct il_freq_max o;
+		struct il_err e;
+
+		assert_int_equal(il_platform_load(&p, want[i].name, &e), 0);
+		o = fm(&p, "6.18");
+		if (o.rule != want[i].rule || o.mhz != want[i].mhz || o.ratio != want[i].ratio)
+			fail_msg("%s: rule %d %g MHz ratio %lu (%s)", want[i].name, o.rule, o.mhz,
+				 o.ratio, o.why);
+		assert_int_equal(fm(&p, "5.6").rule, IL_FMAX_NONE); /* none anywhere before 5.7 */
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(skylake_x_group), cmocka_unit_test(core_4c),
+		cmocka_unit_test(xeon_phi),        cmocka_unit_test(atoms),
+		cmocka_unit_test(turbo_off),       cmocka_unit_test(no_invariance),
+		cmocka_unit_test(builtin_platforms),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
