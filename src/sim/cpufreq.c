@@ -302,21 +302,44 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	bool intel = p->arch == IL_ARCH_X86 && p->vendor == IL_VENDOR_INTEL;
 	if (f->prm.driver == IL_CF_DRV_AUTO)
 		f->prm.driver = intel ? IL_CF_DRV_INTEL_CPUFREQ : IL_CF_DRV_ACPI;
+	if (f->prm.driver == IL_CF_DRV_HWP && p->has_cpufreq && !p->hwp)
+		return il_err_set(err, EINVAL, "--cpufreq hwp: platform %s has no HWP ([cpufreq] hwp)",
+				  p->name);
+	if ((f->prm.driver == IL_CF_DRV_INTEL_PSTATE || f->prm.driver == IL_CF_DRV_HWP ||
+	     f->prm.driver == IL_CF_DRV_INTEL_CPUFREQ) && !intel)
+		return il_err_set(err, EINVAL, "--cpufreq %s: platform %s is not an Intel x86 part",
+				  drv_names[f->prm.driver], p->name);
 	f->base_mhz = p->base_mhz > 0 ? p->base_mhz : s->params.default_mhz;
 	f->top_mhz = p->nturbo > 0 && p->turbo_mhz[0] > 0 ? p->turbo_mhz[0] : f->base_mhz;
-	f->min_mhz = prm->min_mhz > 0 ? prm->min_mhz : min_mhz_fallback(p);
+	/* EFFIC from the platform's [cpufreq], else the local fallback */
+	f->min_mhz = prm->min_mhz > 0 ? prm->min_mhz
+		     : p->efficient_mhz > 0 ? p->efficient_mhz : min_mhz_fallback(p);
 	if (f->min_mhz > f->base_mhz)
 		f->min_mhz = f->base_mhz;
-	f->freq_max_mhz = prm->freq_max_mhz > 0 ? prm->freq_max_mhz : il_cf_freq_max_fallback(p);
-	if (!(f->freq_max_mhz > 0))
-		f->freq_max_mhz = f->base_mhz;
-	/* arch_max_freq_ratio = turbo_ratio << SCHED_CAPACITY_SHIFT / base_ratio */
-	f->max_freq_ratio = (uint64_t)((f->freq_max_mhz / 100 + 0.5)) * CAP /
-			    (uint64_t)((f->base_mhz / 100 + 0.5));
+	f->step_mhz = p->pstate_step_mhz > 0 ? p->pstate_step_mhz : 100;
+	/*
+	 * freq_max and whether the kernel is invariant: the platform layer's
+	 * rule per model and release (il_platform_freq_max(), src/platform/
+	 * freqmax.c); +invariance=on where the rule has none: the 4C bin.
+	 */
+	struct il_freq_max fm;
+	bool fm_ok = il_platform_freq_max(p, rel, &fm, NULL) == 0;
+	bool by_rule = fm_ok && fm.invariant;
+	f->invariant = prm->invariance >= 0 ? prm->invariance == 1 : by_rule;
+	if (prm->freq_max_mhz > 0) {
+		f->freq_max_mhz = prm->freq_max_mhz;
+		f->max_freq_ratio = (uint64_t)(f->freq_max_mhz * CAP / f->base_mhz);
+	} else if (by_rule) {
+		f->freq_max_mhz = fm.mhz;
+		f->max_freq_ratio = fm.ratio;
+	} else {
+		f->freq_max_mhz = il_cf_freq_max_fallback(p);
+		if (!(f->freq_max_mhz > 0))
+			f->freq_max_mhz = f->base_mhz;
+		f->max_freq_ratio = (uint64_t)(f->freq_max_mhz * CAP / f->base_mhz);
+	}
 	if (f->max_freq_ratio < CAP)
 		f->max_freq_ratio = CAP;
-	f->invariant = prm->invariance >= 0 ? prm->invariance == 1
-		       : p->arch == IL_ARCH_X86 && il_release_cmp(rel, "5.7") >= 0;
 	f->util_est = prm->util_est >= 0 ? prm->util_est == 1 : true;
 	f->hwp = f->prm.driver == IL_CF_DRV_HWP;
 	/* only schedutil reads PELT: the others leave it out (nothing else looks at it) */
@@ -325,9 +348,11 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	int64_t delay_us; /* policy->transition_delay_us */
 	switch (f->prm.driver) {
 	case IL_CF_DRV_ACPI:
-		/* the table tops at base + 1 MHz, the turbo entry */
-		f->max_mhz = f->base_mhz + 1;
-		lat_ns = 10000;
+		/* the _PSS table (the platform's, else base down to EFFIC by 100 MHz), topped by base + 1 MHz */
+		f->npst = il_platform_pstates(p, f->pst, IL_PLAT_PSTATES_MAX);
+		f->max_mhz = f->npst > 0 ? f->pst[0] : f->base_mhz + 1;
+		/* the _PSS latency the platform gives, else 10 µs (the usual value, an estimate) */
+		lat_ns = p->transition_ns > 0 ? p->transition_ns : 10000;
 		delay_us = 0;
 		break;
 	default:
@@ -337,6 +362,9 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 		delay_us = 500;   /* INTEL_CPUFREQ_TRANSITION_DELAY */
 		break;
 	}
+	/* HWP's range: IA32_HWP_CAPABILITIES lowest .. highest, else EFFIC .. the top bin */
+	f->hwp_lo = p->hwp_lowest_mhz > 0 ? p->hwp_lowest_mhz : f->min_mhz;
+	f->hwp_hi = p->hwp_highest_mhz > 0 ? p->hwp_highest_mhz : f->top_mhz;
 	f->cpuinfo_max_khz = (unsigned int)(f->max_mhz * 1000 + 0.5);
 	if (prm->max_mhz > 0 && prm->max_mhz < f->max_mhz)
 		f->max_mhz = prm->max_mhz;
@@ -541,10 +569,10 @@ static void hwp_window(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	double x = busy / thr;
 	if (x > 1)
 		x = 1;
-	double mhz = f->min_mhz + (f->max_mhz - f->min_mhz) * x;
-	mhz = (double)(int64_t)(mhz / 100 + 0.5) * 100; /* ratios of 100 MHz */
-	if (mhz < f->min_mhz)
-		mhz = f->min_mhz;
+	double mhz = f->hwp_lo + (f->hwp_hi - f->hwp_lo) * x;
+	mhz = (double)(int64_t)(mhz / f->step_mhz + 0.5) * f->step_mhz; /* whole ratios */
+	if (mhz < f->hwp_lo)
+		mhz = f->hwp_lo;
 	if (mhz != CF(c)->req_mhz) {
 		CF(c)->req_mhz = mhz;
 		sim_cf_mark(s, s->cores[c->core].dom);
@@ -642,10 +670,21 @@ static unsigned int resolve(const struct sim_cf *f, unsigned int khz)
 	if (khz > hi)
 		khz = hi;
 	if (f->intel_table) {
-		/* intel_cpufreq: DIV_ROUND_UP(target, scaling) ratios of 100 MHz */
-		unsigned int r = (khz + 99999) / 100000;
-		khz = r * 100000;
+		/* intel_cpufreq: DIV_ROUND_UP(target, scaling), ratios of the part's bus clock */
+		unsigned int sc = (unsigned int)(f->step_mhz * 1000 + 0.5);
+		unsigned int r = (khz + sc - 1) / sc;
+		khz = r * sc;
 		return khz > hi ? hi : khz;
+	}
+	if (f->npst > 0) {
+		/* the platform's _PSS table, descending: the lowest entry at or above */
+		unsigned int best = (unsigned int)(f->pst[0] * 1000 + 0.5);
+		for (int i = 0; i < f->npst; i++) {
+			unsigned int e = (unsigned int)(f->pst[i] * 1000 + 0.5);
+			if (e >= khz && e < best)
+				best = e;
+		}
+		return best;
 	}
 	/* acpi-cpufreq: the lowest _PSS entry at or above (CPUFREQ_RELATION_L) */
 	unsigned int base = (unsigned int)(f->base_mhz * 1000 + 0.5);
@@ -764,12 +803,13 @@ static void pstate_powersave(struct il_sim *s, struct sim_cpu *c, int64_t now, b
 	double busy = dm / tsc;
 	if (busy < (double)CF(c)->iowait_boost / FP_ONE)
 		busy = (double)CF(c)->iowait_boost / FP_ONE;
-	double turbo = f->top_mhz / 100;            /* turbo_pstate */
+	double sc = f->step_mhz;                   /* pstate.scaling */
+	double turbo = f->top_mhz / sc;            /* turbo_pstate */
 	double target = (turbo + turbo / 4) * busy; /* target += target >> 2; mul_fp */
-	double minp = f->min_mhz / 100, maxp = f->max_mhz / 100;
+	double minp = f->min_mhz / sc, maxp = f->max_mhz / sc;
 	if (target < minp)
 		target = minp;
-	double avg = f->base_mhz / 100 * da / dm;   /* get_avg_pstate() */
+	double avg = f->base_mhz / sc * da / dm;   /* get_avg_pstate() */
 	if (avg > target)
 		target += (avg - target) / 2;
 	int ratio = (int)target;
@@ -777,7 +817,7 @@ static void pstate_powersave(struct il_sim *s, struct sim_cpu *c, int64_t now, b
 		ratio = (int)maxp;
 	if (ratio < (int)minp)
 		ratio = (int)minp;
-	double mhz = ratio * 100.0;
+	double mhz = ratio * sc;
 	if (mhz != CF(c)->req_mhz)
 		request(s, c, mhz, now);
 }
@@ -858,8 +898,13 @@ void sim_cf_pick(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
 void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
 {
 	struct sim_cf_task *t = &s->cf.task[task];
-	if (!s->cf.pelt) {
+	if (!s->cf.pelt || t->dead) {
+		/* an exited process left its queue at its exit (sim_cf_task_exit) */
 		t->dead = false;
+		if (s->cf.pelt) {
+			rq_clock(s, c, now);
+			rq_pelt(s, c);
+		}
 		update_util(s, c, now, false);
 		return;
 	}	rq_clock(s, c, now);
@@ -881,14 +926,35 @@ void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
 			}
 		}
 	}
-	if (t->dead) {
-		/* task_dead_fair(): its util leaves the queue; the slot is a new process next */
-		t->dead = false;
-		sim_cf_task_new(s, task);
-		decayed = true;
-	}
 	if (decayed)
 		update_util(s, c, now, false);
+}
+
+void sim_cf_task_exit(struct il_sim *s, int task)
+{
+	struct sim_cf_task *t = &s->cf.task[task];
+	int64_t now = s->now;
+
+	if (!s->cf.pelt || t->pelt_cpu < 0) {
+		t->dead = true;
+		return;
+	}
+	/*
+	 * task_dead_fair() -> remove_entity_load_avg(): the running task's
+	 * util, brought up to now, leaves its queue before its parent forks
+	 * the next process (which reaps it first).
+	 */
+	struct sim_cpu *c = &s->cpus[t->pelt_cpu];
+	rq_clock(s, c, now);
+	il_pelt_update(&t->pelt, CF(c)->clock_pelt, true, c->cur == task);
+	rq_pelt(s, c);
+	if (s->cf.util_est) {
+		CF(c)->ue_enqueued -= t->ue_added < CF(c)->ue_enqueued ? t->ue_added : CF(c)->ue_enqueued;
+		t->ue_added = 0;
+	}
+	t->cf_queued = false;
+	sim_cf_task_new(s, task);
+	t->dead = true;
 }
 
 void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)

@@ -830,7 +830,7 @@ double il_sim_energy_j(struct il_sim *s)
 void il_sim_task_exit(struct il_sim *s, int task)
 {
 	if (s->cf.on)
-		s->cf.task[task].dead = true;
+		sim_cf_task_exit(s, task);
 }
 
 void il_sim_task_fork(struct il_sim *s, int task)

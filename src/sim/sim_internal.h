@@ -108,7 +108,7 @@ struct sim_cf_task {
 	int pelt_cpu;        /* the run queue its PELT is attached to, -1: a new task */
 	bool cf_queued;      /* on a run queue (enqueued for PELT) */
 	bool ue_fresh;       /* util_avg changed since the last dequeue */
-	bool dead;           /* its process exits at the next dequeue */
+	bool dead;           /* its process exited: the next dequeue only updates the queue */
 	unsigned long ue_ewma, ue_enqueued, ue_added;
 };
 
@@ -211,6 +211,10 @@ struct il_sim {
 		bool on, invariant, util_est, hwp, intel_table;
 		bool pelt;                 /* PELT and util_est are tracked (schedutil reads them) */
 		double base_mhz, min_mhz, max_mhz, freq_max_mhz, top_mhz;
+		double step_mhz;           /* intel_pstate's ratio unit (pstate.scaling) */
+		double hwp_lo, hwp_hi;     /* HWP's lowest and highest performance, MHz */
+		double pst[IL_PLAT_PSTATES_MAX]; /* acpi-cpufreq's _PSS table, descending */
+		int npst;
 		unsigned int cpuinfo_max_khz;
 		int64_t rate_ns, transition_ns, window_ns;
 		int epp;
@@ -243,6 +247,8 @@ void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now);
 void sim_cf_periodic(struct il_sim *s, int64_t now);
 /* a request of cpu takes effect */
 void sim_cf_freq_event(struct il_sim *s, int cpu, uint64_t khz, int64_t now);
+/* the running task's process exits: its util leaves the queue now */
+void sim_cf_task_exit(struct il_sim *s, int task);
 /* a task of the workload was forked anew: no utilisation history */
 void sim_cf_task_new(struct il_sim *s, int task);
 /* the warm-up's end: the counters that reports read start over */

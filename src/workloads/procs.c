@@ -182,7 +182,10 @@ static void task_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
 		return;
 	}
 	if (t->left > 0) {
-		il_sim_task_sleep_until(s, task, il_sim_now(s) + c->wait_ns);
+		if (c->wait_ns > 0)
+			il_sim_task_sleep_until(s, task, il_sim_now(s) + c->wait_ns);
+		else
+			run_burst(c, s, task, t);
 		return;
 	}
 	/* the process exits */
@@ -191,11 +194,11 @@ static void task_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
 		ch->step = 0;
 		st->jobs_done++;
 	}
+	il_sim_task_exit(s, task);
 	if (ch->parent >= 0)
 		il_sim_task_wake(s, cpu, ch->parent);
 	else
 		fork_next(s, st, ch, cpu);
-	il_sim_task_exit(s, task);
 	il_sim_task_block(s, task, -1);
 }
 
