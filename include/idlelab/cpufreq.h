@@ -20,7 +20,8 @@
  * alone means hwp:powersave (the kernel's default on HWP machines).
  *
  * Keys (KEY=DEFAULT):
- *   invariance=release  x86 frequency invariance (kernel v5.7 on: 1567c3e3467c
+ *   invariance=release  x86 frequency invariance as the platform layer's rule
+ *                       says for the release and model (v5.7 on: 1567c3e3467c
  *                       "x86, sched: Add support for frequency invariance");
  *                       on / off override
  *   util_est=release    util_est (kernel v4.17 on, so every release idlelab
@@ -75,11 +76,10 @@ int il_cpufreq_parse(const char *spec, struct il_cpufreq_params *out, struct il_
 void il_cpufreq_name(const struct il_cpufreq_params *cf, char *buf, size_t size);
 
 /*
- * freq_max of x86 frequency invariance for platform p at release rel: the
- * frequency a CPU's utilisation is measured against. Local fallback until
- * the platform layer gives it per model and release: the 4-core turbo bin
- * (the rule of most Core and Xeon parts: arch/x86/kernel/smpboot.c,
- * core_set_max_freq_ratio() of v5.7), else the top bin, else base_mhz.
+ * freq_max for +invariance=on where the platform layer's rule
+ * (il_platform_freq_max()) gives none: the 4-core turbo bin (the rule of
+ * most Core and Xeon parts: arch/x86/kernel/smpboot.c,
+ * core_set_max_freq_ratio() of v5.7), else the last bin, else base_mhz.
  */
 double il_cf_freq_max_fallback(const struct il_platform *p);
 

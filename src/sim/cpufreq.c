@@ -30,9 +30,10 @@
  * - Frequency invariance (arch/x86/kernel/smpboot.c of v5.7,
  *   1567c3e3467c "x86, sched: Add support for frequency invariance"):
  *   at each tick freq_scale = min(1024, dAPERF/dMPERF x base/freq_max x
- *   1024), where freq_max comes from il_cf_freq_max_fallback() (the 4-core
- *   turbo bin) until the platform gives it per model and release. On from
- *   v5.7 on x86; +invariance= overrides.
+ *   1024), freq_max and whether the release is invariant from the platform
+ *   layer's rule per model and release (il_platform_freq_max(),
+ *   src/platform/freqmax.c); +invariance= overrides (where the rule has
+ *   none: the 4-core turbo bin, il_cf_freq_max_fallback()).
  * - schedutil (kernel/sched/cpufreq_schedutil.c, v5.7 .. v5.9 text,
  *   sugov_update_single(), get_next_freq(), sugov_iowait_boost(),
  *   sugov_iowait_apply(), sugov_cpu_is_busy()): a per-CPU policy (intel_pstate
@@ -239,8 +240,8 @@ void il_cpufreq_name(const struct il_cpufreq_params *cf, char *buf, size_t size)
 /* ------------------------------------------------- platform fallbacks */
 
 /*
- * LOCAL FALLBACK (until the platform layer gives freq_max per model and
- * release, branch freqwl): the 4-core turbo bin, as
+ * freq_max when +invariance=on asks for invariance where the platform
+ * layer's rule has none: the 4-core turbo bin, as
  * core_set_max_freq_ratio() of v5.7 reads MSR_TURBO_RATIO_LIMIT's fourth
  * byte on most Core and Xeon parts; fewer bins: the last; none: base.
  */
@@ -254,8 +255,7 @@ double il_cf_freq_max_fallback(const struct il_platform *p)
 }
 
 /*
- * LOCAL FALLBACK (until the platform files give EFFIC and the [cpufreq]
- * section): the lowest frequency (MSR_PLATFORM_INFO's maximum efficiency
+ * FALLBACK for a platform without [cpufreq] efficient_mhz: the lowest frequency (MSR_PLATFORM_INFO's maximum efficiency
  * ratio) of the parts idlelab has, from the published tables of the
  * frequency-invariance series; 800 MHz (ratio 8, the usual Core value,
  * an estimate) for the others.
@@ -270,7 +270,7 @@ static double min_mhz_fallback(const struct il_platform *p)
 }
 
 /*
- * LOCAL FALLBACK: the frequency domain. Xeons from Haswell-EP on have
+ * The hardware frequency domain (no platform key gives it yet). Xeons from Haswell-EP on have
  * per-core P-states (PCPS); client parts and older Xeons one per package.
  */
 static bool per_core_pstates(const struct il_platform *p)
