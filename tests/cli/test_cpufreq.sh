@@ -37,4 +37,17 @@ expect_out "gitsource/procs_per_j"
 expect_exit 0 "$IDLELAB" sim --platform intel-cascadelake-sp --workload gitsource --duration 50ms
 if grep -q "cpufreq" "$TMP/out"; then bad "cpufreq rows without --cpufreq"; else ok; fi
 if grep -q "procs_per_j" "$TMP/out"; then ok; else bad "gitsource without procs_per_j"; fi
+
+# a scenario configuration's cpufreq key: checked when the file is read, FILE:LINE
+sed 's/^governor = menu$/governor = menu\ncpufreq = schedutil+colour=red/' \
+	"$SRCDIR/tests/fixtures/scenario/tiny.ini" >"$TMP/bad-cf.ini"
+line=$(grep -n '^cpufreq = ' "$TMP/bad-cf.ini" | cut -d: -f1)
+expect_exit 1 "$IDLELAB" scenario show "$TMP/bad-cf.ini"
+expect_err "bad-cf.ini:$line: cpufreq: 'schedutil+colour=red': unknown key 'colour'"
+# and a good one runs with the layer, its label saying so
+sed 's/^governor = menu$/governor = menu\ncpufreq = performance/' \
+	"$SRCDIR/tests/fixtures/scenario/tiny.ini" >"$TMP/cf.ini"
+expect_exit 0 "$IDLELAB" scenario run "$TMP/cf.ini" --quick --quiet --jobs 1
+expect_out "menu@"
+expect_out "cpufreq=performance"
 finish
