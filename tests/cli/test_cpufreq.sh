@@ -38,6 +38,15 @@ expect_exit 0 "$IDLELAB" sim --platform intel-cascadelake-sp --workload gitsourc
 if grep -q "cpufreq" "$TMP/out"; then bad "cpufreq rows without --cpufreq"; else ok; fi
 if grep -q "procs_per_j" "$TMP/out"; then ok; else bad "gitsource without procs_per_j"; fi
 
+# --kernel decides invariance: none before 5.7, the 4C bin (3700 MHz on the E3-1240 v5) from 5.7
+expect_exit 0 "$IDLELAB" sim --platform intel-skylake-client --workload gitsource --duration 20ms \
+	--kernel 5.6 --cpufreq schedutil
+if grep -qE "cpufreq/invariant +0$" "$TMP/out"; then ok; else bad "5.6: invariant"; fi
+expect_exit 0 "$IDLELAB" sim --platform intel-skylake-client --workload gitsource --duration 20ms \
+	--kernel 5.7 --cpufreq schedutil
+if grep -qE "cpufreq/invariant +1$" "$TMP/out"; then ok; else bad "5.7: not invariant"; fi
+if grep -qE "cpufreq/freq_max_mhz +MHz +3700$" "$TMP/out"; then ok; else bad "5.7: freq_max"; fi
+
 # a scenario configuration's cpufreq key: checked when the file is read, FILE:LINE
 sed 's/^governor = menu$/governor = menu\ncpufreq = schedutil+colour=red/' \
 	"$SRCDIR/tests/fixtures/scenario/tiny.ini" >"$TMP/bad-cf.ini"
