@@ -344,6 +344,13 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	f->hwp = f->prm.driver == IL_CF_DRV_HWP;
 	/* only schedutil reads PELT: the others leave it out (nothing else looks at it) */
 	f->pelt = f->prm.gov == IL_CF_GOV_SCHEDUTIL;
+	/*
+	 * performance and powersave on a generic driver ask for one fixed
+	 * frequency on every CPU: which CPUs are in C0 cannot change a
+	 * domain's highest request, and the tick has nothing to do
+	 */
+	f->tick_hook = f->pelt || f->prm.driver == IL_CF_DRV_INTEL_PSTATE;
+	f->votes = f->tick_hook || f->hwp;
 	int64_t lat_ns;   /* cpuinfo.transition_latency */
 	int64_t delay_us; /* policy->transition_delay_us */
 	switch (f->prm.driver) {
@@ -960,6 +967,9 @@ void sim_cf_task_exit(struct il_sim *s, int task)
 void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
 	struct sim_cf *f = &s->cf;
+
+	if (!f->tick_hook)
+		return;
 	/* arch_scale_freq_tick() */
 	sim_c0_flush(s, c, now);
 	double acnt = CF(c)->aperf - CF(c)->aperf_tick, mcnt = CF(c)->mperf - CF(c)->mperf_tick;

@@ -119,7 +119,8 @@ static inline void mode_set(struct il_sim *s, struct sim_cpu *c, int mode, int64
 	c->mode = mode;
 	if (s->cf.on && (c->level == 0) != (lvl == 0)) {
 		sim_c0_flush(s, c, now);
-		sim_cf_mark(s, s->cores[c->core].dom);
+		if (s->cf.votes)
+			sim_cf_mark(s, s->cores[c->core].dom);
 	}
 	if (s->energy_on) {
 		energy_flush(s, c, now);

@@ -210,6 +210,8 @@ struct il_sim {
 		struct il_cpufreq_params prm;
 		bool on, invariant, util_est, hwp, intel_table;
 		bool pelt;                 /* PELT and util_est are tracked (schedutil reads them) */
+		bool votes;                /* requests differ between CPUs: C0 changes move a domain */
+		bool tick_hook;            /* the tick has governor work (PELT, intel_pstate's sample) */
 		double base_mhz, min_mhz, max_mhz, freq_max_mhz, top_mhz;
 		double step_mhz;           /* intel_pstate's ratio unit (pstate.scaling) */
 		double hwp_lo, hwp_hi;     /* HWP's lowest and highest performance, MHz */
@@ -258,6 +260,7 @@ void sim_cf_warmup(struct il_sim *s, int64_t now);
 static inline void sim_c0_flush(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
 	struct sim_cf_cpu *f = &s->cf.cpu[c->cpu];
+
 	if (c->level == 0) {
 		double dt = (double)(now - f->c0_since);
 		f->aperf += dt * s->cores[c->core].mhz * 1e-3;
