@@ -13,7 +13,7 @@
  *              intel_cpufreq (intel_pstate passive, a generic governor),
  *              hwp (intel_pstate active with HWP),
  *              acpi-cpufreq
- *   GOVERNOR = performance | powersave | schedutil
+ *   GOVERNOR = performance | powersave | schedutil | ondemand
  *
  * The default driver: intel_cpufreq for schedutil and for the generic
  * governors on x86 Intel platforms, acpi-cpufreq on the others; "hwp"
@@ -51,7 +51,8 @@ extern "C" {
 
 enum il_cf_driver { IL_CF_DRV_AUTO = 0, IL_CF_DRV_INTEL_PSTATE, IL_CF_DRV_INTEL_CPUFREQ,
 		    IL_CF_DRV_HWP, IL_CF_DRV_ACPI };
-enum il_cf_gov { IL_CF_GOV_PERFORMANCE = 0, IL_CF_GOV_POWERSAVE, IL_CF_GOV_SCHEDUTIL };
+enum il_cf_gov { IL_CF_GOV_PERFORMANCE = 0, IL_CF_GOV_POWERSAVE, IL_CF_GOV_SCHEDUTIL,
+		 IL_CF_GOV_ONDEMAND };
 enum il_cf_domain { IL_CF_DOM_AUTO = 0, IL_CF_DOM_CORE, IL_CF_DOM_PACKAGE };
 
 /* A parsed --cpufreq SPEC (zeroed: no cpufreq layer). */

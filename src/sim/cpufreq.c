@@ -93,7 +93,7 @@
 
 static const char *const drv_names[] = { "auto", "intel_pstate", "intel_cpufreq", "hwp",
 					 "acpi-cpufreq" };
-static const char *const gov_names[] = { "performance", "powersave", "schedutil" };
+static const char *const gov_names[] = { "performance", "powersave", "schedutil", "ondemand" };
 
 static int parse_onoff(const char *v, int *out)
 {
@@ -158,19 +158,19 @@ int il_cpufreq_parse(const char *spec, struct il_cpufreq_params *cf, struct il_e
 		cf->gov = IL_CF_GOV_POWERSAVE;
 	} else {
 		int i;
-		for (i = 0; i < 3; i++)
+		for (i = 0; i < 4; i++)
 			if (!strcmp(gov, gov_names[i]))
 				break;
-		if (i == 3)
+		if (i == 4)
 			return il_err_set(err, EINVAL, "'%s': unknown governor '%s' (performance, "
-					  "powersave, schedutil)", spec, gov);
+					  "powersave, schedutil, ondemand)", spec, gov);
 		cf->gov = (enum il_cf_gov)i;
 	}
 	if ((cf->driver == IL_CF_DRV_INTEL_PSTATE || cf->driver == IL_CF_DRV_HWP) &&
-	    cf->gov == IL_CF_GOV_SCHEDUTIL)
+	    (cf->gov == IL_CF_GOV_SCHEDUTIL || cf->gov == IL_CF_GOV_ONDEMAND))
 		return il_err_set(err, EINVAL, "'%s': %s in active mode has only performance and "
-				  "powersave (intel_cpufreq:schedutil is its passive mode)", spec,
-				  drv_names[cf->driver]);
+				  "powersave (intel_cpufreq:%s is its passive mode)", spec,
+				  drv_names[cf->driver], gov_names[cf->gov]);
 	while (keys && *keys) {
 		char *next = strchr(keys, '+');
 		if (next)
@@ -349,7 +349,8 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	 * frequency on every CPU: which CPUs are in C0 cannot change a
 	 * domain's highest request, and the tick has nothing to do
 	 */
-	f->tick_hook = f->pelt || f->prm.driver == IL_CF_DRV_INTEL_PSTATE;
+	f->tick_hook = f->pelt || f->prm.driver == IL_CF_DRV_INTEL_PSTATE ||
+		       f->prm.gov == IL_CF_GOV_ONDEMAND;
 	f->votes = f->tick_hook || f->hwp;
 	int64_t lat_ns;   /* cpuinfo.transition_latency */
 	int64_t delay_us; /* policy->transition_delay_us */
@@ -668,6 +669,35 @@ static unsigned long cpu_util(const struct il_sim *s, const struct sim_cpu *c)
 }
 
 /* The driver's frequency for a target (cpufreq_driver_resolve_freq()), kHz. */
+static unsigned int resolve(const struct sim_cf *f, unsigned int khz);
+
+/*
+ * __cpufreq_driver_target(CPUFREQ_RELATION_C) of ondemand: the closest
+ * ratio (intel_cpufreq rounds to the nearest) or table entry.
+ */
+static unsigned int resolve_closest(const struct sim_cf *f, unsigned int khz)
+{
+	unsigned int up = resolve(f, khz);
+	if (f->intel_table) {
+		unsigned int sc = (unsigned int)(f->step_mhz * 1000 + 0.5);
+		unsigned int down = up >= sc ? up - sc : up;
+		unsigned int lo = (unsigned int)(f->min_mhz * 1000 + 0.5);
+		if (down >= lo && khz - down < up - khz)
+			return down;
+		return up;
+	}
+	/* the next entry below the one at or above */
+	unsigned int down = 0;
+	for (int i = 0; i < f->npst; i++) {
+		unsigned int e = (unsigned int)(f->pst[i] * 1000 + 0.5);
+		if (e < up && e > down)
+			down = e;
+	}
+	if (down && khz >= down && khz - down < up - khz)
+		return down;
+	return up;
+}
+
 static unsigned int resolve(const struct sim_cf *f, unsigned int khz)
 {
 	unsigned int lo = (unsigned int)(f->min_mhz * 1000 + 0.5);
@@ -830,6 +860,42 @@ static void pstate_powersave(struct il_sim *s, struct sim_cpu *c, int64_t now, b
 }
 
 /* cpufreq_update_util(): the hook the scheduler calls. */
+/*
+ * ondemand (drivers/cpufreq/cpufreq_ondemand.c od_update(), and
+ * cpufreq_governor.c dbs_update() of v5.7): sampled from the scheduler's
+ * hooks every sampling_rate = max(2 ticks, the transition delay); load =
+ * the busy share of the CPU's time since the last sample (busy: not in the
+ * idle loop; iowait time, which io_is_busy counts as busy on these parts,
+ * is idle time here); above up_threshold (80) the policy max, else
+ * min + load x (max - min) / 100 of cpuinfo's range, the closest
+ * frequency. sampling_down_factor 1, powersave_bias 0 (the defaults).
+ */
+static void ondemand(struct il_sim *s, struct sim_cpu *c, int64_t now)
+{
+	struct sim_cf *f = &s->cf;
+	int64_t rate = 2 * s->tick_nsec > f->rate_ns ? 2 * s->tick_nsec : f->rate_ns;
+	if (now - CF(c)->smp_t < rate)
+		return;
+	int64_t busy = c->busy_ns + (c->in_idle ? 0 : now - c->busy_since);
+	int64_t dt = now - CF(c)->smp_t, db = busy - CF(c)->busy_smp;
+	CF(c)->smp_t = now;
+	CF(c)->busy_smp = busy;
+	if (dt <= 0 || db < 0)
+		return;
+	unsigned int load = (unsigned int)(100 * db / dt);
+	unsigned int next;
+	if (load > 80) {
+		next = (unsigned int)(f->max_mhz * 1000 + 0.5);
+	} else {
+		unsigned int lo = (unsigned int)(f->min_mhz * 1000 + 0.5);
+		next = resolve_closest(f, lo + load * (f->cpuinfo_max_khz - lo) / 100);
+	}
+	if (next != CF(c)->cur_khz) {
+		CF(c)->cur_khz = next;
+		request(s, c, next / 1000.0, now);
+	}
+}
+
 static void update_util(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iowait)
 {
 	const struct sim_cf *f = &s->cf;
@@ -837,6 +903,8 @@ static void update_util(struct il_sim *s, struct sim_cpu *c, int64_t now, bool i
 		return;
 	if (f->prm.gov == IL_CF_GOV_SCHEDUTIL)
 		schedutil(s, c, now, iowait);
+	else if (f->prm.gov == IL_CF_GOV_ONDEMAND)
+		ondemand(s, c, now);
 	else if (f->prm.driver == IL_CF_DRV_INTEL_PSTATE)
 		pstate_powersave(s, c, now, iowait);
 }
@@ -1004,5 +1072,7 @@ void sim_cf_warmup(struct il_sim *s, int64_t now)
 	}
 	for (int k = 0; k < s->ncores; k++)
 		s->cores[k].freq_since = now;
+	for (int i = 0; i < s->ncpus; i++)
+		s->cf.cpu[i].busy_smp = 0; /* busy time counts from the warm-up's end */
 	s->cf.transitions = 0;
 }

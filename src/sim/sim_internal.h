@@ -120,6 +120,7 @@ struct sim_cf_cpu {
 	double aperf0, mperf0;         /* at the warm-up's end */
 	double aperf_smp, mperf_smp;   /* at the last intel_pstate sample / HWP window */
 	int64_t smp_t;
+	int64_t busy_smp;              /* ondemand: busy time at the last sample */
 	unsigned long freq_scale;      /* arch_scale_freq_capacity(), 0..1024 */
 	int64_t clock_last;            /* rq clock_task of the last PELT clock update, ns */
 	uint64_t clock_pelt;           /* rq->clock_pelt, ns */

@@ -226,6 +226,48 @@ static void invariance_helps_gitsource(void **state)
 	assert_true(perf >= on);
 }
 
+static void ondemand_load(void **state)
+{
+	(void)state;
+	/* every CPU busy: load 100 > up_threshold 80, the policy max; the 24C bin delivers */
+	struct il_wl_opt o[3];
+	il_wl_opt_parse("jobs=96", &o[0], NULL);
+	il_wl_opt_parse("wait=0", &o[1], NULL);
+	il_wl_opt_parse("short_procs=0", &o[2], NULL);
+	struct il_platform *p = calloc(1, sizeof(*p));
+	struct il_machine_idle m;
+	struct il_err e;
+	assert_int_equal(il_platform_load(p, "intel-cascadelake-sp", &e), 0);
+	assert_int_equal(il_machine_idle_build(p, NULL, &m, &e), 0);
+	struct il_gov *g = il_gov_new("menu", il_platform_ncpus(p), &e);
+	const struct il_workload *wl = il_workload_find("kernbench");
+	void *cfg = calloc(1, wl->config_size);
+	assert_int_equal(il_workload_configure(wl, cfg, o, 3, &e), 0);
+	struct il_sim_params prm;
+	il_sim_params_default(&prm);
+	prm.duration_ns = 300000000;
+	assert_int_equal(il_cpufreq_parse("ondemand", &prm.cpufreq, &e), 0);
+	struct il_sim *s = il_sim_new(p, &m, g, wl, cfg, &prm, &e);
+	assert_non_null(s);
+	assert_int_equal(il_sim_run(s, &e), 0);
+	struct il_sim_result r;
+	assert_int_equal(il_sim_result(s, &r, &e), 0);
+	double mhz = 0;
+	for (int i = 0; i < r.metrics.n; i++)
+		if (!strcmp(r.metrics.m[i].row, "cpufreq") && !strcmp(r.metrics.m[i].col, "mean_mhz"))
+			mhz = r.metrics.m[i].value;
+	assert_true(fabs(mhz - 3100) < 1e-6);
+	il_sim_result_free(&r);
+	il_sim_free(s);
+	il_gov_free(g);
+	free(cfg);
+	free(p);
+	/* a serial chain: load well below 80 % on each CPU, between EFFIC and the top */
+	double git = run_metric("intel-cascadelake-sp", "gitsource", "ondemand", "cpufreq", "mean_mhz",
+				500000000);
+	assert_true(git > 1000 && git < 3900);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -237,6 +279,7 @@ int main(void)
 		cmocka_unit_test(spec_parse),
 		cmocka_unit_test(performance_is_the_default),
 		cmocka_unit_test(invariance_helps_gitsource),
+		cmocka_unit_test(ondemand_load),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
