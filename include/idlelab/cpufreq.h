@@ -142,8 +142,9 @@ static inline uint64_t il_pelt_decay_load(uint64_t val, uint64_t n)
 		val >>= n / IL_PELT_PERIOD;
 		n %= IL_PELT_PERIOD;
 	}
-	/* mul_u64_u32_shr(val, il_pelt_yn_inv[n], 32) */
-	return (uint64_t)(((unsigned __int128)val * il_pelt_yn_inv[n]) >> 32);
+	/* mul_u64_u32_shr(val, il_pelt_yn_inv[n], 32), in 32-bit halves (exact) */
+	uint64_t lo = (val & 0xffffffffu) * il_pelt_yn_inv[n];
+	return (lo >> 32) + (val >> 32) * il_pelt_yn_inv[n];
 }
 
 /* The three segments of a step over periods: the rest of the first, full ones, the start of the last. */
