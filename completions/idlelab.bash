@@ -98,6 +98,17 @@ _idlelab()
 					tail -n +2 | cut -d, -f1)" -- "$cur")
 				mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -X '!*.ini' -- "$cur"; compgen -d -- "$cur")
 				return ;;
+			--cpufreq)
+				# [DRIVER:]GOVERNOR (docs/cpufreq.md)
+				local g="performance powersave schedutil ondemand"
+				local d="intel_pstate intel_cpufreq hwp acpi-cpufreq"
+				if [[ $cur == *:* ]]; then
+					mapfile -t COMPREPLY < <(compgen -P "${cur%%:*}:" -W "$g" -- "${cur#*:}")
+				else
+					mapfile -t COMPREPLY < <(compgen -W "$g hwp" -- "$cur")
+					mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -S : -W "$d" -- "$cur")
+				fi
+				return ;;
 			--workload)
 				mapfile -t COMPREPLY < <(compgen -W "$("$prog" sim --list-workloads 2>/dev/null |
 					sed -n 's/^\([a-z][a-z-]*\): .*/\1/p')" -- "$cur")

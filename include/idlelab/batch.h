@@ -25,6 +25,7 @@ extern "C" {
 struct il_sim_config {
 	char gov_spec[96];
 	char kernel[16];           /* release for drivers ("" = platform's) */
+	char cpufreq[96];          /* --cpufreq SPEC ("" = no cpufreq layer) */
 };
 
 struct il_sim_batch {
@@ -43,6 +44,9 @@ struct il_sim_batch {
 	struct il_sim_result *results;
 	struct il_machine_idle *machines; /* nconfigs */
 	char gov_names[8][96];        /* normalised governor spec per config */
+	char labels[8][200];          /* what the output names a config: its governor, and
+					 " cpufreq=SPEC" with the cpufreq layer */
+	struct il_cpufreq_params cpufreq[8]; /* parsed per config */
 	bool per_cpu_table;           /* print the per-CPU table even on many CPUs */
 	/* called after each finished run by the thread that ran it (NULL: nothing) */
 	void (*run_done)(void *arg);

@@ -60,6 +60,7 @@ struct il_scn_config {
 	char *platform;               /* NULL: the scenario's */
 	char kernel[16];              /* "" = the platform's */
 	char *governor;               /* "" = the kernel's choice */
+	char *cpufreq;                /* --cpufreq SPEC, "" = no cpufreq layer */
 	char *workload;
 	int nwl, npset, nset, nsim, nquick_wl;
 	struct il_scn_kv *wl;         /* workload options KEY=VALUE */

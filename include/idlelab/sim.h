@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "idlelab/cpufreq.h"
 #include "idlelab/device.h"
 #include "idlelab/drivers.h"
 #include "idlelab/err.h"
@@ -67,6 +68,7 @@ struct il_sim_params {
 	int32_t qos_resume_latency_us; /* per-CPU PM QoS (IL_QOS_DEFAULT_DEV_US = none) */
 	int32_t qos_cpu_latency_us;    /* global PM QoS (IL_QOS_DEFAULT_GLOBAL_US = none) */
 	double default_mhz;        /* frequency when the platform gives none */
+	struct il_cpufreq_params cpufreq; /* the cpufreq layer (--cpufreq; zeroed: none) */
 	FILE *trace;               /* if set: one line per idle-loop step and wake-up */
 };
 
@@ -126,6 +128,24 @@ struct il_rng *il_sim_rng(struct il_sim *s);
 const struct il_platform *il_sim_platform(const struct il_sim *s);
 /* Current frequency of the CPU's package in MHz. */
 double il_sim_cpu_mhz(const struct il_sim *s, int cpu);
+/*
+ * Energy drawn since the measurement started, J (-1 without a power model),
+ * and whether the run has the cpufreq layer (--cpufreq).
+ */
+double il_sim_energy_j(struct il_sim *s);
+bool il_sim_cpufreq_on(const struct il_sim *s);
+/*
+ * A task becomes a new process (fork + exec of a short-lived command): with
+ * the cpufreq layer its PELT history is dropped and the next wake-up
+ * starts it as wake_up_new_task() does (post_init_entity_util_avg()).
+ */
+void il_sim_task_fork(struct il_sim *s, int task);
+/*
+ * The running task's process exits (call before blocking it from
+ * task_ran): with the cpufreq layer its utilisation leaves the run queue
+ * when it blocks (task_dead_fair() -> remove_entity_load_avg()).
+ */
+void il_sim_task_exit(struct il_sim *s, int task);
 /* Core / package of a CPU (CPUs are numbered package, core, thread). */
 int il_sim_core_of(const struct il_sim *s, int cpu);
 int il_sim_package_of(const struct il_sim *s, int cpu);
@@ -176,6 +196,14 @@ bool il_sim_task_wake_on(struct il_sim *s, int from_cpu, int task, int cpu);
  */
 bool il_sim_cpu_idle(const struct il_sim *s, int cpu);
 int il_sim_cpu_nr_running(const struct il_sim *s, int cpu);
+/*
+ * For a workload's choice of an idle CPU (find_idlest_group_cpu() in
+ * kernel/sched/fair.c): false if cpu runs or has a queued task; else the
+ * exit latency of the state it is in (0 when polling or between states)
+ * and when it went idle (rq->idle_stamp), ns.
+ */
+bool il_sim_cpu_idle_info(const struct il_sim *s, int cpu, int64_t *exit_latency_ns,
+			  int64_t *idle_stamp);
 /* A device interrupt on cpu at abs_ns whose handler wakes task (or -1: none). */
 void il_sim_irq_at(struct il_sim *s, int cpu, int64_t abs_ns, int task);
 /* Mark task as an I/O waiter on its CPU while blocked (nr_iowait). */
@@ -198,6 +226,8 @@ struct il_sim_cpu_result {
 	uint64_t idle_periods;     /* iterations of the idle loop that entered a state */
 	uint64_t tick_stops;       /* idle periods with the tick stopped */
 	double energy_j;
+	double aperf, mperf;       /* cpufreq layer: cycles in C0 at the delivered and at the base
+				      frequency (IA32_APERF / IA32_MPERF), 0 without it */
 };
 
 /* Everything a run reports. */

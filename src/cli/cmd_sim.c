@@ -27,6 +27,7 @@
 
 static const char usage_head[] =
 	"usage: idlelab sim [--platform P] [--governor G[@REL][+PATCH]]... [--kernel REL]\n"
+	"                   [--cpufreq [DRIVER:]GOV[+KEY=VALUE]]...\n"
 	"                   [--workload W] [--wl-opt KEY=VALUE]... [--duration D] [--warmup D]\n"
 	"                   [--runs N] [--seed S] [--jobs J] [--format table|csv|json] [--output FILE]\n"
 	"                   [--gov-param NAME=VALUE]... [--sim-opt KEY=VALUE]... [--per-cpu]\n"
@@ -39,6 +40,12 @@ static const char usage_head[] =
 	"\n"
 	"  --kernel REL       the kernel release the drivers and presets follow, a mainline\n"
 	"                     tag 5.4 .. 7.1 (default: the platform's, else 7.1)\n"
+	"  --cpufreq SPEC     a cpufreq layer, [DRIVER:]GOVERNOR[+KEY=VALUE]...: DRIVER\n"
+	"                     intel_pstate, intel_cpufreq, hwp or acpi-cpufreq; GOVERNOR\n"
+	"                     performance, powersave, schedutil or ondemand; keys in\n"
+	"                     docs/cpufreq.md. Each value is a configuration (times each\n"
+	"                     --governor, 8 at most). Without it: no cpufreq layer, every\n"
+	"                     package at its turbo bin\n"
 	"  --duration D       simulated time per run (default 1s; ns/us/ms/s)\n"
 	"  --warmup D         the first D of each run left out of every counter and metric\n"
 	"                     (the governors' history is kept; --sim-opt warmup=D)\n"
@@ -171,6 +178,7 @@ static int run(int argc, char **argv)
 		{ "platform", required_argument, NULL, 'p' },
 		{ "governor", required_argument, NULL, 'g' },
 		{ "kernel", required_argument, NULL, 'k' },
+		{ "cpufreq", required_argument, NULL, 'F' },
 		{ "workload", required_argument, NULL, 'w' },
 		{ "wl-opt", required_argument, NULL, 'W' },
 		{ "duration", required_argument, NULL, 'd' },
@@ -192,7 +200,9 @@ static int run(int argc, char **argv)
 	const char *platform = IL_DEFAULT_PLATFORM, *kernel = "", *wl_name = "sleep-sweep";
 	const char *output = NULL;
 	const char *govs[8];
+	const char *cfs[8];
 	const char *sets[16];
+	int ncfs = 0;
 	int ngovs = 0, nsets = 0, nwl = 0, runs = 1, c;
 	long jobs = sysconf(_SC_NPROCESSORS_ONLN);
 	enum il_format fmt = IL_FORMAT_TABLE;
@@ -216,6 +226,15 @@ static int run(int argc, char **argv)
 				return cli_usage_error("sim", "at most 8 --governor values");
 			govs[ngovs++] = optarg;
 			break;
+		case 'F': {
+			struct il_cpufreq_params cp;
+			if (ncfs == 8)
+				return cli_usage_error("sim", "at most 8 --cpufreq values");
+			if (il_cpufreq_parse(optarg, &cp, &err) < 0)
+				return cli_usage_error("sim", "--cpufreq: %s", err.msg);
+			cfs[ncfs++] = optarg;
+			break;
+		}
 		case 'k':
 			if (il_release_check(optarg, &err))
 				return cli_usage_error("sim", "--kernel: %s", err.msg);
@@ -360,10 +379,21 @@ static int run(int argc, char **argv)
 	memset(cfgs, 0, sizeof(cfgs));
 	if (!ngovs)
 		govs[ngovs++] = "";
-	for (int i = 0; i < ngovs; i++) {
-		snprintf(cfgs[i].gov_spec, sizeof(cfgs[i].gov_spec), "%s", govs[i]);
-		snprintf(cfgs[i].kernel, sizeof(cfgs[i].kernel), "%s", kernel);
+	if (ngovs * (ncfs ? ncfs : 1) > 8) {
+		free(wl_cfg);
+		free(p);
+		return cli_usage_error("sim", "%d --governor x %d --cpufreq values: at most 8 "
+				       "configurations", ngovs, ncfs);
 	}
+	int ncfg = 0;
+	for (int i = 0; i < ngovs; i++)
+		for (int j = 0; j < (ncfs ? ncfs : 1); j++, ncfg++) {
+			snprintf(cfgs[ncfg].gov_spec, sizeof(cfgs[ncfg].gov_spec), "%s", govs[i]);
+			snprintf(cfgs[ncfg].kernel, sizeof(cfgs[ncfg].kernel), "%s", kernel);
+			if (ncfs)
+				snprintf(cfgs[ncfg].cpufreq, sizeof(cfgs[ncfg].cpufreq), "%s", cfs[j]);
+		}
+	ngovs = ncfg;
 	b.platform = p;
 	b.wl = wl;
 	b.wl_cfg = wl_cfg;

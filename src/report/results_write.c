@@ -77,7 +77,7 @@ static void write_config(struct il_json *w, const struct il_sim_batch *b, int c)
 	const struct il_sim_result *r0 = &b->results[c * b->runs];
 
 	il_json_object(w, IL_JSON_BLOCK);
-	il_json_kstring(w, IL_RK_GOVERNOR, b->gov_names[c]);
+	il_json_kstring(w, IL_RK_GOVERNOR, b->labels[c]);
 	il_json_kstring(w, IL_RK_KERNEL, m->release);
 	il_json_kstring(w, IL_RK_DRIVER, m->cpuidle ? m->drv.name : "none");
 	il_json_kbool(w, IL_RK_CPUIDLE, m->cpuidle);

@@ -39,9 +39,9 @@ static int decimals_for(double v)
 static void print_cpu_table(const struct il_sim_batch *b, int c, FILE *out)
 {
 	const struct il_sim_result *r = &b->results[c * b->runs];
-	char title[200];
+	char title[320];
 
-	snprintf(title, sizeof(title), "%s: per CPU and state, run 1 (seed %llu)%s", b->gov_names[c],
+	snprintf(title, sizeof(title), "%s: per CPU and state, run 1 (seed %llu)%s", b->labels[c],
 		 (unsigned long long)b->params.seed,
 		 r->cpuidle ? "" : " [no cpuidle: the default idle routine's counts]");
 	struct il_table *t = il_table_new(title);
@@ -90,8 +90,8 @@ static void print_grid(const struct il_sim_batch *b, int c, FILE *out)
 		return;
 	for (int i = first; i < ms->n && ms->m[i].grid && !strcmp(ms->m[i].row, ms->m[first].row); i++)
 		ncols++;
-	char title[200];
-	snprintf(title, sizeof(title), "%s: %s (AMean of %d run%s)", b->gov_names[c], b->wl->name,
+	char title[320];
+	snprintf(title, sizeof(title), "%s: %s (AMean of %d run%s)", b->labels[c], b->wl->name,
 		 b->runs, b->runs > 1 ? "s" : "");
 	struct il_table *t = il_table_new(title);
 	il_table_col(t, "row");
@@ -116,9 +116,9 @@ static void print_grid(const struct il_sim_batch *b, int c, FILE *out)
 static void print_stats_table(const struct il_sim_batch *b, int c, FILE *out)
 {
 	const struct il_metrics *ms = &b->results[c * b->runs].metrics;
-	char title[200];
+	char title[320];
 
-	snprintf(title, sizeof(title), "%s: metrics over %d run%s", b->gov_names[c], b->runs,
+	snprintf(title, sizeof(title), "%s: metrics over %d run%s", b->labels[c], b->runs,
 		 b->runs > 1 ? "s" : "");
 	struct il_table *t = il_table_new(title);
 	il_table_col(t, "metric");
@@ -185,7 +185,7 @@ static void print_text(const struct il_sim_batch *b, const char *wl_opts_text, F
 					    drv, sizeof(drv)),
 				m->force_poll ? " (idle=poll)" : "");
 		if (b->results[c * b->runs].duration_ns != b->params.duration_ns) {
-			il_text_fputs(b->gov_names[c], out);
+			il_text_fputs(b->labels[c], out);
 			fprintf(out, ": the workload finished at %.6f s (run 1)\n",
 				(double)b->results[c * b->runs].duration_ns / 1e9);
 		}
@@ -251,7 +251,7 @@ static void csv_row(FILE *out, const struct il_sim_batch *b, int c, int k,
 	fputc(',', out);
 	il_csv_field(b->machines[c].release, out);
 	fputc(',', out);
-	il_csv_field(b->gov_names[c], out);
+	il_csv_field(b->labels[c], out);
 	fputc(',', out);
 	il_csv_field(b->wl->name, out);
 	fprintf(out, ",%d,", k + 1);

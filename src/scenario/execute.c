@@ -518,6 +518,7 @@ static int build_batch(const struct il_scn *s, const struct il_scn_run_opts *o, 
 	struct il_sim_config *sc = il_xcalloc(1, sizeof(*sc));
 	snprintf(sc->gov_spec, sizeof(sc->gov_spec), "%s", c->governor);
 	snprintf(sc->kernel, sizeof(sc->kernel), "%s", c->kernel);
+	snprintf(sc->cpufreq, sizeof(sc->cpufreq), "%s", c->cpufreq);
 	b->platform = bt->platform;
 	b->wl = wl;
 	b->wl_cfg = bt->wl_cfg;

@@ -230,7 +230,7 @@ int scn_html_report(const struct il_scn_report *r, FILE *out, struct il_err *err
 		fputs("</td><td>", out);
 		scn_html_text(out, cf->kernel[0] ? cf->kernel : "platform's");
 		fputs("</td><td>", out);
-		scn_html_text(out, b ? b->b.gov_names[0] : cf->governor[0] ? cf->governor : "kernel's");
+		scn_html_text(out, b ? b->b.labels[0] : cf->governor[0] ? cf->governor : "kernel's");
 		fputs("</td><td>", out);
 		scn_html_text(out, cf->workload);
 		if (b && b->wl_text[0]) {

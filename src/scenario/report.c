@@ -395,7 +395,7 @@ static void text_report(const struct il_scn_report *r, FILE *out)
 		snprintf(head, sizeof(head), "  %s: ", cf->id);
 		snprintf(buf, sizeof(buf), "%s; kernel %s, governor %s, %s%s%s, %d runs", cf->label,
 			 cf->kernel[0] ? cf->kernel : "(platform's)",
-			 b ? b->b.gov_names[0] : cf->governor[0] ? cf->governor : "(kernel's)",
+			 b ? b->b.labels[0] : cf->governor[0] ? cf->governor : "(kernel's)",
 			 cf->workload, b && b->wl_text[0] ? " " : "", b ? b->wl_text : "",
 			 b ? b->b.runs : r->quick ? cf->quick_runs : cf->runs);
 		for (int i = 0; i < cf->npset; i++)
@@ -463,7 +463,7 @@ static void md_report(const struct il_scn_report *r, FILE *out)
 		fprintf(out, "| %s | ", cf->id);
 		md_text(out, cf->label);
 		fprintf(out, " | %s | ", cf->kernel[0] ? cf->kernel : "platform's");
-		md_text(out, b ? b->b.gov_names[0] : cf->governor[0] ? cf->governor : "kernel's");
+		md_text(out, b ? b->b.labels[0] : cf->governor[0] ? cf->governor : "kernel's");
 		fputs(" | ", out);
 		md_text(out, cf->workload);
 		if (b && b->wl_text[0]) {
@@ -650,7 +650,7 @@ static int json_report(const struct il_scn_report *r, FILE *out)
 		il_json_kstring(&w, "id", cf->id);
 		il_json_kstring(&w, "label", cf->label);
 		il_json_kstring(&w, "kernel", cf->kernel);
-		il_json_kstring(&w, "governor", b ? b->b.gov_names[0] : cf->governor);
+		il_json_kstring(&w, "governor", b ? b->b.labels[0] : cf->governor);
 		il_json_kstring(&w, "workload", cf->workload);
 		il_json_kstring(&w, "workload_options", b ? b->wl_text : NULL);
 		jkvs(&w, "pset", cf->pset, cf->npset);

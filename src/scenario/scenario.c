@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "idlelab/release.h"
+#include "idlelab/cpufreq.h"
 #include "idlelab/scenario.h"
 #include "scn_internal.h"
 #include "util.h"
@@ -46,7 +47,7 @@ static const struct keydef source_keys[] = {
 };
 static const struct keydef config_keys[] = {
 	{ "label", 0 }, { "platform", 0 }, { "kernel", 0 }, { "governor", 0 },
-	{ "workload", KEY_REQUIRED }, { "wl", KEY_REPEAT }, { "pset", KEY_REPEAT },
+	{ "cpufreq", 0 }, { "workload", KEY_REQUIRED }, { "wl", KEY_REPEAT }, { "pset", KEY_REPEAT },
 	{ "set", KEY_REPEAT }, { "sim", KEY_REPEAT }, { "runs", KEY_REQUIRED },
 	{ "duration", KEY_REQUIRED }, { "warmup", 0 }, { "quick.runs", 0 },
 	{ "quick.duration", 0 }, { "quick.warmup", 0 }, { "quick.wl", KEY_REPEAT }, { NULL, 0 },
@@ -512,6 +513,16 @@ static int do_config(struct parser *p, int si, struct il_scn_config *c)
 	c->governor = dup_opt(p, si, "governor");
 	if (!c->governor)
 		c->governor = il_xstrdup("");
+	if ((e = get(p, si, "cpufreq"))) {
+		struct il_cpufreq_params cp;
+		struct il_err cerr;
+		if (strlen(e->value) >= 96 || il_cpufreq_parse(e->value, &cp, &cerr))
+			return fail(p, e->line, "cpufreq: %s", strlen(e->value) >= 96 ?
+				    "longer than 95 characters" : cerr.msg);
+	}
+	c->cpufreq = dup_opt(p, si, "cpufreq");
+	if (!c->cpufreq)
+		c->cpufreq = il_xstrdup("");
 	c->workload = dup_opt(p, si, "workload");
 	if ((e = get(p, si, "kernel"))) {
 		struct il_err rerr;
@@ -1125,6 +1136,7 @@ void il_scn_free(struct il_scn *s)
 		free(c->label);
 		free(c->platform);
 		free(c->governor);
+		free(c->cpufreq);
 		free(c->workload);
 		kvs_free(c->wl, c->nwl);
 		kvs_free(c->pset, c->npset);

@@ -79,7 +79,7 @@ static int rq_pop(struct sim_cpu *c)
 static void burst_start(struct il_sim *s, struct sim_cpu *c, int64_t fixed_ns, uint64_t cycles,
 			int64_t now)
 {
-	double mhz = s->pkgs[c->pkg].mhz;
+	double mhz = s->cores[c->core].mhz;
 	c->cyc_start = now + fixed_ns;
 	c->cycles_left = (double)cycles;
 	/* workloads repeat the same bursts: keep the last conversion (a division) */
@@ -121,6 +121,8 @@ static void cpu_schedule(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	int64_t sw = switch_cost(s, c);
 	int64_t lat = now + sw - t->wake_t;
 
+	if (s->cf.on)
+		sim_cf_pick(s, c, id, now);
 	t->state = T_RUNNING;
 	c->cur = id;
 	if (s->params.trace)
@@ -174,6 +176,8 @@ static void run_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 			ev_push(s, t->timer_t + il_dist_sample(&s->p->timer_jitter, &s->rng),
 				EV_TIMER, c->cpu, id, 0);
 	}
+	if (s->cf.on)
+		sim_cf_dequeue(s, c, id, now);
 	c->cur = -1;
 	if (c->extra_ns > 0) {
 		burst_start(s, c, c->extra_ns, 0, now);
@@ -482,6 +486,7 @@ static void idle_enter(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
 	/* do_idle(): got_tick starts false; tick_nohz_idle_enter() */
 	c->in_idle = true;
+	c->idle_calls++;
 	c->idle_since = now;
 	c->do_idle_got_tick = false;
 	idle_iter(s, c, now);
@@ -500,10 +505,13 @@ static bool cpu_interrupt(struct il_sim *s, struct sim_cpu *c, int64_t now, bool
 	if (wake_task >= 0) {
 		struct sim_task *t = &s->tasks[wake_task];
 		if (t->state == T_BLOCKED) {
+			bool iow = t->iowait;
 			t->state = T_RUNNABLE;
 			t->wake_t = orig_t;
 			iowait_clear(s, t);
 			rq_push(c, wake_task);
+			if (s->cf.on)
+				sim_cf_enqueue(s, c, wake_task, iow, now);
 		}
 	}
 	if (!c->in_idle) {
@@ -549,6 +557,8 @@ static void on_tick(struct il_sim *s, int64_t now)
 		double frac = (double)(busy - c->util_busy_mark) / (double)s->tick_nsec;
 		c->util_busy_mark = busy;
 		c->util = c->util * 0.978572062087700 + frac * (1 - 0.978572062087700);
+		if (s->cf.on && !c->tick_stopped)
+			sim_cf_tick(s, c, now);
 		if (c->tick_stopped || !c->in_idle)
 			continue;
 		if (!cpu_interrupt(s, c, now, true, -1, now, 0))
@@ -584,6 +594,8 @@ static void warmup_end(struct il_sim *s, int64_t now)
 	memset(s->core_depth_ns, 0, sizeof(s->core_depth_ns));
 	memset(s->pkg_depth_ns, 0, sizeof(s->pkg_depth_ns));
 	memset(s->freq_ns, 0, sizeof(s->freq_ns));
+	if (s->cf.on)
+		sim_cf_warmup(s, now);
 	il_hist_init(&s->wake_lat);
 	s->ipis = s->monitor_wakes = 0;
 	s->measure_t = now;
@@ -610,6 +622,9 @@ static void on_event(struct il_sim *s, const struct sim_ev *e)
 	switch (e->type) {
 	case EV_TICK:
 		on_tick(s, now);
+		break;
+	case EV_FREQ:
+		sim_cf_freq_event(s, e->cpu, e->arg2, now);
 		break;
 	case EV_CPU_TICK:
 		if (!c->tick_stopped && !cpu_interrupt(s, c, now, true, -1, now, 0))
@@ -806,7 +821,38 @@ int64_t il_sim_measured_ns(const struct il_sim *s) { return s->now - s->measure_
 int il_sim_ncpus(const struct il_sim *s) { return s->ncpus; }
 struct il_rng *il_sim_rng(struct il_sim *s) { return &s->rng; }
 const struct il_platform *il_sim_platform(const struct il_sim *s) { return s->p; }
-double il_sim_cpu_mhz(const struct il_sim *s, int cpu) { return s->pkgs[s->cpus[cpu].pkg].mhz; }
+double il_sim_cpu_mhz(const struct il_sim *s, int cpu) { return s->cores[s->cpus[cpu].core].mhz; }
+bool il_sim_cpufreq_on(const struct il_sim *s) { return s->cf.on; }
+
+double il_sim_energy_j(struct il_sim *s)
+{
+	if (!sim_power_model_known(s))
+		return -1;
+	double e = 0;
+	for (int i = 0; i < s->ncpus; i++) {
+		energy_flush(s, &s->cpus[i], s->now);
+		e += s->cpus[i].energy_j;
+	}
+	for (int k = 0; k < s->npkgs; k++) {
+		const struct sim_pkg *pk = &s->pkgs[k];
+		e += pk->energy_j;
+		if (pk->level == 0)
+			e += s->p->package_w * (double)(s->now - pk->depth_since) * 1e-9;
+	}
+	return e;
+}
+
+void il_sim_task_exit(struct il_sim *s, int task)
+{
+	if (s->cf.on)
+		sim_cf_task_exit(s, task);
+}
+
+void il_sim_task_fork(struct il_sim *s, int task)
+{
+	if (s->cf.on)
+		sim_cf_task_new(s, task);
+}
 int il_sim_core_of(const struct il_sim *s, int cpu) { return s->cpus[cpu].core; }
 int il_sim_package_of(const struct il_sim *s, int cpu) { return s->cpus[cpu].pkg; }
 const struct il_device *il_sim_device(const struct il_sim *s, int cpu) { return &s->cpus[cpu].dev; }
@@ -832,6 +878,8 @@ int il_sim_task_add(struct il_sim *s, int cpu, void *data)
 	t->data = data;
 	t->state = T_BLOCKED;
 	t->expect_t = -1;
+	if (s->cf.on)
+		sim_cf_task_added(s, s->ntasks);
 	s->cpus[cpu].ntasks++;
 	return s->ntasks++;
 }
@@ -885,6 +933,7 @@ bool il_sim_task_wake(struct il_sim *s, int from_cpu, int task)
 
 	if (t->state != T_BLOCKED || t->action == A_SLEEP)
 		return false;
+	bool iow = t->iowait;
 	t->state = T_RUNNABLE;
 	t->wake_t = now;
 	iowait_clear(s, t);
@@ -894,6 +943,8 @@ bool il_sim_task_wake(struct il_sim *s, int from_cpu, int task)
 	if (!s->setup_done)
 		return true; /* queued when the run starts */
 	rq_push(c, task);
+	if (s->cf.on)
+		sim_cf_enqueue(s, c, task, iow, now);
 	if (from_cpu == t->cpu || !c->in_idle)
 		return true;
 	if (c->mode == M_STATE && !c->exiting) {
@@ -932,6 +983,17 @@ bool il_sim_cpu_idle(const struct il_sim *s, int cpu)
 {
 	const struct sim_cpu *c = &s->cpus[cpu];
 	return c->cur < 0 && c->rq_len == 0;
+}
+
+bool il_sim_cpu_idle_info(const struct il_sim *s, int cpu, int64_t *exit_latency_ns,
+			  int64_t *idle_stamp)
+{
+	const struct sim_cpu *c = &s->cpus[cpu];
+	if (c->cur >= 0 || c->rq_len || !c->in_idle)
+		return false;
+	*exit_latency_ns = c->mode == M_STATE && !c->exiting ? s->drv->states[c->idx].exit_latency_ns : 0;
+	*idle_stamp = c->idle_since;
+	return true;
 }
 
 int il_sim_cpu_nr_running(const struct il_sim *s, int cpu)
@@ -1019,8 +1081,11 @@ __attribute__((flatten)) int il_sim_run(struct il_sim *s, struct il_err *err)
 	}
 	/* tasks the setup woke are queued now */
 	for (int k = 0; k < s->ntasks; k++)
-		if (s->tasks[k].state == T_RUNNABLE)
+		if (s->tasks[k].state == T_RUNNABLE) {
 			rq_push(&s->cpus[s->tasks[k].cpu], k);
+			if (s->cf.on)
+				sim_cf_enqueue(s, &s->cpus[s->tasks[k].cpu], k, false, 0);
+		}
 	s->setup_done = true;
 	watchdog_arm(s);
 	for (int i = 0; i < s->ncpus; i++)
@@ -1069,7 +1134,9 @@ __attribute__((flatten)) int il_sim_run(struct il_sim *s, struct il_err *err)
 			struct sim_ev e = sim_evheap_pop(&s->evq);
 			on_event(s, &e);
 		} else {
-			if (!s->turbo_fixed)
+			if (s->cf.on)
+				sim_cf_periodic(s, t);
+			else if (!s->turbo_fixed)
 				sim_turbo_update(s, t);
 			s->turbo_t = t + s->params.turbo_interval_ns;
 			s->turbo_seq = s->seq++;

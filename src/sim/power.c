@@ -50,6 +50,10 @@ void sim_power_init(struct il_sim *s)
 		pk->mhz = il_turbo_mhz(p, cpp, s->params.default_mhz);
 		pk->active_w = active_power(s, pk->mhz);
 		pk->freq_idx = freq_index(s, pk->mhz);
+		for (int i = 0; i < cpp; i++) {
+			s->cores[k * cpp + i].mhz = pk->mhz;
+			s->cores[k * cpp + i].active_w = pk->active_w;
+		}
 	}
 	/* no package ever changes frequency when every active-core count maps to the same one */
 	s->turbo_fixed = true;
@@ -76,8 +80,14 @@ void sim_power_finish(struct il_sim *s, int64_t end)
 		if (lvl == 0)
 			pk->energy_j += s->p->package_w * (double)(end - pk->depth_since) * 1e-9;
 		pk->depth_since = end;
-		s->freq_ns[pk->freq_idx] += end - pk->freq_since;
-		pk->freq_since = end;
+		if (!s->cf.on) {
+			s->freq_ns[pk->freq_idx] += end - pk->freq_since;
+			pk->freq_since = end;
+		}
+	}
+	for (int k = 0; s->cf.on && k < s->ncores; k++) {
+		s->freq_ns[s->cores[k].freq_idx] += end - s->cores[k].freq_since;
+		s->cores[k].freq_since = end;
 	}
 }
 

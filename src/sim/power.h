@@ -34,7 +34,7 @@ static inline double thread_power(const struct il_sim *s, const struct sim_cpu *
 {
 	if (c->mode == M_STATE && !c->exiting && !s->st_active[c->idx])
 		return s->st_power[c->idx];
-	return s->pkgs[c->pkg].active_w;
+	return s->cores[c->core].active_w;
 }
 
 static inline void energy_flush(struct il_sim *s, struct sim_cpu *c, int64_t now)
@@ -117,6 +117,11 @@ static inline void mode_set(struct il_sim *s, struct sim_cpu *c, int mode, int64
 	int lvl = mode == M_STATE && !c->exiting ? s->st_lvl[c->idx] : 0;
 
 	c->mode = mode;
+	if (s->cf.on && (c->level == 0) != (lvl == 0)) {
+		sim_c0_flush(s, c, now);
+		if (s->cf.votes)
+			sim_cf_mark(s, s->cores[c->core].dom);
+	}
 	if (s->energy_on) {
 		energy_flush(s, c, now);
 		c->power_w = thread_power(s, c);
@@ -182,6 +187,10 @@ static inline void sim_turbo_update(struct il_sim *s, int64_t now)
 		pk->mhz = mhz;
 		pk->active_w = active_power(s, mhz);
 		pk->freq_idx = freq_index(s, mhz);
+		for (int i = pk->first_cpu; i < pk->first_cpu + pk->ncpus; i += s->p->threads_per_core) {
+			s->cores[s->cpus[i].core].mhz = mhz;
+			s->cores[s->cpus[i].core].active_w = pk->active_w;
+		}
 		for (int i = pk->first_cpu; i < pk->first_cpu + pk->ncpus; i++) {
 			s->cpus[i].power_w = thread_power(s, &s->cpus[i]);
 			burst_retime(s, &s->cpus[i], old, mhz, now);

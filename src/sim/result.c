@@ -147,6 +147,30 @@ static void engine_metrics(const struct il_sim_result *r, struct il_metrics *ms)
 	}
 }
 
+/*
+ * The cpufreq layer's figures: the mean frequency delivered in C0 (as
+ * turbostat's Bzy_MHz: base x sum APERF / sum MPERF), the C0 share of CPU
+ * time, the frequency changes of cores and the reference of frequency
+ * invariance.
+ */
+static void cpufreq_metrics(const struct il_sim *s, const struct il_sim_result *r,
+			    struct il_metrics *ms)
+{
+	double a = 0, m = 0;
+	for (int i = 0; i < r->ncpus; i++) {
+		a += r->cpu[i].aperf;
+		m += r->cpu[i].mperf;
+	}
+	double span = (double)r->duration_ns * r->ncpus * s->cf.base_mhz * 1e-3;
+	il_metric_add(ms, "cpufreq", "mean_mhz", "MHz", IL_BETTER_NONE, false,
+		      m > 0 ? s->cf.base_mhz * a / m : 0);
+	il_metric_add(ms, "cpufreq", "c0_pct", "%", IL_BETTER_NONE, false, pct(m, span));
+	il_metric_add(ms, "cpufreq", "transitions", "", IL_BETTER_NONE, false,
+		      (double)s->cf.transitions);
+	il_metric_add(ms, "cpufreq", "freq_max_mhz", "MHz", IL_BETTER_NONE, false, s->cf.freq_max_mhz);
+	il_metric_add(ms, "cpufreq", "invariant", "", IL_BETTER_NONE, false, s->cf.invariant);
+}
+
 int il_sim_result(struct il_sim *s, struct il_sim_result *r, struct il_err *err)
 {
 	memset(r, 0, sizeof(*r));
@@ -189,11 +213,18 @@ int il_sim_result(struct il_sim *s, struct il_sim_result *r, struct il_err *err)
 		o->tick_stops = c->tick_stops;
 		o->energy_j = c->energy_j;
 		r->energy_j += c->energy_j;
+		if (s->cf.on) {
+			sim_c0_flush(s, c, s->end_t);
+			o->aperf = s->cf.cpu[i].aperf - s->cf.cpu[i].aperf0;
+			o->mperf = s->cf.cpu[i].mperf - s->cf.cpu[i].mperf0;
+		}
 	}
 	for (int k = 0; k < s->npkgs; k++)
 		r->energy_j += s->pkgs[k].energy_j;
 	il_metrics_init(&r->metrics);
 	engine_metrics(r, &r->metrics);
+	if (s->cf.on)
+		cpufreq_metrics(s, r, &r->metrics);
 	if (s->wl->report)
 		s->wl->report(s->wl_cfg, s->wl_st, s, &r->metrics);
 	return 0;

@@ -81,6 +81,7 @@ static int one_run(struct il_sim_batch *b, int c, int k, struct il_err *err)
 	int r;
 
 	prm.seed = b->params.seed + (uint64_t)k;
+	prm.cpufreq = b->cpufreq[c];
 	gov = il_gov_new(b->gov_names[c], il_platform_ncpus(b->platform), err);
 	if (!gov)
 		return -EINVAL;
@@ -175,6 +176,17 @@ int il_sim_batch_prepare(struct il_sim_batch *b, struct il_err *err)
 		if (!g)
 			return -EINVAL;
 		snprintf(b->gov_names[c], sizeof(b->gov_names[c]), "%s", g->spec);
+		snprintf(b->labels[c], sizeof(b->labels[c]), "%s", g->spec);
+		memset(&b->cpufreq[c], 0, sizeof(b->cpufreq[c]));
+		if (cf->cpufreq[0]) {
+			if (il_cpufreq_parse(cf->cpufreq, &b->cpufreq[c], err) < 0) {
+				il_gov_free(g);
+				return -EINVAL;
+			}
+			char nm[96];
+			il_cpufreq_name(&b->cpufreq[c], nm, sizeof(nm));
+			snprintf(b->labels[c], sizeof(b->labels[c]), "%s cpufreq=%s", g->spec, nm);
+		}
 		b->contained[c] = il_gov_is_loaded(g);
 		if (g->ops->cpu_data_size > gov_bytes)
 			gov_bytes = g->ops->cpu_data_size;
@@ -504,6 +516,8 @@ int il_sim_batch_drop_failed(struct il_sim_batch *b)
 			b->machines[n] = b->machines[c];
 			b->configs[n] = b->configs[c];
 			memcpy(b->gov_names[n], b->gov_names[c], sizeof(b->gov_names[n]));
+			memcpy(b->labels[n], b->labels[c], sizeof(b->labels[n]));
+			b->cpufreq[n] = b->cpufreq[c];
 			b->contained[n] = b->contained[c];
 		}
 		n++;

@@ -261,6 +261,10 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 		if (gov && s->drv == &m->drv)
 			il_gov_enable(gov, i, s->drv, &c->dev);
 	}
+	if (sim_cf_init(s, err) < 0) {
+		il_sim_free(s);
+		return NULL;
+	}
 	return s;
 }
 
@@ -276,6 +280,7 @@ void il_sim_free(struct il_sim *s)
 			free(s->cpus[i].rq);
 			free(s->cpus[i].tasks);
 		}
+	sim_cf_free(s);
 	free(s->cpus);
 	free(s->cores);
 	free(s->pkgs);

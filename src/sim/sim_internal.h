@@ -7,6 +7,7 @@
 #ifndef IDLELAB_SIM_INTERNAL_H
 #define IDLELAB_SIM_INTERNAL_H
 
+#include "idlelab/cpufreq.h"
 #include "idlelab/sim.h"
 #include "evq.h"
 
@@ -23,7 +24,8 @@ enum { SLOT_NONE = 0, SLOT_RUN_DONE, SLOT_ENTER, SLOT_POLL_LIMIT, SLOT_EXIT, SLO
 enum { PATH_GOV = 0, PATH_SINGLE, PATH_DEFAULT, PATH_FORCE_POLL };
 
 enum { EV_TICK = 0, EV_CPU_TICK, EV_TIMER, EV_IRQ, EV_HK_TIMER, EV_IPI, EV_END, EV_IRQ_WAKE,
-       EV_WARMUP, EV_NOISE_IRQ, EV_TIMER_EXPIRY };
+       EV_WARMUP, EV_NOISE_IRQ, EV_TIMER_EXPIRY,
+       EV_FREQ };   /* cpufreq: a CPU's frequency request takes effect (arg2: kHz) */
 
 enum { T_BLOCKED = 0, T_RUNNABLE, T_RUNNING };
 enum { A_NONE = 0, A_RUN, A_SLEEP, A_BLOCK };
@@ -94,13 +96,53 @@ struct sim_cpu {
 	double power_w;
 	int64_t energy_since;
 	double energy_j;
+	uint64_t idle_calls;  /* do_idle() entries (schedutil's busy test) */
 	/* the big members last: the scalars above share few cache lines (256 CPUs) */
 	struct il_idle_inputs in;
 	struct il_device dev;
 };
 
+/* A task's state in the cpufreq layer: its PELT signal and util_est (kernel/sched/fair.c). */
+struct sim_cf_task {
+	struct il_pelt pelt;
+	int pelt_cpu;        /* the run queue its PELT is attached to, -1: a new task */
+	bool cf_queued;      /* on a run queue (enqueued for PELT) */
+	bool ue_fresh;       /* util_avg changed since the last dequeue */
+	bool dead;           /* its process exited: the next dequeue only updates the queue */
+	unsigned long ue_ewma, ue_enqueued, ue_added;
+};
+
+/* A CPU's state in the cpufreq layer (allocated only with --cpufreq). */
+struct sim_cf_cpu {
+	int64_t c0_since;    /* APERF/MPERF count from then (level 0: C0) */
+	double aperf, mperf; /* cycles at the delivered and at the base frequency in C0 */
+	double aperf_tick, mperf_tick; /* at the last tick (arch_scale_freq_tick) */
+	double aperf0, mperf0;         /* at the warm-up's end */
+	double aperf_smp, mperf_smp;   /* at the last intel_pstate sample / HWP window */
+	int64_t smp_t;
+	int64_t busy_smp;              /* ondemand: busy time at the last sample */
+	unsigned long freq_scale;      /* arch_scale_freq_capacity(), 0..1024 */
+	int64_t clock_last;            /* rq clock_task of the last PELT clock update, ns */
+	uint64_t clock_pelt;           /* rq->clock_pelt, ns */
+	struct il_pelt rq_pelt;        /* the CFS run queue's util */
+	unsigned long ue_enqueued;     /* cfs_rq->avg.util_est.enqueued */
+	uint64_t idle_calls_saved;
+	double req_mhz;                /* the request in effect */
+	unsigned int cur_khz;          /* policy->cur */
+	unsigned int next_khz, cached_raw_khz; /* sg_policy */
+	bool need_freq_update;
+	int64_t last_freq_update, last_update;
+	unsigned int iowait_boost;     /* schedutil: capacity units; intel_pstate: 8-bit fixed point */
+	bool iowait_pending;
+};
+
 struct sim_core {
 	int first, nthreads;
+	double mhz;          /* its frequency (the package's without the cpufreq layer) */
+	double active_w;     /* power of a busy or polling thread at mhz, W */
+	int freq_idx;        /* cpufreq layer: time at each frequency is counted per core */
+	int64_t freq_since;
+	int dom;             /* its frequency domain */
 	int nrel;            /* threads in a TURBO_RELEASE state */
 	int level;
 	int64_t since;
@@ -165,7 +207,79 @@ struct il_sim {
 	int nfreq;
 	double freq_mhz[64];
 	int64_t freq_ns[64];
+	/* the cpufreq layer (cf.on false: none, the packages at their turbo bin) */
+	struct sim_cf {
+		struct il_cpufreq_params prm;
+		bool on, invariant, util_est, hwp, intel_table;
+		bool pelt;                 /* PELT and util_est are tracked (schedutil reads them) */
+		bool votes;                /* requests differ between CPUs: C0 changes move a domain */
+		bool tick_hook;            /* the tick has governor work (PELT, intel_pstate's sample) */
+		double base_mhz, min_mhz, max_mhz, freq_max_mhz, top_mhz;
+		double step_mhz;           /* intel_pstate's ratio unit (pstate.scaling) */
+		double hwp_lo, hwp_hi;     /* HWP's lowest and highest performance, MHz */
+		double pst[IL_PLAT_PSTATES_MAX]; /* acpi-cpufreq's _PSS table, descending */
+		int npst;
+		unsigned int cpuinfo_max_khz;
+		int64_t rate_ns, transition_ns, window_ns;
+		int epp;
+		uint64_t max_freq_ratio;   /* arch_max_freq_ratio: freq_max / base << 10 */
+		int ndom, dom_cores;       /* domains of dom_cores consecutive cores */
+		double *dom_mhz;
+		int *dirty, ndirty;        /* domains to re-evaluate at the next periodic pass */
+		bool *is_dirty;
+		double *pkg_bin;           /* each package's turbo bin at the last pass */
+		struct sim_cf_cpu *cpu;    /* ncpus */
+		struct sim_cf_task *task;  /* cap_task */
+		int cap_task;
+		uint64_t transitions;
+	} cf;
 };
+
+/* ---- the cpufreq layer (cpufreq.c) ---- */
+/* Set it up from params.cpufreq (after sim_power_init): 0 or -EINVAL with err. */
+int sim_cf_init(struct il_sim *s, struct il_err *err);
+void sim_cf_free(struct il_sim *s);
+/* task is put on c's run queue (a wake-up); iowait: it waited for I/O */
+void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, int64_t now);
+/* c is about to run task (it was queued) instead of what it ran */
+void sim_cf_pick(struct il_sim *s, struct sim_cpu *c, int task, int64_t now);
+/* c's running task blocks */
+void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task, int64_t now);
+/* the scheduler tick on c (its tick runs) */
+void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now);
+/* the periodic re-evaluation of every domain (turbo bins, HWP) */
+void sim_cf_periodic(struct il_sim *s, int64_t now);
+/* a request of cpu takes effect */
+void sim_cf_freq_event(struct il_sim *s, int cpu, uint64_t khz, int64_t now);
+/* the running task's process exits: its util leaves the queue now */
+void sim_cf_task_exit(struct il_sim *s, int task);
+/* a task of the workload was forked anew: no utilisation history */
+void sim_cf_task_new(struct il_sim *s, int task);
+/* the warm-up's end: the counters that reports read start over */
+void sim_cf_warmup(struct il_sim *s, int64_t now);
+
+/* APERF/MPERF of c counted up to now (C0 time at its core's frequency and at base). */
+static inline void sim_c0_flush(struct il_sim *s, struct sim_cpu *c, int64_t now)
+{
+	struct sim_cf_cpu *f = &s->cf.cpu[c->cpu];
+
+	if (c->level == 0) {
+		double dt = (double)(now - f->c0_since);
+		f->aperf += dt * s->cores[c->core].mhz * 1e-3;
+		f->mperf += dt * s->cf.base_mhz * 1e-3;
+	}
+	f->c0_since = now;
+}
+/* A CPU of domain d entered or left C0: its vote changes at the next periodic pass. */
+static inline void sim_cf_mark(struct il_sim *s, int d)
+{
+	if (!s->cf.is_dirty[d]) {
+		s->cf.is_dirty[d] = true;
+		s->cf.dirty[s->cf.ndirty++] = d;
+	}
+}
+/* The cpufreq layer's state of a task added to the run (grown with the tasks). */
+void sim_cf_task_added(struct il_sim *s, int task);
 
 /* Bring idle/busy time, energy, depth and frequency time up to end (result.c). */
 void sim_flush_accounting(struct il_sim *s, int64_t end);

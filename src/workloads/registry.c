@@ -9,11 +9,12 @@
 #include "idlelab/workload.h"
 
 extern const struct il_workload il_wl_sleep_sweep, il_wl_pingpong, il_wl_wake_latency,
-	il_wl_request_response, il_wl_stream, il_wl_transactions, il_wl_idle;
+	il_wl_request_response, il_wl_stream, il_wl_transactions, il_wl_idle, il_wl_gitsource,
+	il_wl_kernbench;
 
 const struct il_workload *const il_workloads[] = {
 	&il_wl_sleep_sweep, &il_wl_pingpong, &il_wl_wake_latency, &il_wl_request_response,
-	&il_wl_stream, &il_wl_transactions, &il_wl_idle, NULL,
+	&il_wl_stream, &il_wl_transactions, &il_wl_idle, &il_wl_gitsource, &il_wl_kernbench, NULL,
 };
 
 const struct il_workload *il_workload_find(const char *name)

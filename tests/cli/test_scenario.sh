@@ -8,15 +8,17 @@ tiny=$SRCDIR/tests/fixtures/scenario/tiny.ini
 valid_json() { python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$1"; }
 widest() { python3 -c 'import sys; print(max(len(l.rstrip("\n")) for l in open(sys.argv[1], encoding="utf-8")))' "$1"; }
 
-# list: the four built-in scenarios with their sources and estimates
+# list: the five built-in scenarios with their sources and estimates
 expect_exit 0 "$IDLELAB" scenario list
-for n in zen3-dummy-wait amd-default-idle intel-cst-claim power10-poll-escape; do expect_out "$n"; done
+for n in zen3-dummy-wait amd-default-idle intel-cst-claim power10-poll-escape freq-invariance; do
+	expect_out "$n"
+done
 expect_out "K Prateek Nayak"
 expect_out "runs: "
 expect_exit 0 "$IDLELAB" scenario list --format json
 cp "$TMP/out" "$TMP/list.json"
 valid_json "$TMP/list.json" && ok || bad "list json"
-python3 -c 'import json,sys; l=json.load(open(sys.argv[1])); assert len(l)==4 and all(type(x["runs"]) is int and x["estimated_s"]>0 for x in l)' \
+python3 -c 'import json,sys; l=json.load(open(sys.argv[1])); assert len(l)==5 and all(type(x["runs"]) is int and x["estimated_s"]>0 for x in l)' \
 	"$TMP/list.json" && ok || bad "list json contents"
 expect_exit 2 "$IDLELAB" scenario list --format csv
 

@@ -186,7 +186,7 @@ expect_out "(0..1s, or platform)"
 expect_out "nocpuidle_tick=release"
 expect_out "(got-tick|stop|retain|governor|release)"
 expect_out "trace=off"
-# memory is estimated before anything runs: 8 x 1000 runs on 8192 CPUs (~43 GiB) are refused
+# memory is estimated before anything runs: 8 x 1000 runs on 8192 CPUs (~44 GiB) are refused
 # at once (the limit is 4 GiB); address space (not under ASan, which reserves terabytes) and
 # time are capped in case they are not
 topo 8 1024 1
@@ -196,7 +196,7 @@ expect_exit 1 bash -c "$cap"' exec timeout 20 "$0" "$@"' "$IDLELAB" sim \
 	--platform "$TMP/topo.ini" --workload idle --duration 100us --runs 1000 --governor menu \
 	--governor teo --governor ladder --governor haltpoll --governor menu@6.1 --governor teo@6.1 \
 	--governor oracle --governor menu@6.12
-expect_err "sim: 8 configurations x 1000 runs on 8192 CPUs would take about 43."
+expect_err "sim: 8 configurations x 1000 runs on 8192 CPUs would take about 44.3 GiB"
 expect_err "GiB, more than the limit of 4.0 GiB"
 # workload options come from each workload's table: help, --list-workloads and the parser agree
 expect_exit 0 "$IDLELAB" help sim

@@ -48,7 +48,11 @@ got=$(comp_empty | tr ' ' '\n' | grep -v -- '^-\|^help$' | tr '\n' ' ')
 want "pla" "platform platforms"
 want "help sc" "scenario"
 # options of a command, of a subcommand
-has "sim --" --governor --platform --workload --wl-opt --sim-opt --format --kernel --quiet
+has "sim --" --governor --platform --workload --wl-opt --sim-opt --format --kernel --quiet --cpufreq
+# --cpufreq: [DRIVER:]GOVERNOR
+want "sim --cpufreq sch" "schedutil"
+want "sim --cpufreq intel_c" "intel_cpufreq:"
+want "sim --cpufreq acpi-cpufreq:o" "acpi-cpufreq:ondemand"
 want "replay --e" "--expect"
 want "platform capture --" "--name --output --root"
 want "platform show kvm-haltpoll --" "--format --kernel --lines --set"

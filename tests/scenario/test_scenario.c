@@ -619,9 +619,9 @@ static void builtins_prepare(void **unused)
 {
 	(void)unused;
 	static const char *const names[] = { "zen3-dummy-wait", "amd-default-idle", "intel-cst-claim",
-					      "power10-poll-escape" };
-	assert_int_equal(il_builtin_scenario_count, 4);
-	for (size_t i = 0; i < 4; i++) {
+					      "power10-poll-escape", "freq-invariance" };
+	assert_int_equal(il_builtin_scenario_count, 5);
+	for (size_t i = 0; i < 5; i++) {
 		struct il_scn s;
 		struct il_err err;
 		struct il_scn_outcome out;

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The simulator's cpufreq layer (src/sim/cpufreq.c, src/sim/pelt.c): which
+ * frequency each CPU asks for, what the hardware delivers, and the
+ * scheduler's utilisation signal (PELT) that schedutil reads.
+ *
+ * A run without --cpufreq has no cpufreq layer at all: every package runs
+ * at the turbo bin of its active cores, as before (the performance
+ * governor's result). With --cpufreq SPEC:
+ *
+ *   SPEC = [DRIVER:]GOVERNOR[+KEY=VALUE]...
+ *   DRIVER   = intel_pstate (active: powersave or performance, no HWP),
+ *              intel_cpufreq (intel_pstate passive, a generic governor),
+ *              hwp (intel_pstate active with HWP),
+ *              acpi-cpufreq
+ *   GOVERNOR = performance | powersave | schedutil | ondemand
+ *
+ * The default driver: intel_cpufreq for schedutil and for the generic
+ * governors on x86 Intel platforms, acpi-cpufreq on the others; "hwp"
+ * alone means hwp:powersave (the kernel's default on HWP machines).
+ *
+ * Keys (KEY=DEFAULT):
+ *   invariance=release  x86 frequency invariance as the platform layer's rule
+ *                       says for the release and model (v5.7 on: 1567c3e3467c
+ *                       "x86, sched: Add support for frequency invariance");
+ *                       on / off override
+ *   util_est=release    util_est (kernel v4.17 on, so every release idlelab
+ *                       knows); on / off
+ *   rate_limit_us=-1    schedutil's rate limit (-1: the driver's transition
+ *                       delay as cpufreq_policy_transition_delay_us() gives it)
+ *   min_mhz=0, max_mhz=0  policy limits (0: the driver's range)
+ *   freq_max_mhz=0      the frequency invariance's reference (0: the rule)
+ *   transition_us=-1    a request takes effect after this (-1: the driver's)
+ *   epp=-1              HWP energy-performance preference 0..255 (-1: 128
+ *                       for powersave, 0 for performance)
+ *   hwp_window_us=1000  HWP: the window its busy estimate averages (estimate)
+ *   domain=auto         the hardware's frequency domain: core or package
+ */
+#ifndef IDLELAB_CPUFREQ_H
+#define IDLELAB_CPUFREQ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "idlelab/err.h"
+#include "idlelab/platform.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum il_cf_driver { IL_CF_DRV_AUTO = 0, IL_CF_DRV_INTEL_PSTATE, IL_CF_DRV_INTEL_CPUFREQ,
+		    IL_CF_DRV_HWP, IL_CF_DRV_ACPI };
+enum il_cf_gov { IL_CF_GOV_PERFORMANCE = 0, IL_CF_GOV_POWERSAVE, IL_CF_GOV_SCHEDUTIL,
+		 IL_CF_GOV_ONDEMAND };
+enum il_cf_domain { IL_CF_DOM_AUTO = 0, IL_CF_DOM_CORE, IL_CF_DOM_PACKAGE };
+
+/* A parsed --cpufreq SPEC (zeroed: no cpufreq layer). */
+struct il_cpufreq_params {
+	bool on;                   /* false: no layer, the top turbo bin (the default) */
+	enum il_cf_driver driver;
+	enum il_cf_gov gov;
+	int invariance;            /* -1: by release, 0 off, 1 on */
+	int util_est;              /* -1: by release, 0 off, 1 on */
+	int64_t rate_limit_us;     /* -1: the driver's transition delay */
+	double min_mhz, max_mhz;   /* 0: the driver's range */
+	double freq_max_mhz;       /* 0: the rule per model and release */
+	int64_t transition_us;     /* -1: the driver's */
+	int epp;                   /* -1: by governor */
+	int64_t hwp_window_us;
+	enum il_cf_domain domain;
+};
+
+/* Parse SPEC into out (zeroed first). 0, or -EINVAL with err naming the part. */
+int il_cpufreq_parse(const char *spec, struct il_cpufreq_params *out, struct il_err *err);
+/* The canonical spelling of a parsed spec ("intel_cpufreq:schedutil+invariance=off"). */
+void il_cpufreq_name(const struct il_cpufreq_params *cf, char *buf, size_t size);
+
+/*
+ * freq_max for +invariance=on where the platform layer's rule
+ * (il_platform_freq_max()) gives none: the 4-core turbo bin (the rule of
+ * most Core and Xeon parts: arch/x86/kernel/smpboot.c,
+ * core_set_max_freq_ratio() of v5.7), else the last bin, else base_mhz.
+ */
+double il_cf_freq_max_fallback(const struct il_platform *p);
+
+/*
+ * schedutil's get_next_freq() before the driver rounds it
+ * (kernel/sched/cpufreq_schedutil.c, map_util_freq() in
+ * include/linux/sched/cpufreq.h): (f + f/4) * util / max in kHz with
+ * integer arithmetic, f = cpuinfo.max_freq with frequency invariance,
+ * else the policy's current frequency.
+ */
+static inline unsigned long il_cf_map_util_freq(unsigned long util, unsigned long freq_khz,
+						 unsigned long max)
+{
+	return (freq_khz + (freq_khz >> 2)) * util / max;
+}
+
+/*
+ * PELT, the utilisation signal of one scheduling entity or run queue, as
+ * kernel/sched/pelt.c of v5.7 (3d77e6a8804a) computes it: accumulate_sum(),
+ * ___update_load_sum(), ___update_load_avg(). Time is cut into periods of
+ * 1024 x 1024 ns; a period's contribution is worth y^n after n more
+ * periods, y^32 = 1/2 (a 32 ms half-life); util_sum holds the decayed
+ * running time in 1024 ns units shifted by SCHED_CAPACITY_SHIFT, util_avg =
+ * util_sum / (LOAD_AVG_MAX - 1024 + period_contrib). LOAD_AVG_MAX = 47742
+ * is the sum of 1024 y^n the same integer arithmetic converges to.
+ */
+#define IL_PELT_LOAD_AVG_MAX 47742u
+#define IL_PELT_PERIOD 32u
+
+struct il_pelt {
+	uint64_t last_update_time;  /* ns, a multiple of 1024 past the first update */
+	uint64_t util_sum;
+	uint32_t period_contrib;
+	unsigned long util_avg;     /* 0 .. 1024 */
+};
+
+/* The divider of util_avg: LOAD_AVG_MAX - 1024 + period_contrib. */
+static inline uint32_t il_pelt_divider(const struct il_pelt *sa)
+{
+	return IL_PELT_LOAD_AVG_MAX - 1024 + sa->period_contrib;
+}
+
+/* y^n x 2^32, n = 0..31: the values of kernel/sched/sched-pelt.h */
+static const uint32_t il_pelt_yn_inv[IL_PELT_PERIOD] = {
+	0xffffffff, 0xfa83b2da, 0xf5257d14, 0xefe4b99a, 0xeac0c6e6, 0xe5b906e6,
+	0xe0ccdeeb, 0xdbfbb796, 0xd744fcc9, 0xd2a81d91, 0xce248c14, 0xc9b9bd85,
+	0xc5672a10, 0xc12c4cc9, 0xbd08a39e, 0xb8fbaf46, 0xb504f333, 0xb123f581,
+	0xad583ee9, 0xa9a15ab4, 0xa5fed6a9, 0xa2704302, 0x9ef5325f, 0x9b8d39b9,
+	0x9837f050, 0x94f4efa8, 0x91c3d373, 0x8ea4398a, 0x8b95c1e3, 0x88980e80,
+	0x85aac367, 0x82cd8698,
+};
+
+/* val * y^n as the kernel computes it (shift and 32-bit fixed-point multiply). */
+static inline uint64_t il_pelt_decay_load(uint64_t val, uint64_t n)
+{
+	if (n > IL_PELT_PERIOD * 63)
+		return 0;
+	if (n >= IL_PELT_PERIOD) {
+		val >>= n / IL_PELT_PERIOD;
+		n %= IL_PELT_PERIOD;
+	}
+	/* mul_u64_u32_shr(val, il_pelt_yn_inv[n], 32), in 32-bit halves (exact) */
+	uint64_t lo = (val & 0xffffffffu) * il_pelt_yn_inv[n];
+	return (lo >> 32) + (val >> 32) * il_pelt_yn_inv[n];
+}
+
+/* The three segments of a step over periods: the rest of the first, full ones, the start of the last. */
+static inline uint32_t il_pelt_segments(uint64_t periods, uint32_t d1, uint32_t d3)
+{
+	uint32_t c1 = (uint32_t)il_pelt_decay_load(d1, periods);
+	uint32_t c2 = IL_PELT_LOAD_AVG_MAX - (uint32_t)il_pelt_decay_load(IL_PELT_LOAD_AVG_MAX, periods)
+		      - 1024;
+	return c1 + c2 + d3;
+}
+
+/*
+ * Bring sa to now: running says whether it ran (load: whether it was
+ * enqueued; without load nothing accrues). Returns true when util_avg was
+ * recomputed (at least one period boundary crossed). Inline: the engine
+ * calls it at every tick of a busy CPU.
+ */
+static inline bool il_pelt_update(struct il_pelt *sa, uint64_t now, bool load, bool running)
+{
+	if (now < sa->last_update_time) {
+		sa->last_update_time = now;
+		return false;
+	}
+	uint64_t delta = (now - sa->last_update_time) >> 10;
+	if (!delta)
+		return false;
+	sa->last_update_time += delta << 10;
+	if (!load)
+		running = false;
+	/* accumulate_sum() */
+	uint32_t contrib = (uint32_t)delta;
+	delta += sa->period_contrib;
+	uint64_t periods = delta / 1024;
+	if (periods) {
+		sa->util_sum = il_pelt_decay_load(sa->util_sum, periods);
+		delta %= 1024;
+		if (load)
+			contrib = il_pelt_segments(periods, 1024 - sa->period_contrib, (uint32_t)delta);
+	}
+	sa->period_contrib = (uint32_t)delta;
+	if (running)
+		sa->util_sum += (uint64_t)contrib << 10;
+	if (!periods)
+		return false;
+	/* ___update_load_avg() */
+	sa->util_avg = (unsigned long)(sa->util_sum / il_pelt_divider(sa));
+	return true;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,1078 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The simulator's cpufreq layer (--cpufreq): per-CPU policies, the drivers'
+ * frequency choices, the hardware's delivered frequency, APERF/MPERF, and
+ * the scheduler's utilisation signal (PELT, util_est) that schedutil reads.
+ * A run without --cpufreq never enters this file.
+ *
+ * Placed as the kernel places it (releases are mainline tags):
+ * - PELT per task and per CFS run queue (kernel/sched/pelt.c, pelt.h of v5.7,
+ *   3d77e6a8804a; il_pelt_update() in idlelab/cpufreq.h): each run queue has a PELT clock
+ *   (update_rq_clock_pelt(), 23127296889f, v5.1) that runs at
+ *   arch_scale_freq_capacity() x arch_scale_cpu_capacity() / 1024^2 of real
+ *   time while a task runs and catches up with clock_task when the CPU goes
+ *   idle, so utilisation is what the work would have been at freq_max;
+ *   arch_scale_cpu_capacity() is 1024 (SMP x86 without ITMT).
+ * - A task keeps its util_avg across sleeps (decayed by the sleep) and
+ *   across migrations (migrate_task_rq_fair(): synced to the old run
+ *   queue's last update, removed from it, attached to the new one,
+ *   attach_entity_load_avg()); a new process starts from
+ *   post_init_entity_util_avg(): half the capacity the run queue leaves
+ *   (cap = (1024 - cfs util) / 2; the cfs_rq-proportional value is larger
+ *   than cap for any non-zero run-queue util since se->load.weight is
+ *   scaled by 1024 on 64-bit, so cap is taken).
+ * - util_est (kernel/sched/fair.c util_est_enqueue()/util_est_dequeue(),
+ *   v4.17 on, 7f65ea42eb00): at a sleep the task's util_avg becomes
+ *   util_est.enqueued and moves the EWMA by a quarter of the difference
+ *   unless within 1 % of capacity; the run queue sums its queued tasks'
+ *   max(ewma, enqueued); cpu_util_cfs() = max(util_avg, util_est.enqueued).
+ *   (The UTIL_AVG_UNCHANGED flag bit is kept as a separate bool.)
+ * - Frequency invariance (arch/x86/kernel/smpboot.c of v5.7,
+ *   1567c3e3467c "x86, sched: Add support for frequency invariance"):
+ *   at each tick freq_scale = min(1024, dAPERF/dMPERF x base/freq_max x
+ *   1024), freq_max and whether the release is invariant from the platform
+ *   layer's rule per model and release (il_platform_freq_max(),
+ *   src/platform/freqmax.c); +invariance= overrides (where the rule has
+ *   none: the 4-core turbo bin, il_cf_freq_max_fallback()).
+ * - schedutil (kernel/sched/cpufreq_schedutil.c, v5.7 .. v5.9 text,
+ *   sugov_update_single(), get_next_freq(), sugov_iowait_boost(),
+ *   sugov_iowait_apply(), sugov_cpu_is_busy()): a per-CPU policy (intel_pstate
+ *   and acpi-cpufreq on these parts: hardware coordination), called from
+ *   the scheduler's cpufreq_update_util() hooks where PELT decayed
+ *   (enqueue, dequeue, tick) and on an I/O waiter's enqueue; rate limit =
+ *   the driver's transition delay (cpufreq_policy_transition_delay_us() in
+ *   drivers/cpufreq/cpufreq.c: transition_delay_us, else latency x 1000
+ *   capped at 10 ms); next_f = 1.25 f util / max with f = cpuinfo.max_freq
+ *   when invariant, else policy->cur; not lowered while the CPU has not
+ *   idled since the last update; iowait boost from 1024/8, doubling per
+ *   consecutive I/O wake-up, halved per update without one, reset after a
+ *   tick without an update.
+ * - intel_pstate (drivers/cpufreq/intel_pstate.c, v5.7): active mode
+ *   without HWP samples every 10 ms (INTEL_PSTATE_SAMPLING_INTERVAL) from
+ *   the same hooks: target = 1.25 x turbo_pstate x Busy% (dMPERF/dTSC,
+ *   at least the iowait boost), plus half the excess of the average P-state
+ *   (base x dAPERF/dMPERF) over it, clamped to the policy; performance asks
+ *   for turbo_pstate. Passive mode (intel_cpufreq) takes the generic
+ *   governor's frequency rounded up to a 100 MHz ratio; transition latency
+ *   20 µs, transition delay 500 µs (INTEL_CPUFREQ_TRANSITION_*).
+ * - acpi-cpufreq (drivers/cpufreq/acpi-cpufreq.c): _PSS P-states from the
+ *   lowest to base in 100 MHz steps plus base + 1 MHz, the entry that lets
+ *   the hardware turbo; the policy resolves to the lowest entry at or above
+ *   the target; transition latency 10 µs (the usual _PSS value, an
+ *   estimate), so a 10 ms rate limit.
+ * - HWP: the hardware picks within [min, max] by itself; its algorithm is
+ *   not public. Model (an estimate, labelled so): each CPU's C0 fraction
+ *   over hwp_window_us (1 ms) sets its request, lowest + (highest - lowest)
+ *   x min(1, busy / (EPP / 255)); EPP 128 (balance_performance) for
+ *   powersave, 0 for performance.
+ *
+ * Delivered frequency: the hardware domain (a core, or the package on parts
+ * without per-core P-states) runs at the highest request of its CPUs in C0
+ * (all its CPUs when none is), capped by the turbo bin for the package's
+ * active cores; re-evaluated when a request takes effect and every
+ * turbo_interval. Work in cycles is re-timed at each change. Frequency
+ * transitions take the transition latency before they act; their energy
+ * is not modelled (no platform gives it yet).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlelab/release.h"
+#include "power.h"
+#include "sim_internal.h"
+
+#define CAP 1024u              /* SCHED_CAPACITY_SCALE */
+#define IOWAIT_BOOST_MIN (CAP / 8)
+#define PSTATE_SAMPLE_NS 10000000 /* INTEL_PSTATE_SAMPLING_INTERVAL */
+#define FP_ONE 256u            /* intel_pstate's int_tofp(1), FRAC_BITS 8 */
+#define CF(c) (&s->cf.cpu[(c)->cpu])
+
+/* ------------------------------------------------------------ spec */
+
+static const char *const drv_names[] = { "auto", "intel_pstate", "intel_cpufreq", "hwp",
+					 "acpi-cpufreq" };
+static const char *const gov_names[] = { "performance", "powersave", "schedutil", "ondemand" };
+
+static int parse_onoff(const char *v, int *out)
+{
+	if (!strcmp(v, "on") || !strcmp(v, "1") || !strcmp(v, "yes"))
+		*out = 1;
+	else if (!strcmp(v, "off") || !strcmp(v, "0") || !strcmp(v, "no"))
+		*out = 0;
+	else if (!strcmp(v, "release"))
+		*out = -1;
+	else
+		return -1;
+	return 0;
+}
+
+static int parse_num(const char *v, double lo, double hi, double *out)
+{
+	char *end;
+	double x = strtod(v, &end);
+	if (end == v || *end || !(x >= lo && x <= hi))
+		return -1;
+	*out = x;
+	return 0;
+}
+
+int il_cpufreq_parse(const char *spec, struct il_cpufreq_params *cf, struct il_err *err)
+{
+	char buf[160];
+	memset(cf, 0, sizeof(*cf));
+	cf->invariance = -1;
+	cf->util_est = -1;
+	cf->rate_limit_us = -1;
+	cf->transition_us = -1;
+	cf->epp = -1;
+	cf->hwp_window_us = 1000;
+	if (!spec || !spec[0] || strlen(spec) >= sizeof(buf))
+		return il_err_set(err, EINVAL, "'%s' is not [DRIVER:]GOVERNOR[+KEY=VALUE]...",
+				  spec ? spec : "");
+	snprintf(buf, sizeof(buf), "%s", spec);
+	char *keys = strchr(buf, '+');
+	if (keys)
+		*keys++ = 0;
+	char *gov = strchr(buf, ':');
+	const char *drv = NULL;
+	if (gov) {
+		*gov++ = 0;
+		drv = buf;
+	} else {
+		gov = buf;
+	}
+	if (drv) {
+		int i;
+		for (i = 1; i < 5; i++)
+			if (!strcmp(drv, drv_names[i]))
+				break;
+		if (i == 5)
+			return il_err_set(err, EINVAL, "'%s': unknown driver '%s' (intel_pstate, "
+					  "intel_cpufreq, hwp, acpi-cpufreq)", spec, drv);
+		cf->driver = (enum il_cf_driver)i;
+	}
+	if (!drv && !strcmp(gov, "hwp")) {
+		cf->driver = IL_CF_DRV_HWP;
+		cf->gov = IL_CF_GOV_POWERSAVE;
+	} else {
+		int i;
+		for (i = 0; i < 4; i++)
+			if (!strcmp(gov, gov_names[i]))
+				break;
+		if (i == 4)
+			return il_err_set(err, EINVAL, "'%s': unknown governor '%s' (performance, "
+					  "powersave, schedutil, ondemand)", spec, gov);
+		cf->gov = (enum il_cf_gov)i;
+	}
+	if ((cf->driver == IL_CF_DRV_INTEL_PSTATE || cf->driver == IL_CF_DRV_HWP) &&
+	    (cf->gov == IL_CF_GOV_SCHEDUTIL || cf->gov == IL_CF_GOV_ONDEMAND))
+		return il_err_set(err, EINVAL, "'%s': %s in active mode has only performance and "
+				  "powersave (intel_cpufreq:%s is its passive mode)", spec,
+				  drv_names[cf->driver], gov_names[cf->gov]);
+	while (keys && *keys) {
+		char *next = strchr(keys, '+');
+		if (next)
+			*next++ = 0;
+		char *eq = strchr(keys, '=');
+		if (!eq)
+			return il_err_set(err, EINVAL, "'%s': '%s' is not KEY=VALUE", spec, keys);
+		*eq = 0;
+		const char *k = keys, *v = eq + 1;
+		double x = 0;
+		int r = 0;
+		if (!strcmp(k, "invariance"))
+			r = parse_onoff(v, &cf->invariance);
+		else if (!strcmp(k, "util_est"))
+			r = parse_onoff(v, &cf->util_est);
+		else if (!strcmp(k, "rate_limit_us"))
+			r = parse_num(v, -1, 1e7, &x), cf->rate_limit_us = (int64_t)x;
+		else if (!strcmp(k, "transition_us"))
+			r = parse_num(v, -1, 1e6, &x), cf->transition_us = (int64_t)x;
+		else if (!strcmp(k, "min_mhz"))
+			r = parse_num(v, 0, 1e5, &cf->min_mhz);
+		else if (!strcmp(k, "max_mhz"))
+			r = parse_num(v, 0, 1e5, &cf->max_mhz);
+		else if (!strcmp(k, "freq_max_mhz"))
+			r = parse_num(v, 0, 1e5, &cf->freq_max_mhz);
+		else if (!strcmp(k, "epp"))
+			r = parse_num(v, -1, 255, &x), cf->epp = (int)x;
+		else if (!strcmp(k, "hwp_window_us"))
+			r = parse_num(v, 1, 1e6, &x), cf->hwp_window_us = (int64_t)x;
+		else if (!strcmp(k, "domain")) {
+			if (!strcmp(v, "core"))
+				cf->domain = IL_CF_DOM_CORE;
+			else if (!strcmp(v, "package"))
+				cf->domain = IL_CF_DOM_PACKAGE;
+			else if (!strcmp(v, "auto"))
+				cf->domain = IL_CF_DOM_AUTO;
+			else
+				r = -1;
+		} else
+			return il_err_set(err, EINVAL, "'%s': unknown key '%s' (invariance, util_est, "
+					  "rate_limit_us, transition_us, min_mhz, max_mhz, "
+					  "freq_max_mhz, epp, hwp_window_us, domain)", spec, k);
+		if (r)
+			return il_err_set(err, EINVAL, "'%s': bad value '%s' for %s", spec, v, k);
+		keys = next;
+	}
+	if (cf->min_mhz > 0 && cf->max_mhz > 0 && cf->min_mhz > cf->max_mhz)
+		return il_err_set(err, EINVAL, "'%s': min_mhz above max_mhz", spec);
+	cf->on = true;
+	return 0;
+}
+
+void il_cpufreq_name(const struct il_cpufreq_params *cf, char *buf, size_t size)
+{
+	if (!cf->on) {
+		snprintf(buf, size, "none");
+		return;
+	}
+	size_t n = (size_t)snprintf(buf, size, "%s%s%s", cf->driver ? drv_names[cf->driver] : "",
+				    cf->driver ? ":" : "", gov_names[cf->gov]);
+	if (cf->invariance >= 0 && n < size)
+		n += (size_t)snprintf(buf + n, size - n, "+invariance=%s", cf->invariance ? "on" : "off");
+	if (cf->util_est >= 0 && n < size)
+		snprintf(buf + n, size - n, "+util_est=%s", cf->util_est ? "on" : "off");
+}
+
+/* ------------------------------------------------- platform fallbacks */
+
+/*
+ * freq_max when +invariance=on asks for invariance where the platform
+ * layer's rule has none: the 4-core turbo bin, as
+ * core_set_max_freq_ratio() of v5.7 reads MSR_TURBO_RATIO_LIMIT's fourth
+ * byte on most Core and Xeon parts; fewer bins: the last; none: base.
+ */
+double il_cf_freq_max_fallback(const struct il_platform *p)
+{
+	if (p->nturbo >= 4 && p->turbo_mhz[3] > 0)
+		return p->turbo_mhz[3];
+	if (p->nturbo > 0 && p->turbo_mhz[p->nturbo - 1] > 0)
+		return p->turbo_mhz[p->nturbo - 1];
+	return p->base_mhz;
+}
+
+/*
+ * FALLBACK for a platform without [cpufreq] efficient_mhz: the lowest frequency (MSR_PLATFORM_INFO's maximum efficiency
+ * ratio) of the parts idlelab has, from the published tables of the
+ * frequency-invariance series; 800 MHz (ratio 8, the usual Core value,
+ * an estimate) for the others.
+ */
+static double min_mhz_fallback(const struct il_platform *p)
+{
+	if (p->vendor == IL_VENDOR_INTEL && p->family == 6 && p->model == 0x55)
+		return 1000;  /* Cascade Lake / Skylake-SP */
+	if (p->vendor == IL_VENDOR_INTEL && p->family == 6 && p->model == 0x3f)
+		return 1200;  /* Haswell-EP E5-2670 v3 (ARK: 1.2 GHz lowest P-state) */
+	return 800;
+}
+
+/*
+ * The hardware frequency domain (no platform key gives it yet). Xeons from Haswell-EP on have
+ * per-core P-states (PCPS); client parts and older Xeons one per package.
+ */
+static bool per_core_pstates(const struct il_platform *p)
+{
+	if (p->vendor != IL_VENDOR_INTEL || p->family != 6)
+		return false;
+	switch (p->model) {
+	case 0x3f: case 0x4f: case 0x56: case 0x55: case 0x6a: case 0x6c: case 0x8f:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* ------------------------------------------------------------ setup */
+
+static void dom_eval(struct il_sim *s, int d, int64_t now);
+
+int sim_cf_init(struct il_sim *s, struct il_err *err)
+{
+	struct sim_cf *f = &s->cf;
+	const struct il_platform *p = s->p;
+	struct il_cpufreq_params *prm = &s->params.cpufreq;
+
+	if (!prm->on)
+		return 0;
+	f->prm = *prm;
+	const char *rel = s->m->release[0] ? s->m->release : IL_RELEASE_NEWEST;
+	bool intel = p->arch == IL_ARCH_X86 && p->vendor == IL_VENDOR_INTEL;
+	if (f->prm.driver == IL_CF_DRV_AUTO)
+		f->prm.driver = intel ? IL_CF_DRV_INTEL_CPUFREQ : IL_CF_DRV_ACPI;
+	if (f->prm.driver == IL_CF_DRV_HWP && p->has_cpufreq && !p->hwp)
+		return il_err_set(err, EINVAL, "--cpufreq hwp: platform %s has no HWP ([cpufreq] hwp)",
+				  p->name);
+	if ((f->prm.driver == IL_CF_DRV_INTEL_PSTATE || f->prm.driver == IL_CF_DRV_HWP ||
+	     f->prm.driver == IL_CF_DRV_INTEL_CPUFREQ) && !intel)
+		return il_err_set(err, EINVAL, "--cpufreq %s: platform %s is not an Intel x86 part",
+				  drv_names[f->prm.driver], p->name);
+	f->base_mhz = p->base_mhz > 0 ? p->base_mhz : s->params.default_mhz;
+	f->top_mhz = p->nturbo > 0 && p->turbo_mhz[0] > 0 ? p->turbo_mhz[0] : f->base_mhz;
+	/* EFFIC from the platform's [cpufreq], else the local fallback */
+	f->min_mhz = prm->min_mhz > 0 ? prm->min_mhz
+		     : p->efficient_mhz > 0 ? p->efficient_mhz : min_mhz_fallback(p);
+	if (f->min_mhz > f->base_mhz)
+		f->min_mhz = f->base_mhz;
+	f->step_mhz = p->pstate_step_mhz > 0 ? p->pstate_step_mhz : 100;
+	/*
+	 * freq_max and whether the kernel is invariant: the platform layer's
+	 * rule per model and release (il_platform_freq_max(), src/platform/
+	 * freqmax.c); +invariance=on where the rule has none: the 4C bin.
+	 */
+	struct il_freq_max fm;
+	bool fm_ok = il_platform_freq_max(p, rel, &fm, NULL) == 0;
+	bool by_rule = fm_ok && fm.invariant;
+	f->invariant = prm->invariance >= 0 ? prm->invariance == 1 : by_rule;
+	if (prm->freq_max_mhz > 0) {
+		f->freq_max_mhz = prm->freq_max_mhz;
+		f->max_freq_ratio = (uint64_t)(f->freq_max_mhz * CAP / f->base_mhz);
+	} else if (by_rule) {
+		f->freq_max_mhz = fm.mhz;
+		f->max_freq_ratio = fm.ratio;
+	} else {
+		f->freq_max_mhz = il_cf_freq_max_fallback(p);
+		if (!(f->freq_max_mhz > 0))
+			f->freq_max_mhz = f->base_mhz;
+		f->max_freq_ratio = (uint64_t)(f->freq_max_mhz * CAP / f->base_mhz);
+	}
+	if (f->max_freq_ratio < CAP)
+		f->max_freq_ratio = CAP;
+	f->util_est = prm->util_est >= 0 ? prm->util_est == 1 : true;
+	f->hwp = f->prm.driver == IL_CF_DRV_HWP;
+	/* only schedutil reads PELT: the others leave it out (nothing else looks at it) */
+	f->pelt = f->prm.gov == IL_CF_GOV_SCHEDUTIL;
+	/*
+	 * performance and powersave on a generic driver ask for one fixed
+	 * frequency on every CPU: which CPUs are in C0 cannot change a
+	 * domain's highest request, and the tick has nothing to do
+	 */
+	f->tick_hook = f->pelt || f->prm.driver == IL_CF_DRV_INTEL_PSTATE ||
+		       f->prm.gov == IL_CF_GOV_ONDEMAND;
+	f->votes = f->tick_hook || f->hwp;
+	int64_t lat_ns;   /* cpuinfo.transition_latency */
+	int64_t delay_us; /* policy->transition_delay_us */
+	switch (f->prm.driver) {
+	case IL_CF_DRV_ACPI:
+		/* the _PSS table (the platform's, else base down to EFFIC by 100 MHz), topped by base + 1 MHz */
+		f->npst = il_platform_pstates(p, f->pst, IL_PLAT_PSTATES_MAX);
+		f->max_mhz = f->npst > 0 ? f->pst[0] : f->base_mhz + 1;
+		/* the _PSS latency the platform gives, else 10 µs (the usual value, an estimate) */
+		lat_ns = p->transition_ns > 0 ? p->transition_ns : 10000;
+		delay_us = 0;
+		break;
+	default:
+		f->max_mhz = f->top_mhz;
+		f->intel_table = true;
+		lat_ns = 20000;   /* INTEL_CPUFREQ_TRANSITION_LATENCY */
+		delay_us = 500;   /* INTEL_CPUFREQ_TRANSITION_DELAY */
+		break;
+	}
+	/* HWP's range: IA32_HWP_CAPABILITIES lowest .. highest, else EFFIC .. the top bin */
+	f->hwp_lo = p->hwp_lowest_mhz > 0 ? p->hwp_lowest_mhz : f->min_mhz;
+	f->hwp_hi = p->hwp_highest_mhz > 0 ? p->hwp_highest_mhz : f->top_mhz;
+	f->cpuinfo_max_khz = (unsigned int)(f->max_mhz * 1000 + 0.5);
+	if (prm->max_mhz > 0 && prm->max_mhz < f->max_mhz)
+		f->max_mhz = prm->max_mhz;
+	if (f->min_mhz > f->max_mhz)
+		f->min_mhz = f->max_mhz;
+	if (prm->rate_limit_us >= 0)
+		f->rate_ns = prm->rate_limit_us * 1000;
+	else if (delay_us)
+		f->rate_ns = delay_us * 1000;
+	else if (lat_ns / 1000)
+		/* LATENCY_MULTIPLIER x the latency in µs, at most 10 ms */
+		f->rate_ns = (lat_ns / 1000 * 1000 < 10000 ? lat_ns / 1000 * 1000 : 10000) * 1000;
+	else
+		f->rate_ns = 1000 * 1000;
+	f->transition_ns = prm->transition_us >= 0 ? prm->transition_us * 1000 : lat_ns;
+	f->window_ns = prm->hwp_window_us * 1000;
+	f->epp = prm->epp >= 0 ? prm->epp : f->prm.gov == IL_CF_GOV_PERFORMANCE ? 0 : 128;
+	bool core_dom = prm->domain == IL_CF_DOM_CORE ||
+			(prm->domain == IL_CF_DOM_AUTO && per_core_pstates(p));
+	f->dom_cores = core_dom ? 1 : p->cores_per_package;
+	f->ndom = s->ncores / f->dom_cores;
+	f->dom_mhz = calloc((size_t)f->ndom, sizeof(double));
+	f->cpu = calloc((size_t)s->ncpus, sizeof(*f->cpu));
+	f->dirty = calloc((size_t)f->ndom, sizeof(int));
+	f->is_dirty = calloc((size_t)f->ndom, sizeof(bool));
+	f->pkg_bin = calloc((size_t)s->npkgs, sizeof(double));
+	if (!f->dom_mhz || !f->cpu || !f->dirty || !f->is_dirty || !f->pkg_bin)
+		return il_err_set(err, ENOMEM, "out of memory");
+	f->on = true;
+	/* the first request: the governor's static one, else the policy max (boot) */
+	double first = f->prm.gov == IL_CF_GOV_POWERSAVE && !f->hwp ? f->min_mhz : f->max_mhz;
+	if (f->prm.driver == IL_CF_DRV_ACPI && first > f->base_mhz)
+		first = f->base_mhz + 1;
+	for (int i = 0; i < s->ncpus; i++) {
+		struct sim_cpu *c = &s->cpus[i];
+		CF(c)->freq_scale = CAP;
+		CF(c)->req_mhz = first;
+		CF(c)->cur_khz = (unsigned int)(first * 1000 + 0.5);
+		CF(c)->next_khz = CF(c)->cur_khz;
+		CF(c)->need_freq_update = true;
+		CF(c)->last_freq_update = INT64_MIN / 2;
+	}
+	for (int k = 0; k < s->ncores; k++) {
+		s->cores[k].dom = k / f->dom_cores;
+		s->cores[k].freq_since = 0;
+	}
+	/* time at each frequency is counted per core from here */
+	s->nfreq = 0;
+	for (int d = 0; d < f->ndom; d++)
+		f->dom_mhz[d] = -1;
+	for (int k = 0; k < s->ncores; k++)
+		s->cores[k].freq_idx = freq_index(s, s->cores[k].mhz);
+	s->turbo_fixed = false;
+	for (int d = 0; d < f->ndom; d++)
+		dom_eval(s, d, 0);
+	return 0;
+}
+
+void sim_cf_free(struct il_sim *s)
+{
+	free(s->cf.dom_mhz);
+	free(s->cf.dirty);
+	free(s->cf.is_dirty);
+	free(s->cf.pkg_bin);
+	free(s->cf.cpu);
+	free(s->cf.task);
+	s->cf.dom_mhz = NULL;
+	s->cf.cpu = NULL;
+	s->cf.task = NULL;
+}
+
+void sim_cf_task_added(struct il_sim *s, int task)
+{
+	struct sim_cf *f = &s->cf;
+	if (task >= f->cap_task) {
+		int cap = f->cap_task ? f->cap_task * 2 : 16;
+		while (cap <= task)
+			cap *= 2;
+		struct sim_cf_task *n = realloc(f->task, (size_t)cap * sizeof(*n));
+		if (!n)
+			abort(); /* as the engine's own task array (il_xrealloc) */
+		memset(n + f->cap_task, 0, (size_t)(cap - f->cap_task) * sizeof(*n));
+		f->task = n;
+		f->cap_task = cap;
+	}
+	memset(&f->task[task], 0, sizeof(f->task[task]));
+	f->task[task].pelt_cpu = -1;
+}
+
+void sim_cf_task_new(struct il_sim *s, int task)
+{
+	struct sim_cf_task *t = &s->cf.task[task];
+	if (t->cf_queued) {
+		/* a running task execs: its history stays (only a new process starts afresh) */
+		return;
+	}
+	if (t->pelt_cpu >= 0) {
+		/* the old process exited: its util leaves the run queue (detach) */
+		struct sim_cpu *o = &s->cpus[t->pelt_cpu];
+		unsigned long u = t->pelt.util_avg;
+		CF(o)->rq_pelt.util_avg -= u < CF(o)->rq_pelt.util_avg ? u : CF(o)->rq_pelt.util_avg;
+		uint64_t us = (uint64_t)u * il_pelt_divider(&CF(o)->rq_pelt);
+		CF(o)->rq_pelt.util_sum -= us < CF(o)->rq_pelt.util_sum ? us : CF(o)->rq_pelt.util_sum;
+	}
+	memset(&t->pelt, 0, sizeof(t->pelt));
+	t->pelt_cpu = -1;
+	t->ue_ewma = t->ue_enqueued = t->ue_added = 0;
+	t->ue_fresh = false;
+}
+
+/* ------------------------------------------------- delivered frequency */
+
+/* Set domain d's cores to mhz: counters, energy and running bursts at the old one first. */
+static void dom_set(struct il_sim *s, int d, double mhz, int64_t now)
+{
+	struct sim_cf *f = &s->cf;
+	int c0 = d * f->dom_cores;
+	double aw = active_power(s, mhz);
+	int fi = freq_index(s, mhz);
+
+	f->dom_mhz[d] = mhz;
+	for (int k = c0; k < c0 + f->dom_cores; k++) {
+		struct sim_core *co = &s->cores[k];
+		double old = co->mhz;
+		if (old == mhz)
+			continue;
+		f->transitions++;
+		s->freq_ns[co->freq_idx] += now - co->freq_since;
+		co->freq_since = now;
+		for (int i = co->first; i < co->first + co->nthreads; i++) {
+			sim_c0_flush(s, &s->cpus[i], now);
+			energy_flush(s, &s->cpus[i], now);
+		}
+		co->mhz = mhz;
+		co->active_w = aw;
+		co->freq_idx = fi;
+		for (int i = co->first; i < co->first + co->nthreads; i++) {
+			s->cpus[i].power_w = thread_power(s, &s->cpus[i]);
+			burst_retime(s, &s->cpus[i], old, mhz, now);
+		}
+	}
+}
+
+/* The frequency domain d delivers now: its C0 CPUs' highest request, capped by the turbo bin. */
+static void dom_eval(struct il_sim *s, int d, int64_t now)
+{
+	struct sim_cf *f = &s->cf;
+	int k0 = d * f->dom_cores;
+	double want = 0, any = 0;
+	for (int k = k0; k < k0 + f->dom_cores; k++) {
+		const struct sim_core *co = &s->cores[k];
+		for (int i = co->first; i < co->first + co->nthreads; i++) {
+			const struct sim_cpu *c = &s->cpus[i];
+			if (CF(c)->req_mhz > any)
+				any = CF(c)->req_mhz;
+			if (c->level == 0 && CF(c)->req_mhz > want)
+				want = CF(c)->req_mhz;
+		}
+	}
+	if (want == 0)
+		want = any;
+	const struct sim_pkg *pk = &s->pkgs[s->cpus[s->cores[k0].first].pkg];
+	double bin = il_turbo_mhz(s->p, pk->active, s->params.default_mhz);
+	/* acpi-cpufreq's base + 1 MHz entry and any ratio above base: turbo as the bin allows */
+	double mhz = want > f->base_mhz ? (want < bin ? want : bin) : want;
+	if (f->prm.driver == IL_CF_DRV_ACPI && want > f->base_mhz)
+		mhz = bin;
+	if (mhz != f->dom_mhz[d])
+		dom_set(s, d, mhz, now);
+}
+
+/* cpu asks for mhz: in effect after the transition latency. */
+static void request(struct il_sim *s, struct sim_cpu *c, double mhz, int64_t now)
+{
+	if (s->cf.transition_ns <= 0) {
+		CF(c)->req_mhz = mhz;
+		dom_eval(s, s->cores[c->core].dom, now);
+		return;
+	}
+	sim_evheap_push(&s->evq, (struct sim_ev){ .t = now + s->cf.transition_ns, .seq = s->seq++,
+						  .type = EV_FREQ, .cpu = c->cpu, .arg = -1,
+						  .arg2 = (uint64_t)(mhz * 1000 + 0.5) });
+}
+
+void sim_cf_freq_event(struct il_sim *s, int cpu, uint64_t khz, int64_t now)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	CF(c)->req_mhz = (double)khz / 1000;
+	dom_eval(s, s->cores[c->core].dom, now);
+}
+
+/* HWP (an estimate, see the header): each CPU's request from its C0 share over the window. */
+static void hwp_window(struct il_sim *s, struct sim_cpu *c, int64_t now)
+{
+	struct sim_cf *f = &s->cf;
+	sim_c0_flush(s, c, now);
+	double span = (double)(now - CF(c)->smp_t) * f->base_mhz * 1e-3;
+	double busy = span > 0 ? (CF(c)->mperf - CF(c)->mperf_smp) / span : 0;
+	CF(c)->mperf_smp = CF(c)->mperf;
+	CF(c)->smp_t = now;
+	double thr = f->epp > 0 ? f->epp / 255.0 : 1.0 / 255;
+	double x = busy / thr;
+	if (x > 1)
+		x = 1;
+	double mhz = f->hwp_lo + (f->hwp_hi - f->hwp_lo) * x;
+	mhz = (double)(int64_t)(mhz / f->step_mhz + 0.5) * f->step_mhz; /* whole ratios */
+	if (mhz < f->hwp_lo)
+		mhz = f->hwp_lo;
+	if (mhz != CF(c)->req_mhz) {
+		CF(c)->req_mhz = mhz;
+		sim_cf_mark(s, s->cores[c->core].dom);
+	}
+}
+
+/*
+ * Every turbo_interval: the domains whose inputs changed since the last
+ * pass (a CPU entered or left C0, an HWP request moved, the package's
+ * turbo bin moved) are evaluated again; the others would give the same.
+ */
+void sim_cf_periodic(struct il_sim *s, int64_t now)
+{
+	struct sim_cf *f = &s->cf;
+	if (f->hwp)
+		for (int i = 0; i < s->ncpus; i++)
+			if (now - f->cpu[i].smp_t >= f->window_ns)
+				hwp_window(s, &s->cpus[i], now);
+	int per_pkg = f->ndom / s->npkgs;
+	for (int k = 0; k < s->npkgs; k++) {
+		double bin = il_turbo_mhz(s->p, s->pkgs[k].active, s->params.default_mhz);
+		if (bin == f->pkg_bin[k])
+			continue;
+		f->pkg_bin[k] = bin;
+		for (int d = k * per_pkg; d < (k + 1) * per_pkg; d++)
+			sim_cf_mark(s, d);
+	}
+	for (int i = 0; i < f->ndirty; i++) {
+		int d = f->dirty[i];
+		f->is_dirty[d] = false;
+		dom_eval(s, d, now);
+	}
+	f->ndirty = 0;
+}
+
+/* ------------------------------------------------------------ PELT */
+
+/* update_rq_clock_pelt(): the PELT clock of c up to now. */
+static void rq_clock(struct il_sim *s, struct sim_cpu *c, int64_t now)
+{
+	int64_t delta = now - CF(c)->clock_last;
+	CF(c)->clock_last = now;
+	if (c->cur < 0) {
+		/* the idle task runs: the PELT clock catches up with clock_task */
+		CF(c)->clock_pelt = (uint64_t)now;
+		return;
+	}
+	if (delta <= 0)
+		return;
+	(void)s;
+	/* cap_scale(delta, cpu capacity 1024), then cap_scale(delta, freq_scale) */
+	CF(c)->clock_pelt += ((uint64_t)delta * CF(c)->freq_scale) >> 10;
+}
+
+static bool rq_pelt(struct il_sim *s, struct sim_cpu *c)
+{
+	return il_pelt_update(&CF(c)->rq_pelt, CF(c)->clock_pelt, c->cur >= 0 || c->rq_len > 0, c->cur >= 0);
+}
+
+static unsigned long task_util_est(const struct sim_cf_task *t)
+{
+	return t->ue_ewma > t->ue_enqueued ? t->ue_ewma : t->ue_enqueued;
+}
+
+/* attach_entity_load_avg(): t's util joins c's run queue, aligned to its periods. */
+static void attach(struct il_sim *s, struct sim_cpu *c, struct sim_cf_task *t)
+{
+	uint32_t div = il_pelt_divider(&CF(c)->rq_pelt);
+	t->pelt.last_update_time = CF(c)->rq_pelt.last_update_time;
+	t->pelt.period_contrib = CF(c)->rq_pelt.period_contrib;
+	t->pelt.util_sum = (uint64_t)t->pelt.util_avg * div;
+	CF(c)->rq_pelt.util_avg += t->pelt.util_avg;
+	CF(c)->rq_pelt.util_sum += t->pelt.util_sum;
+	t->pelt_cpu = c->cpu;
+}
+
+/* ------------------------------------------------------------ governors */
+
+/* cpu_util_cfs() with util_est, capped at the capacity (schedutil_cpu_util()). */
+static unsigned long cpu_util(const struct il_sim *s, const struct sim_cpu *c)
+{
+	unsigned long u = CF(c)->rq_pelt.util_avg;
+	if (s->cf.util_est && CF(c)->ue_enqueued > u)
+		u = CF(c)->ue_enqueued;
+	return u < CAP ? u : CAP;
+}
+
+/* The driver's frequency for a target (cpufreq_driver_resolve_freq()), kHz. */
+static unsigned int resolve(const struct sim_cf *f, unsigned int khz);
+
+/*
+ * __cpufreq_driver_target(CPUFREQ_RELATION_C) of ondemand: the closest
+ * ratio (intel_cpufreq rounds to the nearest) or table entry.
+ */
+static unsigned int resolve_closest(const struct sim_cf *f, unsigned int khz)
+{
+	unsigned int up = resolve(f, khz);
+	if (f->intel_table) {
+		unsigned int sc = (unsigned int)(f->step_mhz * 1000 + 0.5);
+		unsigned int down = up >= sc ? up - sc : up;
+		unsigned int lo = (unsigned int)(f->min_mhz * 1000 + 0.5);
+		if (down >= lo && khz - down < up - khz)
+			return down;
+		return up;
+	}
+	/* the next entry below the one at or above */
+	unsigned int down = 0;
+	for (int i = 0; i < f->npst; i++) {
+		unsigned int e = (unsigned int)(f->pst[i] * 1000 + 0.5);
+		if (e < up && e > down)
+			down = e;
+	}
+	if (down && khz >= down && khz - down < up - khz)
+		return down;
+	return up;
+}
+
+static unsigned int resolve(const struct sim_cf *f, unsigned int khz)
+{
+	unsigned int lo = (unsigned int)(f->min_mhz * 1000 + 0.5);
+	unsigned int hi = (unsigned int)(f->max_mhz * 1000 + 0.5);
+	if (khz < lo)
+		khz = lo;
+	if (khz > hi)
+		khz = hi;
+	if (f->intel_table) {
+		/* intel_cpufreq: DIV_ROUND_UP(target, scaling), ratios of the part's bus clock */
+		unsigned int sc = (unsigned int)(f->step_mhz * 1000 + 0.5);
+		unsigned int r = (khz + sc - 1) / sc;
+		khz = r * sc;
+		return khz > hi ? hi : khz;
+	}
+	if (f->npst > 0) {
+		/* the platform's _PSS table, descending: the lowest entry at or above */
+		unsigned int best = (unsigned int)(f->pst[0] * 1000 + 0.5);
+		for (int i = 0; i < f->npst; i++) {
+			unsigned int e = (unsigned int)(f->pst[i] * 1000 + 0.5);
+			if (e >= khz && e < best)
+				best = e;
+		}
+		return best;
+	}
+	/* acpi-cpufreq: the lowest _PSS entry at or above (CPUFREQ_RELATION_L) */
+	unsigned int base = (unsigned int)(f->base_mhz * 1000 + 0.5);
+	if (khz > base)
+		return base + 1000;
+	unsigned int steps = (base - khz) / 100000;
+	return base - steps * 100000;
+}
+
+static void sugov_iowait_boost(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iowait)
+{
+	if (CF(c)->iowait_boost && now - CF(c)->last_update > s->tick_nsec) {
+		/* sugov_iowait_reset() */
+		CF(c)->iowait_boost = iowait ? IOWAIT_BOOST_MIN : 0;
+		CF(c)->iowait_pending = iowait;
+		return;
+	}
+	if (!iowait || CF(c)->iowait_pending)
+		return;
+	CF(c)->iowait_pending = true;
+	if (CF(c)->iowait_boost) {
+		CF(c)->iowait_boost = CF(c)->iowait_boost << 1 < CAP ? CF(c)->iowait_boost << 1 : CAP;
+		return;
+	}
+	CF(c)->iowait_boost = IOWAIT_BOOST_MIN;
+}
+
+static unsigned long sugov_iowait_apply(struct il_sim *s, struct sim_cpu *c, int64_t now,
+					unsigned long util)
+{
+	if (!CF(c)->iowait_boost)
+		return util;
+	if (now - CF(c)->last_update > s->tick_nsec) {
+		CF(c)->iowait_boost = 0;
+		CF(c)->iowait_pending = false;
+		return util;
+	}
+	if (!CF(c)->iowait_pending) {
+		CF(c)->iowait_boost >>= 1;
+		if (CF(c)->iowait_boost < IOWAIT_BOOST_MIN) {
+			CF(c)->iowait_boost = 0;
+			return util;
+		}
+	}
+	CF(c)->iowait_pending = false;
+	unsigned long boost = ((unsigned long)CF(c)->iowait_boost * CAP) >> 10;
+	return boost > util ? boost : util;
+}
+
+/* sugov_update_single() */
+static void schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iowait)
+{
+	struct sim_cf *f = &s->cf;
+	sugov_iowait_boost(s, c, now, iowait);
+	CF(c)->last_update = now;
+	/* sugov_should_update_freq() */
+	if (!CF(c)->need_freq_update && now - CF(c)->last_freq_update < f->rate_ns)
+		return;
+	bool busy = !CF(c)->need_freq_update && c->idle_calls == CF(c)->idle_calls_saved;
+	CF(c)->idle_calls_saved = c->idle_calls;
+	unsigned long util = cpu_util(s, c);
+	util = sugov_iowait_apply(s, c, now, util);
+	/* get_next_freq() */
+	unsigned int freq = f->invariant ? f->cpuinfo_max_khz : CF(c)->cur_khz;
+	unsigned int raw = (unsigned int)il_cf_map_util_freq(util, freq, CAP);
+	unsigned int next;
+	if (raw == CF(c)->cached_raw_khz && !CF(c)->need_freq_update) {
+		next = CF(c)->next_khz;
+	} else {
+		CF(c)->need_freq_update = false;
+		CF(c)->cached_raw_khz = raw;
+		next = resolve(f, raw);
+	}
+	if (busy && next < CF(c)->next_khz) {
+		next = CF(c)->next_khz;
+		CF(c)->cached_raw_khz = 0;
+	}
+	/* sugov_fast_switch() */
+	if (CF(c)->next_khz == next)
+		return;
+	CF(c)->next_khz = next;
+	CF(c)->last_freq_update = now;
+	CF(c)->cur_khz = next;
+	request(s, c, next / 1000.0, now);
+}
+
+/* intel_pstate_update_util() and get_target_pstate() (active mode, no HWP) */
+static void pstate_powersave(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iowait)
+{
+	struct sim_cf *f = &s->cf;
+	int64_t delta = now - CF(c)->last_update;
+	if (iowait) {
+		if (delta > s->tick_nsec)
+			CF(c)->iowait_boost = FP_ONE / 8;
+		else if (CF(c)->iowait_boost >= FP_ONE / 8)
+			CF(c)->iowait_boost = CF(c)->iowait_boost << 1 > FP_ONE ? FP_ONE : CF(c)->iowait_boost << 1;
+		else
+			CF(c)->iowait_boost = FP_ONE / 8;
+	} else if (CF(c)->iowait_boost) {
+		if (delta > s->tick_nsec)
+			CF(c)->iowait_boost = 0;
+		else
+			CF(c)->iowait_boost >>= 1;
+	}
+	CF(c)->last_update = now;
+	if (now - CF(c)->smp_t < PSTATE_SAMPLE_NS)
+		return;
+	sim_c0_flush(s, c, now);
+	double tsc = (double)(now - CF(c)->smp_t) * f->base_mhz * 1e-3;
+	double da = CF(c)->aperf - CF(c)->aperf_smp, dm = CF(c)->mperf - CF(c)->mperf_smp;
+	CF(c)->aperf_smp = CF(c)->aperf;
+	CF(c)->mperf_smp = CF(c)->mperf;
+	CF(c)->smp_t = now;
+	if (tsc <= 0 || dm <= 0)
+		return;
+	double busy = dm / tsc;
+	if (busy < (double)CF(c)->iowait_boost / FP_ONE)
+		busy = (double)CF(c)->iowait_boost / FP_ONE;
+	double sc = f->step_mhz;                   /* pstate.scaling */
+	double turbo = f->top_mhz / sc;            /* turbo_pstate */
+	double target = (turbo + turbo / 4) * busy; /* target += target >> 2; mul_fp */
+	double minp = f->min_mhz / sc, maxp = f->max_mhz / sc;
+	if (target < minp)
+		target = minp;
+	double avg = f->base_mhz / sc * da / dm;   /* get_avg_pstate() */
+	if (avg > target)
+		target += (avg - target) / 2;
+	int ratio = (int)target;
+	if (ratio > (int)maxp)
+		ratio = (int)maxp;
+	if (ratio < (int)minp)
+		ratio = (int)minp;
+	double mhz = ratio * sc;
+	if (mhz != CF(c)->req_mhz)
+		request(s, c, mhz, now);
+}
+
+/* cpufreq_update_util(): the hook the scheduler calls. */
+/*
+ * ondemand (drivers/cpufreq/cpufreq_ondemand.c od_update(), and
+ * cpufreq_governor.c dbs_update() of v5.7): sampled from the scheduler's
+ * hooks every sampling_rate = max(2 ticks, the transition delay); load =
+ * the busy share of the CPU's time since the last sample (busy: not in the
+ * idle loop; iowait time, which io_is_busy counts as busy on these parts,
+ * is idle time here); above up_threshold (80) the policy max, else
+ * min + load x (max - min) / 100 of cpuinfo's range, the closest
+ * frequency. sampling_down_factor 1, powersave_bias 0 (the defaults).
+ */
+static void ondemand(struct il_sim *s, struct sim_cpu *c, int64_t now)
+{
+	struct sim_cf *f = &s->cf;
+	int64_t rate = 2 * s->tick_nsec > f->rate_ns ? 2 * s->tick_nsec : f->rate_ns;
+	if (now - CF(c)->smp_t < rate)
+		return;
+	int64_t busy = c->busy_ns + (c->in_idle ? 0 : now - c->busy_since);
+	int64_t dt = now - CF(c)->smp_t, db = busy - CF(c)->busy_smp;
+	CF(c)->smp_t = now;
+	CF(c)->busy_smp = busy;
+	if (dt <= 0 || db < 0)
+		return;
+	unsigned int load = (unsigned int)(100 * db / dt);
+	unsigned int next;
+	if (load > 80) {
+		next = (unsigned int)(f->max_mhz * 1000 + 0.5);
+	} else {
+		unsigned int lo = (unsigned int)(f->min_mhz * 1000 + 0.5);
+		next = resolve_closest(f, lo + load * (f->cpuinfo_max_khz - lo) / 100);
+	}
+	if (next != CF(c)->cur_khz) {
+		CF(c)->cur_khz = next;
+		request(s, c, next / 1000.0, now);
+	}
+}
+
+static void update_util(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iowait)
+{
+	const struct sim_cf *f = &s->cf;
+	if (f->hwp || f->prm.gov == IL_CF_GOV_PERFORMANCE)
+		return;
+	if (f->prm.gov == IL_CF_GOV_SCHEDUTIL)
+		schedutil(s, c, now, iowait);
+	else if (f->prm.gov == IL_CF_GOV_ONDEMAND)
+		ondemand(s, c, now);
+	else if (f->prm.driver == IL_CF_DRV_INTEL_PSTATE)
+		pstate_powersave(s, c, now, iowait);
+}
+
+/* ------------------------------------------------------ scheduler hooks */
+
+void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, int64_t now)
+{
+	struct sim_cf_task *t = &s->cf.task[task];
+	bool decayed;
+
+	if (!s->cf.pelt) {
+		if (iowait)
+			update_util(s, c, now, true);
+		update_util(s, c, now, false);
+		return;
+	}
+	/* util_est_enqueue(), then the I/O waiter's cpufreq_update_util() */
+	if (s->cf.util_est) {
+		t->ue_added = task_util_est(t);
+		CF(c)->ue_enqueued += t->ue_added;
+	}
+	if (iowait)
+		update_util(s, c, now, true);
+	rq_clock(s, c, now);
+	decayed = rq_pelt(s, c);
+	if (t->pelt_cpu < 0) {
+		/* post_init_entity_util_avg() of wake_up_new_task() */
+		long cap = ((long)CAP - (long)CF(c)->rq_pelt.util_avg) / 2;
+		memset(&t->pelt, 0, sizeof(t->pelt));
+		if (cap > 0)
+			t->pelt.util_avg = (unsigned long)cap;
+		attach(s, c, t);
+		decayed = true;
+	} else if (t->pelt_cpu != c->cpu) {
+		/* migrate_task_rq_fair(): synced to the old queue's last update, removed */
+		struct sim_cpu *o = &s->cpus[t->pelt_cpu];
+		il_pelt_update(&t->pelt, CF(o)->rq_pelt.last_update_time, false, false);
+		unsigned long u = t->pelt.util_avg;
+		CF(o)->rq_pelt.util_avg -= u < CF(o)->rq_pelt.util_avg ? u : CF(o)->rq_pelt.util_avg;
+		uint64_t us = (uint64_t)u * il_pelt_divider(&CF(o)->rq_pelt);
+		CF(o)->rq_pelt.util_sum -= us < CF(o)->rq_pelt.util_sum ? us : CF(o)->rq_pelt.util_sum;
+		attach(s, c, t);
+		decayed = true;
+	} else {
+		if (il_pelt_update(&t->pelt, CF(c)->clock_pelt, false, false))
+			t->ue_fresh = true;
+	}
+	t->cf_queued = true;
+	if (decayed)
+		update_util(s, c, now, false);
+}
+
+void sim_cf_pick(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
+{
+	struct sim_cf_task *t = &s->cf.task[task];
+
+	if (!s->cf.pelt)
+		return;
+	rq_clock(s, c, now);
+	rq_pelt(s, c);
+	if (il_pelt_update(&t->pelt, CF(c)->clock_pelt, true, false))
+		t->ue_fresh = true;
+}
+
+void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
+{
+	struct sim_cf_task *t = &s->cf.task[task];
+	if (!s->cf.pelt || t->dead) {
+		/* an exited process left its queue at its exit (sim_cf_task_exit) */
+		t->dead = false;
+		if (s->cf.pelt) {
+			rq_clock(s, c, now);
+			rq_pelt(s, c);
+		}
+		update_util(s, c, now, false);
+		return;
+	}	rq_clock(s, c, now);
+	if (il_pelt_update(&t->pelt, CF(c)->clock_pelt, true, true))
+		t->ue_fresh = true;
+	bool decayed = rq_pelt(s, c);
+	t->cf_queued = false;
+	if (s->cf.util_est) {
+		/* util_est_dequeue(task_sleep = true) */
+		CF(c)->ue_enqueued -= t->ue_added < CF(c)->ue_enqueued ? t->ue_added : CF(c)->ue_enqueued;
+		t->ue_added = 0;
+		if (t->ue_fresh) {
+			t->ue_fresh = false;
+			unsigned long enq = t->pelt.util_avg;
+			long diff = (long)enq - (long)t->ue_ewma;
+			if (!(diff > -(long)(CAP / 100) && diff < (long)(CAP / 100))) {
+				t->ue_enqueued = enq;
+				t->ue_ewma = (unsigned long)(((long)(t->ue_ewma << 2) + diff) >> 2);
+			}
+		}
+	}
+	if (decayed)
+		update_util(s, c, now, false);
+}
+
+void sim_cf_task_exit(struct il_sim *s, int task)
+{
+	struct sim_cf_task *t = &s->cf.task[task];
+	int64_t now = s->now;
+
+	if (!s->cf.pelt || t->pelt_cpu < 0) {
+		t->dead = true;
+		return;
+	}
+	/*
+	 * task_dead_fair() -> remove_entity_load_avg(): the running task's
+	 * util, brought up to now, leaves its queue before its parent forks
+	 * the next process (which reaps it first).
+	 */
+	struct sim_cpu *c = &s->cpus[t->pelt_cpu];
+	rq_clock(s, c, now);
+	il_pelt_update(&t->pelt, CF(c)->clock_pelt, true, c->cur == task);
+	rq_pelt(s, c);
+	if (s->cf.util_est) {
+		CF(c)->ue_enqueued -= t->ue_added < CF(c)->ue_enqueued ? t->ue_added : CF(c)->ue_enqueued;
+		t->ue_added = 0;
+	}
+	t->cf_queued = false;
+	sim_cf_task_new(s, task);
+	t->dead = true;
+}
+
+void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
+{
+	struct sim_cf *f = &s->cf;
+
+	if (!f->tick_hook)
+		return;
+	/* arch_scale_freq_tick() */
+	sim_c0_flush(s, c, now);
+	double acnt = CF(c)->aperf - CF(c)->aperf_tick, mcnt = CF(c)->mperf - CF(c)->mperf_tick;
+	CF(c)->aperf_tick = CF(c)->aperf;
+	CF(c)->mperf_tick = CF(c)->mperf;
+	if (f->invariant && mcnt > 0) {
+		double fs = acnt * (double)(CAP * CAP) / (mcnt * (double)f->max_freq_ratio);
+		CF(c)->freq_scale = fs >= CAP ? CAP : (unsigned long)fs;
+	}
+	if (c->cur < 0)
+		return;
+	if (!f->pelt) {
+		update_util(s, c, now, false);
+		return;
+	}
+	/* task_tick_fair() -> update_load_avg() of the running task and its queue */
+	rq_clock(s, c, now);
+	struct sim_cf_task *t = &s->cf.task[c->cur];
+	if (il_pelt_update(&t->pelt, CF(c)->clock_pelt, true, true))
+		t->ue_fresh = true;
+	if (rq_pelt(s, c))
+		update_util(s, c, now, false);
+}
+
+void sim_cf_warmup(struct il_sim *s, int64_t now)
+{
+	for (int i = 0; i < s->ncpus; i++) {
+		struct sim_cpu *c = &s->cpus[i];
+		sim_c0_flush(s, c, now);
+		CF(c)->aperf0 = CF(c)->aperf;
+		CF(c)->mperf0 = CF(c)->mperf;
+	}
+	for (int k = 0; k < s->ncores; k++)
+		s->cores[k].freq_since = now;
+	for (int i = 0; i < s->ncpus; i++)
+		s->cf.cpu[i].busy_smp = 0; /* busy time counts from the warm-up's end */
+	s->cf.transitions = 0;
+}

@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# idlelab sim --cpufreq: bad specs are usage errors naming the part (exit 2,
+# nothing on stdout), a platform without HWP refuses hwp (exit 1), the
+# configurations are governors x cpufreq values with their label, and a run
+# with the layer prints the cpufreq and perf-per-watt rows; without it none.
+. "$SRCDIR/tests/cli/lib.sh"
+
+expect_exit 2 "$IDLELAB" sim --cpufreq ondemandx
+expect_err "--cpufreq: 'ondemandx': unknown governor 'ondemandx'"
+[ -s "$TMP/out" ] && bad "output on a usage error" || ok
+expect_exit 2 "$IDLELAB" sim --cpufreq foo:schedutil
+expect_err "unknown driver 'foo'"
+expect_exit 2 "$IDLELAB" sim --cpufreq schedutil+epp=300
+expect_err "bad value '300' for epp"
+expect_exit 2 "$IDLELAB" sim --cpufreq hwp:schedutil
+expect_err "has only performance and powersave"
+expect_exit 2 "$IDLELAB" sim --cpufreq
+expect_err "needs a value"
+expect_exit 2 "$IDLELAB" sim --governor menu --governor teo --cpufreq performance \
+	--cpufreq powersave --cpufreq schedutil --cpufreq hwp --cpufreq acpi-cpufreq:schedutil
+expect_err "at most 8 configurations"
+expect_exit 1 "$IDLELAB" sim --platform intel-atom-z8350 --workload gitsource --duration 10ms \
+	--cpufreq hwp
+expect_err "platform intel-atom-z8350 has no HWP"
+expect_exit 1 "$IDLELAB" sim --platform amd-zen3-epyc --workload gitsource --duration 10ms \
+	--cpufreq intel_pstate:powersave
+expect_err "not an Intel x86 part"
+
+expect_exit 0 "$IDLELAB" sim --platform intel-cascadelake-sp --workload gitsource --duration 50ms \
+	--cpufreq schedutil+invariance=off --cpufreq schedutil
+expect_out "menu@6.18 cpufreq=schedutil+invariance=off: metrics over 1 run"
+expect_out "menu@6.18 cpufreq=schedutil: metrics over 1 run"
+expect_out "cpufreq/mean_mhz"
+expect_out "cpufreq/freq_max_mhz"
+expect_out "gitsource/procs_per_j"
+expect_exit 0 "$IDLELAB" sim --platform intel-cascadelake-sp --workload gitsource --duration 50ms
+if grep -q "cpufreq" "$TMP/out"; then bad "cpufreq rows without --cpufreq"; else ok; fi
+if grep -q "procs_per_j" "$TMP/out"; then ok; else bad "gitsource without procs_per_j"; fi
+
+# --kernel decides invariance: none before 5.7, the 4C bin (3700 MHz on the E3-1240 v5) from 5.7
+expect_exit 0 "$IDLELAB" sim --platform intel-skylake-client --workload gitsource --duration 20ms \
+	--kernel 5.6 --cpufreq schedutil
+if grep -qE "cpufreq/invariant +0$" "$TMP/out"; then ok; else bad "5.6: invariant"; fi
+expect_exit 0 "$IDLELAB" sim --platform intel-skylake-client --workload gitsource --duration 20ms \
+	--kernel 5.7 --cpufreq schedutil
+if grep -qE "cpufreq/invariant +1$" "$TMP/out"; then ok; else bad "5.7: not invariant"; fi
+if grep -qE "cpufreq/freq_max_mhz +MHz +3700$" "$TMP/out"; then ok; else bad "5.7: freq_max"; fi
+
+# a scenario configuration's cpufreq key: checked when the file is read, FILE:LINE
+sed 's/^governor = menu$/governor = menu\ncpufreq = schedutil+colour=red/' \
+	"$SRCDIR/tests/fixtures/scenario/tiny.ini" >"$TMP/bad-cf.ini"
+line=$(grep -n '^cpufreq = ' "$TMP/bad-cf.ini" | cut -d: -f1)
+expect_exit 1 "$IDLELAB" scenario show "$TMP/bad-cf.ini"
+expect_err "bad-cf.ini:$line: cpufreq: 'schedutil+colour=red': unknown key 'colour'"
+# and a good one runs with the layer, its label saying so
+sed 's/^governor = menu$/governor = menu\ncpufreq = performance/' \
+	"$SRCDIR/tests/fixtures/scenario/tiny.ini" >"$TMP/cf.ini"
+expect_exit 0 "$IDLELAB" scenario run "$TMP/cf.ini" --quick --quiet --jobs 1
+expect_out "menu@"
+expect_out "cpufreq=performance"
+finish

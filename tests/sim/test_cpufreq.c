@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The cpufreq layer: PELT's arithmetic derived by hand from the kernel's
+ * definitions (periods of 1024 x 1024 ns, y^32 = 1/2, the y^n x 2^32 table,
+ * LOAD_AVG_MAX = 47742), schedutil's two formulas, the local freq_max
+ * fallback (the 4-core turbo bin), the --cpufreq spec, and whole runs:
+ * performance through the layer delivers what the run without it does,
+ * and invariant schedutil beats non-invariant on the serial gitsource chain.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlelab/cpufreq.h"
+#include "idlelab/sim.h"
+
+#define PERIOD_NS (1024ull * 1024)
+
+static void decay_load(void **state)
+{
+	(void)state;
+	/* y^0: x (2^32 - 1) >> 32 loses one: 1024 -> 1023 */
+	assert_int_equal(il_pelt_decay_load(1024, 0), 1023);
+	/* y^1 = 0xfa83b2da / 2^32 = 0.978572...: 1024 y = 1002.06 -> 1002 */
+	assert_int_equal(il_pelt_decay_load(1024, 1), 1002);
+	/* 32 periods: a shift by one, then y^0: 512 x (2^32 - 1) >> 32 = 511 */
+	assert_int_equal(il_pelt_decay_load(1024, 32), 511);
+	/* LOAD_AVG_MAX y = 46718.3 -> 46718 */
+	assert_int_equal(il_pelt_decay_load(IL_PELT_LOAD_AVG_MAX, 1), 46718);
+	/* past 63 half-lives everything is gone */
+	assert_int_equal(il_pelt_decay_load(UINT64_MAX, 32 * 63 + 1), 0);
+}
+
+static void pelt_one_period(void **state)
+{
+	(void)state;
+	struct il_pelt sa = { 0 };
+	/* half a period: no boundary crossed, no util_avg yet; 512 units of 1024 ns accrue */
+	assert_false(il_pelt_update(&sa, PERIOD_NS / 2, true, true));
+	assert_int_equal(sa.util_sum, 512u << 10);
+	assert_int_equal(sa.period_contrib, 512);
+	assert_int_equal(sa.util_avg, 0);
+
+	memset(&sa, 0, sizeof(sa));
+	/*
+	 * One whole period running from 0: d1 = 1024 decayed once (1002),
+	 * no full periods between (47742 - 46718 - 1024 = 0), d3 = 0:
+	 * util_sum = 1002 << 10 = 1026048; util_avg = 1026048 / (47742 -
+	 * 1024 + 0) = 21.96 -> 21.
+	 */
+	assert_true(il_pelt_update(&sa, PERIOD_NS, true, true));
+	assert_int_equal(sa.util_sum, 1026048);
+	assert_int_equal(sa.util_avg, 21);
+}
+
+static void pelt_half_life(void **state)
+{
+	(void)state;
+	struct il_pelt sa = { 0 };
+	/* 1000 periods running: saturated, util_avg = 1024 */
+	il_pelt_update(&sa, 1000 * PERIOD_NS, true, true);
+	assert_int_equal(sa.util_avg, 1024);
+	uint64_t sum = sa.util_sum;
+	assert_int_equal(sum, 47839232); /* 46718 x 1024 = 47839232: the divider times 1024 */
+	/*
+	 * 32 periods idle (blocked: no load): util_sum >> 1 then x (2^32-1) >> 32
+	 * = 23919615; / 46718 = 511.99 -> 511: the 32 ms half-life
+	 */
+	il_pelt_update(&sa, 1032 * PERIOD_NS, false, false);
+	assert_int_equal(sa.util_sum, 23919615);
+	assert_int_equal(sa.util_avg, 511);
+	/* 32 more: 47839232 >> 2 = 11959808, x (2^32-1) >> 32 = 11959807 -> 255 */
+	struct il_pelt sb = { 0 };
+	il_pelt_update(&sb, 1000 * PERIOD_NS, true, true);
+	il_pelt_update(&sb, 1064 * PERIOD_NS, false, false);
+	assert_int_equal(sb.util_avg, 255);
+	/* a clock going back only resets the stamp */
+	assert_false(il_pelt_update(&sb, 10, true, true));
+	assert_int_equal(sb.last_update_time, 10);
+	assert_int_equal(sb.util_avg, 255);
+}
+
+static void schedutil_formulas(void **state)
+{
+	(void)state;
+	/* invariant: 1.25 x freq_max x util / max; cpuinfo.max_freq 3900 MHz, util 512 */
+	assert_int_equal(il_cf_map_util_freq(512, 3900000, 1024), (3900000ul + 975000) * 512 / 1024);
+	assert_int_equal(il_cf_map_util_freq(512, 3900000, 1024), 2437500);
+	/* not invariant: 1.25 x freq_curr x util / max; at 1000 MHz util 512 asks 625 MHz */
+	assert_int_equal(il_cf_map_util_freq(512, 1000000, 1024), 625000);
+	/* the tipping point: util / max = 0.8 keeps the current frequency */
+	assert_int_equal(il_cf_map_util_freq(819, 1000000, 1024), 999755);
+	assert_int_equal(il_cf_map_util_freq(820, 1000000, 1024), 1000976);
+	/* integer arithmetic: f >> 2 truncates (1001 kHz: 1251, not 1251.25) */
+	assert_int_equal(il_cf_map_util_freq(1024, 1001, 1024), 1251);
+}
+
+static void freq_max_rule(void **state)
+{
+	(void)state;
+	struct il_platform p;
+	memset(&p, 0, sizeof(p));
+	p.base_mhz = 2400;
+	/* Cascade Lake 8260L bins: 1C..4C = 3900 3900 3700 3700 -> 4C */
+	p.nturbo = 4;
+	p.turbo_mhz[0] = 3900;
+	p.turbo_mhz[1] = 3900;
+	p.turbo_mhz[2] = 3700;
+	p.turbo_mhz[3] = 3700;
+	assert_true(il_cf_freq_max_fallback(&p) == 3700);
+	/* two bins only: the last */
+	p.nturbo = 2;
+	assert_true(il_cf_freq_max_fallback(&p) == 3900);
+	/* none: base */
+	p.nturbo = 0;
+	assert_true(il_cf_freq_max_fallback(&p) == 2400);
+}
+
+static void spec_parse(void **state)
+{
+	(void)state;
+	struct il_cpufreq_params cf;
+	struct il_err e;
+	char name[96];
+
+	assert_int_equal(il_cpufreq_parse("schedutil", &cf, &e), 0);
+	assert_true(cf.on);
+	assert_int_equal(cf.gov, IL_CF_GOV_SCHEDUTIL);
+	assert_int_equal(cf.invariance, -1);
+	assert_int_equal(il_cpufreq_parse("acpi-cpufreq:schedutil+invariance=off+rate_limit_us=2000",
+					  &cf, &e), 0);
+	assert_int_equal(cf.driver, IL_CF_DRV_ACPI);
+	assert_int_equal(cf.invariance, 0);
+	assert_int_equal(cf.rate_limit_us, 2000);
+	il_cpufreq_name(&cf, name, sizeof(name));
+	assert_string_equal(name, "acpi-cpufreq:schedutil+invariance=off");
+	assert_int_equal(il_cpufreq_parse("hwp", &cf, &e), 0);
+	assert_int_equal(cf.driver, IL_CF_DRV_HWP);
+	assert_int_equal(cf.gov, IL_CF_GOV_POWERSAVE);
+	/* bad input names the part */
+	assert_int_equal(il_cpufreq_parse("ondemandx", &cf, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "unknown governor 'ondemandx'"));
+	assert_int_equal(il_cpufreq_parse("foo:schedutil", &cf, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "unknown driver 'foo'"));
+	assert_int_equal(il_cpufreq_parse("hwp:schedutil", &cf, &e), -EINVAL);
+	assert_int_equal(il_cpufreq_parse("schedutil+epp=300", &cf, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "bad value '300' for epp"));
+	assert_int_equal(il_cpufreq_parse("schedutil+colour=red", &cf, &e), -EINVAL);
+	assert_int_equal(il_cpufreq_parse("schedutil+invariance", &cf, &e), -EINVAL);
+	assert_int_equal(il_cpufreq_parse("", &cf, &e), -EINVAL);
+}
+
+/* One run of workload wl on a built-in platform; returns metric row/col. */
+static double run_metric(const char *plat, const char *wl_name, const char *cpufreq,
+			 const char *row, const char *col, int64_t dur_ns)
+{
+	struct il_platform *p = calloc(1, sizeof(*p));
+	struct il_machine_idle m;
+	struct il_err e;
+	assert_non_null(p);
+	assert_int_equal(il_platform_load(p, plat, &e), 0);
+	assert_int_equal(il_machine_idle_build(p, NULL, &m, &e), 0);
+	struct il_gov *g = il_gov_new("menu", il_platform_ncpus(p), &e);
+	assert_non_null(g);
+	const struct il_workload *wl = il_workload_find(wl_name);
+	assert_non_null(wl);
+	void *cfg = calloc(1, wl->config_size);
+	assert_int_equal(il_workload_configure(wl, cfg, NULL, 0, &e), 0);
+	struct il_sim_params prm;
+	il_sim_params_default(&prm);
+	prm.duration_ns = dur_ns;
+	if (cpufreq)
+		assert_int_equal(il_cpufreq_parse(cpufreq, &prm.cpufreq, &e), 0);
+	struct il_sim *s = il_sim_new(p, &m, g, wl, cfg, &prm, &e);
+	assert_non_null(s);
+	assert_int_equal(il_sim_run(s, &e), 0);
+	struct il_sim_result r;
+	assert_int_equal(il_sim_result(s, &r, &e), 0);
+	double v = NAN;
+	for (int i = 0; i < r.metrics.n; i++)
+		if (!strcmp(r.metrics.m[i].row, row) && !strcmp(r.metrics.m[i].col, col))
+			v = r.metrics.m[i].value;
+	il_sim_result_free(&r);
+	il_sim_free(s);
+	il_gov_free(g);
+	free(cfg);
+	free(p);
+	assert_false(isnan(v));
+	return v;
+}
+
+static void performance_is_the_default(void **state)
+{
+	(void)state;
+	/* performance through the layer asks for the top; the hardware gives the bin: same work */
+	double a = run_metric("intel-cascadelake-sp", "request-response", NULL, "request-response",
+			      "throughput_MBps", 200000000);
+	double b = run_metric("intel-cascadelake-sp", "request-response", "performance",
+			      "request-response", "throughput_MBps", 200000000);
+	assert_true(a == b);
+	double mhz = run_metric("intel-cascadelake-sp", "request-response", "performance", "cpufreq",
+				"mean_mhz", 200000000);
+	assert_true(fabs(mhz - 3100) < 1e-6); /* 48 pairs keep all 24 cores of a package active: the 24C bin */
+}
+
+static void invariance_helps_gitsource(void **state)
+{
+	(void)state;
+	double off = run_metric("intel-skylake-client", "gitsource", "schedutil+invariance=off",
+				"gitsource", "procs_per_s", 1000000000);
+	double on = run_metric("intel-skylake-client", "gitsource", "schedutil+invariance=on",
+			       "gitsource", "procs_per_s", 1000000000);
+	double perf = run_metric("intel-skylake-client", "gitsource", "performance", "gitsource",
+				 "procs_per_s", 1000000000);
+	/* non-invariant schedutil stays near the lowest P-state: utilisation never reaches 80 % */
+	double mhz = run_metric("intel-skylake-client", "gitsource", "schedutil+invariance=off",
+				"cpufreq", "mean_mhz", 1000000000);
+	assert_true(mhz < 1200);
+	assert_true(on > off * 1.25);
+	assert_true(perf >= on);
+}
+
+static void ondemand_load(void **state)
+{
+	(void)state;
+	/* every CPU busy: load 100 > up_threshold 80, the policy max; the 24C bin delivers */
+	struct il_wl_opt o[3];
+	il_wl_opt_parse("jobs=96", &o[0], NULL);
+	il_wl_opt_parse("wait=0", &o[1], NULL);
+	il_wl_opt_parse("short_procs=0", &o[2], NULL);
+	struct il_platform *p = calloc(1, sizeof(*p));
+	struct il_machine_idle m;
+	struct il_err e;
+	assert_int_equal(il_platform_load(p, "intel-cascadelake-sp", &e), 0);
+	assert_int_equal(il_machine_idle_build(p, NULL, &m, &e), 0);
+	struct il_gov *g = il_gov_new("menu", il_platform_ncpus(p), &e);
+	const struct il_workload *wl = il_workload_find("kernbench");
+	void *cfg = calloc(1, wl->config_size);
+	assert_int_equal(il_workload_configure(wl, cfg, o, 3, &e), 0);
+	struct il_sim_params prm;
+	il_sim_params_default(&prm);
+	prm.duration_ns = 300000000;
+	assert_int_equal(il_cpufreq_parse("ondemand", &prm.cpufreq, &e), 0);
+	struct il_sim *s = il_sim_new(p, &m, g, wl, cfg, &prm, &e);
+	assert_non_null(s);
+	assert_int_equal(il_sim_run(s, &e), 0);
+	struct il_sim_result r;
+	assert_int_equal(il_sim_result(s, &r, &e), 0);
+	double mhz = 0;
+	for (int i = 0; i < r.metrics.n; i++)
+		if (!strcmp(r.metrics.m[i].row, "cpufreq") && !strcmp(r.metrics.m[i].col, "mean_mhz"))
+			mhz = r.metrics.m[i].value;
+	assert_true(fabs(mhz - 3100) < 1e-6);
+	il_sim_result_free(&r);
+	il_sim_free(s);
+	il_gov_free(g);
+	free(cfg);
+	free(p);
+	/* a serial chain: load well below 80 % on each CPU, between EFFIC and the top */
+	double git = run_metric("intel-cascadelake-sp", "gitsource", "ondemand", "cpufreq", "mean_mhz",
+				500000000);
+	assert_true(git > 1000 && git < 3900);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(decay_load),
+		cmocka_unit_test(pelt_one_period),
+		cmocka_unit_test(pelt_half_life),
+		cmocka_unit_test(schedutil_formulas),
+		cmocka_unit_test(freq_max_rule),
+		cmocka_unit_test(spec_parse),
+		cmocka_unit_test(performance_is_the_default),
+		cmocka_unit_test(invariance_helps_gitsource),
+		cmocka_unit_test(ondemand_load),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
