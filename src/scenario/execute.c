@@ -635,14 +635,20 @@ int il_scn_execute(struct il_scn_outcome *out, const struct il_scn_run_opts *o,
 	(void)o;
 	double w0 = now_s(CLOCK_MONOTONIC), c0 = cpu_s();
 
+	/* all batches dealt as one (longest runs first, over threads or MPI ranks) */
+	struct il_sim_batch **bs = il_xcalloc((size_t)(out->nbatches ? out->nbatches : 1), sizeof(*bs));
+	for (int i = 0; i < out->nbatches; i++)
+		bs[i] = &out->batches[i].b;
+	int fb = 0, r = il_sim_batches_run(bs, out->nbatches, &fb, err);
+	free(bs);
+	if (r) {
+		struct il_scn_batch *bt = &out->batches[fb];
+		char what[120];
+		snprintf(what, sizeof(what), "configuration %s", bt->id);
+		return wrap(out->scn, out->scn->configs[bt->config].line, err, what);
+	}
 	for (int i = 0; i < out->nbatches; i++) {
 		struct il_scn_batch *bt = &out->batches[i];
-		int r = il_sim_batch_run(&bt->b, err);
-		if (r) {
-			char what[120];
-			snprintf(what, sizeof(what), "configuration %s", bt->id);
-			return wrap(out->scn, out->scn->configs[bt->config].line, err, what);
-		}
 		bt->runs = il_xcalloc((size_t)bt->b.runs, sizeof(*bt->runs));
 		for (int k = 0; k < bt->b.runs; k++) {
 			const struct il_sim_result *res = &bt->b.results[k];
