@@ -493,7 +493,7 @@ static int build_batch(const struct il_scn *s, const struct il_scn_run_opts *o, 
 	struct il_sim_batch *b = &bt->b;
 	il_sim_params_default(&b->params);
 	b->params.duration_ns = o->quick ? c->quick_duration_ns : c->duration_ns;
-	b->params.seed = o->seed;
+	b->params.seed = c->has_seed ? c->seed : o->seed;
 	for (int i = 0; i < c->nsim; i++) {
 		char key[64];
 		opt_value(c->sim[i].text, key, sizeof(key));
