@@ -54,6 +54,8 @@ struct il_sim_batch {
 	/* runs whose result is already in results[] (from a partial results file): not run;
 	   nconfigs * runs flags, or NULL */
 	bool *have;
+	/* what names the batch in messages (a batch file's configuration id), or NULL */
+	const char *label;
 	uint64_t mem_max;             /* memory limit, bytes (0: IL_SIM_MEM_MAX) */
 	/* set by il_sim_batch_prepare() */
 	bool prepared;

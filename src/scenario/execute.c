@@ -525,6 +525,7 @@ static int build_batch(const struct il_scn *s, const struct il_scn_run_opts *o, 
 	b->configs = sc;
 	b->runs = o->quick ? c->quick_runs : c->runs;
 	b->jobs = o->jobs < 1 ? 1 : o->jobs;
+	b->label = bt->id;
 	if ((r = il_sim_batch_prepare(b, err))) {
 		snprintf(what, sizeof(what), "configuration %s", c->id);
 		return wrap(s, c->line, err, what);

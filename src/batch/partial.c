@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The partial results file (--resume FILE): a header line, a line with the
+ * fingerprint of the runs, then one record per gathered run: "RUN1", the
+ * batch, configuration and run (32-bit), the length (64-bit) of the
+ * result's bytes (il_sim_result_pack: this build's layout, so the file is
+ * read by the idlelab that wrote it), the bytes, and an FNV-1a 64 of them.
+ * Records are appended and flushed as runs finish; a record cut short by
+ * an interruption is dropped (the file is truncated to the last whole one)
+ * and that run is run again.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dist.h"
+
+#define HEADER "idlelab partial results 1\n"
+
+struct il_partial {
+	FILE *f;
+	char *path;
+	int nb;
+	struct il_sim_batch *const *bs;
+	int failed;                   /* a write failed: said once */
+	bool **have;                  /* the batches' have[], allocated here */
+};
+
+uint64_t il_fnv64(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+	for (size_t i = 0; i < n; i++) {
+		h ^= c[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static int batch_index(const struct il_partial *p, const struct il_sim_batch *b)
+{
+	for (int i = 0; i < p->nb; i++)
+		if (p->bs[i] == b)
+			return i;
+	return -1;
+}
+
+static void record(void *arg, struct il_sim_batch *b, int c, int k)
+{
+	struct il_partial *p = arg;
+	void *buf;
+	int bi = batch_index(p, b);
+	size_t len = il_sim_result_pack(&b->results[c * b->runs + k], &buf);
+
+	if (bi >= 0 && len) {
+		uint32_t h[4] = { 0x314e5552u /* "RUN1" */, (uint32_t)bi, (uint32_t)c, (uint32_t)k };
+		uint64_t n = len, sum = il_fnv64(IL_FNV_START, buf, len);
+		if (fwrite(h, sizeof(h), 1, p->f) == 1 && fwrite(&n, sizeof(n), 1, p->f) == 1 &&
+		    fwrite(buf, len, 1, p->f) == 1 && fwrite(&sum, sizeof(sum), 1, p->f) == 1 &&
+		    fflush(p->f) == 0) {
+			free(buf);
+			return;
+		}
+	}
+	free(buf);
+	if (!p->failed++)
+		fprintf(stderr, "idlelab: %s: cannot write the partial results (%s): an interrupted batch "
+			"will run these runs again\n", p->path, strerror(errno));
+}
+
+/* The records of f after the header: results filled, have[] set; returns the good length. */
+static long load(FILE *f, struct il_sim_batch *const *bs, int nb, int *loaded)
+{
+	long good = ftell(f);
+
+	for (;;) {
+		uint32_t h[4];
+		uint64_t n, sum;
+		if (fread(h, sizeof(h), 1, f) != 1 || fread(&n, sizeof(n), 1, f) != 1)
+			break;
+		if (h[0] != 0x314e5552u || h[1] >= (uint32_t)nb || n > ((uint64_t)1 << 32))
+			break;
+		struct il_sim_batch *b = bs[h[1]];
+		if (h[2] >= (uint32_t)b->nconfigs || h[3] >= (uint32_t)b->runs)
+			break;
+		char *buf = malloc(n ? n : 1);
+		if (!buf || fread(buf, n, 1, f) != 1 || fread(&sum, sizeof(sum), 1, f) != 1 ||
+		    sum != il_fnv64(IL_FNV_START, buf, n)) {
+			free(buf);
+			break;
+		}
+		size_t i = h[2] * (size_t)b->runs + h[3];
+		struct il_sim_result r;
+		if (il_sim_result_unpack(buf, n, &r) < 0) {
+			free(buf);
+			break;
+		}
+		free(buf);
+		if (b->have[i])
+			il_sim_result_free(&b->results[i]);
+		else
+			(*loaded)++;
+		b->results[i] = r;
+		b->have[i] = true;
+		good = ftell(f);
+	}
+	return good;
+}
+
+int il_partial_open(struct il_partial **pp, const char *path, uint64_t fingerprint,
+		    struct il_sim_batch *const *bs, int nb, int *loaded)
+{
+	struct il_partial *p = calloc(1, sizeof(*p));
+	char fp[64];
+
+	*loaded = 0;
+	*pp = NULL;
+	if (!p)
+		return fprintf(stderr, "idlelab: out of memory\n"), -1;
+	/* what the runs depend on, and this build's layout of a result */
+	fingerprint = il_fnv64(fingerprint, IDLELAB_VERSION, strlen(IDLELAB_VERSION));
+	uint64_t rs = sizeof(struct il_sim_result);
+	fingerprint = il_fnv64(fingerprint, &rs, sizeof(rs));
+	snprintf(fp, sizeof(fp), "runs %016" PRIx64 "\n", fingerprint);
+	p->have = calloc((size_t)(nb ? nb : 1), sizeof(*p->have));
+	for (int i = 0; p->have && i < nb; i++)
+		if (!(p->have[i] = bs[i]->have = calloc((size_t)(bs[i]->nconfigs * bs[i]->runs),
+							    sizeof(bool))))
+			break;
+	p->nb = nb;
+	if (!p->have || (nb && !p->have[nb - 1])) {
+		fprintf(stderr, "idlelab: out of memory\n");
+		goto fail;
+	}
+	p->path = strdup(path);
+	p->f = fopen(path, "r+b");
+	if (p->f) {
+		char line[128];
+		if (!fgets(line, sizeof(line), p->f) || strcmp(line, HEADER)) {
+			fprintf(stderr, "idlelab: %s: not a partial results file of idlelab (--resume "
+				"takes the file a batch wrote its finished runs to)\n", path);
+			goto fail;
+		}
+		if (!fgets(line, sizeof(line), p->f) || strcmp(line, fp)) {
+			fprintf(stderr, "idlelab: %s: the partial results of other runs (another batch "
+				"file, other options or another idlelab build): start a new file\n", path);
+			goto fail;
+		}
+		long good = load(p->f, bs, nb, loaded);
+		if (fflush(p->f) || ftruncate(fileno(p->f), good) || fseek(p->f, good, SEEK_SET)) {
+			fprintf(stderr, "idlelab: %s: %s\n", path, strerror(errno));
+			goto fail;
+		}
+	} else if (errno == ENOENT) {
+		p->f = fopen(path, "w+b");
+		if (!p->f || fputs(HEADER, p->f) < 0 || fputs(fp, p->f) < 0 || fflush(p->f)) {
+			fprintf(stderr, "idlelab: %s: %s\n", path, strerror(errno));
+			goto fail;
+		}
+	} else {
+		fprintf(stderr, "idlelab: %s: %s\n", path, strerror(errno));
+		goto fail;
+	}
+	p->bs = bs;
+	for (int i = 0; i < nb; i++) {
+		bs[i]->result_done = record;
+		bs[i]->result_done_arg = p;
+	}
+	*pp = p;
+	return 0;
+fail:
+	if (p->f)
+		fclose(p->f);
+	p->f = NULL;
+	il_partial_close(p);
+	return -1;
+}
+
+void il_partial_close(struct il_partial *p)
+{
+	if (!p)
+		return;
+	if (p->f)
+		fclose(p->f);
+	for (int i = 0; p->have && i < p->nb; i++)
+		free(p->have[i]);
+	free(p->have);
+	free(p->path);
+	free(p);
+}
