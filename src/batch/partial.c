@@ -75,13 +75,18 @@ static void record(void *arg, struct il_sim_batch *b, int c, int k)
 static long load(FILE *f, struct il_sim_batch *const *bs, int nb, int *loaded)
 {
 	long good = ftell(f);
+	struct stat st;
+
+	if (fstat(fileno(f), &st))
+		return good;
 
 	for (;;) {
 		uint32_t h[4];
 		uint64_t n, sum;
 		if (fread(h, sizeof(h), 1, f) != 1 || fread(&n, sizeof(n), 1, f) != 1)
 			break;
-		if (h[0] != 0x314e5552u || h[1] >= (uint32_t)nb || n > ((uint64_t)1 << 32))
+		/* no longer than what is left of the file */
+		if (h[0] != 0x314e5552u || h[1] >= (uint32_t)nb || n > (uint64_t)st.st_size)
 			break;
 		struct il_sim_batch *b = bs[h[1]];
 		if (h[2] >= (uint32_t)b->nconfigs || h[3] >= (uint32_t)b->runs)
@@ -175,6 +180,9 @@ fail:
 	if (p->f)
 		fclose(p->f);
 	p->f = NULL;
+	for (int i = 0; p->have && i < nb; i++)
+		if (p->have[i] && bs[i]->have == p->have[i])
+			bs[i]->have = NULL;
 	il_partial_close(p);
 	return -1;
 }
