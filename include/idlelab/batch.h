@@ -51,6 +51,9 @@ struct il_sim_batch {
 	   time (the process that gathers the results); NULL: nothing */
 	void (*result_done)(void *arg, struct il_sim_batch *b, int c, int k);
 	void *result_done_arg;
+	/* called when run k of configuration c is handed to a worker, by one thread at a time:
+	   where: the MPI rank, or -1 for a thread of this process (result_done_arg; NULL: nothing) */
+	void (*run_dealt)(void *arg, struct il_sim_batch *b, int c, int k, int where);
 	/* runs whose result is already in results[] (from a partial results file): not run;
 	   nconfigs * runs flags, or NULL */
 	bool *have;

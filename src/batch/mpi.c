@@ -14,9 +14,11 @@
  * Each run is in a child process of its rank, so a run that crashes (or
  * that IDLELAB_TEST_ABORT_SEED aborts, for the tests) fails that run only:
  * rank 0 names it by configuration and seed, the rest are written and the
- * exit status is 1. A rank that is killed ends the job (mpirun and srun
- * stop every rank); rank 0, stopped by SIGTERM, says which runs the ranks
- * were running, and a partial results file (--resume) keeps the rest.
+ * exit status is 1. A rank that is killed (IDLELAB_TEST_KILL_RANK_SEED, for
+ * the tests) ends the job: mpirun and srun stop every rank. Rank 0, if
+ * SIGTERM reaches it first, says which runs the ranks were running; the
+ * partial results file (--resume) keeps every gathered run and which rank
+ * each run in flight was dealt to, and the resumed batch names those.
  *
  * Waiting is done by polling with 1 ms sleeps, not in blocking MPI calls,
  * which spin: the ranks share the machine with the runs.
@@ -231,6 +233,15 @@ static int child_end(struct child *ch, struct il_sim_batch *const *bs, int on_ra
 	return -1;
 }
 
+/* For the tests only: the rank dealt run k with IDLELAB_TEST_KILL_RANK_SEED dies (docs/batch.md). */
+static void kill_test(const struct il_sim_batch *b, int k)
+{
+	const char *seed = getenv("IDLELAB_TEST_KILL_RANK_SEED");
+
+	if (seed && *seed && strtoull(seed, NULL, 10) == task_seed(b, k))
+		raise(SIGKILL);
+}
+
 /* ------------------------------------------------------------------ the ranks other than 0 */
 
 struct ready {
@@ -274,6 +285,8 @@ static void __attribute__((noreturn)) work(struct il_sim_batch *const *bs, int n
 			break;
 		}
 		MPI_Recv(t, sizeof(t), MPI_BYTE, 0, TAG_TASK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		if (t[0] >= 0 && t[0] < nb)
+			kill_test(bs[t[0]], t[2]);
 		/* the header: the task, then 'R' and the result or 'F' and a message */
 		char msg[512];
 		int ok = t[0] >= 0 && t[0] < nb && t[1] >= 0 && t[1] < bs[t[0]]->nconfigs && t[2] >= 0 &&
@@ -350,10 +363,21 @@ static void gathered(struct deal *d, int ti, const char *bytes, size_t len, cons
 		b->run_done(b->run_done_arg);
 }
 
+static void note_dealt(const struct deal *d, int ti, int where)
+{
+	const struct il_sim_task *t = &d->tasks[ti];
+	struct il_sim_batch *b = d->bs[t->batch];
+
+	if (b->run_dealt)
+		b->run_dealt(b->result_done_arg, b, t->config, t->run, where);
+}
+
 static void send_task(const struct deal *d, int ti, int dest)
 {
 	const struct il_sim_task *t = &d->tasks[ti];
 	int32_t m[3] = { t->batch, t->config, t->run };
+
+	note_dealt(d, ti, dest);
 	MPI_Send(m, sizeof(m), MPI_BYTE, dest, TAG_TASK, MPI_COMM_WORLD);
 }
 
@@ -421,8 +445,11 @@ static int deal_run(void *ctx, struct il_sim_batch *const *bs, int nb, const str
 		/* rank 0's own run: taken when nothing else is waiting for it */
 		if (!ch.pid && next < n) {
 			const struct il_sim_task *t = &tasks[next];
-			if (child_start(&ch, bs, t->batch, t->config, t->run) == 0)
+			if (child_start(&ch, bs, t->batch, t->config, t->run) == 0) {
+				note_dealt(&d, next, 0);
 				ch.task = next++;
+				kill_test(bs[t->batch], t->run);
+			}
 		}
 		bool busy = false;
 		if (ch.pid) {

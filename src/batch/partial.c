@@ -7,7 +7,10 @@
  * read by the idlelab that wrote it), the bytes, and an FNV-1a 64 of them.
  * Records are appended and flushed as runs finish; a record cut short by
  * an interruption is dropped (the file is truncated to the last whole one)
- * and that run is run again.
+ * and that run is run again. Before it runs, each run has a "DEAL" record:
+ * the batch, configuration and run, where it was dealt (the MPI rank, -1
+ * a thread) and an FNV-1a 64 of those; a dealt run without a result is
+ * one the interruption caught, and the resumed batch names it.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -20,6 +23,8 @@
 #include "dist.h"
 
 #define HEADER "idlelab partial results 1\n"
+#define MAGIC_RUN 0x314e5552u   /* "RUN1" */
+#define MAGIC_DEAL 0x4c414544u  /* "DEAL" */
 
 struct il_partial {
 	FILE *f;
@@ -56,7 +61,7 @@ static void record(void *arg, struct il_sim_batch *b, int c, int k)
 	size_t len = il_sim_result_pack(&b->results[c * b->runs + k], &buf);
 
 	if (bi >= 0 && len) {
-		uint32_t h[4] = { 0x314e5552u /* "RUN1" */, (uint32_t)bi, (uint32_t)c, (uint32_t)k };
+		uint32_t h[4] = { MAGIC_RUN, (uint32_t)bi, (uint32_t)c, (uint32_t)k };
 		uint64_t n = len, sum = il_fnv64(IL_FNV_START, buf, len);
 		if (fwrite(h, sizeof(h), 1, p->f) == 1 && fwrite(&n, sizeof(n), 1, p->f) == 1 &&
 		    fwrite(buf, len, 1, p->f) == 1 && fwrite(&sum, sizeof(sum), 1, p->f) == 1 &&
@@ -71,8 +76,25 @@ static void record(void *arg, struct il_sim_batch *b, int c, int k)
 			"will run these runs again\n", p->path, strerror(errno));
 }
 
-/* The records of f after the header: results filled, have[] set; returns the good length. */
-static long load(FILE *f, struct il_sim_batch *const *bs, int nb, int *loaded)
+static void record_deal(void *arg, struct il_sim_batch *b, int c, int k, int where)
+{
+	struct il_partial *p = arg;
+	int bi = batch_index(p, b);
+	uint32_t h[5] = { MAGIC_DEAL, (uint32_t)bi, (uint32_t)c, (uint32_t)k, (uint32_t)where };
+	uint64_t sum = il_fnv64(IL_FNV_START, h, sizeof(h));
+
+	if (bi < 0 || fwrite(h, sizeof(h), 1, p->f) != 1 || fwrite(&sum, sizeof(sum), 1, p->f) != 1 ||
+	    fflush(p->f))
+		if (!p->failed++)
+			fprintf(stderr, "idlelab: %s: cannot write the partial results (%s)\n", p->path,
+				strerror(errno));
+}
+
+/*
+ * The records of f after the header: results filled, have[] set, where[]
+ * each run was last dealt (-2: not dealt); returns the good length.
+ */
+static long load(FILE *f, struct il_sim_batch *const *bs, int nb, int **where, int *loaded)
 {
 	long good = ftell(f);
 	struct stat st;
@@ -81,15 +103,23 @@ static long load(FILE *f, struct il_sim_batch *const *bs, int nb, int *loaded)
 		return good;
 
 	for (;;) {
-		uint32_t h[4];
+		uint32_t h[5];
 		uint64_t n, sum;
-		if (fread(h, sizeof(h), 1, f) != 1 || fread(&n, sizeof(n), 1, f) != 1)
-			break;
-		/* no longer than what is left of the file */
-		if (h[0] != 0x314e5552u || h[1] >= (uint32_t)nb || n > (uint64_t)st.st_size)
+		if (fread(h, sizeof(uint32_t), 4, f) != 4 || h[1] >= (uint32_t)nb)
 			break;
 		struct il_sim_batch *b = bs[h[1]];
 		if (h[2] >= (uint32_t)b->nconfigs || h[3] >= (uint32_t)b->runs)
+			break;
+		if (h[0] == MAGIC_DEAL) {
+			if (fread(&h[4], sizeof(h[4]), 1, f) != 1 || fread(&sum, sizeof(sum), 1, f) != 1 ||
+			    sum != il_fnv64(IL_FNV_START, h, sizeof(h)))
+				break;
+			where[h[1]][h[2] * (size_t)b->runs + h[3]] = (int)h[4];
+			good = ftell(f);
+			continue;
+		}
+		/* a result no longer than what is left of the file */
+		if (h[0] != MAGIC_RUN || fread(&n, sizeof(n), 1, f) != 1 || n > (uint64_t)st.st_size)
 			break;
 		char *buf = malloc(n ? n : 1);
 		if (!buf || fread(buf, n, 1, f) != 1 || fread(&sum, sizeof(sum), 1, f) != 1 ||
@@ -154,7 +184,40 @@ int il_partial_open(struct il_partial **pp, const char *path, uint64_t fingerpri
 				"file, other options or another idlelab build): start a new file\n", path);
 			goto fail;
 		}
-		long good = load(p->f, bs, nb, loaded);
+		int **where = calloc((size_t)nb, sizeof(*where));
+		for (int i = 0; where && i < nb; i++) {
+			size_t n = (size_t)(bs[i]->nconfigs * bs[i]->runs);
+			if (!(where[i] = malloc(n * sizeof(int))))
+				break;
+			for (size_t k = 0; k < n; k++)
+				where[i][k] = -2;
+		}
+		if (!where || (nb && !where[nb - 1])) {
+			for (int i = 0; where && i < nb; i++)
+				free(where[i]);
+			free(where);
+			fprintf(stderr, "idlelab: out of memory\n");
+			goto fail;
+		}
+		long good = load(p->f, bs, nb, where, loaded);
+		/* the runs the interruption caught */
+		for (int i = 0; i < nb; i++) {
+			const struct il_sim_batch *b = bs[i];
+			for (int k = 0; k < b->nconfigs * b->runs; k++) {
+				if (where[i][k] == -2 || b->have[k])
+					continue;
+				char on[32] = "on a thread";
+				if (where[i][k] >= 0)
+					snprintf(on, sizeof(on), "on rank %d", where[i][k]);
+				fprintf(stderr, "idlelab: %s: %s%sgovernor %s on %s, %s: run %d (seed %llu) was "
+					"running %s when the batch stopped; it runs again\n", path,
+					b->label ? b->label : "", b->label ? ": " : "", b->gov_names[k / b->runs],
+					b->platform->name, b->wl->name, k % b->runs + 1,
+					(unsigned long long)(b->params.seed + (uint64_t)(k % b->runs)), on);
+			}
+			free(where[i]);
+		}
+		free(where);
 		if (fflush(p->f) || ftruncate(fileno(p->f), good) || fseek(p->f, good, SEEK_SET)) {
 			fprintf(stderr, "idlelab: %s: %s\n", path, strerror(errno));
 			goto fail;
@@ -172,6 +235,7 @@ int il_partial_open(struct il_partial **pp, const char *path, uint64_t fingerpri
 	p->bs = bs;
 	for (int i = 0; i < nb; i++) {
 		bs[i]->result_done = record;
+		bs[i]->run_dealt = record_deal;
 		bs[i]->result_done_arg = p;
 	}
 	*pp = p;

@@ -192,6 +192,10 @@ static void *worker(void *arg)
 	for (;;) {
 		pthread_mutex_lock(&x->lock);
 		int i = x->failed ? x->ntasks : x->next++;
+		if (i < x->ntasks && x->bs[x->tasks[i].batch]->run_dealt) {
+			struct il_sim_batch *d = x->bs[x->tasks[i].batch];
+			d->run_dealt(d->result_done_arg, d, x->tasks[i].config, x->tasks[i].run, -1);
+		}
 		pthread_mutex_unlock(&x->lock);
 		if (i >= x->ntasks)
 			break;

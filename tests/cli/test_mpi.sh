@@ -17,6 +17,8 @@ if ! command -v mpirun >/dev/null; then
 fi
 # mpirun refuses root without these; a single node, no ssh
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_plm_rsh_agent=
+# under ASan: the MPI library's own allocations at exit are not ours to check
+export ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"
 small=$SRCDIR/tests/fixtures/batch/small.ini
 tiny=$SRCDIR/tests/fixtures/scenario/tiny.ini
 mpi2() { mpirun -np 2 "$@"; }
@@ -61,6 +63,17 @@ expect_exit 1 mpirun -np 2 -x IDLELAB_TEST_ABORT_SEED=3 "$IDLELAB" batch "$small
 expect_err "run 3 (seed 3)"
 expect_exit 0 mpi3 "$IDLELAB" batch "$small" --format json --resume "$TMP/p"
 expect_err "6 of 8 runs from"
+expect_same "$TMP/j1.json"
+# a rank that dies (IDLELAB_TEST_KILL_RANK_SEED: the rank dealt seed 2 is killed): mpirun
+# ends the job; the partial file has what was gathered and where the runs in flight were,
+# and the resumed batch names the one that was on the dead rank
+rm -f "$TMP/k"
+expect_exit 137 mpirun -np 3 --oversubscribe -x IDLELAB_TEST_KILL_RANK_SEED=2 "$IDLELAB" batch \
+	"$small" --format json --resume "$TMP/k" --quiet
+grep -q "exited on signal 9" "$TMP/err" && ok || bad "mpirun did not name the rank"
+expect_exit 0 mpi3 "$IDLELAB" batch "$small" --format json --resume "$TMP/k" --quiet
+expect_err "menu-sweep: governor menu@6.18 on kvm-haltpoll, sleep-sweep: run 2 (seed 2) was running on rank"
+expect_err "when the batch stopped; it runs again"
 expect_same "$TMP/j1.json"
 # and a partial file cut short, resumed on 2 ranks
 head -c 100000 "$TMP/p" >"$TMP/q"
