@@ -86,6 +86,14 @@ static void leave(void)
 	if (!joined || fin)
 		return;
 	fflush(NULL);
+	/*
+	 * Rank 0 leaving without having dealt (an error before the runs, or
+	 * every run read from the partial file): the others may be waiting
+	 * for a task. A stop each; a rank that is not waiting leaves it unread.
+	 */
+	if (rank == 0 && !dealt)
+		for (int r = 1; r < size; r++)
+			MPI_Send(NULL, 0, MPI_BYTE, r, TAG_STOP, MPI_COMM_WORLD);
 	MPI_Ibarrier(MPI_COMM_WORLD, &rq);
 	while (!done) {
 		MPI_Test(&rq, &done, MPI_STATUS_IGNORE);

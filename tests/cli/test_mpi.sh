@@ -47,6 +47,16 @@ for np in mpi2 mpi3; do
 	grep -q '"wall_s"' "$TMP/out" && ok || bad "$np: the filter took nothing out"
 done
 
+# rank 0 stopping before it deals (a bad partial file only it reads; every run already in
+# the partial file) lets the others go: no hang
+echo hello >"$TMP/h"
+expect_exit 1 timeout 60 mpirun -np 3 --oversubscribe "$IDLELAB" batch "$small" --resume "$TMP/h"
+expect_err "not a partial results file"
+expect_exit 0 "$IDLELAB" batch "$small" --format json --resume "$TMP/whole" --quiet
+expect_exit 0 timeout 60 mpirun -np 2 "$IDLELAB" batch "$small" --format json --resume "$TMP/whole"
+expect_err "8 of 8 runs from"
+expect_same "$TMP/j1.json"
+
 # a run that dies: named by configuration and seed, the other configurations written, exit 1
 expect_exit 1 mpirun -np 3 --oversubscribe -x IDLELAB_TEST_ABORT_SEED=2 "$IDLELAB" batch "$small" \
 	--format json --output "$TMP/f.json" --quiet
