@@ -26,8 +26,6 @@ void il_dist_init(int *argc, char ***argv);
 /* This process's rank (0 when not under MPI) and the number of ranks (1). */
 int il_dist_rank(void);
 int il_dist_size(void);
-/* "MPI (Open MPI 4.1.4)" or "no MPI": what the build has, for help texts. */
-const char *il_dist_build(void);
 
 /*
  * The partial results file: every run's result as it is gathered, so that

@@ -56,20 +56,6 @@ int il_dist_size(void)
 	return size;
 }
 
-const char *il_dist_build(void)
-{
-	static char text[96];
-
-	if (!text[0]) {
-		char v[MPI_MAX_LIBRARY_VERSION_STRING] = "";
-		int len = 0;
-		MPI_Get_library_version(v, &len);
-		v[strcspn(v, ",\n")] = '\0';
-		snprintf(text, sizeof(text), "MPI (%s)", v);
-	}
-	return text;
-}
-
 static void nap(void)
 {
 	struct timespec ts = { 0, 1000000 };

@@ -35,8 +35,3 @@ int il_dist_size(void)
 {
 	return 1;
 }
-
-const char *il_dist_build(void)
-{
-	return "no MPI";
-}
