@@ -40,6 +40,12 @@ struct il_partial;
 int il_partial_open(struct il_partial **pp, const char *path, uint64_t fingerprint,
 		    struct il_sim_batch *const *bs, int nb, int *loaded);
 void il_partial_close(struct il_partial *p);
+/*
+ * A fingerprint of a command line for il_partial_open: every argument but
+ * the options that do not change the runs' results (skip: NULL-terminated
+ * long options, "--jobs" taking a value, "--quiet" none: has_value[]).
+ */
+uint64_t il_partial_args(int argc, char **argv, const char *const *skip, const bool *has_value);
 /* FNV-1a 64 over bytes, chained from h (start with IL_FNV_START). */
 #define IL_FNV_START 0xcbf29ce484222325ull
 uint64_t il_fnv64(uint64_t h, const void *p, size_t n);

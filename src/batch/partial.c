@@ -45,6 +45,27 @@ uint64_t il_fnv64(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
+uint64_t il_partial_args(int argc, char **argv, const char *const *skip, const bool *has_value)
+{
+	uint64_t h = IL_FNV_START;
+
+	for (int i = 0; i < argc; i++) {
+		bool skipped = false;
+		for (int k = 0; skip[k] && !skipped; k++) {
+			size_t n = strlen(skip[k]);
+			if (strncmp(argv[i], skip[k], n))
+				continue;
+			if (argv[i][n] == '=')
+				skipped = true;
+			else if (!argv[i][n])
+				skipped = true, i += has_value[k];
+		}
+		if (!skipped)
+			h = il_fnv64(h, argv[i], strlen(argv[i]) + 1);
+	}
+	return h;
+}
+
 static int batch_index(const struct il_partial *p, const struct il_sim_batch *b)
 {
 	for (int i = 0; i < p->nb; i++)

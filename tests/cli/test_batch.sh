@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # idlelab batch on threads: the file's errors by FILE:LINE, each configuration's
 # output the same as idlelab sim's, --jobs not changing a byte, --resume from a
-# partial results file cut anywhere giving the same output.
+# partial results file cut anywhere giving the same output (and sim's and
+# scenario run's --resume).
 . "$SRCDIR/tests/cli/lib.sh"
 small=$SRCDIR/tests/fixtures/batch/small.ini
 one=$SRCDIR/tests/fixtures/batch/one.ini
@@ -86,4 +87,28 @@ expect_err "the partial results of other runs"
 echo hello >"$TMP/h"
 expect_exit 1 "$IDLELAB" batch "$small" --resume "$TMP/h"
 expect_err "not a partial results file"
+
+# sim and scenario run resume the same way
+simargs=(--governor menu --governor teo --wl-opt loops=20 --runs 3 --duration 300ms --format json)
+expect_exit 0 "$IDLELAB" sim "${simargs[@]}" --jobs 1
+cp "$TMP/out" "$TMP/sim3.json"
+expect_exit 0 "$IDLELAB" sim "${simargs[@]}" --jobs 2 --resume "$TMP/sp"
+expect_same "$TMP/sim3.json"
+head -c $(($(stat -c %s "$TMP/sp") / 2)) "$TMP/sp" >"$TMP/sq"
+expect_exit 0 "$IDLELAB" sim "${simargs[@]}" --jobs 2 --resume "$TMP/sq" --quiet
+expect_err "runs from"
+expect_same "$TMP/sim3.json"
+expect_exit 1 "$IDLELAB" sim "${simargs[@]}" --seed 9 --resume "$TMP/sp"
+expect_err "the partial results of other runs"
+tiny=$SRCDIR/tests/fixtures/scenario/tiny.ini
+untimed() { grep -v -e '"wall_s"' -e '"cpu_s"' "$1"; }
+expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --jobs 1 --format json --quiet
+untimed "$TMP/out" >"$TMP/scn.json"
+expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --format json --quiet --resume "$TMP/cp"
+head -c $(($(stat -c %s "$TMP/cp") / 2)) "$TMP/cp" >"$TMP/cq"
+expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --format json --resume "$TMP/cq" --quiet
+expect_err "runs from"
+untimed "$TMP/out" | cmp -s - "$TMP/scn.json" && ok || bad "scenario run --resume differs"
+expect_exit 1 "$IDLELAB" scenario run "$tiny" --format json --resume "$TMP/cp" --quiet
+expect_err "the partial results of other runs"
 finish
