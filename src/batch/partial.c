@@ -30,7 +30,7 @@ struct il_partial {
 	FILE *f;
 	char *path;
 	int nb;
-	struct il_sim_batch *const *bs;
+	struct il_sim_batch **bs;     /* a copy of the caller's array */
 	int failed;                   /* a write failed: said once */
 	bool **have;                  /* the batches' have[], allocated here */
 };
@@ -194,7 +194,19 @@ int il_partial_open(struct il_partial **pp, const char *path, uint64_t fingerpri
 	p->path = strdup(path);
 	p->f = fopen(path, "r+b");
 	if (p->f) {
-		char line[128];
+		/* cut short in its two header lines (no run in it yet): begun again */
+		char line[128], head[128];
+		struct stat st;
+		snprintf(head, sizeof(head), "%s%s", HEADER, fp);
+		size_t got = fread(line, 1, strlen(head), p->f);
+		if (!fstat(fileno(p->f), &st) && (size_t)st.st_size < strlen(head) &&
+		    got == (size_t)st.st_size && !memcmp(line, head, got)) {
+			fclose(p->f);
+			p->f = NULL;
+			errno = ENOENT;
+			goto fresh;
+		}
+		rewind(p->f);
 		if (!fgets(line, sizeof(line), p->f) || strcmp(line, HEADER)) {
 			fprintf(stderr, "idlelab: %s: not a partial results file of idlelab (--resume "
 				"takes the file a batch wrote its finished runs to)\n", path);
@@ -244,6 +256,7 @@ int il_partial_open(struct il_partial **pp, const char *path, uint64_t fingerpri
 			goto fail;
 		}
 	} else if (errno == ENOENT) {
+fresh:
 		p->f = fopen(path, "w+b");
 		if (!p->f || fputs(HEADER, p->f) < 0 || fputs(fp, p->f) < 0 || fflush(p->f)) {
 			fprintf(stderr, "idlelab: %s: %s\n", path, strerror(errno));
@@ -253,7 +266,12 @@ int il_partial_open(struct il_partial **pp, const char *path, uint64_t fingerpri
 		fprintf(stderr, "idlelab: %s: %s\n", path, strerror(errno));
 		goto fail;
 	}
-	p->bs = bs;
+	p->bs = malloc((size_t)(nb ? nb : 1) * sizeof(*p->bs));
+	if (!p->bs) {
+		fprintf(stderr, "idlelab: out of memory\n");
+		goto fail;
+	}
+	memcpy(p->bs, bs, (size_t)nb * sizeof(*p->bs));
 	for (int i = 0; i < nb; i++) {
 		bs[i]->result_done = record;
 		bs[i]->run_dealt = record_deal;
@@ -281,6 +299,7 @@ void il_partial_close(struct il_partial *p)
 	for (int i = 0; p->have && i < p->nb; i++)
 		free(p->have[i]);
 	free(p->have);
+	free(p->bs);
 	free(p->path);
 	free(p);
 }

@@ -588,6 +588,10 @@ int il_sim_batches_run(struct il_sim_batch **bs, int nb, int *failed_batch, stru
 	struct il_sim_task *tasks = il_sim_tasks(bs, nb, &ntasks);
 	if (ntasks < 0)
 		return il_err_set(err, ENOMEM, "out of memory");
+	if (!ntasks) {
+		free(tasks);
+		tasks = NULL;
+	}
 	if (dealer && ntasks) {
 		char (*fail)[256] = calloc((size_t)ntasks, sizeof(*fail));
 		if (!fail) {

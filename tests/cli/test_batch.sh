@@ -16,26 +16,26 @@ expect_exit 2 "$IDLELAB" batch "$small" --format xml
 expect_exit 1 "$IDLELAB" batch "$TMP/none.ini"
 
 # the file's errors name FILE:LINE
-bad() { printf '%s\n' "$@" >"$TMP/bad.ini"; }
-bad '[scenario]' 'name = x'
+badfile() { printf '%s\n' "$@" >"$TMP/bad.ini"; }
+badfile '[scenario]' 'name = x'
 expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
 expect_err "bad.ini:1: unknown section [scenario] (known in a batch file: batch, config.ID)"
-bad '[config.a]' 'workload = sleep-sweep' 'runs = 2' 'duration = 1s' 'colour = red'
+badfile '[config.a]' 'workload = sleep-sweep' 'runs = 2' 'duration = 1s' 'colour = red'
 expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
 expect_err "bad.ini:5: [config.a]: unknown key 'colour'"
-bad '[config.a]' 'workload = sleep-sweep' 'duration = 1s'
+badfile '[config.a]' 'workload = sleep-sweep' 'duration = 1s'
 expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
 expect_err "bad.ini:1: [config.a] has no 'runs'"
-bad '[config.a]' 'workload = sleep-sweep' 'runs = 2' 'duration = 1s' 'seed = -3'
+badfile '[config.a]' 'workload = sleep-sweep' 'runs = 2' 'duration = 1s' 'seed = -3'
 expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
-expect_err "bad.ini:4: seed: '-3' is not an unsigned integer"
-bad '[batch]' 'seed = x' '[config.a]' 'workload = sleep-sweep' 'runs = 2' 'duration = 1s'
+expect_err "bad.ini:5: seed: '-3' is not an unsigned integer"
+badfile '[batch]' 'seed = x' '[config.a]' 'workload = sleep-sweep' 'runs = 2' 'duration = 1s'
 expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
 expect_err "bad.ini:2: seed: 'x' is not an unsigned integer"
-bad '[batch]' 'platform = kvm-haltpoll'
+badfile '[batch]' 'platform = kvm-haltpoll'
 expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
 expect_err "no [config.ID] section"
-bad '[config.a]' 'workload = sleep-sweep' 'runs = 2' 'duration = 1s' 'platform = no-such'
+badfile '[config.a]' 'workload = sleep-sweep' 'runs = 2' 'duration = 1s' 'platform = no-such'
 expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
 expect_err "bad.ini:1: platform"
 expect_err "no-such"
@@ -66,7 +66,8 @@ expect_out "== teo-sweep: teo-sweep =="
 expect_exit 0 "$IDLELAB" batch "$small" --seed 5 --format json
 grep -c '"seed": 1,' "$TMP/out" | grep -qx 2 && ok || bad "[batch] seed not the default"
 
-# --resume: the full run's partial file, cut at any length, resumes to the same bytes
+# --resume: the full run's partial file, cut at any length (in its header too), resumes to
+# the same bytes
 expect_exit 0 "$IDLELAB" batch "$small" --jobs 2 --format json --resume "$TMP/p"
 expect_same "$TMP/j1.json"
 size=$(stat -c %s "$TMP/p")
@@ -74,7 +75,6 @@ for cut in 40 $((size / 3)) $((size / 2 + 17)) $((size - 9)); do
 	head -c "$cut" "$TMP/p" >"$TMP/q"
 	expect_exit 0 "$IDLELAB" batch "$small" --jobs 2 --format json --resume "$TMP/q"
 	expect_same "$TMP/j1.json"
-	cmp -s "$TMP/p" "$TMP/q" && ok || bad "the resumed partial file differs from the whole one (cut $cut)"
 done
 # a whole file: nothing runs
 expect_exit 0 "$IDLELAB" batch "$small" --format json --resume "$TMP/p" --progress
