@@ -306,7 +306,12 @@ static void __attribute__((noreturn)) work(struct il_sim_batch *const *bs, int n
 			out[sizeof(t)] = 'F';
 			memcpy(out + sizeof(t) + 1, msg, strlen(msg) + 1);
 		}
-		MPI_Send(out, (int)(sizeof(t) + body), MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
+		/* a result is large (sent when rank 0 takes it): wait for that napping, not spinning */
+		MPI_Request rq;
+		int sent = 0;
+		MPI_Isend(out, (int)(sizeof(t) + body), MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD, &rq);
+		for (MPI_Test(&rq, &sent, MPI_STATUS_IGNORE); !sent; MPI_Test(&rq, &sent, MPI_STATUS_IGNORE))
+			nap();
 		free(out);
 	}
 	free(ch.buf);
