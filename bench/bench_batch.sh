@@ -5,8 +5,9 @@
 # 1. throughput: bench/batch-throughput.ini (16 runs) with --jobs 1 and under
 #    mpirun with 1, 2 and 3 ranks (3 oversubscribes a 2-core machine): wall
 #    time, runs/s, efficiency against one rank (runs/s / (ranks x runs/s of
-#    one rank)), and a check that every output is the --jobs 1 bytes.
-#    Median of --repeat N (default 3).
+#    one rank)), the CPU time of all processes (what dealing costs, whatever
+#    share of the machine the job got), and a check that every output is the
+#    --jobs 1 bytes. Median of --repeat N (default 3).
 # 2. a projection of the full zen3-dummy-wait scenario: one short run
 #    (the scenario's quick settings, 3 s) of each of its batches (the five
 #    configurations and the two pm-timer reruns of baseline) is timed (its CPU
@@ -49,22 +50,27 @@ throughput() {
 	local file=$src/bench/batch-throughput.ini runs=16 base=
 	echo "batch throughput: $file ($runs runs), median of $repeat; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 	"$I" batch "$file" --jobs 1 --format json --quiet >"$tmp/ref.json" || exit 1
-	printf '%-22s %8s %8s %10s %s\n' how wall_s runs/s efficiency same-bytes
+	printf '%-30s %8s %8s %10s %8s %s\n' how wall_s runs/s efficiency cpu_s same-bytes
 	for how in "jobs 1" "mpirun -np 1" "mpirun -np 2" "mpirun -np 3 --oversubscribe"; do
-		local t=() same=yes ranks
+		local t=() c=() same=yes ranks
 		for ((i = 0; i < repeat; i++)); do
 			local t0 t1
 			quiet_wait
 			t0=$(now)
+			# the CPU time of every process (ranks and their runs), user + system
+			local cpu
 			case $how in
-			jobs*) "$I" batch "$file" --jobs 1 --format json --quiet >"$tmp/out.json" ;;
+			jobs*) cpu=$( { TIMEFORMAT='%U %S'; time "$I" batch "$file" --jobs 1 --format json \
+				--quiet >"$tmp/out.json"; } 2>&1 ) ;;
 			# --jobs 1: one run at a time on one rank as on several (mpirun's notes to a file)
-			*) $how "$I" batch "$file" --jobs 1 --format json --quiet >"$tmp/out.json" 2>>"$tmp/mpirun.log" ;;
+			*) cpu=$( { TIMEFORMAT='%U %S'; time $how "$I" batch "$file" --jobs 1 --format json \
+				--quiet >"$tmp/out.json" 2>>"$tmp/mpirun.log"; } 2>&1 ) ;;
 			esac
 			t1=$(now)
 			[ -e "$lock" ] && { i=$((i - 1)); continue; }
 			cmp -s "$tmp/ref.json" "$tmp/out.json" || same=NO
 			t+=("$(echo "$t1 - $t0" | bc -l)")
+			c+=("$(echo "$cpu" | tail -1 | awk '{ print $1 + $2 }')")
 		done
 		local wall rps eff
 		wall=$(printf '%s\n' "${t[@]}" | median)
@@ -78,7 +84,8 @@ throughput() {
 		else
 			eff=-
 		fi
-		printf '%-22s %8.2f %8.2f %10s %s\n' "$how" "$wall" "$rps" "$eff" "$same"
+		printf '%-30s %8.2f %8.2f %10s %8.2f %s\n' "$how" "$wall" "$rps" "$eff" \
+			"$(printf '%s\n' "${c[@]}" | median)" "$same"
 	done
 }
 
