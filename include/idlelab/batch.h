@@ -52,7 +52,8 @@ struct il_sim_batch {
 	void (*result_done)(void *arg, struct il_sim_batch *b, int c, int k);
 	void *result_done_arg;
 	/* called when run k of configuration c is handed to a worker, by one thread at a time:
-	   where: the MPI rank, or -1 for a thread of this process (result_done_arg; NULL: nothing) */
+	   where: the dealer's worker (process) number, or -1 for a thread of this process
+	   (result_done_arg; NULL: nothing) */
 	void (*run_dealt)(void *arg, struct il_sim_batch *b, int c, int k, int where);
 	/* runs whose result is already in results[] (from a partial results file): not run;
 	   nconfigs * runs flags, or NULL */
@@ -114,7 +115,7 @@ struct il_sim_task *il_sim_tasks(struct il_sim_batch *const *bs, int nb, int *n)
 int il_sim_batch_run_one(struct il_sim_batch *b, int c, int k, struct il_err *err);
 
 /*
- * Something other than local threads that runs tasks (another process, MPI
+ * Something other than local threads that runs tasks (other processes, other
  * ranks: src/batch/). run() puts each task's result in its batch's
  * results[], calls the batch's result_done and run_done for it, and returns
  * 0, or a negative code with err. A task that failed without ending the

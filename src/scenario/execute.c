@@ -636,7 +636,7 @@ int il_scn_execute(struct il_scn_outcome *out, const struct il_scn_run_opts *o,
 	(void)o;
 	double w0 = now_s(CLOCK_MONOTONIC), c0 = cpu_s();
 
-	/* all batches dealt as one (longest runs first, over threads or MPI ranks) */
+	/* all batches dealt as one (longest runs first, over threads or a dealer's processes) */
 	struct il_sim_batch **bs = il_xcalloc((size_t)(out->nbatches ? out->nbatches : 1), sizeof(*bs));
 	for (int i = 0; i < out->nbatches; i++)
 		bs[i] = &out->batches[i].b;
