@@ -8,7 +8,8 @@
 # governors`, platforms from `idlelab platforms`, workloads and their
 # --wl-opt keys from `idlelab sim --list-workloads`, --sim-opt keys from the
 # sim help, scenarios from `idlelab scenario list`. An argument the help
-# calls FILE, DIR, LOG, OUTDIR or RUN.json completes as a path.
+# calls FILE, DIR, LOG, OUT, OUTDIR, PARTIAL or RUN.json completes as a path;
+# a batch's FILE as a .ini file.
 
 # The commands `idlelab help` lists.
 _idlelab_commands()
@@ -136,7 +137,7 @@ _idlelab()
 					words="$words ${a//|/ }" ;;
 				DIR | OUTDIR)
 					mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -d -- "$cur") ;;
-				FILE* | LOG | *.json | *.svg)
+				FILE* | LOG | OUT | PARTIAL | *.json | *.svg)
 					mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -- "$cur") ;;
 				esac
 			done
@@ -159,6 +160,8 @@ _idlelab()
 		mapfile -t COMPREPLY < <(compgen -W "$("$prog" platforms --format csv 2>/dev/null |
 			tail -n +2 | cut -d, -f1)" -- "$cur")
 		mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -X '!*.ini' -- "$cur"; compgen -d -- "$cur") ;;
+	batch)
+		mapfile -t COMPREPLY < <(compgen -f -X '!*.ini' -- "$cur"; compgen -d -- "$cur") ;;
 	'scenario show' | 'scenario run')
 		mapfile -t COMPREPLY < <(compgen -W "$("$prog" scenario list --format json 2>/dev/null |
 			sed -n 's/^ *{"name": "\([^"]*\)".*/\1/p')" -- "$cur")

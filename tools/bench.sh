@@ -11,3 +11,6 @@ echo
 echo
 # every built-in scenario, quick then full (the full ones take hours: docs/scenarios.md)
 "$build"/bench/bench_scenarios
+echo
+# batch throughput on 1, 2, 3 MPI ranks and the zen3-dummy-wait projection (docs/batch.md)
+"$(dirname "$0")"/../bench/bench_batch.sh --build "$build"

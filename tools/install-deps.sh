@@ -10,8 +10,10 @@ set -eu
 # and scenarios and writes the manual pages and the library's symbol list
 # libtracecmd-dev (with libtraceevent-dev and libtracefs-dev) lets trace
 # report read trace-cmd .dat files; the build goes on without it (text only)
+# libopenmpi-dev and openmpi-bin (mpirun) deal sim, scenario and batch runs
+# to MPI ranks; the build goes on without them (threads only)
 build="gcc libc6-dev make meson ninja-build pkg-config python3 libinih-dev zlib1g-dev
-	libtracecmd-dev libtraceevent-dev libtracefs-dev"
+	libtracecmd-dev libtraceevent-dev libtracefs-dev libopenmpi-dev openmpi-bin"
 # cmocka: unit tests; json-c: reads back what our JSON writer wrote;
 # clang and libclang-rt-14-dev: libFuzzer; groff-base: the manual pages
 # checked; chromium: the scenario report's HTML page rendered headless;

@@ -51,6 +51,19 @@ struct il_sim_batch {
 	/* called after each finished run by the thread that ran it (NULL: nothing) */
 	void (*run_done)(void *arg);
 	void *run_done_arg;
+	/* called once per run whose result is in results[], c * runs + k, by one thread at a
+	   time (the process that gathers the results); NULL: nothing */
+	void (*result_done)(void *arg, struct il_sim_batch *b, int c, int k);
+	void *result_done_arg;
+	/* called when run k of configuration c is handed to a worker, by one thread at a time:
+	   where: the dealer's worker (process) number, or -1 for a thread of this process
+	   (result_done_arg; NULL: nothing) */
+	void (*run_dealt)(void *arg, struct il_sim_batch *b, int c, int k, int where);
+	/* runs whose result is already in results[] (from a partial results file): not run;
+	   nconfigs * runs flags, or NULL */
+	bool *have;
+	/* what names the batch in messages (a batch file's configuration id), or NULL */
+	const char *label;
 	uint64_t mem_max;             /* memory limit, bytes (0: IL_SIM_MEM_MAX) */
 	/* set by il_sim_batch_prepare() */
 	bool prepared;
@@ -80,6 +93,54 @@ int il_sim_batch_prepare(struct il_sim_batch *b, struct il_err *err);
  * says where and the others' results stand: -ECHILD, err naming the first.
  */
 int il_sim_batch_run(struct il_sim_batch *b, struct il_err *err);
+
+/*
+ * Several batches dealt as one: every run of every batch is a task, and the
+ * tasks are taken longest first (il_sim_task_cost) by jobs_run threads (the
+ * largest of the batches'), or by the dealer when one is set. On error
+ * *failed_batch (if not NULL) is the batch the error is about.
+ */
+int il_sim_batches_run(struct il_sim_batch **bs, int nb, int *failed_batch, struct il_err *err);
+
+/* One run of one configuration of one batch: the unit the batch layer deals. */
+struct il_sim_task {
+	int batch, config, run;
+	double cost;                  /* estimate: simulated CPU-seconds */
+};
+/* The estimate tasks are ordered by: simulated time (with the warm-up) times CPUs. */
+double il_sim_task_cost(const struct il_sim_batch *b);
+/*
+ * The tasks of the batches that are left to run (not have[], not in a
+ * contained configuration), longest first; equal costs keep the batches'
+ * order. *n set; NULL with *n = 0 when there are none (or out of memory: -1).
+ */
+struct il_sim_task *il_sim_tasks(struct il_sim_batch *const *bs, int nb, int *n);
+/* Run one task into its place in results[] (the batch prepared). */
+int il_sim_batch_run_one(struct il_sim_batch *b, int c, int k, struct il_err *err);
+
+/*
+ * Something other than local threads that runs tasks (other processes, other
+ * ranks: src/batch/). run() puts each task's result in its batch's
+ * results[], calls the batch's result_done and run_done for it, and returns
+ * 0, or a negative code with err. A task that failed without ending the
+ * others is marked in fail[] (one per task, its message; "" when it did
+ * not), and run() returns -ECHILD.
+ */
+struct il_sim_dealer {
+	int (*run)(void *ctx, struct il_sim_batch *const *bs, int nb, const struct il_sim_task *tasks,
+		   int n, char (*fail)[256], struct il_err *err);
+	void *ctx;
+};
+/* The dealer il_sim_batches_run uses (NULL: local threads). */
+void il_sim_set_dealer(const struct il_sim_dealer *d);
+
+/*
+ * A run's result as bytes (the same program reads them back: the layout is
+ * this build's): malloc'd into *buf, its length returned, 0 out of memory.
+ */
+size_t il_sim_result_pack(const struct il_sim_result *r, void **buf);
+/* Bytes from il_sim_result_pack back into *r: 0, or -1 when they are not one. */
+int il_sim_result_unpack(const void *buf, size_t len, struct il_sim_result *r);
 void il_sim_batch_free(struct il_sim_batch *b);
 /* Leave out the configurations that failed (their results freed); returns how many remain. */
 int il_sim_batch_drop_failed(struct il_sim_batch *b);

@@ -38,6 +38,7 @@ extern "C" {
 #define IL_SCN_ID_MAX 32          /* ids of configurations, tables, ...: 31 characters */
 #define IL_SCN_LINE_MAX 4096      /* longest line of a scenario file, newline included */
 #define IL_SCN_CONFIGS_MAX 16
+#define IL_BATCH_CONFIGS_MAX 1024 /* [config.ID] sections of a batch file */
 #define IL_SCN_FACTORS_MAX 4
 
 /* One "text" value of a key that may repeat (wl, pset, set, sim), with its line. */
@@ -72,6 +73,8 @@ struct il_scn_config {
 	int64_t duration_ns, quick_duration_ns;
 	int64_t warmup_ns, quick_warmup_ns; /* -1: none given */
 	int line;
+	bool has_seed;                /* a batch file's "seed": run k uses seed + k */
+	uint64_t seed;
 };
 
 struct il_scn_expr;
@@ -195,6 +198,14 @@ extern const int il_builtin_scenario_count;
 /* Parse a scenario from memory; name is used in messages. 0 or -EINVAL with err (FILE:LINE). */
 int il_scn_parse(struct il_scn *s, const char *text, size_t len, const char *name,
 		 struct il_err *err);
+/*
+ * A batch file (idlelab batch, docs/batch.md): [batch] (platform, seed) and
+ * [config.ID] sections with the keys of a scenario's configurations and a
+ * "seed"; the other sections of a scenario are not allowed. 0 or -EINVAL
+ * with err (FILE:LINE). The result is a scenario with configurations only.
+ */
+int il_scn_parse_batch(struct il_scn *s, const char *text, size_t len, const char *name,
+		       struct il_err *err);
 /* A built-in scenario by name, or a file path (it has a '/' or a '.'). */
 int il_scn_load(struct il_scn *s, const char *name_or_path, struct il_err *err);
 void il_scn_free(struct il_scn *s);

@@ -18,7 +18,7 @@ struct il_command {
 
 extern const struct il_command cmd_info, cmd_platforms, cmd_platform, cmd_governors, cmd_governor, cmd_replay,
 	cmd_sim, cmd_compare, cmd_plot, cmd_capture, cmd_doctor, cmd_sweep, cmd_latency,
-	cmd_scenario, cmd_trace;
+	cmd_scenario, cmd_trace, cmd_batch;
 
 /* Print "idlelab: MSG" to stderr; returns 1 (the exit code for bad input). */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

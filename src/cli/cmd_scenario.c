@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "dist.h"
 #include "progress.h"
 #include "idlelab/json.h"
 #include "idlelab/outfile.h"
@@ -30,6 +31,7 @@ static const char usage[] =
 	"       idlelab scenario show NAME|FILE\n"
 	"       idlelab scenario run NAME|FILE [--quick] [--jobs N] [--seed S] [--output DIR]\n"
 	"                            [--format table|markdown|json|html] [--quiet | --progress]\n"
+	"                            [--resume PARTIAL]\n"
 	"\n"
 	"Reruns a published finding on the model: the source's machine, kernels,\n"
 	"workloads, run counts and lengths (docs/scenarios.md). NAME is a built-in\n"
@@ -46,7 +48,12 @@ static const char usage[] =
 	"  --quiet         no progress on stderr (shown by default when stderr is a\n"
 	"                  terminal and the runs take more than 2 s)\n"
 	"  --progress      progress on stderr from the start, one line per change, also\n"
-	"                  when stderr is not a terminal\n";
+	"                  when stderr is not a terminal\n"
+	"  --resume PARTIAL  keep each finished run in PARTIAL; when PARTIAL exists (the\n"
+	"                  same command line and scenario), its runs are not run again\n"
+	"\n"
+	"Under 'mpirun -np N' or 'srun --mpi=pmix' the runs are dealt to the N ranks, and\n"
+	"rank 0 writes the report (docs/batch.md).\n";
 
 /* ------------------------------------------------------------------ list */
 
@@ -245,12 +252,13 @@ static int cmd_run(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'Q' },
 		{ "progress", no_argument, NULL, 'P' },
+		{ "resume", required_argument, NULL, 'Z' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct il_scn_run_opts ro = { .quick = false, .jobs = (int)sysconf(_SC_NPROCESSORS_ONLN),
 				      .seed = 1 };
 	enum il_scn_format fmt = IL_SCN_TEXT;
-	const char *output = NULL;
+	const char *output = NULL, *resume = NULL;
 	bool quiet = false, force = false;
 	int c;
 
@@ -281,6 +289,11 @@ static int cmd_run(int argc, char **argv)
 			break;
 		case 'Q': quiet = true; break;
 		case 'P': force = true; break;
+		case 'Z':
+			if (!*optarg)
+				return cli_usage_error("scenario", "--resume: an empty file name");
+			resume = optarg;
+			break;
 		case ':':
 			return cli_usage_error("scenario", "option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -313,13 +326,52 @@ static int cmd_run(int argc, char **argv)
 		il_scn_free(&s);
 		return cli_report(&err);
 	}
-	struct cli_progress *pg = cli_progress_start(what, "runs", out.runs,
+	/* the partial results file: the runs depend on the scenario's text and the options */
+	struct il_partial *partial = NULL;
+	int loaded = 0;
+	if (resume && il_dist_rank() == 0) {
+		static const char *const skip[] = { "--jobs", "--format", "--output", "--resume", "--quiet",
+						    "--progress", NULL };
+		static const bool has_value[] = { true, true, true, true, false, false };
+		uint64_t fp = il_partial_args(argc, argv, skip, has_value);
+		char *text = NULL;
+		size_t len = 0;
+		for (int i = 0; i < il_builtin_scenario_count; i++)
+			if (!strcmp(il_builtin_scenarios[i].name, argv[optind]))
+				fp = il_fnv64(fp, il_builtin_scenarios[i].text, il_builtin_scenarios[i].len);
+		if (!strncmp(s.file, "builtin:", 8) || !il_read_file(argv[optind], (size_t)16 << 20, &text,
+								     &len, &err))
+			fp = il_fnv64(fp, text ? text : "", len);
+		free(text);
+		struct il_sim_batch **bs = il_xcalloc((size_t)out.nbatches, sizeof(*bs));
+		for (int i = 0; i < out.nbatches; i++)
+			bs[i] = &out.batches[i].b;
+		int pr = il_partial_open(&partial, resume, fp, bs, out.nbatches, &loaded);
+		free(bs);
+		if (pr) {
+			il_scn_outcome_free(&out);
+			il_scn_free(&s);
+			return 1;
+		}
+		if (loaded)
+			fprintf(stderr, "idlelab: scenario: %d of %d runs from %s, %d to run\n", loaded,
+				out.runs, resume, out.runs - loaded);
+	}
+	struct cli_progress *pg = cli_progress_start(what, "runs", out.runs - loaded,
 						     quiet ? CLI_PROGRESS_OFF
 						     : force ? CLI_PROGRESS_FORCE : CLI_PROGRESS_AUTO);
 	il_scn_outcome_hook(&out, cli_progress_step, pg);
 	int ret = 0;
 	int er = il_scn_execute(&out, &ro, &err);
 	cli_progress_stop(pg);
+	if (partial) {
+		il_partial_close(partial);
+		for (int i = 0; i < out.nbatches; i++) {
+			out.batches[i].b.have = NULL;
+			out.batches[i].b.result_done = NULL;
+			out.batches[i].b.run_dealt = NULL;
+		}
+	}
 	if (er) {
 		ret = cli_report(&err);
 		goto done;

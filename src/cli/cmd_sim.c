@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "dist.h"
 #include "progress.h"
 #include "idlelab/platform.h"
 #include "idlelab/release.h"
@@ -31,7 +32,7 @@ static const char usage_head[] =
 	"                   [--workload W] [--wl-opt KEY=VALUE]... [--duration D] [--warmup D]\n"
 	"                   [--runs N] [--seed S] [--jobs J] [--format table|csv|json] [--output FILE]\n"
 	"                   [--gov-param NAME=VALUE]... [--sim-opt KEY=VALUE]... [--per-cpu]\n"
-	"                   [--quiet | --progress] [--list-workloads]\n"
+	"                   [--quiet | --progress] [--resume PARTIAL] [--list-workloads]\n"
 	"\n"
 	"Simulates the kernel's idle loop on platform P (default " IL_DEFAULT_PLATFORM ") under\n"
 	"workload W (default sleep-sweep) for each governor (default: the one the kernel\n"
@@ -60,6 +61,10 @@ static const char usage_head[] =
 	"                     terminal and the runs take more than 2 s)\n"
 	"  --progress         progress on stderr from the start, one line per change,\n"
 	"                     also when stderr is not a terminal\n"
+	"  --resume PARTIAL   keep each finished run in PARTIAL; when PARTIAL exists (the\n"
+	"                     same command line), its runs are not run again\n"
+	"Under 'mpirun -np N' or 'srun --mpi=pmix' the runs are dealt to the N ranks and rank\n"
+	"0 writes what --jobs 1 writes (docs/batch.md).\n"
 	"  --sim-opt K=V      an engine option (KEY=DEFAULT; bare numbers of durations are ns):\n";
 
 /* The usage text: the fixed part, then the tables' options (built before main). */
@@ -195,10 +200,12 @@ static int run(int argc, char **argv)
 		{ "per-cpu", no_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "progress", no_argument, NULL, 'R' },
+		{ "resume", required_argument, NULL, 'Z' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *platform = IL_DEFAULT_PLATFORM, *kernel = "", *wl_name = "sleep-sweep";
-	const char *output = NULL;
+	const char *output = NULL, *resume = NULL;
+	struct il_partial *partial = NULL;
 	const char *govs[8];
 	const char *cfs[8];
 	const char *sets[16];
@@ -317,6 +324,11 @@ static int run(int argc, char **argv)
 			break;
 		case 'q': quiet = true; break;
 		case 'R': progress = true; break;
+		case 'Z':
+			if (!*optarg)
+				return cli_usage_error("sim", "--resume: an empty file name");
+			resume = optarg;
+			break;
 		case ':':
 			return cli_usage_error("sim", "option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -408,6 +420,24 @@ static int run(int argc, char **argv)
 			"%d CPUs stays below the limit of %llu MiB (about %llu MiB)\n", b.jobs_run, asked,
 			ngovs * runs, il_platform_ncpus(p), (unsigned long long)(IL_SIM_MEM_MAX >> 20),
 			(unsigned long long)(b.mem_estimate >> 20));
+	int loaded = 0;
+	if (r == 0 && resume && il_dist_rank() == 0) {
+		/* the runs depend on every argument but these */
+		static const char *const skip[] = { "--jobs", "--format", "--output", "--resume",
+						    "--quiet", "--progress", "--per-cpu", NULL };
+		static const bool has_value[] = { true, true, true, true, false, false, false };
+		struct il_sim_batch *bp = &b;
+		if (il_partial_open(&partial, resume, il_partial_args(argc, argv, skip, has_value), &bp, 1,
+				    &loaded)) {
+			il_sim_batch_free(&b);
+			free(wl_cfg);
+			free(p);
+			return 1;
+		}
+		if (loaded)
+			fprintf(stderr, "idlelab: sim: %d of %d runs from %s, %d to run\n", loaded,
+				ngovs * runs, resume, ngovs * runs - loaded);
+	}
 	if (r == 0) {
 		/* never while the trace writes to stderr */
 		enum cli_progress_mode pm = CLI_PROGRESS_AUTO;
@@ -415,11 +445,18 @@ static int run(int argc, char **argv)
 			pm = CLI_PROGRESS_OFF;
 		else if (progress)
 			pm = CLI_PROGRESS_FORCE;
-		struct cli_progress *pg = cli_progress_start("sim", "runs", ngovs * runs, pm);
+		struct cli_progress *pg = cli_progress_start("sim", "runs", ngovs * runs - loaded, pm);
 		b.run_done = cli_progress_step;
 		b.run_done_arg = pg;
 		r = il_sim_batch_run(&b, &err);
 		cli_progress_stop(pg);
+	}
+	/* every gathered run is in the file; the batch keeps its results */
+	if (partial) {
+		il_partial_close(partial);
+		b.have = NULL;
+		b.result_done = NULL;
+		b.run_dealt = NULL;
 	}
 	/* a loaded governor that crashed or looped: the other configurations are printed */
 	int failed = 0;

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "../kgov/kgov.h"
+#include "dist.h"
 #include "idlelab/report.h"
 
 #ifndef IDLELAB_VERSION
@@ -18,7 +19,7 @@
 static const struct il_command *const commands[] = {
 	&cmd_info, &cmd_platforms, &cmd_platform, &cmd_governors, &cmd_governor, &cmd_replay, &cmd_sim,
 	&cmd_compare, &cmd_plot, &cmd_doctor, &cmd_capture, &cmd_sweep, &cmd_latency, &cmd_scenario,
-	&cmd_trace, NULL,
+	&cmd_trace, &cmd_batch, NULL,
 };
 
 /*
@@ -106,6 +107,8 @@ static int help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/* under mpirun or srun: join the job (src/batch/mpi.c) */
+	il_dist_init(&argc, &argv);
 	if (argc < 2) {
 		general_help(stderr);
 		return 2;

@@ -493,7 +493,7 @@ static int build_batch(const struct il_scn *s, const struct il_scn_run_opts *o, 
 	struct il_sim_batch *b = &bt->b;
 	il_sim_params_default(&b->params);
 	b->params.duration_ns = o->quick ? c->quick_duration_ns : c->duration_ns;
-	b->params.seed = o->seed;
+	b->params.seed = c->has_seed ? c->seed : o->seed;
 	for (int i = 0; i < c->nsim; i++) {
 		char key[64];
 		opt_value(c->sim[i].text, key, sizeof(key));
@@ -526,6 +526,7 @@ static int build_batch(const struct il_scn *s, const struct il_scn_run_opts *o, 
 	b->configs = sc;
 	b->runs = o->quick ? c->quick_runs : c->runs;
 	b->jobs = o->jobs < 1 ? 1 : o->jobs;
+	b->label = bt->id;
 	if ((r = il_sim_batch_prepare(b, err))) {
 		snprintf(what, sizeof(what), "configuration %s", c->id);
 		return wrap(s, c->line, err, what);
@@ -636,14 +637,20 @@ int il_scn_execute(struct il_scn_outcome *out, const struct il_scn_run_opts *o,
 	(void)o;
 	double w0 = now_s(CLOCK_MONOTONIC), c0 = cpu_s();
 
+	/* all batches dealt as one (longest runs first, over threads or a dealer's processes) */
+	struct il_sim_batch **bs = il_xcalloc((size_t)(out->nbatches ? out->nbatches : 1), sizeof(*bs));
+	for (int i = 0; i < out->nbatches; i++)
+		bs[i] = &out->batches[i].b;
+	int fb = 0, r = il_sim_batches_run(bs, out->nbatches, &fb, err);
+	free(bs);
+	if (r) {
+		struct il_scn_batch *bt = &out->batches[fb];
+		char what[120];
+		snprintf(what, sizeof(what), "configuration %s", bt->id);
+		return wrap(out->scn, out->scn->configs[bt->config].line, err, what);
+	}
 	for (int i = 0; i < out->nbatches; i++) {
 		struct il_scn_batch *bt = &out->batches[i];
-		int r = il_sim_batch_run(&bt->b, err);
-		if (r) {
-			char what[120];
-			snprintf(what, sizeof(what), "configuration %s", bt->id);
-			return wrap(out->scn, out->scn->configs[bt->config].line, err, what);
-		}
 		bt->runs = il_xcalloc((size_t)bt->b.runs, sizeof(*bt->runs));
 		for (int k = 0; k < bt->b.runs; k++) {
 			const struct il_sim_result *res = &bt->b.results[k];

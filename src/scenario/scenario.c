@@ -19,6 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "idlelab/platform.h"
 #include "idlelab/release.h"
 #include "idlelab/cpufreq.h"
 #include "idlelab/scenario.h"
@@ -34,7 +35,7 @@ struct keydef {
 };
 
 enum sect_kind { SK_SCENARIO, SK_SOURCE, SK_CONFIG, SK_TABLE, SK_CHECKS, SK_SENS, SK_PLOT,
-		 SK_DEFINE, SK_COUNT };
+		 SK_DEFINE, SK_BATCH, SK_BCONFIG, SK_COUNT };
 
 static const struct keydef scenario_keys[] = {
 	{ "name", KEY_REQUIRED }, { "title", KEY_REQUIRED }, { "finding", KEY_REQUIRED },
@@ -51,6 +52,18 @@ static const struct keydef config_keys[] = {
 	{ "set", KEY_REPEAT }, { "sim", KEY_REPEAT }, { "runs", KEY_REQUIRED },
 	{ "duration", KEY_REQUIRED }, { "warmup", 0 }, { "quick.runs", 0 },
 	{ "quick.duration", 0 }, { "quick.warmup", 0 }, { "quick.wl", KEY_REPEAT }, { NULL, 0 },
+};
+/* a batch file's configurations: those keys and a seed */
+static const struct keydef bconfig_keys[] = {
+	{ "label", 0 }, { "platform", 0 }, { "kernel", 0 }, { "governor", 0 },
+	{ "workload", KEY_REQUIRED }, { "wl", KEY_REPEAT }, { "pset", KEY_REPEAT },
+	{ "set", KEY_REPEAT }, { "sim", KEY_REPEAT }, { "runs", KEY_REQUIRED },
+	{ "duration", KEY_REQUIRED }, { "warmup", 0 }, { "quick.runs", 0 },
+	{ "quick.duration", 0 }, { "quick.warmup", 0 }, { "quick.wl", KEY_REPEAT }, { "seed", 0 },
+	{ NULL, 0 },
+};
+static const struct keydef batch_keys[] = {
+	{ "title", 0 }, { "platform", 0 }, { "seed", 0 }, { NULL, 0 },
 };
 static const struct keydef table_keys[] = {
 	{ "title", KEY_REQUIRED }, { "source", KEY_REQUIRED }, { "where", 0 }, { "unit", 0 },
@@ -84,6 +97,8 @@ static const struct {
 	[SK_SENS] = { "sensitivity", true, sens_keys },
 	[SK_PLOT] = { "plot", true, plot_keys },
 	[SK_DEFINE] = { "define", false, NULL },
+	[SK_BATCH] = { "batch", false, batch_keys },
+	[SK_BCONFIG] = { "config", true, bconfig_keys },
 };
 
 struct entry {
@@ -107,6 +122,7 @@ struct parser {
 	struct section *sect;
 	int nsect, sect_cap;
 	struct il_scn *s;
+	bool batch;               /* a batch file: [batch] and [config.ID] only */
 };
 
 static int fail(struct parser *p, int line, const char *fmt, ...)
@@ -232,6 +248,9 @@ static int section_open(struct parser *p, const char *name, int line)
 
 	for (int k = 0; k < SK_COUNT; k++) {
 		size_t n = strlen(kinds[k].prefix);
+		/* a batch file has its own two kinds, a scenario the others */
+		if (p->batch != (k == SK_BATCH || k == SK_BCONFIG))
+			continue;
 		if (strncmp(name, kinds[k].prefix, n))
 			continue;
 		if (kinds[k].has_id && name[n] == '.') {
@@ -243,6 +262,9 @@ static int section_open(struct parser *p, const char *name, int line)
 			return fail(p, line, "section [%s] needs a name: [%s.NAME]", name, name);
 		}
 	}
+	if (kind == SK_COUNT && p->batch)
+		return fail(p, line, "unknown section [%s] (known in a batch file: batch, config.ID)",
+			    name);
 	if (kind == SK_COUNT)
 		return fail(p, line, "unknown section [%s] (known: scenario, source.ID, config.ID, "
 			    "table.ID, checks, sensitivity.ID, plot.ID, define)", name);
@@ -551,6 +573,11 @@ static int do_config(struct parser *p, int si, struct il_scn_config *c)
 	c->quick_warmup_ns = c->warmup_ns;
 	if ((e = get(p, si, "quick.warmup")) && (r = get_duration(p, e, &c->quick_warmup_ns, true)))
 		return r;
+	if ((e = get(p, si, "seed"))) {
+		if (il_parse_u64(e->value, &c->seed))
+			return fail(p, e->line, "seed: '%s' is not an unsigned integer", e->value);
+		c->has_seed = true;
+	}
 	if (c->warmup_ns >= c->duration_ns)
 		return fail(p, get(p, si, "warmup")->line, "warmup: not shorter than the duration");
 	if (c->quick_warmup_ns >= c->quick_duration_ns)
@@ -1046,7 +1073,51 @@ static int build(struct parser *p)
 	return r;
 }
 
-int il_scn_parse(struct il_scn *s, const char *text, size_t len, const char *name,
+static int build_batch(struct parser *p)
+{
+	struct il_scn *s = p->s;
+	int counts[SK_COUNT] = { 0 }, r;
+
+	for (int i = 0; i < p->nsect; i++)
+		counts[p->sect[i].kind]++;
+	if (!counts[SK_BCONFIG])
+		return fail(p, 1, "no [config.ID] section");
+	if (counts[SK_BCONFIG] > IL_BATCH_CONFIGS_MAX)
+		return fail(p, 1, "more than %d configurations", IL_BATCH_CONFIGS_MAX);
+	if ((r = check_keys(p)))
+		return r;
+	s->configs = il_xcalloc((size_t)counts[SK_BCONFIG], sizeof(*s->configs));
+	snprintf(s->name, sizeof(s->name), "batch");
+	bool has_seed = false;
+	uint64_t seed = 0;
+	for (int si = 0; si < p->nsect && !r; si++) {
+		if (p->sect[si].kind != SK_BATCH)
+			continue;
+		const struct entry *e;
+		s->title = dup_opt(p, si, "title");
+		s->platform = dup_opt(p, si, "platform");
+		if ((e = get(p, si, "seed"))) {
+			if (il_parse_u64(e->value, &seed))
+				r = fail(p, e->line, "seed: '%s' is not an unsigned integer", e->value);
+			has_seed = true;
+		}
+	}
+	if (!s->platform)
+		s->platform = il_xstrdup(IL_DEFAULT_PLATFORM);
+	for (int si = 0; si < p->nsect && !r; si++)
+		if (p->sect[si].kind == SK_BCONFIG) {
+			struct il_scn_config *c = &s->configs[s->nconfigs++];
+			r = do_config(p, si, c);
+			/* [batch]'s seed for the configurations that give none */
+			if (!r && !c->has_seed && has_seed) {
+				c->has_seed = true;
+				c->seed = seed;
+			}
+		}
+	return r;
+}
+
+static int parse(struct il_scn *s, const char *text, size_t len, const char *name, bool batch,
 		 struct il_err *err)
 {
 	struct parser p;
@@ -1058,12 +1129,13 @@ int il_scn_parse(struct il_scn *s, const char *text, size_t len, const char *nam
 	p.fname = name;
 	p.err = err;
 	p.s = s;
+	p.batch = batch;
 	snprintf(s->file, sizeof(s->file), "%s", name);
 	r = check_text(&p, text, len);
 	if (!r)
 		r = read_lines(&p, text, len);
 	if (!r)
-		r = build(&p);
+		r = batch ? build_batch(&p) : build(&p);
 	for (int i = 0; i < p.ne; i++) {
 		free(p.e[i].key);
 		free(p.e[i].value);
@@ -1075,6 +1147,18 @@ int il_scn_parse(struct il_scn *s, const char *text, size_t len, const char *nam
 		snprintf(s->file, sizeof(s->file), "%s", name);
 	}
 	return r;
+}
+
+int il_scn_parse(struct il_scn *s, const char *text, size_t len, const char *name,
+		 struct il_err *err)
+{
+	return parse(s, text, len, name, false, err);
+}
+
+int il_scn_parse_batch(struct il_scn *s, const char *text, size_t len, const char *name,
+		       struct il_err *err)
+{
+	return parse(s, text, len, name, true, err);
 }
 
 int il_scn_load(struct il_scn *s, const char *name_or_path, struct il_err *err)

@@ -18,12 +18,22 @@
 #include "idlelab/release.h"
 
 struct batch_ctx {
-	struct il_sim_batch *b;
+	struct il_sim_batch *const *bs;
+	const struct il_sim_task *tasks;
+	int ntasks;
 	pthread_mutex_t lock;
 	int next;
 	int failed;
+	int failed_batch;
 	struct il_err err;
 };
+
+static const struct il_sim_dealer *dealer;
+
+void il_sim_set_dealer(const struct il_sim_dealer *d)
+{
+	dealer = d;
+}
 
 /*
  * The governor spec a configuration runs: the kernel's choice when none is
@@ -110,32 +120,107 @@ static int one_run(struct il_sim_batch *b, int c, int k, struct il_err *err)
 	return r;
 }
 
+int il_sim_batch_run_one(struct il_sim_batch *b, int c, int k, struct il_err *err)
+{
+	return one_run(b, c, k, err);
+}
+
+double il_sim_task_cost(const struct il_sim_batch *b)
+{
+	return (double)(b->params.duration_ns > 0 ? b->params.duration_ns : 0) * 1e-9 *
+	       il_platform_ncpus(b->platform);
+}
+
+struct task_order {
+	struct il_sim_task t;
+	int seq;
+};
+
+static int task_cmp(const void *a, const void *b)
+{
+	const struct task_order *x = a, *y = b;
+
+	if (x->t.cost != y->t.cost)
+		return x->t.cost > y->t.cost ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+struct il_sim_task *il_sim_tasks(struct il_sim_batch *const *bs, int nb, int *n)
+{
+	int total = 0;
+
+	*n = 0;
+	for (int i = 0; i < nb; i++)
+		total += bs[i]->nconfigs * bs[i]->runs;
+	if (!total)
+		return NULL;
+	struct task_order *o = calloc((size_t)total, sizeof(*o));
+	if (!o) {
+		*n = -1;
+		return NULL;
+	}
+	int m = 0;
+	for (int i = 0; i < nb; i++) {
+		const struct il_sim_batch *b = bs[i];
+		double cost = il_sim_task_cost(b);
+		for (int c = 0; c < b->nconfigs; c++)
+			for (int k = 0; k < b->runs; k++) {
+				if (b->contained[c] || (b->have && b->have[c * b->runs + k]))
+					continue;
+				o[m].t = (struct il_sim_task){ i, c, k, cost };
+				o[m].seq = m;
+				m++;
+			}
+	}
+	qsort(o, (size_t)m, sizeof(*o), task_cmp);
+	struct il_sim_task *t = calloc((size_t)(m ? m : 1), sizeof(*t));
+	if (!t) {
+		free(o);
+		*n = -1;
+		return NULL;
+	}
+	for (int i = 0; i < m; i++)
+		t[i] = o[i].t;
+	free(o);
+	*n = m;
+	return t;
+}
+
 static void *worker(void *arg)
 {
 	struct batch_ctx *x = arg;
-	struct il_sim_batch *b = x->b;
-	int total = b->nconfigs * b->runs;
 
 	for (;;) {
 		pthread_mutex_lock(&x->lock);
-		int i = x->failed ? total : x->next++;
+		int i = x->failed ? x->ntasks : x->next++;
+		if (i < x->ntasks && x->bs[x->tasks[i].batch]->run_dealt) {
+			struct il_sim_batch *d = x->bs[x->tasks[i].batch];
+			d->run_dealt(d->result_done_arg, d, x->tasks[i].config, x->tasks[i].run, -1);
+		}
 		pthread_mutex_unlock(&x->lock);
-		if (i >= total)
+		if (i >= x->ntasks)
 			break;
-		if (b->contained[i / b->runs])
-			continue;
+		const struct il_sim_task *t = &x->tasks[i];
+		struct il_sim_batch *b = x->bs[t->batch];
 		struct il_err err;
 		il_err_clear(&err);
-		if (one_run(b, i / b->runs, i % b->runs, &err) < 0) {
+		if (one_run(b, t->config, t->run, &err) < 0) {
 			pthread_mutex_lock(&x->lock);
 			if (!x->failed) {
 				x->failed = 1;
+				x->failed_batch = t->batch;
 				x->err = err;
 			}
 			pthread_mutex_unlock(&x->lock);
-		} else if (b->run_done) {
-			b->run_done(b->run_done_arg);
+			continue;
 		}
+		if (b->result_done) {
+			pthread_mutex_lock(&x->lock);
+			b->result_done(b->result_done_arg, b, t->config, t->run);
+			pthread_mutex_unlock(&x->lock);
+		}
+		if (b->run_done)
+			b->run_done(b->run_done_arg);
 	}
 	return NULL;
 }
@@ -245,10 +330,57 @@ static int write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
+size_t il_sim_result_pack(const struct il_sim_result *r, void **buf)
+{
+	size_t cpus = (size_t)r->ncpus * sizeof(*r->cpu);
+	size_t ms = (size_t)r->metrics.n * sizeof(*r->metrics.m);
+	size_t len = sizeof(*r) + cpus + ms;
+	char *p = malloc(len);
+
+	*buf = p;
+	if (!p)
+		return 0;
+	memcpy(p, r, sizeof(*r));
+	if (cpus)
+		memcpy(p + sizeof(*r), r->cpu, cpus);
+	if (ms)
+		memcpy(p + sizeof(*r) + cpus, r->metrics.m, ms);
+	return len;
+}
+
+int il_sim_result_unpack(const void *buf, size_t len, struct il_sim_result *res)
+{
+	const char *p = buf;
+	struct il_sim_result r;
+
+	if (len < sizeof(r))
+		return -1;
+	memcpy(&r, p, sizeof(r));
+	if (r.ncpus < 0 || r.ncpus > (1 << 20) || r.metrics.n < 0 || r.metrics.n > (1 << 24) ||
+	    r.nstates < 0 || r.nstates > IL_STATE_MAX)
+		return -1;
+	size_t cpus = (size_t)r.ncpus * sizeof(*r.cpu);
+	size_t ms = (size_t)r.metrics.n * sizeof(*r.metrics.m);
+	if (len != sizeof(r) + cpus + ms)
+		return -1;
+	r.cpu = malloc(cpus ? cpus : 1);
+	r.metrics.m = malloc(ms ? ms : 1);
+	if (!r.cpu || !r.metrics.m) {
+		free(r.cpu);
+		free(r.metrics.m);
+		return -1;
+	}
+	memcpy(r.cpu, p + sizeof(r), cpus);
+	memcpy(r.metrics.m, p + sizeof(r) + cpus, ms);
+	r.metrics.cap = r.metrics.n;
+	*res = r;
+	return 0;
+}
+
 /*
- * In the child: run k of configuration c, its result to fd as the bytes of
- * struct il_sim_result, its CPUs' and its metrics' arrays (parent and child
- * are the same program, so the layout is the same), or 'E' and the error.
+ * In the child: run k of configuration c, its result to fd as 'R' and the
+ * bytes of il_sim_result_pack (parent and child are the same program), or
+ * 'E' and the error.
  */
 static void __attribute__((noreturn)) child_run(struct il_sim_batch *b, int c, int k, int fd,
 						struct il_gov_watch *w)
@@ -265,9 +397,9 @@ static void __attribute__((noreturn)) child_run(struct il_sim_batch *b, int c, i
 		_exit(2);
 	}
 	char tag = 'R';
-	if (write_all(fd, &tag, 1) || write_all(fd, res, sizeof(*res)) ||
-	    write_all(fd, res->cpu, (size_t)res->ncpus * sizeof(*res->cpu)) ||
-	    write_all(fd, res->metrics.m, (size_t)res->metrics.n * sizeof(*res->metrics.m)))
+	void *buf;
+	size_t len = il_sim_result_pack(res, &buf);
+	if (!len || write_all(fd, &tag, 1) || write_all(fd, buf, len))
 		_exit(3);
 	_exit(0);
 }
@@ -275,29 +407,9 @@ static void __attribute__((noreturn)) child_run(struct il_sim_batch *b, int c, i
 /* The result a child sent, into res; 0, or -1 when the bytes are not one. */
 static int child_result(const char *buf, size_t len, struct il_sim_result *res)
 {
-	struct il_sim_result r;
-
-	if (len < 1 + sizeof(r) || buf[0] != 'R')
+	if (len < 1 || buf[0] != 'R')
 		return -1;
-	memcpy(&r, buf + 1, sizeof(r));
-	if (r.ncpus < 0 || r.metrics.n < 0)
-		return -1;
-	size_t cpus = (size_t)r.ncpus * sizeof(*r.cpu);
-	size_t ms = (size_t)r.metrics.n * sizeof(*r.metrics.m);
-	if (len != 1 + sizeof(r) + cpus + ms)
-		return -1;
-	r.cpu = malloc(cpus ? cpus : 1);
-	r.metrics.m = malloc(ms ? ms : 1);
-	if (!r.cpu || !r.metrics.m) {
-		free(r.cpu);
-		free(r.metrics.m);
-		return -1;
-	}
-	memcpy(r.cpu, buf + 1 + sizeof(r), cpus);
-	memcpy(r.metrics.m, buf + 1 + sizeof(r) + cpus, ms);
-	r.metrics.cap = r.metrics.n;
-	*res = r;
-	return 0;
+	return il_sim_result_unpack(buf + 1, len - 1, res);
 }
 
 struct child {
@@ -323,6 +435,8 @@ static void child_done(struct il_sim_batch *b, struct child *ch)
 	int v = il_gov_watch_verdict(ch->w, status, name, msg, sizeof(msg));
 	char *f = b->failed[ch->c];
 	if (v == 0 && child_result(ch->buf, ch->len, &b->results[ch->c * b->runs + ch->k]) == 0) {
+		if (b->result_done)
+			b->result_done(b->result_done_arg, b, ch->c, ch->k);
 		if (b->run_done)
 			b->run_done(b->run_done_arg);
 	} else if (!f[0]) {
@@ -414,7 +528,7 @@ static int run_contained(struct il_sim_batch *b, struct il_err *err)
 			if (ch[i].pid)
 				continue;
 			while (next < total && (!b->contained[next / b->runs] ||
-						b->failed[next / b->runs][0]))
+						b->failed[next / b->runs][0] || (b->have && b->have[next])))
 				next++;
 			if (next == total)
 				break;
@@ -468,36 +582,89 @@ out:
 	return r;
 }
 
+int il_sim_batches_run(struct il_sim_batch **bs, int nb, int *failed_batch, struct il_err *err)
+{
+	int r, ntasks, jobs = 1;
+
+	if (failed_batch)
+		*failed_batch = 0;
+	for (int i = 0; i < nb; i++) {
+		if ((r = il_sim_batch_prepare(bs[i], err)) < 0) {
+			if (failed_batch)
+				*failed_batch = i;
+			return r;
+		}
+		if (bs[i]->jobs_run > jobs)
+			jobs = bs[i]->jobs_run;
+	}
+	struct il_sim_task *tasks = il_sim_tasks(bs, nb, &ntasks);
+	if (ntasks < 0)
+		return il_err_set(err, ENOMEM, "out of memory");
+	if (!ntasks) {
+		free(tasks);
+		tasks = NULL;
+	}
+	if (dealer && ntasks) {
+		char (*fail)[256] = calloc((size_t)ntasks, sizeof(*fail));
+		if (!fail) {
+			free(tasks);
+			return il_err_set(err, ENOMEM, "out of memory");
+		}
+		r = dealer->run(dealer->ctx, bs, nb, tasks, ntasks, fail, err);
+		/* a failed run fails its configuration; the first one's message is kept */
+		for (int i = 0; r == -ECHILD && i < ntasks; i++) {
+			struct il_sim_batch *b = bs[tasks[i].batch];
+			if (fail[i][0] && !b->failed[tasks[i].config][0])
+				snprintf(b->failed[tasks[i].config], sizeof(b->failed[0]), "%s", fail[i]);
+		}
+		free(fail);
+		free(tasks);
+		if (r < 0 && r != -ECHILD)
+			return r;
+	} else if (ntasks) {
+		struct batch_ctx x = { .bs = bs, .tasks = tasks, .ntasks = ntasks };
+		pthread_mutex_init(&x.lock, NULL);
+		pthread_t th[256];
+		int started = 0;
+		if (jobs > ntasks)
+			jobs = ntasks;
+		for (int j = 1; j < jobs; j++) {
+			if (pthread_create(&th[started], NULL, worker, &x) != 0)
+				break;
+			started++;
+		}
+		worker(&x);
+		for (int j = 0; j < started; j++)
+			pthread_join(th[j], NULL);
+		pthread_mutex_destroy(&x.lock);
+		free(tasks);
+		if (x.failed) {
+			*err = x.err;
+			if (failed_batch)
+				*failed_batch = x.failed_batch;
+			return -EINVAL;
+		}
+	}
+	for (int i = 0; i < nb; i++) {
+		if ((r = run_contained(bs[i], err)) < 0) {
+			if (failed_batch)
+				*failed_batch = i;
+			return r;
+		}
+	}
+	for (int i = 0; i < nb; i++)
+		for (int c = 0; c < bs[i]->nconfigs; c++)
+			if (bs[i]->failed[c][0]) {
+				if (failed_batch)
+					*failed_batch = i;
+				return il_err_set(err, ECHILD, "%s", bs[i]->failed[c]);
+			}
+	return 0;
+}
+
 int il_sim_batch_run(struct il_sim_batch *b, struct il_err *err)
 {
-	int r = il_sim_batch_prepare(b, err);
-
-	if (r < 0)
-		return r;
-	struct batch_ctx x = { .b = b, .next = 0, .failed = 0 };
-	pthread_mutex_init(&x.lock, NULL);
-	pthread_t th[256];
-	int started = 0;
-	for (int j = 1; j < b->jobs_run; j++) {
-		if (pthread_create(&th[started], NULL, worker, &x) != 0)
-			break;
-		started++;
-	}
-	worker(&x);
-	for (int j = 0; j < started; j++)
-		pthread_join(th[j], NULL);
-	pthread_mutex_destroy(&x.lock);
-	if (x.failed) {
-		*err = x.err;
-		return -EINVAL;
-	}
-	r = run_contained(b, err);
-	if (r < 0)
-		return r;
-	for (int c = 0; c < b->nconfigs; c++)
-		if (b->failed[c][0])
-			return il_err_set(err, ECHILD, "%s", b->failed[c]);
-	return 0;
+	return il_sim_batches_run(&b, 1, NULL, err);
 }
 
 int il_sim_batch_drop_failed(struct il_sim_batch *b)
@@ -511,8 +678,11 @@ int il_sim_batch_drop_failed(struct il_sim_batch *b)
 			continue;
 		}
 		if (n != c) {
-			for (int k = 0; k < b->runs; k++)
+			for (int k = 0; k < b->runs; k++) {
 				b->results[n * b->runs + k] = b->results[c * b->runs + k];
+				if (b->have)
+					b->have[n * b->runs + k] = b->have[c * b->runs + k];
+			}
 			b->machines[n] = b->machines[c];
 			b->configs[n] = b->configs[c];
 			memcpy(b->gov_names[n], b->gov_names[c], sizeof(b->gov_names[n]));

@@ -58,6 +58,11 @@ want "platform capture --" "--name --output --root"
 want "platform show kvm-haltpoll --" "--format --kernel --lines --set"
 [ "$(comp_empty platform)" = "capture show" ] && ok || bad "platform subcommands: $(comp_empty platform)"
 [ "$(comp_empty scenario)" = "list run show" ] && ok || bad "scenario subcommands: $(comp_empty scenario)"
+# batch: its options, a .ini FILE, paths for --resume and --output
+has "batch --" --jobs --resume --output --format --quick --seed
+[ "$(comp_empty batch --format)" = "csv json table" ] && ok || bad "batch --format: $(comp_empty batch --format)"
+want "batch p" "plat.ini"
+want "batch plat.ini --resume r" "r1.json r2.json"
 # choices from the help
 [ "$(comp_empty sim --format)" = "csv json table" ] && ok || bad "sim --format: $(comp_empty sim --format)"
 [ "$(comp_empty doctor --format)" = "json table" ] && ok || bad "doctor --format: $(comp_empty doctor --format)"

@@ -1,0 +1,561 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Runs dealt to MPI ranks (Open MPI; mpirun or Slurm's srun).
+ *
+ * Every rank runs the same command on the same input, so every rank builds
+ * the same batches. When the command runs them (il_sim_batches_run), rank
+ * 0 deals the tasks, longest first, one at a time to whichever rank asks
+ * (dynamic balancing: a rank asks again when it finishes); it also runs
+ * tasks itself between messages. Each rank gathers nothing: it sends each
+ * result (il_sim_result_pack's bytes) to rank 0, which puts it where a
+ * local run would have put it, so the output is the same bytes as with
+ * --jobs 1. The other ranks then exit; rank 0 writes the output.
+ *
+ * Each run is in a child process of its rank, so a run that crashes (or
+ * that IDLELAB_TEST_ABORT_SEED aborts, for the tests) fails that run only:
+ * rank 0 names it by configuration and seed, the rest are written and the
+ * exit status is 1. A rank that is killed (IDLELAB_TEST_KILL_RANK_SEED, for
+ * the tests) ends the job: mpirun and srun stop every rank. Rank 0, if
+ * SIGTERM reaches it first, says which runs the ranks were running; the
+ * partial results file (--resume) keeps every gathered run and which rank
+ * each run in flight was dealt to, and the resumed batch names those.
+ *
+ * Waiting is done by polling with 1 ms sleeps, not in blocking MPI calls,
+ * which spin: the ranks share the machine with the runs.
+ */
+#include <errno.h>
+#include <mpi.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <fcntl.h>
+
+#include "dist.h"
+#include "launch.h"
+#include "idlelab/platform.h"
+#include "idlelab/workload.h"
+
+enum { TAG_READY = 1, TAG_RESULT, TAG_TASK, TAG_STOP };
+
+static int rank, size = 1;
+static bool joined;      /* MPI_Init done */
+static bool dealt;       /* the workers have left (after the first deal) */
+
+int il_dist_rank(void)
+{
+	return rank;
+}
+
+int il_dist_size(void)
+{
+	return size;
+}
+
+static void nap(void)
+{
+	struct timespec ts = { 0, 1000000 };
+	nanosleep(&ts, NULL);
+}
+
+/* At exit: wait (sleeping, not spinning) until every rank is at its exit, then leave MPI. */
+static void leave(void)
+{
+	int done = 0, fin = 0;
+	MPI_Request rq;
+
+	MPI_Finalized(&fin);
+	if (!joined || fin)
+		return;
+	fflush(NULL);
+	/*
+	 * Rank 0 leaving without having dealt (an error before the runs, or
+	 * every run read from the partial file): the others may be waiting
+	 * for a task. A stop each; a rank that is not waiting leaves it unread.
+	 */
+	if (rank == 0 && !dealt)
+		for (int r = 1; r < size; r++)
+			MPI_Send(NULL, 0, MPI_BYTE, r, TAG_STOP, MPI_COMM_WORLD);
+	MPI_Ibarrier(MPI_COMM_WORLD, &rq);
+	while (!done) {
+		MPI_Test(&rq, &done, MPI_STATUS_IGNORE);
+		if (!done)
+			nap();
+	}
+	MPI_Finalize();
+}
+
+/* ------------------------------------------------------------------ one run in a child */
+
+struct child {
+	pid_t pid;
+	int fd;
+	int task;                     /* rank 0: index into tasks */
+	int batch, config, run;
+	char *buf;
+	size_t len, cap;
+};
+
+static int write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n) {
+		ssize_t w = write(fd, c, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static uint64_t task_seed(const struct il_sim_batch *b, int k)
+{
+	return b->params.seed + (uint64_t)k;
+}
+
+static void __attribute__((noreturn)) child_main(struct il_sim_batch *b, int c, int k, int fd)
+{
+	struct il_err err;
+	const char *abort_seed = getenv("IDLELAB_TEST_ABORT_SEED");
+
+	/* for the tests only: this run dies as a crash would (docs/batch.md) */
+	if (abort_seed && strtoull(abort_seed, NULL, 10) == task_seed(b, k) && *abort_seed) {
+		signal(SIGABRT, SIG_DFL);
+		abort();
+	}
+	il_err_clear(&err);
+	if (il_sim_batch_run_one(b, c, k, &err) < 0) {
+		char tag = 'E';
+		char msg[IL_ERR_MSG_MAX + IL_ERR_FILE_MAX + 32];
+		il_err_format(&err, msg, sizeof(msg));
+		write_all(fd, &tag, 1);
+		write_all(fd, msg, strlen(msg) + 1);
+		_exit(2);
+	}
+	void *buf;
+	size_t len = il_sim_result_pack(&b->results[c * b->runs + k], &buf);
+	char tag = 'R';
+	if (!len || write_all(fd, &tag, 1) || write_all(fd, buf, len))
+		_exit(3);
+	_exit(0);
+}
+
+static int child_start(struct child *ch, struct il_sim_batch *const *bs, int bi, int c, int k)
+{
+	int fds[2];
+
+	if (pipe(fds) < 0)
+		return -1;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		child_main(bs[bi], c, k, fds[1]);
+	}
+	close(fds[1]);
+	ch->pid = pid;
+	ch->fd = fds[0];
+	ch->batch = bi;
+	ch->config = c;
+	ch->run = k;
+	ch->len = 0;
+	return 0;
+}
+
+/* Read what the child sent; 1 at its end, 0 for more. */
+static int child_read(struct child *ch)
+{
+	if (ch->cap - ch->len < 65536) {
+		size_t cap = ch->cap ? ch->cap * 2 : 262144;
+		char *n = realloc(ch->buf, cap);
+		if (!n)
+			return 1;
+		ch->buf = n;
+		ch->cap = cap;
+	}
+	ssize_t r = read(ch->fd, ch->buf + ch->len, ch->cap - ch->len);
+	if (r < 0)
+		return errno == EINTR ? 0 : 1;
+	if (r == 0)
+		return 1;
+	ch->len += (size_t)r;
+	return 0;
+}
+
+/*
+ * The child has ended: 0 with its result's bytes at buf + 1, or -1 with
+ * why it failed in msg, naming the run by configuration and seed.
+ */
+static int child_end(struct child *ch, struct il_sim_batch *const *bs, int on_rank, char *msg,
+		     size_t msize)
+{
+	int status = 0;
+	const struct il_sim_batch *b = bs[ch->batch];
+
+	close(ch->fd);
+	while (waitpid(ch->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	ch->pid = 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && ch->len > 1 && ch->buf[0] == 'R')
+		return 0;
+	char why[300];
+	if (WIFSIGNALED(status))
+		snprintf(why, sizeof(why), "killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else if (ch->len > 1 && ch->buf[0] == 'E')
+		snprintf(why, sizeof(why), "%.*s", (int)(ch->len - 1 < 290 ? ch->len - 1 : 290), ch->buf + 1);
+	else
+		snprintf(why, sizeof(why), "ended with status %d and no result",
+			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	snprintf(msg, msize, "%.80s%s%.96s on %.64s, %.32s: run %d (seed %llu) on rank %d: %.200s",
+		 b->label ? b->label : "", b->label ? ": governor " : "governor ",
+		 b->gov_names[ch->config], b->platform->name, b->wl->name, ch->run + 1,
+		 (unsigned long long)task_seed(b, ch->run), on_rank, why);
+	return -1;
+}
+
+/* For the tests only: the rank dealt run k with IDLELAB_TEST_KILL_RANK_SEED dies (docs/batch.md). */
+static void kill_test(const struct il_sim_batch *b, int k)
+{
+	const char *seed = getenv("IDLELAB_TEST_KILL_RANK_SEED");
+
+	if (seed && *seed && strtoull(seed, NULL, 10) == task_seed(b, k))
+		raise(SIGKILL);
+}
+
+/* ------------------------------------------------------------------ the ranks other than 0 */
+
+struct ready {
+	int32_t nb, runs;
+	uint32_t result_size;
+};
+
+static int count_runs(struct il_sim_batch *const *bs, int nb)
+{
+	int n = 0;
+	for (int i = 0; i < nb; i++)
+		n += bs[i]->nconfigs * bs[i]->runs;
+	return n;
+}
+
+/* Wait for a message from rank 0, sleeping between looks. */
+static void wait_probe(int src, MPI_Status *st)
+{
+	int flag = 0;
+	for (;;) {
+		MPI_Iprobe(src, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, st);
+		if (flag)
+			return;
+		nap();
+	}
+}
+
+static void __attribute__((noreturn)) work(struct il_sim_batch *const *bs, int nb)
+{
+	struct ready rd = { nb, count_runs(bs, nb), (uint32_t)sizeof(struct il_sim_result) };
+	struct child ch;
+
+	memset(&ch, 0, sizeof(ch));
+	MPI_Send(&rd, sizeof(rd), MPI_BYTE, 0, TAG_READY, MPI_COMM_WORLD);
+	for (;;) {
+		MPI_Status st;
+		int32_t t[3];
+		wait_probe(0, &st);
+		if (st.MPI_TAG == TAG_STOP) {
+			MPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_STOP, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			break;
+		}
+		MPI_Recv(t, sizeof(t), MPI_BYTE, 0, TAG_TASK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		if (t[0] >= 0 && t[0] < nb)
+			kill_test(bs[t[0]], t[2]);
+		/* the header: the task, then 'R' and the result or 'F' and a message */
+		char msg[512];
+		int ok = t[0] >= 0 && t[0] < nb && t[1] >= 0 && t[1] < bs[t[0]]->nconfigs && t[2] >= 0 &&
+			 t[2] < bs[t[0]]->runs;
+		if (!ok) {
+			snprintf(msg, sizeof(msg), "rank %d: no task %d/%d/%d", rank, t[0], t[1], t[2]);
+		} else if (child_start(&ch, bs, t[0], t[1], t[2]) < 0) {
+			snprintf(msg, sizeof(msg), "rank %d: cannot start a run: %s", rank, strerror(errno));
+			ok = 0;
+		} else {
+			while (!child_read(&ch))
+				;
+			ok = child_end(&ch, bs, rank, msg, sizeof(msg)) == 0;
+		}
+		size_t body = ok ? ch.len : strlen(msg) + 2;
+		char *out = malloc(sizeof(t) + body);
+		if (!out)
+			MPI_Abort(MPI_COMM_WORLD, 1);
+		memcpy(out, t, sizeof(t));
+		if (ok) {
+			memcpy(out + sizeof(t), ch.buf, ch.len);
+		} else {
+			out[sizeof(t)] = 'F';
+			memcpy(out + sizeof(t) + 1, msg, strlen(msg) + 1);
+		}
+		/* a result is large (sent when rank 0 takes it): wait for that napping, not spinning */
+		MPI_Request rq;
+		int sent = 0;
+		MPI_Isend(out, (int)(sizeof(t) + body), MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD, &rq);
+		for (MPI_Test(&rq, &sent, MPI_STATUS_IGNORE); !sent; MPI_Test(&rq, &sent, MPI_STATUS_IGNORE))
+			nap();
+		free(out);
+	}
+	free(ch.buf);
+	exit(0);
+}
+
+/* ------------------------------------------------------------------ rank 0 */
+
+static volatile sig_atomic_t stopped_by;
+
+static void on_term(int sig)
+{
+	stopped_by = sig;
+}
+
+struct deal {
+	struct il_sim_batch *const *bs;
+	int nb;
+	const struct il_sim_task *tasks;
+	int n;
+	int *slot;                    /* task index by (batch, config, run): off[batch] + c * runs + k */
+	int *off;
+	char (*fail)[256];
+	int done, failed;
+};
+
+static void gathered(struct deal *d, int ti, const char *bytes, size_t len, const char *why)
+{
+	const struct il_sim_task *t = &d->tasks[ti];
+	struct il_sim_batch *b = d->bs[t->batch];
+	struct il_sim_result *res = &b->results[t->config * b->runs + t->run];
+
+	d->done++;
+	if (why) {
+		snprintf(d->fail[ti], sizeof(d->fail[0]), "%s", why);
+		d->failed++;
+		return;
+	}
+	if (il_sim_result_unpack(bytes, len, res) < 0) {
+		snprintf(d->fail[ti], sizeof(d->fail[0]), "governor %.96s: run %d: the result that came "
+			 "back is not one", b->gov_names[t->config], t->run + 1);
+		d->failed++;
+		return;
+	}
+	if (b->result_done)
+		b->result_done(b->result_done_arg, b, t->config, t->run);
+	if (b->run_done)
+		b->run_done(b->run_done_arg);
+}
+
+static void note_dealt(const struct deal *d, int ti, int where)
+{
+	const struct il_sim_task *t = &d->tasks[ti];
+	struct il_sim_batch *b = d->bs[t->batch];
+
+	if (b->run_dealt)
+		b->run_dealt(b->result_done_arg, b, t->config, t->run, where);
+}
+
+static void send_task(const struct deal *d, int ti, int dest)
+{
+	const struct il_sim_task *t = &d->tasks[ti];
+	int32_t m[3] = { t->batch, t->config, t->run };
+
+	note_dealt(d, ti, dest);
+	MPI_Send(m, sizeof(m), MPI_BYTE, dest, TAG_TASK, MPI_COMM_WORLD);
+}
+
+static void report_stop(const struct deal *d, const int *holding, const struct child *ch)
+{
+	fprintf(stderr, "idlelab: stopped by signal %d with %d of %d runs gathered\n", (int)stopped_by,
+		d->done, d->n);
+	for (int r = 0; r < size; r++) {
+		int ti = r == 0 ? (ch->pid ? ch->task : -1) : holding[r];
+		if (ti < 0)
+			continue;
+		const struct il_sim_task *t = &d->tasks[ti];
+		const struct il_sim_batch *b = d->bs[t->batch];
+		fprintf(stderr, "idlelab: rank %d was running %s%sgovernor %s on %s, %s: run %d (seed %llu)\n",
+			r, b->label ? b->label : "", b->label ? ": " : "", b->gov_names[t->config],
+			b->platform->name, b->wl->name, t->run + 1,
+			(unsigned long long)task_seed(b, t->run));
+	}
+}
+
+static int deal_run(void *ctx, struct il_sim_batch *const *bs, int nb, const struct il_sim_task *tasks,
+		    int n, char (*fail)[256], struct il_err *err)
+{
+	(void)ctx;
+	if (rank != 0)
+		work(bs, nb);
+
+	struct deal d = { .bs = bs, .nb = nb, .tasks = tasks, .n = n, .fail = fail };
+	int workers = dealt ? 0 : size - 1, stopped = 0, next = 0;
+	int *holding = calloc((size_t)size, sizeof(*holding));
+	d.off = calloc((size_t)nb + 1, sizeof(*d.off));
+	for (int i = 0; i < nb; i++)
+		d.off[i + 1] = d.off[i] + bs[i]->nconfigs * bs[i]->runs;
+	d.slot = malloc((size_t)(d.off[nb] ? d.off[nb] : 1) * sizeof(*d.slot));
+	if (!holding || !d.off || !d.slot) {
+		free(holding);
+		free(d.off);
+		free(d.slot);
+		return il_err_set(err, ENOMEM, "out of memory");
+	}
+	for (int i = 0; i < d.off[nb]; i++)
+		d.slot[i] = -1;
+	for (int i = 0; i < n; i++)
+		d.slot[d.off[tasks[i].batch] + tasks[i].config * bs[tasks[i].batch]->runs + tasks[i].run] = i;
+	for (int r = 0; r < size; r++)
+		holding[r] = -1;
+	dealt = true;
+
+	struct sigaction sa, old_term, old_int;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_term;
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGINT, &sa, &old_int);
+	struct child ch;
+	memset(&ch, 0, sizeof(ch));
+	int r = 0;
+	while (d.done < n || stopped < workers) {
+		if (stopped_by) {
+			report_stop(&d, holding, &ch);
+			if (ch.pid)
+				kill(ch.pid, SIGKILL);
+			fflush(NULL);
+			_exit(128 + (int)stopped_by);
+		}
+		/* rank 0's own run: taken when nothing else is waiting for it */
+		if (!ch.pid && next < n) {
+			const struct il_sim_task *t = &tasks[next];
+			if (child_start(&ch, bs, t->batch, t->config, t->run) == 0) {
+				note_dealt(&d, next, 0);
+				ch.task = next++;
+				kill_test(bs[t->batch], t->run);
+			}
+		}
+		bool busy = false;
+		if (ch.pid) {
+			struct pollfd pf = { .fd = ch.fd, .events = POLLIN };
+			if (poll(&pf, 1, 1) > 0 && child_read(&ch)) {
+				char msg[512];
+				int e = child_end(&ch, bs, 0, msg, sizeof(msg));
+				gathered(&d, ch.task, ch.buf + 1, ch.len - 1, e ? msg : NULL);
+			}
+			busy = true;
+		}
+		for (;;) {
+			int flag = 0, count = 0;
+			MPI_Status st;
+			MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+			if (!flag)
+				break;
+			busy = true;
+			MPI_Get_count(&st, MPI_BYTE, &count);
+			char *buf = malloc((size_t)(count > 0 ? count : 1));
+			if (!buf)
+				MPI_Abort(MPI_COMM_WORLD, 1);
+			int src = st.MPI_SOURCE;
+			MPI_Recv(buf, count, MPI_BYTE, src, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			if (st.MPI_TAG == TAG_READY) {
+				struct ready rd = { -1, -1, 0 };
+				if (count == (int)sizeof(rd))
+					memcpy(&rd, buf, sizeof(rd));
+				if (count != (int)sizeof(rd) || rd.nb != nb || rd.runs != d.off[nb] ||
+				    rd.result_size != sizeof(struct il_sim_result)) {
+					fprintf(stderr, "idlelab: rank %d has other runs than rank 0 (%d batches, "
+						"%d runs against %d, %d): every rank must run the same command "
+						"and idlelab\n", src, rd.nb, rd.runs, nb, d.off[nb]);
+					MPI_Abort(MPI_COMM_WORLD, 1);
+				}
+			} else if (st.MPI_TAG == TAG_RESULT && count >= 13) {
+				int32_t t[3];
+				memcpy(t, buf, sizeof(t));
+				int ti = t[0] >= 0 && t[0] < nb && t[1] >= 0 && t[1] < bs[t[0]]->nconfigs &&
+					 t[2] >= 0 && t[2] < bs[t[0]]->runs ?
+					 d.slot[d.off[t[0]] + t[1] * bs[t[0]]->runs + t[2]] : -1;
+				if (ti < 0 || ti != holding[src]) {
+					fprintf(stderr, "idlelab: rank %d sent a result rank 0 did not ask for\n", src);
+					MPI_Abort(MPI_COMM_WORLD, 1);
+				}
+				holding[src] = -1;
+				if (buf[sizeof(t)] == 'R') {
+					gathered(&d, ti, buf + sizeof(t) + 1, (size_t)count - sizeof(t) - 1, NULL);
+				} else {
+					buf[count - 1] = '\0'; /* the message ends in its NUL */
+					gathered(&d, ti, NULL, 0, buf + sizeof(t) + 1);
+				}
+			}
+			free(buf);
+			if (next < n) {
+				holding[src] = next;
+				send_task(&d, next++, src);
+			} else {
+				MPI_Send(NULL, 0, MPI_BYTE, src, TAG_STOP, MPI_COMM_WORLD);
+				stopped++;
+			}
+		}
+		if (!busy)
+			nap();
+	}
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGINT, &old_int, NULL);
+	free(ch.buf);
+	if (d.failed)
+		r = il_err_set(err, ECHILD, "%d run%s failed", d.failed, d.failed > 1 ? "s" : "");
+	free(holding);
+	free(d.off);
+	free(d.slot);
+	return r ? -ECHILD : 0;
+}
+
+static const struct il_sim_dealer mpi_dealer = { deal_run, NULL };
+
+void il_dist_init(int *argc, char ***argv)
+{
+	int lrank, lsize;
+
+	if (!il_launch_env(&lrank, &lsize))
+		return;
+	if (MPI_Init(argc, argv) != MPI_SUCCESS) {
+		fprintf(stderr, "idlelab: MPI_Init failed\n");
+		exit(1);
+	}
+	joined = true;
+	atexit(leave);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	if (size == 1 && lsize > 1) {
+		/* srun without PMI: every task is a world of its own */
+		if (lrank > 0)
+			exit(0);
+		fprintf(stderr, "idlelab: the launcher started %d tasks but MPI sees only this one "
+			"(srun needs --mpi=pmix): rank 0 runs everything\n", lsize);
+	}
+	if (rank > 0 && !getenv("IDLELAB_MPI_VERBOSE")) {
+		int fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+			close(fd);
+		}
+	}
+	if (size > 1)
+		il_sim_set_dealer(&mpi_dealer);
+}

@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# idlelab batch on threads: the file's errors by FILE:LINE, each configuration's
+# output the same as idlelab sim's, --jobs not changing a byte, --resume from a
+# partial results file cut anywhere giving the same output (and sim's and
+# scenario run's --resume).
+. "$SRCDIR/tests/cli/lib.sh"
+small=$SRCDIR/tests/fixtures/batch/small.ini
+one=$SRCDIR/tests/fixtures/batch/one.ini
+
+# usage
+expect_exit 2 "$IDLELAB" batch
+expect_err "a batch FILE is needed"
+expect_exit 2 "$IDLELAB" batch "$small" --jobs 0
+expect_exit 2 "$IDLELAB" batch "$small" --format xml
+expect_exit 1 "$IDLELAB" batch "$TMP/none.ini"
+
+# the file's errors name FILE:LINE
+badfile() { printf '%s\n' "$@" >"$TMP/bad.ini"; }
+badfile '[scenario]' 'name = x'
+expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
+expect_err "bad.ini:1: unknown section [scenario] (known in a batch file: batch, config.ID)"
+badfile '[config.a]' 'workload = sleep-sweep' 'runs = 2' 'duration = 1s' 'colour = red'
+expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
+expect_err "bad.ini:5: [config.a]: unknown key 'colour'"
+badfile '[config.a]' 'workload = sleep-sweep' 'duration = 1s'
+expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
+expect_err "bad.ini:1: [config.a] has no 'runs'"
+badfile '[config.a]' 'workload = sleep-sweep' 'runs = 2' 'duration = 1s' 'seed = -3'
+expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
+expect_err "bad.ini:5: seed: '-3' is not an unsigned integer"
+badfile '[batch]' 'seed = x' '[config.a]' 'workload = sleep-sweep' 'runs = 2' 'duration = 1s'
+expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
+expect_err "bad.ini:2: seed: 'x' is not an unsigned integer"
+badfile '[batch]' 'platform = kvm-haltpoll'
+expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
+expect_err "no [config.ID] section"
+badfile '[config.a]' 'workload = sleep-sweep' 'runs = 2' 'duration = 1s' 'platform = no-such'
+expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
+expect_err "bad.ini:1: platform"
+expect_err "no-such"
+[ ! -s "$TMP/out" ] && ok || bad "an error left output"
+
+# one configuration: the same bytes as idlelab sim with its options
+expect_exit 0 "$IDLELAB" sim --governor teo --wl-opt loops=20 --runs 2 --duration 300ms --jobs 1 \
+	--format json
+{ echo '['; cat "$TMP/out"; echo ']'; } >"$TMP/sim.json"
+expect_exit 0 "$IDLELAB" batch "$one" --jobs 1 --format json
+expect_same "$TMP/sim.json"
+expect_exit 0 "$IDLELAB" sim --governor teo --wl-opt loops=20 --runs 2 --duration 300ms --jobs 1 \
+	--format csv
+cp "$TMP/out" "$TMP/sim.csv"
+expect_exit 0 "$IDLELAB" batch "$one" --format csv
+expect_same "$TMP/sim.csv"
+
+# several: --jobs changes no byte; the table heads each configuration
+expect_exit 0 "$IDLELAB" batch "$small" --jobs 1 --format json --quiet
+cp "$TMP/out" "$TMP/j1.json"
+grep -c '"idlelab": "sim"' "$TMP/j1.json" | grep -qx 3 && ok || bad "not 3 results in the array"
+expect_exit 0 "$IDLELAB" batch "$small" --jobs 2 --format json
+expect_same "$TMP/j1.json"
+expect_exit 0 "$IDLELAB" batch "$small" --jobs 2
+expect_out "== menu-rr: menu, request-response on a Skylake client =="
+expect_out "== teo-sweep: teo-sweep =="
+# a seed of its own ([config] seed = 7) wins over --seed; the others take --seed
+expect_exit 0 "$IDLELAB" batch "$small" --seed 5 --format json
+grep -c '"seed": 1,' "$TMP/out" | grep -qx 2 && ok || bad "[batch] seed not the default"
+
+# --resume: the full run's partial file, cut at any length (in its header too), resumes to
+# the same bytes
+expect_exit 0 "$IDLELAB" batch "$small" --jobs 2 --format json --resume "$TMP/p"
+expect_same "$TMP/j1.json"
+size=$(stat -c %s "$TMP/p")
+for cut in 40 $((size / 3)) $((size / 2 + 17)) $((size - 9)); do
+	head -c "$cut" "$TMP/p" >"$TMP/q"
+	expect_exit 0 "$IDLELAB" batch "$small" --jobs 2 --format json --resume "$TMP/q"
+	expect_same "$TMP/j1.json"
+done
+# a whole file: nothing runs
+expect_exit 0 "$IDLELAB" batch "$small" --format json --resume "$TMP/p" --progress
+expect_err "8 of 8 runs from"
+expect_err "0 to run"
+expect_same "$TMP/j1.json"
+# partial results of other runs, or not one, are refused before anything runs
+expect_exit 1 "$IDLELAB" batch "$small" --seed 3 --format json --resume "$TMP/p"
+expect_err "the partial results of other runs"
+echo hello >"$TMP/h"
+expect_exit 1 "$IDLELAB" batch "$small" --resume "$TMP/h"
+expect_err "not a partial results file"
+
+# sim and scenario run resume the same way
+simargs=(--governor menu --governor teo --wl-opt loops=20 --runs 3 --duration 300ms --format json)
+expect_exit 0 "$IDLELAB" sim "${simargs[@]}" --jobs 1
+cp "$TMP/out" "$TMP/sim3.json"
+expect_exit 0 "$IDLELAB" sim "${simargs[@]}" --jobs 2 --resume "$TMP/sp"
+expect_same "$TMP/sim3.json"
+head -c $(($(stat -c %s "$TMP/sp") / 2)) "$TMP/sp" >"$TMP/sq"
+expect_exit 0 "$IDLELAB" sim "${simargs[@]}" --jobs 2 --resume "$TMP/sq" --quiet
+expect_err "runs from"
+expect_same "$TMP/sim3.json"
+expect_exit 1 "$IDLELAB" sim "${simargs[@]}" --seed 9 --resume "$TMP/sp"
+expect_err "the partial results of other runs"
+tiny=$SRCDIR/tests/fixtures/scenario/tiny.ini
+untimed() { grep -v -e '"wall_s"' -e '"cpu_s"' "$1"; }
+expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --jobs 1 --format json --quiet
+untimed "$TMP/out" >"$TMP/scn.json"
+expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --format json --quiet --resume "$TMP/cp"
+head -c $(($(stat -c %s "$TMP/cp") / 2)) "$TMP/cp" >"$TMP/cq"
+expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --format json --resume "$TMP/cq" --quiet
+expect_err "runs from"
+untimed "$TMP/out" | cmp -s - "$TMP/scn.json" && ok || bad "scenario run --resume differs"
+expect_exit 1 "$IDLELAB" scenario run "$tiny" --format json --resume "$TMP/cp" --quiet
+expect_err "the partial results of other runs"
+finish

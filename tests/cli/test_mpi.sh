@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Runs dealt to MPI ranks: mpirun -np 2 and -np 3 (oversubscribed on a
+# 2-core machine) write the bytes --jobs 1 writes for batch, sim and
+# scenario run; a run that dies (IDLELAB_TEST_ABORT_SEED, for tests only)
+# is named by configuration and seed and the rest is written; an
+# interrupted batch resumes under MPI to the same bytes. Skipped (77)
+# where idlelab is built without MPI or mpirun is missing.
+. "$SRCDIR/tests/cli/lib.sh"
+if [ "${IDLELAB_MPI:-0}" != 1 ]; then
+	echo "SKIP: idlelab built without MPI (meson option mpi; libopenmpi-dev)"
+	exit 77
+fi
+if ! command -v mpirun >/dev/null; then
+	echo "SKIP: no mpirun (openmpi-bin)"
+	exit 77
+fi
+# mpirun refuses root without these; a single node, no ssh
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_plm_rsh_agent=
+# under ASan: the MPI library's own allocations at exit are not ours to check
+export ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"
+small=$SRCDIR/tests/fixtures/batch/small.ini
+tiny=$SRCDIR/tests/fixtures/scenario/tiny.ini
+mpi2() { mpirun -np 2 "$@"; }
+mpi3() { mpirun -np 3 --oversubscribe "$@"; }
+
+expect_exit 0 "$IDLELAB" batch "$small" --jobs 1 --format json --quiet
+cp "$TMP/out" "$TMP/j1.json"
+expect_exit 0 "$IDLELAB" sim --governor menu --governor teo --wl-opt loops=20 --runs 4 \
+	--duration 300ms --jobs 1 --format json --quiet
+cp "$TMP/out" "$TMP/sim1.json"
+# the report's wall_s and cpu_s are timings of this process
+untimed() { grep -v -e '"wall_s"' -e '"cpu_s"' "$1"; }
+expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --jobs 1 --format json --quiet
+untimed "$TMP/out" >"$TMP/scn1.json"
+for np in mpi2 mpi3; do
+	expect_exit 0 $np "$IDLELAB" batch "$small" --format json --quiet
+	expect_same "$TMP/j1.json"
+	expect_exit 0 $np "$IDLELAB" batch "$small" --format csv --output "$TMP/b.csv" --quiet
+	"$IDLELAB" batch "$small" --format csv --quiet | cmp -s - "$TMP/b.csv" && ok ||
+		bad "$np: batch --format csv --output differs"
+	expect_exit 0 $np "$IDLELAB" sim --governor menu --governor teo --wl-opt loops=20 --runs 4 \
+		--duration 300ms --format json --quiet
+	expect_same "$TMP/sim1.json"
+	expect_exit 0 $np "$IDLELAB" scenario run "$tiny" --quick --format json --quiet
+	untimed "$TMP/out" | cmp -s - "$TMP/scn1.json" && ok || bad "$np: scenario run differs"
+	grep -q '"wall_s"' "$TMP/out" && ok || bad "$np: the filter took nothing out"
+done
+
+# rank 0 stopping before it deals (a bad partial file only it reads; every run already in
+# the partial file) lets the others go: no hang
+echo hello >"$TMP/h"
+expect_exit 1 timeout 60 mpirun -np 3 --oversubscribe "$IDLELAB" batch "$small" --resume "$TMP/h"
+expect_err "not a partial results file"
+expect_exit 0 "$IDLELAB" batch "$small" --format json --resume "$TMP/whole" --quiet
+expect_exit 0 timeout 60 mpirun -np 2 "$IDLELAB" batch "$small" --format json --resume "$TMP/whole"
+expect_err "8 of 8 runs from"
+expect_same "$TMP/j1.json"
+
+# a run that dies: named by configuration and seed, the other configurations written, exit 1
+expect_exit 1 mpirun -np 3 --oversubscribe -x IDLELAB_TEST_ABORT_SEED=2 "$IDLELAB" batch "$small" \
+	--format json --output "$TMP/f.json" --quiet
+expect_err "menu-sweep: governor menu@6.18 on kvm-haltpoll, sleep-sweep: run 2 (seed 2)"
+expect_err "teo-sweep: governor teo@6.18 on kvm-haltpoll, sleep-sweep: run 2 (seed 2)"
+expect_err "killed by signal 6"
+expect_err "2 configurations left out"
+grep -c '"idlelab": "sim"' "$TMP/f.json" | grep -qx 1 && ok || bad "the run that did not fail is not written"
+grep -q '"platform": "intel-skylake-client"' "$TMP/f.json" && ok || bad "menu-rr missing"
+
+# resume: the runs that finished before the failure are kept; the rerun runs only the others
+expect_exit 1 mpirun -np 2 -x IDLELAB_TEST_ABORT_SEED=3 "$IDLELAB" batch "$small" --format json \
+	--resume "$TMP/p" --quiet
+expect_err "run 3 (seed 3)"
+expect_exit 0 mpi3 "$IDLELAB" batch "$small" --format json --resume "$TMP/p"
+expect_err "6 of 8 runs from"
+expect_same "$TMP/j1.json"
+# a rank that dies (IDLELAB_TEST_KILL_RANK_SEED: the rank dealt seed 2 is killed): mpirun
+# ends the job; the partial file has what was gathered and where the runs in flight were,
+# and the resumed batch names the one that was on the dead rank
+rm -f "$TMP/k"
+expect_exit 137 mpirun -np 3 --oversubscribe -x IDLELAB_TEST_KILL_RANK_SEED=2 "$IDLELAB" batch \
+	"$small" --format json --resume "$TMP/k" --quiet
+grep -q "exited on signal 9" "$TMP/err" && ok || bad "mpirun did not name the rank"
+expect_exit 0 mpi3 "$IDLELAB" batch "$small" --format json --resume "$TMP/k" --quiet
+expect_err "menu-sweep: governor menu@6.18 on kvm-haltpoll, sleep-sweep: run 2 (seed 2) was running on rank"
+expect_err "when the batch stopped; it runs again"
+expect_same "$TMP/j1.json"
+# and a partial file cut short, resumed on 2 ranks
+head -c 100000 "$TMP/p" >"$TMP/q"
+expect_exit 0 mpi2 "$IDLELAB" batch "$small" --format json --resume "$TMP/q" --quiet
+expect_same "$TMP/j1.json"
+finish
