@@ -250,6 +250,10 @@ struct il_sim_result {
 	int64_t freq_ns[64];               /* package-time at each frequency, summed over packages */
 	double energy_j;
 	bool energy_known;                 /* platform has a power model */
+	/* summed over the CPUs: */
+	int64_t halted_ns;                 /* in a non-polling state until the hardware is up again */
+	int64_t shared_read_ns;            /* in exit-path reads of a shared device (waits included) */
+	uint64_t shared_reads;             /* such reads completed */
 	struct il_metrics metrics;         /* engine and workload metrics */
 };
 

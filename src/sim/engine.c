@@ -360,6 +360,7 @@ static void idle_entry_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	c->ipi_pending = false;
 	c->by_limit = false;
 	c->post_ns = 0;
+	c->up_t = -1;
 	c->periods++;
 	if (st->transition_j > 0)
 		c->energy_j += st->transition_j;
@@ -392,6 +393,7 @@ static void hw_wake(struct il_sim *s, struct sim_cpu *c, int64_t now, int64_t t)
 	const struct il_state *st = &s->drv->states[c->idx];
 	int64_t up = t + exit_sample(s, st);
 
+	c->up_t = up;
 	c->exiting = true;
 	mode_set(s, c, M_STATE, now);
 	if (st->exit_path_shared) {
@@ -463,6 +465,13 @@ static void idle_exit(struct il_sim *s, struct sim_cpu *c, int64_t now)
 		c->do_idle_got_tick = c->got_tick_latch;
 		c->got_tick_latch = false;
 	}
+	int64_t halted, read;
+	sim_halt_span(s, c, now, &halted, &read);
+	c->halted_ns += halted;
+	c->shared_read_ns += read;
+	if (c->up_t >= 0 && s->drv->states[c->idx].exit_path_shared && now > s->measure_t)
+		c->shared_reads++;
+	c->up_t = -1;
 	if (c->prewarm_ns) {
 		/* the governor saw it all; the counters only what followed the warm-up */
 		c->dev.states_usage[c->path == PATH_FORCE_POLL ? 0 : c->idx].time_ns -=
@@ -587,6 +596,8 @@ static void warmup_end(struct il_sim *s, int64_t now)
 		c->util_busy_mark -= c->busy_ns;   /* the utilisation goes on */
 		c->idle_ns = c->busy_ns = 0;
 		c->aborted = c->periods = c->tick_stops = 0;
+		c->halted_ns = c->shared_read_ns = 0;
+		c->shared_reads = 0;
 		c->energy_j = 0;
 	}
 	for (int k = 0; k < s->npkgs; k++)

@@ -26,6 +26,35 @@ void sim_flush_accounting(struct il_sim *s, int64_t end)
 	sim_power_finish(s, end);
 }
 
+/* The part of [a, b) after the warm-up's end. */
+static int64_t span_measured(const struct il_sim *s, int64_t a, int64_t b)
+{
+	if (a < s->measure_t)
+		a = s->measure_t;
+	return b > a ? b - a : 0;
+}
+
+/*
+ * c's residency in a physical state, from ->enter to now:
+ * halted until its hardware was up again, then its exit path; a shared
+ * exit path (the PM-timer read) is counted apart, waiting and served, as
+ * a profiler that samples cycles sees it: on the read's instruction.
+ * Only what followed the warm-up counts.
+ */
+void sim_halt_span(const struct il_sim *s, const struct sim_cpu *c, int64_t now, int64_t *halted,
+		   int64_t *read)
+{
+	*halted = *read = 0;
+	/* a polling state (or idle=poll) is not halted: the CPU spins */
+	if (!c->in_idle || c->mode != M_STATE || c->path == PATH_FORCE_POLL ||
+	    s->st_lvl[c->idx] == 0)
+		return;
+	int64_t up = c->up_t >= 0 && c->up_t < now ? c->up_t : now;
+	*halted = span_measured(s, c->t_start, up);
+	if (c->up_t >= 0 && s->drv->states[c->idx].exit_path_shared)
+		*read = span_measured(s, up, now);
+}
+
 static double pct(double a, double b)
 {
 	return b > 0 ? 100 * a / b : 0;
@@ -119,6 +148,23 @@ static void engine_metrics(const struct il_sim_result *r, struct il_metrics *ms)
 			il_metric_add(ms, row, "entries", "", IL_BETTER_NONE, false, (double)n);
 		}
 	}
+	/*
+	 * A shared exit path (acpi_idle's PM-timer read): the reads, their mean
+	 * time (waiting and served) and their share of the time the CPUs were
+	 * not halted, which is what a profiler that samples cycles (IBS, perf
+	 * cycles) attributes to the read's instruction.
+	 */
+	bool shared = false;
+	for (int k = 0; k < r->nstates; k++)
+		shared |= r->states[k].exit_path_shared;
+	if (shared) {
+		double rd = (double)r->shared_read_ns, n = (double)r->shared_reads;
+		double awake = (double)r->duration_ns * r->ncpus - (double)r->halted_ns;
+		il_metric_add(ms, "shared read", "reads", "", IL_BETTER_NONE, false, n);
+		il_metric_add(ms, "shared read", "mean_us", "us", IL_BETTER_LOWER, false,
+			      n > 0 ? rd / n / 1000 : 0);
+		il_metric_add(ms, "shared read", "awake_pct", "%", IL_BETTER_LOWER, false, pct(rd, awake));
+	}
 	const struct il_hist *h = &r->wake_lat;
 	il_metric_add(ms, "wake latency", "count", "", IL_BETTER_NONE, false, (double)h->count);
 	il_metric_add(ms, "wake latency", "mean_us", "us", IL_BETTER_LOWER, false, il_hist_mean(h) / 1000);
@@ -211,6 +257,12 @@ int il_sim_result(struct il_sim *s, struct il_sim_result *r, struct il_err *err)
 		o->aborted = c->aborted;
 		o->idle_periods = c->periods;
 		o->tick_stops = c->tick_stops;
+		/* a residency still under way counts up to the end */
+		int64_t halted, read;
+		sim_halt_span(s, c, s->end_t, &halted, &read);
+		r->halted_ns += c->halted_ns + halted;
+		r->shared_read_ns += c->shared_read_ns + read;
+		r->shared_reads += c->shared_reads;
 		o->energy_j = c->energy_j;
 		r->energy_j += c->energy_j;
 		if (s->cf.on) {

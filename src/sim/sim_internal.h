@@ -83,6 +83,9 @@ struct sim_cpu {
 	int64_t t_start;     /* ->enter called */
 	int64_t post_ns;     /* IRQ handler time after the exit */
 	int64_t prewarm_ns;  /* of the current residency, what was before the warm-up's end */
+	int64_t up_t;        /* the hardware was up again after a wake-up, -1 not yet */
+	int64_t halted_ns, shared_read_ns;
+	uint64_t shared_reads;
 	int64_t idle_since, busy_since;
 	int64_t idle_ns, busy_ns;
 	uint64_t aborted, periods, tick_stops;
@@ -280,6 +283,10 @@ static inline void sim_cf_mark(struct il_sim *s, int d)
 }
 /* The cpufreq layer's state of a task added to the run (grown with the tasks). */
 void sim_cf_task_added(struct il_sim *s, int task);
+
+/* Halted and shared exit-path time of c's residency up to now (result.c). */
+void sim_halt_span(const struct il_sim *s, const struct sim_cpu *c, int64_t now, int64_t *halted,
+		   int64_t *read);
 
 /* Bring idle/busy time, energy, depth and frequency time up to end (result.c). */
 void sim_flush_accounting(struct il_sim *s, int64_t end);

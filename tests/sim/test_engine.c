@@ -739,7 +739,17 @@ static void exit_path_cost(void **unused)
  * CPUs are up. Both CPUs sit in C1 (exit 2 us, read 5 us) until the tick at
  * 1 ms wakes them together: CPU 0's read is done at 1007000 and CPU 1's,
  * queued behind it, at 1012000. Unshared, both end at 1007000.
+ *
+ * Halted and read time, by hand (run of 1.5 ms, entry 300 ns): each CPU is
+ * halted from 300 to 1002000 (1001700), then again from its second entry
+ * (300 after its exit) to the end: CPU 0 from 1007300 (492700), CPU 1 from
+ * 1012300 (487700); reads 5000 and 10000 ns. Awake: 300 + 5300 and 300 +
+ * 10300 = 16200 ns, of which the reads are 15000: 92.59 %, two reads of
+ * 7.5 us on average. Unshared, the 5 us path is the CPU's own: halted as
+ * CPU 0 above on both, no shared read, and no "shared read" metrics.
  */
+static double metric(const struct il_sim_result *r, const char *row, const char *col);
+
 static void exit_path_shared(void **unused)
 {
 	(void)unused;
@@ -758,6 +768,16 @@ static void exit_path_shared(void **unused)
 		assert_int_equal(x.r.cpu[0].usage[1].time_ns, 1007000 - 300);
 		assert_int_equal(x.r.cpu[1].usage[1].time_ns, (shared ? 1012000 : 1007000) - 300);
 		assert_int_equal(tg_data[1].last_sel.clock_ns, shared ? 1012000 : 1007000);
+		assert_int_equal(x.r.halted_ns, 2 * 1001700 + 492700 + (shared ? 487700 : 492700));
+		assert_int_equal(x.r.shared_read_ns, shared ? 5000 + 10000 : 0);
+		assert_int_equal(x.r.shared_reads, shared ? 2 : 0);
+		if (shared) {
+			assert_true(metric(&x.r, "shared read", "reads") == 2);
+			assert_true(fabs(metric(&x.r, "shared read", "mean_us") - 7.5) < 1e-12);
+			assert_true(fabs(metric(&x.r, "shared read", "awake_pct") - 1500000.0 / 16200) < 1e-9);
+		} else {
+			assert_true(metric(&x.r, "shared read", "reads") == -1);
+		}
 	}
 	if (x.r.cpu)
 		il_sim_result_free(&x.r);
