@@ -13,8 +13,13 @@
  * before). ios > 0 adds block-I/O waits (device interrupts, always I/O
  * waits) to each backend's work.
  *
- * Placement is fixed: backend i on CPU i mod n, pgbench thread t on CPU
- * n - 1 - (t n / J) mod n. Reports TPS, the latency of each transaction
+ * Placement is fixed. placement=shared (the default): backend i on CPU
+ * i mod n, pgbench thread t on CPU n - 1 - (t n / J) mod n, so on a
+ * machine with one backend per CPU each thread shares a CPU with a
+ * backend. placement=spare: the backends on CPUs 0 .. C - 1 and the
+ * threads spread over the CPUs left, thread t on C + t (n - C) / J, as
+ * the scheduler keeps each busy task on an idle CPU of its own when the
+ * machine has more CPUs than tasks (it needs C + J <= n). Reports TPS, the latency of each transaction
  * (send to result read) and the latency average pgbench prints when it
  * does not measure one (clients x time / transactions). The latency is
  * split where the loop spends it: backend_us from the query sent to the
@@ -42,9 +47,13 @@ extern const struct il_workload il_wl_transactions;
 /* clients=0 makes one per CPU: the engine has at most IL_CPUS_MAX */
 #define TX_MAX_CLIENTS IL_CPUS_MAX
 
+enum tx_placement { TX_SHARED = 0, TX_SPARE };
+static const char *const tx_placements[] = { "shared", "spare", NULL };
+
 struct tx_cfg {
 	uint64_t clients;        /* connections = backends; 0 = one per CPU */
 	uint64_t threads;        /* pgbench threads (at most one per connection) */
+	enum tx_placement placement;
 	uint64_t client_cycles;  /* a thread per transaction: read the result, send the query */
 	int64_t client_ns;
 	uint64_t backend_cycles; /* a backend per transaction: receive, parse, plan, execute, reply */
@@ -87,6 +96,9 @@ static const struct il_opt opts[] = {
 		   "connections, one backend each (pgbench -c; 0: one per CPU)"),
 	IL_OPT_U64(C, threads, "threads", 1, TX_MAX_CLIENTS, "20",
 		   "pgbench threads (-j), at most one per connection"),
+	IL_OPT_ENUM(C, placement, enum tx_placement, "placement", tx_placements, "shared",
+		    "the threads' CPUs: shared (thread t on CPU n-1-(t n/J), among the backends), "
+		    "spare (on the CPUs after the backends', one each; clients + threads <= CPUs)"),
 	IL_OPT_U64(C, client_cycles, "client_work", 0, 1ull << 40, "10000",
 		   "cycles a pgbench thread runs per transaction: read the result, send the next "
 		   "query (estimate)"),
@@ -149,8 +161,15 @@ static int setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *e
 	st->n = c->clients ? (int)c->clients : n;
 	assert(st->n <= TX_MAX_CLIENTS); /* options are bounded by it, the engine's CPUs too */
 	st->nthreads = (int)c->threads < st->n ? (int)c->threads : st->n;
+	if (c->placement == TX_SPARE && st->n + st->nthreads > n)
+		return il_err_set(err, EINVAL,
+				  "transactions: placement=spare needs a CPU for each backend and each "
+				  "thread: %d clients + %d threads > %d CPUs",
+				  st->n, st->nthreads, n);
 	for (int t = 0; t < st->nthreads; t++) {
-		int cpu = n - 1 - (int)((int64_t)t * n / st->nthreads % n);
+		int cpu = c->placement == TX_SPARE
+				  ? st->n + (int)((int64_t)t * (n - st->n) / st->nthreads)
+				  : n - 1 - (int)((int64_t)t * n / st->nthreads % n);
 		st->t[t].task = il_sim_task_add(s, cpu, (void *)(intptr_t)-(t + 1));
 		st->t[t].head = st->t[t].tail = -1;
 		st->t[t].blocked = -1;

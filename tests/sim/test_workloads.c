@@ -418,6 +418,68 @@ static void transactions(void **unused)
 	EQ("transactions", "threads", 2);
 }
 
+/*
+ * placement=spare: the backends on CPUs 0 .. C-1, thread t on C + t (n - C) / J.
+ * On 4 CPUs one connection and one thread: the backend on CPU 0, the thread
+ * on CPU 1 (shared: CPU 3), the timing that of the 2-CPU case above (5 us a
+ * transaction, 1999 in 10 ms). Two connections and two threads: backends on
+ * 0 and 1, threads on 2 and 3, two independent 5 us loops (shared puts
+ * thread 1 on CPU 3 - 2 = 1, beside backend 1). More tasks than CPUs: refused.
+ */
+static void transactions_placement(void **unused)
+{
+	(void)unused;
+	const char *opts = "clients=1 threads=1 client_work=1000 backend_work=2000";
+	char buf[160];
+
+	run_plat = "[platform]\nname = t4c\n[topology]\ncores_per_package = 4\n[kernel]\nhz = 1000\n"
+		   "[state.0]\nname = POLL\nlatency = 0\nresidency = 0\nflags = polling\nentry = poll\n"
+		   "[state.1]\nname = C1\nlatency = 1\nresidency = 20\nentry = hlt\n";
+	snprintf(buf, sizeof(buf), "%s placement=spare", opts);
+	run("transactions", buf, 10000000);
+	EQ("transactions", "done", 1999);
+	assert_true(res.cpu[0].busy_ns > 0 && res.cpu[1].busy_ns > 0);
+	assert_int_equal(res.cpu[2].busy_ns, 0);
+	assert_int_equal(res.cpu[3].busy_ns, 0);
+	run("transactions", opts, 10000000); /* shared */
+	EQ("transactions", "done", 1999);
+	assert_int_equal(res.cpu[1].busy_ns, 0);
+	assert_true(res.cpu[3].busy_ns > 0);
+	run("transactions", "clients=2 threads=2 client_work=1000 backend_work=2000 placement=spare",
+	    10000000);
+	EQ("transactions", "done", 2 * 1999);
+	EQ("transactions", "latency_mean_us", 5);
+	for (int i = 0; i < 4; i++)
+		assert_true(res.cpu[i].busy_ns > 0);
+	run_plat = PLAT;
+
+	/* 2 CPUs, two backends and a thread */
+	struct il_err e;
+	const struct il_workload *wl = il_workload_find("transactions");
+	struct il_wl_opt o[3];
+	assert_int_equal(il_platform_load_string(&plat, run_plat, strlen(run_plat), "t.ini", &e), 0);
+	memset(&mach, 0, sizeof(mach));
+	mach.cpuidle = true;
+	mach.drv = plat.table;
+	assert_true(il_wl_opt_parse("clients=2", &o[0], NULL));
+	assert_true(il_wl_opt_parse("threads=1", &o[1], NULL));
+	assert_true(il_wl_opt_parse("placement=spare", &o[2], NULL));
+	void *cfg = calloc(1, wl->config_size);
+	assert_int_equal(il_workload_configure(wl, cfg, o, 3, &e), 0);
+	struct il_sim_params prm;
+	il_sim_params_default(&prm);
+	prm.duration_ns = 1000000;
+	il_err_clear(&e);
+	/* the workload's setup runs with the run */
+	struct il_sim *s = il_sim_new(&plat, &mach, &tg_gov, wl, cfg, &prm, &e);
+	if (s) {
+		assert_int_not_equal(il_sim_run(s, &e), 0);
+		il_sim_free(s);
+	}
+	assert_non_null(strstr(e.msg, "2 clients + 1 threads > 2 CPUs"));
+	free(cfg);
+}
+
 /* Timers every 1.5 ms, 2 us handler: the tick stays stopped, 6 wake-ups per CPU in 10 ms. */
 static void idle(void **unused)
 {
@@ -577,6 +639,7 @@ static void refusals(void **unused)
 		{ "sleep-sweep", "wakee=8192", "wakee: '8192' is not a whole number in 0..8191" },
 		{ "transactions", "irq_cpu=any", "irq_cpu: 'any' is not a whole number in 0..8191 or 'same'" },
 		{ "transactions", "iowait=maybe", "iowait" },
+		{ "transactions", "placement=pinned", "placement" },
 		{ "transactions", "threads=0", "threads: '0' is not a whole number in 1..8192" },
 		{ "transactions", "clients=8193", "clients: '8193' is not a whole number in 0..8192" },
 		{ "pingpong", "cpus=1", "cpus: 1 value, it takes 2" },
@@ -685,6 +748,7 @@ int main(void)
 		cmocka_unit_test(request_response_placement),
 		cmocka_unit_test(request_response_mix),
 		cmocka_unit_test(transactions),
+		cmocka_unit_test(transactions_placement),
 		cmocka_unit_test(idle),
 		cmocka_unit_test(idle_irqs),
 		cmocka_unit_test(stream),
