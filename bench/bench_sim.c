@@ -180,9 +180,11 @@ part2:
 	w = batch(&b, &p, &cfg, "amd-zen3-epyc", "", "request-response", NULL, d, 1, 1);
 	t = run_batch(&b);
 	periods = idle_periods(&b);
-	printf("request-response %s (%d CPUs, %s): %.3f simulated s per s (%.2f million idle periods/s)\n",
+	printf("request-response %s (%d CPUs, %s): %.3f simulated s per s (%llu idle periods in"
+	       " %.3f s: %.2f million/s per core, %.2f events per idle period)\n",
 	       p.name, il_platform_ncpus(&p), b.gov_names[0], (double)d * 1e-9 / t,
-	       (double)periods / t / 1e6);
+	       (unsigned long long)periods, t, (double)periods / t / 1e6,
+	       (double)b.results[0].events / (double)periods);
 	il_sim_batch_free(&b);
 	free(w);
 
