@@ -90,6 +90,7 @@ static inline void depth_change(struct il_sim *s, struct sim_cpu *c, int lvl, in
 	bool rel_old = s->lvl_rel[c->level], rel_new = s->lvl_rel[lvl];
 
 	c->level = lvl;
+	co->tlevel[c->cpu - co->first] = (uint8_t)lvl;
 	if (rel_old != rel_new) {
 		bool was_active = co->nrel < co->nthreads;
 		co->nrel += rel_new ? 1 : -1;
@@ -99,7 +100,7 @@ static inline void depth_change(struct il_sim *s, struct sim_cpu *c, int lvl, in
 	}
 	int clvl = lvl;
 	for (int i = 0; co->nthreads > 1 && i < co->nthreads; i++) {
-		int l = s->cpus[co->first + i].level;
+		int l = co->tlevel[i];
 		if (l < clvl)
 			clvl = l;
 	}

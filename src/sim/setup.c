@@ -215,6 +215,13 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 	}
 
 	int tpc = p->threads_per_core, cpp = p->cores_per_package;
+	if (tpc < 1 || tpc > SIM_SMT_MAX) {
+		/* the platform loader refuses these; a platform built in memory may not */
+		il_err_set(err, EINVAL, "platform %s has %d threads per core, not in 1..%d", p->name,
+			   tpc, SIM_SMT_MAX);
+		free(s);
+		return NULL;
+	}
 	s->ncores = p->packages * cpp;
 	s->npkgs = p->packages;
 	s->cpus = calloc((size_t)ncpus, sizeof(*s->cpus));

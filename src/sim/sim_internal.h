@@ -139,6 +139,9 @@ struct sim_cf_cpu {
 	bool iowait_pending;
 };
 
+/* Threads per core the engine keeps (the platform loader's limit). */
+#define SIM_SMT_MAX 8
+
 struct sim_core {
 	int first, nthreads;
 	double mhz;          /* its frequency (the package's without the cpufreq layer) */
@@ -149,6 +152,12 @@ struct sim_core {
 	int nrel;            /* threads in a TURBO_RELEASE state */
 	int level;
 	int64_t since;
+	/*
+	 * Its threads' depth levels (copies of sim_cpu.level): the core's depth
+	 * is found here, without touching the siblings' sim_cpu (on 256 CPUs
+	 * those lines are out of the L1 cache).
+	 */
+	uint8_t tlevel[SIM_SMT_MAX];
 };
 
 struct sim_pkg {
