@@ -123,6 +123,7 @@ static inline void sim_ttree_update(struct sim_ttree *tt, int cpu, int64_t t, ui
 	struct sim_tnode *n = tt->n;
 	const uint64_t *q = tt->seq;
 	int i = tt->leaves + cpu, w = cpu;
+	uint64_t ws = seq;   /* the tie key of the winner carried up */
 
 	tt->seq[cpu] = seq;
 	n[i].t = t;
@@ -131,12 +132,17 @@ static inline void sim_ttree_update(struct sim_ttree *tt, int cpu, int64_t t, ui
 	while (i > 1) {
 		int64_t ot = n[i ^ 1].t;
 		int oc = n[i ^ 1].cpu;
-		bool take = ot < t;
-		if (__builtin_expect(ot == t, 0))
-			take = q[oc] < q[w];
-		/* written for conditional moves: which side wins is unpredictable */
+		uint64_t os = q[oc];
+		/*
+		 * Written without branches: which side wins is unpredictable,
+		 * and equal times are frequent (CPUs without an event all have
+		 * INT64_MAX), so the tie is decided by the sequence numbers
+		 * always, not by a branch taken on equal times.
+		 */
+		bool take = (ot < t) | ((ot == t) & (os < ws));
 		t = take ? ot : t;
 		w = take ? oc : w;
+		ws = take ? os : ws;
 		i >>= 1;
 		if (w != cpu && n[i].cpu == w)
 			return; /* another CPU still wins here: nothing above changes */
