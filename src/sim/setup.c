@@ -224,7 +224,10 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 	}
 	s->ncores = p->packages * cpp;
 	s->npkgs = p->packages;
-	s->cpus = calloc((size_t)ncpus, sizeof(*s->cpus));
+	/* cache-line aligned (struct sim_cpu): its hot fields are laid out by line */
+	s->cpus = aligned_alloc(_Alignof(struct sim_cpu), (size_t)ncpus * sizeof(*s->cpus));
+	if (s->cpus)
+		memset(s->cpus, 0, (size_t)ncpus * sizeof(*s->cpus));
 	s->cores = calloc((size_t)s->ncores, sizeof(*s->cores));
 	s->pkgs = calloc((size_t)s->npkgs, sizeof(*s->pkgs));
 	s->wl_st = calloc(1, wl->state_size ? wl->state_size : 1);

@@ -7,6 +7,8 @@
 #ifndef IDLELAB_SIM_INTERNAL_H
 #define IDLELAB_SIM_INTERNAL_H
 
+#include <stddef.h>
+
 #include "idlelab/cpufreq.h"
 #include "idlelab/sim.h"
 #include "evq.h"
@@ -51,27 +53,25 @@ struct sim_hk {
 	int64_t period_ns;   /* > 0: the engine's own periodic timer (no workload callback) */
 };
 
+/*
+ * One CPU. On 256 CPUs the CPUs' structs are far more than the L1 cache
+ * holds, so each visit of a CPU misses once per cache line it touches: the
+ * fields an idle period touches are packed into the first lines, in the
+ * order the idle loop reads them, the array is cache-line aligned, and the
+ * device sits so that each of its per-state usage records fills exactly
+ * one line (a governor reads the `disable` of each state it considers and
+ * the core's accounting writes the chosen state's record).
+ */
 struct sim_cpu {
-	int cpu, core, pkg;
-	int mode;            /* M_* */
-	int path;            /* PATH_* of the current iteration */
-	/* internal event */
+	/* line 0: the internal event, what the CPU runs, the idle loop's flags */
 	int64_t slot_t;
 	uint64_t slot_seq;
 	int slot_kind;
-	/* tasks */
+	int mode;            /* M_* */
+	int cpu, core, pkg;
+	int path;            /* PATH_* of the current iteration */
 	int cur;             /* running task, -1 none */
-	int *rq, rq_head, rq_len, rq_cap;
-	int *tasks, ntasks;
-	int64_t cyc_start;   /* when the cycles of the burst start, ns */
-	double cycles_left;
-	int64_t extra_ns;    /* IPI send cost charged to the current burst */
-	uint64_t memo_cycles; /* the last burst length converted to ns */
-	double memo_mhz;
-	int64_t memo_ns;
-	/* hrtimers */
-	struct sim_timerq th;
-	/* idle loop */
+	int rq_head, rq_len, rq_cap;
 	bool in_idle;        /* between do_idle() entry and exit */
 	bool tick_stopped;
 	bool got_tick_latch; /* ts->got_idle_tick */
@@ -79,31 +79,50 @@ struct sim_cpu {
 	bool exiting;        /* the HW woke / need_resched seen, ->enter returns at slot_t */
 	bool ipi_pending;
 	bool by_limit;       /* the poll ended on its time limit */
+	/* line 1: the residency and the idle and busy time */
 	int req_idx, idx;
+	int level;           /* depth: 0 active, i + 1 in physical state i */
+	unsigned int nr_iowait;
+	int *rq;             /* run queue (rq_cap tasks, a ring) */
 	int64_t t_start;     /* ->enter called */
 	int64_t post_ns;     /* IRQ handler time after the exit */
 	int64_t prewarm_ns;  /* of the current residency, what was before the warm-up's end */
-	int64_t up_t;        /* the hardware was up again after a wake-up, -1 not yet */
-	int64_t halted_ns, shared_read_ns;
-	uint64_t shared_reads;
 	int64_t idle_since, busy_since;
+	/* line 2: the running burst, the hrtimers */
+	int64_t cyc_start;   /* when the cycles of the burst start, ns */
+	double cycles_left;
+	int64_t extra_ns;    /* IPI send cost charged to the current burst */
+	uint64_t memo_cycles; /* the last burst length converted to ns */
+	double memo_mhz;
+	int64_t memo_ns;
+	struct sim_timerq th;
+	/* line 3: counters, energy, utilisation */
 	int64_t idle_ns, busy_ns;
-	uint64_t aborted, periods, tick_stops;
-	unsigned int nr_iowait;
-	double util;
-	int64_t util_busy_mark;
-	struct il_qos qos;
-	int64_t latency_req_ns; /* il_latency_req_ns(&qos) */
-	/* depth and energy */
-	int level;           /* 0 active, i + 1 in physical state i */
+	uint64_t periods, tick_stops;
 	double power_w;
 	int64_t energy_since;
 	double energy_j;
+	double util;
+	/* line 4: what the governor's inputs are made of, the exit's halted time */
+	int64_t latency_req_ns; /* il_latency_req_ns(&qos) */
 	uint64_t idle_calls;  /* do_idle() entries (schedutil's busy test) */
-	/* the big members last: the scalars above share few cache lines (256 CPUs) */
-	struct il_idle_inputs in;
+	int64_t up_t;        /* the hardware was up again after a wake-up, -1 not yet */
+	int64_t halted_ns, shared_read_ns;
+	uint64_t shared_reads;
+	struct il_qos qos;
+	/* line 5 */
+	struct il_idle_inputs in __attribute__((aligned(64)));
+	/* lines 6 and on: the device, its usage records one per line */
+	char pad_dev[(64 - offsetof(struct il_device, states_usage) % 64) % 64];
 	struct il_device dev;
-};
+	/* the rarer fields, after the device */
+	uint64_t aborted;
+	int64_t util_busy_mark;
+	int *tasks, ntasks;
+} __attribute__((aligned(64)));
+_Static_assert(offsetof(struct sim_cpu, dev.states_usage) % 64 == 0,
+	       "sim_cpu: the usage records are not line aligned");
+_Static_assert(offsetof(struct sim_cpu, in) == 5 * 64, "sim_cpu: the hot fields outgrew 5 lines");
 
 /* A task's state in the cpufreq layer: its PELT signal and util_est (kernel/sched/fair.c). */
 struct sim_cf_task {
