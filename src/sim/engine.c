@@ -1121,9 +1121,16 @@ __attribute__((flatten)) int il_sim_run(struct il_sim *s, struct il_err *err)
 	}
 	while (!s->stopped) {
 		/* the earliest of: a CPU's internal event, the heap, the turbo re-evaluation */
-		const struct sim_tnode *k = &s->tt.n[1];
-		if (s->tt.scan)
-			k = sim_ttree_scan_min(&s->tt, s->ncpus);
+		int64_t kt;
+		uint64_t ks;
+		int kc;
+		if (s->tt.scan) {
+			kc = sim_ttree_scan_min(&s->tt, s->ncpus, &kt, &ks);
+		} else {
+			kt = s->tt.t[1];
+			ks = s->tt.seq[1];
+			kc = s->tt.cpu[1];
+		}
 		int64_t t = s->turbo_t;
 		uint64_t seq = s->turbo_seq;
 		int src = 2;
@@ -1132,15 +1139,15 @@ __attribute__((flatten)) int il_sim_run(struct il_sim *s, struct il_err *err)
 			seq = s->evq.ev[0].seq;
 			src = 1;
 		}
-		if (k->t != INT64_MAX && (k->t < t || (k->t == t && s->tt.seq[k->cpu] < seq))) {
-			t = k->t;
+		if (kt != INT64_MAX && (kt < t || (kt == t && ks < seq))) {
+			t = kt;
 			src = 0;
 		}
 		if (t > s->params.duration_ns)
 			break;
 		s->now = t;
 		if (src == 0) {
-			on_slot(s, &s->cpus[k->cpu]);
+			on_slot(s, &s->cpus[kc]);
 		} else if (src == 1) {
 			struct sim_ev e = sim_evheap_pop(&s->evq);
 			on_event(s, &e);

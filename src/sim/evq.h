@@ -12,8 +12,8 @@
  * so any correct structure gives the same order and runs are deterministic.
  *
  * The operations the idle loop runs are static inline here, so they inline
- * into the engine's main loop as they did when they lived in engine.c; setup
- * and growth are in evq.c.
+ * into the engine's main loop as they did when they lived in engine.c; setup,
+ * growth and the tree's leaf-to-root walk are in evq.c.
  */
 #ifndef IDLELAB_SIM_EVQ_H
 #define IDLELAB_SIM_EVQ_H
@@ -90,21 +90,19 @@ static inline struct sim_ev sim_evheap_pop(struct sim_evheap *h)
 /* Up to this many CPUs the main loop scans the tree's leaves instead. */
 #define TT_SCAN_MAX 8
 
-/* A node of the tree of CPUs by their internal event: the winner below it. */
-struct sim_tnode {
-	int64_t t;
-	int cpu;
-};
-
 /*
- * Leaf n[leaves + cpu] holds the CPU's time (INT64_MAX when it has none),
- * every inner node the earlier of its children's winners (time and CPU; the
- * sequence numbers that break ties are in seq[cpu]), so n[1] is the
- * earliest.
+ * Node i of the tree holds the winner below it: its time t[i] (INT64_MAX
+ * when none), its tie key seq[i] and its CPU cpu[i]. Leaf leaves + c is
+ * CPU c's own event, every inner node the earlier of its children's
+ * winners by (time, sequence), so node 1 is the earliest. The three are
+ * separate arrays: a level of an update reads the sibling's three values
+ * with scaled-index loads, without the address arithmetic of 16-byte nodes
+ * and without a dependent load of the sibling winner's tie key.
  */
 struct sim_ttree {
-	struct sim_tnode *n;
-	uint64_t *seq;       /* tie key of each CPU's event (leaves entries) */
+	int64_t *t;
+	uint64_t *seq;
+	int *cpu;
 	int leaves;          /* a power of two >= the number of CPUs */
 	bool scan;           /* at most TT_SCAN_MAX CPUs: leaves only, scanned */
 };
@@ -118,51 +116,41 @@ void sim_ttree_free(struct sim_ttree *tt);
  * CPUs), carrying the winner so far, and stops where another CPU keeps
  * winning.
  */
+void sim_ttree_walk(struct sim_ttree *tt, int cpu, int64_t t, uint64_t seq);
+
 static inline void sim_ttree_update(struct sim_ttree *tt, int cpu, int64_t t, uint64_t seq)
 {
-	struct sim_tnode *n = tt->n;
-	const uint64_t *q = tt->seq;
-	int i = tt->leaves + cpu, w = cpu;
-	uint64_t ws = seq;   /* the tie key of the winner carried up */
+	int i = tt->leaves + cpu;
 
-	tt->seq[cpu] = seq;
-	n[i].t = t;
-	if (tt->scan)
-		return; /* few CPUs: the main loop scans the leaves */
-	while (i > 1) {
-		int64_t ot = n[i ^ 1].t;
-		int oc = n[i ^ 1].cpu;
-		uint64_t os = q[oc];
-		/*
-		 * Written without branches: which side wins is unpredictable,
-		 * and equal times are frequent (CPUs without an event all have
-		 * INT64_MAX), so the tie is decided by the sequence numbers
-		 * always, not by a branch taken on equal times.
-		 */
-		bool take = (ot < t) | ((ot == t) & (os < ws));
-		t = take ? ot : t;
-		w = take ? oc : w;
-		ws = take ? os : ws;
-		i >>= 1;
-		if (w != cpu && n[i].cpu == w)
-			return; /* another CPU still wins here: nothing above changes */
-		n[i].t = t;
-		n[i].cpu = w;
-	}
+	tt->t[i] = t;
+	tt->seq[i] = seq;
+	if (!tt->scan)
+		sim_ttree_walk(tt, cpu, t, seq);
 }
 
 /*
  * With few CPUs a scan of the leaves is cheaper than keeping the inner
- * nodes: the earliest (time, sequence) leaf of the first ncpus, INT64_MAX
- * time if none.
+ * nodes: the earliest (time, sequence) leaf of the first ncpus, its CPU
+ * returned, its time (INT64_MAX if none has an event) and tie key in *t
+ * and *seq.
  */
-static inline const struct sim_tnode *sim_ttree_scan_min(const struct sim_ttree *tt, int ncpus)
+static inline int sim_ttree_scan_min(const struct sim_ttree *tt, int ncpus, int64_t *t,
+				     uint64_t *seq)
 {
-	const struct sim_tnode *l = &tt->n[tt->leaves], *k = l;
+	const int64_t *lt = &tt->t[tt->leaves];
+	const uint64_t *ls = &tt->seq[tt->leaves];
+	int k = 0;
+	int64_t kt = lt[0];
+	uint64_t ks = ls[0];
 
 	for (int i = 1; i < ncpus; i++)
-		if (l[i].t < k->t || (l[i].t == k->t && tt->seq[i] < tt->seq[k->cpu]))
-			k = &l[i];
+		if (lt[i] < kt || (lt[i] == kt && ls[i] < ks)) {
+			k = i;
+			kt = lt[i];
+			ks = ls[i];
+		}
+	*t = kt;
+	*seq = ks;
 	return k;
 }
 

@@ -90,7 +90,7 @@ uint64_t il_sim_run_bytes(const struct il_platform *p, const struct il_workload 
 	return sizeof(struct il_sim) + n * per_cpu +
 	       (uint64_t)p->packages * p->cores_per_package * sizeof(struct sim_core) +
 	       (uint64_t)p->packages * sizeof(struct sim_pkg) +
-	       2 * leaves * sizeof(struct sim_tnode) + leaves * sizeof(uint64_t) +
+	       2 * leaves * (sizeof(int64_t) + sizeof(uint64_t) + sizeof(int)) +
 	       (64 + 8 * n) * sizeof(struct sim_ev) + (wl ? wl->state_size : 0) +
 	       16 * MALLOC_OVERHEAD;
 }
