@@ -67,6 +67,13 @@ run_matrix() {
 		--format json --output "$O/pp-idlepoll.json"
 	"$B" sim --platform amd-zen3-epyc --workload request-response --duration 30ms --jobs 1 \
 		--format json --output "$O/rr-zen.json"
+	# more pairs than CPU pairs: wake-ups find busy CPUs and scan the LLC (select_idle_sibling)
+	"$B" sim --platform amd-zen3-epyc --workload request-response --wl-opt pairs=200 \
+		--duration 5ms --jobs 1 --format json --output "$O/rr-zen-over.json"
+	"$B" sim --platform intel-haswell-ep --workload request-response --wl-opt pairs=40 \
+		--duration 10ms --jobs 1 --format json --output "$O/rr-hsw-over.json"
+	"$B" sim --platform intel-skylake-client --workload request-response --wl-opt pairs=7 \
+		--wl-opt mix=tbench --duration 20ms --jobs 1 --format json --output "$O/rr-skl-over.json"
 	"$B" sim --platform kvm-haltpoll --workload sleep-sweep --wl-opt loops=3000 --governor menu \
 		--jobs 1 --duration 1000s --format json --output "$O/ss-big.json"
 	# the glob is expanded before the redirection creates the file
