@@ -98,7 +98,10 @@ struct rr_state {
 	uint64_t class_total;
 	struct il_hist rtt;
 	int releaser, released;   /* start > 0: the task that releases the clients, and how many */
+	/* each CPU's LLC (llc_of(), kept: a wake-up asks it several times, each two divisions) */
+	uint16_t llc[IL_CPUS_MAX];
 };
+_Static_assert(IL_CPUS_MAX <= 65536, "request-response: LLC numbers are 16 bits");
 
 #define C struct rr_cfg
 static const struct il_opt opts[] = {
@@ -141,9 +144,9 @@ static int llc_of(const struct il_sim *s, int cpu)
 	return pkg * ((cpp + llc - 1) / llc) + (core - pkg * cpp) / llc;
 }
 
-static bool share_llc(const struct il_sim *s, int a, int b)
+static bool share_llc(const struct rr_state *st, int a, int b)
 {
-	return llc_of(s, a) == llc_of(s, b);
+	return st->llc[a] == st->llc[b];
 }
 
 /* The cores of cpu's LLC: the first and the count (CPUs are numbered package, core, thread). */
@@ -176,23 +179,26 @@ static bool core_idle(const struct il_sim *s, int core)
  * The kernel's has_idle_cores hint is taken as exact and its scan limits
  * (SIS_PROP, SIS_UTIL) are not modelled.
  */
-static int select_idle_sibling(const struct il_sim *s, int prev, int target)
+static int select_idle_sibling(const struct il_sim *s, const struct rr_state *st, int prev,
+			       int target)
 {
 	int tpc = il_sim_platform(s)->threads_per_core;
 	int first, n;
 
 	if (il_sim_cpu_idle(s, target))
 		return target;
-	if (prev != target && share_llc(s, prev, target) && il_sim_cpu_idle(s, prev))
+	if (prev != target && share_llc(st, prev, target) && il_sim_cpu_idle(s, prev))
 		return prev;
 	llc_cores(s, target, &first, &n);
 	int tcore = il_sim_core_of(s, target);
 	for (int k = 1; k <= n; k++) {
-		int core = first + (tcore - first + k) % n;
+		/* (tcore - first + k) % n: the sum is in 1 .. 2n - 1, no division needed */
+		int core = tcore - first + k;
+		core = first + (core >= n ? core - n : core);
 		if (tpc > 1 && core_idle(s, core))
 			return core * tpc;
 	}
-	if (share_llc(s, prev, target)) {
+	if (share_llc(st, prev, target)) {
 		int pcore = il_sim_core_of(s, prev);
 		for (int t = 0; t < tpc; t++)
 			if (il_sim_cpu_idle(s, pcore * tpc + t))
@@ -200,7 +206,8 @@ static int select_idle_sibling(const struct il_sim *s, int prev, int target)
 	}
 	int ncpu = n * tpc, base = first * tpc;
 	for (int k = 1; k <= ncpu; k++) {
-		int cpu = base + (target - base + k) % ncpu;
+		int cpu = target - base + k; /* % ncpu, as above */
+		cpu = base + (cpu >= ncpu ? cpu - ncpu : cpu);
 		if (il_sim_cpu_idle(s, cpu))
 			return cpu;
 	}
@@ -216,12 +223,13 @@ static int select_idle_sibling(const struct il_sim *s, int prev, int target)
  * wake_affine_idle(), then wake_affine_weight() taken as a comparison of
  * runnable tasks (the waker discounted on a sync wake-up).
  */
-static int place_wakee(const struct il_sim *s, int this_cpu, int prev, bool sync)
+static int place_wakee(const struct il_sim *s, const struct rr_state *st, int this_cpu, int prev,
+		       bool sync)
 {
 	int target = prev;
 
 	if (this_cpu != prev) {
-		if (il_sim_cpu_idle(s, this_cpu) && share_llc(s, this_cpu, prev))
+		if (il_sim_cpu_idle(s, this_cpu) && share_llc(st, this_cpu, prev))
 			target = il_sim_cpu_idle(s, prev) ? prev : this_cpu;
 		else if (sync && il_sim_cpu_nr_running(s, this_cpu) == 1)
 			target = this_cpu;
@@ -231,7 +239,7 @@ static int place_wakee(const struct il_sim *s, int this_cpu, int prev, bool sync
 			 il_sim_cpu_nr_running(s, prev))
 			target = this_cpu;
 	}
-	return select_idle_sibling(s, prev, target);
+	return select_idle_sibling(s, st, prev, target);
 }
 
 /*
@@ -294,6 +302,8 @@ static int setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *e
 	struct rr_state *st = stp;
 	int n = il_sim_ncpus(s);
 
+	for (int i = 0; i < n; i++)
+		st->llc[i] = (uint16_t)llc_of(s, i);
 	st->npairs = c->pairs ? (int)c->pairs : (n / 2 > 0 ? n / 2 : 1);
 	if (st->npairs > RR_MAX_PAIRS)
 		return il_err_set(err, EINVAL, "request-response: at most %d pairs", RR_MAX_PAIRS);
@@ -398,7 +408,7 @@ static void wake_partner(const struct rr_cfg *c, struct rr_state *st, struct il_
 		return;
 	}
 	int prev = il_sim_task_cpu(s, task);
-	int to = place_wakee(s, cpu, prev, true);
+	int to = place_wakee(s, st, cpu, prev, true);
 	if (il_sim_task_wake_on(s, cpu, task, to)) {
 		st->wakes++;
 		st->migrations += to != prev;
@@ -462,7 +472,7 @@ static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metr
 
 	for (int i = 0; i < st->npairs; i++) {
 		int a = il_sim_task_cpu(s, st->client[i]), b = il_sim_task_cpu(s, st->server[i]);
-		same_llc += share_llc(s, a, b);
+		same_llc += share_llc(st, a, b);
 		same_core += il_sim_core_of(s, a) == il_sim_core_of(s, b);
 	}
 	il_metric_add(out, "request-response", "pairs", "", IL_BETTER_NONE, false, st->npairs);
