@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The engine's event queues: setup and growth (the hot operations are in evq.h). */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "evq.h"
@@ -76,10 +77,11 @@ void sim_ttree_walk(struct sim_ttree *tt, int cpu, int64_t t, uint64_t seq)
 	int64_t *nt = tt->t;
 	uint64_t *ns = tt->seq;
 	int *nc = tt->cpu;
-	int i = tt->leaves + cpu, w = cpu;
+	size_t i = (size_t)tt->leaves + (size_t)cpu; /* unsigned: no sign extension per level */
+	int w = cpu;
 
 	while (i > 1) {
-		int j = i ^ 1;
+		size_t j = i ^ 1;
 		int64_t ot = nt[j];
 		uint64_t os = ns[j];
 		int oc = nc[j];
