@@ -75,9 +75,13 @@ void sim_ttree_free(struct sim_ttree *tt)
  */
 static inline bool key_before(int64_t t, uint64_t seq, int64_t t2, uint64_t seq2)
 {
+#ifdef __SIZEOF_INT128__
 	unsigned __int128 a = (unsigned __int128)(uint64_t)t << 64 | seq;
 	unsigned __int128 b = (unsigned __int128)(uint64_t)t2 << 64 | seq2;
 	return a < b;
+#else
+	return (t < t2) | ((t == t2) & (seq < seq2)); /* 32-bit targets: no 128-bit type */
+#endif
 }
 
 /*
