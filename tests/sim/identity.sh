@@ -13,7 +13,8 @@
 # ladder, haltpoll, oracle; where one does not apply, the error text is
 # compared), fixed seeds (the default and --seed 3 --runs 2), plus
 # step-by-step traces (--sim-opt trace) of three workloads under menu, teo
-# and haltpoll. JSON results, CSV, stderr and traces are all compared.
+# and haltpoll, and request-response under three cpufreq layers. JSON
+# results, CSV, stderr and traces are all compared.
 # Exit 0 when identical, 1 when not, 2 on bad usage.
 set -u
 
@@ -74,6 +75,17 @@ run_matrix() {
 		--duration 10ms --jobs 1 --format json --output "$O/rr-hsw-over.json"
 	"$B" sim --platform intel-skylake-client --workload request-response --wl-opt pairs=7 \
 		--wl-opt mix=tbench --duration 20ms --jobs 1 --format json --output "$O/rr-skl-over.json"
+	# the cpufreq layer (per-core frequencies, PELT, the C0 votes of the depth bookkeeping)
+	for cf in schedutil acpi-cpufreq:ondemand intel_pstate:powersave; do
+		for p in amd-zen3-epyc intel-haswell-ep intel-skylake-client; do
+			d=10ms
+			[ "$p" = amd-zen3-epyc ] && d=3ms
+			"$B" sim --platform $p --workload request-response --cpufreq $cf --duration $d \
+				--jobs 1 --format json --output "$O/cf-$p-${cf/:/-}.json" \
+				>"$O/cf-$p-${cf/:/-}.out" 2>"$O/cf-$p-${cf/:/-}.err"
+			echo "exit $?" >>"$O/cf-$p-${cf/:/-}.err"
+		done
+	done
 	"$B" sim --platform kvm-haltpoll --workload sleep-sweep --wl-opt loops=3000 --governor menu \
 		--jobs 1 --duration 1000s --format json --output "$O/ss-big.json"
 	# the glob is expanded before the redirection creates the file
