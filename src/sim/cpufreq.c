@@ -399,8 +399,17 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	f->dirty = calloc((size_t)f->ndom, sizeof(int));
 	f->is_dirty = calloc((size_t)f->ndom, sizeof(bool));
 	f->pkg_bin = calloc((size_t)s->npkgs, sizeof(double));
-	if (!f->dom_mhz || !f->cpu || !f->dirty || !f->is_dirty || !f->pkg_bin)
+	f->bin = calloc((size_t)p->cores_per_package + 1, sizeof(double));
+	if (!f->dom_mhz || !f->cpu || !f->dirty || !f->is_dirty || !f->pkg_bin || !f->bin)
 		return il_err_set(err, ENOMEM, "out of memory");
+	/* the turbo bin of each active-core count, looked up at every evaluation */
+	for (int n = 0; n <= p->cores_per_package; n++)
+		f->bin[n] = il_turbo_mhz(p, n, s->params.default_mhz);
+	/* resolve()'s bounds, converted once */
+	f->lo_khz = (unsigned int)(f->min_mhz * 1000 + 0.5);
+	f->hi_khz = (unsigned int)(f->max_mhz * 1000 + 0.5);
+	f->step_khz = (unsigned int)(f->step_mhz * 1000 + 0.5);
+	f->base_khz = (unsigned int)(f->base_mhz * 1000 + 0.5);
 	f->on = true;
 	/* the first request: the governor's static one, else the policy max (boot) */
 	double first = f->prm.gov == IL_CF_GOV_POWERSAVE && !f->hwp ? f->min_mhz : f->max_mhz;
@@ -437,6 +446,8 @@ void sim_cf_free(struct il_sim *s)
 	free(s->cf.dirty);
 	free(s->cf.is_dirty);
 	free(s->cf.pkg_bin);
+	free(s->cf.bin);
+	s->cf.bin = NULL;
 	free(s->cf.cpu);
 	free(s->cf.task);
 	s->cf.dom_mhz = NULL;
@@ -535,7 +546,7 @@ static void dom_eval(struct il_sim *s, int d, int64_t now)
 	if (want == 0)
 		want = any;
 	const struct sim_pkg *pk = &s->pkgs[s->cpus[s->cores[k0].first].pkg];
-	double bin = il_turbo_mhz(s->p, pk->active, s->params.default_mhz);
+	double bin = f->bin[pk->active];
 	/* acpi-cpufreq's base + 1 MHz entry and any ratio above base: turbo as the bin allows */
 	double mhz = want > f->base_mhz ? (want < bin ? want : bin) : want;
 	if (f->prm.driver == IL_CF_DRV_ACPI && want > f->base_mhz)
@@ -601,7 +612,7 @@ void sim_cf_periodic(struct il_sim *s, int64_t now)
 				hwp_window(s, &s->cpus[i], now);
 	int per_pkg = f->ndom / s->npkgs;
 	for (int k = 0; k < s->npkgs; k++) {
-		double bin = il_turbo_mhz(s->p, s->pkgs[k].active, s->params.default_mhz);
+		double bin = f->bin[s->pkgs[k].active];
 		if (bin == f->pkg_bin[k])
 			continue;
 		f->pkg_bin[k] = bin;
@@ -700,15 +711,15 @@ static unsigned int resolve_closest(const struct sim_cf *f, unsigned int khz)
 
 static unsigned int resolve(const struct sim_cf *f, unsigned int khz)
 {
-	unsigned int lo = (unsigned int)(f->min_mhz * 1000 + 0.5);
-	unsigned int hi = (unsigned int)(f->max_mhz * 1000 + 0.5);
+	unsigned int lo = f->lo_khz;
+	unsigned int hi = f->hi_khz;
 	if (khz < lo)
 		khz = lo;
 	if (khz > hi)
 		khz = hi;
 	if (f->intel_table) {
 		/* intel_cpufreq: DIV_ROUND_UP(target, scaling), ratios of the part's bus clock */
-		unsigned int sc = (unsigned int)(f->step_mhz * 1000 + 0.5);
+		unsigned int sc = f->step_khz;
 		unsigned int r = (khz + sc - 1) / sc;
 		khz = r * sc;
 		return khz > hi ? hi : khz;
@@ -724,7 +735,7 @@ static unsigned int resolve(const struct sim_cf *f, unsigned int khz)
 		return best;
 	}
 	/* acpi-cpufreq: the lowest _PSS entry at or above (CPUFREQ_RELATION_L) */
-	unsigned int base = (unsigned int)(f->base_mhz * 1000 + 0.5);
+	unsigned int base = f->base_khz;
 	if (khz > base)
 		return base + 1000;
 	unsigned int steps = (base - khz) / 100000;
