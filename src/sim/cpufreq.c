@@ -632,18 +632,19 @@ void sim_cf_periodic(struct il_sim *s, int64_t now)
 /* update_rq_clock_pelt(): the PELT clock of c up to now. */
 static void rq_clock(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
-	int64_t delta = now - CF(c)->clock_last;
-	CF(c)->clock_last = now;
+	struct sim_cf_cpu *fc = CF(c);
+	int64_t delta = now - fc->clock_last;
+	fc->clock_last = now;
 	if (c->cur < 0) {
 		/* the idle task runs: the PELT clock catches up with clock_task */
-		CF(c)->clock_pelt = (uint64_t)now;
+		fc->clock_pelt = (uint64_t)now;
 		return;
 	}
 	if (delta <= 0)
 		return;
 	(void)s;
 	/* cap_scale(delta, cpu capacity 1024), then cap_scale(delta, freq_scale) */
-	CF(c)->clock_pelt += ((uint64_t)delta * CF(c)->freq_scale) >> 10;
+	fc->clock_pelt += ((uint64_t)delta * fc->freq_scale) >> 10;
 }
 
 static bool rq_pelt(struct il_sim *s, struct sim_cpu *c)
@@ -744,78 +745,81 @@ static unsigned int resolve(const struct sim_cf *f, unsigned int khz)
 
 static void sugov_iowait_boost(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iowait)
 {
-	if (CF(c)->iowait_boost && now - CF(c)->last_update > s->tick_nsec) {
+	struct sim_cf_cpu *fc = CF(c);
+	if (fc->iowait_boost && now - fc->last_update > s->tick_nsec) {
 		/* sugov_iowait_reset() */
-		CF(c)->iowait_boost = iowait ? IOWAIT_BOOST_MIN : 0;
-		CF(c)->iowait_pending = iowait;
+		fc->iowait_boost = iowait ? IOWAIT_BOOST_MIN : 0;
+		fc->iowait_pending = iowait;
 		return;
 	}
-	if (!iowait || CF(c)->iowait_pending)
+	if (!iowait || fc->iowait_pending)
 		return;
-	CF(c)->iowait_pending = true;
-	if (CF(c)->iowait_boost) {
-		CF(c)->iowait_boost = CF(c)->iowait_boost << 1 < CAP ? CF(c)->iowait_boost << 1 : CAP;
+	fc->iowait_pending = true;
+	if (fc->iowait_boost) {
+		fc->iowait_boost = fc->iowait_boost << 1 < CAP ? fc->iowait_boost << 1 : CAP;
 		return;
 	}
-	CF(c)->iowait_boost = IOWAIT_BOOST_MIN;
+	fc->iowait_boost = IOWAIT_BOOST_MIN;
 }
 
 static unsigned long sugov_iowait_apply(struct il_sim *s, struct sim_cpu *c, int64_t now,
 					unsigned long util)
 {
-	if (!CF(c)->iowait_boost)
+	struct sim_cf_cpu *fc = CF(c);
+	if (!fc->iowait_boost)
 		return util;
-	if (now - CF(c)->last_update > s->tick_nsec) {
-		CF(c)->iowait_boost = 0;
-		CF(c)->iowait_pending = false;
+	if (now - fc->last_update > s->tick_nsec) {
+		fc->iowait_boost = 0;
+		fc->iowait_pending = false;
 		return util;
 	}
-	if (!CF(c)->iowait_pending) {
-		CF(c)->iowait_boost >>= 1;
-		if (CF(c)->iowait_boost < IOWAIT_BOOST_MIN) {
-			CF(c)->iowait_boost = 0;
+	if (!fc->iowait_pending) {
+		fc->iowait_boost >>= 1;
+		if (fc->iowait_boost < IOWAIT_BOOST_MIN) {
+			fc->iowait_boost = 0;
 			return util;
 		}
 	}
-	CF(c)->iowait_pending = false;
-	unsigned long boost = ((unsigned long)CF(c)->iowait_boost * CAP) >> 10;
+	fc->iowait_pending = false;
+	unsigned long boost = ((unsigned long)fc->iowait_boost * CAP) >> 10;
 	return boost > util ? boost : util;
 }
 
 /* sugov_update_single() */
 static void schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iowait)
 {
+	struct sim_cf_cpu *fc = CF(c);
 	struct sim_cf *f = &s->cf;
 	sugov_iowait_boost(s, c, now, iowait);
-	CF(c)->last_update = now;
+	fc->last_update = now;
 	/* sugov_should_update_freq() */
-	if (!CF(c)->need_freq_update && now - CF(c)->last_freq_update < f->rate_ns)
+	if (!fc->need_freq_update && now - fc->last_freq_update < f->rate_ns)
 		return;
-	bool busy = !CF(c)->need_freq_update && c->idle_calls == CF(c)->idle_calls_saved;
-	CF(c)->idle_calls_saved = c->idle_calls;
+	bool busy = !fc->need_freq_update && c->idle_calls == fc->idle_calls_saved;
+	fc->idle_calls_saved = c->idle_calls;
 	unsigned long util = cpu_util(s, c);
 	util = sugov_iowait_apply(s, c, now, util);
 	/* get_next_freq() */
-	unsigned int freq = f->invariant ? f->cpuinfo_max_khz : CF(c)->cur_khz;
+	unsigned int freq = f->invariant ? f->cpuinfo_max_khz : fc->cur_khz;
 	unsigned int raw = (unsigned int)il_cf_map_util_freq(util, freq, CAP);
 	unsigned int next;
-	if (raw == CF(c)->cached_raw_khz && !CF(c)->need_freq_update) {
-		next = CF(c)->next_khz;
+	if (raw == fc->cached_raw_khz && !fc->need_freq_update) {
+		next = fc->next_khz;
 	} else {
-		CF(c)->need_freq_update = false;
-		CF(c)->cached_raw_khz = raw;
+		fc->need_freq_update = false;
+		fc->cached_raw_khz = raw;
 		next = resolve(f, raw);
 	}
-	if (busy && next < CF(c)->next_khz) {
-		next = CF(c)->next_khz;
-		CF(c)->cached_raw_khz = 0;
+	if (busy && next < fc->next_khz) {
+		next = fc->next_khz;
+		fc->cached_raw_khz = 0;
 	}
 	/* sugov_fast_switch() */
-	if (CF(c)->next_khz == next)
+	if (fc->next_khz == next)
 		return;
-	CF(c)->next_khz = next;
-	CF(c)->last_freq_update = now;
-	CF(c)->cur_khz = next;
+	fc->next_khz = next;
+	fc->last_freq_update = now;
+	fc->cur_khz = next;
 	request(s, c, next / 1000.0, now);
 }
 
@@ -1045,18 +1049,20 @@ void sim_cf_task_exit(struct il_sim *s, int task)
 
 void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
+	struct sim_cf_cpu *fc = CF(c);
 	struct sim_cf *f = &s->cf;
 
 	if (!f->tick_hook)
 		return;
 	/* arch_scale_freq_tick() */
 	sim_c0_flush(s, c, now);
-	double acnt = CF(c)->aperf - CF(c)->aperf_tick, mcnt = CF(c)->mperf - CF(c)->mperf_tick;
-	CF(c)->aperf_tick = CF(c)->aperf;
-	CF(c)->mperf_tick = CF(c)->mperf;
+	double acnt = fc->aperf - fc->aperf_tick, mcnt = fc->mperf - fc->mperf_tick;
+	fc->aperf_tick = fc->aperf;
+	fc->mperf_tick = fc->mperf;
 	if (f->invariant && mcnt > 0) {
 		double fs = acnt * (double)(CAP * CAP) / (mcnt * (double)f->max_freq_ratio);
-		CF(c)->freq_scale = fs >= CAP ? CAP : (unsigned long)fs;
+		/* 0 <= fs < 1024 there: the signed conversion gives the same, cheaper */
+		fc->freq_scale = fs >= CAP ? CAP : (unsigned long)(long)fs;
 	}
 	if (c->cur < 0)
 		return;
@@ -1067,10 +1073,11 @@ void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	/* task_tick_fair() -> update_load_avg() of the running task and its queue */
 	rq_clock(s, c, now);
 	struct sim_cf_task *t = &s->cf.task[c->cur];
-	if (il_pelt_update(&t->pelt, CF(c)->clock_pelt, true, true))
+	if (il_pelt_update(&t->pelt, fc->clock_pelt, true, true))
 		t->ue_fresh = true;
+	/* f->pelt is schedutil's (never with HWP): update_util() without its dispatch */
 	if (rq_pelt(s, c))
-		update_util(s, c, now, false);
+		schedutil(s, c, now, false);
 }
 
 void sim_cf_warmup(struct il_sim *s, int64_t now)
