@@ -652,6 +652,50 @@ static bool rq_pelt(struct il_sim *s, struct sim_cpu *c)
 	return il_pelt_update(&CF(c)->rq_pelt, CF(c)->clock_pelt, c->cur >= 0 || c->rq_len > 0, c->cur >= 0);
 }
 
+/*
+ * The tick's two updates, the running task's and its run queue's (both
+ * loaded and running, to the same PELT clock): when they are at the same
+ * point of the same period, as a CPU with one task keeps them, the step's
+ * periods and contribution are the same for both and are computed once.
+ * Each util_sum still decays by itself: the result is il_pelt_update()'s
+ * on each, bit for bit. Returns the run queue's "decayed"; *task_decayed
+ * the task's.
+ */
+static bool pelt_tick_pair(struct il_pelt *se, struct il_pelt *rq, uint64_t now,
+			   bool *task_decayed)
+{
+	if (se->last_update_time != rq->last_update_time ||
+	    se->period_contrib != rq->period_contrib || now < rq->last_update_time) {
+		*task_decayed = il_pelt_update(se, now, true, true);
+		return il_pelt_update(rq, now, true, true);
+	}
+	uint64_t delta = (now - rq->last_update_time) >> 10;
+	*task_decayed = false;
+	if (!delta)
+		return false;
+	uint64_t lut = rq->last_update_time + (delta << 10);
+	se->last_update_time = rq->last_update_time = lut;
+	uint32_t contrib = (uint32_t)delta;
+	delta += rq->period_contrib;
+	uint64_t periods = delta / 1024;
+	if (periods) {
+		delta %= 1024;
+		contrib = il_pelt_segments(periods, 1024 - rq->period_contrib, (uint32_t)delta);
+		se->util_sum = il_pelt_decay_load(se->util_sum, periods);
+		rq->util_sum = il_pelt_decay_load(rq->util_sum, periods);
+	}
+	se->period_contrib = rq->period_contrib = (uint32_t)delta;
+	se->util_sum += (uint64_t)contrib << 10;
+	rq->util_sum += (uint64_t)contrib << 10;
+	if (!periods)
+		return false;
+	uint32_t div = il_pelt_divider(rq);
+	se->util_avg = (unsigned long)(se->util_sum / div);
+	rq->util_avg = (unsigned long)(rq->util_sum / div);
+	*task_decayed = true;
+	return true;
+}
+
 static unsigned long task_util_est(const struct sim_cf_task *t)
 {
 	return t->ue_ewma > t->ue_enqueued ? t->ue_ewma : t->ue_enqueued;
@@ -1073,10 +1117,12 @@ void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	/* task_tick_fair() -> update_load_avg() of the running task and its queue */
 	rq_clock(s, c, now);
 	struct sim_cf_task *t = &s->cf.task[c->cur];
-	if (il_pelt_update(&t->pelt, fc->clock_pelt, true, true))
+	bool task_decayed;
+	bool decayed = pelt_tick_pair(&t->pelt, &fc->rq_pelt, fc->clock_pelt, &task_decayed);
+	if (task_decayed)
 		t->ue_fresh = true;
 	/* f->pelt is schedutil's (never with HWP): update_util() without its dispatch */
-	if (rq_pelt(s, c))
+	if (decayed)
 		schedutil(s, c, now, false);
 }
 
