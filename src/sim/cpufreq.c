@@ -1041,7 +1041,8 @@ void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
 		}
 		update_util(s, c, now, false);
 		return;
-	}	rq_clock(s, c, now);
+	}
+	rq_clock(s, c, now);
 	if (il_pelt_update(&t->pelt, CF(c)->clock_pelt, true, true))
 		t->ue_fresh = true;
 	bool decayed = rq_pelt(s, c);
