@@ -8,6 +8,9 @@
  * request-response (48 pairs: every CPU wakes and sleeps), kernbench and
  * gitsource. Goal: with the layer at most 10 % slower. The best of 3.
  * Usage: bench_cpufreq [--quick]
+ *        bench_cpufreq --one WORKLOAD CPUFREQ|none DURATION_MS
+ * --one runs once and prints the events handled, for an instruction count
+ * per event under valgrind --tool=callgrind (repeatable on a loaded machine).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +27,8 @@ static double cpu_time(void)
 }
 
 /* Events per CPU second of one run of wl with cpufreq spec cf ("" = none). */
-static double one(const struct il_platform *p, const char *wl_name, const char *cf, int64_t dur)
+static double one(const struct il_platform *p, const char *wl_name, const char *cf, int64_t dur,
+		  double *events)
 {
 	struct il_err e;
 	struct il_sim_batch b;
@@ -54,6 +58,8 @@ static double one(const struct il_platform *p, const char *wl_name, const char *
 	}
 	double t = cpu_time() - t0;
 	double ev = (double)b.results[0].events;
+	if (events)
+		*events = ev;
 	il_sim_batch_free(&b);
 	free(wcfg);
 	return ev / t;
@@ -67,6 +73,18 @@ int main(int argc, char **argv)
 	if (!p || il_platform_load(p, "intel-cascadelake-sp", &e)) {
 		fprintf(stderr, "bench_cpufreq: intel-cascadelake-sp: %s\n", p ? e.msg : "no memory");
 		return 1;
+	}
+	if (argc == 5 && !strcmp(argv[1], "--one")) {
+		double ev = 0;
+		const char *cf = strcmp(argv[3], "none") ? argv[3] : "";
+		if (!il_workload_find(argv[2])) {
+			fprintf(stderr, "bench_cpufreq: unknown workload '%s'\n", argv[2]);
+			return 2;
+		}
+		one(p, argv[2], cf, (int64_t)(atof(argv[4]) * 1e6), &ev);
+		printf("%s %s: %.0f events\n", argv[2], argv[3], ev);
+		free(p);
+		return 0;
 	}
 	static const char *const wls[] = { "request-response", "kernbench", "gitsource" };
 	static const char *const cfs[] = { "", "performance", "schedutil" };
@@ -82,7 +100,7 @@ int main(int argc, char **argv)
 		for (int c = 0; c < 3; c++) {
 			double rate = 0;
 			for (int r = 0; r < reps; r++) {
-				double x = one(p, wls[w], cfs[c], dur);
+				double x = one(p, wls[w], cfs[c], dur, NULL);
 				if (x > rate)
 					rate = x;
 			}

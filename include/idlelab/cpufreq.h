@@ -181,7 +181,8 @@ static inline bool il_pelt_update(struct il_pelt *sa, uint64_t now, bool load, b
 	if (periods) {
 		sa->util_sum = il_pelt_decay_load(sa->util_sum, periods);
 		delta %= 1024;
-		if (load)
+		/* the contribution only counts when it ran (util_sum is all this tracks) */
+		if (running)
 			contrib = il_pelt_segments(periods, 1024 - sa->period_contrib, (uint32_t)delta);
 	}
 	sa->period_contrib = (uint32_t)delta;

@@ -399,8 +399,17 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	f->dirty = calloc((size_t)f->ndom, sizeof(int));
 	f->is_dirty = calloc((size_t)f->ndom, sizeof(bool));
 	f->pkg_bin = calloc((size_t)s->npkgs, sizeof(double));
-	if (!f->dom_mhz || !f->cpu || !f->dirty || !f->is_dirty || !f->pkg_bin)
+	f->bin = calloc((size_t)p->cores_per_package + 1, sizeof(double));
+	if (!f->dom_mhz || !f->cpu || !f->dirty || !f->is_dirty || !f->pkg_bin || !f->bin)
 		return il_err_set(err, ENOMEM, "out of memory");
+	/* the turbo bin of each active-core count, looked up at every evaluation */
+	for (int n = 0; n <= p->cores_per_package; n++)
+		f->bin[n] = il_turbo_mhz(p, n, s->params.default_mhz);
+	/* resolve()'s bounds, converted once */
+	f->lo_khz = (unsigned int)(f->min_mhz * 1000 + 0.5);
+	f->hi_khz = (unsigned int)(f->max_mhz * 1000 + 0.5);
+	f->step_khz = (unsigned int)(f->step_mhz * 1000 + 0.5);
+	f->base_khz = (unsigned int)(f->base_mhz * 1000 + 0.5);
 	f->on = true;
 	/* the first request: the governor's static one, else the policy max (boot) */
 	double first = f->prm.gov == IL_CF_GOV_POWERSAVE && !f->hwp ? f->min_mhz : f->max_mhz;
@@ -437,6 +446,8 @@ void sim_cf_free(struct il_sim *s)
 	free(s->cf.dirty);
 	free(s->cf.is_dirty);
 	free(s->cf.pkg_bin);
+	free(s->cf.bin);
+	s->cf.bin = NULL;
 	free(s->cf.cpu);
 	free(s->cf.task);
 	s->cf.dom_mhz = NULL;
@@ -535,7 +546,7 @@ static void dom_eval(struct il_sim *s, int d, int64_t now)
 	if (want == 0)
 		want = any;
 	const struct sim_pkg *pk = &s->pkgs[s->cpus[s->cores[k0].first].pkg];
-	double bin = il_turbo_mhz(s->p, pk->active, s->params.default_mhz);
+	double bin = f->bin[pk->active];
 	/* acpi-cpufreq's base + 1 MHz entry and any ratio above base: turbo as the bin allows */
 	double mhz = want > f->base_mhz ? (want < bin ? want : bin) : want;
 	if (f->prm.driver == IL_CF_DRV_ACPI && want > f->base_mhz)
@@ -601,7 +612,7 @@ void sim_cf_periodic(struct il_sim *s, int64_t now)
 				hwp_window(s, &s->cpus[i], now);
 	int per_pkg = f->ndom / s->npkgs;
 	for (int k = 0; k < s->npkgs; k++) {
-		double bin = il_turbo_mhz(s->p, s->pkgs[k].active, s->params.default_mhz);
+		double bin = f->bin[s->pkgs[k].active];
 		if (bin == f->pkg_bin[k])
 			continue;
 		f->pkg_bin[k] = bin;
@@ -621,23 +632,68 @@ void sim_cf_periodic(struct il_sim *s, int64_t now)
 /* update_rq_clock_pelt(): the PELT clock of c up to now. */
 static void rq_clock(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
-	int64_t delta = now - CF(c)->clock_last;
-	CF(c)->clock_last = now;
+	struct sim_cf_cpu *fc = CF(c);
+	int64_t delta = now - fc->clock_last;
+	fc->clock_last = now;
 	if (c->cur < 0) {
 		/* the idle task runs: the PELT clock catches up with clock_task */
-		CF(c)->clock_pelt = (uint64_t)now;
+		fc->clock_pelt = (uint64_t)now;
 		return;
 	}
 	if (delta <= 0)
 		return;
 	(void)s;
 	/* cap_scale(delta, cpu capacity 1024), then cap_scale(delta, freq_scale) */
-	CF(c)->clock_pelt += ((uint64_t)delta * CF(c)->freq_scale) >> 10;
+	fc->clock_pelt += ((uint64_t)delta * fc->freq_scale) >> 10;
 }
 
 static bool rq_pelt(struct il_sim *s, struct sim_cpu *c)
 {
 	return il_pelt_update(&CF(c)->rq_pelt, CF(c)->clock_pelt, c->cur >= 0 || c->rq_len > 0, c->cur >= 0);
+}
+
+/*
+ * The tick's two updates, the running task's and its run queue's (both
+ * loaded and running, to the same PELT clock): when they are at the same
+ * point of the same period, as a CPU with one task keeps them, the step's
+ * periods and contribution are the same for both and are computed once.
+ * Each util_sum still decays by itself: the result is il_pelt_update()'s
+ * on each, bit for bit. Returns the run queue's "decayed"; *task_decayed
+ * the task's.
+ */
+static bool pelt_tick_pair(struct il_pelt *se, struct il_pelt *rq, uint64_t now,
+			   bool *task_decayed)
+{
+	if (se->last_update_time != rq->last_update_time ||
+	    se->period_contrib != rq->period_contrib || now < rq->last_update_time) {
+		*task_decayed = il_pelt_update(se, now, true, true);
+		return il_pelt_update(rq, now, true, true);
+	}
+	uint64_t delta = (now - rq->last_update_time) >> 10;
+	*task_decayed = false;
+	if (!delta)
+		return false;
+	uint64_t lut = rq->last_update_time + (delta << 10);
+	se->last_update_time = rq->last_update_time = lut;
+	uint32_t contrib = (uint32_t)delta;
+	delta += rq->period_contrib;
+	uint64_t periods = delta / 1024;
+	if (periods) {
+		delta %= 1024;
+		contrib = il_pelt_segments(periods, 1024 - rq->period_contrib, (uint32_t)delta);
+		se->util_sum = il_pelt_decay_load(se->util_sum, periods);
+		rq->util_sum = il_pelt_decay_load(rq->util_sum, periods);
+	}
+	se->period_contrib = rq->period_contrib = (uint32_t)delta;
+	se->util_sum += (uint64_t)contrib << 10;
+	rq->util_sum += (uint64_t)contrib << 10;
+	if (!periods)
+		return false;
+	uint32_t div = il_pelt_divider(rq);
+	se->util_avg = (unsigned long)(se->util_sum / div);
+	rq->util_avg = (unsigned long)(rq->util_sum / div);
+	*task_decayed = true;
+	return true;
 }
 
 static unsigned long task_util_est(const struct sim_cf_task *t)
@@ -700,15 +756,15 @@ static unsigned int resolve_closest(const struct sim_cf *f, unsigned int khz)
 
 static unsigned int resolve(const struct sim_cf *f, unsigned int khz)
 {
-	unsigned int lo = (unsigned int)(f->min_mhz * 1000 + 0.5);
-	unsigned int hi = (unsigned int)(f->max_mhz * 1000 + 0.5);
+	unsigned int lo = f->lo_khz;
+	unsigned int hi = f->hi_khz;
 	if (khz < lo)
 		khz = lo;
 	if (khz > hi)
 		khz = hi;
 	if (f->intel_table) {
 		/* intel_cpufreq: DIV_ROUND_UP(target, scaling), ratios of the part's bus clock */
-		unsigned int sc = (unsigned int)(f->step_mhz * 1000 + 0.5);
+		unsigned int sc = f->step_khz;
 		unsigned int r = (khz + sc - 1) / sc;
 		khz = r * sc;
 		return khz > hi ? hi : khz;
@@ -724,7 +780,7 @@ static unsigned int resolve(const struct sim_cf *f, unsigned int khz)
 		return best;
 	}
 	/* acpi-cpufreq: the lowest _PSS entry at or above (CPUFREQ_RELATION_L) */
-	unsigned int base = (unsigned int)(f->base_mhz * 1000 + 0.5);
+	unsigned int base = f->base_khz;
 	if (khz > base)
 		return base + 1000;
 	unsigned int steps = (base - khz) / 100000;
@@ -733,78 +789,81 @@ static unsigned int resolve(const struct sim_cf *f, unsigned int khz)
 
 static void sugov_iowait_boost(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iowait)
 {
-	if (CF(c)->iowait_boost && now - CF(c)->last_update > s->tick_nsec) {
+	struct sim_cf_cpu *fc = CF(c);
+	if (fc->iowait_boost && now - fc->last_update > s->tick_nsec) {
 		/* sugov_iowait_reset() */
-		CF(c)->iowait_boost = iowait ? IOWAIT_BOOST_MIN : 0;
-		CF(c)->iowait_pending = iowait;
+		fc->iowait_boost = iowait ? IOWAIT_BOOST_MIN : 0;
+		fc->iowait_pending = iowait;
 		return;
 	}
-	if (!iowait || CF(c)->iowait_pending)
+	if (!iowait || fc->iowait_pending)
 		return;
-	CF(c)->iowait_pending = true;
-	if (CF(c)->iowait_boost) {
-		CF(c)->iowait_boost = CF(c)->iowait_boost << 1 < CAP ? CF(c)->iowait_boost << 1 : CAP;
+	fc->iowait_pending = true;
+	if (fc->iowait_boost) {
+		fc->iowait_boost = fc->iowait_boost << 1 < CAP ? fc->iowait_boost << 1 : CAP;
 		return;
 	}
-	CF(c)->iowait_boost = IOWAIT_BOOST_MIN;
+	fc->iowait_boost = IOWAIT_BOOST_MIN;
 }
 
 static unsigned long sugov_iowait_apply(struct il_sim *s, struct sim_cpu *c, int64_t now,
 					unsigned long util)
 {
-	if (!CF(c)->iowait_boost)
+	struct sim_cf_cpu *fc = CF(c);
+	if (!fc->iowait_boost)
 		return util;
-	if (now - CF(c)->last_update > s->tick_nsec) {
-		CF(c)->iowait_boost = 0;
-		CF(c)->iowait_pending = false;
+	if (now - fc->last_update > s->tick_nsec) {
+		fc->iowait_boost = 0;
+		fc->iowait_pending = false;
 		return util;
 	}
-	if (!CF(c)->iowait_pending) {
-		CF(c)->iowait_boost >>= 1;
-		if (CF(c)->iowait_boost < IOWAIT_BOOST_MIN) {
-			CF(c)->iowait_boost = 0;
+	if (!fc->iowait_pending) {
+		fc->iowait_boost >>= 1;
+		if (fc->iowait_boost < IOWAIT_BOOST_MIN) {
+			fc->iowait_boost = 0;
 			return util;
 		}
 	}
-	CF(c)->iowait_pending = false;
-	unsigned long boost = ((unsigned long)CF(c)->iowait_boost * CAP) >> 10;
+	fc->iowait_pending = false;
+	unsigned long boost = ((unsigned long)fc->iowait_boost * CAP) >> 10;
 	return boost > util ? boost : util;
 }
 
 /* sugov_update_single() */
 static void schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iowait)
 {
+	struct sim_cf_cpu *fc = CF(c);
 	struct sim_cf *f = &s->cf;
 	sugov_iowait_boost(s, c, now, iowait);
-	CF(c)->last_update = now;
+	fc->last_update = now;
 	/* sugov_should_update_freq() */
-	if (!CF(c)->need_freq_update && now - CF(c)->last_freq_update < f->rate_ns)
+	if (!fc->need_freq_update && now - fc->last_freq_update < f->rate_ns)
 		return;
-	bool busy = !CF(c)->need_freq_update && c->idle_calls == CF(c)->idle_calls_saved;
-	CF(c)->idle_calls_saved = c->idle_calls;
+	bool busy = !fc->need_freq_update && c->idle_calls == fc->idle_calls_saved;
+	fc->idle_calls_saved = c->idle_calls;
 	unsigned long util = cpu_util(s, c);
 	util = sugov_iowait_apply(s, c, now, util);
 	/* get_next_freq() */
-	unsigned int freq = f->invariant ? f->cpuinfo_max_khz : CF(c)->cur_khz;
+	unsigned int freq = f->invariant ? f->cpuinfo_max_khz : fc->cur_khz;
 	unsigned int raw = (unsigned int)il_cf_map_util_freq(util, freq, CAP);
 	unsigned int next;
-	if (raw == CF(c)->cached_raw_khz && !CF(c)->need_freq_update) {
-		next = CF(c)->next_khz;
+	if (raw == fc->cached_raw_khz && !fc->need_freq_update) {
+		next = fc->next_khz;
 	} else {
-		CF(c)->need_freq_update = false;
-		CF(c)->cached_raw_khz = raw;
+		fc->need_freq_update = false;
+		fc->cached_raw_khz = raw;
 		next = resolve(f, raw);
 	}
-	if (busy && next < CF(c)->next_khz) {
-		next = CF(c)->next_khz;
-		CF(c)->cached_raw_khz = 0;
+	if (busy && next < fc->next_khz) {
+		next = fc->next_khz;
+		fc->cached_raw_khz = 0;
 	}
 	/* sugov_fast_switch() */
-	if (CF(c)->next_khz == next)
+	if (fc->next_khz == next)
 		return;
-	CF(c)->next_khz = next;
-	CF(c)->last_freq_update = now;
-	CF(c)->cur_khz = next;
+	fc->next_khz = next;
+	fc->last_freq_update = now;
+	fc->cur_khz = next;
 	request(s, c, next / 1000.0, now);
 }
 
@@ -982,7 +1041,8 @@ void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
 		}
 		update_util(s, c, now, false);
 		return;
-	}	rq_clock(s, c, now);
+	}
+	rq_clock(s, c, now);
 	if (il_pelt_update(&t->pelt, CF(c)->clock_pelt, true, true))
 		t->ue_fresh = true;
 	bool decayed = rq_pelt(s, c);
@@ -1034,18 +1094,20 @@ void sim_cf_task_exit(struct il_sim *s, int task)
 
 void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
+	struct sim_cf_cpu *fc = CF(c);
 	struct sim_cf *f = &s->cf;
 
 	if (!f->tick_hook)
 		return;
 	/* arch_scale_freq_tick() */
 	sim_c0_flush(s, c, now);
-	double acnt = CF(c)->aperf - CF(c)->aperf_tick, mcnt = CF(c)->mperf - CF(c)->mperf_tick;
-	CF(c)->aperf_tick = CF(c)->aperf;
-	CF(c)->mperf_tick = CF(c)->mperf;
+	double acnt = fc->aperf - fc->aperf_tick, mcnt = fc->mperf - fc->mperf_tick;
+	fc->aperf_tick = fc->aperf;
+	fc->mperf_tick = fc->mperf;
 	if (f->invariant && mcnt > 0) {
 		double fs = acnt * (double)(CAP * CAP) / (mcnt * (double)f->max_freq_ratio);
-		CF(c)->freq_scale = fs >= CAP ? CAP : (unsigned long)fs;
+		/* 0 <= fs < 1024 there: the signed conversion gives the same, cheaper */
+		fc->freq_scale = fs >= CAP ? CAP : (unsigned long)(long)fs;
 	}
 	if (c->cur < 0)
 		return;
@@ -1056,10 +1118,13 @@ void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	/* task_tick_fair() -> update_load_avg() of the running task and its queue */
 	rq_clock(s, c, now);
 	struct sim_cf_task *t = &s->cf.task[c->cur];
-	if (il_pelt_update(&t->pelt, CF(c)->clock_pelt, true, true))
+	bool task_decayed;
+	bool decayed = pelt_tick_pair(&t->pelt, &fc->rq_pelt, fc->clock_pelt, &task_decayed);
+	if (task_decayed)
 		t->ue_fresh = true;
-	if (rq_pelt(s, c))
-		update_util(s, c, now, false);
+	/* f->pelt is schedutil's (never with HWP): update_util() without its dispatch */
+	if (decayed)
+		schedutil(s, c, now, false);
 }
 
 void sim_cf_warmup(struct il_sim *s, int64_t now)

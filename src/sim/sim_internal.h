@@ -259,6 +259,8 @@ struct il_sim {
 		int *dirty, ndirty;        /* domains to re-evaluate at the next periodic pass */
 		bool *is_dirty;
 		double *pkg_bin;           /* each package's turbo bin at the last pass */
+		double *bin;               /* il_turbo_mhz() by active cores, 0 .. cores_per_package */
+		unsigned int lo_khz, hi_khz, step_khz, base_khz; /* min, max, step, base in kHz */
 		struct sim_cf_cpu *cpu;    /* ncpus */
 		struct sim_cf_task *task;  /* cap_task */
 		int cap_task;
