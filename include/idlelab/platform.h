@@ -128,6 +128,7 @@ struct il_platform {
 	int ncst;
 	struct il_cst_entry cst[IL_PLAT_CST_MAX];
 	struct il_dist pm_timer_read;  /* ACPI PM timer read cost (dummy wait), ns */
+	struct il_dist pm_timer_hold;  /* part of that read the register is held (none: all) */
 	struct il_dist hlt_exit;       /* wake-up latency of HLT, ns */
 	struct il_dist mwait_exit;     /* wake-up latency of MWAIT C1, ns */
 	struct il_dist poll_exit;      /* wake-up latency of a polling CPU, ns */

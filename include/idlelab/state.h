@@ -84,6 +84,8 @@ struct il_state {
 	struct il_dist exit_path_cost; /* after-wake cost inside residency (dummy wait), ns */
 	bool exit_path_shared;         /* that cost is a read of one device of the whole
 					  machine (the ACPI PM timer): served one at a time */
+	struct il_dist exit_path_hold; /* of a shared read, the time the device is held
+					  (the rest is the CPU's own round trip); none: all */
 	double power_w;                /* power of a thread in this state, W (<0: unknown) */
 	double transition_j;           /* energy of one entry+exit, J (<0: unknown) */
 };

@@ -504,6 +504,7 @@ static void setup_cstates(const struct il_platform *p, struct il_machine_idle *m
 			if (dummy) {
 				/* one PM_TMR_BLK register for the whole machine */
 				s->exit_path_cost = p->pm_timer_read;
+				s->exit_path_hold = p->pm_timer_hold;
 				s->exit_path_shared = true;
 			}
 			any_io = true;

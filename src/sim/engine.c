@@ -410,14 +410,28 @@ static void hw_wake(struct il_sim *s, struct sim_cpu *c, int64_t now, int64_t t)
  * chipset for the whole machine, which serves one read at a time in the
  * order the reads arrive (a single-server queue). ->enter returns when the
  * read completes; the wait is inside the state's measured residency.
+ *
+ * A read is its round trip R (exit_path_cost) once the register is free.
+ * Of R, the register is held for H (exit_path_hold, at most R); the rest
+ * of the round trip (the path to the chipset and back) is the CPU's own and
+ * overlaps the next read's service. Without exit_path_hold, H = R.
  */
 static void exit_path_read(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
 	const struct il_state *st = &s->drv->states[c->idx];
 	int64_t start = s->pmt_free_t > now ? s->pmt_free_t : now;
+	int64_t rt = il_dist_sample(&st->exit_path_cost, &s->rng);
+	int64_t hold = rt;
 
-	s->pmt_free_t = start + il_dist_sample(&st->exit_path_cost, &s->rng);
-	slot_set(s, c, s->pmt_free_t, SLOT_EXIT);
+	if (st->exit_path_hold.kind != IL_DIST_NONE) {
+		hold = il_dist_sample(&st->exit_path_hold, &s->rng);
+		if (hold > rt)
+			hold = rt;
+		if (hold < 0)
+			hold = 0;
+	}
+	s->pmt_free_t = start + hold;
+	slot_set(s, c, start + rt, SLOT_EXIT);
 }
 
 /* need_resched became visible to a polling CPU at now. */

@@ -147,6 +147,12 @@ static void dummy_wait_amd(void **state)
 	assert_int_equal((int)m.drv.states[2].exit_path_cost.a, 1500);
 	assert_true(has_note(&m, "dummy wait performed"));
 	assert_int_equal(m.drv.states[1].exit_path_cost.kind, IL_DIST_NONE); /* FFH: none */
+	assert_true(m.drv.states[2].exit_path_shared);
+	assert_int_equal(m.drv.states[2].exit_path_hold.kind, IL_DIST_NONE); /* held for all of it */
+	build(&m, "5.19", ZEN3, ZEN3_CST, "[firmware]\npm_timer_hold = 52\n", NULL, NULL);
+	assert_int_equal(m.drv.states[2].exit_path_hold.kind, IL_DIST_CONST);
+	assert_int_equal((int)m.drv.states[2].exit_path_hold.a, 52);
+	assert_int_equal(m.drv.states[1].exit_path_hold.kind, IL_DIST_NONE);
 	build(&m, "6.0", ZEN3, ZEN3_CST, NULL, NULL, NULL);
 	assert_int_equal(m.drv.states[2].exit_path_cost.kind, IL_DIST_NONE);
 	assert_true(has_note(&m, "e400ad8b7e6a"));

@@ -784,6 +784,51 @@ static void exit_path_shared(void **unused)
 }
 
 /*
+ * The read split into the register's hold and the CPU's own round trip
+ * (exit_path_hold): the same two CPUs, read R = 5 us of which the register
+ * is held H = 1 us. Both are up at 1002000: CPU 0 holds the register from
+ * 1002000 to 1003000 and has its value at 1002000 + 5000 = 1007000; CPU 1
+ * waits for the register until 1003000 and has its value at 1008000 (with
+ * H = R it was 1012000). Halted: CPU 1 from 1008300 to the end (491700);
+ * reads 5000 + 6000 ns, 5.5 us on average; awake 5600 + 6600 = 12200 ns.
+ * A hold longer than the round trip is cut to it: H = 9 us gives the
+ * shared test's 1012000.
+ */
+static void exit_path_hold(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	static const char *const text[2] = {
+		PLAT_HEAD POLL_STATE C1_STATE "exit_latency_dist = 2000\nexit_path_cost = 5000\n"
+		"exit_path_shared = yes\nexit_path_hold = 1000\n",
+		PLAT_HEAD POLL_STATE C1_STATE "exit_latency_dist = 2000\nexit_path_cost = 5000\n"
+		"exit_path_shared = yes\nexit_path_hold = 9000\n",
+	};
+	load(&x, text[0]);
+	params(&prm, 1500000);
+	tg_reset(1, false);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	assert_int_equal(x.r.cpu[0].usage[1].time_ns, 1007000 - 300);
+	assert_int_equal(x.r.cpu[1].usage[1].time_ns, 1008000 - 300);
+	assert_int_equal(tg_data[1].last_sel.clock_ns, 1008000);
+	assert_int_equal(x.r.halted_ns, 2 * 1001700 + 492700 + 491700);
+	assert_int_equal(x.r.shared_read_ns, 5000 + 6000);
+	assert_int_equal(x.r.shared_reads, 2);
+	assert_true(fabs(metric(&x.r, "shared read", "mean_us") - 5.5) < 1e-12);
+	assert_true(fabs(metric(&x.r, "shared read", "awake_pct") - 1100000.0 / 12200) < 1e-9);
+
+	load(&x, text[1]);
+	params(&prm, 1500000);
+	tg_reset(1, false);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	assert_int_equal(x.r.cpu[1].usage[1].time_ns, 1012000 - 300);
+	assert_int_equal(x.r.shared_read_ns, 5000 + 10000);
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
+/*
  * kernel.watchdog_thresh = 1: every CPU's soft-lockup hrtimer fires each
  * 2/5 s (400 ms), first at a drawn F in (0, 400 ms], then forwarded by the
  * period. With the tick stopped and C1 (exit 1 us) the CPU is woken only by
@@ -1379,6 +1424,7 @@ int main(void)
 		cmocka_unit_test(poll_time_limit),
 		cmocka_unit_test(exit_path_cost),
 		cmocka_unit_test(exit_path_shared),
+		cmocka_unit_test(exit_path_hold),
 		cmocka_unit_test(warmup),
 		cmocka_unit_test(noise),
 		cmocka_unit_test(watchdog_hrtimer),
