@@ -150,7 +150,9 @@ EOF
 # SIGTERM (as SIGINT, which a script's background job ignores) ends it with complete output.
 # It is sent once idlelab catches it (SigCgt bit 15), not after a fixed sleep: a busy
 # machine may not have run it that far, and the default action would kill it.
-timeout 20 "$IDLELAB" info --sysfs-root "$FX/kvm-haltpoll" --interval 20ms --json >"$TMP/sig" 2>&1 &
+# The wait for it is bounded by time (50 s), not by a count of polls: under ASan on a loaded
+# machine 400 polls of pgrep/readlink/awk took longer than meson's 300 s timeout.
+timeout -k 5 60 "$IDLELAB" info --sysfs-root "$FX/kvm-haltpoll" --interval 20ms --json >"$TMP/sig" 2>&1 &
 pid=$!
 catches_term() { # PID: idlelab (exec'ed), its SigCgt mask has SIGTERM (15)
 	local m
@@ -158,8 +160,9 @@ catches_term() { # PID: idlelab (exec'ed), its SigCgt mask has SIGTERM (15)
 	m=$(awk '/^SigCgt:/ { print $2 }' "/proc/$1/status" 2>/dev/null)
 	[ -n "$m" ] && [ $(((0x$m >> 14) & 1)) -eq 1 ]
 }
-for _ in $(seq 400); do
-	child=$(pgrep -P $pid)
+give_up=$((SECONDS + 50))
+while [ $SECONDS -lt $give_up ] && kill -0 $pid 2>/dev/null; do
+	child=$(pgrep -P $pid | head -n 1)
 	[ -n "$child" ] && catches_term "$child" && break
 	sleep 0.05
 done
