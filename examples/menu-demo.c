@@ -10,6 +10,8 @@
  * holds (docs/replay.md): the sleep length, the time to the next tick, how
  * long the CPU then slept and whether the tick woke it. A timer is due at
  * 4 ms; at first the tick wakes the CPU, then an interrupt every 40 us.
+ * The periods are those of a kernel with HZ=1000 (a 1 ms tick), whatever
+ * the platform file's own CONFIG_HZ.
  */
 #include <stdio.h>
 
@@ -44,7 +46,7 @@ int main(void)
 		const struct period *p = &periods[i];
 		struct il_idle_inputs in = {
 			.sleep_length_ns = p->sleep_us * 1000LL, .delta_tick_ns = p->tick_us * 1000LL,
-			.latency_req_ns = 2000000000000, .tick_nsec = il_tick_nsec(plat.hz),
+			.latency_req_ns = 2000000000000, .tick_nsec = il_tick_nsec(1000),
 			.true_idle_ns = -1,
 		};
 		bool stop_tick = true;

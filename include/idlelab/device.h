@@ -142,6 +142,12 @@ enum il_poll_rule il_poll_rule_for_release(const char *rel);
 uint64_t il_poll_time_rule(const struct il_driver *drv, struct il_device *dev,
 			   int64_t tick_nsec, enum il_poll_rule rule);
 
+/*
+ * CONFIG_HZ where nothing says otherwise: the Kconfig default (kernel/Kconfig.hz,
+ * "default HZ_250", unchanged from 2.6.13 through 7.1).
+ */
+#define IL_HZ_DEFAULT 250u
+
 /* TICK_NSEC for a given HZ: (10^9 + HZ/2) / HZ. */
 static inline int64_t il_tick_nsec(unsigned int hz)
 {

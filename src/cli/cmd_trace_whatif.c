@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "idlelab/device.h"
 #include "idlelab/format.h"
 #include "idlelab/json.h"
 #include "idlelab/outfile.h"
@@ -327,7 +328,7 @@ static const char usage[] =
 	"       idlelab trace to-replay FILE -o LOG [options]\n"
 	"options: --states DIR|PLATFORM (default /sys/devices/system/cpu), --platform P (the\n"
 	"  same as --states P), --cpu LIST, --format table|csv|json, --hz N (default: the\n"
-	"  trace's idlelab-kernel line, else 1000),\n"
+	"  trace's idlelab-kernel line, else 250, the Kconfig default),\n"
 	"  --latency-req NS (default: the trace's idlelab-pmqos lines, else none), --param NAME=VALUE, --kernel-governor SPEC (the\n"
 	"  kernel's governor, for the poll limit of whatif and to-replay; check uses --governor),\n"
 	"  --decisions FILE (the governor's row,cpu,selected,stop_tick: a decisions file)\n";
@@ -348,7 +349,7 @@ static int parse(int argc, char **argv, struct opts *o)
 	int ch;
 
 	o->sub = argv[0];
-	o->hz = 1000;
+	o->hz = IL_HZ_DEFAULT;
 	o->latency_req_ns = IL_TRACE_NO_QOS_NS;
 	o->states = "/sys/devices/system/cpu";
 	optind = 1;

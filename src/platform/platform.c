@@ -303,7 +303,7 @@ static const struct key keys[] = {
 	   "bytes per extended CEDE record (anything but 10: the kernel skips the fix-up)",
 	   xcede_record_size, NULL),
 	/* [kernel] */
-	KP("kernel", "hz", IL_PK_WORD, 0, 0, "1000", 0, "CONFIG_HZ: 100, 250, 300 or 1000", hz,
+	KP("kernel", "hz", IL_PK_WORD, 0, 0, "250", 0, "CONFIG_HZ: 100, 250, 300 or 1000", hz,
 	   set_hz),
 	KP("kernel", "release", IL_PK_RELEASE, 0, 0, NULL, 0,
 	   "the kernel release it boots by default (else the newest)", release, set_release),

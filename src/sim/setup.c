@@ -178,7 +178,7 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 	s->params.single_state_tick = single_tick;
 	s->poll_rule = il_poll_rule_for_release(rel);
 	s->ncpus = ncpus;
-	s->tick_nsec = il_tick_nsec(p->hz ? p->hz : 1000);
+	s->tick_nsec = il_tick_nsec(p->hz ? p->hz : IL_HZ_DEFAULT);
 	s->force_poll = m->force_poll;
 	s->oracle = gov && (gov->ops->flags & IL_GOV_NEEDS_TRUE_IDLE);
 	s->cur_cpu = -1;

@@ -52,7 +52,7 @@ printf 'platform,kernel,driver,governor,state,name,desc,latency_us,residency_us,
 expect_same "$TMP/want"
 expect_exit 0 "$I" platform show amd-zen3-nocstates --kernel 5.15
 expect_out "default idle: default_idle (hlt): amd CPU: kernels before 6.0 use MWAIT C1 only on Intel"
-expect_out "cpus: 256 (2 packages x 64 cores x 2 threads), HZ=1000"
+expect_out "cpus: 256 (2 packages x 64 cores x 2 threads), HZ=250"
 expect_exit 0 "$I" platform show amd-zen3-nocstates --kernel 6.0
 expect_out "default idle: mwait_idle (mwait C1): MWAIT with 1 C1 sub-state(s) (CPUID.5:EDX[7:4])"
 expect_out "driver: none"
