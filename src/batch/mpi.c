@@ -14,11 +14,20 @@
  * Each run is in a child process of its rank, so a run that crashes (or
  * that IDLELAB_TEST_ABORT_SEED aborts, for the tests) fails that run only:
  * rank 0 names it by configuration and seed, the rest are written and the
- * exit status is 1. A rank that is killed (IDLELAB_TEST_KILL_RANK_SEED, for
- * the tests) ends the job: mpirun and srun stop every rank. Rank 0, if
- * SIGTERM reaches it first, says which runs the ranks were running; the
- * partial results file (--resume) keeps every gathered run and which rank
- * each run in flight was dealt to, and the resumed batch names those.
+ * exit status is 1. A rank that dies (killed, out of memory; for the tests
+ * IDLELAB_TEST_KILL_RANK_SEED or IDLELAB_TEST_KILL_RANK) ends the job unless
+ * the launcher lets the others live (mpirun --enable-recovery): mpirun and
+ * srun then stop every rank. When they let rank 0 live, it finds the rank
+ * silent: every rank but 0 says it is alive each second while it runs
+ * (TAG_ALIVE), and a rank that said nothing for IDLELAB_MPI_RANK_TIMEOUT
+ * seconds (default 30) is taken for dead. Its run is reported by
+ * configuration and seed as a failed run is, the rest is written, the exit
+ * status is 1, and rank 0 leaves with MPI_Abort (a dead rank cannot take part
+ * in MPI_Finalize). Open MPI 4.1 tells a process nothing of another's death
+ * without the ULFM extensions, hence the silence rule. Rank 0, if SIGTERM
+ * reaches it first, says which runs the ranks were running; the partial
+ * results file (--resume) keeps every gathered run and which rank each run
+ * in flight was dealt to, and the resumed batch names those.
  *
  * Waiting is done by polling with 1 ms sleeps, not in blocking MPI calls,
  * which spin: the ranks share the machine with the runs.
@@ -40,11 +49,12 @@
 #include "idlelab/platform.h"
 #include "idlelab/workload.h"
 
-enum { TAG_READY = 1, TAG_RESULT, TAG_TASK, TAG_STOP };
+enum { TAG_READY = 1, TAG_RESULT, TAG_TASK, TAG_STOP, TAG_ALIVE, TAG_ABANDON };
 
 static int rank, size = 1;
 static bool joined;      /* MPI_Init done */
 static bool dealt;       /* the workers have left (after the first deal) */
+static char *lost;       /* rank 0: the ranks taken for dead (no MPI_Finalize then) */
 
 int il_dist_rank(void)
 {
@@ -62,6 +72,14 @@ static void nap(void)
 	nanosleep(&ts, NULL);
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* At exit: wait (sleeping, not spinning) until every rank is at its exit, then leave MPI. */
 static void leave(void)
 {
@@ -73,6 +91,17 @@ static void leave(void)
 		return;
 	fflush(NULL);
 	/*
+	 * The output is written, but the job's ranks cannot all meet again in
+	 * MPI_Finalize: the living ones are told to leave without it, and so
+	 * does rank 0, with status 1 (a rank was lost).
+	 */
+	if (rank == 0 && lost) {
+		for (int r = 1; r < size; r++)
+			if (!lost[r])
+				MPI_Send(NULL, 0, MPI_BYTE, r, TAG_ABANDON, MPI_COMM_WORLD);
+		_exit(1);
+	}
+	/*
 	 * Rank 0 leaving without having dealt (an error before the runs, or
 	 * every run read from the partial file): the others may be waiting
 	 * for a task. A stop each; a rank that is not waiting leaves it unread.
@@ -83,8 +112,15 @@ static void leave(void)
 	MPI_Ibarrier(MPI_COMM_WORLD, &rq);
 	while (!done) {
 		MPI_Test(&rq, &done, MPI_STATUS_IGNORE);
-		if (!done)
-			nap();
+		if (done)
+			break;
+		if (rank > 0) {
+			int flag = 0;
+			MPI_Iprobe(0, TAG_ABANDON, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+			if (flag)
+				_exit(0); /* rank 0 lost a rank: no finalize */
+		}
+		nap();
 	}
 	MPI_Finalize();
 }
@@ -227,13 +263,46 @@ static int child_end(struct child *ch, struct il_sim_batch *const *bs, int on_ra
 	return -1;
 }
 
-/* For the tests only: the rank dealt run k with IDLELAB_TEST_KILL_RANK_SEED dies (docs/batch.md). */
+/*
+ * For the tests only (docs/batch.md): the rank dealt run k with
+ * IDLELAB_TEST_KILL_RANK_SEED dies, and so does rank IDLELAB_TEST_KILL_RANK
+ * when it is dealt its first run.
+ */
 static void kill_test(const struct il_sim_batch *b, int k)
 {
 	const char *seed = getenv("IDLELAB_TEST_KILL_RANK_SEED");
+	const char *r = getenv("IDLELAB_TEST_KILL_RANK");
 
 	if (seed && *seed && strtoull(seed, NULL, 10) == task_seed(b, k))
 		raise(SIGKILL);
+	if (r && *r && rank > 0 && strtol(r, NULL, 10) == rank)
+		raise(SIGKILL);
+}
+
+/*
+ * Seconds of silence after which rank 0 takes a rank for dead:
+ * IDLELAB_MPI_RANK_TIMEOUT, default 30; -1 when it is not such a number.
+ */
+static double rank_timeout(void)
+{
+	const char *v = getenv("IDLELAB_MPI_RANK_TIMEOUT");
+	char *e;
+
+	if (!v || !*v)
+		return 30;
+	double t = strtod(v, &e);
+	return *e || !(t >= 1 && t <= 86400) ? -1 : t;
+}
+
+/* A rank other than 0 tells rank 0 it lives, at most once a second. */
+static void say_alive(double *last)
+{
+	double t = now_s();
+
+	if (t - *last < 1)
+		return;
+	*last = t;
+	MPI_Send(NULL, 0, MPI_BYTE, 0, TAG_ALIVE, MPI_COMM_WORLD);
 }
 
 /* ------------------------------------------------------------------ the ranks other than 0 */
@@ -267,6 +336,7 @@ static void __attribute__((noreturn)) work(struct il_sim_batch *const *bs, int n
 {
 	struct ready rd = { nb, count_runs(bs, nb), (uint32_t)sizeof(struct il_sim_result) };
 	struct child ch;
+	double alive = now_s();
 
 	memset(&ch, 0, sizeof(ch));
 	MPI_Send(&rd, sizeof(rd), MPI_BYTE, 0, TAG_READY, MPI_COMM_WORLD);
@@ -291,8 +361,13 @@ static void __attribute__((noreturn)) work(struct il_sim_batch *const *bs, int n
 			snprintf(msg, sizeof(msg), "rank %d: cannot start a run: %s", rank, strerror(errno));
 			ok = 0;
 		} else {
-			while (!child_read(&ch))
-				;
+			/* wait for the run, saying each second that this rank lives */
+			for (;;) {
+				struct pollfd pf = { .fd = ch.fd, .events = POLLIN };
+				if (poll(&pf, 1, 1000) > 0 && child_read(&ch))
+					break;
+				say_alive(&alive);
+			}
 			ok = child_end(&ch, bs, rank, msg, sizeof(msg)) == 0;
 		}
 		size_t body = ok ? ch.len : strlen(msg) + 2;
@@ -310,8 +385,10 @@ static void __attribute__((noreturn)) work(struct il_sim_batch *const *bs, int n
 		MPI_Request rq;
 		int sent = 0;
 		MPI_Isend(out, (int)(sizeof(t) + body), MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD, &rq);
-		for (MPI_Test(&rq, &sent, MPI_STATUS_IGNORE); !sent; MPI_Test(&rq, &sent, MPI_STATUS_IGNORE))
+		for (MPI_Test(&rq, &sent, MPI_STATUS_IGNORE); !sent; MPI_Test(&rq, &sent, MPI_STATUS_IGNORE)) {
 			nap();
+			say_alive(&alive);
+		}
 		free(out);
 	}
 	free(ch.buf);
@@ -397,6 +474,26 @@ static void report_stop(const struct deal *d, const int *holding, const struct c
 	}
 }
 
+/* Rank w said nothing for a while: its run (if it held one) is lost, named as a failed run is. */
+static void lost_rank(struct deal *d, int ti, int w, double quiet)
+{
+	char msg[256];
+
+	if (ti < 0) {
+		fprintf(stderr, "idlelab: rank %d said nothing for %.0f s (dead or stuck): it holds no run\n",
+			w, quiet);
+		return;
+	}
+	const struct il_sim_task *t = &d->tasks[ti];
+	const struct il_sim_batch *b = d->bs[t->batch];
+	snprintf(msg, sizeof(msg), "%.40s%s%.48s on %.32s, %.24s: run %d (seed %llu) on rank %d: "
+		 "silent for %.0f s (dead or stuck)",
+		 b->label ? b->label : "", b->label ? ": governor " : "governor ", b->gov_names[t->config],
+		 b->platform->name, b->wl->name, t->run + 1, (unsigned long long)task_seed(b, t->run), w,
+		 quiet);
+	gathered(d, ti, NULL, 0, msg);
+}
+
 static int deal_run(void *ctx, struct il_sim_batch *const *bs, int nb, const struct il_sim_task *tasks,
 		    int n, char (*fail)[256], struct il_err *err)
 {
@@ -405,14 +502,19 @@ static int deal_run(void *ctx, struct il_sim_batch *const *bs, int nb, const str
 		work(bs, nb);
 
 	struct deal d = { .bs = bs, .nb = nb, .tasks = tasks, .n = n, .fail = fail };
-	int workers = dealt ? 0 : size - 1, stopped = 0, next = 0;
+	int workers = dealt ? 0 : size - 1, stopped = 0, next = 0, gone = 0;
 	int *holding = calloc((size_t)size, sizeof(*holding));
+	char *over = calloc((size_t)size, 1);           /* stopped or taken for dead */
+	double *heard = calloc((size_t)size, sizeof(*heard));
+	double silence = rank_timeout(), looked = now_s();
 	d.off = calloc((size_t)nb + 1, sizeof(*d.off));
 	for (int i = 0; i < nb; i++)
 		d.off[i + 1] = d.off[i] + bs[i]->nconfigs * bs[i]->runs;
 	d.slot = malloc((size_t)(d.off[nb] ? d.off[nb] : 1) * sizeof(*d.slot));
-	if (!holding || !d.off || !d.slot) {
+	if (!holding || !over || !heard || !d.off || !d.slot) {
 		free(holding);
+		free(over);
+		free(heard);
 		free(d.off);
 		free(d.slot);
 		return il_err_set(err, ENOMEM, "out of memory");
@@ -421,8 +523,10 @@ static int deal_run(void *ctx, struct il_sim_batch *const *bs, int nb, const str
 		d.slot[i] = -1;
 	for (int i = 0; i < n; i++)
 		d.slot[d.off[tasks[i].batch] + tasks[i].config * bs[tasks[i].batch]->runs + tasks[i].run] = i;
-	for (int r = 0; r < size; r++)
+	for (int r = 0; r < size; r++) {
 		holding[r] = -1;
+		heard[r] = looked;
+	}
 	dealt = true;
 
 	struct sigaction sa, old_term, old_int;
@@ -473,6 +577,19 @@ static int deal_run(void *ctx, struct il_sim_batch *const *bs, int nb, const str
 				MPI_Abort(MPI_COMM_WORLD, 1);
 			int src = st.MPI_SOURCE;
 			MPI_Recv(buf, count, MPI_BYTE, src, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			heard[src] = now_s();
+			if (st.MPI_TAG == TAG_ALIVE || over[src]) {
+				/*
+				 * Alive and still running; or a rank taken for dead that was
+				 * only stuck: its run was reported lost, so it is stopped.
+				 */
+				if (over[src] == 2 && st.MPI_TAG != TAG_ALIVE) {
+					MPI_Send(NULL, 0, MPI_BYTE, src, TAG_STOP, MPI_COMM_WORLD);
+					over[src] = 3;
+				}
+				free(buf);
+				continue;
+			}
 			if (st.MPI_TAG == TAG_READY) {
 				struct ready rd = { -1, -1, 0 };
 				if (count == (int)sizeof(rd))
@@ -508,18 +625,42 @@ static int deal_run(void *ctx, struct il_sim_batch *const *bs, int nb, const str
 				send_task(&d, next++, src);
 			} else {
 				MPI_Send(NULL, 0, MPI_BYTE, src, TAG_STOP, MPI_COMM_WORLD);
+				over[src] = 1;
 				stopped++;
+			}
+		}
+		if (workers && now_s() - looked >= 0.25) {
+			looked = now_s();
+			for (int w = 1; w < size; w++) {
+				if (over[w] || looked - heard[w] < silence)
+					continue;
+				lost_rank(&d, holding[w], w, looked - heard[w]);
+				over[w] = 2;
+				holding[w] = -1;
+				stopped++;
+				gone++;
 			}
 		}
 		if (!busy)
 			nap();
+	}
+	if (gone) {
+		lost = over; /* kept for leave(): a stopped rank is alive, a lost one not */
+		for (int w = 1; w < size; w++)
+			over[w] = over[w] == 2;
+		over = NULL;
 	}
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGINT, &old_int, NULL);
 	free(ch.buf);
 	if (d.failed)
 		r = il_err_set(err, ECHILD, "%d run%s failed", d.failed, d.failed > 1 ? "s" : "");
+	if (gone)
+		fprintf(stderr, "idlelab: %d rank%s taken for dead; the other results are written\n", gone,
+			gone > 1 ? "s" : "");
 	free(holding);
+	free(over);
+	free(heard);
 	free(d.off);
 	free(d.slot);
 	return r ? -ECHILD : 0;
@@ -555,6 +696,13 @@ void il_dist_init(int *argc, char ***argv)
 			dup2(fd, 2);
 			close(fd);
 		}
+	}
+	/* every rank has the same environment (mpirun -x): each leaves the same way */
+	if (rank_timeout() < 0) {
+		if (rank == 0)
+			fprintf(stderr, "idlelab: IDLELAB_MPI_RANK_TIMEOUT: '%s' is not a number of "
+				"seconds in 1..86400\n", getenv("IDLELAB_MPI_RANK_TIMEOUT"));
+		exit(2);
 	}
 	if (size > 1)
 		il_sim_set_dealer(&mpi_dealer);

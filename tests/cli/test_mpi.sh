@@ -3,8 +3,9 @@
 # Runs dealt to MPI ranks: mpirun -np 2 and -np 3 (oversubscribed on a
 # 2-core machine) write the bytes --jobs 1 writes for batch, sim and
 # scenario run; a run that dies (IDLELAB_TEST_ABORT_SEED, for tests only)
-# is named by configuration and seed and the rest is written; an
-# interrupted batch resumes under MPI to the same bytes. Skipped (77)
+# is named by configuration and seed and the rest is written; so is a rank
+# that dies where the launcher lets the others live; an interrupted batch
+# resumes under MPI to the same bytes. Skipped (77)
 # where idlelab is built without MPI or mpirun is missing.
 . "$SRCDIR/tests/cli/lib.sh"
 if [ "${IDLELAB_MPI:-0}" != 1 ]; then
@@ -85,6 +86,24 @@ expect_exit 0 mpi3 "$IDLELAB" batch "$small" --format json --resume "$TMP/k" --q
 expect_err "menu-sweep: governor menu@6.18 on kvm-haltpoll, sleep-sweep: run 2 (seed 2) was running on rank"
 expect_err "when the batch stopped; it runs again"
 expect_same "$TMP/j1.json"
+# a rank that dies where the launcher lets the others live (Open MPI: the MCA parameter
+# orte_abort_on_non_zero_status 0): rank 0 hears nothing from it for
+# IDLELAB_MPI_RANK_TIMEOUT seconds, names its run by configuration and seed, writes the
+# rest and ends non-zero; the partial file then completes the batch
+rm -f "$TMP/k2" "$TMP/d.json"
+mpirun -np 3 --oversubscribe --quiet --mca orte_abort_on_non_zero_status 0 -x IDLELAB_TEST_KILL_RANK=2 \
+	-x IDLELAB_MPI_RANK_TIMEOUT=3 "$IDLELAB" batch "$small" --format json --output "$TMP/d.json" \
+	--resume "$TMP/k2" --quiet >"$TMP/out" 2>"$TMP/err"
+[ $? -ne 0 ] && ok || bad "a dead rank: mpirun exited 0"
+grep -Eq "governor [a-z]+@6.18 on [a-z0-9-]+, [a-z-]+: run [0-9]+ \(seed [0-9]+\) on rank 2: silent for 3 s \(dead or stuck\)" \
+	"$TMP/err" && ok || { bad "the dead rank's run is not named:"; cat "$TMP/err" >&2; }
+expect_err "1 rank taken for dead; the other results are written"
+n=$(grep -c '"idlelab": "sim"' "$TMP/d.json" 2>/dev/null)
+[ "${n:-0}" -ge 1 ] && [ "${n:-0}" -lt 3 ] && ok || bad "a dead rank: $n configurations written"
+expect_exit 0 mpi2 "$IDLELAB" batch "$small" --format json --resume "$TMP/k2" --quiet
+expect_same "$TMP/j1.json"
+expect_exit 2 mpirun -np 2 -x IDLELAB_MPI_RANK_TIMEOUT=soon "$IDLELAB" batch "$small" --quiet
+expect_err "IDLELAB_MPI_RANK_TIMEOUT: 'soon' is not a number of seconds in 1..86400"
 # and a partial file cut short, resumed on 2 ranks
 head -c 100000 "$TMP/p" >"$TMP/q"
 expect_exit 0 mpi2 "$IDLELAB" batch "$small" --format json --resume "$TMP/q" --quiet
