@@ -25,6 +25,17 @@
  *          wakee running. A trace event's own cost (timed as getppid() with
  *          and without syscalls:sys_enter_getppid) is printed: each split
  *          holds one event.
+ *   stall  a thread pinned to --cpu spins (SCHED_FIFO 50 when allowed, in
+ *          slices of 500 ms with 100 ms asleep between them, under the
+ *          guest's RT throttling) for --seconds of spinning, reading the
+ *          clock, and records every gap between two reads of at least
+ *          --min-gap us: the time the vCPU did not run the spinner. Gaps
+ *          of a few us are the guest's own interrupts (the tick); the long
+ *          ones are the host holding the vCPU (preemption by other host
+ *          work). Prints how many gaps and how much time lie above each of
+ *          20, 50, 100, 200, 500, 1000, 2000 us, the quantiles of the gaps
+ *          of at least 100 us, and the steal ticks /proc/stat gave --cpu
+ *          meanwhile (--quantiles: every gap of at least 100 us, in us).
  *
  * --idle says how --cpu idles while it runs:
  *   halt  the haltpoll governor with haltpoll.guest_halt_poll_ns=0: every
@@ -44,9 +55,9 @@
  * --subtract NS taken off every value (the parts the simulator adds on its
  * own, such as the switch to the task), for a platform file's comments.
  *
- * usage: bench_hostlat --mode timer|ipi|entry [--cpu B] [--other A] [--lengths LIST]
+ * usage: bench_hostlat --mode timer|ipi|entry|stall [--cpu B] [--other A] [--lengths LIST]
  *                      [--samples N] [--idle halt|poll|haltpoll|asis] [--quantiles]
- *                      [--subtract NS]
+ *                      [--subtract NS] [--seconds S] [--min-gap US]
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -84,9 +95,10 @@
 #define MAX_STATES 16
 #define TRACEFS "/sys/kernel/tracing"
 
-enum mode { M_TIMER, M_IPI, M_ENTRY };
+enum mode { M_TIMER, M_IPI, M_ENTRY, M_STALL };
 
 static int cpu = 1, other = 0, samples = 5000;
+static double stall_seconds = 20, min_gap_us = 20;
 static bool quantiles;
 static int64_t subtract_ns;
 static char instance[128];
@@ -212,6 +224,94 @@ static void print_row(const char *what, int64_t len_ns, int64_t *v, int n, int d
 		printf("\n");
 	}
 	fflush(stdout);
+}
+
+/* ------------------------------------------------------------- stall */
+
+/* --cpu's steal ticks (USER_HZ) in /proc/stat, -1 if unreadable */
+static long long steal_ticks(int c)
+{
+	FILE *f = fopen("/proc/stat", "r");
+	char line[512], want[16];
+	long long v[8], r = -1;
+
+	if (!f)
+		return -1;
+	snprintf(want, sizeof(want), "cpu%d ", c);
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, want, strlen(want)) &&
+		    sscanf(line + strlen(want), "%lld %lld %lld %lld %lld %lld %lld %lld", &v[0], &v[1],
+			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8) {
+			r = v[7];
+			break;
+		}
+	fclose(f);
+	return r;
+}
+
+static void run_stall(void)
+{
+	static const int thr_us[] = { 20, 50, 100, 200, 500, 1000, 2000 };
+	enum { NTHR = (int)(sizeof(thr_us) / sizeof(thr_us[0])) };
+	int cap = 1 << 20, n = 0, nlong = 0;
+	int64_t *gap = calloc((size_t)cap, sizeof(*gap));
+	int64_t min_gap = (int64_t)(min_gap_us * 1000), spun = 0;
+	int64_t want = (int64_t)(stall_seconds * 1e9);
+	struct sched_param sp = { .sched_priority = 50 };
+	bool fifo;
+
+	if (!gap)
+		exit(1);
+	pin_or_die(cpu);
+	fifo = sched_setscheduler(0, SCHED_FIFO, &sp) == 0;
+	long long st0 = steal_ticks(cpu);
+	double load = il_wake_load1();
+	while (spun < want) {
+		int64_t slice = want - spun < 500000000 ? want - spun : 500000000;
+		int64_t t0 = il_wake_now_ns(), prev = t0, t = t0;
+		while (t - t0 < slice) {
+			t = il_wake_now_ns();
+			if (t - prev >= min_gap && n < cap)
+				gap[n++] = t - prev;
+			prev = t;
+		}
+		spun += t - t0;
+		sleep_ns(100000000);
+	}
+	long long st1 = steal_ticks(cpu);
+	qsort(gap, (size_t)n, sizeof(*gap), cmp64);
+	printf("stall: CPU %d, %s, spun %.3f s, load %.2f, gaps >= %g us: %d, steal %lld ticks "
+	       "of 1/%ld s\n", cpu, fifo ? "SCHED_FIFO 50" : "SCHED_OTHER (no FIFO)", spun * 1e-9,
+	       load, min_gap_us, n, st0 >= 0 && st1 >= 0 ? st1 - st0 : -1, sysconf(_SC_CLK_TCK));
+	for (int k = 0; k < NTHR; k++) {
+		int cnt = 0;
+		double sum = 0;
+		if (thr_us[k] * 1000 < min_gap)
+			continue;
+		for (int i = 0; i < n; i++)
+			if (gap[i] >= thr_us[k] * 1000) {
+				cnt++;
+				sum += (double)gap[i];
+			}
+		printf("  gaps >= %4d us: %6d  %8.3f /s  total %10.1f us  %.5f %% of the spin\n",
+		       thr_us[k], cnt, cnt / (spun * 1e-9), sum * 1e-3, 100 * sum / (double)spun);
+	}
+	for (int i = 0; i < n; i++)
+		if (gap[i] >= 100000)
+			gap[nlong++] = gap[i];
+	if (nlong) {
+		printf("  gaps >= 100 us, us:");
+		for (int k = 0; k < NQ; k++)
+			printf(" p%g %.1f", qs[k], il_wake_percentile(gap, nlong, qs[k]) * 1e-3);
+		printf("\n");
+	}
+	if (quantiles && nlong) {
+		printf("  every gap >= 100 us, us:");
+		for (int i = 0; i < nlong; i++)
+			printf(" %.1f", gap[i] * 1e-3);
+		printf("\n");
+	}
+	free(gap);
 }
 
 /* ------------------------------------------------------------- timer */
@@ -689,8 +789,9 @@ static int parse_lengths(const char *s, int64_t *out)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: bench_hostlat --mode timer|ipi|entry [--cpu B] [--other A] "
-		"[--lengths LIST] [--samples N] [--idle halt|poll|haltpoll|asis] [--quantiles] [--subtract NS]\n");
+	fprintf(stderr, "usage: bench_hostlat --mode timer|ipi|entry|stall [--cpu B] [--other A] "
+		"[--lengths LIST] [--samples N] [--idle halt|poll|haltpoll|asis] [--quantiles] [--subtract NS] "
+		"[--seconds S] [--min-gap US]\n");
 	exit(2);
 }
 
@@ -705,6 +806,8 @@ int main(int argc, char **argv)
 		{ "idle", required_argument, NULL, 'i' },
 		{ "quantiles", no_argument, NULL, 'q' },
 		{ "subtract", required_argument, NULL, 's' },
+		{ "seconds", required_argument, NULL, 'S' },
+		{ "min-gap", required_argument, NULL, 'g' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *ms = NULL, *idle = "halt";
@@ -713,7 +816,7 @@ int main(int argc, char **argv)
 	enum mode mode;
 	struct il_err err;
 
-	while ((c = getopt_long(argc, argv, "m:c:o:l:n:i:qs:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:c:o:l:n:i:qs:S:g:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm': ms = optarg; break;
 		case 'c': cpu = atoi(optarg); break;
@@ -729,6 +832,8 @@ int main(int argc, char **argv)
 		case 'i': idle = optarg; break;
 		case 'q': quantiles = true; break;
 		case 's': subtract_ns = atoll(optarg); break;
+		case 'S': stall_seconds = atof(optarg); break;
+		case 'g': min_gap_us = atof(optarg); break;
 		default: usage();
 		}
 	}
@@ -740,8 +845,14 @@ int main(int argc, char **argv)
 		mode = M_IPI;
 	else if (!strcmp(ms, "entry"))
 		mode = M_ENTRY;
+	else if (!strcmp(ms, "stall"))
+		mode = M_STALL;
 	else
 		usage();
+	if (!(stall_seconds > 0 && stall_seconds <= 600) || !(min_gap_us >= 1 && min_gap_us <= 1e6)) {
+		fprintf(stderr, "bench_hostlat: --seconds wants 0..600, --min-gap 1..1000000 us\n");
+		return 2;
+	}
 	if (samples < 1 || samples > 10000000 || cpu == other || cpu < 0 || other < 0 ||
 	    cpu >= 32 || (strcmp(idle, "halt") && strcmp(idle, "poll") && strcmp(idle, "asis") &&
 			  strcmp(idle, "haltpoll"))) {
@@ -786,7 +897,9 @@ int main(int argc, char **argv)
 	printf("bench_hostlat --mode %s: CPU %d (other CPU %d), idle %s, %d samples per length, "
 	       "clock read %lld ns\n", ms, cpu, other, idle, samples,
 	       (long long)il_wake_clock_cost_ns());
-	if (mode == M_TIMER)
+	if (mode == M_STALL)
+		run_stall();
+	else if (mode == M_TIMER)
 		run_timer(len, nlen);
 	else
 		run_wake(mode, len, nlen);

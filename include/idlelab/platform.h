@@ -202,6 +202,8 @@ struct il_platform {
 					       (NONE: timer_jitter), drawn at the expiry */
 	bool timer_delivery_stops;     /* the delivery holds the CPU: no poll limit during it */
 	int64_t timer_slack_ns;        /* slack of the workloads' sleeps (hard expiry = + slack) */
+	double host_stall_rate;        /* host stalls of each vCPU per second (Poisson), 0: none */
+	struct il_dist host_stall;     /* how long the host holds the vCPU in one, ns */
 };
 
 static inline int il_platform_ncpus(const struct il_platform *p)

@@ -214,6 +214,12 @@ void il_sim_task_set_iowait(struct il_sim *s, int task, bool iowait);
  */
 void il_sim_hk_timer_at(struct il_sim *s, int cpu, int64_t abs_ns, int64_t cost_ns,
 			uint64_t arg);
+/*
+ * The host holds cpu (a vCPU) from abs_ns for dur_ns, as the platform's
+ * [noise] host_stall_rate does at random instants: whatever the vCPU does
+ * waits until the stall is over.
+ */
+void il_sim_host_stall_at(struct il_sim *s, int cpu, int64_t abs_ns, int64_t dur_ns);
 
 /* ------------------------------------------------------------ results */
 
@@ -254,6 +260,8 @@ struct il_sim_result {
 	int64_t halted_ns;                 /* in a non-polling state until the hardware is up again */
 	int64_t shared_read_ns;            /* in exit-path reads of a shared device (waits included) */
 	uint64_t shared_reads;             /* such reads completed */
+	uint64_t host_stalls;              /* [noise] host stalls that began in the measured time */
+	int64_t host_stall_ns;             /* the time they held a vCPU (overlaps merged) */
 	struct il_metrics metrics;         /* engine and workload metrics */
 };
 

@@ -483,6 +483,12 @@ static const struct key keys[] = {
 	KP("noise", "timer_slack", IL_PK_DURATION, 0, 1e9, "0", 0,
 	   "timer slack of the workloads' sleeps (the kernel's default for normal tasks: 50us)",
 	   timer_slack_ns, set_duration),
+	KP("noise", "host_stall_rate", IL_PK_NUMBER, 0, 1e5, "0", 0,
+	   "times per second the host holds each vCPU (preempts its thread), at random instants "
+	   "(Poisson)", host_stall_rate, NULL),
+	KP("noise", "host_stall", IL_PK_DIST, 0, 0, NULL, 0,
+	   "how long the host holds the vCPU each time: nothing it does (run, idle entry, poll, "
+	   "wake-up from a halt) goes on meanwhile", host_stall, NULL),
 	KP("ipi", "monitor_wake", IL_PK_DIST, 0, 0, NULL, 0,
 	   "from the need_resched store to the MONITOR of a CPU in MWAIT firing (no IPI)",
 	   monitor_wake, NULL),

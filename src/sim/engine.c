@@ -391,8 +391,12 @@ static void idle_entry_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 static void hw_wake(struct il_sim *s, struct sim_cpu *c, int64_t now, int64_t t)
 {
 	const struct il_state *st = &s->drv->states[c->idx];
-	int64_t up = t + exit_sample(s, st);
+	int64_t up;
 
+	/* a vCPU its host holds leaves the halt when it runs again */
+	if (t < c->stall_end)
+		t = c->stall_end;
+	up = t + exit_sample(s, st);
 	c->up_t = up;
 	c->exiting = true;
 	mode_set(s, c, M_STATE, now);
@@ -438,7 +442,8 @@ static void exit_path_read(struct il_sim *s, struct sim_cpu *c, int64_t now)
 static void poll_wake(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
 	const struct il_state *st = &s->drv->states[c->idx];
-	int64_t t = now + exit_sample(s, st);
+	/* a vCPU its host holds sees need_resched when its poll loop runs again */
+	int64_t t = (now < c->stall_end ? c->stall_end : now) + exit_sample(s, st);
 
 	c->exiting = true;
 	if (c->slot_kind == SLOT_NONE || t < c->slot_t)
@@ -584,6 +589,11 @@ static void on_tick(struct il_sim *s, int64_t now)
 			sim_cf_tick(s, c, now);
 		if (c->tick_stopped || !c->in_idle)
 			continue;
+		if (now < c->stall_end) {
+			/* injected when the host runs the vCPU again */
+			ev_push(s, c->stall_end, EV_CPU_TICK, i, -1, 0);
+			continue;
+		}
 		if (!cpu_interrupt(s, c, now, true, -1, now, 0))
 			ev_push(s, c->slot_t, EV_CPU_TICK, i, -1, 0);
 	}
@@ -612,6 +622,8 @@ static void warmup_end(struct il_sim *s, int64_t now)
 		c->aborted = c->periods = c->tick_stops = 0;
 		c->halted_ns = c->shared_read_ns = 0;
 		c->shared_reads = 0;
+		c->stalls = 0;
+		c->stall_ns = 0;
 		c->energy_j = 0;
 	}
 	for (int k = 0; k < s->npkgs; k++)
@@ -639,11 +651,97 @@ static void noise_irq_next(struct il_sim *s, int cpu, int64_t t)
 	ev_push(s, t + (int64_t)gap + 1, EV_NOISE_IRQ, cpu, -1, 0);
 }
 
+/*
+ * The next host stall of cpu after t ([noise] host_stall_rate: a Poisson
+ * stream per vCPU, exponential gaps), if the rate is not 0.
+ */
+static void host_stall_next(struct il_sim *s, int cpu, int64_t t)
+{
+	if (s->p->host_stall_rate <= 0)
+		return;
+	double gap = -il_sim_log(1 - il_rng_uniform(&s->rng)) * 1e9 / s->p->host_stall_rate;
+	ev_push(s, t + (int64_t)gap + 1, EV_HOST_STALL, cpu, -1, 0);
+}
+
+/*
+ * The host holds c's vCPU from now for d: its thread is preempted on the
+ * host (or not woken), so the guest executes nothing on it until then.
+ * Work under way (a burst, the idle entry window, interrupt handlers, the
+ * exit from a state) resumes where it stopped, later by the stall; a poll
+ * reads the clock when it runs again, so a time limit that passed during
+ * the stall ends the poll at the stall's end. A halted vCPU stays halted:
+ * a wake-up that comes meanwhile is taken when the stall ends (hw_wake),
+ * as is a polling vCPU's (poll_wake); interrupts for it wait (on_event).
+ * A stall that begins inside another extends it.
+ */
+static void host_stall(struct il_sim *s, struct sim_cpu *c, int64_t now, int64_t d)
+{
+	int64_t from = now > c->stall_end ? now : c->stall_end;
+	int64_t end = now + d, ext = end - from;
+
+	if (ext <= 0)
+		return;
+	c->stall_end = end;
+	if (now >= s->measure_t) {
+		c->stalls++;
+		c->stall_ns += ext;
+	}
+	if (s->params.trace)
+		fprintf(s->params.trace, "%lld cpu%d host stall until %lld\n", (long long)now, c->cpu,
+			(long long)end);
+	switch (c->slot_kind) {
+	case SLOT_NONE:
+		break;
+	case SLOT_POLL_LIMIT:
+		if (c->slot_t < end)
+			slot_set(s, c, end, SLOT_POLL_LIMIT);
+		break;
+	default:
+		if (c->slot_t < from)
+			break;
+		if (c->slot_kind == SLOT_RUN_DONE)
+			c->cyc_start += ext;
+		slot_set(s, c, c->slot_t + ext, c->slot_kind);
+		break;
+	}
+}
+
+/* Events that run on their CPU wait while its host holds it: true if e was put off. */
+static bool stall_defer(struct il_sim *s, const struct sim_ev *e, struct sim_cpu *c)
+{
+	if (!c || e->t >= c->stall_end)
+		return false;
+	uint64_t arg2 = e->arg2;
+	switch (e->type) {
+	case EV_IRQ:
+		/* a wake-up counts from when it was raised (the workload's hook has run then) */
+		if (!arg2 && e->arg >= 0)
+			arg2 = (uint64_t)e->t + 1;
+		break;
+	case EV_NOISE_IRQ:
+		if (!arg2)
+			arg2 = (uint64_t)e->t + 1;
+		break;
+	case EV_CPU_TICK:
+	case EV_TIMER:
+	case EV_IPI:
+	case EV_HK_TIMER:
+	case EV_IRQ_WAKE:
+		break;
+	default:
+		return false;
+	}
+	ev_push(s, c->stall_end, e->type, e->cpu, e->arg, arg2);
+	return true;
+}
+
 static void on_event(struct il_sim *s, const struct sim_ev *e)
 {
 	int64_t now = e->t;
 	struct sim_cpu *c = e->cpu >= 0 ? &s->cpus[e->cpu] : NULL;
 
+	if (c && now < c->stall_end && stall_defer(s, e, c))
+		return;
 	switch (e->type) {
 	case EV_TICK:
 		on_tick(s, now);
@@ -741,6 +839,12 @@ static void on_event(struct il_sim *s, const struct sim_ev *e)
 		break;
 	case EV_WARMUP:
 		warmup_end(s, now);
+		break;
+	case EV_HOST_STALL:
+		host_stall(s, c, now, e->arg2 ? (int64_t)(e->arg2 - 1) :
+			   il_dist_sample(&s->p->host_stall, &s->rng));
+		if (!e->arg2)
+			host_stall_next(s, e->cpu, now);
 		break;
 	case EV_NOISE_IRQ: {
 		/* arg2 = 1 + when it was raised, for an interrupt held over the entry window */
@@ -1063,6 +1167,13 @@ void il_sim_hk_timer_at(struct il_sim *s, int cpu, int64_t abs_ns, int64_t cost_
 	hk_arm(s, cpu, abs_ns, cost_ns, arg, 0);
 }
 
+void il_sim_host_stall_at(struct il_sim *s, int cpu, int64_t abs_ns, int64_t dur_ns)
+{
+	if (dur_ns <= 0)
+		return;
+	ev_push(s, abs_ns < s->now ? s->now : abs_ns, EV_HOST_STALL, cpu, -1, (uint64_t)dur_ns + 1);
+}
+
 /*
  * The soft-lockup detector (kernel/watchdog.c): every CPU has an hrtimer
  * (watchdog_timer_fn) every sample period, watchdog_thresh x 2 / 5 s (4 s
@@ -1115,6 +1226,8 @@ __attribute__((flatten)) int il_sim_run(struct il_sim *s, struct il_err *err)
 	watchdog_arm(s);
 	for (int i = 0; i < s->ncpus; i++)
 		noise_irq_next(s, i, 0);
+	for (int i = 0; i < s->ncpus; i++)
+		host_stall_next(s, i, 0);
 	s->next_tick_t = s->tick_nsec;
 	ev_push(s, s->tick_nsec, EV_TICK, -1, -1, 0);
 	/*

@@ -165,6 +165,16 @@ static void engine_metrics(const struct il_sim_result *r, struct il_metrics *ms)
 			      n > 0 ? rd / n / 1000 : 0);
 		il_metric_add(ms, "shared read", "awake_pct", "%", IL_BETTER_LOWER, false, pct(rd, awake));
 	}
+	/* [noise] host stalls: how many, and the share of the vCPUs' time they held */
+	if (r->host_stalls) {
+		double cpu_s = (double)r->duration_ns * r->ncpus * 1e-9;
+		il_metric_add(ms, "host stalls", "count", "", IL_BETTER_NONE, false,
+			      (double)r->host_stalls);
+		il_metric_add(ms, "host stalls", "per_cpu_s", "/s", IL_BETTER_NONE, false,
+			      cpu_s > 0 ? (double)r->host_stalls / cpu_s : 0);
+		il_metric_add(ms, "host stalls", "held_pct", "%", IL_BETTER_LOWER, false,
+			      cpu_s > 0 ? 100 * (double)r->host_stall_ns * 1e-9 / cpu_s : 0);
+	}
 	const struct il_hist *h = &r->wake_lat;
 	il_metric_add(ms, "wake latency", "count", "", IL_BETTER_NONE, false, (double)h->count);
 	il_metric_add(ms, "wake latency", "mean_us", "us", IL_BETTER_LOWER, false, il_hist_mean(h) / 1000);
@@ -263,6 +273,8 @@ int il_sim_result(struct il_sim *s, struct il_sim_result *r, struct il_err *err)
 		r->halted_ns += c->halted_ns + halted;
 		r->shared_read_ns += c->shared_read_ns + read;
 		r->shared_reads += c->shared_reads;
+		r->host_stalls += c->stalls;
+		r->host_stall_ns += c->stall_ns;
 		o->energy_j = c->energy_j;
 		r->energy_j += c->energy_j;
 		if (s->cf.on) {

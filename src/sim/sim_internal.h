@@ -27,7 +27,8 @@ enum { PATH_GOV = 0, PATH_SINGLE, PATH_DEFAULT, PATH_FORCE_POLL };
 
 enum { EV_TICK = 0, EV_CPU_TICK, EV_TIMER, EV_IRQ, EV_HK_TIMER, EV_IPI, EV_END, EV_IRQ_WAKE,
        EV_WARMUP, EV_NOISE_IRQ, EV_TIMER_EXPIRY,
-       EV_FREQ };   /* cpufreq: a CPU's frequency request takes effect (arg2: kHz) */
+       EV_FREQ,     /* cpufreq: a CPU's frequency request takes effect (arg2: kHz) */
+       EV_HOST_STALL }; /* the host holds a vCPU (arg2: 1 + its length, 0: drawn) */
 
 enum { T_BLOCKED = 0, T_RUNNABLE, T_RUNNING };
 enum { A_NONE = 0, A_RUN, A_SLEEP, A_BLOCK };
@@ -117,6 +118,9 @@ struct sim_cpu {
 	struct il_device dev;
 	/* the rarer fields, after the device */
 	uint64_t aborted;
+	int64_t stall_end;   /* the host holds this vCPU until then ([noise] host_stall) */
+	uint64_t stalls;     /* host stalls begun in the measured time */
+	int64_t stall_ns;    /* and the time they held it */
 	int64_t util_busy_mark;
 	int *tasks, ntasks;
 } __attribute__((aligned(64)));

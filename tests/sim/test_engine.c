@@ -94,13 +94,16 @@ static void tg_reset(int idx, bool stop)
  * one-shot: task A on CPU 0 is runnable at 0, runs a_cycles, then (if
  * wake_b) wakes task B on CPU 1 and blocks; B runs 0 cycles and blocks.
  * If b_sleep_ns > 0, B instead starts runnable, sleeps until b_sleep_ns once.
- * hk_ns > 0: a housekeeping timer on CPU 0 at hk_ns.
+ * hk_ns > 0: a housekeeping timer on CPU 0 at hk_ns. stall_ns > 0: the host
+ * holds CPU stall_cpu from stall_at for stall_ns.
  */
 struct os_cfg {
 	uint64_t a_cycles;
 	bool no_a, wake_b;
 	int64_t b_sleep_ns;
 	int64_t hk_ns;
+	int stall_cpu;
+	int64_t stall_at, stall_ns;
 };
 
 struct os_state {
@@ -124,6 +127,8 @@ static int os_setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err
 		il_sim_task_wake(s, -1, st->b);
 	if (c->hk_ns > 0)
 		il_sim_hk_timer_at(s, 0, c->hk_ns, 0, 7);
+	if (c->stall_ns > 0)
+		il_sim_host_stall_at(s, c->stall_cpu, c->stall_at, c->stall_ns);
 	st->a_end = -1;
 	return 0;
 }
@@ -988,6 +993,148 @@ static double metric(const struct il_sim_result *r, const char *row, const char 
 }
 
 /*
+ * [noise] host stalls: the host holds a vCPU from an instant for a time,
+ * whatever it does.
+ */
+static void host_stalls(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+
+	/*
+	 * A halt: B sleeps to 500 us in C1 (HLT, exit 1 us) from 300 ns. Held
+	 * from 400 to 600 us, its timer's interrupt waits for the vCPU: the
+	 * exit starts at 600 us, B runs at 601 us (latency 101 us from the
+	 * expiry), C1's residency is 601000 - 300. Held from 100 to 300 us,
+	 * nothing happens to a halted vCPU: 501000 - 300, latency 1 us.
+	 */
+	load(&x, PLAT_HEAD POLL_STATE C1_STATE);
+	params(&prm, 1500000);
+	struct os_cfg h = { .no_a = true, .b_sleep_ns = 500000, .stall_cpu = 1, .stall_at = 400000,
+			    .stall_ns = 200000 };
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &os_wl, &h, &prm);
+	assert_int_equal(x.r.cpu[1].usage[1].time_ns, 601000 - 300);
+	assert_int_equal(last_os.b_lat[1], 101000);
+	assert_int_equal(x.r.host_stalls, 1);
+	assert_int_equal(x.r.host_stall_ns, 200000);
+	assert_true(fabs(metric(&x.r, "host stalls", "held_pct") - 100 * 200e3 / (2 * 1.5e6)) < 1e-9);
+	h.stall_at = 100000;
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &os_wl, &h, &prm);
+	assert_int_equal(x.r.cpu[1].usage[1].time_ns, 501000 - 300);
+	assert_int_equal(last_os.b_lat[1], 1000);
+
+	/* A burst: A's 1 ms (10^6 cycles at 1000 MHz) held 300 us from 500 us ends at 1.3 ms */
+	struct os_cfg r = { .a_cycles = 1000000, .stall_cpu = 0, .stall_at = 500000,
+			    .stall_ns = 300000 };
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &os_wl, &r, &prm);
+	assert_int_equal(last_os.a_end, 1300000);
+	assert_int_equal(x.r.cpu[0].busy_ns, 1300000);
+
+	/*
+	 * A poll: CPU 1 polls from 300 ns with a 20 us limit (C1's residency),
+	 * a poll every 20.3 us: by 70 us three have ended (20300, 40600,
+	 * 60900). Held from 10 to 60 us, the first poll's limit passes while
+	 * the loop does not run: it ends when the vCPU runs again, at 60 us
+	 * (59.7 us), and the next one (from 60.3 us) is still under way at
+	 * 70 us: one.
+	 */
+	params(&prm, 70000);
+	struct os_cfg p = { .no_a = true, .stall_cpu = 1, .stall_at = 10000, .stall_ns = 50000 };
+	for (int held = 0; held < 2; held++) {
+		p.stall_ns = held ? 50000 : 0;
+		tg_reset(0, false);
+		simulate(&x, &tg_gov, &idle_wl, &p, &prm);
+		assert_int_equal(x.r.cpu[1].usage[0].usage, held ? 1 : 3);
+		if (held)
+			assert_int_equal(x.r.cpu[1].usage[0].time_ns, 59700);
+	}
+
+	/*
+	 * A wake-up of a polling vCPU that its host holds: A runs 1 us and
+	 * wakes B at 1000; CPU 1 polls from 300 and is held from 500 to 10500:
+	 * need_resched is seen when the loop runs again, B runs at 10500,
+	 * 9.5 us after the wake-up (0 without the stall).
+	 */
+	params(&prm, 100000);
+	struct os_cfg w = { .a_cycles = 1000, .wake_b = true, .stall_cpu = 1, .stall_at = 500,
+			    .stall_ns = 10000 };
+	tg_reset(0, false);
+	simulate(&x, &tg_gov, &os_wl, &w, &prm);
+	assert_int_equal(last_os.b_runs, 1);
+	assert_int_equal(last_os.b_lat[0], 9500);
+	w.stall_ns = 0;
+	tg_reset(0, false);
+	simulate(&x, &tg_gov, &os_wl, &w, &prm);
+	assert_int_equal(last_os.b_lat[0], 0);
+
+	/*
+	 * A stall that begins inside another extends it: held 400-600 us and
+	 * 550-700 us is one stall to 700 us (300 us held); B's timer at 500 us
+	 * runs at 700 us, its exit ends at 701 us.
+	 */
+	params(&prm, 1500000);
+	h.stall_at = 400000;
+	h.stall_ns = 200000;
+	tg_reset(1, true);
+	{
+		/* the second stall comes from a workload-less hook: armed by the first run's setup */
+		struct os_cfg h2 = h;
+		h2.stall_at = 550000;
+		h2.stall_ns = 150000;
+		struct il_err e;
+		if (x.r.cpu)
+			il_sim_result_free(&x.r);
+		struct il_sim *s = il_sim_new(&x.p, &x.m, &tg_gov, &os_wl, &h, &prm, &e);
+		assert_non_null(s);
+		il_sim_host_stall_at(s, 1, h2.stall_at, h2.stall_ns);
+		assert_int_equal(il_sim_run(s, &e), 0);
+		assert_int_equal(il_sim_result(s, &x.r, &e), 0);
+		il_sim_free(s);
+		conserved(&x.r);
+	}
+	assert_int_equal(x.r.cpu[1].usage[1].time_ns, 701000 - 300);
+	assert_int_equal(last_os.b_lat[1], 201000);
+	assert_int_equal(x.r.host_stalls, 2);
+	assert_int_equal(x.r.host_stall_ns, 300000);
+
+	/*
+	 * The platform's stream: 100 stalls of 10 us a second on each vCPU for
+	 * 10 s: 1000 expected per CPU, Poisson sd 31.6; each holds 10 us unless
+	 * it began inside another (0.1 % of them). Another seed draws others;
+	 * without the key there are none and no "host stalls" row.
+	 */
+	load(&x, PLAT_HEAD "[noise]\nhost_stall_rate = 100\nhost_stall = 10us\n" POLL_STATE C1_STATE);
+	assert_true(x.p.host_stall_rate == 100);
+	params(&prm, 10000000000);
+	uint64_t n[2];
+	for (int seed = 0; seed < 2; seed++) {
+		prm.seed = 1 + (uint64_t)seed;
+		tg_reset(1, true);
+		simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+		n[seed] = x.r.host_stalls;
+		assert_true(n[seed] > 2000 - 180 && n[seed] < 2000 + 180);
+		assert_true(x.r.host_stall_ns <= (int64_t)n[seed] * 10000);
+		assert_true(x.r.host_stall_ns >= (int64_t)n[seed] * 9900);
+		assert_true(fabs(metric(&x.r, "host stalls", "per_cpu_s") - n[seed] / 20.0) < 1e-9);
+		/* a halted vCPU that nothing wakes: no period ends */
+		assert_int_equal(x.r.cpu[0].usage[1].usage + x.r.cpu[1].usage[1].usage, 0);
+	}
+	assert_true(n[0] != n[1]);
+	load(&x, PLAT_HEAD POLL_STATE C1_STATE);
+	params(&prm, 1000000000);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	assert_int_equal(x.r.host_stalls, 0);
+	assert_true(metric(&x.r, "host stalls", "count") == -1);
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
+/*
  * --warmup W: the counters of a run of D with a warm-up are those of the
  * run of D less those of the run of W (the same events: the warm-up draws
  * nothing and changes no order); rates divide by D - W. A workload without
@@ -1427,6 +1574,7 @@ int main(void)
 		cmocka_unit_test(exit_path_hold),
 		cmocka_unit_test(warmup),
 		cmocka_unit_test(noise),
+		cmocka_unit_test(host_stalls),
 		cmocka_unit_test(watchdog_hrtimer),
 		cmocka_unit_test(single_state_tick_rule),
 		cmocka_unit_test(no_cpuidle_tick_rule),
