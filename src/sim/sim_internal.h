@@ -149,7 +149,6 @@ struct sim_cf_cpu {
 	struct il_pelt rq_pelt;        /* the CFS run queue's util */
 	unsigned long ue_enqueued;     /* cfs_rq->avg.util_est.enqueued */
 	uint64_t idle_calls_saved;
-	double req_mhz;                /* the request in effect */
 	unsigned int cur_khz;          /* policy->cur */
 	unsigned int next_khz, cached_raw_khz; /* sg_policy */
 	bool need_freq_update;
@@ -256,12 +255,15 @@ struct il_sim {
 		uint64_t max_freq_ratio;   /* arch_max_freq_ratio: freq_max / base << 10 */
 		int ndom, dom_cores;       /* domains of dom_cores consecutive cores */
 		double *dom_mhz;
+		int *dom_pkg;              /* each domain's package */
 		int *dirty, ndirty;        /* domains to re-evaluate at the next periodic pass */
 		bool *is_dirty;
 		double *pkg_bin;           /* each package's turbo bin at the last pass */
 		double *bin;               /* il_turbo_mhz() by active cores, 0 .. cores_per_package */
 		unsigned int lo_khz, hi_khz, step_khz, base_khz; /* min, max, step, base in kHz */
 		struct sim_cf_cpu *cpu;    /* ncpus */
+		double *req;               /* ncpus: each CPU's request in effect, MHz (a core's threads
+					    * are adjacent: dom_eval() reads them in one line) */
 		struct sim_cf_task *task;  /* cap_task */
 		int cap_task;
 		uint64_t transitions;
