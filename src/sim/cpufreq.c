@@ -395,7 +395,9 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	f->dom_cores = core_dom ? 1 : p->cores_per_package;
 	f->ndom = s->ncores / f->dom_cores;
 	f->dom_mhz = calloc((size_t)f->ndom, sizeof(double));
-	f->cpu = calloc((size_t)s->ncpus, sizeof(*f->cpu));
+	f->cpu = aligned_alloc(_Alignof(struct sim_cf_cpu), (size_t)s->ncpus * sizeof(*f->cpu));
+	if (f->cpu)
+		memset(f->cpu, 0, (size_t)s->ncpus * sizeof(*f->cpu));
 	f->req = calloc((size_t)s->ncpus, sizeof(double));
 	f->dom_pkg = calloc((size_t)f->ndom, sizeof(int));
 	f->dirty = calloc((size_t)f->ndom, sizeof(int));
@@ -471,9 +473,12 @@ void sim_cf_task_added(struct il_sim *s, int task)
 		int cap = f->cap_task ? f->cap_task * 2 : 16;
 		while (cap <= task)
 			cap *= 2;
-		struct sim_cf_task *n = realloc(f->task, (size_t)cap * sizeof(*n));
+		struct sim_cf_task *n = aligned_alloc(_Alignof(struct sim_cf_task), (size_t)cap * sizeof(*n));
 		if (!n)
 			abort(); /* as the engine's own task array (il_xrealloc) */
+		if (f->cap_task)
+			memcpy(n, f->task, (size_t)f->cap_task * sizeof(*n));
+		free(f->task);
 		memset(n + f->cap_task, 0, (size_t)(cap - f->cap_task) * sizeof(*n));
 		f->task = n;
 		f->cap_task = cap;
