@@ -110,6 +110,7 @@ struct sim_cpu {
 	int64_t halted_ns, shared_read_ns;
 	uint64_t shared_reads;
 	struct il_qos qos;
+	int64_t util_busy_mark; /* the tick's utilisation (with schedutil's idle_calls) */
 	/* line 5 */
 	struct il_idle_inputs in __attribute__((aligned(64)));
 	/* lines 6 and on: the device, its usage records one per line */
@@ -117,12 +118,13 @@ struct sim_cpu {
 	struct il_device dev;
 	/* the rarer fields, after the device */
 	uint64_t aborted;
-	int64_t util_busy_mark;
 	int *tasks, ntasks;
 } __attribute__((aligned(64)));
 _Static_assert(offsetof(struct sim_cpu, dev.states_usage) % 64 == 0,
 	       "sim_cpu: the usage records are not line aligned");
 _Static_assert(offsetof(struct sim_cpu, in) == 5 * 64, "sim_cpu: the hot fields outgrew 5 lines");
+_Static_assert(offsetof(struct sim_cpu, util_busy_mark) / 64 == 4,
+	       "sim_cpu: the tick's utilisation mark is not in line 4");
 
 /* A task's state in the cpufreq layer: its PELT signal and util_est (kernel/sched/fair.c). */
 struct sim_cf_task {
