@@ -395,12 +395,17 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	f->dom_cores = core_dom ? 1 : p->cores_per_package;
 	f->ndom = s->ncores / f->dom_cores;
 	f->dom_mhz = calloc((size_t)f->ndom, sizeof(double));
-	f->cpu = calloc((size_t)s->ncpus, sizeof(*f->cpu));
+	f->cpu = aligned_alloc(_Alignof(struct sim_cf_cpu), (size_t)s->ncpus * sizeof(*f->cpu));
+	if (f->cpu)
+		memset(f->cpu, 0, (size_t)s->ncpus * sizeof(*f->cpu));
+	f->req = calloc((size_t)s->ncpus, sizeof(double));
+	f->dom_pkg = calloc((size_t)f->ndom, sizeof(int));
 	f->dirty = calloc((size_t)f->ndom, sizeof(int));
 	f->is_dirty = calloc((size_t)f->ndom, sizeof(bool));
 	f->pkg_bin = calloc((size_t)s->npkgs, sizeof(double));
 	f->bin = calloc((size_t)p->cores_per_package + 1, sizeof(double));
-	if (!f->dom_mhz || !f->cpu || !f->dirty || !f->is_dirty || !f->pkg_bin || !f->bin)
+	if (!f->dom_mhz || !f->cpu || !f->req || !f->dom_pkg || !f->dirty || !f->is_dirty ||
+	    !f->pkg_bin || !f->bin)
 		return il_err_set(err, ENOMEM, "out of memory");
 	/* the turbo bin of each active-core count, looked up at every evaluation */
 	for (int n = 0; n <= p->cores_per_package; n++)
@@ -418,7 +423,7 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	for (int i = 0; i < s->ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[i];
 		CF(c)->freq_scale = CAP;
-		CF(c)->req_mhz = first;
+		s->cf.req[c->cpu] = first;
 		CF(c)->cur_khz = (unsigned int)(first * 1000 + 0.5);
 		CF(c)->next_khz = CF(c)->cur_khz;
 		CF(c)->need_freq_update = true;
@@ -430,8 +435,10 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	}
 	/* time at each frequency is counted per core from here */
 	s->nfreq = 0;
-	for (int d = 0; d < f->ndom; d++)
+	for (int d = 0; d < f->ndom; d++) {
 		f->dom_mhz[d] = -1;
+		f->dom_pkg[d] = s->cpus[s->cores[d * f->dom_cores].first].pkg;
+	}
 	for (int k = 0; k < s->ncores; k++)
 		s->cores[k].freq_idx = freq_index(s, s->cores[k].mhz);
 	s->turbo_fixed = false;
@@ -449,6 +456,10 @@ void sim_cf_free(struct il_sim *s)
 	free(s->cf.bin);
 	s->cf.bin = NULL;
 	free(s->cf.cpu);
+	free(s->cf.req);
+	s->cf.req = NULL;
+	free(s->cf.dom_pkg);
+	s->cf.dom_pkg = NULL;
 	free(s->cf.task);
 	s->cf.dom_mhz = NULL;
 	s->cf.cpu = NULL;
@@ -462,9 +473,12 @@ void sim_cf_task_added(struct il_sim *s, int task)
 		int cap = f->cap_task ? f->cap_task * 2 : 16;
 		while (cap <= task)
 			cap *= 2;
-		struct sim_cf_task *n = realloc(f->task, (size_t)cap * sizeof(*n));
+		struct sim_cf_task *n = aligned_alloc(_Alignof(struct sim_cf_task), (size_t)cap * sizeof(*n));
 		if (!n)
 			abort(); /* as the engine's own task array (il_xrealloc) */
+		if (f->cap_task)
+			memcpy(n, f->task, (size_t)f->cap_task * sizeof(*n));
+		free(f->task);
 		memset(n + f->cap_task, 0, (size_t)(cap - f->cap_task) * sizeof(*n));
 		f->task = n;
 		f->cap_task = cap;
@@ -533,19 +547,20 @@ static void dom_eval(struct il_sim *s, int d, int64_t now)
 	struct sim_cf *f = &s->cf;
 	int k0 = d * f->dom_cores;
 	double want = 0, any = 0;
+	/* the threads' requests and levels from the core's copies: no sim_cpu line is read */
 	for (int k = k0; k < k0 + f->dom_cores; k++) {
 		const struct sim_core *co = &s->cores[k];
-		for (int i = co->first; i < co->first + co->nthreads; i++) {
-			const struct sim_cpu *c = &s->cpus[i];
-			if (CF(c)->req_mhz > any)
-				any = CF(c)->req_mhz;
-			if (c->level == 0 && CF(c)->req_mhz > want)
-				want = CF(c)->req_mhz;
+		const double *req = &f->req[co->first];
+		for (int i = 0; i < co->nthreads; i++) {
+			if (req[i] > any)
+				any = req[i];
+			if (co->tlevel[i] == 0 && req[i] > want)
+				want = req[i];
 		}
 	}
 	if (want == 0)
 		want = any;
-	const struct sim_pkg *pk = &s->pkgs[s->cpus[s->cores[k0].first].pkg];
+	const struct sim_pkg *pk = &s->pkgs[f->dom_pkg[d]];
 	double bin = f->bin[pk->active];
 	/* acpi-cpufreq's base + 1 MHz entry and any ratio above base: turbo as the bin allows */
 	double mhz = want > f->base_mhz ? (want < bin ? want : bin) : want;
@@ -559,7 +574,7 @@ static void dom_eval(struct il_sim *s, int d, int64_t now)
 static void request(struct il_sim *s, struct sim_cpu *c, double mhz, int64_t now)
 {
 	if (s->cf.transition_ns <= 0) {
-		CF(c)->req_mhz = mhz;
+		s->cf.req[c->cpu] = mhz;
 		dom_eval(s, s->cores[c->core].dom, now);
 		return;
 	}
@@ -571,7 +586,7 @@ static void request(struct il_sim *s, struct sim_cpu *c, double mhz, int64_t now
 void sim_cf_freq_event(struct il_sim *s, int cpu, uint64_t khz, int64_t now)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
-	CF(c)->req_mhz = (double)khz / 1000;
+	s->cf.req[c->cpu] = (double)khz / 1000;
 	dom_eval(s, s->cores[c->core].dom, now);
 }
 
@@ -592,8 +607,8 @@ static void hwp_window(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	mhz = (double)(int64_t)(mhz / f->step_mhz + 0.5) * f->step_mhz; /* whole ratios */
 	if (mhz < f->hwp_lo)
 		mhz = f->hwp_lo;
-	if (mhz != CF(c)->req_mhz) {
-		CF(c)->req_mhz = mhz;
+	if (mhz != s->cf.req[c->cpu]) {
+		s->cf.req[c->cpu] = mhz;
 		sim_cf_mark(s, s->cores[c->core].dom);
 	}
 }
@@ -914,7 +929,7 @@ static void pstate_powersave(struct il_sim *s, struct sim_cpu *c, int64_t now, b
 	if (ratio < (int)minp)
 		ratio = (int)minp;
 	double mhz = ratio * sc;
-	if (mhz != CF(c)->req_mhz)
+	if (mhz != s->cf.req[c->cpu])
 		request(s, c, mhz, now);
 }
 

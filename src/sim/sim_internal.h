@@ -111,6 +111,7 @@ struct sim_cpu {
 	int64_t halted_ns, shared_read_ns;
 	uint64_t shared_reads;
 	struct il_qos qos;
+	int64_t util_busy_mark; /* the tick's utilisation (with schedutil's idle_calls) */
 	/* line 5 */
 	struct il_idle_inputs in __attribute__((aligned(64)));
 	/* lines 6 and on: the device, its usage records one per line */
@@ -121,12 +122,13 @@ struct sim_cpu {
 	int64_t stall_end;   /* the host holds this vCPU until then ([noise] host_stall) */
 	uint64_t stalls;     /* host stalls begun in the measured time */
 	int64_t stall_ns;    /* and the time they held it */
-	int64_t util_busy_mark;
 	int *tasks, ntasks;
 } __attribute__((aligned(64)));
 _Static_assert(offsetof(struct sim_cpu, dev.states_usage) % 64 == 0,
 	       "sim_cpu: the usage records are not line aligned");
 _Static_assert(offsetof(struct sim_cpu, in) == 5 * 64, "sim_cpu: the hot fields outgrew 5 lines");
+_Static_assert(offsetof(struct sim_cpu, util_busy_mark) / 64 == 4,
+	       "sim_cpu: the tick's utilisation mark is not in line 4");
 
 /* A task's state in the cpufreq layer: its PELT signal and util_est (kernel/sched/fair.c). */
 struct sim_cf_task {
@@ -136,31 +138,42 @@ struct sim_cf_task {
 	bool ue_fresh;       /* util_avg changed since the last dequeue */
 	bool dead;           /* its process exited: the next dequeue only updates the queue */
 	unsigned long ue_ewma, ue_enqueued, ue_added;
-};
+} __attribute__((aligned(64))); /* one line each (the array is line aligned) */
 
-/* A CPU's state in the cpufreq layer (allocated only with --cpufreq). */
+/*
+ * A CPU's state in the cpufreq layer (allocated only with --cpufreq), laid
+ * out by cache line for schedutil's tick, the hottest path: the counters
+ * and the PELT clock (line 1), the run queue's PELT and the governor's
+ * times (line 2), its frequencies and flags, then the fields only
+ * intel_pstate, HWP, ondemand and the warm-up read (line 3). The array is
+ * line aligned.
+ */
 struct sim_cf_cpu {
 	int64_t c0_since;    /* APERF/MPERF count from then (level 0: C0) */
 	double aperf, mperf; /* cycles at the delivered and at the base frequency in C0 */
 	double aperf_tick, mperf_tick; /* at the last tick (arch_scale_freq_tick) */
-	double aperf0, mperf0;         /* at the warm-up's end */
-	double aperf_smp, mperf_smp;   /* at the last intel_pstate sample / HWP window */
-	int64_t smp_t;
-	int64_t busy_smp;              /* ondemand: busy time at the last sample */
 	unsigned long freq_scale;      /* arch_scale_freq_capacity(), 0..1024 */
 	int64_t clock_last;            /* rq clock_task of the last PELT clock update, ns */
 	uint64_t clock_pelt;           /* rq->clock_pelt, ns */
+	/* line 2 */
 	struct il_pelt rq_pelt;        /* the CFS run queue's util */
 	unsigned long ue_enqueued;     /* cfs_rq->avg.util_est.enqueued */
 	uint64_t idle_calls_saved;
-	double req_mhz;                /* the request in effect */
+	int64_t last_freq_update, last_update;
+	/* line 3 */
 	unsigned int cur_khz;          /* policy->cur */
 	unsigned int next_khz, cached_raw_khz; /* sg_policy */
-	bool need_freq_update;
-	int64_t last_freq_update, last_update;
 	unsigned int iowait_boost;     /* schedutil: capacity units; intel_pstate: 8-bit fixed point */
+	bool need_freq_update;
 	bool iowait_pending;
-};
+	double aperf_smp, mperf_smp;   /* at the last intel_pstate sample / HWP window */
+	int64_t smp_t;
+	int64_t busy_smp;              /* ondemand: busy time at the last sample */
+	double aperf0, mperf0;         /* at the warm-up's end */
+} __attribute__((aligned(64)));
+_Static_assert(__builtin_offsetof(struct sim_cf_cpu, rq_pelt) == 64 &&
+	       __builtin_offsetof(struct sim_cf_cpu, cur_khz) == 128,
+	       "sim_cf_cpu: the hot fields are not laid out by line");
 
 /* Threads per core the engine keeps (the platform loader's limit). */
 #define SIM_SMT_MAX 8
@@ -260,12 +273,15 @@ struct il_sim {
 		uint64_t max_freq_ratio;   /* arch_max_freq_ratio: freq_max / base << 10 */
 		int ndom, dom_cores;       /* domains of dom_cores consecutive cores */
 		double *dom_mhz;
+		int *dom_pkg;              /* each domain's package */
 		int *dirty, ndirty;        /* domains to re-evaluate at the next periodic pass */
 		bool *is_dirty;
 		double *pkg_bin;           /* each package's turbo bin at the last pass */
 		double *bin;               /* il_turbo_mhz() by active cores, 0 .. cores_per_package */
 		unsigned int lo_khz, hi_khz, step_khz, base_khz; /* min, max, step, base in kHz */
 		struct sim_cf_cpu *cpu;    /* ncpus */
+		double *req;               /* ncpus: each CPU's request in effect, MHz (a core's threads
+					    * are adjacent: dom_eval() reads them in one line) */
 		struct sim_cf_task *task;  /* cap_task */
 		int cap_task;
 		uint64_t transitions;
