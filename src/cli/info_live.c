@@ -264,6 +264,12 @@ int info_interval(const char *root, const struct il_cpulist *only, enum il_forma
 	for (int i = 0; i < prev.notes.n; i++)
 		cli_report(&prev.notes.items[i]);
 	noted = prev.notes.n > 0;
+	if (!prev.ncpus) {
+		/* nothing to sample: say why rather than print empty tables */
+		il_sysfs_info_free(&prev);
+		return cli_error("%s: no CPU has a cpuidle directory (no cpuidle driver: the "
+				 "kernel idles in its default routine and counts nothing)", root);
+	}
 	catch_stop();
 	if (fmt == IL_FORMAT_JSON) {
 		/* one array of every interval's rows, written as they come */

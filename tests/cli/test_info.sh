@@ -238,6 +238,11 @@ printf 'driver: none\ngovernor: menu\navailable governors: n/a\n\nno CPU has a c
 same "$T/want" "$T/out" "tree without an idle driver"
 expect_rc 0 "$IDLELAB" info --sysfs-root "$T/nodrv" --json && python3 -m json.tool "$T/out" >/dev/null &&
 	grep -q '"cpus": \[\]' "$T/out" && ok || fail "no-driver JSON: $(cat "$T/out")"
+# --interval has nothing to sample there: it says why, exit 1, no empty tables
+expect_rc 1 "$IDLELAB" info --sysfs-root "$T/nodrv" --interval 10ms --count 1
+[ ! -s "$T/out" ] && ok || fail "--interval without an idle driver printed: $(cat "$T/out")"
+grep -q "nodrv: no CPU has a cpuidle directory (no cpuidle driver" "$T/err" && ok ||
+	fail "--interval without an idle driver: $(cat "$T/err")"
 expect_rc 0 "$IDLELAB" info --sysfs-root "$T/nodrv" --csv && [ "$(cat "$T/out")" = "$HDR" ] && ok ||
 	fail "no-driver CSV: $(cat "$T/out")"
 
