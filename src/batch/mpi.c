@@ -48,6 +48,7 @@
 #include "launch.h"
 #include "idlelab/platform.h"
 #include "idlelab/workload.h"
+#include "util.h"
 
 enum { TAG_READY = 1, TAG_RESULT, TAG_TASK, TAG_STOP, TAG_ALIVE, TAG_ABANDON };
 
@@ -136,22 +137,6 @@ struct child {
 	size_t len, cap;
 };
 
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-
-	while (n) {
-		ssize_t w = write(fd, c, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		c += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static uint64_t task_seed(const struct il_sim_batch *b, int k)
 {
 	return b->params.seed + (uint64_t)k;
@@ -172,14 +157,14 @@ static void __attribute__((noreturn)) child_main(struct il_sim_batch *b, int c, 
 		char tag = 'E';
 		char msg[IL_ERR_MSG_MAX + IL_ERR_FILE_MAX + 32];
 		il_err_format(&err, msg, sizeof(msg));
-		write_all(fd, &tag, 1);
-		write_all(fd, msg, strlen(msg) + 1);
+		il_write_all(fd, &tag, 1);
+		il_write_all(fd, msg, strlen(msg) + 1);
 		_exit(2);
 	}
 	void *buf;
 	size_t len = il_sim_result_pack(&b->results[c * b->runs + k], &buf);
 	char tag = 'R';
-	if (!len || write_all(fd, &tag, 1) || write_all(fd, buf, len))
+	if (!len || il_write_all(fd, &tag, 1) || il_write_all(fd, buf, len))
 		_exit(3);
 	_exit(0);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -215,5 +216,25 @@ int il_read_file(const char *path, size_t max, char **text, size_t *len, struct 
 	buf[n] = '\0';
 	*text = buf;
 	*len = n;
+	return 0;
+}
+
+int il_write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n) {
+		ssize_t w = write(fd, c, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		if (w == 0) {
+			errno = EIO;
+			return -1;
+		}
+		c += w;
+		n -= (size_t)w;
+	}
 	return 0;
 }

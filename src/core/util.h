@@ -36,4 +36,7 @@ int il_parse_bool(const char *s, bool *v);
  */
 int il_read_file(const char *path, size_t max, char **text, size_t *len, struct il_err *err);
 
+/* Write all n bytes to fd, again after EINTR and short writes; 0, or -1 with errno. */
+int il_write_all(int fd, const void *p, size_t n);
+
 #endif

@@ -16,6 +16,7 @@
 
 #include "idlelab/batch.h"
 #include "idlelab/release.h"
+#include "util.h"
 
 struct batch_ctx {
 	struct il_sim_batch *const *bs;
@@ -314,22 +315,6 @@ int il_sim_batch_prepare(struct il_sim_batch *b, struct il_err *err)
 
 /* ------------------------------------------------ contained runs */
 
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-
-	while (n) {
-		ssize_t w = write(fd, c, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		c += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 size_t il_sim_result_pack(const struct il_sim_result *r, void **buf)
 {
 	size_t cpus = (size_t)r->ncpus * sizeof(*r->cpu);
@@ -392,14 +377,14 @@ static void __attribute__((noreturn)) child_run(struct il_sim_batch *b, int c, i
 	il_err_clear(&err);
 	if (one_run(b, c, k, &err) < 0) {
 		char tag = 'E';
-		write_all(fd, &tag, 1);
-		write_all(fd, &err, sizeof(err));
+		il_write_all(fd, &tag, 1);
+		il_write_all(fd, &err, sizeof(err));
 		_exit(2);
 	}
 	char tag = 'R';
 	void *buf;
 	size_t len = il_sim_result_pack(res, &buf);
-	if (!len || write_all(fd, &tag, 1) || write_all(fd, buf, len))
+	if (!len || il_write_all(fd, &tag, 1) || il_write_all(fd, buf, len))
 		_exit(3);
 	_exit(0);
 }
