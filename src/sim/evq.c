@@ -124,6 +124,14 @@ void sim_ttree_walk(struct sim_ttree *tt, int cpu, int64_t t, uint64_t seq)
 	}
 }
 
+/*
+ * The walk of the CPU that won at the root: on its path every node is its,
+ * so each level is recomputed and nothing can stop early. Which sibling
+ * wins is data: as a branch it was mispredicted at ~30 % of the levels
+ * (callgrind, 256 CPUs: 99 % of the run's mispredictions), so the selects
+ * are cmovs; in asm, as gcc 12 turns the C selects back into a branch.
+ * The chain per level (cmp, sbb, cmov) is ~4 cycles.
+ */
 void sim_ttree_walk_top(struct sim_ttree *tt, int cpu, int64_t t, uint64_t seq)
 {
 	int64_t *nt = tt->t;
