@@ -893,10 +893,13 @@ static void on_slot(struct il_sim *s, struct sim_cpu *c)
 		break;
 	}
 	s->slot_cpu = -1;
-	if (c->slot_kind == SLOT_NONE && c->slot_t != INT64_MAX)
-		slot_set(s, c, INT64_MAX, SLOT_NONE);
-	else
-		sim_ttree_update(&s->tt, c->cpu, c->slot_t, c->slot_seq);
+	if (c->slot_kind == SLOT_NONE && c->slot_t != INT64_MAX) {
+		/* slot_set(s, c, INT64_MAX, SLOT_NONE), with the walk below */
+		c->slot_t = INT64_MAX;
+		c->slot_seq = s->seq++;
+	}
+	/* c's leaf still holds the key that won at the root */
+	sim_ttree_update_top(&s->tt, c->cpu, c->slot_t, c->slot_seq);
 }
 
 /* ----------------------------------------------------- workload API */

@@ -124,6 +124,53 @@ void sim_ttree_walk(struct sim_ttree *tt, int cpu, int64_t t, uint64_t seq)
 	}
 }
 
+/*
+ * The walk of the CPU that won at the root: on its path every node is its,
+ * so each level is recomputed and nothing can stop early. Which sibling
+ * wins is data: as a branch it was mispredicted at ~30 % of the levels
+ * (callgrind, 256 CPUs: 99 % of the run's mispredictions), so the selects
+ * are cmovs; in asm, as gcc 12 turns the C selects back into a branch.
+ * The chain per level (cmp, sbb, cmov) is ~4 cycles.
+ */
+void sim_ttree_walk_top(struct sim_ttree *tt, int cpu, int64_t t, uint64_t seq)
+{
+	int64_t *nt = tt->t;
+	uint64_t *ns = tt->seq;
+	int *nc = tt->cpu;
+	size_t i = (size_t)tt->leaves + (size_t)cpu;
+	int w = cpu;
+
+	while (i > 1) {
+		size_t j = i ^ 1;
+		int64_t ot = nt[j];
+		uint64_t os = ns[j];
+		int oc = nc[j];
+#if defined(__x86_64__) && defined(__GNUC__)
+		/* (ot, os) < (t, seq) as one 128-bit subtract, then three cmovs */
+		int64_t tmp;
+		__asm__("mov %[ot], %[tmp]\n\t"
+			"cmp %[seq], %[os]\n\t"
+			"sbb %[t], %[tmp]\n\t"
+			"cmovb %[ot], %[t]\n\t"
+			"cmovb %[os], %[seq]\n\t"
+			"cmovb %[oc], %[w]"
+			: [t] "+r"(t), [seq] "+r"(seq), [w] "+r"(w), [tmp] "=&r"(tmp)
+			: [ot] "r"(ot), [os] "r"(os), [oc] "r"(oc)
+			: "cc");
+#else
+		bool b = key_before(ot, os, t, seq);
+
+		t = b ? ot : t;
+		seq = b ? os : seq;
+		w = b ? oc : w;
+#endif
+		i >>= 1;
+		nt[i] = t;
+		ns[i] = seq;
+		nc[i] = w;
+	}
+}
+
 void sim_timerq_free(struct sim_timerq *q)
 {
 	free(q->t);

@@ -129,6 +129,24 @@ static inline void sim_ttree_update(struct sim_ttree *tt, int cpu, int64_t t, ui
 }
 
 /*
+ * Set the key of the CPU that wins at the root (the main loop's CPU, whose
+ * leaf stayed unchanged while its event was handled), so it is the winner
+ * of every node on its path: every level is recomputed, without the early
+ * stop, by conditional moves.
+ */
+void sim_ttree_walk_top(struct sim_ttree *tt, int cpu, int64_t t, uint64_t seq);
+
+static inline void sim_ttree_update_top(struct sim_ttree *tt, int cpu, int64_t t, uint64_t seq)
+{
+	int i = tt->leaves + cpu;
+
+	tt->t[i] = t;
+	tt->seq[i] = seq;
+	if (!tt->scan)
+		sim_ttree_walk_top(tt, cpu, t, seq);
+}
+
+/*
  * With few CPUs a scan of the leaves is cheaper than keeping the inner
  * nodes: the earliest (time, sequence) leaf of the first ncpus, its CPU
  * returned, its time (INT64_MAX if none has an event) and tie key in *t
