@@ -56,6 +56,7 @@ static int rank, size = 1;
 static bool joined;      /* MPI_Init done */
 static bool dealt;       /* the workers have left (after the first deal) */
 static char *lost;       /* rank 0: the ranks taken for dead (no MPI_Finalize then) */
+static double silence_s = 30; /* IDLELAB_MPI_RANK_TIMEOUT, read once at MPI_Init */
 
 int il_dist_rank(void)
 {
@@ -491,7 +492,7 @@ static int deal_run(void *ctx, struct il_sim_batch *const *bs, int nb, const str
 	int *holding = calloc((size_t)size, sizeof(*holding));
 	char *over = calloc((size_t)size, 1);           /* stopped or taken for dead */
 	double *heard = calloc((size_t)size, sizeof(*heard));
-	double silence = rank_timeout(), looked = now_s();
+	double silence = silence_s, looked = now_s();
 	d.off = calloc((size_t)nb + 1, sizeof(*d.off));
 	for (int i = 0; i < nb; i++)
 		d.off[i + 1] = d.off[i] + bs[i]->nconfigs * bs[i]->runs;
@@ -683,7 +684,8 @@ void il_dist_init(int *argc, char ***argv)
 		}
 	}
 	/* every rank has the same environment (mpirun -x): each leaves the same way */
-	if (rank_timeout() < 0) {
+	silence_s = rank_timeout();
+	if (silence_s < 0) {
 		if (rank == 0)
 			fprintf(stderr, "idlelab: IDLELAB_MPI_RANK_TIMEOUT: '%s' is not a number of "
 				"seconds in 1..86400\n", getenv("IDLELAB_MPI_RANK_TIMEOUT"));
