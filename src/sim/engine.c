@@ -247,11 +247,21 @@ static void tick_stop(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	c->tick_stopped = true;
 }
 
-/* idle_call_stop_or_retain_tick() */
+/*
+ * idle_call_stop_or_retain_tick(). tick_nohz_idle_stop_tick() counts the
+ * call in ts->idle_calls (kernel/time/tick-sched.c, from v4.17, 554c8aa8ecad;
+ * still so in 7.1) when the tick may be stopped at all (nohz active): that
+ * count, not every idle entry, is what schedutil's "has the CPU idled since
+ * the last update" test reads (tick_nohz_get_idle_calls_cpu()). An idle
+ * period that keeps the tick running leaves it unchanged.
+ */
 static void stop_or_retain(struct il_sim *s, struct sim_cpu *c, bool stop, int64_t now)
 {
-	if (stop || c->tick_stopped)
+	if (stop || c->tick_stopped) {
+		if (s->params.nohz)
+			c->idle_calls++;
 		tick_stop(s, c, now);
+	}
 }
 
 static bool tick_rule(enum il_tick_rule r, bool got_tick)
@@ -514,7 +524,6 @@ static void idle_enter(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
 	/* do_idle(): got_tick starts false; tick_nohz_idle_enter() */
 	c->in_idle = true;
-	c->idle_calls++;
 	c->idle_since = now;
 	c->do_idle_got_tick = false;
 	idle_iter(s, c, now);

@@ -106,7 +106,7 @@ struct sim_cpu {
 	double util;
 	/* line 4: what the governor's inputs are made of, the exit's halted time */
 	int64_t latency_req_ns; /* il_latency_req_ns(&qos) */
-	uint64_t idle_calls;  /* do_idle() entries (schedutil's busy test) */
+	uint64_t idle_calls;  /* tick_nohz_idle_stop_tick() calls (schedutil's busy test) */
 	int64_t up_t;        /* the hardware was up again after a wake-up, -1 not yet */
 	int64_t halted_ns, shared_read_ns;
 	uint64_t shared_reads;
