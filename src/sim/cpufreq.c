@@ -416,8 +416,20 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	f->step_khz = (unsigned int)(f->step_mhz * 1000 + 0.5);
 	f->base_khz = (unsigned int)(f->base_mhz * 1000 + 0.5);
 	f->on = true;
-	/* the first request: the governor's static one, else the policy max (boot) */
-	double first = f->prm.gov == IL_CF_GOV_POWERSAVE && !f->hwp ? f->min_mhz : f->max_mhz;
+	/*
+	 * The first request: the governor's static one (performance: max,
+	 * generic powersave: min). Otherwise intel_pstate leaves every CPU at
+	 * its minimum P-state at init (intel_pstate_get_cpu_pstates() ends with
+	 * intel_pstate_set_min_pstate(); intel_cpufreq_cpu_init() sets
+	 * policy->cur = cpuinfo.min_freq to match, drivers/cpufreq/intel_pstate.c
+	 * v5.7), and a CPU that never runs keeps it; acpi-cpufreq starts where
+	 * the firmware left the CPU, taken as the policy max.
+	 */
+	double first = f->max_mhz;
+	if (f->prm.gov != IL_CF_GOV_PERFORMANCE && !f->hwp &&
+	    (f->prm.gov == IL_CF_GOV_POWERSAVE || f->prm.driver == IL_CF_DRV_INTEL_PSTATE ||
+	     f->prm.driver == IL_CF_DRV_INTEL_CPUFREQ))
+		first = f->min_mhz;
 	if (f->prm.driver == IL_CF_DRV_ACPI && first > f->base_mhz)
 		first = f->base_mhz + 1;
 	for (int i = 0; i < s->ncpus; i++) {

@@ -276,6 +276,8 @@ static void ondemand_load(void **state)
 	struct il_sim_params prm;
 	il_sim_params_default(&prm);
 	prm.duration_ns = 300000000;
+	/* intel_cpufreq starts every CPU at its lowest P-state: ondemand's first samples raise it */
+	prm.warmup_ns = 50000000;
 	assert_int_equal(il_cpufreq_parse("ondemand", &prm.cpufreq, &e), 0);
 	struct il_sim *s = il_sim_new(p, &m, g, wl, cfg, &prm, &e);
 	assert_non_null(s);
