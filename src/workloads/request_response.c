@@ -86,6 +86,7 @@ struct rr_cfg {
 	double recv_copy_ns;      /* ns per byte received (written by the other side's core) */
 	int64_t start_ns;         /* the clients start then: the machine idles before */
 	uint64_t release_cycles;  /* the releasing task's work per client woken */
+	uint64_t setup_cycles;    /* start > 0: each task's work at creation (fork, connect) */
 };
 
 struct rr_state {
@@ -98,6 +99,8 @@ struct rr_state {
 	uint64_t class_total;
 	struct il_hist rtt;
 	int releaser, released;   /* start > 0: the task that releases the clients, and how many */
+	/* start > 0: the clients and servers whose creation (setup run) is done */
+	uint8_t ready_client[RR_MAX_PAIRS], ready_server[RR_MAX_PAIRS];
 	/* each CPU's LLC (llc_of(), kept: a wake-up asks it several times, each two divisions) */
 	uint16_t llc[IL_CPUS_MAX];
 };
@@ -129,6 +132,9 @@ static const struct il_opt opts[] = {
 		   "when the clients start: the machine idles until then, as before a benchmark"),
 	IL_OPT_U64(C, release_cycles, "release_work", 0, 1ull << 40, "2000",
 		   "start > 0: cycles of the releasing task (CPU 0) per client it wakes"),
+	IL_OPT_U64(C, setup_cycles, "setup_work", 0, 1ull << 40, "200000",
+		   "start > 0: cycles each client and server runs when created at time 0 (fork, "
+		   "connect, accept) before it waits (estimate)"),
 	IL_OPT_END,
 };
 #undef C
@@ -332,7 +338,18 @@ static int setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *e
 	}
 	free(placed);
 	if (c->start_ns > 0) {
-		/* the clients wait on a barrier; a task on CPU 0 releases them at start */
+		/*
+		 * dbench forks its clients, each connects and the server forks a
+		 * child for it (tbench_srv); both run their setup, then the
+		 * client waits on a barrier and the server in recv(). A task on
+		 * CPU 0 releases the clients at start. The setup run is each
+		 * task's creation: its utilisation starts there (fork) and decays
+		 * through the wait, as the kernel's does.
+		 */
+		for (int i = 0; i < st->npairs; i++) {
+			il_sim_task_wake(s, -1, st->client[i]);
+			il_sim_task_wake(s, -1, st->server[i]);
+		}
 		st->releaser = il_sim_task_add(s, 0, (void *)(intptr_t)0);
 		il_sim_task_wake(s, -1, st->releaser);
 	} else {
@@ -369,6 +386,12 @@ static void burst(const struct rr_cfg *c, struct il_sim *s, int task, uint64_t c
 			 ns + (int64_t)(c->recv_copy_ns * received + 0.5));
 }
 
+/* Task id > 0 is client id - 1, id < 0 server -id - 1: its "created" flag. */
+static uint8_t *ready_flag(struct rr_state *st, intptr_t id)
+{
+	return id > 0 ? &st->ready_client[id - 1] : &st->ready_server[-id - 1];
+}
+
 static void task_woke(const void *cfgp, void *stp, struct il_sim *s, int task, int64_t lat)
 {
 	const struct rr_cfg *c = cfgp;
@@ -379,6 +402,10 @@ static void task_woke(const void *cfgp, void *stp, struct il_sim *s, int task, i
 	if (id == 0) {
 		/* the releaser: to sleep until the start, then one client at a time */
 		il_sim_task_run(s, task, st->released ? c->release_cycles : 0);
+		return;
+	}
+	if (c->start_ns > 0 && !*ready_flag(st, id)) {
+		il_sim_task_run(s, task, c->setup_cycles);
 		return;
 	}
 	if (id > 0) {
@@ -439,6 +466,12 @@ static void task_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
 				return;
 			}
 		}
+		il_sim_task_block(s, task, -1);
+		return;
+	}
+	if (c->start_ns > 0 && !*ready_flag(st, id)) {
+		/* created: the client waits for the release, the server for the first request */
+		*ready_flag(st, id) = 1;
 		il_sim_task_block(s, task, -1);
 		return;
 	}

@@ -288,6 +288,30 @@ static void request_response(void **unused)
 }
 
 /*
+ * start > 0: the client (CPU 0) and the server (CPU 1) are created at 0 and
+ * each runs setup_work (100000 cycles, 100 us at 1000 MHz) before it waits;
+ * the release at 1 ms is long after, so the exchanges are those of
+ * setup_work=0 and each CPU is busy exactly 100 us longer.
+ */
+static void request_response_setup(void **unused)
+{
+	(void)unused;
+	const char *base = "pairs=1 client_work=1000 server_work=1000 send_copy=0 recv_copy_ns=0 "
+			   "placement=fixed start=1ms release_work=0";
+	char opts[256];
+	snprintf(opts, sizeof(opts), "%s setup_work=0", base);
+	run("request-response", opts, 10000000);
+	double trips = metric("request-response", "round_trips");
+	int64_t busy0 = res.cpu[0].busy_ns, busy1 = res.cpu[1].busy_ns;
+	assert_true(trips > 2000);
+	snprintf(opts, sizeof(opts), "%s setup_work=100000", base);
+	run("request-response", opts, 10000000);
+	EQ("request-response", "round_trips", trips);
+	assert_int_equal(res.cpu[0].busy_ns, busy0 + 100000);
+	assert_int_equal(res.cpu[1].busy_ns, busy1 + 100000);
+}
+
+/*
  * placement=wake-affine. Two packages of one CPU (two LLCs): the client
  * starts on CPU 0, the server on CPU 1 (fork balancing spreads them); the
  * first request is a sync wake-up from a CPU running only the waker, so
@@ -745,6 +769,7 @@ int main(void)
 		cmocka_unit_test(pingpong),
 		cmocka_unit_test(wake_latency),
 		cmocka_unit_test(request_response),
+		cmocka_unit_test(request_response_setup),
 		cmocka_unit_test(request_response_placement),
 		cmocka_unit_test(request_response_mix),
 		cmocka_unit_test(transactions),
