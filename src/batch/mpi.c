@@ -420,30 +420,26 @@ static int deal_run(void *ctx, struct il_sim_batch *const *bs, int nb, const str
 		work(bs, nb);
 
 	struct deal d = { .bs = bs, .nb = nb, .tasks = tasks, .n = n, .fail = fail };
-	int workers = dealt ? 0 : size - 1, stopped = 0, next = 0, gone = 0;
+	int workers = dealt ? 0 : size - 1, stopped = 0, next = 0, gone = 0, r = 0;
 	int *holding = calloc((size_t)size, sizeof(*holding));
 	char *over = calloc((size_t)size, 1);           /* stopped or taken for dead */
 	double *heard = calloc((size_t)size, sizeof(*heard));
 	double silence = silence_s, looked = now_s();
 	d.off = calloc((size_t)nb + 1, sizeof(*d.off));
-	for (int i = 0; i < nb; i++)
+	for (int i = 0; d.off && i < nb; i++)
 		d.off[i + 1] = d.off[i] + bs[i]->nconfigs * bs[i]->runs;
-	d.slot = malloc((size_t)(d.off[nb] ? d.off[nb] : 1) * sizeof(*d.slot));
+	d.slot = d.off ? malloc((size_t)(d.off[nb] ? d.off[nb] : 1) * sizeof(*d.slot)) : NULL;
 	if (!holding || !over || !heard || !d.off || !d.slot) {
-		free(holding);
-		free(over);
-		free(heard);
-		free(d.off);
-		free(d.slot);
-		return il_err_set(err, ENOMEM, "out of memory");
+		r = il_err_set(err, ENOMEM, "out of memory");
+		goto out;
 	}
 	for (int i = 0; i < d.off[nb]; i++)
 		d.slot[i] = -1;
 	for (int i = 0; i < n; i++)
 		d.slot[d.off[tasks[i].batch] + tasks[i].config * bs[tasks[i].batch]->runs + tasks[i].run] = i;
-	for (int r = 0; r < size; r++) {
-		holding[r] = -1;
-		heard[r] = looked;
+	for (int w = 0; w < size; w++) {
+		holding[w] = -1;
+		heard[w] = looked;
 	}
 	dealt = true;
 
@@ -454,7 +450,6 @@ static int deal_run(void *ctx, struct il_sim_batch *const *bs, int nb, const str
 	sigaction(SIGINT, &sa, &old_int);
 	struct il_child ch;
 	child_init(&ch);
-	int r = 0;
 	while (d.done < n || stopped < workers) {
 		if (stopped_by) {
 			report_stop(&d, holding, &ch);
@@ -579,12 +574,13 @@ static int deal_run(void *ctx, struct il_sim_batch *const *bs, int nb, const str
 	if (gone)
 		fprintf(stderr, "idlelab: %d rank%s taken for dead; the other results are written\n", gone,
 			gone > 1 ? "s" : "");
+out:
 	free(holding);
 	free(over);
 	free(heard);
 	free(d.off);
 	free(d.slot);
-	return r ? -ECHILD : 0;
+	return r;
 }
 
 static const struct il_sim_dealer mpi_dealer = { deal_run, NULL };
