@@ -39,7 +39,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <fcntl.h>
@@ -151,26 +150,11 @@ static int child_end(struct il_child *ch, struct il_sim_batch *const *bs, int on
 		     size_t msize)
 {
 	const struct il_sim_batch *b = bs[ch->batch];
-	char why[300];
+	char why[IL_ERR_MSG_MAX + IL_ERR_FILE_MAX + 32];
 
-	switch (il_child_reap(ch)) {
-	case IL_CHILD_RESULT:
+	if (il_child_reap(ch) == IL_CHILD_RESULT)
 		return 0;
-	case IL_CHILD_SIGNAL:
-		snprintf(why, sizeof(why), "killed by signal %d (%s)", WTERMSIG(ch->status),
-			 strsignal(WTERMSIG(ch->status)));
-		break;
-	case IL_CHILD_ERROR: {
-		struct il_err err;
-		char text[IL_ERR_MSG_MAX + IL_ERR_FILE_MAX + 32];
-		il_child_error(ch, &err);
-		snprintf(why, sizeof(why), "%.290s", il_err_format(&err, text, sizeof(text)));
-		break;
-	}
-	default:
-		snprintf(why, sizeof(why), "ended with status %d and no result", il_child_exit(ch));
-		break;
-	}
+	il_child_why(ch, NULL, why, sizeof(why));
 	snprintf(msg, msize, "%.80s%s%.96s on %.64s, %.32s: run %d (seed %llu) on rank %d: %.200s",
 		 b->label ? b->label : "", b->label ? ": governor " : "governor ",
 		 b->gov_names[ch->config], b->platform->name, b->wl->name, ch->run + 1,

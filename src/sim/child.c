@@ -159,12 +159,14 @@ enum il_child_end il_child_reap(struct il_child *ch)
 	ch->pid = 0;
 	ch->status = status;
 	if (!WIFEXITED(status))
-		return IL_CHILD_SIGNAL;
-	if (WEXITSTATUS(status) == 0 && ch->len > 1 && ch->buf[0] == 'R')
-		return IL_CHILD_RESULT;
-	if (ch->len == 1 + sizeof(struct il_err) && ch->buf[0] == 'E')
-		return IL_CHILD_ERROR;
-	return IL_CHILD_NO_RESULT;
+		ch->end = IL_CHILD_SIGNAL;
+	else if (WEXITSTATUS(status) == 0 && ch->len > 1 && ch->buf[0] == 'R')
+		ch->end = IL_CHILD_RESULT;
+	else if (ch->len == 1 + sizeof(struct il_err) && ch->buf[0] == 'E')
+		ch->end = IL_CHILD_ERROR;
+	else
+		ch->end = IL_CHILD_NO_RESULT;
+	return ch->end;
 }
 
 const char *il_child_result(const struct il_child *ch, size_t *len)
@@ -177,16 +179,29 @@ const char *il_child_result(const struct il_child *ch, size_t *len)
 	return ch->buf + 1;
 }
 
-void il_child_error(const struct il_child *ch, struct il_err *err)
+void il_child_why(const struct il_child *ch, const char *name, char *buf, size_t size)
 {
-	memcpy(err, ch->buf + 1, sizeof(*err));
-	err->file[sizeof(err->file) - 1] = '\0';
-	err->msg[sizeof(err->msg) - 1] = '\0';
-}
+	int sig = WIFSIGNALED(ch->status) ? WTERMSIG(ch->status) : 0;
+	struct il_err err;
 
-int il_child_exit(const struct il_child *ch)
-{
-	return WIFEXITED(ch->status) ? WEXITSTATUS(ch->status) : -1;
+	switch (ch->end) {
+	case IL_CHILD_ERROR:
+		memcpy(&err, ch->buf + 1, sizeof(err));
+		err.file[sizeof(err.file) - 1] = '\0';
+		err.msg[sizeof(err.msg) - 1] = '\0';
+		il_err_format(&err, buf, (unsigned)size);
+		break;
+	case IL_CHILD_SIGNAL:
+		if (ch->w)
+			il_gov_watch_verdict(ch->w, ch->status, name, buf, size);
+		else
+			snprintf(buf, size, "killed by signal %d (%s)", sig, strsignal(sig));
+		break;
+	default:
+		snprintf(buf, size, "ended with status %d and no result",
+			 WIFEXITED(ch->status) ? WEXITSTATUS(ch->status) : -1);
+		break;
+	}
 }
 
 void il_child_free(struct il_child *ch)

@@ -18,6 +18,14 @@
 #include "idlelab/err.h"
 #include "idlelab/governor.h"
 
+/* How a reaped child ended (il_child_reap). */
+enum il_child_end {
+	IL_CHILD_RESULT,              /* exited 0 with its result: il_child_result */
+	IL_CHILD_ERROR,               /* the run failed and sent its error */
+	IL_CHILD_SIGNAL,              /* a signal ended it (a crash, a kill) */
+	IL_CHILD_NO_RESULT,           /* it exited and sent nothing usable */
+};
+
 struct il_child {
 	pid_t pid;                    /* the child running, 0 when none */
 	int fd;                       /* the pipe's read end */
@@ -33,14 +41,7 @@ struct il_child {
 					 $IDLELAB_TEST_ABORT_SEED (the tests of MPI batches,
 					 docs/batch.md) */
 	int status;                   /* waitpid's status, once reaped */
-};
-
-/* How a reaped child ended (il_child_reap). */
-enum il_child_end {
-	IL_CHILD_RESULT,              /* exited 0 with its result: il_child_result */
-	IL_CHILD_ERROR,               /* the run failed and said why: il_child_error */
-	IL_CHILD_SIGNAL,              /* a signal ended it (a crash, a kill) */
-	IL_CHILD_NO_RESULT,           /* it exited with status il_child_exit and sent nothing */
+	enum il_child_end end;        /* how it ended, once reaped */
 };
 
 /*
@@ -58,10 +59,15 @@ int il_child_read(struct il_child *ch);
 enum il_child_end il_child_reap(struct il_child *ch);
 /* The bytes of the result a child sent (IL_CHILD_RESULT), and their length (NULL, 0: none). */
 const char *il_child_result(const struct il_child *ch, size_t *len);
-/* The error a child sent (IL_CHILD_ERROR), into err. */
-void il_child_error(const struct il_child *ch, struct il_err *err);
-/* The exit status of a child that exited, -1 when a signal ended it. */
-int il_child_exit(const struct il_child *ch);
+/*
+ * Why a reaped child gave no result (or none its parent could use), the
+ * words every caller puts after its name for the run: the run's error
+ * (FILE:LINE: what is wrong); for a signal, the watch's verdict when the
+ * child was watched (name: the governor's spec; "governor X crashed
+ * (SIGSEGV) in select on cpu1 at ..."), else "killed by signal 6
+ * (Aborted)"; else "ended with status 3 and no result".
+ */
+void il_child_why(const struct il_child *ch, const char *name, char *buf, size_t size);
 void il_child_free(struct il_child *ch);
 
 #endif

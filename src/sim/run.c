@@ -333,20 +333,17 @@ static void child_done(struct il_sim_batch *b, struct il_child *ch)
 		if (b->run_done)
 			b->run_done(b->run_done_arg);
 	} else if (!f[0]) {
-		if (end == IL_CHILD_SIGNAL) {
-			char msg[256];
-			il_gov_watch_verdict(ch->w, ch->status, name, msg, sizeof(msg));
-			uint64_t seed = b->params.seed + (uint64_t)ch->run;
-			snprintf(f, sizeof(b->failed[0]), "%.200s (run %d, seed %llu)", msg,
+		char why[IL_ERR_MSG_MAX + IL_ERR_FILE_MAX + 32];
+		uint64_t seed = b->params.seed + (uint64_t)ch->run;
+		il_child_why(ch, name, why, sizeof(why));
+		if (end == IL_CHILD_SIGNAL)
+			snprintf(f, sizeof(b->failed[0]), "%.200s (run %d, seed %llu)", why,
 				 ch->run + 1, (unsigned long long)seed);
-		} else if (end == IL_CHILD_ERROR) {
-			struct il_err e;
-			il_child_error(ch, &e);
-			snprintf(f, sizeof(b->failed[0]), "%.250s", e.msg);
-		} else {
-			snprintf(f, sizeof(b->failed[0]), "governor %.96s: run %d's process ended with "
-				 "status %d and no result", name, ch->run + 1, il_child_exit(ch));
-		}
+		else if (end == IL_CHILD_ERROR)
+			snprintf(f, sizeof(b->failed[0]), "%.250s", why);
+		else
+			snprintf(f, sizeof(b->failed[0]), "governor %.96s: run %d's process %.64s",
+				 name, ch->run + 1, why);
 	}
 }
 
