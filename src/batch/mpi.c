@@ -149,16 +149,13 @@ static void child_init(struct il_child *ch)
 static int child_end(struct il_child *ch, struct il_sim_batch *const *bs, int on_rank, char *msg,
 		     size_t msize)
 {
-	const struct il_sim_batch *b = bs[ch->batch];
-	char why[IL_ERR_MSG_MAX + IL_ERR_FILE_MAX + 32];
+	char why[IL_ERR_MSG_MAX + IL_ERR_FILE_MAX + 32], name[256];
 
 	if (il_child_reap(ch) == IL_CHILD_RESULT)
 		return 0;
 	il_child_why(ch, NULL, why, sizeof(why));
-	snprintf(msg, msize, "%.80s%s%.96s on %.64s, %.32s: run %d (seed %llu) on rank %d: %.200s",
-		 b->label ? b->label : "", b->label ? ": governor " : "governor ",
-		 b->gov_names[ch->config], b->platform->name, b->wl->name, ch->run + 1,
-		 (unsigned long long)task_seed(b, ch->run), on_rank, why);
+	il_dist_run_name(bs[ch->batch], ch->config, ch->run, name, sizeof(name));
+	snprintf(msg, msize, "%s on rank %d: %.200s", name, on_rank, why);
 	return -1;
 }
 
@@ -368,18 +365,16 @@ static void report_stop(const struct deal *d, const int *holding, const struct i
 		if (ti < 0)
 			continue;
 		const struct il_sim_task *t = &d->tasks[ti];
-		const struct il_sim_batch *b = d->bs[t->batch];
-		fprintf(stderr, "idlelab: rank %d was running %s%sgovernor %s on %s, %s: run %d (seed %llu)\n",
-			r, b->label ? b->label : "", b->label ? ": " : "", b->gov_names[t->config],
-			b->platform->name, b->wl->name, t->run + 1,
-			(unsigned long long)task_seed(b, t->run));
+		char name[256];
+		fprintf(stderr, "idlelab: rank %d was running %s\n", r,
+			il_dist_run_name(d->bs[t->batch], t->config, t->run, name, sizeof(name)));
 	}
 }
 
 /* Rank w said nothing for a while: its run (if it held one) is lost, named as a failed run is. */
 static void lost_rank(struct deal *d, int ti, int w, double quiet)
 {
-	char msg[256];
+	char msg[256], name[256];
 
 	if (ti < 0) {
 		fprintf(stderr, "idlelab: rank %d said nothing for %.0f s (dead or stuck): it holds no run\n",
@@ -387,11 +382,8 @@ static void lost_rank(struct deal *d, int ti, int w, double quiet)
 		return;
 	}
 	const struct il_sim_task *t = &d->tasks[ti];
-	const struct il_sim_batch *b = d->bs[t->batch];
-	snprintf(msg, sizeof(msg), "%.40s%s%.48s on %.32s, %.24s: run %d (seed %llu) on rank %d: "
-		 "silent for %.0f s (dead or stuck)",
-		 b->label ? b->label : "", b->label ? ": governor " : "governor ", b->gov_names[t->config],
-		 b->platform->name, b->wl->name, t->run + 1, (unsigned long long)task_seed(b, t->run), w,
+	il_dist_run_name(d->bs[t->batch], t->config, t->run, name, sizeof(name));
+	snprintf(msg, sizeof(msg), "%.180s on rank %d: silent for %.0f s (dead or stuck)", name, w,
 		 quiet);
 	gathered(d, ti, NULL, 0, msg);
 }
