@@ -135,8 +135,9 @@ struct il_sim_dealer {
 void il_sim_set_dealer(const struct il_sim_dealer *d);
 
 /*
- * A run's result as bytes (the same program reads them back: the layout is
- * this build's): malloc'd into *buf, its length returned, 0 out of memory.
+ * A run's result as bytes (src/sim/child.c; the same program reads them
+ * back: the layout is this build's): malloc'd into *buf, its length
+ * returned, 0 out of memory.
  */
 size_t il_sim_result_pack(const struct il_sim_result *r, void **buf);
 /* Bytes from il_sim_result_pack back into *r: 0, or -1 when they are not one. */

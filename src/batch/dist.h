@@ -46,6 +46,12 @@ void il_partial_close(struct il_partial *p);
  * long options, "--jobs" taking a value, "--quiet" none: has_value[]).
  */
 uint64_t il_partial_args(int argc, char **argv, const char *const *skip, const bool *has_value);
+/*
+ * Run k of configuration c of batch b as the messages of MPI batches and of
+ * the partial results file name it, by configuration and seed: "[LABEL: ]
+ * governor G on PLATFORM, WORKLOAD: run K (seed S)". Returns buf.
+ */
+const char *il_dist_run_name(const struct il_sim_batch *b, int c, int k, char *buf, size_t size);
 /* FNV-1a 64 over bytes, chained from h (start with IL_FNV_START). */
 #define IL_FNV_START 0xcbf29ce484222325ull
 uint64_t il_fnv64(uint64_t h, const void *p, size_t n);

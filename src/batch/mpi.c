@@ -39,11 +39,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <fcntl.h>
 
+#include "child.h"
 #include "dist.h"
 #include "launch.h"
 #include "idlelab/platform.h"
@@ -129,123 +129,33 @@ static void leave(void)
 
 /* ------------------------------------------------------------------ one run in a child */
 
-struct child {
-	pid_t pid;
-	int fd;
-	int task;                     /* rank 0: index into tasks */
-	int batch, config, run;
-	char *buf;
-	size_t len, cap;
-};
-
 static uint64_t task_seed(const struct il_sim_batch *b, int k)
 {
 	return b->params.seed + (uint64_t)k;
 }
 
-static void __attribute__((noreturn)) child_main(struct il_sim_batch *b, int c, int k, int fd)
+/* A rank's child runs: unwatched (no loaded governor is dealt), test aborts honoured. */
+static void child_init(struct il_child *ch)
 {
-	struct il_err err;
-	const char *abort_seed = getenv("IDLELAB_TEST_ABORT_SEED");
-
-	/* for the tests only: this run dies as a crash would (docs/batch.md) */
-	if (abort_seed && strtoull(abort_seed, NULL, 10) == task_seed(b, k) && *abort_seed) {
-		signal(SIGABRT, SIG_DFL);
-		abort();
-	}
-	il_err_clear(&err);
-	if (il_sim_batch_run_one(b, c, k, &err) < 0) {
-		char tag = 'E';
-		char msg[IL_ERR_MSG_MAX + IL_ERR_FILE_MAX + 32];
-		il_err_format(&err, msg, sizeof(msg));
-		il_write_all(fd, &tag, 1);
-		il_write_all(fd, msg, strlen(msg) + 1);
-		_exit(2);
-	}
-	void *buf;
-	size_t len = il_sim_result_pack(&b->results[c * b->runs + k], &buf);
-	char tag = 'R';
-	if (!len || il_write_all(fd, &tag, 1) || il_write_all(fd, buf, len))
-		_exit(3);
-	_exit(0);
-}
-
-static int child_start(struct child *ch, struct il_sim_batch *const *bs, int bi, int c, int k)
-{
-	int fds[2];
-
-	if (pipe(fds) < 0)
-		return -1;
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		close(fds[0]);
-		child_main(bs[bi], c, k, fds[1]);
-	}
-	close(fds[1]);
-	ch->pid = pid;
-	ch->fd = fds[0];
-	ch->batch = bi;
-	ch->config = c;
-	ch->run = k;
-	ch->len = 0;
-	return 0;
-}
-
-/* Read what the child sent; 1 at its end, 0 for more. */
-static int child_read(struct child *ch)
-{
-	if (ch->cap - ch->len < 65536) {
-		size_t cap = ch->cap ? ch->cap * 2 : 262144;
-		char *n = realloc(ch->buf, cap);
-		if (!n)
-			return 1;
-		ch->buf = n;
-		ch->cap = cap;
-	}
-	ssize_t r = read(ch->fd, ch->buf + ch->len, ch->cap - ch->len);
-	if (r < 0)
-		return errno == EINTR ? 0 : 1;
-	if (r == 0)
-		return 1;
-	ch->len += (size_t)r;
-	return 0;
+	memset(ch, 0, sizeof(*ch));
+	ch->run_one = il_sim_batch_run_one;
+	ch->test_abort = true;
 }
 
 /*
  * The child has ended: 0 with its result's bytes at buf + 1, or -1 with
  * why it failed in msg, naming the run by configuration and seed.
  */
-static int child_end(struct child *ch, struct il_sim_batch *const *bs, int on_rank, char *msg,
+static int child_end(struct il_child *ch, struct il_sim_batch *const *bs, int on_rank, char *msg,
 		     size_t msize)
 {
-	int status = 0;
-	const struct il_sim_batch *b = bs[ch->batch];
+	char why[IL_ERR_MSG_MAX + IL_ERR_FILE_MAX + 32], name[256];
 
-	close(ch->fd);
-	while (waitpid(ch->pid, &status, 0) < 0 && errno == EINTR)
-		;
-	ch->pid = 0;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && ch->len > 1 && ch->buf[0] == 'R')
+	if (il_child_reap(ch) == IL_CHILD_RESULT)
 		return 0;
-	char why[300];
-	if (WIFSIGNALED(status))
-		snprintf(why, sizeof(why), "killed by signal %d (%s)", WTERMSIG(status),
-			 strsignal(WTERMSIG(status)));
-	else if (ch->len > 1 && ch->buf[0] == 'E')
-		snprintf(why, sizeof(why), "%.*s", (int)(ch->len - 1 < 290 ? ch->len - 1 : 290), ch->buf + 1);
-	else
-		snprintf(why, sizeof(why), "ended with status %d and no result",
-			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-	snprintf(msg, msize, "%.80s%s%.96s on %.64s, %.32s: run %d (seed %llu) on rank %d: %.200s",
-		 b->label ? b->label : "", b->label ? ": governor " : "governor ",
-		 b->gov_names[ch->config], b->platform->name, b->wl->name, ch->run + 1,
-		 (unsigned long long)task_seed(b, ch->run), on_rank, why);
+	il_child_why(ch, NULL, why, sizeof(why));
+	il_dist_run_name(bs[ch->batch], ch->config, ch->run, name, sizeof(name));
+	snprintf(msg, msize, "%s on rank %d: %.200s", name, on_rank, why);
 	return -1;
 }
 
@@ -321,10 +231,12 @@ static void wait_probe(int src, MPI_Status *st)
 static void __attribute__((noreturn)) work(struct il_sim_batch *const *bs, int nb)
 {
 	struct ready rd = { nb, count_runs(bs, nb), (uint32_t)sizeof(struct il_sim_result) };
-	struct child ch;
+	struct il_child ch;
+	struct il_err err;
 	double alive = now_s();
+	int e;
 
-	memset(&ch, 0, sizeof(ch));
+	child_init(&ch);
 	MPI_Send(&rd, sizeof(rd), MPI_BYTE, 0, TAG_READY, MPI_COMM_WORLD);
 	for (;;) {
 		MPI_Status st;
@@ -343,14 +255,15 @@ static void __attribute__((noreturn)) work(struct il_sim_batch *const *bs, int n
 			 t[2] < bs[t[0]]->runs;
 		if (!ok) {
 			snprintf(msg, sizeof(msg), "rank %d: no task %d/%d/%d", rank, t[0], t[1], t[2]);
-		} else if (child_start(&ch, bs, t[0], t[1], t[2]) < 0) {
-			snprintf(msg, sizeof(msg), "rank %d: cannot start a run: %s", rank, strerror(errno));
+		} else if ((e = il_child_start(&ch, bs[t[0]], t[0], t[1], t[2], &err)) < 0) {
+			snprintf(msg, sizeof(msg), "rank %d: cannot start a run: %s", rank,
+				 strerror(-e));
 			ok = 0;
 		} else {
 			/* wait for the run, saying each second that this rank lives */
 			for (;;) {
 				struct pollfd pf = { .fd = ch.fd, .events = POLLIN };
-				if (poll(&pf, 1, 1000) > 0 && child_read(&ch))
+				if (poll(&pf, 1, 1000) > 0 && il_child_read(&ch))
 					break;
 				say_alive(&alive);
 			}
@@ -377,7 +290,7 @@ static void __attribute__((noreturn)) work(struct il_sim_batch *const *bs, int n
 		}
 		free(out);
 	}
-	free(ch.buf);
+	il_child_free(&ch);
 	exit(0);
 }
 
@@ -443,7 +356,7 @@ static void send_task(const struct deal *d, int ti, int dest)
 	MPI_Send(m, sizeof(m), MPI_BYTE, dest, TAG_TASK, MPI_COMM_WORLD);
 }
 
-static void report_stop(const struct deal *d, const int *holding, const struct child *ch)
+static void report_stop(const struct deal *d, const int *holding, const struct il_child *ch)
 {
 	fprintf(stderr, "idlelab: stopped by signal %d with %d of %d runs gathered\n", (int)stopped_by,
 		d->done, d->n);
@@ -452,18 +365,16 @@ static void report_stop(const struct deal *d, const int *holding, const struct c
 		if (ti < 0)
 			continue;
 		const struct il_sim_task *t = &d->tasks[ti];
-		const struct il_sim_batch *b = d->bs[t->batch];
-		fprintf(stderr, "idlelab: rank %d was running %s%sgovernor %s on %s, %s: run %d (seed %llu)\n",
-			r, b->label ? b->label : "", b->label ? ": " : "", b->gov_names[t->config],
-			b->platform->name, b->wl->name, t->run + 1,
-			(unsigned long long)task_seed(b, t->run));
+		char name[256];
+		fprintf(stderr, "idlelab: rank %d was running %s\n", r,
+			il_dist_run_name(d->bs[t->batch], t->config, t->run, name, sizeof(name)));
 	}
 }
 
 /* Rank w said nothing for a while: its run (if it held one) is lost, named as a failed run is. */
 static void lost_rank(struct deal *d, int ti, int w, double quiet)
 {
-	char msg[256];
+	char msg[256], name[256];
 
 	if (ti < 0) {
 		fprintf(stderr, "idlelab: rank %d said nothing for %.0f s (dead or stuck): it holds no run\n",
@@ -471,11 +382,8 @@ static void lost_rank(struct deal *d, int ti, int w, double quiet)
 		return;
 	}
 	const struct il_sim_task *t = &d->tasks[ti];
-	const struct il_sim_batch *b = d->bs[t->batch];
-	snprintf(msg, sizeof(msg), "%.40s%s%.48s on %.32s, %.24s: run %d (seed %llu) on rank %d: "
-		 "silent for %.0f s (dead or stuck)",
-		 b->label ? b->label : "", b->label ? ": governor " : "governor ", b->gov_names[t->config],
-		 b->platform->name, b->wl->name, t->run + 1, (unsigned long long)task_seed(b, t->run), w,
+	il_dist_run_name(d->bs[t->batch], t->config, t->run, name, sizeof(name));
+	snprintf(msg, sizeof(msg), "%.180s on rank %d: silent for %.0f s (dead or stuck)", name, w,
 		 quiet);
 	gathered(d, ti, NULL, 0, msg);
 }
@@ -488,30 +396,26 @@ static int deal_run(void *ctx, struct il_sim_batch *const *bs, int nb, const str
 		work(bs, nb);
 
 	struct deal d = { .bs = bs, .nb = nb, .tasks = tasks, .n = n, .fail = fail };
-	int workers = dealt ? 0 : size - 1, stopped = 0, next = 0, gone = 0;
+	int workers = dealt ? 0 : size - 1, stopped = 0, next = 0, gone = 0, r = 0;
 	int *holding = calloc((size_t)size, sizeof(*holding));
 	char *over = calloc((size_t)size, 1);           /* stopped or taken for dead */
 	double *heard = calloc((size_t)size, sizeof(*heard));
 	double silence = silence_s, looked = now_s();
 	d.off = calloc((size_t)nb + 1, sizeof(*d.off));
-	for (int i = 0; i < nb; i++)
+	for (int i = 0; d.off && i < nb; i++)
 		d.off[i + 1] = d.off[i] + bs[i]->nconfigs * bs[i]->runs;
-	d.slot = malloc((size_t)(d.off[nb] ? d.off[nb] : 1) * sizeof(*d.slot));
+	d.slot = d.off ? malloc((size_t)(d.off[nb] ? d.off[nb] : 1) * sizeof(*d.slot)) : NULL;
 	if (!holding || !over || !heard || !d.off || !d.slot) {
-		free(holding);
-		free(over);
-		free(heard);
-		free(d.off);
-		free(d.slot);
-		return il_err_set(err, ENOMEM, "out of memory");
+		r = il_err_set(err, ENOMEM, "out of memory");
+		goto out;
 	}
 	for (int i = 0; i < d.off[nb]; i++)
 		d.slot[i] = -1;
 	for (int i = 0; i < n; i++)
 		d.slot[d.off[tasks[i].batch] + tasks[i].config * bs[tasks[i].batch]->runs + tasks[i].run] = i;
-	for (int r = 0; r < size; r++) {
-		holding[r] = -1;
-		heard[r] = looked;
+	for (int w = 0; w < size; w++) {
+		holding[w] = -1;
+		heard[w] = looked;
 	}
 	dealt = true;
 
@@ -520,9 +424,8 @@ static int deal_run(void *ctx, struct il_sim_batch *const *bs, int nb, const str
 	sa.sa_handler = on_term;
 	sigaction(SIGTERM, &sa, &old_term);
 	sigaction(SIGINT, &sa, &old_int);
-	struct child ch;
-	memset(&ch, 0, sizeof(ch));
-	int r = 0;
+	struct il_child ch;
+	child_init(&ch);
 	while (d.done < n || stopped < workers) {
 		if (stopped_by) {
 			report_stop(&d, holding, &ch);
@@ -534,7 +437,8 @@ static int deal_run(void *ctx, struct il_sim_batch *const *bs, int nb, const str
 		/* rank 0's own run: taken when nothing else is waiting for it */
 		if (!ch.pid && next < n) {
 			const struct il_sim_task *t = &tasks[next];
-			if (child_start(&ch, bs, t->batch, t->config, t->run) == 0) {
+			struct il_err e;
+			if (!il_child_start(&ch, bs[t->batch], t->batch, t->config, t->run, &e)) {
 				note_dealt(&d, next, 0);
 				ch.task = next++;
 				kill_test(bs[t->batch], t->run);
@@ -543,10 +447,12 @@ static int deal_run(void *ctx, struct il_sim_batch *const *bs, int nb, const str
 		bool busy = false;
 		if (ch.pid) {
 			struct pollfd pf = { .fd = ch.fd, .events = POLLIN };
-			if (poll(&pf, 1, 1) > 0 && child_read(&ch)) {
+			if (poll(&pf, 1, 1) > 0 && il_child_read(&ch)) {
 				char msg[512];
+				size_t len;
 				int e = child_end(&ch, bs, 0, msg, sizeof(msg));
-				gathered(&d, ch.task, ch.buf + 1, ch.len - 1, e ? msg : NULL);
+				const char *bytes = il_child_result(&ch, &len);
+				gathered(&d, ch.task, bytes, len, e ? msg : NULL);
 			}
 			busy = true;
 		}
@@ -638,18 +544,19 @@ static int deal_run(void *ctx, struct il_sim_batch *const *bs, int nb, const str
 	}
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGINT, &old_int, NULL);
-	free(ch.buf);
+	il_child_free(&ch);
 	if (d.failed)
 		r = il_err_set(err, ECHILD, "%d run%s failed", d.failed, d.failed > 1 ? "s" : "");
 	if (gone)
 		fprintf(stderr, "idlelab: %d rank%s taken for dead; the other results are written\n", gone,
 			gone > 1 ? "s" : "");
+out:
 	free(holding);
 	free(over);
 	free(heard);
 	free(d.off);
 	free(d.slot);
-	return r ? -ECHILD : 0;
+	return r;
 }
 
 static const struct il_sim_dealer mpi_dealer = { deal_run, NULL };

@@ -35,6 +35,14 @@ struct il_partial {
 	bool **have;                  /* the batches' have[], allocated here */
 };
 
+const char *il_dist_run_name(const struct il_sim_batch *b, int c, int k, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%sgovernor %s on %s, %s: run %d (seed %llu)",
+		 b->label ? b->label : "", b->label ? ": " : "", b->gov_names[c], b->platform->name,
+		 b->wl->name, k + 1, (unsigned long long)(b->params.seed + (uint64_t)k));
+	return buf;
+}
+
 uint64_t il_fnv64(uint64_t h, const void *p, size_t n)
 {
 	const unsigned char *c = p;
@@ -239,14 +247,12 @@ int il_partial_open(struct il_partial **pp, const char *path, uint64_t fingerpri
 			for (int k = 0; k < b->nconfigs * b->runs; k++) {
 				if (where[i][k] == -2 || b->have[k])
 					continue;
-				char on[32] = "on a thread";
+				char on[32] = "on a thread", name[256];
 				if (where[i][k] >= 0)
 					snprintf(on, sizeof(on), "on rank %d", where[i][k]);
-				fprintf(stderr, "idlelab: %s: %s%sgovernor %s on %s, %s: run %d (seed %llu) was "
-					"running %s when the batch stopped; it runs again\n", path,
-					b->label ? b->label : "", b->label ? ": " : "", b->gov_names[k / b->runs],
-					b->platform->name, b->wl->name, k % b->runs + 1,
-					(unsigned long long)(b->params.seed + (uint64_t)(k % b->runs)), on);
+				il_dist_run_name(b, k / b->runs, k % b->runs, name, sizeof(name));
+				fprintf(stderr, "idlelab: %s: %s was running %s when the batch "
+					"stopped; it runs again\n", path, name, on);
 			}
 			free(where[i]);
 		}

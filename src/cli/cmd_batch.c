@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "dist.h"
 #include "progress.h"
+#include "run_opts.h"
 #include "idlelab/batch.h"
 #include "idlelab/scenario.h"
 #include "idlelab/sim_report.h"
@@ -113,64 +114,39 @@ static int write_all(struct il_scn_outcome *out, const bool *skip, enum il_forma
 static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "quick", no_argument, NULL, 'k' },
+		CLI_RUN_OPT_JOBS,
+		CLI_RUN_OPT_SEED,
+		CLI_RUN_OPT_QUICK,
 		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "resume", required_argument, NULL, 'r' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "progress", no_argument, NULL, 'P' },
+		CLI_RUN_OPT_OUTPUT,
+		CLI_RUN_OPT_RESUME,
+		CLI_RUN_OPT_QUIET,
+		CLI_RUN_OPT_PROGRESS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct il_scn_run_opts ro = { .quick = false, .jobs = (int)sysconf(_SC_NPROCESSORS_ONLN),
-				      .seed = 1 };
+	struct cli_run_opts o;
 	enum il_format fmt = IL_FORMAT_TABLE;
-	const char *output = NULL, *resume = NULL;
-	bool quiet = false, force = false;
-	int c;
+	int c, r;
 
+	cli_run_opts_init(&o, "batch");
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			if (il_parse_int(optarg, &ro.jobs) || ro.jobs < 1 || ro.jobs > 256)
-				return cli_usage_error("batch", "--jobs: '%s' is not a number 1..256", optarg);
-			break;
-		case 's':
-			if (il_parse_u64(optarg, &ro.seed))
-				return cli_usage_error("batch", "--seed: '%s' is not an unsigned integer", optarg);
-			break;
-		case 'k': ro.quick = true; break;
-		case 'f':
+		if (c == 'f') {
 			if (il_format_parse(optarg, &fmt))
-				return cli_usage_error("batch", "--format: '%s' is not table, csv or json", optarg);
-			break;
-		case 'o':
-			if (!*optarg)
-				return cli_usage_error("batch", "--output: an empty file name");
-			output = optarg;
-			break;
-		case 'r':
-			if (!*optarg)
-				return cli_usage_error("batch", "--resume: an empty file name");
-			resume = optarg;
-			break;
-		case 'q': quiet = true; break;
-		case 'P': force = true; break;
-		case ':':
-			return cli_usage_error("batch", "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return cli_usage_error("batch", "unknown option '%s'", argv[optind - 1]);
+				return cli_usage_error("batch", "--format: '%s' is not table, csv "
+						       "or json", optarg);
+		} else if ((r = cli_run_opt(&o, c, argv))) {
+			return r;
 		}
 	}
 	if (optind == argc)
 		return cli_usage_error("batch", "a batch FILE is needed");
 	if (optind + 1 != argc)
 		return cli_usage_error("batch", "one FILE, not also '%s'", argv[optind + 1]);
-	if (quiet && force)
-		return cli_usage_error("batch", "--quiet and --progress exclude each other");
+	if ((r = cli_run_opts_one_progress(&o)))
+		return r;
+	struct il_scn_run_opts ro = { .quick = o.quick, .jobs = o.jobs, .seed = o.seed };
 
 	const char *path = argv[optind];
 	struct il_err err;
@@ -205,23 +181,16 @@ static int run(int argc, char **argv)
 	}
 	for (int i = 0; i < nb; i++)
 		bs[i] = &out.batches[i].b;
-	/* the ranks other than 0 neither read nor write it: rank 0 gathers the results */
 	int loaded = 0;
-	if (resume && il_dist_rank() == 0) {
-		if (il_partial_open(&partial, resume, fp, bs, nb, &loaded)) {
-			ret = 1;
-			goto done;
-		}
-		if (loaded)
-			fprintf(stderr, "idlelab: batch: %d of %d runs from %s, %d to run\n", loaded, out.runs,
-				resume, out.runs - loaded);
+	if (cli_run_resume_open(&o, fp, bs, nb, out.runs, &partial, &loaded)) {
+		ret = 1;
+		goto done;
 	}
 	struct cli_progress *pg = cli_progress_start("batch", "runs", out.runs - loaded,
-						     quiet ? CLI_PROGRESS_OFF
-						     : force ? CLI_PROGRESS_FORCE : CLI_PROGRESS_AUTO);
+						     cli_run_progress(&o));
 	il_scn_outcome_hook(&out, cli_progress_step, pg);
 	int fb = 0, failed = 0;
-	int r = il_sim_batches_run(bs, nb, &fb, &err);
+	r = il_sim_batches_run(bs, nb, &fb, &err);
 	cli_progress_stop(pg);
 	if (r == -ECHILD) {
 		/* the runs that failed, by configuration and seed; the others are written */
@@ -243,22 +212,22 @@ static int run(int argc, char **argv)
 				out.batches[fb].id, inner);
 		goto done;
 	}
-	struct il_out o;
-	if (il_out_open(&o, output, &err)) {
+	struct il_out of;
+	if (il_out_open(&of, o.output, &err)) {
 		ret = cli_report(&err);
 		goto done;
 	}
-	int w = write_all(&out, skip, fmt, o.f);
-	if (il_out_close(&o, w == 0, &err))
+	int w = write_all(&out, skip, fmt, of.f);
+	if (il_out_close(&of, w == 0, &err))
 		ret = cli_report(&err);
 	else if (w)
 		ret = cli_error("batch: the output was not written: %s", strerror(-w));
 	if (!ret && failed)
 		ret = cli_error("batch: %d configuration%s left out: %s", failed, failed > 1 ? "s" : "",
-				resume ? "the partial results file keeps the runs that finished" :
+				o.resume ? "the partial results file keeps the runs that finished" :
 				"rerun with --resume FILE to keep the runs that finish");
 done:
-	il_partial_close(partial);
+	cli_run_resume_close(partial, bs, nb);
 	free(bs);
 	free(skip);
 	il_scn_outcome_free(&out);

@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "dist.h"
 #include "progress.h"
+#include "run_opts.h"
 #include "idlelab/json.h"
 #include "idlelab/outfile.h"
 #include "idlelab/sim_report.h"
@@ -245,59 +246,31 @@ static int write_outputs(const char *dir, const struct il_scn_report *r,
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "quick", no_argument, NULL, 'q' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "output", required_argument, NULL, 'o' },
+		CLI_RUN_OPT_QUICK,
+		CLI_RUN_OPT_JOBS,
+		CLI_RUN_OPT_SEED,
+		CLI_RUN_OPT_OUTPUT_DIR,
 		{ "format", required_argument, NULL, 'f' },
-		{ "quiet", no_argument, NULL, 'Q' },
-		{ "progress", no_argument, NULL, 'P' },
-		{ "resume", required_argument, NULL, 'Z' },
+		CLI_RUN_OPT_QUIET,
+		CLI_RUN_OPT_PROGRESS,
+		CLI_RUN_OPT_RESUME,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct il_scn_run_opts ro = { .quick = false, .jobs = (int)sysconf(_SC_NPROCESSORS_ONLN),
-				      .seed = 1 };
+	struct cli_run_opts o;
 	enum il_scn_format fmt = IL_SCN_TEXT;
-	const char *output = NULL, *resume = NULL;
-	bool quiet = false, force = false;
-	int c;
+	int c, r;
 
+	cli_run_opts_init(&o, "scenario");
 	optind = 1;
 	opterr = 0;
 	/* argv[0] is "run" here; options may follow the name */
 	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-		switch (c) {
-		case 'q': ro.quick = true; break;
-		case 'j':
-			if (il_parse_int(optarg, &ro.jobs) || ro.jobs < 1 || ro.jobs > 256)
-				return cli_usage_error("scenario", "--jobs: '%s' is not a number 1..256", optarg);
-			break;
-		case 's':
-			if (il_parse_u64(optarg, &ro.seed))
-				return cli_usage_error("scenario", "--seed: '%s' is not an unsigned integer",
-						       optarg);
-			break;
-		case 'o':
-			if (!*optarg)
-				return cli_usage_error("scenario", "--output: an empty directory name");
-			output = optarg;
-			break;
-		case 'f':
+		if (c == 'f') {
 			if (il_scn_format_parse(optarg, &fmt))
 				return cli_usage_error("scenario", "--format: '%s' is not table, markdown, json "
 						       "or html", optarg);
-			break;
-		case 'Q': quiet = true; break;
-		case 'P': force = true; break;
-		case 'Z':
-			if (!*optarg)
-				return cli_usage_error("scenario", "--resume: an empty file name");
-			resume = optarg;
-			break;
-		case ':':
-			return cli_usage_error("scenario", "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return cli_usage_error("scenario", "unknown option '%s'", argv[optind - 1]);
+		} else if ((r = cli_run_opt(&o, c, argv))) {
+			return r;
 		}
 	}
 	if (optind == argc)
@@ -305,17 +278,16 @@ static int cmd_run(int argc, char **argv)
 	if (optind + 1 != argc)
 		return cli_usage_error("scenario", "run takes one NAME or FILE, not also '%s'",
 				       argv[optind + 1]);
-	if (quiet && force)
-		return cli_usage_error("scenario", "--quiet and --progress exclude each other");
-	if (ro.jobs < 1)
-		ro.jobs = 1;
+	if ((r = cli_run_opts_one_progress(&o)))
+		return r;
+	struct il_scn_run_opts ro = { .quick = o.quick, .jobs = o.jobs, .seed = o.seed };
 
 	struct il_scn s;
 	struct il_err err;
 	if (il_scn_load(&s, argv[optind], &err))
 		return cli_report(&err);
 	/* refuse an existing output before anything runs */
-	if (output && il_outdir_check_new(output, &err)) {
+	if (o.output && il_outdir_check_new(o.output, &err)) {
 		il_scn_free(&s);
 		return cli_report(&err);
 	}
@@ -329,11 +301,13 @@ static int cmd_run(int argc, char **argv)
 	/* the partial results file: the runs depend on the scenario's text and the options */
 	struct il_partial *partial = NULL;
 	int loaded = 0;
-	if (resume && il_dist_rank() == 0) {
-		static const char *const skip[] = { "--jobs", "--format", "--output", "--resume", "--quiet",
-						    "--progress", NULL };
-		static const bool has_value[] = { true, true, true, true, false, false };
-		uint64_t fp = il_partial_args(argc, argv, skip, has_value);
+	struct il_sim_batch **bs = il_xcalloc((size_t)out.nbatches, sizeof(*bs));
+	for (int i = 0; i < out.nbatches; i++)
+		bs[i] = &out.batches[i].b;
+	if (o.resume && il_dist_rank() == 0) {
+		static const char *const skip[] = { "--format", NULL };
+		static const bool has_value[] = { true };
+		uint64_t fp = cli_run_args_fingerprint(argc, argv, skip, has_value);
 		char *text = NULL;
 		size_t len = 0;
 		for (int i = 0; i < il_builtin_scenario_count; i++)
@@ -343,35 +317,21 @@ static int cmd_run(int argc, char **argv)
 								     &len, &err))
 			fp = il_fnv64(fp, text ? text : "", len);
 		free(text);
-		struct il_sim_batch **bs = il_xcalloc((size_t)out.nbatches, sizeof(*bs));
-		for (int i = 0; i < out.nbatches; i++)
-			bs[i] = &out.batches[i].b;
-		int pr = il_partial_open(&partial, resume, fp, bs, out.nbatches, &loaded);
-		free(bs);
-		if (pr) {
+		if (cli_run_resume_open(&o, fp, bs, out.nbatches, out.runs, &partial, &loaded)) {
+			free(bs);
 			il_scn_outcome_free(&out);
 			il_scn_free(&s);
 			return 1;
 		}
-		if (loaded)
-			fprintf(stderr, "idlelab: scenario: %d of %d runs from %s, %d to run\n", loaded,
-				out.runs, resume, out.runs - loaded);
 	}
 	struct cli_progress *pg = cli_progress_start(what, "runs", out.runs - loaded,
-						     quiet ? CLI_PROGRESS_OFF
-						     : force ? CLI_PROGRESS_FORCE : CLI_PROGRESS_AUTO);
+						     cli_run_progress(&o));
 	il_scn_outcome_hook(&out, cli_progress_step, pg);
 	int ret = 0;
 	int er = il_scn_execute(&out, &ro, &err);
 	cli_progress_stop(pg);
-	if (partial) {
-		il_partial_close(partial);
-		for (int i = 0; i < out.nbatches; i++) {
-			out.batches[i].b.have = NULL;
-			out.batches[i].b.result_done = NULL;
-			out.batches[i].b.run_dealt = NULL;
-		}
-	}
+	cli_run_resume_close(partial, bs, out.nbatches);
+	free(bs);
 	if (er) {
 		ret = cli_report(&err);
 		goto done;
@@ -384,8 +344,8 @@ static int cmd_run(int argc, char **argv)
 		ret = cli_report(&err);
 		goto done;
 	}
-	if (output)
-		ret = write_outputs(output, &rep, &out);
+	if (o.output)
+		ret = write_outputs(o.output, &rep, &out);
 	if (!ret) {
 		if (il_scn_report_write(&rep, fmt, stdout, &err))
 			ret = cli_report(&err);

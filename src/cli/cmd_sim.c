@@ -11,11 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
-#include "dist.h"
 #include "progress.h"
+#include "run_opts.h"
 #include "idlelab/platform.h"
 #include "idlelab/release.h"
 #include "idlelab/report.h"
@@ -189,39 +188,39 @@ static int run(int argc, char **argv)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "warmup", required_argument, NULL, 'U' },
 		{ "runs", required_argument, NULL, 'n' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "jobs", required_argument, NULL, 'j' },
+		CLI_RUN_OPT_SEED,
+		CLI_RUN_OPT_JOBS,
 		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
+		CLI_RUN_OPT_OUTPUT,
 		{ "gov-param", required_argument, NULL, 'G' },
 		{ "sim-opt", required_argument, NULL, 'S' },
 		{ "set", required_argument, NULL, 'O' },
 		{ "list-workloads", no_argument, NULL, 'L' },
 		{ "per-cpu", no_argument, NULL, 'P' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "progress", no_argument, NULL, 'R' },
-		{ "resume", required_argument, NULL, 'Z' },
+		CLI_RUN_OPT_QUIET,
+		CLI_RUN_OPT_PROGRESS,
+		CLI_RUN_OPT_RESUME,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *platform = IL_DEFAULT_PLATFORM, *kernel = "", *wl_name = "sleep-sweep";
-	const char *output = NULL, *resume = NULL;
+	struct cli_run_opts ro;
 	struct il_partial *partial = NULL;
 	const char *govs[8];
 	const char *cfs[8];
 	const char *sets[16];
 	int ncfs = 0;
 	int ngovs = 0, nsets = 0, nwl = 0, runs = 1, c;
-	long jobs = sysconf(_SC_NPROCESSORS_ONLN);
 	enum il_format fmt = IL_FORMAT_TABLE;
 	struct il_wl_opt wl_opts[MAX_WL_OPTS];
 	const char *wl_args[MAX_WL_OPTS]; /* the --wl-opt values as given, for the output */
 	int nwl_args = 0;
 	struct il_sim_batch b;
 	struct il_err err;
-	bool user_loops = false, user_duration = false, quiet = false, progress = false;
+	bool user_loops = false, user_duration = false;
 
 	memset(&b, 0, sizeof(b));
 	il_sim_params_default(&b.params);
+	cli_run_opts_init(&ro, "sim");
 	il_err_clear(&err);
 	optind = 1;
 	opterr = 0;
@@ -269,25 +268,10 @@ static int run(int argc, char **argv)
 				return cli_usage_error("sim", "--runs: '%s' is not a number of runs 1..1000",
 						       optarg);
 			break;
-		case 's': {
-			uint64_t seed;
-			if (il_parse_u64(optarg, &seed))
-				return cli_usage_error("sim", "--seed: '%s' is not an unsigned integer", optarg);
-			b.params.seed = seed;
-			break;
-		}
-		case 'j': {
-			int j;
-			if (il_parse_int(optarg, &j) || j < 1 || j > 256)
-				return cli_usage_error("sim", "--jobs: '%s' is not a number 1..256", optarg);
-			jobs = j;
-			break;
-		}
 		case 'f':
 			if (il_format_parse(optarg, &fmt))
 				return cli_usage_error("sim", "--format: '%s' is not table, csv or json", optarg);
 			break;
-		case 'o': output = optarg; break;
 		case 'G':
 			if (b.ngov_params == 16)
 				return cli_usage_error("sim", "at most 16 --gov-param values");
@@ -322,19 +306,15 @@ static int run(int argc, char **argv)
 		case 'P':
 			b.per_cpu_table = true;
 			break;
-		case 'q': quiet = true; break;
-		case 'R': progress = true; break;
-		case 'Z':
-			if (!*optarg)
-				return cli_usage_error("sim", "--resume: an empty file name");
-			resume = optarg;
+		default: {
+			int r = cli_run_opt(&ro, c, argv);
+			if (r)
+				return r;
 			break;
-		case ':':
-			return cli_usage_error("sim", "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return cli_usage_error("sim", "unknown option '%s'", argv[optind - 1]);
+		}
 		}
 	}
+	b.params.seed = ro.seed;
 	if (optind < argc)
 		return cli_usage_error("sim", "unexpected argument '%s'", argv[optind]);
 
@@ -412,7 +392,7 @@ static int run(int argc, char **argv)
 	b.nconfigs = ngovs;
 	b.configs = cfgs;
 	b.runs = runs;
-	b.jobs = (int)(jobs < 1 ? 1 : jobs);
+	b.jobs = ro.jobs;
 	r = il_sim_batch_prepare(&b, &err);
 	int asked = b.jobs < ngovs * runs ? b.jobs : ngovs * runs;
 	if (r == 0 && b.jobs_run < asked && b.jobs_run < 256)
@@ -421,30 +401,23 @@ static int run(int argc, char **argv)
 			ngovs * runs, il_platform_ncpus(p), (unsigned long long)(IL_SIM_MEM_MAX >> 20),
 			(unsigned long long)(b.mem_estimate >> 20));
 	int loaded = 0;
-	if (r == 0 && resume && il_dist_rank() == 0) {
+	struct il_sim_batch *bp = &b;
+	if (r == 0 && ro.resume) {
 		/* the runs depend on every argument but these */
-		static const char *const skip[] = { "--jobs", "--format", "--output", "--resume",
-						    "--quiet", "--progress", "--per-cpu", NULL };
-		static const bool has_value[] = { true, true, true, true, false, false, false };
-		struct il_sim_batch *bp = &b;
-		if (il_partial_open(&partial, resume, il_partial_args(argc, argv, skip, has_value), &bp, 1,
-				    &loaded)) {
+		static const char *const skip[] = { "--format", "--per-cpu", NULL };
+		static const bool has_value[] = { true, false };
+		uint64_t fp = cli_run_args_fingerprint(argc, argv, skip, has_value);
+		if (cli_run_resume_open(&ro, fp, &bp, 1, ngovs * runs, &partial, &loaded)) {
 			il_sim_batch_free(&b);
 			free(wl_cfg);
 			free(p);
 			return 1;
 		}
-		if (loaded)
-			fprintf(stderr, "idlelab: sim: %d of %d runs from %s, %d to run\n", loaded,
-				ngovs * runs, resume, ngovs * runs - loaded);
 	}
 	if (r == 0) {
 		/* never while the trace writes to stderr */
-		enum cli_progress_mode pm = CLI_PROGRESS_AUTO;
-		if (quiet || b.params.trace == stderr)
-			pm = CLI_PROGRESS_OFF;
-		else if (progress)
-			pm = CLI_PROGRESS_FORCE;
+		enum cli_progress_mode pm = b.params.trace == stderr ? CLI_PROGRESS_OFF
+								     : cli_run_progress(&ro);
 		struct cli_progress *pg = cli_progress_start("sim", "runs", ngovs * runs - loaded, pm);
 		b.run_done = cli_progress_step;
 		b.run_done_arg = pg;
@@ -452,12 +425,7 @@ static int run(int argc, char **argv)
 		cli_progress_stop(pg);
 	}
 	/* every gathered run is in the file; the batch keeps its results */
-	if (partial) {
-		il_partial_close(partial);
-		b.have = NULL;
-		b.result_done = NULL;
-		b.run_dealt = NULL;
-	}
+	cli_run_resume_close(partial, &bp, 1);
 	/* a loaded governor that crashed or looped: the other configurations are printed */
 	int failed = 0;
 	if (r == -ECHILD) {
@@ -500,7 +468,7 @@ static int run(int argc, char **argv)
 	}
 	struct il_out out;
 	int ret = 0;
-	if (il_out_open(&out, output, &err)) {
+	if (il_out_open(&out, ro.output, &err)) {
 		ret = cli_report(&err);
 	} else {
 		int pr = il_sim_batch_print(&b, fmt, wl_text, out.f);

@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "idlelab/batch.h"
 #include "idlelab/release.h"
 #include "util.h"
@@ -315,179 +315,36 @@ int il_sim_batch_prepare(struct il_sim_batch *b, struct il_err *err)
 
 /* ------------------------------------------------ contained runs */
 
-size_t il_sim_result_pack(const struct il_sim_result *r, void **buf)
-{
-	size_t cpus = (size_t)r->ncpus * sizeof(*r->cpu);
-	size_t ms = (size_t)r->metrics.n * sizeof(*r->metrics.m);
-	size_t len = sizeof(*r) + cpus + ms;
-	char *p = malloc(len);
-
-	*buf = p;
-	if (!p)
-		return 0;
-	memcpy(p, r, sizeof(*r));
-	if (cpus)
-		memcpy(p + sizeof(*r), r->cpu, cpus);
-	if (ms)
-		memcpy(p + sizeof(*r) + cpus, r->metrics.m, ms);
-	return len;
-}
-
-int il_sim_result_unpack(const void *buf, size_t len, struct il_sim_result *res)
-{
-	const char *p = buf;
-	struct il_sim_result r;
-
-	if (len < sizeof(r))
-		return -1;
-	memcpy(&r, p, sizeof(r));
-	if (r.ncpus < 0 || r.ncpus > (1 << 20) || r.metrics.n < 0 || r.metrics.n > (1 << 24) ||
-	    r.nstates < 0 || r.nstates > IL_STATE_MAX)
-		return -1;
-	size_t cpus = (size_t)r.ncpus * sizeof(*r.cpu);
-	size_t ms = (size_t)r.metrics.n * sizeof(*r.metrics.m);
-	if (len != sizeof(r) + cpus + ms)
-		return -1;
-	r.cpu = malloc(cpus ? cpus : 1);
-	r.metrics.m = malloc(ms ? ms : 1);
-	if (!r.cpu || !r.metrics.m) {
-		free(r.cpu);
-		free(r.metrics.m);
-		return -1;
-	}
-	memcpy(r.cpu, p + sizeof(r), cpus);
-	memcpy(r.metrics.m, p + sizeof(r) + cpus, ms);
-	r.metrics.cap = r.metrics.n;
-	*res = r;
-	return 0;
-}
-
-/*
- * In the child: run k of configuration c, its result to fd as 'R' and the
- * bytes of il_sim_result_pack (parent and child are the same program), or
- * 'E' and the error.
- */
-static void __attribute__((noreturn)) child_run(struct il_sim_batch *b, int c, int k, int fd,
-						struct il_gov_watch *w)
-{
-	struct il_err err;
-	struct il_sim_result *res = &b->results[c * b->runs + k];
-
-	il_gov_watch_child(w, 0);
-	il_err_clear(&err);
-	if (one_run(b, c, k, &err) < 0) {
-		char tag = 'E';
-		il_write_all(fd, &tag, 1);
-		il_write_all(fd, &err, sizeof(err));
-		_exit(2);
-	}
-	char tag = 'R';
-	void *buf;
-	size_t len = il_sim_result_pack(res, &buf);
-	if (!len || il_write_all(fd, &tag, 1) || il_write_all(fd, buf, len))
-		_exit(3);
-	_exit(0);
-}
-
-/* The result a child sent, into res; 0, or -1 when the bytes are not one. */
-static int child_result(const char *buf, size_t len, struct il_sim_result *res)
-{
-	if (len < 1 || buf[0] != 'R')
-		return -1;
-	return il_sim_result_unpack(buf + 1, len - 1, res);
-}
-
-struct child {
-	pid_t pid;
-	int fd;
-	int c, k;
-	char *buf;
-	size_t len, cap;
-	struct il_gov_watch *w;
-};
-
 /* A child's pipe at EOF: reap it and take its result or say why it failed. */
-static void child_done(struct il_sim_batch *b, struct child *ch)
+static void child_done(struct il_sim_batch *b, struct il_child *ch)
 {
-	int status = 0;
-	char msg[256];
-
-	close(ch->fd);
-	while (waitpid(ch->pid, &status, 0) < 0 && errno == EINTR)
-		;
+	enum il_child_end end = il_child_reap(ch);
+	struct il_sim_result *res = &b->results[ch->config * b->runs + ch->run];
+	char *f = b->failed[ch->config];
+	const char *bytes;
+	size_t len;
 	char name[96];
-	snprintf(name, sizeof(name), "%s", b->gov_names[ch->c]);
-	int v = il_gov_watch_verdict(ch->w, status, name, msg, sizeof(msg));
-	char *f = b->failed[ch->c];
-	if (v == 0 && child_result(ch->buf, ch->len, &b->results[ch->c * b->runs + ch->k]) == 0) {
+
+	snprintf(name, sizeof(name), "%s", b->gov_names[ch->config]);
+	if (end == IL_CHILD_RESULT && (bytes = il_child_result(ch, &len)) &&
+	    il_sim_result_unpack(bytes, len, res) == 0) {
 		if (b->result_done)
-			b->result_done(b->result_done_arg, b, ch->c, ch->k);
+			b->result_done(b->result_done_arg, b, ch->config, ch->run);
 		if (b->run_done)
 			b->run_done(b->run_done_arg);
 	} else if (!f[0]) {
-		if (v < 0) {
-			snprintf(f, sizeof(b->failed[0]), "%.200s (run %d, seed %llu)", msg, ch->k + 1,
-				 (unsigned long long)(b->params.seed + (uint64_t)ch->k));
-		} else if (v == 2 && ch->len == 1 + sizeof(struct il_err) && ch->buf[0] == 'E') {
-			struct il_err e;
-			memcpy(&e, ch->buf + 1, sizeof(e));
-			snprintf(f, sizeof(b->failed[0]), "%.250s", e.msg);
-		} else {
-			snprintf(f, sizeof(b->failed[0]), "governor %.96s: run %d's process ended with "
-				 "status %d and no result", name, ch->k + 1, v);
-		}
+		char why[IL_ERR_MSG_MAX + IL_ERR_FILE_MAX + 32];
+		uint64_t seed = b->params.seed + (uint64_t)ch->run;
+		il_child_why(ch, name, why, sizeof(why));
+		if (end == IL_CHILD_SIGNAL)
+			snprintf(f, sizeof(b->failed[0]), "%.200s (run %d, seed %llu)", why,
+				 ch->run + 1, (unsigned long long)seed);
+		else if (end == IL_CHILD_ERROR)
+			snprintf(f, sizeof(b->failed[0]), "%.250s", why);
+		else
+			snprintf(f, sizeof(b->failed[0]), "governor %.96s: run %d's process %.64s",
+				 name, ch->run + 1, why);
 	}
-	free(ch->buf);
-	ch->buf = NULL;
-	ch->pid = 0;
-}
-
-static int child_start(struct il_sim_batch *b, struct child *ch, int c, int k, struct il_err *err)
-{
-	int fds[2];
-
-	memset((void *)ch->w, 0, sizeof(*ch->w));
-	if (pipe(fds) < 0)
-		return il_err_set(err, errno, "pipe: %s", strerror(errno));
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return il_err_set(err, errno, "fork: %s", strerror(errno));
-	}
-	if (pid == 0) {
-		close(fds[0]);
-		child_run(b, c, k, fds[1], ch->w);
-	}
-	close(fds[1]);
-	ch->pid = pid;
-	ch->fd = fds[0];
-	ch->c = c;
-	ch->k = k;
-	ch->len = ch->cap = 0;
-	ch->buf = NULL;
-	return 0;
-}
-
-/* Read what a child sent so far; 1 at EOF, 0 for more, -1 out of memory. */
-static int child_read(struct child *ch)
-{
-	if (ch->cap - ch->len < 65536) {
-		size_t cap = ch->cap ? ch->cap * 2 : 131072;
-		char *n = realloc(ch->buf, cap);
-		if (!n)
-			return -1;
-		ch->buf = n;
-		ch->cap = cap;
-	}
-	ssize_t r = read(ch->fd, ch->buf + ch->len, ch->cap - ch->len);
-	if (r < 0)
-		return errno == EINTR ? 0 : 1;
-	if (r == 0)
-		return 1;
-	ch->len += (size_t)r;
-	return 0;
 }
 
 /*
@@ -497,16 +354,18 @@ static int child_read(struct child *ch)
  */
 static int run_contained(struct il_sim_batch *b, struct il_err *err)
 {
-	struct child ch[256];
+	struct il_child ch[256];
 	int nslots = b->jobs_run < 1 ? 1 : b->jobs_run, total = b->nconfigs * b->runs;
 	int next = 0, live = 0, r = 0;
 
 	memset(ch, 0, sizeof(ch));
-	for (int i = 0; i < nslots; i++)
+	for (int i = 0; i < nslots; i++) {
+		ch[i].run_one = one_run;
 		if (!(ch[i].w = il_gov_watch_map())) {
 			r = il_err_set(err, ENOMEM, "cannot map shared memory for a governor's watch");
 			goto out;
 		}
+	}
 	for (;;) {
 		/* fill free slots with runs of configurations that have not failed */
 		for (int i = 0; i < nslots && r == 0; i++) {
@@ -517,7 +376,7 @@ static int run_contained(struct il_sim_batch *b, struct il_err *err)
 				next++;
 			if (next == total)
 				break;
-			r = child_start(b, &ch[i], next / b->runs, next % b->runs, err);
+			r = il_child_start(&ch[i], b, 0, next / b->runs, next % b->runs, err);
 			if (r == 0) {
 				next++;
 				live++;
@@ -541,8 +400,8 @@ static int run_contained(struct il_sim_batch *b, struct il_err *err)
 		for (int j = 0; j < n; j++) {
 			if (!pf[j].revents)
 				continue;
-			struct child *c = &ch[map[j]];
-			int e = child_read(c);
+			struct il_child *c = &ch[map[j]];
+			int e = il_child_read(c);
 			if (e < 0) {
 				kill(c->pid, SIGKILL);
 				r = il_err_set(err, ENOMEM, "out of memory");
@@ -562,6 +421,7 @@ out:
 			kill(ch[i].pid, SIGKILL);
 			child_done(b, &ch[i]);
 		}
+		il_child_free(&ch[i]);
 		il_gov_watch_unmap(ch[i].w);
 	}
 	return r;

@@ -78,6 +78,29 @@ usage "--interval samples the live machine" doctor --root tests/fixtures/capture
 usage "missing the directory to write" capture
 usage "--pair 1:1: the waker and the wakee must be two CPUs" sweep --pair 1:1
 usage "--mode: 'nap'" latency --mode nap
+# the run options of sim, batch and scenario run (src/cli/run_opts.c): one message each, with
+# the command's name; a command that lacks one refuses it
+for cmd in "sim --duration 1ms" "batch tests/fixtures/batch/small.ini" \
+	"scenario run tests/fixtures/scenario/tiny.ini --quick"; do
+	c=${cmd%% *}
+	# shellcheck disable=SC2086
+	{
+	usage "$c: --jobs: '0' is not a number 1..256" $cmd --jobs 0
+	usage "$c: --jobs: '257' is not a number 1..256" $cmd --jobs 257
+	usage "$c: --jobs: '2x' is not a number 1..256" $cmd --jobs 2x
+	usage "$c: --seed: '-1' is not an unsigned integer" $cmd --seed -1
+	usage "$c: --seed: '18446744073709551616' is not an unsigned integer" \
+		$cmd --seed 18446744073709551616
+	usage "$c: --output: an empty" $cmd --output ''
+	usage "$c: --resume: an empty file name" $cmd --resume ''
+	usage "$c: option '--resume' needs a value" $cmd --resume
+	}
+done
+usage "sim: unknown option '--quick'" sim --quick
+usage "batch: --quiet and --progress exclude each other" batch tests/fixtures/batch/small.ini \
+	--quiet --progress
+usage "scenario: --quiet and --progress exclude each other" scenario run \
+	tests/fixtures/scenario/tiny.ini --progress --quiet
 
 # bad input: exit 1, the file named
 input() {
