@@ -6,6 +6,7 @@
  * il_sim_result_pack's bytes.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +29,10 @@ size_t il_sim_result_pack(const struct il_sim_result *r, void **buf)
 	*buf = p;
 	if (!p)
 		return 0;
+	/* the struct without its two pointers: the same result packs to the same bytes */
 	memcpy(p, r, sizeof(*r));
+	memset(p + offsetof(struct il_sim_result, cpu), 0, sizeof(r->cpu));
+	memset(p + offsetof(struct il_sim_result, metrics.m), 0, sizeof(r->metrics.m));
 	if (cpus)
 		memcpy(p + sizeof(*r), r->cpu, cpus);
 	if (ms)

@@ -76,6 +76,48 @@ static enum il_child_end run(struct il_child *ch, int c, int k)
 	return end;
 }
 
+/*
+ * The packed bytes hold no addresses: two copies of one result in
+ * different memory pack to the same bytes (a partial results file is the
+ * same file for the same runs), and unpacking gives the values back.
+ */
+static void pack_has_no_addresses(void **unused)
+{
+	(void)unused;
+	struct il_sim_result a, b, u;
+	memset(&a, 0, sizeof(a));
+	a.ncpus = 2;
+	a.duration_ns = 123456789;
+	a.cpu = calloc(2, sizeof(*a.cpu));
+	a.cpu[1].busy_ns = 42;
+	a.metrics.n = a.metrics.cap = 1;
+	a.metrics.m = calloc(1, sizeof(*a.metrics.m));
+	strcpy(a.metrics.m[0].col, "round_trips");
+	a.metrics.m[0].value = 7;
+	b = a;
+	b.cpu = calloc(2, sizeof(*b.cpu));
+	memcpy(b.cpu, a.cpu, 2 * sizeof(*b.cpu));
+	b.metrics.m = calloc(1, sizeof(*b.metrics.m));
+	memcpy(b.metrics.m, a.metrics.m, sizeof(*b.metrics.m));
+	void *pa, *pb;
+	size_t la = il_sim_result_pack(&a, &pa), lb = il_sim_result_pack(&b, &pb);
+	assert_int_equal(la, lb);
+	assert_memory_equal(pa, pb, la);
+	assert_int_equal(il_sim_result_unpack(pa, la, &u), 0);
+	assert_int_equal(u.duration_ns, 123456789);
+	assert_int_equal(u.cpu[1].busy_ns, 42);
+	assert_string_equal(u.metrics.m[0].col, "round_trips");
+	assert_true(u.metrics.m[0].value == 7);
+	free(u.cpu);
+	free(u.metrics.m);
+	free(pa);
+	free(pb);
+	free(a.cpu);
+	free(a.metrics.m);
+	free(b.cpu);
+	free(b.metrics.m);
+}
+
 static void result(void **unused)
 {
 	(void)unused;
@@ -158,6 +200,7 @@ static void test_abort(void **unused)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(pack_has_no_addresses),
 		cmocka_unit_test(result),
 		cmocka_unit_test(why),
 		cmocka_unit_test(watched),
