@@ -27,6 +27,13 @@ int cli_report(const struct il_err *err);
 /* "unknown option" / "missing value" messages with a pointer to help; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*
+ * The options of a command whose only option is --format (governors,
+ * platforms): 0 with *fmt set, or cli_usage_error()'s 2 for an unknown
+ * option, a missing or unknown format, or an argument.
+ */
+enum il_format;
+int cli_format_only(const char *cmd, int argc, char **argv, enum il_format *fmt);
+/*
  * Run fn(arg), which uses the loaded governor name, in a child process
  * (src/cli/contain.c): its exit status, or 1 after printing "[FILE:ROW: ]
  * governor NAME crashed (SIGSEGV) in select ..." (ROW: the replay row the

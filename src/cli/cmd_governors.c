@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* idlelab governors: the governors and their kernel-release presets. */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "cli.h"
@@ -9,27 +8,10 @@
 
 static int governors_run(int argc, char **argv)
 {
-	enum il_format fmt = IL_FORMAT_TABLE;
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' }, { NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:f:", opts, NULL)) != -1) {
-		if (c == 'f') {
-			if (il_format_parse(optarg, &fmt))
-				return cli_usage_error("governors", "unknown format '%s'", optarg);
-		} else if (c == ':') {
-			return cli_usage_error("governors", "option '%s' needs a value",
-					       argv[optind - 1]);
-		} else {
-			return cli_usage_error("governors", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("governors", "unexpected argument '%s'", argv[optind]);
+	enum il_format fmt;
+	int u = cli_format_only("governors", argc, argv, &fmt);
+	if (u)
+		return u;
 
 	struct il_table *t = il_table_new(NULL);
 	il_table_col(t, "name");

@@ -21,24 +21,10 @@
 
 static int platforms_run(int argc, char **argv)
 {
-	enum il_format fmt = IL_FORMAT_TABLE;
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' }, { NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+f:", opts, NULL)) != -1) {
-		if (c == 'f') {
-			if (il_format_parse(optarg, &fmt))
-				return cli_usage_error("platforms", "unknown format '%s'", optarg);
-		} else {
-			return cli_usage_error("platforms", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("platforms", "unexpected argument '%s'", argv[optind]);
+	enum il_format fmt;
+	int u = cli_format_only("platforms", argc, argv, &fmt);
+	if (u)
+		return u;
 
 	struct il_table *t = il_table_new(NULL);
 	il_table_col(t, "name");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* idlelab: git-style command dispatcher. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +72,31 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nTry 'idlelab help%s%s'.\n", cmd ? " " : "", cmd ? cmd : "");
 	return 2;
+}
+
+int cli_format_only(const char *cmd, int argc, char **argv, enum il_format *fmt)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' }, { NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	*fmt = IL_FORMAT_TABLE;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:f:", opts, NULL)) != -1) {
+		if (c == 'f') {
+			if (il_format_parse(optarg, fmt))
+				return cli_usage_error(cmd, "unknown format '%s'", optarg);
+		} else if (c == ':') {
+			return cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+		} else {
+			return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+	return 0;
 }
 
 static const struct il_command *find(const char *name)

@@ -72,6 +72,10 @@ usage "--set: want KEY=VALUE" platform show kvm-haltpoll --set =1
 usage "bad CPU list '3-1'" info --sysfs-root "$SYS" --cpu 3-1
 usage "takes no output format" info --save "$TMP/never" --json
 usage "unexpected argument 'extra'" platforms extra
+usage "platforms: option '--format' needs a value" platforms --format
+usage "governors: option '--format' needs a value" governors --format
+usage "platforms: unknown format 'yaml'" platforms --format yaml
+usage "governors: unexpected argument 'x'" governors x
 usage "--diff takes two snapshots" info --diff "$SYS"
 usage "--count needs --interval" info --count 2
 usage "--interval samples the live machine" doctor --root tests/fixtures/capture/kvm-haltpoll --interval 1
