@@ -415,6 +415,20 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	f->hi_khz = (unsigned int)(f->max_mhz * 1000 + 0.5);
 	f->step_khz = (unsigned int)(f->step_mhz * 1000 + 0.5);
 	f->base_khz = (unsigned int)(f->base_mhz * 1000 + 0.5);
+	/*
+	 * resolve()'s DIV_ROUND_UP by the step as a multiply: n < hi_khz +
+	 * step_khz <= 2^27 there; with l = ceil(log2 step), m = floor(2^(27 + l)
+	 * / step) + 1 < 2^28 gives (n m) >> (27 + l) = n / step for every
+	 * n < 2^27 (Granlund and Montgomery 1994, theorem 4.2); else divide.
+	 */
+	f->step_sh = 0;
+	if (f->step_khz > 0 && (uint64_t)f->hi_khz + f->step_khz <= (1u << 27)) {
+		int l = 0;
+		while ((1ull << l) < f->step_khz)
+			l++;
+		f->step_sh = 27 + l;
+		f->step_m = (1ull << f->step_sh) / f->step_khz + 1;
+	}
 	f->on = true;
 	/* the first request: the governor's static one, else the policy max (boot) */
 	double first = f->prm.gov == IL_CF_GOV_POWERSAVE && !f->hwp ? f->min_mhz : f->max_mhz;
@@ -704,9 +718,8 @@ static bool pelt_tick_pair(struct il_pelt *se, struct il_pelt *rq, uint64_t now,
 	rq->util_sum += (uint64_t)contrib << 10;
 	if (!periods)
 		return false;
-	uint32_t div = il_pelt_divider(rq);
-	se->util_avg = (unsigned long)(se->util_sum / div);
-	rq->util_avg = (unsigned long)(rq->util_sum / div);
+	se->util_avg = (unsigned long)il_pelt_div(se->util_sum, rq->period_contrib);
+	rq->util_avg = (unsigned long)il_pelt_div(rq->util_sum, rq->period_contrib);
 	*task_decayed = true;
 	return true;
 }
@@ -780,7 +793,8 @@ static unsigned int resolve(const struct sim_cf *f, unsigned int khz)
 	if (f->intel_table) {
 		/* intel_cpufreq: DIV_ROUND_UP(target, scaling), ratios of the part's bus clock */
 		unsigned int sc = f->step_khz;
-		unsigned int r = (khz + sc - 1) / sc;
+		unsigned int n = khz + sc - 1;
+		unsigned int r = f->step_sh ? (unsigned int)((n * f->step_m) >> f->step_sh) : n / sc;
 		khz = r * sc;
 		return khz > hi ? hi : khz;
 	}

@@ -279,6 +279,8 @@ struct il_sim {
 		double *pkg_bin;           /* each package's turbo bin at the last pass */
 		double *bin;               /* il_turbo_mhz() by active cores, 0 .. cores_per_package */
 		unsigned int lo_khz, hi_khz, step_khz, base_khz; /* min, max, step, base in kHz */
+		uint64_t step_m;           /* resolve(): n / step_khz = (n step_m) >> step_sh, */
+		int step_sh;               /* exact for every n resolve() divides (0: divide) */
 		struct sim_cf_cpu *cpu;    /* ncpus */
 		double *req;               /* ncpus: each CPU's request in effect, MHz (a core's threads
 					    * are adjacent: dom_eval() reads them in one line) */
