@@ -658,29 +658,6 @@ void sim_cf_periodic(struct il_sim *s, int64_t now)
 
 /* ------------------------------------------------------------ PELT */
 
-/* update_rq_clock_pelt(): the PELT clock of c up to now. */
-static void rq_clock(struct il_sim *s, struct sim_cpu *c, int64_t now)
-{
-	struct sim_cf_cpu *fc = CF(c);
-	int64_t delta = now - fc->clock_last;
-	fc->clock_last = now;
-	if (c->cur < 0) {
-		/* the idle task runs: the PELT clock catches up with clock_task */
-		fc->clock_pelt = (uint64_t)now;
-		return;
-	}
-	if (delta <= 0)
-		return;
-	(void)s;
-	/* cap_scale(delta, cpu capacity 1024), then cap_scale(delta, freq_scale) */
-	fc->clock_pelt += ((uint64_t)delta * fc->freq_scale) >> 10;
-}
-
-static bool rq_pelt(struct il_sim *s, struct sim_cpu *c)
-{
-	return il_pelt_update(&CF(c)->rq_pelt, CF(c)->clock_pelt, c->cur >= 0 || c->rq_len > 0, c->cur >= 0);
-}
-
 /*
  * The tick's two updates, the running task's and its run queue's (both
  * loaded and running, to the same PELT clock): when they are at the same
@@ -752,8 +729,52 @@ static unsigned long cpu_util(const struct il_sim *s, const struct sim_cpu *c)
 	return u < CAP ? u : CAP;
 }
 
-/* The driver's frequency for a target (cpufreq_driver_resolve_freq()), kHz. */
-static unsigned int resolve(const struct sim_cf *f, unsigned int khz);
+
+/* resolve()'s table drivers: the platform's _PSS table, else acpi-cpufreq's steps below base. */
+static unsigned int resolve_table(const struct sim_cf *f, unsigned int khz)
+{
+	if (f->npst > 0) {
+		/* the platform's _PSS table, descending: the lowest entry at or above */
+		unsigned int best = (unsigned int)(f->pst[0] * 1000 + 0.5);
+		for (int i = 0; i < f->npst; i++) {
+			unsigned int e = (unsigned int)(f->pst[i] * 1000 + 0.5);
+			if (e >= khz && e < best)
+				best = e;
+		}
+		return best;
+	}
+	/* acpi-cpufreq: the lowest _PSS entry at or above (CPUFREQ_RELATION_L) */
+	unsigned int base = f->base_khz;
+	if (khz > base)
+		return base + 1000;
+	unsigned int steps = (base - khz) / 100000;
+	return base - steps * 100000;
+}
+
+/*
+ * The driver's frequency for a target (cpufreq_driver_resolve_freq()), kHz;
+ * inline into schedutil's update: intel_cpufreq's rounding is a multiply and a compare.
+ */
+static inline __attribute__((always_inline)) unsigned int resolve(const struct sim_cf *f,
+								  unsigned int khz)
+{
+	unsigned int lo = f->lo_khz;
+	unsigned int hi = f->hi_khz;
+	if (khz < lo)
+		khz = lo;
+	if (khz > hi)
+		khz = hi;
+	if (f->intel_table) {
+		/* intel_cpufreq: DIV_ROUND_UP(target, scaling), ratios of the part's bus clock */
+		unsigned int sc = f->step_khz;
+		unsigned int n = khz + sc - 1;
+		unsigned int r = f->step_sh ? (unsigned int)((n * f->step_m) >> f->step_sh)
+					     : n / sc;
+		khz = r * sc;
+		return khz > hi ? hi : khz;
+	}
+	return resolve_table(f, khz);
+}
 
 /*
  * __cpufreq_driver_target(CPUFREQ_RELATION_C) of ondemand: the closest
@@ -780,40 +801,6 @@ static unsigned int resolve_closest(const struct sim_cf *f, unsigned int khz)
 	if (down && khz >= down && khz - down < up - khz)
 		return down;
 	return up;
-}
-
-static unsigned int resolve(const struct sim_cf *f, unsigned int khz)
-{
-	unsigned int lo = f->lo_khz;
-	unsigned int hi = f->hi_khz;
-	if (khz < lo)
-		khz = lo;
-	if (khz > hi)
-		khz = hi;
-	if (f->intel_table) {
-		/* intel_cpufreq: DIV_ROUND_UP(target, scaling), ratios of the part's bus clock */
-		unsigned int sc = f->step_khz;
-		unsigned int n = khz + sc - 1;
-		unsigned int r = f->step_sh ? (unsigned int)((n * f->step_m) >> f->step_sh) : n / sc;
-		khz = r * sc;
-		return khz > hi ? hi : khz;
-	}
-	if (f->npst > 0) {
-		/* the platform's _PSS table, descending: the lowest entry at or above */
-		unsigned int best = (unsigned int)(f->pst[0] * 1000 + 0.5);
-		for (int i = 0; i < f->npst; i++) {
-			unsigned int e = (unsigned int)(f->pst[i] * 1000 + 0.5);
-			if (e >= khz && e < best)
-				best = e;
-		}
-		return best;
-	}
-	/* acpi-cpufreq: the lowest _PSS entry at or above (CPUFREQ_RELATION_L) */
-	unsigned int base = f->base_khz;
-	if (khz > base)
-		return base + 1000;
-	unsigned int steps = (base - khz) / 100000;
-	return base - steps * 100000;
 }
 
 static void sugov_iowait_boost(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iowait)
@@ -984,7 +971,8 @@ static void ondemand(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	}
 }
 
-static void update_util(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iowait)
+static inline __attribute__((always_inline)) void update_util(struct il_sim *s, struct sim_cpu *c,
+								 int64_t now, bool iowait)
 {
 	const struct sim_cf *f = &s->cf;
 	if (f->hwp || f->prm.gov == IL_CF_GOV_PERFORMANCE)
@@ -1017,8 +1005,8 @@ void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, 
 	}
 	if (iowait)
 		update_util(s, c, now, true);
-	rq_clock(s, c, now);
-	decayed = rq_pelt(s, c);
+	sim_cf_rq_clock(s, c, now);
+	decayed = sim_cf_rq_pelt(s, c);
 	if (t->pelt_cpu < 0) {
 		/* post_init_entity_util_avg() of wake_up_new_task() */
 		long cap = ((long)CAP - (long)CF(c)->rq_pelt.util_avg) / 2;
@@ -1046,18 +1034,6 @@ void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, 
 		update_util(s, c, now, false);
 }
 
-void sim_cf_pick(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
-{
-	struct sim_cf_task *t = &s->cf.task[task];
-
-	if (!s->cf.pelt)
-		return;
-	rq_clock(s, c, now);
-	rq_pelt(s, c);
-	if (il_pelt_update(&t->pelt, CF(c)->clock_pelt, true, false))
-		t->ue_fresh = true;
-}
-
 void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
 {
 	struct sim_cf_task *t = &s->cf.task[task];
@@ -1065,16 +1041,16 @@ void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
 		/* an exited process left its queue at its exit (sim_cf_task_exit) */
 		t->dead = false;
 		if (s->cf.pelt) {
-			rq_clock(s, c, now);
-			rq_pelt(s, c);
+			sim_cf_rq_clock(s, c, now);
+			sim_cf_rq_pelt(s, c);
 		}
 		update_util(s, c, now, false);
 		return;
 	}
-	rq_clock(s, c, now);
+	sim_cf_rq_clock(s, c, now);
 	if (il_pelt_update(&t->pelt, CF(c)->clock_pelt, true, true))
 		t->ue_fresh = true;
-	bool decayed = rq_pelt(s, c);
+	bool decayed = sim_cf_rq_pelt(s, c);
 	t->cf_queued = false;
 	if (s->cf.util_est) {
 		/* util_est_dequeue(task_sleep = true) */
@@ -1109,9 +1085,9 @@ void sim_cf_task_exit(struct il_sim *s, int task)
 	 * the next process (which reaps it first).
 	 */
 	struct sim_cpu *c = &s->cpus[t->pelt_cpu];
-	rq_clock(s, c, now);
+	sim_cf_rq_clock(s, c, now);
 	il_pelt_update(&t->pelt, CF(c)->clock_pelt, true, c->cur == task);
-	rq_pelt(s, c);
+	sim_cf_rq_pelt(s, c);
 	if (s->cf.util_est) {
 		CF(c)->ue_enqueued -= t->ue_added < CF(c)->ue_enqueued ? t->ue_added : CF(c)->ue_enqueued;
 		t->ue_added = 0;
@@ -1145,7 +1121,7 @@ void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
 		return;
 	}
 	/* task_tick_fair() -> update_load_avg() of the running task and its queue */
-	rq_clock(s, c, now);
+	sim_cf_rq_clock(s, c, now);
 	struct sim_cf_task *t = &s->cf.task[c->cur];
 	bool task_decayed;
 	bool decayed = pelt_tick_pair(&t->pelt, &fc->rq_pelt, fc->clock_pelt, &task_decayed);

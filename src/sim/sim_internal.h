@@ -296,8 +296,6 @@ int sim_cf_init(struct il_sim *s, struct il_err *err);
 void sim_cf_free(struct il_sim *s);
 /* task is put on c's run queue (a wake-up); iowait: it waited for I/O */
 void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, int64_t now);
-/* c is about to run task (it was queued) instead of what it ran */
-void sim_cf_pick(struct il_sim *s, struct sim_cpu *c, int task, int64_t now);
 /* c's running task blocks */
 void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task, int64_t now);
 /* the scheduler tick on c (its tick runs) */
@@ -325,6 +323,48 @@ static inline void sim_c0_flush(struct il_sim *s, struct sim_cpu *c, int64_t now
 	}
 	f->c0_since = now;
 }
+/* update_rq_clock_pelt(): the PELT clock of c up to now (inline: every PELT step starts here). */
+static inline void sim_cf_rq_clock(struct il_sim *s, struct sim_cpu *c, int64_t now)
+{
+	struct sim_cf_cpu *fc = &s->cf.cpu[c->cpu];
+	int64_t delta = now - fc->clock_last;
+	fc->clock_last = now;
+	if (c->cur < 0) {
+		/* the idle task runs: the PELT clock catches up with clock_task */
+		fc->clock_pelt = (uint64_t)now;
+		return;
+	}
+	if (delta <= 0)
+		return;
+	/* cap_scale(delta, cpu capacity 1024), then cap_scale(delta, freq_scale) */
+	fc->clock_pelt += ((uint64_t)delta * fc->freq_scale) >> 10;
+}
+
+/* update_cfs_rq_load_avg() of c's run queue to its PELT clock: true when util_avg decayed. */
+static inline bool sim_cf_rq_pelt(struct il_sim *s, struct sim_cpu *c)
+{
+	struct sim_cf_cpu *fc = &s->cf.cpu[c->cpu];
+	return il_pelt_update(&fc->rq_pelt, fc->clock_pelt, c->cur >= 0 || c->rq_len > 0,
+			      c->cur >= 0);
+}
+
+/*
+ * c is about to run task (it was queued) instead of what it ran:
+ * put_prev/set_next_entity()'s updates of the queue and of the task
+ * (inline into the engine's schedule).
+ */
+static inline void sim_cf_pick(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
+{
+	struct sim_cf_task *t = &s->cf.task[task];
+
+	if (!s->cf.pelt)
+		return;
+	sim_cf_rq_clock(s, c, now);
+	sim_cf_rq_pelt(s, c);
+	if (il_pelt_update(&t->pelt, s->cf.cpu[c->cpu].clock_pelt, true, false))
+		t->ue_fresh = true;
+}
+
 /* A CPU of domain d entered or left C0: its vote changes at the next periodic pass. */
 static inline void sim_cf_mark(struct il_sim *s, int d)
 {
