@@ -449,6 +449,7 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	}
 	/* time at each frequency is counted per core from here */
 	s->nfreq = 0;
+	memset(s->freq_slot, 0, sizeof(s->freq_slot));
 	for (int d = 0; d < f->ndom; d++) {
 		f->dom_mhz[d] = -1;
 		f->dom_pkg[d] = s->cpus[s->cores[d * f->dom_cores].first].pkg;

@@ -255,6 +255,7 @@ struct il_sim {
 	int nfreq;
 	double freq_mhz[64];
 	int64_t freq_ns[64];
+	uint8_t freq_slot[128];     /* freq_index()'s table: index + 1 by hash, 0 free */
 	/* the cpufreq layer (cf.on false: none, the packages at their turbo bin) */
 	struct sim_cf {
 		struct il_cpufreq_params prm;
