@@ -403,10 +403,15 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	f->dirty = calloc((size_t)f->ndom, sizeof(int));
 	f->is_dirty = calloc((size_t)f->ndom, sizeof(bool));
 	f->pkg_bin = calloc((size_t)s->npkgs, sizeof(double));
+	f->pkg_active = malloc((size_t)s->npkgs * sizeof(int));
 	f->bin = calloc((size_t)p->cores_per_package + 1, sizeof(double));
 	if (!f->dom_mhz || !f->cpu || !f->req || !f->dom_pkg || !f->dirty || !f->is_dirty ||
-	    !f->pkg_bin || !f->bin)
+	    !f->pkg_bin || !f->pkg_active || !f->bin)
 		return il_err_set(err, ENOMEM, "out of memory");
+	/* no active-core count seen yet: the first pass looks every package's bin up */
+	for (int k = 0; k < s->npkgs; k++)
+		f->pkg_active[k] = -1;
+	f->dom_per_pkg = f->ndom / s->npkgs;
 	/* the turbo bin of each active-core count, looked up at every evaluation */
 	for (int n = 0; n <= p->cores_per_package; n++)
 		f->bin[n] = il_turbo_mhz(p, n, s->params.default_mhz);
@@ -468,6 +473,8 @@ void sim_cf_free(struct il_sim *s)
 	free(s->cf.dirty);
 	free(s->cf.is_dirty);
 	free(s->cf.pkg_bin);
+	free(s->cf.pkg_active);
+	s->cf.pkg_active = NULL;
 	free(s->cf.bin);
 	s->cf.bin = NULL;
 	free(s->cf.cpu);
@@ -640,12 +647,17 @@ void sim_cf_periodic(struct il_sim *s, int64_t now)
 		for (int i = 0; i < s->ncpus; i++)
 			if (now - f->cpu[i].smp_t >= f->window_ns)
 				hwp_window(s, &s->cpus[i], now);
-	int per_pkg = f->ndom / s->npkgs;
 	for (int k = 0; k < s->npkgs; k++) {
-		double bin = f->bin[s->pkgs[k].active];
+		/* the bin is looked up only when the active-core count moved */
+		int active = s->pkgs[k].active;
+		if (active == f->pkg_active[k])
+			continue;
+		f->pkg_active[k] = active;
+		double bin = f->bin[active];
 		if (bin == f->pkg_bin[k])
 			continue;
 		f->pkg_bin[k] = bin;
+		int per_pkg = f->dom_per_pkg;
 		for (int d = k * per_pkg; d < (k + 1) * per_pkg; d++)
 			sim_cf_mark(s, d);
 	}

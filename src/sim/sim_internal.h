@@ -278,6 +278,8 @@ struct il_sim {
 		int *dirty, ndirty;        /* domains to re-evaluate at the next periodic pass */
 		bool *is_dirty;
 		double *pkg_bin;           /* each package's turbo bin at the last pass */
+		int *pkg_active;           /* and its active cores then (-1: none yet) */
+		int dom_per_pkg;           /* ndom / npkgs */
 		double *bin;               /* il_turbo_mhz() by active cores, 0 .. cores_per_package */
 		unsigned int lo_khz, hi_khz, step_khz, base_khz; /* min, max, step, base in kHz */
 		uint64_t step_m;           /* resolve(): n / step_khz = (n step_m) >> step_sh, */
