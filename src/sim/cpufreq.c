@@ -287,7 +287,7 @@ static bool per_core_pstates(const struct il_platform *p)
 
 /* ------------------------------------------------------------ setup */
 
-static void dom_eval(struct il_sim *s, int d, int64_t now);
+static void dom_eval_all(struct il_sim *s, int64_t now);
 
 int sim_cf_init(struct il_sim *s, struct il_err *err)
 {
@@ -462,8 +462,7 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	for (int k = 0; k < s->ncores; k++)
 		s->cores[k].freq_idx = freq_index(s, s->cores[k].mhz);
 	s->turbo_fixed = false;
-	for (int d = 0; d < f->ndom; d++)
-		dom_eval(s, d, 0);
+	dom_eval_all(s, 0);
 	return 0;
 }
 
@@ -533,7 +532,7 @@ void sim_cf_task_new(struct il_sim *s, int task)
 /* ------------------------------------------------- delivered frequency */
 
 /* Set domain d's cores to mhz: counters, energy and running bursts at the old one first. */
-static void dom_set(struct il_sim *s, int d, double mhz, int64_t now)
+static __attribute__((noinline)) void dom_set(struct il_sim *s, int d, double mhz, int64_t now)
 {
 	struct sim_cf *f = &s->cf;
 	int c0 = d * f->dom_cores;
@@ -564,20 +563,32 @@ static void dom_set(struct il_sim *s, int d, double mhz, int64_t now)
 }
 
 /* The frequency domain d delivers now: its C0 CPUs' highest request, capped by the turbo bin. */
-static void dom_eval(struct il_sim *s, int d, int64_t now)
+static inline __attribute__((always_inline)) void dom_eval(struct il_sim *s, int d,
+							      int64_t now)
 {
 	struct sim_cf *f = &s->cf;
 	int k0 = d * f->dom_cores;
 	double want = 0, any = 0;
-	/* the threads' requests and levels from the core's copies: no sim_cpu line is read */
-	for (int k = k0; k < k0 + f->dom_cores; k++) {
-		const struct sim_core *co = &s->cores[k];
-		const double *req = &f->req[co->first];
-		for (int i = 0; i < co->nthreads; i++) {
-			if (req[i] > any)
-				any = req[i];
-			if (co->tlevel[i] == 0 && req[i] > want)
-				want = req[i];
+	const struct sim_core *c0 = &s->cores[k0];
+	if (f->dom_cores == 1 && c0->nthreads == 2) {
+		/* a core of two threads (per-core P-states with SMT): the loop below, unrolled */
+		const double *req = &f->req[c0->first];
+		double r0 = req[0], r1 = req[1];
+		any = r0 > 0 ? r0 : 0;
+		any = r1 > any ? r1 : any;
+		want = c0->tlevel[0] == 0 && r0 > 0 ? r0 : 0;
+		want = c0->tlevel[1] == 0 && r1 > want ? r1 : want;
+	} else {
+		/* the threads' requests and levels from the cores' copies (no sim_cpu line) */
+		for (int k = k0; k < k0 + f->dom_cores; k++) {
+			const struct sim_core *co = &s->cores[k];
+			const double *req = &f->req[co->first];
+			for (int i = 0; i < co->nthreads; i++) {
+				if (req[i] > any)
+					any = req[i];
+				if (co->tlevel[i] == 0 && req[i] > want)
+					want = req[i];
+			}
 		}
 	}
 	if (want == 0)
@@ -590,6 +601,13 @@ static void dom_eval(struct il_sim *s, int d, int64_t now)
 		mhz = bin;
 	if (mhz != f->dom_mhz[d])
 		dom_set(s, d, mhz, now);
+}
+
+/* Every domain, at setup. */
+static void dom_eval_all(struct il_sim *s, int64_t now)
+{
+	for (int d = 0; d < s->cf.ndom; d++)
+		dom_eval(s, d, now);
 }
 
 /* cpu asks for mhz: in effect after the transition latency. */
