@@ -1029,13 +1029,17 @@ void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, 
 		update_util(s, c, now, false);
 		return;
 	}
-	/* util_est_enqueue(), then the I/O waiter's cpufreq_update_util() */
+	/*
+	 * util_est_enqueue(), then the I/O waiter's cpufreq_update_util().
+	 * With PELT the governor is schedutil (never HWP, which has none):
+	 * update_util()'s dispatch is left out here and below.
+	 */
 	if (s->cf.util_est) {
 		t->ue_added = task_util_est(t);
 		CF(c)->ue_enqueued += t->ue_added;
 	}
 	if (iowait)
-		update_util(s, c, now, true);
+		schedutil(s, c, now, true);
 	sim_cf_rq_clock(s, c, now);
 	decayed = sim_cf_rq_pelt(s, c);
 	if (t->pelt_cpu < 0) {
@@ -1062,7 +1066,7 @@ void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, 
 	}
 	t->cf_queued = true;
 	if (decayed)
-		update_util(s, c, now, false);
+		schedutil(s, c, now, false);
 }
 
 void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
@@ -1098,7 +1102,7 @@ void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
 		}
 	}
 	if (decayed)
-		update_util(s, c, now, false);
+		schedutil(s, c, now, false);
 }
 
 void sim_cf_task_exit(struct il_sim *s, int task)
