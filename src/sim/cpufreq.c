@@ -689,54 +689,6 @@ void sim_cf_periodic(struct il_sim *s, int64_t now)
 
 /* ------------------------------------------------------------ PELT */
 
-/*
- * The tick's two updates, the running task's and its run queue's (both
- * loaded and running, to the same PELT clock): when they are at the same
- * point of the same period, as a CPU with one task keeps them, the step's
- * periods and contribution are the same for both and are computed once.
- * Each util_sum still decays by itself: the result is il_pelt_update()'s
- * on each, bit for bit. Returns the run queue's "decayed"; *task_decayed
- * the task's.
- */
-static bool pelt_tick_pair(struct il_pelt *se, struct il_pelt *rq, uint64_t now,
-			   bool *task_decayed)
-{
-	if (se->last_update_time != rq->last_update_time ||
-	    se->period_contrib != rq->period_contrib || now < rq->last_update_time) {
-		*task_decayed = il_pelt_update(se, now, true, true);
-		return il_pelt_update(rq, now, true, true);
-	}
-	uint64_t delta = (now - rq->last_update_time) >> 10;
-	*task_decayed = false;
-	if (!delta)
-		return false;
-	uint64_t lut = rq->last_update_time + (delta << 10);
-	se->last_update_time = rq->last_update_time = lut;
-	uint32_t contrib = (uint32_t)delta;
-	delta += rq->period_contrib;
-	uint64_t periods = delta / 1024;
-	if (periods) {
-		delta %= 1024;
-		contrib = il_pelt_segments(periods, 1024 - rq->period_contrib, (uint32_t)delta);
-		se->util_sum = il_pelt_decay_load(se->util_sum, periods);
-		rq->util_sum = il_pelt_decay_load(rq->util_sum, periods);
-	}
-	se->period_contrib = rq->period_contrib = (uint32_t)delta;
-	se->util_sum += (uint64_t)contrib << 10;
-	rq->util_sum += (uint64_t)contrib << 10;
-	if (!periods)
-		return false;
-	se->util_avg = (unsigned long)il_pelt_div(se->util_sum, rq->period_contrib);
-	rq->util_avg = (unsigned long)il_pelt_div(rq->util_sum, rq->period_contrib);
-	*task_decayed = true;
-	return true;
-}
-
-static unsigned long task_util_est(const struct sim_cf_task *t)
-{
-	return t->ue_ewma > t->ue_enqueued ? t->ue_ewma : t->ue_enqueued;
-}
-
 /* attach_entity_load_avg(): t's util joins c's run queue, aligned to its periods. */
 static void attach(struct il_sim *s, struct sim_cpu *c, struct sim_cf_task *t)
 {
@@ -914,6 +866,12 @@ static void schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iow
 	request(s, c, next / 1000.0, now);
 }
 
+/* schedutil's update after a PELT step of the inline hooks (sim_internal.h) */
+void sim_cf_schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now)
+{
+	schedutil(s, c, now, false);
+}
+
 /* intel_pstate_update_util() and get_target_pstate() (active mode, no HWP) */
 static void pstate_powersave(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iowait)
 {
@@ -1018,7 +976,8 @@ static inline __attribute__((always_inline)) void update_util(struct il_sim *s, 
 
 /* ------------------------------------------------------ scheduler hooks */
 
-void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, int64_t now)
+/* The enqueue hook's rare paths: no PELT, an I/O waiter, a new or moved task (sim_cf_enqueue()). */
+void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, int64_t now)
 {
 	struct sim_cf_task *t = &s->cf.task[task];
 	bool decayed;
@@ -1035,7 +994,7 @@ void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, 
 	 * update_util()'s dispatch is left out here and below.
 	 */
 	if (s->cf.util_est) {
-		t->ue_added = task_util_est(t);
+		t->ue_added = sim_cf_task_util_est(t);
 		CF(c)->ue_enqueued += t->ue_added;
 	}
 	if (iowait)
@@ -1069,7 +1028,8 @@ void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, 
 		schedutil(s, c, now, false);
 }
 
-void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
+/* The dequeue hook's rare paths: no PELT, an exited process (see sim_cf_dequeue()). */
+void sim_cf_dequeue_slow(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
 {
 	struct sim_cf_task *t = &s->cf.task[task];
 	if (!s->cf.pelt || t->dead) {
@@ -1159,7 +1119,7 @@ void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	sim_cf_rq_clock(s, c, now);
 	struct sim_cf_task *t = &s->cf.task[c->cur];
 	bool task_decayed;
-	bool decayed = pelt_tick_pair(&t->pelt, &fc->rq_pelt, fc->clock_pelt, &task_decayed);
+	bool decayed = sim_cf_pelt_pair(&t->pelt, &fc->rq_pelt, fc->clock_pelt, &task_decayed);
 	if (task_decayed)
 		t->ue_fresh = true;
 	/* f->pelt is schedutil's (never with HWP): update_util() without its dispatch */

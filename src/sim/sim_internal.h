@@ -297,10 +297,6 @@ struct il_sim {
 /* Set it up from params.cpufreq (after sim_power_init): 0 or -EINVAL with err. */
 int sim_cf_init(struct il_sim *s, struct il_err *err);
 void sim_cf_free(struct il_sim *s);
-/* task is put on c's run queue (a wake-up); iowait: it waited for I/O */
-void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, int64_t now);
-/* c's running task blocks */
-void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task, int64_t now);
 /* the scheduler tick on c (its tick runs) */
 void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now);
 /* the periodic re-evaluation of every domain (turbo bins, HWP) */
@@ -366,6 +362,129 @@ static inline void sim_cf_pick(struct il_sim *s, struct sim_cpu *c, int task, in
 	sim_cf_rq_pelt(s, c);
 	if (il_pelt_update(&t->pelt, s->cf.cpu[c->cpu].clock_pelt, true, false))
 		t->ue_fresh = true;
+}
+
+/*
+ * The two updates of the tick and of a block (dequeue), the running task's
+ * and its run queue's (both loaded and running, to the same PELT clock,
+ * the task's first): when they are at the same
+ * point of the same period, as a CPU with one task keeps them, the step's
+ * periods and contribution are the same for both and are computed once.
+ * Each util_sum still decays by itself: the result is il_pelt_update()'s
+ * on each, bit for bit. Returns the run queue's "decayed"; *task_decayed
+ * the task's.
+ */
+static inline bool sim_cf_pelt_pair(struct il_pelt *se, struct il_pelt *rq, uint64_t now,
+				    bool *task_decayed)
+{
+	if (se->last_update_time != rq->last_update_time ||
+	    se->period_contrib != rq->period_contrib || now < rq->last_update_time) {
+		*task_decayed = il_pelt_update(se, now, true, true);
+		return il_pelt_update(rq, now, true, true);
+	}
+	uint64_t delta = (now - rq->last_update_time) >> 10;
+	*task_decayed = false;
+	if (!delta)
+		return false;
+	uint64_t lut = rq->last_update_time + (delta << 10);
+	se->last_update_time = rq->last_update_time = lut;
+	uint32_t contrib = (uint32_t)delta;
+	delta += rq->period_contrib;
+	uint64_t periods = delta / 1024;
+	if (periods) {
+		delta %= 1024;
+		contrib = il_pelt_segments(periods, 1024 - rq->period_contrib, (uint32_t)delta);
+		se->util_sum = il_pelt_decay_load(se->util_sum, periods);
+		rq->util_sum = il_pelt_decay_load(rq->util_sum, periods);
+	}
+	se->period_contrib = rq->period_contrib = (uint32_t)delta;
+	se->util_sum += (uint64_t)contrib << 10;
+	rq->util_sum += (uint64_t)contrib << 10;
+	if (!periods)
+		return false;
+	se->util_avg = (unsigned long)il_pelt_div(se->util_sum, rq->period_contrib);
+	rq->util_avg = (unsigned long)il_pelt_div(rq->util_sum, rq->period_contrib);
+	*task_decayed = true;
+	return true;
+}
+
+/* util_est of a task: max(ewma, enqueued) (_task_util_est()) */
+static inline unsigned long sim_cf_task_util_est(const struct sim_cf_task *t)
+{
+	return t->ue_ewma > t->ue_enqueued ? t->ue_ewma : t->ue_enqueued;
+}
+
+void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, int64_t now);
+void sim_cf_dequeue_slow(struct il_sim *s, struct sim_cpu *c, int task, int64_t now);
+void sim_cf_schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now);
+
+/*
+ * task is put on c's run queue (a wake-up); iowait: it waited for I/O.
+ * Inline into the engine's wake-ups: a task waking on the queue it left
+ * (enqueue_entity() -> update_load_avg(), util_est_enqueue()); the rest
+ * in sim_cf_enqueue_slow(), the same steps in the same order.
+ */
+static inline void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task, bool iowait,
+				  int64_t now)
+{
+	struct sim_cf_task *t = &s->cf.task[task];
+	struct sim_cf_cpu *fc = &s->cf.cpu[c->cpu];
+
+	if (!s->cf.pelt || iowait || t->pelt_cpu != c->cpu) {
+		sim_cf_enqueue_slow(s, c, task, iowait, now);
+		return;
+	}
+	if (s->cf.util_est) {
+		t->ue_added = sim_cf_task_util_est(t);
+		fc->ue_enqueued += t->ue_added;
+	}
+	sim_cf_rq_clock(s, c, now);
+	bool decayed = sim_cf_rq_pelt(s, c);
+	if (il_pelt_update(&t->pelt, fc->clock_pelt, false, false))
+		t->ue_fresh = true;
+	t->cf_queued = true;
+	if (decayed)
+		sim_cf_schedutil(s, c, now);
+}
+
+/*
+ * c's running task blocks (dequeue_entity(): update_load_avg() of the
+ * task, then of its queue, both running to the same PELT clock;
+ * util_est_dequeue()). Inline into the engine; an exited process's
+ * queue and runs without PELT in sim_cf_dequeue_slow().
+ */
+static inline void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
+{
+	struct sim_cf_task *t = &s->cf.task[task];
+	struct sim_cf_cpu *fc = &s->cf.cpu[c->cpu];
+
+	if (!s->cf.pelt || t->dead || c->cur < 0) {
+		sim_cf_dequeue_slow(s, c, task, now);
+		return;
+	}
+	sim_cf_rq_clock(s, c, now);
+	bool task_decayed;
+	bool decayed = sim_cf_pelt_pair(&t->pelt, &fc->rq_pelt, fc->clock_pelt, &task_decayed);
+	if (task_decayed)
+		t->ue_fresh = true;
+	t->cf_queued = false;
+	if (s->cf.util_est) {
+		/* util_est_dequeue(task_sleep = true) */
+		fc->ue_enqueued -= t->ue_added < fc->ue_enqueued ? t->ue_added : fc->ue_enqueued;
+		t->ue_added = 0;
+		if (t->ue_fresh) {
+			t->ue_fresh = false;
+			unsigned long enq = t->pelt.util_avg;
+			long diff = (long)enq - (long)t->ue_ewma;
+			/* outside 1 % of the capacity (1024 / 100 = 10) */
+			if (!(diff > -10 && diff < 10)) {
+				t->ue_enqueued = enq;
+				t->ue_ewma = (unsigned long)(((long)(t->ue_ewma << 2) + diff) >> 2);
+			}
+		}
+	}
+	if (decayed)
+		sim_cf_schedutil(s, c, now);
 }
 
 /* A CPU of domain d entered or left C0: its vote changes at the next periodic pass. */
