@@ -142,37 +142,40 @@ struct sim_cf_task {
 
 /*
  * A CPU's state in the cpufreq layer (allocated only with --cpufreq), laid
- * out by cache line for schedutil's tick, the hottest path: the counters
- * and the PELT clock (line 1), the run queue's PELT and the governor's
- * times (line 2), its frequencies and flags, then the fields only
- * intel_pstate, HWP, ondemand and the warm-up read (line 3). The array is
- * line aligned.
+ * out by cache line for schedutil's hooks: the PELT clock, the run queue's
+ * PELT and util_est (line 1: all that an enqueue, pick or dequeue without
+ * a governor update touches), APERF/MPERF and their tick copies (line 2:
+ * C0 changes and the tick), the governor's times, frequencies and flags
+ * (line 3: schedutil's update), then the fields only intel_pstate, HWP,
+ * ondemand and the warm-up read. The array is line aligned.
  */
 struct sim_cf_cpu {
+	int64_t clock_last;            /* rq clock_task of the last PELT clock update, ns */
+	uint64_t clock_pelt;           /* rq->clock_pelt, ns */
+	unsigned long freq_scale;      /* arch_scale_freq_capacity(), 0..1024 */
+	struct il_pelt rq_pelt;        /* the CFS run queue's util */
+	unsigned long ue_enqueued;     /* cfs_rq->avg.util_est.enqueued */
+	/* line 2 */
 	int64_t c0_since;    /* APERF/MPERF count from then (level 0: C0) */
 	double aperf, mperf; /* cycles at the delivered and at the base frequency in C0 */
 	double aperf_tick, mperf_tick; /* at the last tick (arch_scale_freq_tick) */
-	unsigned long freq_scale;      /* arch_scale_freq_capacity(), 0..1024 */
-	int64_t clock_last;            /* rq clock_task of the last PELT clock update, ns */
-	uint64_t clock_pelt;           /* rq->clock_pelt, ns */
-	/* line 2 */
-	struct il_pelt rq_pelt;        /* the CFS run queue's util */
-	unsigned long ue_enqueued;     /* cfs_rq->avg.util_est.enqueued */
+	int64_t smp_t;                 /* intel_pstate sample / HWP window / ondemand sample */
+	int64_t busy_smp;              /* ondemand: busy time at the last sample */
+	double aperf0;                 /* APERF at the warm-up's end */
+	/* line 3 */
 	uint64_t idle_calls_saved;
 	int64_t last_freq_update, last_update;
-	/* line 3 */
 	unsigned int cur_khz;          /* policy->cur */
 	unsigned int next_khz, cached_raw_khz; /* sg_policy */
 	unsigned int iowait_boost;     /* schedutil: capacity units; intel_pstate: 8-bit fixed point */
 	bool need_freq_update;
 	bool iowait_pending;
 	double aperf_smp, mperf_smp;   /* at the last intel_pstate sample / HWP window */
-	int64_t smp_t;
-	int64_t busy_smp;              /* ondemand: busy time at the last sample */
-	double aperf0, mperf0;         /* at the warm-up's end */
+	double mperf0;                 /* MPERF at the warm-up's end */
 } __attribute__((aligned(64)));
-_Static_assert(__builtin_offsetof(struct sim_cf_cpu, rq_pelt) == 64 &&
-	       __builtin_offsetof(struct sim_cf_cpu, cur_khz) == 128,
+_Static_assert(__builtin_offsetof(struct sim_cf_cpu, c0_since) == 64 &&
+	       __builtin_offsetof(struct sim_cf_cpu, idle_calls_saved) == 128 &&
+	       __builtin_offsetof(struct sim_cf_cpu, iowait_pending) < 192,
 	       "sim_cf_cpu: the hot fields are not laid out by line");
 
 /* Threads per core the engine keeps (the platform loader's limit). */
