@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The simulator's cpufreq layer (src/sim/cpufreq.c, src/sim/pelt.c): which
+ * The simulator's cpufreq layer (src/sim/cpufreq.c, src/sim/pelt_div.c): which
  * frequency each CPU asks for, what the hardware delivers, and the
  * scheduler's utilisation signal (PELT) that schedutil reads.
  *
