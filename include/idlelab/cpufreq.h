@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The simulator's cpufreq layer (src/sim/cpufreq.c, src/sim/pelt.c): which
+ * The simulator's cpufreq layer (src/sim/cpufreq.c, src/sim/pelt_div.c): which
  * frequency each CPU asks for, what the hardware delivers, and the
  * scheduler's utilisation signal (PELT) that schedutil reads.
  *
@@ -123,6 +123,22 @@ static inline uint32_t il_pelt_divider(const struct il_pelt *sa)
 	return IL_PELT_LOAD_AVG_MAX - 1024 + sa->period_contrib;
 }
 
+/* floor(2^43 / il_pelt_divider()) + 1 for each period_contrib (src/sim/pelt_div.c) */
+extern const uint32_t il_pelt_div_m[1024];
+
+/*
+ * sum / il_pelt_divider(sa), the quotient ___update_load_avg() takes: by
+ * the divider's precomputed reciprocal below 2^27 (exact there, see
+ * src/sim/pelt_div.c; a PELT sum stays below LOAD_AVG_MAX << 10 < 2^26),
+ * by the division above.
+ */
+static inline uint64_t il_pelt_div(uint64_t sum, uint32_t period_contrib)
+{
+	if (sum < (1u << 27))
+		return (sum * il_pelt_div_m[period_contrib & 1023]) >> 43;
+	return sum / (IL_PELT_LOAD_AVG_MAX - 1024 + period_contrib);
+}
+
 /* y^n x 2^32, n = 0..31: the values of kernel/sched/sched-pelt.h */
 static const uint32_t il_pelt_yn_inv[IL_PELT_PERIOD] = {
 	0xffffffff, 0xfa83b2da, 0xf5257d14, 0xefe4b99a, 0xeac0c6e6, 0xe5b906e6,
@@ -191,7 +207,7 @@ static inline bool il_pelt_update(struct il_pelt *sa, uint64_t now, bool load, b
 	if (!periods)
 		return false;
 	/* ___update_load_avg() */
-	sa->util_avg = (unsigned long)(sa->util_sum / il_pelt_divider(sa));
+	sa->util_avg = (unsigned long)il_pelt_div(sa->util_sum, sa->period_contrib);
 	return true;
 }
 

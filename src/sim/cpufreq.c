@@ -287,7 +287,7 @@ static bool per_core_pstates(const struct il_platform *p)
 
 /* ------------------------------------------------------------ setup */
 
-static void dom_eval(struct il_sim *s, int d, int64_t now);
+static void dom_eval_all(struct il_sim *s, int64_t now);
 
 int sim_cf_init(struct il_sim *s, struct il_err *err)
 {
@@ -403,10 +403,15 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	f->dirty = calloc((size_t)f->ndom, sizeof(int));
 	f->is_dirty = calloc((size_t)f->ndom, sizeof(bool));
 	f->pkg_bin = calloc((size_t)s->npkgs, sizeof(double));
+	f->pkg_active = malloc((size_t)s->npkgs * sizeof(int));
 	f->bin = calloc((size_t)p->cores_per_package + 1, sizeof(double));
 	if (!f->dom_mhz || !f->cpu || !f->req || !f->dom_pkg || !f->dirty || !f->is_dirty ||
-	    !f->pkg_bin || !f->bin)
+	    !f->pkg_bin || !f->pkg_active || !f->bin)
 		return il_err_set(err, ENOMEM, "out of memory");
+	/* no active-core count seen yet: the first pass looks every package's bin up */
+	for (int k = 0; k < s->npkgs; k++)
+		f->pkg_active[k] = -1;
+	f->dom_per_pkg = f->ndom / s->npkgs;
 	/* the turbo bin of each active-core count, looked up at every evaluation */
 	for (int n = 0; n <= p->cores_per_package; n++)
 		f->bin[n] = il_turbo_mhz(p, n, s->params.default_mhz);
@@ -415,6 +420,20 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	f->hi_khz = (unsigned int)(f->max_mhz * 1000 + 0.5);
 	f->step_khz = (unsigned int)(f->step_mhz * 1000 + 0.5);
 	f->base_khz = (unsigned int)(f->base_mhz * 1000 + 0.5);
+	/*
+	 * resolve()'s DIV_ROUND_UP by the step as a multiply: n < hi_khz +
+	 * step_khz <= 2^27 there; with l = ceil(log2 step), m = floor(2^(27 + l)
+	 * / step) + 1 < 2^28 gives (n m) >> (27 + l) = n / step for every
+	 * n < 2^27 (Granlund and Montgomery 1994, theorem 4.2); else divide.
+	 */
+	f->step_sh = 0;
+	if (f->step_khz > 0 && (uint64_t)f->hi_khz + f->step_khz <= (1u << 27)) {
+		int l = 0;
+		while ((1ull << l) < f->step_khz)
+			l++;
+		f->step_sh = 27 + l;
+		f->step_m = (1ull << f->step_sh) / f->step_khz + 1;
+	}
 	f->on = true;
 	/*
 	 * The first request: the governor's static one (performance: max,
@@ -447,6 +466,7 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	}
 	/* time at each frequency is counted per core from here */
 	s->nfreq = 0;
+	memset(s->freq_slot, 0, sizeof(s->freq_slot));
 	for (int d = 0; d < f->ndom; d++) {
 		f->dom_mhz[d] = -1;
 		f->dom_pkg[d] = s->cpus[s->cores[d * f->dom_cores].first].pkg;
@@ -454,8 +474,7 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	for (int k = 0; k < s->ncores; k++)
 		s->cores[k].freq_idx = freq_index(s, s->cores[k].mhz);
 	s->turbo_fixed = false;
-	for (int d = 0; d < f->ndom; d++)
-		dom_eval(s, d, 0);
+	dom_eval_all(s, 0);
 	return 0;
 }
 
@@ -465,6 +484,8 @@ void sim_cf_free(struct il_sim *s)
 	free(s->cf.dirty);
 	free(s->cf.is_dirty);
 	free(s->cf.pkg_bin);
+	free(s->cf.pkg_active);
+	s->cf.pkg_active = NULL;
 	free(s->cf.bin);
 	s->cf.bin = NULL;
 	free(s->cf.cpu);
@@ -523,7 +544,7 @@ void sim_cf_task_new(struct il_sim *s, int task)
 /* ------------------------------------------------- delivered frequency */
 
 /* Set domain d's cores to mhz: counters, energy and running bursts at the old one first. */
-static void dom_set(struct il_sim *s, int d, double mhz, int64_t now)
+static __attribute__((noinline)) void dom_set(struct il_sim *s, int d, double mhz, int64_t now)
 {
 	struct sim_cf *f = &s->cf;
 	int c0 = d * f->dom_cores;
@@ -554,20 +575,32 @@ static void dom_set(struct il_sim *s, int d, double mhz, int64_t now)
 }
 
 /* The frequency domain d delivers now: its C0 CPUs' highest request, capped by the turbo bin. */
-static void dom_eval(struct il_sim *s, int d, int64_t now)
+static inline __attribute__((always_inline)) void dom_eval(struct il_sim *s, int d,
+							      int64_t now)
 {
 	struct sim_cf *f = &s->cf;
 	int k0 = d * f->dom_cores;
 	double want = 0, any = 0;
-	/* the threads' requests and levels from the core's copies: no sim_cpu line is read */
-	for (int k = k0; k < k0 + f->dom_cores; k++) {
-		const struct sim_core *co = &s->cores[k];
-		const double *req = &f->req[co->first];
-		for (int i = 0; i < co->nthreads; i++) {
-			if (req[i] > any)
-				any = req[i];
-			if (co->tlevel[i] == 0 && req[i] > want)
-				want = req[i];
+	const struct sim_core *c0 = &s->cores[k0];
+	if (f->dom_cores == 1 && c0->nthreads == 2) {
+		/* a core of two threads (per-core P-states with SMT): the loop below, unrolled */
+		const double *req = &f->req[c0->first];
+		double r0 = req[0], r1 = req[1];
+		any = r0 > 0 ? r0 : 0;
+		any = r1 > any ? r1 : any;
+		want = c0->tlevel[0] == 0 && r0 > 0 ? r0 : 0;
+		want = c0->tlevel[1] == 0 && r1 > want ? r1 : want;
+	} else {
+		/* the threads' requests and levels from the cores' copies (no sim_cpu line) */
+		for (int k = k0; k < k0 + f->dom_cores; k++) {
+			const struct sim_core *co = &s->cores[k];
+			const double *req = &f->req[co->first];
+			for (int i = 0; i < co->nthreads; i++) {
+				if (req[i] > any)
+					any = req[i];
+				if (co->tlevel[i] == 0 && req[i] > want)
+					want = req[i];
+			}
 		}
 	}
 	if (want == 0)
@@ -580,6 +613,13 @@ static void dom_eval(struct il_sim *s, int d, int64_t now)
 		mhz = bin;
 	if (mhz != f->dom_mhz[d])
 		dom_set(s, d, mhz, now);
+}
+
+/* Every domain, at setup. */
+static void dom_eval_all(struct il_sim *s, int64_t now)
+{
+	for (int d = 0; d < s->cf.ndom; d++)
+		dom_eval(s, d, now);
 }
 
 /* cpu asks for mhz: in effect after the transition latency. */
@@ -637,12 +677,17 @@ void sim_cf_periodic(struct il_sim *s, int64_t now)
 		for (int i = 0; i < s->ncpus; i++)
 			if (now - f->cpu[i].smp_t >= f->window_ns)
 				hwp_window(s, &s->cpus[i], now);
-	int per_pkg = f->ndom / s->npkgs;
 	for (int k = 0; k < s->npkgs; k++) {
-		double bin = f->bin[s->pkgs[k].active];
+		/* the bin is looked up only when the active-core count moved */
+		int active = s->pkgs[k].active;
+		if (active == f->pkg_active[k])
+			continue;
+		f->pkg_active[k] = active;
+		double bin = f->bin[active];
 		if (bin == f->pkg_bin[k])
 			continue;
 		f->pkg_bin[k] = bin;
+		int per_pkg = f->dom_per_pkg;
 		for (int d = k * per_pkg; d < (k + 1) * per_pkg; d++)
 			sim_cf_mark(s, d);
 	}
@@ -655,78 +700,6 @@ void sim_cf_periodic(struct il_sim *s, int64_t now)
 }
 
 /* ------------------------------------------------------------ PELT */
-
-/* update_rq_clock_pelt(): the PELT clock of c up to now. */
-static void rq_clock(struct il_sim *s, struct sim_cpu *c, int64_t now)
-{
-	struct sim_cf_cpu *fc = CF(c);
-	int64_t delta = now - fc->clock_last;
-	fc->clock_last = now;
-	if (c->cur < 0) {
-		/* the idle task runs: the PELT clock catches up with clock_task */
-		fc->clock_pelt = (uint64_t)now;
-		return;
-	}
-	if (delta <= 0)
-		return;
-	(void)s;
-	/* cap_scale(delta, cpu capacity 1024), then cap_scale(delta, freq_scale) */
-	fc->clock_pelt += ((uint64_t)delta * fc->freq_scale) >> 10;
-}
-
-static bool rq_pelt(struct il_sim *s, struct sim_cpu *c)
-{
-	return il_pelt_update(&CF(c)->rq_pelt, CF(c)->clock_pelt, c->cur >= 0 || c->rq_len > 0, c->cur >= 0);
-}
-
-/*
- * The tick's two updates, the running task's and its run queue's (both
- * loaded and running, to the same PELT clock): when they are at the same
- * point of the same period, as a CPU with one task keeps them, the step's
- * periods and contribution are the same for both and are computed once.
- * Each util_sum still decays by itself: the result is il_pelt_update()'s
- * on each, bit for bit. Returns the run queue's "decayed"; *task_decayed
- * the task's.
- */
-static bool pelt_tick_pair(struct il_pelt *se, struct il_pelt *rq, uint64_t now,
-			   bool *task_decayed)
-{
-	if (se->last_update_time != rq->last_update_time ||
-	    se->period_contrib != rq->period_contrib || now < rq->last_update_time) {
-		*task_decayed = il_pelt_update(se, now, true, true);
-		return il_pelt_update(rq, now, true, true);
-	}
-	uint64_t delta = (now - rq->last_update_time) >> 10;
-	*task_decayed = false;
-	if (!delta)
-		return false;
-	uint64_t lut = rq->last_update_time + (delta << 10);
-	se->last_update_time = rq->last_update_time = lut;
-	uint32_t contrib = (uint32_t)delta;
-	delta += rq->period_contrib;
-	uint64_t periods = delta / 1024;
-	if (periods) {
-		delta %= 1024;
-		contrib = il_pelt_segments(periods, 1024 - rq->period_contrib, (uint32_t)delta);
-		se->util_sum = il_pelt_decay_load(se->util_sum, periods);
-		rq->util_sum = il_pelt_decay_load(rq->util_sum, periods);
-	}
-	se->period_contrib = rq->period_contrib = (uint32_t)delta;
-	se->util_sum += (uint64_t)contrib << 10;
-	rq->util_sum += (uint64_t)contrib << 10;
-	if (!periods)
-		return false;
-	uint32_t div = il_pelt_divider(rq);
-	se->util_avg = (unsigned long)(se->util_sum / div);
-	rq->util_avg = (unsigned long)(rq->util_sum / div);
-	*task_decayed = true;
-	return true;
-}
-
-static unsigned long task_util_est(const struct sim_cf_task *t)
-{
-	return t->ue_ewma > t->ue_enqueued ? t->ue_ewma : t->ue_enqueued;
-}
 
 /* attach_entity_load_avg(): t's util joins c's run queue, aligned to its periods. */
 static void attach(struct il_sim *s, struct sim_cpu *c, struct sim_cf_task *t)
@@ -751,8 +724,52 @@ static unsigned long cpu_util(const struct il_sim *s, const struct sim_cpu *c)
 	return u < CAP ? u : CAP;
 }
 
-/* The driver's frequency for a target (cpufreq_driver_resolve_freq()), kHz. */
-static unsigned int resolve(const struct sim_cf *f, unsigned int khz);
+
+/* resolve()'s table drivers: the platform's _PSS table, else acpi-cpufreq's steps below base. */
+static unsigned int resolve_table(const struct sim_cf *f, unsigned int khz)
+{
+	if (f->npst > 0) {
+		/* the platform's _PSS table, descending: the lowest entry at or above */
+		unsigned int best = (unsigned int)(f->pst[0] * 1000 + 0.5);
+		for (int i = 0; i < f->npst; i++) {
+			unsigned int e = (unsigned int)(f->pst[i] * 1000 + 0.5);
+			if (e >= khz && e < best)
+				best = e;
+		}
+		return best;
+	}
+	/* acpi-cpufreq: the lowest _PSS entry at or above (CPUFREQ_RELATION_L) */
+	unsigned int base = f->base_khz;
+	if (khz > base)
+		return base + 1000;
+	unsigned int steps = (base - khz) / 100000;
+	return base - steps * 100000;
+}
+
+/*
+ * The driver's frequency for a target (cpufreq_driver_resolve_freq()), kHz;
+ * inline into schedutil's update: intel_cpufreq's rounding is a multiply and a compare.
+ */
+static inline __attribute__((always_inline)) unsigned int resolve(const struct sim_cf *f,
+								  unsigned int khz)
+{
+	unsigned int lo = f->lo_khz;
+	unsigned int hi = f->hi_khz;
+	if (khz < lo)
+		khz = lo;
+	if (khz > hi)
+		khz = hi;
+	if (f->intel_table) {
+		/* intel_cpufreq: DIV_ROUND_UP(target, scaling), ratios of the part's bus clock */
+		unsigned int sc = f->step_khz;
+		unsigned int n = khz + sc - 1;
+		unsigned int r = f->step_sh ? (unsigned int)((n * f->step_m) >> f->step_sh)
+					     : n / sc;
+		khz = r * sc;
+		return khz > hi ? hi : khz;
+	}
+	return resolve_table(f, khz);
+}
 
 /*
  * __cpufreq_driver_target(CPUFREQ_RELATION_C) of ondemand: the closest
@@ -779,39 +796,6 @@ static unsigned int resolve_closest(const struct sim_cf *f, unsigned int khz)
 	if (down && khz >= down && khz - down < up - khz)
 		return down;
 	return up;
-}
-
-static unsigned int resolve(const struct sim_cf *f, unsigned int khz)
-{
-	unsigned int lo = f->lo_khz;
-	unsigned int hi = f->hi_khz;
-	if (khz < lo)
-		khz = lo;
-	if (khz > hi)
-		khz = hi;
-	if (f->intel_table) {
-		/* intel_cpufreq: DIV_ROUND_UP(target, scaling), ratios of the part's bus clock */
-		unsigned int sc = f->step_khz;
-		unsigned int r = (khz + sc - 1) / sc;
-		khz = r * sc;
-		return khz > hi ? hi : khz;
-	}
-	if (f->npst > 0) {
-		/* the platform's _PSS table, descending: the lowest entry at or above */
-		unsigned int best = (unsigned int)(f->pst[0] * 1000 + 0.5);
-		for (int i = 0; i < f->npst; i++) {
-			unsigned int e = (unsigned int)(f->pst[i] * 1000 + 0.5);
-			if (e >= khz && e < best)
-				best = e;
-		}
-		return best;
-	}
-	/* acpi-cpufreq: the lowest _PSS entry at or above (CPUFREQ_RELATION_L) */
-	unsigned int base = f->base_khz;
-	if (khz > base)
-		return base + 1000;
-	unsigned int steps = (base - khz) / 100000;
-	return base - steps * 100000;
 }
 
 static void sugov_iowait_boost(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iowait)
@@ -892,6 +876,12 @@ static void schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iow
 	fc->last_freq_update = now;
 	fc->cur_khz = next;
 	request(s, c, next / 1000.0, now);
+}
+
+/* schedutil's update after a PELT step of the inline hooks (sim_internal.h) */
+void sim_cf_schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now)
+{
+	schedutil(s, c, now, false);
 }
 
 /* intel_pstate_update_util() and get_target_pstate() (active mode, no HWP) */
@@ -982,7 +972,8 @@ static void ondemand(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	}
 }
 
-static void update_util(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iowait)
+static inline __attribute__((always_inline)) void update_util(struct il_sim *s, struct sim_cpu *c,
+								 int64_t now, bool iowait)
 {
 	const struct sim_cf *f = &s->cf;
 	if (f->hwp || f->prm.gov == IL_CF_GOV_PERFORMANCE)
@@ -997,7 +988,8 @@ static void update_util(struct il_sim *s, struct sim_cpu *c, int64_t now, bool i
 
 /* ------------------------------------------------------ scheduler hooks */
 
-void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, int64_t now)
+/* The enqueue hook's rare paths: no PELT, an I/O waiter, a new or moved task (sim_cf_enqueue()). */
+void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, int64_t now)
 {
 	struct sim_cf_task *t = &s->cf.task[task];
 	bool decayed;
@@ -1008,15 +1000,19 @@ void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, 
 		update_util(s, c, now, false);
 		return;
 	}
-	/* util_est_enqueue(), then the I/O waiter's cpufreq_update_util() */
+	/*
+	 * util_est_enqueue(), then the I/O waiter's cpufreq_update_util().
+	 * With PELT the governor is schedutil (never HWP, which has none):
+	 * update_util()'s dispatch is left out here and below.
+	 */
 	if (s->cf.util_est) {
-		t->ue_added = task_util_est(t);
+		t->ue_added = sim_cf_task_util_est(t);
 		CF(c)->ue_enqueued += t->ue_added;
 	}
 	if (iowait)
-		update_util(s, c, now, true);
-	rq_clock(s, c, now);
-	decayed = rq_pelt(s, c);
+		schedutil(s, c, now, true);
+	sim_cf_rq_clock(s, c, now);
+	decayed = sim_cf_rq_pelt(s, c);
 	if (t->pelt_cpu < 0) {
 		/* post_init_entity_util_avg() of wake_up_new_task() */
 		long cap = ((long)CAP - (long)CF(c)->rq_pelt.util_avg) / 2;
@@ -1041,38 +1037,27 @@ void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, 
 	}
 	t->cf_queued = true;
 	if (decayed)
-		update_util(s, c, now, false);
+		schedutil(s, c, now, false);
 }
 
-void sim_cf_pick(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
-{
-	struct sim_cf_task *t = &s->cf.task[task];
-
-	if (!s->cf.pelt)
-		return;
-	rq_clock(s, c, now);
-	rq_pelt(s, c);
-	if (il_pelt_update(&t->pelt, CF(c)->clock_pelt, true, false))
-		t->ue_fresh = true;
-}
-
-void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
+/* The dequeue hook's rare paths: no PELT, an exited process (see sim_cf_dequeue()). */
+void sim_cf_dequeue_slow(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
 {
 	struct sim_cf_task *t = &s->cf.task[task];
 	if (!s->cf.pelt || t->dead) {
 		/* an exited process left its queue at its exit (sim_cf_task_exit) */
 		t->dead = false;
 		if (s->cf.pelt) {
-			rq_clock(s, c, now);
-			rq_pelt(s, c);
+			sim_cf_rq_clock(s, c, now);
+			sim_cf_rq_pelt(s, c);
 		}
 		update_util(s, c, now, false);
 		return;
 	}
-	rq_clock(s, c, now);
+	sim_cf_rq_clock(s, c, now);
 	if (il_pelt_update(&t->pelt, CF(c)->clock_pelt, true, true))
 		t->ue_fresh = true;
-	bool decayed = rq_pelt(s, c);
+	bool decayed = sim_cf_rq_pelt(s, c);
 	t->cf_queued = false;
 	if (s->cf.util_est) {
 		/* util_est_dequeue(task_sleep = true) */
@@ -1089,7 +1074,7 @@ void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
 		}
 	}
 	if (decayed)
-		update_util(s, c, now, false);
+		schedutil(s, c, now, false);
 }
 
 void sim_cf_task_exit(struct il_sim *s, int task)
@@ -1107,9 +1092,9 @@ void sim_cf_task_exit(struct il_sim *s, int task)
 	 * the next process (which reaps it first).
 	 */
 	struct sim_cpu *c = &s->cpus[t->pelt_cpu];
-	rq_clock(s, c, now);
+	sim_cf_rq_clock(s, c, now);
 	il_pelt_update(&t->pelt, CF(c)->clock_pelt, true, c->cur == task);
-	rq_pelt(s, c);
+	sim_cf_rq_pelt(s, c);
 	if (s->cf.util_est) {
 		CF(c)->ue_enqueued -= t->ue_added < CF(c)->ue_enqueued ? t->ue_added : CF(c)->ue_enqueued;
 		t->ue_added = 0;
@@ -1143,10 +1128,10 @@ void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
 		return;
 	}
 	/* task_tick_fair() -> update_load_avg() of the running task and its queue */
-	rq_clock(s, c, now);
+	sim_cf_rq_clock(s, c, now);
 	struct sim_cf_task *t = &s->cf.task[c->cur];
 	bool task_decayed;
-	bool decayed = pelt_tick_pair(&t->pelt, &fc->rq_pelt, fc->clock_pelt, &task_decayed);
+	bool decayed = sim_cf_pelt_pair(&t->pelt, &fc->rq_pelt, fc->clock_pelt, &task_decayed);
 	if (task_decayed)
 		t->ue_fresh = true;
 	/* f->pelt is schedutil's (never with HWP): update_util() without its dispatch */

@@ -121,7 +121,7 @@ static void cpu_schedule(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	int64_t sw = switch_cost(s, c);
 	int64_t lat = now + sw - t->wake_t;
 
-	if (s->cf.on)
+	if (__builtin_expect(s->cf.on, 0))
 		sim_cf_pick(s, c, id, now);
 	t->state = T_RUNNING;
 	c->cur = id;
@@ -176,7 +176,7 @@ static void run_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 			ev_push(s, t->timer_t + il_dist_sample(&s->p->timer_jitter, &s->rng),
 				EV_TIMER, c->cpu, id, 0);
 	}
-	if (s->cf.on)
+	if (__builtin_expect(s->cf.on, 0))
 		sim_cf_dequeue(s, c, id, now);
 	c->cur = -1;
 	if (c->extra_ns > 0) {
@@ -547,7 +547,7 @@ static bool cpu_interrupt(struct il_sim *s, struct sim_cpu *c, int64_t now, bool
 			t->wake_t = orig_t;
 			iowait_clear(s, t);
 			rq_push(c, wake_task);
-			if (s->cf.on)
+			if (__builtin_expect(s->cf.on, 0))
 				sim_cf_enqueue(s, c, wake_task, iow, now);
 		}
 	}
@@ -1084,7 +1084,7 @@ bool il_sim_task_wake(struct il_sim *s, int from_cpu, int task)
 	if (!s->setup_done)
 		return true; /* queued when the run starts */
 	rq_push(c, task);
-	if (s->cf.on)
+	if (__builtin_expect(s->cf.on, 0))
 		sim_cf_enqueue(s, c, task, iow, now);
 	if (from_cpu == t->cpu || !c->in_idle)
 		return true;

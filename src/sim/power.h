@@ -20,6 +20,8 @@
 #ifndef IDLELAB_SIM_POWER_H
 #define IDLELAB_SIM_POWER_H
 
+#include <string.h>
+
 #include "sim_internal.h"
 
 /* Per-state depth, turbo and power tables, packages at their first frequency; s->drv is set. */
@@ -143,15 +145,32 @@ static inline double active_power(const struct il_sim *s, double mhz)
 	return s->p->active_static_w + s->p->active_w_per_ghz * mhz / 1000;
 }
 
-/* The index of frequency mhz in the run's list of frequencies (added if new, 64 at most). */
+/*
+ * The index of frequency mhz in the run's list of frequencies (added if
+ * new, 64 at most; 63 when the list is full). Found by its slot in a
+ * 128-entry open-addressed table on the value's bits (freq_slot[] holds
+ * index + 1, 0 = free) instead of a search of the list: the same index
+ * in the same order of first use. Equality is the double's (-0 hashed as
+ * 0; a NaN, equal to nothing, is added each time as the search did).
+ */
 static inline int freq_index(struct il_sim *s, double mhz)
 {
-	for (int i = 0; i < s->nfreq; i++)
-		if (s->freq_mhz[i] == mhz)
-			return i;
+	uint64_t bits;
+	double key = mhz == 0 ? 0.0 : mhz;
+
+	memcpy(&bits, &key, sizeof(bits));
+	unsigned int h = (unsigned int)((bits * 0x9e3779b97f4a7c15ull) >> 57);
+	for (;; h = (h + 1) & 127) {
+		int i = s->freq_slot[h];
+		if (!i)
+			break;
+		if (s->freq_mhz[i - 1] == mhz)
+			return i - 1;
+	}
 	if (s->nfreq < 64) {
 		s->freq_mhz[s->nfreq] = mhz;
 		s->freq_ns[s->nfreq] = 0;
+		s->freq_slot[h] = (uint8_t)(s->nfreq + 1);
 		return s->nfreq++;
 	}
 	return 63;

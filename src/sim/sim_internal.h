@@ -142,37 +142,40 @@ struct sim_cf_task {
 
 /*
  * A CPU's state in the cpufreq layer (allocated only with --cpufreq), laid
- * out by cache line for schedutil's tick, the hottest path: the counters
- * and the PELT clock (line 1), the run queue's PELT and the governor's
- * times (line 2), its frequencies and flags, then the fields only
- * intel_pstate, HWP, ondemand and the warm-up read (line 3). The array is
- * line aligned.
+ * out by cache line for schedutil's hooks: the PELT clock, the run queue's
+ * PELT and util_est (line 1: all that an enqueue, pick or dequeue without
+ * a governor update touches), APERF/MPERF and their tick copies (line 2:
+ * C0 changes and the tick), the governor's times, frequencies and flags
+ * (line 3: schedutil's update), then the fields only intel_pstate, HWP,
+ * ondemand and the warm-up read. The array is line aligned.
  */
 struct sim_cf_cpu {
+	int64_t clock_last;            /* rq clock_task of the last PELT clock update, ns */
+	uint64_t clock_pelt;           /* rq->clock_pelt, ns */
+	unsigned long freq_scale;      /* arch_scale_freq_capacity(), 0..1024 */
+	struct il_pelt rq_pelt;        /* the CFS run queue's util */
+	unsigned long ue_enqueued;     /* cfs_rq->avg.util_est.enqueued */
+	/* line 2 */
 	int64_t c0_since;    /* APERF/MPERF count from then (level 0: C0) */
 	double aperf, mperf; /* cycles at the delivered and at the base frequency in C0 */
 	double aperf_tick, mperf_tick; /* at the last tick (arch_scale_freq_tick) */
-	unsigned long freq_scale;      /* arch_scale_freq_capacity(), 0..1024 */
-	int64_t clock_last;            /* rq clock_task of the last PELT clock update, ns */
-	uint64_t clock_pelt;           /* rq->clock_pelt, ns */
-	/* line 2 */
-	struct il_pelt rq_pelt;        /* the CFS run queue's util */
-	unsigned long ue_enqueued;     /* cfs_rq->avg.util_est.enqueued */
+	int64_t smp_t;                 /* intel_pstate sample / HWP window / ondemand sample */
+	int64_t busy_smp;              /* ondemand: busy time at the last sample */
+	double aperf0;                 /* APERF at the warm-up's end */
+	/* line 3 */
 	uint64_t idle_calls_saved;
 	int64_t last_freq_update, last_update;
-	/* line 3 */
 	unsigned int cur_khz;          /* policy->cur */
 	unsigned int next_khz, cached_raw_khz; /* sg_policy */
 	unsigned int iowait_boost;     /* schedutil: capacity units; intel_pstate: 8-bit fixed point */
 	bool need_freq_update;
 	bool iowait_pending;
 	double aperf_smp, mperf_smp;   /* at the last intel_pstate sample / HWP window */
-	int64_t smp_t;
-	int64_t busy_smp;              /* ondemand: busy time at the last sample */
-	double aperf0, mperf0;         /* at the warm-up's end */
+	double mperf0;                 /* MPERF at the warm-up's end */
 } __attribute__((aligned(64)));
-_Static_assert(__builtin_offsetof(struct sim_cf_cpu, rq_pelt) == 64 &&
-	       __builtin_offsetof(struct sim_cf_cpu, cur_khz) == 128,
+_Static_assert(__builtin_offsetof(struct sim_cf_cpu, c0_since) == 64 &&
+	       __builtin_offsetof(struct sim_cf_cpu, idle_calls_saved) == 128 &&
+	       __builtin_offsetof(struct sim_cf_cpu, iowait_pending) < 192,
 	       "sim_cf_cpu: the hot fields are not laid out by line");
 
 /* Threads per core the engine keeps (the platform loader's limit). */
@@ -255,6 +258,7 @@ struct il_sim {
 	int nfreq;
 	double freq_mhz[64];
 	int64_t freq_ns[64];
+	uint8_t freq_slot[128];     /* freq_index()'s table: index + 1 by hash, 0 free */
 	/* the cpufreq layer (cf.on false: none, the packages at their turbo bin) */
 	struct sim_cf {
 		struct il_cpufreq_params prm;
@@ -277,8 +281,12 @@ struct il_sim {
 		int *dirty, ndirty;        /* domains to re-evaluate at the next periodic pass */
 		bool *is_dirty;
 		double *pkg_bin;           /* each package's turbo bin at the last pass */
+		int *pkg_active;           /* and its active cores then (-1: none yet) */
+		int dom_per_pkg;           /* ndom / npkgs */
 		double *bin;               /* il_turbo_mhz() by active cores, 0 .. cores_per_package */
 		unsigned int lo_khz, hi_khz, step_khz, base_khz; /* min, max, step, base in kHz */
+		uint64_t step_m;           /* resolve(): n / step_khz = (n step_m) >> step_sh, */
+		int step_sh;               /* exact for every n resolve() divides (0: divide) */
 		struct sim_cf_cpu *cpu;    /* ncpus */
 		double *req;               /* ncpus: each CPU's request in effect, MHz (a core's threads
 					    * are adjacent: dom_eval() reads them in one line) */
@@ -292,12 +300,6 @@ struct il_sim {
 /* Set it up from params.cpufreq (after sim_power_init): 0 or -EINVAL with err. */
 int sim_cf_init(struct il_sim *s, struct il_err *err);
 void sim_cf_free(struct il_sim *s);
-/* task is put on c's run queue (a wake-up); iowait: it waited for I/O */
-void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, int64_t now);
-/* c is about to run task (it was queued) instead of what it ran */
-void sim_cf_pick(struct il_sim *s, struct sim_cpu *c, int task, int64_t now);
-/* c's running task blocks */
-void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task, int64_t now);
 /* the scheduler tick on c (its tick runs) */
 void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now);
 /* the periodic re-evaluation of every domain (turbo bins, HWP) */
@@ -323,6 +325,171 @@ static inline void sim_c0_flush(struct il_sim *s, struct sim_cpu *c, int64_t now
 	}
 	f->c0_since = now;
 }
+/* update_rq_clock_pelt(): the PELT clock of c up to now (inline: every PELT step starts here). */
+static inline void sim_cf_rq_clock(struct il_sim *s, struct sim_cpu *c, int64_t now)
+{
+	struct sim_cf_cpu *fc = &s->cf.cpu[c->cpu];
+	int64_t delta = now - fc->clock_last;
+	fc->clock_last = now;
+	if (c->cur < 0) {
+		/* the idle task runs: the PELT clock catches up with clock_task */
+		fc->clock_pelt = (uint64_t)now;
+		return;
+	}
+	if (delta <= 0)
+		return;
+	/* cap_scale(delta, cpu capacity 1024), then cap_scale(delta, freq_scale) */
+	fc->clock_pelt += ((uint64_t)delta * fc->freq_scale) >> 10;
+}
+
+/* update_cfs_rq_load_avg() of c's run queue to its PELT clock: true when util_avg decayed. */
+static inline bool sim_cf_rq_pelt(struct il_sim *s, struct sim_cpu *c)
+{
+	struct sim_cf_cpu *fc = &s->cf.cpu[c->cpu];
+	return il_pelt_update(&fc->rq_pelt, fc->clock_pelt, c->cur >= 0 || c->rq_len > 0,
+			      c->cur >= 0);
+}
+
+/*
+ * c is about to run task (it was queued) instead of what it ran:
+ * put_prev/set_next_entity()'s updates of the queue and of the task
+ * (inline into the engine's schedule).
+ */
+static inline void sim_cf_pick(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
+{
+	struct sim_cf_task *t = &s->cf.task[task];
+
+	if (!s->cf.pelt)
+		return;
+	sim_cf_rq_clock(s, c, now);
+	sim_cf_rq_pelt(s, c);
+	if (il_pelt_update(&t->pelt, s->cf.cpu[c->cpu].clock_pelt, true, false))
+		t->ue_fresh = true;
+}
+
+/*
+ * The two updates of the tick and of a block (dequeue), the running task's
+ * and its run queue's (both loaded and running, to the same PELT clock,
+ * the task's first): when they are at the same
+ * point of the same period, as a CPU with one task keeps them, the step's
+ * periods and contribution are the same for both and are computed once.
+ * Each util_sum still decays by itself: the result is il_pelt_update()'s
+ * on each, bit for bit. Returns the run queue's "decayed"; *task_decayed
+ * the task's.
+ */
+static inline bool sim_cf_pelt_pair(struct il_pelt *se, struct il_pelt *rq, uint64_t now,
+				    bool *task_decayed)
+{
+	if (se->last_update_time != rq->last_update_time ||
+	    se->period_contrib != rq->period_contrib || now < rq->last_update_time) {
+		*task_decayed = il_pelt_update(se, now, true, true);
+		return il_pelt_update(rq, now, true, true);
+	}
+	uint64_t delta = (now - rq->last_update_time) >> 10;
+	*task_decayed = false;
+	if (!delta)
+		return false;
+	uint64_t lut = rq->last_update_time + (delta << 10);
+	se->last_update_time = rq->last_update_time = lut;
+	uint32_t contrib = (uint32_t)delta;
+	delta += rq->period_contrib;
+	uint64_t periods = delta / 1024;
+	if (periods) {
+		delta %= 1024;
+		contrib = il_pelt_segments(periods, 1024 - rq->period_contrib, (uint32_t)delta);
+		se->util_sum = il_pelt_decay_load(se->util_sum, periods);
+		rq->util_sum = il_pelt_decay_load(rq->util_sum, periods);
+	}
+	se->period_contrib = rq->period_contrib = (uint32_t)delta;
+	se->util_sum += (uint64_t)contrib << 10;
+	rq->util_sum += (uint64_t)contrib << 10;
+	if (!periods)
+		return false;
+	se->util_avg = (unsigned long)il_pelt_div(se->util_sum, rq->period_contrib);
+	rq->util_avg = (unsigned long)il_pelt_div(rq->util_sum, rq->period_contrib);
+	*task_decayed = true;
+	return true;
+}
+
+/* util_est of a task: max(ewma, enqueued) (_task_util_est()) */
+static inline unsigned long sim_cf_task_util_est(const struct sim_cf_task *t)
+{
+	return t->ue_ewma > t->ue_enqueued ? t->ue_ewma : t->ue_enqueued;
+}
+
+void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, int64_t now);
+void sim_cf_dequeue_slow(struct il_sim *s, struct sim_cpu *c, int task, int64_t now);
+void sim_cf_schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now);
+
+/*
+ * task is put on c's run queue (a wake-up); iowait: it waited for I/O.
+ * Inline into the engine's wake-ups: a task waking on the queue it left
+ * (enqueue_entity() -> update_load_avg(), util_est_enqueue()); the rest
+ * in sim_cf_enqueue_slow(), the same steps in the same order.
+ */
+static inline void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task, bool iowait,
+				  int64_t now)
+{
+	struct sim_cf_task *t = &s->cf.task[task];
+	struct sim_cf_cpu *fc = &s->cf.cpu[c->cpu];
+
+	if (!s->cf.pelt || iowait || t->pelt_cpu != c->cpu) {
+		sim_cf_enqueue_slow(s, c, task, iowait, now);
+		return;
+	}
+	if (s->cf.util_est) {
+		t->ue_added = sim_cf_task_util_est(t);
+		fc->ue_enqueued += t->ue_added;
+	}
+	sim_cf_rq_clock(s, c, now);
+	bool decayed = sim_cf_rq_pelt(s, c);
+	if (il_pelt_update(&t->pelt, fc->clock_pelt, false, false))
+		t->ue_fresh = true;
+	t->cf_queued = true;
+	if (decayed)
+		sim_cf_schedutil(s, c, now);
+}
+
+/*
+ * c's running task blocks (dequeue_entity(): update_load_avg() of the
+ * task, then of its queue, both running to the same PELT clock;
+ * util_est_dequeue()). Inline into the engine; an exited process's
+ * queue and runs without PELT in sim_cf_dequeue_slow().
+ */
+static inline void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
+{
+	struct sim_cf_task *t = &s->cf.task[task];
+	struct sim_cf_cpu *fc = &s->cf.cpu[c->cpu];
+
+	if (!s->cf.pelt || t->dead || c->cur < 0) {
+		sim_cf_dequeue_slow(s, c, task, now);
+		return;
+	}
+	sim_cf_rq_clock(s, c, now);
+	bool task_decayed;
+	bool decayed = sim_cf_pelt_pair(&t->pelt, &fc->rq_pelt, fc->clock_pelt, &task_decayed);
+	if (task_decayed)
+		t->ue_fresh = true;
+	t->cf_queued = false;
+	if (s->cf.util_est) {
+		/* util_est_dequeue(task_sleep = true) */
+		fc->ue_enqueued -= t->ue_added < fc->ue_enqueued ? t->ue_added : fc->ue_enqueued;
+		t->ue_added = 0;
+		if (t->ue_fresh) {
+			t->ue_fresh = false;
+			unsigned long enq = t->pelt.util_avg;
+			long diff = (long)enq - (long)t->ue_ewma;
+			/* outside 1 % of the capacity (1024 / 100 = 10) */
+			if (!(diff > -10 && diff < 10)) {
+				t->ue_enqueued = enq;
+				t->ue_ewma = (unsigned long)(((long)(t->ue_ewma << 2) + diff) >> 2);
+			}
+		}
+	}
+	if (decayed)
+		sim_cf_schedutil(s, c, now);
+}
+
 /* A CPU of domain d entered or left C0: its vote changes at the next periodic pass. */
 static inline void sim_cf_mark(struct il_sim *s, int d)
 {

@@ -86,6 +86,25 @@ static void pelt_half_life(void **state)
 	assert_int_equal(sb.util_avg, 255);
 }
 
+/* il_pelt_div(): the reciprocal gives the division's quotient on either side of each multiple */
+static void pelt_div_exact(void **state)
+{
+	(void)state;
+	for (uint32_t pc = 0; pc < 1024; pc++) {
+		uint64_t d = IL_PELT_LOAD_AVG_MAX - 1024 + pc;
+		for (uint64_t q = 0; q * d < (1u << 27) + 2 * d; q++) {
+			for (uint64_t n = q ? q * d - 1 : 0; n <= q * d + 1; n++)
+				if (il_pelt_div(n, pc) != n / d)
+					fail_msg("pc %u n %llu: %llu, not %llu", pc, (unsigned long long)n,
+						 (unsigned long long)il_pelt_div(n, pc),
+						 (unsigned long long)(n / d));
+		}
+		uint64_t top[] = { (1u << 27) - 1, 1u << 27, UINT64_MAX };
+		for (int i = 0; i < 3; i++)
+			assert_int_equal(il_pelt_div(top[i], pc), top[i] / d);
+	}
+}
+
 static void schedutil_formulas(void **state)
 {
 	(void)state;
@@ -306,6 +325,7 @@ int main(void)
 		cmocka_unit_test(decay_load),
 		cmocka_unit_test(pelt_one_period),
 		cmocka_unit_test(pelt_half_life),
+		cmocka_unit_test(pelt_div_exact),
 		cmocka_unit_test(schedutil_formulas),
 		cmocka_unit_test(freq_max_rule),
 		cmocka_unit_test(spec_parse),
