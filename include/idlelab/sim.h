@@ -65,6 +65,8 @@ struct il_sim_params {
 	enum il_tick_rule nocpuidle_tick;   /* tick rule of the no-cpuidle path (not GOVERNOR) */
 	enum il_tick_rule single_state_tick;/* tick rule of the state_count <= 1 path */
 	bool nohz;                 /* false = nohz=off: tick stop requests are no-ops */
+	bool ilb;                  /* the nohz idle balancer's kicks (docs/nohz-balance.md) */
+	int64_t ilb_cost_ns;       /* one kick's SCHED_SOFTIRQ on the balancer (an estimate) */
 	int32_t qos_resume_latency_us; /* per-CPU PM QoS (IL_QOS_DEFAULT_DEV_US = none) */
 	int32_t qos_cpu_latency_us;    /* global PM QoS (IL_QOS_DEFAULT_GLOBAL_US = none) */
 	double default_mhz;        /* frequency when the platform gives none */
@@ -262,6 +264,7 @@ struct il_sim_result {
 	uint64_t shared_reads;             /* such reads completed */
 	uint64_t host_stalls;              /* [noise] host stalls that began in the measured time */
 	int64_t host_stall_ns;             /* the time they held a vCPU (overlaps merged) */
+	uint64_t ilb_kicks, ilb_ipis;      /* --sim-opt ilb=on: kicks sent, and those by IPI */
 	struct il_metrics metrics;         /* engine and workload metrics */
 };
 

@@ -226,6 +226,129 @@ static void idle_inputs(struct il_sim *s, struct sim_cpu *c, int64_t now, struct
 	}
 }
 
+/* ------------------------------------------------ nohz idle balancer */
+
+static bool cpu_interrupt(struct il_sim *s, struct sim_cpu *c, int64_t now, bool tick,
+			  int wake_task, int64_t orig_t, int64_t cost_ns);
+static bool state_polls(const struct il_sim *s, const struct sim_cpu *c);
+
+/*
+ * The nohz idle load balancer as it wakes idle CPUs (--sim-opt ilb=on;
+ * kernel/sched/fair.c, per release in docs/nohz-balance.md). Modelled:
+ * nohz.idle_cpus_mask (a CPU enters it when its tick is newly stopped and
+ * leaves it at its next busy tick), the blocked-load kick (NOHZ_STATS_KICK,
+ * at most every LOAD_AVG_PERIOD = 32 ms while some idle CPU has blocked
+ * load) and, from v5.16 (7fd7a9e0caba), the next-balance kick
+ * (NOHZ_NEXT_KICK, untimed: after any CPU entered the mask), sent by a busy
+ * CPU's tick to the lowest-numbered idle CPU of the mask, one at a time
+ * (its pending flags), by IPI or, from v5.8, by the polling bit to a CPU
+ * that polls or waits in MWAIT. The kicked CPU runs SCHED_SOFTIRQ
+ * (ilb_cost, an estimate) and, no task being enqueued, goes on idling with
+ * its tick stopped. Not modelled: the balancing kick (NOHZ_BALANCE_KICK)
+ * and the tasks it moves.
+ */
+static void ilb_enter_idle(struct il_sim *s, struct sim_cpu *c, int64_t now)
+{
+	struct sim_ilb *b = &s->ilb;
+
+	/* nohz_balance_enter_idle(): called for a newly stopped tick */
+	b->entered[c->cpu] = now;
+	if (!b->member[c->cpu]) {
+		b->member[c->cpu] = 1;
+		b->members++;
+		b->needs_update = true;
+	}
+	b->has_blocked = true;
+}
+
+static int64_t jiffies_at(const struct il_sim *s, int64_t t)
+{
+	return t / s->tick_nsec;
+}
+
+/* kick_ilb(): the first idle CPU of the mask, unless a kick is pending there */
+static void ilb_kick(struct il_sim *s, struct sim_cpu *from, unsigned int flags, int64_t now)
+{
+	struct sim_ilb *b = &s->ilb;
+	int ilb = -1;
+
+	for (int i = 0; i < s->ncpus; i++)
+		if (b->member[i] && i != from->cpu && il_sim_cpu_idle(s, i)) {
+			ilb = i;
+			break;
+		}
+	if (ilb < 0)
+		return;
+	unsigned int old = b->pending[ilb];
+	b->pending[ilb] = (uint8_t)(old | flags);
+	if (old)
+		return;
+	struct sim_cpu *c = &s->cpus[ilb];
+	b->kicks++;
+	int64_t at = now;
+	bool in_state = c->in_idle && c->mode == M_STATE && !c->exiting;
+	if (in_state && b->poll_no_ipi && state_polls(s, c)) {
+		at = now; /* need_resched seen by the poll loop */
+	} else if (in_state && b->poll_no_ipi && s->st_monitor[c->idx]) {
+		at = now + il_dist_sample(&s->p->monitor_wake, &s->rng);
+	} else if (in_state || !b->poll_no_ipi) {
+		int64_t send = il_dist_sample(&s->p->ipi_send, &s->rng);
+		int64_t delivery = il_dist_sample(&s->p->ipi_delivery, &s->rng);
+		/* the sender is in its tick: the send is taken from its running burst */
+		cpu_interrupt(s, from, now, false, -1, now, send);
+		b->ipis++;
+		at = now + send + delivery;
+	}
+	ev_push(s, at, EV_ILB, ilb, -1, 0);
+}
+
+/* A busy CPU's tick: nohz_balance_exit_idle(), then nohz_balancer_kick(). */
+static void ilb_busy_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
+{
+	struct sim_ilb *b = &s->ilb;
+	unsigned int flags = 0;
+
+	if (b->member[c->cpu]) {
+		b->member[c->cpu] = 0;
+		b->members--;
+	}
+	if (!b->members)
+		return;
+	if (b->has_blocked && jiffies_at(s, now) > b->next_blocked)
+		flags |= ILB_STATS;
+	if (b->next_kick && b->needs_update)
+		flags |= ILB_NEXT;
+	if (flags)
+		ilb_kick(s, c, flags, now);
+}
+
+/*
+ * The kicked CPU's _nohz_idle_balance(): the flags are taken, the
+ * blocked-load pass sets the next one LOAD_AVG_PERIOD (32 ms) on, and
+ * idle CPUs keep blocked load until it has decayed to nothing, taken as
+ * 320 PELT periods (1024 x y^320 < 1, an estimate of when
+ * update_blocked_averages() finds it all gone).
+ */
+static void ilb_pass(struct il_sim *s, int cpu, int64_t now)
+{
+	struct sim_ilb *b = &s->ilb;
+	unsigned int f = b->pending[cpu];
+
+	b->pending[cpu] = 0;
+	if (f & ILB_NEXT)
+		b->needs_update = false;
+	if (f & ILB_STATS) {
+		int64_t ms32 = (32000000 + s->tick_nsec - 1) / s->tick_nsec;
+		b->next_blocked = jiffies_at(s, now) + ms32;
+		b->has_blocked = false;
+		for (int i = 0; i < s->ncpus; i++)
+			if (b->member[i] && now - b->entered[i] < 320ll * 1024 * 1024) {
+				b->has_blocked = true;
+				break;
+			}
+	}
+}
+
 /*
  * tick_nohz_idle_stop_tick(): stop unless nohz is off or (the tick still
  * running) the next timer is at most one tick period after the last tick
@@ -245,6 +368,8 @@ static void tick_stop(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	if (nt != INT64_MAX && nt - basemono <= s->tick_nsec)
 		return;
 	c->tick_stopped = true;
+	if (__builtin_expect(s->ilb.on, 0))
+		ilb_enter_idle(s, c, now);
 }
 
 /*
@@ -596,6 +721,8 @@ static void on_tick(struct il_sim *s, int64_t now)
 		c->util = c->util * 0.978572062087700 + frac * (1 - 0.978572062087700);
 		if (s->cf.on && !c->tick_stopped)
 			sim_cf_tick(s, c, now);
+		if (__builtin_expect(s->ilb.on, 0) && !c->in_idle && now >= c->stall_end)
+			ilb_busy_tick(s, c, now);
 		if (c->tick_stopped || !c->in_idle)
 			continue;
 		if (now < c->stall_end) {
@@ -644,6 +771,7 @@ static void warmup_end(struct il_sim *s, int64_t now)
 		sim_cf_warmup(s, now);
 	il_hist_init(&s->wake_lat);
 	s->ipis = s->monitor_wakes = 0;
+	s->ilb.kicks = s->ilb.ipis = 0;
 	s->measure_t = now;
 	s->wl->warmup(s->wl_cfg, s->wl_st, s);
 }
@@ -736,6 +864,7 @@ static bool stall_defer(struct il_sim *s, const struct sim_ev *e, struct sim_cpu
 	case EV_IPI:
 	case EV_HK_TIMER:
 	case EV_IRQ_WAKE:
+	case EV_ILB:
 		break;
 	default:
 		return false;
@@ -854,6 +983,14 @@ static void on_event(struct il_sim *s, const struct sim_ev *e)
 			   il_dist_sample(&s->p->host_stall, &s->rng));
 		if (!e->arg2)
 			host_stall_next(s, e->cpu, now);
+		break;
+	case EV_ILB:
+		/* the kick's SCHED_SOFTIRQ; held over the entry window as an interrupt is */
+		if (!cpu_interrupt(s, c, now, false, -1, now, s->params.ilb_cost_ns)) {
+			ev_push(s, c->slot_t, EV_ILB, e->cpu, -1, 0);
+			break;
+		}
+		ilb_pass(s, e->cpu, now);
 		break;
 	case EV_NOISE_IRQ: {
 		/* arg2 = 1 + when it was raised, for an interrupt held over the entry window */

@@ -165,6 +165,16 @@ static void engine_metrics(const struct il_sim_result *r, struct il_metrics *ms)
 			      n > 0 ? rd / n / 1000 : 0);
 		il_metric_add(ms, "shared read", "awake_pct", "%", IL_BETTER_LOWER, false, pct(rd, awake));
 	}
+	/* --sim-opt ilb=on: the nohz idle balancer's kicks (docs/nohz-balance.md) */
+	if (r->ilb_kicks) {
+		double s_ = (double)r->duration_ns * 1e-9;
+		il_metric_add(ms, "nohz balancer", "kicks", "", IL_BETTER_NONE, false,
+			      (double)r->ilb_kicks);
+		il_metric_add(ms, "nohz balancer", "kicks_per_s", "/s", IL_BETTER_NONE, false,
+			      s_ > 0 ? (double)r->ilb_kicks / s_ : 0);
+		il_metric_add(ms, "nohz balancer", "ipis", "", IL_BETTER_NONE, false,
+			      (double)r->ilb_ipis);
+	}
 	/* [noise] host stalls: how many, and the share of the vCPUs' time they held */
 	if (r->host_stalls) {
 		double cpu_s = (double)r->duration_ns * r->ncpus * 1e-9;
@@ -239,6 +249,8 @@ int il_sim_result(struct il_sim *s, struct il_sim_result *r, struct il_err *err)
 	if (!r->cpu)
 		return il_err_set(err, ENOMEM, "out of memory");
 	r->duration_ns = s->end_t - s->measure_t;
+	r->ilb_kicks = s->ilb.kicks;
+	r->ilb_ipis = s->ilb.ipis;
 	r->warmup_ns = s->measure_t;
 	r->events = s->events;
 	r->wake_lat = s->wake_lat;

@@ -44,6 +44,11 @@ const struct il_opt il_sim_opts[] = {
 		    "release", "tick rule with one state (release: as the run's kernel release; "
 		    "got-tick: v7.0; governor: asked, before v7.0; retain: e5c9ffc6ae1b alone)"),
 	IL_OPT_BOOL(P, nohz, "nohz", "on", "off: requests to stop the tick are no-ops (nohz=off)"),
+	IL_OPT_BOOL(P, ilb, "ilb", "off",
+		    "on: busy ticks kick the nohz idle balancer (its blocked-load and, from 5.16, "
+		    "next-balance kicks; not its balancing kicks; docs/nohz-balance.md)"),
+	IL_OPT_DUR_NS(P, ilb_cost_ns, "ilb_cost", 0, 1e9, "2us",
+		      "with ilb=on: the balancer's SCHED_SOFTIRQ per kick (an estimate)"),
 	IL_OPT_INT_KW(P, qos_resume_latency_us, "resume_latency_us", 0, IL_S32_MAX, "none",
 		      IL_QOS_DEFAULT_DEV_US, "none", "per-CPU PM QoS resume latency limit, µs"),
 	IL_OPT_INT_KW(P, qos_cpu_latency_us, "cpu_latency_us", 0, IL_S32_MAX, "none",
@@ -237,6 +242,19 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 		il_sim_free(s);
 		return NULL;
 	}
+	if (params->ilb) {
+		s->ilb.on = true;
+		s->ilb.member = calloc((size_t)ncpus, 1);
+		s->ilb.pending = calloc((size_t)ncpus, 1);
+		s->ilb.entered = calloc((size_t)ncpus, sizeof(*s->ilb.entered));
+		if (!s->ilb.member || !s->ilb.pending || !s->ilb.entered) {
+			il_err_set(err, ENOMEM, "out of memory");
+			il_sim_free(s);
+			return NULL;
+		}
+		s->ilb.next_kick = il_release_cmp(rel, "5.16") >= 0;
+		s->ilb.poll_no_ipi = il_release_cmp(rel, "5.8") >= 0;
+	}
 	sim_power_init(s);
 	/*
 	 * A CPU waiting in MWAIT has set TIF_POLLING_NRFLAG and monitors its
@@ -291,6 +309,9 @@ void il_sim_free(struct il_sim *s)
 			free(s->cpus[i].tasks);
 		}
 	sim_cf_free(s);
+	free(s->ilb.member);
+	free(s->ilb.pending);
+	free(s->ilb.entered);
 	free(s->cpus);
 	free(s->cores);
 	free(s->pkgs);

@@ -28,7 +28,8 @@ enum { PATH_GOV = 0, PATH_SINGLE, PATH_DEFAULT, PATH_FORCE_POLL };
 enum { EV_TICK = 0, EV_CPU_TICK, EV_TIMER, EV_IRQ, EV_HK_TIMER, EV_IPI, EV_END, EV_IRQ_WAKE,
        EV_WARMUP, EV_NOISE_IRQ, EV_TIMER_EXPIRY,
        EV_FREQ,     /* cpufreq: a CPU's frequency request takes effect (arg2: kHz) */
-       EV_HOST_STALL }; /* the host holds a vCPU (arg2: 1 + its length, 0: drawn) */
+       EV_HOST_STALL,   /* the host holds a vCPU (arg2: 1 + its length, 0: drawn) */
+       EV_ILB };        /* a nohz idle-balancer kick reaches its CPU */
 
 enum { T_BLOCKED = 0, T_RUNNABLE, T_RUNNING };
 enum { A_NONE = 0, A_RUN, A_SLEEP, A_BLOCK };
@@ -212,6 +213,24 @@ struct sim_pkg {
 	double energy_j;     /* package (uncore) energy */
 };
 
+/*
+ * The nohz idle balancer (--sim-opt ilb=on; docs/nohz-balance.md):
+ * nohz.idle_cpus_mask, the kick flags and gates, per-CPU pending kicks.
+ */
+enum { ILB_STATS = 1, ILB_NEXT = 2 };
+struct sim_ilb {
+	bool on;
+	bool next_kick;        /* NOHZ_NEXT_KICK: v5.16 on (7fd7a9e0caba) */
+	bool poll_no_ipi;      /* a polling idle CPU gets no IPI: v5.8 on (b2a02fc43a1f) */
+	bool needs_update, has_blocked;
+	int members;           /* nohz.nr_cpus */
+	int64_t next_blocked;  /* in jiffies */
+	uint8_t *member;       /* rq->nohz_tick_stopped */
+	uint8_t *pending;      /* rq->nohz_flags */
+	int64_t *entered;      /* when each CPU last entered the mask (its blocked load) */
+	uint64_t kicks, ipis;
+};
+
 struct il_sim {
 	const struct il_platform *p;
 	const struct il_machine_idle *m;
@@ -231,6 +250,7 @@ struct il_sim {
 	int64_t measure_t;          /* counting started (the warm-up's end, else 0) */
 	bool stopped, workload_stopped, setup_done;
 	uint64_t seq, events, ipis, monitor_wakes;
+	struct sim_ilb ilb;
 	int cur_cpu;
 	int ncpus, ncores, npkgs;
 	struct sim_cpu *cpus;

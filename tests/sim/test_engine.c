@@ -876,6 +876,100 @@ static void watchdog_hrtimer(void **unused)
 }
 
 /*
+ * --sim-opt ilb=on: A keeps CPU 0 busy; CPU 1 idles (tick stopped: in
+ * nohz.idle_cpus_mask from the start, the lowest idle CPU of it, so the
+ * balancer); B on CPU 2 runs 1.5 ms (over a tick: it leaves the mask) and
+ * sleeps 20 ms (tick stopped: it enters the mask again), over and over.
+ */
+struct ilb_st { int a, b; };
+
+static int ilb_setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *err)
+{
+	struct ilb_st *st = stp;
+	(void)cfgp;
+	(void)err;
+	st->a = il_sim_task_add(s, 0, NULL);
+	st->b = il_sim_task_add(s, 2, NULL);
+	il_sim_task_wake(s, -1, st->a);
+	il_sim_task_wake(s, -1, st->b);
+	return 0;
+}
+
+static void ilb_woke(const void *cfgp, void *stp, struct il_sim *s, int task, int64_t lat)
+{
+	const struct ilb_st *st = stp;
+	(void)cfgp;
+	(void)lat;
+	il_sim_task_run(s, task, task == st->a ? 1000000000ull : 1500000);
+}
+
+static void ilb_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
+{
+	const struct ilb_st *st = stp;
+	(void)cfgp;
+	if (task == st->a)
+		il_sim_task_block(s, task, -1);
+	else
+		il_sim_task_sleep_until(s, task, il_sim_now(s) + 20000000);
+}
+
+static const struct il_workload ilb_wl = {
+	.name = "ilb", .summary = "",
+	.config_size = 1, .state_size = sizeof(struct ilb_st),
+	.setup = ilb_setup, .task_ran = ilb_ran, .task_woke = ilb_woke,
+};
+
+static void nohz_balancer(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	const char one = 0;
+	load(&x, "[platform]\nname = t\n[topology]\ncores_per_package = 3\n[kernel]\nhz = 1000\n"
+		 POLL_STATE C1_STATE);
+	params(&prm, 300000000);
+	/* off (the default): no kicks, no row */
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &ilb_wl, &one, &prm);
+	assert_int_equal(x.r.ilb_kicks, 0);
+	/* CPU 1 is in C1 from the start to the end: no entry ends, none counted */
+	assert_int_equal(x.r.cpu[1].usage[1].usage, 0);
+
+	/*
+	 * 5.15: only the blocked-load kick. CPU 0's tick at 1 ms finds blocked
+	 * load and jiffies 1 > next_blocked 0; CPU 1's pass sets next_blocked
+	 * to 1 + 32, so the next kick is at 34 ms: 1, 34, ..., 298 ms: 10
+	 * kicks, each an IPI (C1 is entered with HLT), each ending one C1
+	 * residency of CPU 1 (which goes back to C1, its tick still stopped).
+	 */
+	prm.ilb = true;
+	snprintf(x.m.release, sizeof(x.m.release), "5.15");
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &ilb_wl, &one, &prm);
+	assert_int_equal(x.r.ilb_kicks, 10);
+	assert_int_equal(x.r.ilb_ipis, 10);
+	assert_int_equal(x.r.cpu[1].usage[1].usage, 10);
+	assert_true(metric(&x.r, "nohz balancer", "kicks_per_s") > 33.3 - 1e-9);
+
+	/*
+	 * 7.1: also the untimed kick after each of B's returns to the mask.
+	 * B sleeps from 1.5 + 21.5 k ms (its 1 µs C1 exit and 1.5 ms run after
+	 * each 20 ms sleep), k = 0 .. 13, so CPU 0's next ticks kick: 2, 24,
+	 * 45, 67, 88, 110, 131, 153, 174, 196, 217, 239, 260 and 282 ms; at
+	 * 67 the blocked-load kick is due too (next_blocked 66 since the pass
+	 * at 34), and the two go as one: 10 + 14 - 1 = 23 kicks.
+	 */
+	snprintf(x.m.release, sizeof(x.m.release), "7.1");
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &ilb_wl, &one, &prm);
+	assert_int_equal(x.r.ilb_kicks, 23);
+	assert_int_equal(x.r.ilb_ipis, 23);
+	assert_int_equal(x.r.cpu[1].usage[1].usage, 23);
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
+/*
  * [noise]: timer_slack moves a sleep's hard expiry (the governor sees it);
  * timer_jitter delays its interrupt, the wake-up latency counting from the
  * expiry; irq_rate wakes idle CPUs at random, differently for each seed.
@@ -1576,6 +1670,7 @@ int main(void)
 		cmocka_unit_test(noise),
 		cmocka_unit_test(host_stalls),
 		cmocka_unit_test(watchdog_hrtimer),
+		cmocka_unit_test(nohz_balancer),
 		cmocka_unit_test(single_state_tick_rule),
 		cmocka_unit_test(no_cpuidle_tick_rule),
 		cmocka_unit_test(tick_rules_by_release),
