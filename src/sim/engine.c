@@ -250,11 +250,12 @@ static bool state_polls(const struct il_sim *s, const struct sim_cpu *c);
 static void ilb_enter_idle(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
 	struct sim_ilb *b = &s->ilb;
+	struct sim_ilb_cpu *ic = &b->cpu[c->cpu];
 
 	/* nohz_balance_enter_idle(): called for a newly stopped tick */
-	b->entered[c->cpu] = now;
-	if (!b->member[c->cpu]) {
-		b->member[c->cpu] = 1;
+	ic->entered = now;
+	if (!ic->member) {
+		ic->member = true;
 		b->members++;
 		b->needs_update = true;
 	}
@@ -273,25 +274,29 @@ static void ilb_kick(struct il_sim *s, struct sim_cpu *from, unsigned int flags,
 	int ilb = -1;
 
 	for (int i = 0; i < s->ncpus; i++)
-		if (b->member[i] && i != from->cpu && il_sim_cpu_idle(s, i)) {
+		if (b->cpu[i].member && i != from->cpu && il_sim_cpu_idle(s, i)) {
 			ilb = i;
 			break;
 		}
 	if (ilb < 0)
 		return;
-	unsigned int old = b->pending[ilb];
-	b->pending[ilb] = (uint8_t)(old | flags);
+	unsigned int old = b->cpu[ilb].pending;
+	b->cpu[ilb].pending = (uint8_t)(old | flags);
 	if (old)
 		return;
 	struct sim_cpu *c = &s->cpus[ilb];
 	b->kicks++;
+	/*
+	 * From v5.8 a CPU with the polling bit set (in the idle loop, a polling
+	 * state, MWAIT) takes no IPI: a polling state sees need_resched at
+	 * once, MWAIT when its monitor fires. Else (and always before) an IPI.
+	 */
 	int64_t at = now;
 	bool in_state = c->in_idle && c->mode == M_STATE && !c->exiting;
-	if (in_state && b->poll_no_ipi && state_polls(s, c)) {
-		at = now; /* need_resched seen by the poll loop */
-	} else if (in_state && b->poll_no_ipi && s->st_monitor[c->idx]) {
+	bool polls = in_state && state_polls(s, c);
+	if (b->poll_no_ipi && in_state && !polls && s->st_monitor[c->idx]) {
 		at = now + il_dist_sample(&s->p->monitor_wake, &s->rng);
-	} else if (in_state || !b->poll_no_ipi) {
+	} else if (!b->poll_no_ipi || (in_state && !polls)) {
 		int64_t send = il_dist_sample(&s->p->ipi_send, &s->rng);
 		int64_t delivery = il_dist_sample(&s->p->ipi_delivery, &s->rng);
 		/* the sender is in its tick: the send is taken from its running burst */
@@ -308,8 +313,8 @@ static void ilb_busy_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	struct sim_ilb *b = &s->ilb;
 	unsigned int flags = 0;
 
-	if (b->member[c->cpu]) {
-		b->member[c->cpu] = 0;
+	if (b->cpu[c->cpu].member) {
+		b->cpu[c->cpu].member = false;
 		b->members--;
 	}
 	if (!b->members)
@@ -332,9 +337,9 @@ static void ilb_busy_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
 static void ilb_pass(struct il_sim *s, int cpu, int64_t now)
 {
 	struct sim_ilb *b = &s->ilb;
-	unsigned int f = b->pending[cpu];
+	unsigned int f = b->cpu[cpu].pending;
 
-	b->pending[cpu] = 0;
+	b->cpu[cpu].pending = 0;
 	if (f & ILB_NEXT)
 		b->needs_update = false;
 	if (f & ILB_STATS) {
@@ -342,7 +347,7 @@ static void ilb_pass(struct il_sim *s, int cpu, int64_t now)
 		b->next_blocked = jiffies_at(s, now) + ms32;
 		b->has_blocked = false;
 		for (int i = 0; i < s->ncpus; i++)
-			if (b->member[i] && now - b->entered[i] < 320ll * 1024 * 1024) {
+			if (b->cpu[i].member && now - b->cpu[i].entered < 320ll * 1024 * 1024) {
 				b->has_blocked = true;
 				break;
 			}

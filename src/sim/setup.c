@@ -244,10 +244,8 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 	}
 	if (params->ilb) {
 		s->ilb.on = true;
-		s->ilb.member = calloc((size_t)ncpus, 1);
-		s->ilb.pending = calloc((size_t)ncpus, 1);
-		s->ilb.entered = calloc((size_t)ncpus, sizeof(*s->ilb.entered));
-		if (!s->ilb.member || !s->ilb.pending || !s->ilb.entered) {
+		s->ilb.cpu = calloc((size_t)ncpus, sizeof(*s->ilb.cpu));
+		if (!s->ilb.cpu) {
 			il_err_set(err, ENOMEM, "out of memory");
 			il_sim_free(s);
 			return NULL;
@@ -309,9 +307,7 @@ void il_sim_free(struct il_sim *s)
 			free(s->cpus[i].tasks);
 		}
 	sim_cf_free(s);
-	free(s->ilb.member);
-	free(s->ilb.pending);
-	free(s->ilb.entered);
+	free(s->ilb.cpu);
 	free(s->cpus);
 	free(s->cores);
 	free(s->pkgs);

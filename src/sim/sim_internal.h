@@ -225,9 +225,11 @@ struct sim_ilb {
 	bool needs_update, has_blocked;
 	int members;           /* nohz.nr_cpus */
 	int64_t next_blocked;  /* in jiffies */
-	uint8_t *member;       /* rq->nohz_tick_stopped */
-	uint8_t *pending;      /* rq->nohz_flags */
-	int64_t *entered;      /* when each CPU last entered the mask (its blocked load) */
+	struct sim_ilb_cpu {
+		bool member;       /* rq->nohz_tick_stopped */
+		uint8_t pending;   /* rq->nohz_flags */
+		int64_t entered;   /* when it last entered the mask (its blocked load) */
+	} *cpu;                /* ncpus */
 	uint64_t kicks, ipis;
 };
 

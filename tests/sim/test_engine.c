@@ -919,6 +919,20 @@ static const struct il_workload ilb_wl = {
 	.setup = ilb_setup, .task_ran = ilb_ran, .task_woke = ilb_woke,
 };
 
+/* ilb_wl on release rel with the balancer on: every kick is an IPI ending one C1 residency of CPU 1. */
+static void ilb_kicks(struct run *x, struct il_sim_params *prm, const char *rel,
+		      uint64_t kicks)
+{
+	const char one = 0;
+	snprintf(x->m.release, sizeof(x->m.release), "%s", rel);
+	prm->ilb = true;
+	tg_reset(1, true);
+	simulate(x, &tg_gov, &ilb_wl, &one, prm);
+	assert_int_equal(x->r.ilb_kicks, kicks);
+	assert_int_equal(x->r.ilb_ipis, kicks);
+	assert_int_equal(x->r.cpu[1].usage[1].usage, kicks);
+}
+
 static void nohz_balancer(void **unused)
 {
 	(void)unused;
@@ -942,13 +956,7 @@ static void nohz_balancer(void **unused)
 	 * kicks, each an IPI (C1 is entered with HLT), each ending one C1
 	 * residency of CPU 1 (which goes back to C1, its tick still stopped).
 	 */
-	prm.ilb = true;
-	snprintf(x.m.release, sizeof(x.m.release), "5.15");
-	tg_reset(1, true);
-	simulate(&x, &tg_gov, &ilb_wl, &one, &prm);
-	assert_int_equal(x.r.ilb_kicks, 10);
-	assert_int_equal(x.r.ilb_ipis, 10);
-	assert_int_equal(x.r.cpu[1].usage[1].usage, 10);
+	ilb_kicks(&x, &prm, "5.15", 10);
 	assert_true(metric(&x.r, "nohz balancer", "kicks_per_s") > 33.3 - 1e-9);
 
 	/*
@@ -959,12 +967,7 @@ static void nohz_balancer(void **unused)
 	 * 67 the blocked-load kick is due too (next_blocked 66 since the pass
 	 * at 34), and the two go as one: 10 + 14 - 1 = 23 kicks.
 	 */
-	snprintf(x.m.release, sizeof(x.m.release), "7.1");
-	tg_reset(1, true);
-	simulate(&x, &tg_gov, &ilb_wl, &one, &prm);
-	assert_int_equal(x.r.ilb_kicks, 23);
-	assert_int_equal(x.r.ilb_ipis, 23);
-	assert_int_equal(x.r.cpu[1].usage[1].usage, 23);
+	ilb_kicks(&x, &prm, "7.1", 23);
 	if (x.r.cpu)
 		il_sim_result_free(&x.r);
 }
