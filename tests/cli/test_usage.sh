@@ -53,8 +53,12 @@ usage "--seed: '-1'" sim --seed -1
 usage "--sim-opt: unknown key 'warp'" sim --sim-opt warp=1
 usage "--sim-opt entry_ns: 'soon' is not a duration" sim --sim-opt entry_ns=soon
 usage "--sim-opt nohz: 'maybe'" sim --sim-opt nohz=maybe
+usage "--sim-opt ilb: 'maybe' is not on or off" sim --sim-opt ilb=maybe
+usage "--sim-opt ilb_cost: '2s' is not a duration in 0..1s" sim --sim-opt ilb_cost=2s
+usage "--sim-opt ilb_cost: '$(printf '9%.0s' $(seq 300))' is not a duration" sim --sim-opt ilb_cost=$(printf '9%.0s' $(seq 300))
 usage "--wl-opt: 'novalue' is not KEY=VALUE" sim --wl-opt novalue
 usage "no option 'colour'" sim --wl-opt colour=red
+usage "setup_work: '-1' is not a whole number in 0..2^40" sim --workload request-response --wl-opt setup_work=-1
 usage "unknown workload 'nosuch'" sim --workload nosuch
 usage "--gov-param nosuch=1: haltpoll: unknown parameter 'nosuch'" sim --gov-param nosuch=1
 usage "--gov-param nosuch=1: governor menu has no parameter" sim --governor menu --gov-param nosuch=1
