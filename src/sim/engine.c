@@ -231,6 +231,8 @@ static void idle_inputs(struct il_sim *s, struct sim_cpu *c, int64_t now, struct
 static bool cpu_interrupt(struct il_sim *s, struct sim_cpu *c, int64_t now, bool tick,
 			  int wake_task, int64_t orig_t, int64_t cost_ns);
 static bool state_polls(const struct il_sim *s, const struct sim_cpu *c);
+static void poll_wake(struct il_sim *s, struct sim_cpu *c, int64_t now);
+static void hw_wake(struct il_sim *s, struct sim_cpu *c, int64_t now, int64_t t);
 
 /*
  * The nohz idle load balancer as it wakes idle CPUs (--sim-opt ilb=on;
@@ -242,10 +244,17 @@ static bool state_polls(const struct il_sim *s, const struct sim_cpu *c);
  * (NOHZ_NEXT_KICK, untimed: after any CPU entered the mask), sent by a busy
  * CPU's tick to the lowest-numbered idle CPU of the mask, one at a time
  * (its pending flags), by IPI or, from v5.8, by the polling bit to a CPU
- * that polls or waits in MWAIT. The kicked CPU runs SCHED_SOFTIRQ
- * (ilb_cost, an estimate) and, no task being enqueued, goes on idling with
- * its tick stopped. Not modelled: the balancing kick (NOHZ_BALANCE_KICK)
- * and the tasks it moves.
+ * that polls or waits in MWAIT. Kicked by IPI, the CPU runs SCHED_SOFTIRQ
+ * (ilb_cost, an estimate) in the interrupt and, no task being enqueued,
+ * goes on idling with its tick stopped. Kicked by the polling bit
+ * (set_nr_if_polling()), it has need_resched without a task: the poll or
+ * MWAIT ends, do_idle() ends (tick_nohz_idle_exit() restarts the tick),
+ * the kick's nohz_csd_func() runs, which raised SCHED_SOFTIRQ only without
+ * need_resched until 6.13 (ea9cffc0a154), so from 5.8 to 6.12 such a kick
+ * balances nothing and leaves its gates open; schedule_idle() finds nothing
+ * and do_idle() starts again (no cost charged for the way round: none is
+ * published). Not modelled: the balancing kick (NOHZ_BALANCE_KICK) and the
+ * tasks it moves.
  */
 static void ilb_enter_idle(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
@@ -287,24 +296,49 @@ static void ilb_kick(struct il_sim *s, struct sim_cpu *from, unsigned int flags,
 	struct sim_cpu *c = &s->cpus[ilb];
 	b->kicks++;
 	/*
-	 * From v5.8 a CPU with the polling bit set (in the idle loop, a polling
-	 * state, MWAIT) takes no IPI: a polling state sees need_resched at
-	 * once, MWAIT when its monitor fires. Else (and always before) an IPI.
+	 * From v5.8 a CPU with the polling bit set takes no IPI: in the idle
+	 * loop between states, in a polling state (it sees need_resched at
+	 * once) and waiting in MWAIT (when its monitor fires). A HLT or
+	 * I/O-port state, or any state on its way out, has cleared the bit.
+	 * Before v5.8 always an IPI.
 	 */
-	int64_t at = now;
-	bool in_state = c->in_idle && c->mode == M_STATE && !c->exiting;
+	bool in_state = c->in_idle && c->mode == M_STATE;
 	bool polls = in_state && state_polls(s, c);
-	if (b->poll_no_ipi && in_state && !polls && s->st_monitor[c->idx]) {
-		at = now + il_dist_sample(&s->p->monitor_wake, &s->rng);
-	} else if (!b->poll_no_ipi || (in_state && !polls)) {
-		int64_t send = il_dist_sample(&s->p->ipi_send, &s->rng);
-		int64_t delivery = il_dist_sample(&s->p->ipi_delivery, &s->rng);
-		/* the sender is in its tick: the send is taken from its running burst */
-		cpu_interrupt(s, from, now, false, -1, now, send);
-		b->ipis++;
-		at = now + send + delivery;
+	bool monitor = in_state && !polls && !c->exiting && s->st_monitor[c->idx];
+	if (b->poll_no_ipi && c->in_idle && (!in_state || polls || monitor)) {
+		int64_t at = monitor ? now + il_dist_sample(&s->p->monitor_wake, &s->rng) : now;
+		ev_push(s, at, EV_ILB, ilb, -1, 1);
+		return;
 	}
-	ev_push(s, at, EV_ILB, ilb, -1, 0);
+	int64_t send = il_dist_sample(&s->p->ipi_send, &s->rng);
+	int64_t delivery = il_dist_sample(&s->p->ipi_delivery, &s->rng);
+	/* the sender is in its tick: the send is taken from its running burst */
+	cpu_interrupt(s, from, now, false, -1, now, send);
+	b->ipis++;
+	ev_push(s, now + send + delivery, EV_ILB, ilb, -1, 0);
+}
+
+/*
+ * A kick by the polling bit reached c: need_resched with no task. A
+ * poll or MWAIT ends; in the idle loop the next check sees it (idle_iter(),
+ * or the entry's call_cpuidle() -EBUSY). A CPU that has a task by now runs
+ * it, and the kick's csd finds it busy: no pass.
+ */
+static void ilb_flag_wake(struct il_sim *s, struct sim_cpu *c, int64_t now)
+{
+	struct sim_ilb_cpu *ic = &s->ilb.cpu[c->cpu];
+
+	if (!c->in_idle || c->rq_len) {
+		ic->pending = 0;
+		return;
+	}
+	ic->resched = true;
+	if (c->mode == M_STATE && !c->exiting) {
+		if (state_polls(s, c))
+			poll_wake(s, c, now);
+		else
+			hw_wake(s, c, now, now);
+	}
 }
 
 /* A busy CPU's tick: nohz_balance_exit_idle(), then nohz_balancer_kick(). */
@@ -416,6 +450,26 @@ static void idle_iter(struct il_sim *s, struct sim_cpu *c, int64_t now)
 		cpu_schedule(s, c, now);
 		return;
 	}
+	if (__builtin_expect(s->ilb.on, 0) && s->ilb.cpu[c->cpu].resched) {
+		/*
+		 * need_resched from a polling kick: do_idle() ends, restarting
+		 * the tick; the csd balances from 6.13 only (ilb_flag_wake());
+		 * schedule_idle() comes back and do_idle() begins again.
+		 */
+		s->ilb.cpu[c->cpu].resched = false;
+		c->tick_stopped = false;
+		c->do_idle_got_tick = false;
+		if (s->ilb.poll_pass) {
+			ilb_pass(s, c->cpu, now);
+			if (s->params.ilb_cost_ns > 0) {
+				mode_set(s, c, M_LOOP, now);
+				slot_set(s, c, now + s->params.ilb_cost_ns, SLOT_LOOP);
+				return;
+			}
+		} else {
+			s->ilb.cpu[c->cpu].pending = 0;
+		}
+	}
 	c->got_tick_latch = false;
 	bool tick_was_stopped = c->tick_stopped;
 	if (s->force_poll) {
@@ -484,7 +538,7 @@ static int64_t exit_sample(struct il_sim *s, const struct il_state *st)
 /* The entry window is over: call_cpuidle(), then ->enter. */
 static void idle_entry_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
-	if (c->rq_len) {
+	if (c->rq_len || (__builtin_expect(s->ilb.on, 0) && s->ilb.cpu[c->cpu].resched)) {
 		/* need_resched seen while clearing the polling flag: -EBUSY */
 		il_account_aborted(&c->dev);
 		c->aborted++;
@@ -990,6 +1044,10 @@ static void on_event(struct il_sim *s, const struct sim_ev *e)
 			host_stall_next(s, e->cpu, now);
 		break;
 	case EV_ILB:
+		if (e->arg2) {
+			ilb_flag_wake(s, c, now);
+			break;
+		}
 		/* the kick's SCHED_SOFTIRQ; held over the entry window as an interrupt is */
 		if (!cpu_interrupt(s, c, now, false, -1, now, s->params.ilb_cost_ns)) {
 			ev_push(s, c->slot_t, EV_ILB, e->cpu, -1, 0);

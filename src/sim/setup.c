@@ -252,6 +252,7 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 		}
 		s->ilb.next_kick = il_release_cmp(rel, "5.16") >= 0;
 		s->ilb.poll_no_ipi = il_release_cmp(rel, "5.8") >= 0;
+		s->ilb.poll_pass = !s->ilb.poll_no_ipi || il_release_cmp(rel, "6.13") >= 0;
 	}
 	sim_power_init(s);
 	/*

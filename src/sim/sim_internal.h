@@ -222,12 +222,14 @@ struct sim_ilb {
 	bool on;
 	bool next_kick;        /* NOHZ_NEXT_KICK: v5.16 on (7fd7a9e0caba) */
 	bool poll_no_ipi;      /* a polling idle CPU gets no IPI: v5.8 on (b2a02fc43a1f) */
+	bool poll_pass;        /* such a kick balances: before 5.8, and from 6.13 (ea9cffc0a154) */
 	bool needs_update, has_blocked;
 	int members;           /* nohz.nr_cpus */
 	int64_t next_blocked;  /* in jiffies */
 	struct sim_ilb_cpu {
 		bool member;       /* rq->nohz_tick_stopped */
 		uint8_t pending;   /* rq->nohz_flags */
+		bool resched;      /* need_resched from a kick by the polling bit, no task */
 		int64_t entered;   /* when it last entered the mask (its blocked load) */
 	} *cpu;                /* ncpus */
 	uint64_t kicks, ipis;

@@ -968,6 +968,67 @@ static void nohz_balancer(void **unused)
 	 * at 34), and the two go as one: 10 + 14 - 1 = 23 kicks.
 	 */
 	ilb_kicks(&x, &prm, "7.1", 23);
+
+	/*
+	 * C1 entered with MWAIT: from 5.8 the kick sets need_resched on the
+	 * polling CPU instead of an IPI (monitor_wake absent: at once). The C1
+	 * residency ends after C1's 1 us exit, do_idle() ends (the tick is
+	 * restarted) and begins again. On 5.15 and 6.12 the kick's csd then
+	 * balances nothing (need_resched), so the blocked-load gate never
+	 * closes: every busy tick of CPU 0, 1 .. 299 ms, kicks (299; the one
+	 * at 300 ms comes after the run's end), and each ends one C1 residency
+	 * of CPU 1. From 6.13 the pass runs and the counts are the IPI case's:
+	 * 23 kicks on 7.1. Before 5.8 an IPI: 10.
+	 */
+	load(&x, "[platform]\nname = t\n[topology]\ncores_per_package = 3\n[kernel]\nhz = 1000\n"
+		 POLL_STATE "[state.1]\nname = C1\nlatency = 1\nresidency = 20\nentry = mwait\n");
+	const struct { const char *rel; uint64_t kicks, ipis; } mw[] = {
+		{ "5.4", 10, 10 }, { "5.15", 299, 0 }, { "6.12", 299, 0 }, { "7.1", 23, 0 },
+	};
+	for (size_t i = 0; i < sizeof(mw) / sizeof(mw[0]); i++) {
+		snprintf(x.m.release, sizeof(x.m.release), "%s", mw[i].rel);
+		prm.ilb = true;
+		tg_reset(1, true);
+		simulate(&x, &tg_gov, &ilb_wl, &one, &prm);
+		assert_int_equal(x.r.ilb_kicks, mw[i].kicks);
+		assert_int_equal(x.r.ilb_ipis, mw[i].ipis);
+		assert_int_equal(x.r.cpu[1].usage[1].usage, mw[i].kicks);
+	}
+	/*
+	 * 5.15, CPU 1's C1 time: the first residency from the entry window's
+	 * end (300 ns) to 1 ms + the 1 us exit; each of the other 298 from the
+	 * previous exit + 300 ns to the next kick + 1 us: 1 ms - 300 ns. With
+	 * tick_stop_cost 5 us every entry stops a running tick (the first, and
+	 * each after a kick restarted it), 5 us more each: 299 x 5 us less.
+	 */
+	snprintf(x.m.release, sizeof(x.m.release), "5.15");
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &ilb_wl, &one, &prm);
+	assert_int_equal(x.r.cpu[1].usage[1].time_ns, 1000700 + 298 * 999700);
+	load(&x, "[platform]\nname = t\n[topology]\ncores_per_package = 3\n[kernel]\nhz = 1000\n"
+		 "tick_stop_cost = 5000\n"
+		 POLL_STATE "[state.1]\nname = C1\nlatency = 1\nresidency = 20\nentry = mwait\n");
+	snprintf(x.m.release, sizeof(x.m.release), "5.15");
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &ilb_wl, &one, &prm);
+	assert_int_equal(x.r.cpu[1].usage[1].time_ns, 995700 + 298 * 994700);
+	/*
+	 * CPU 1 in POLL (ended by its 20 us limit, then entered again): a kick
+	 * finds it polling, or in the entry window, where call_cpuidle() sees
+	 * need_resched (-EBUSY). On 5.15 still every busy tick kicks, none by
+	 * IPI; on 5.4 every kick is an IPI, which a polling CPU takes without
+	 * leaving its poll, and the pass closes the gate: 10.
+	 */
+	snprintf(x.m.release, sizeof(x.m.release), "5.15");
+	tg_reset(0, true);
+	simulate(&x, &tg_gov, &ilb_wl, &one, &prm);
+	assert_int_equal(x.r.ilb_kicks, 299);
+	assert_int_equal(x.r.ilb_ipis, 0);
+	snprintf(x.m.release, sizeof(x.m.release), "5.4");
+	tg_reset(0, true);
+	simulate(&x, &tg_gov, &ilb_wl, &one, &prm);
+	assert_int_equal(x.r.ilb_kicks, 10);
+	assert_int_equal(x.r.ilb_ipis, 10);
 	if (x.r.cpu)
 		il_sim_result_free(&x.r);
 }
