@@ -39,7 +39,9 @@
  *   sugov_iowait_apply(), sugov_cpu_is_busy()): a per-CPU policy (intel_pstate
  *   and acpi-cpufreq on these parts: hardware coordination), called from
  *   the scheduler's cpufreq_update_util() hooks where PELT decayed
- *   (enqueue, dequeue, tick) and on an I/O waiter's enqueue; rate limit =
+ *   (enqueue, dequeue, tick) and on an I/O waiter's enqueue, on the
+ *   policy's own CPU only (a wake-up enqueued by another CPU: sim_cf_remote());
+ *   rate limit =
  *   the driver's transition delay (cpufreq_policy_transition_delay_us() in
  *   drivers/cpufreq/cpufreq.c: transition_delay_us, else latency x 1000
  *   capped at 10 ms); next_f = 1.25 f util / max with f = cpuinfo.max_freq
@@ -405,9 +407,18 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	f->pkg_bin = calloc((size_t)s->npkgs, sizeof(double));
 	f->pkg_active = malloc((size_t)s->npkgs * sizeof(int));
 	f->bin = calloc((size_t)p->cores_per_package + 1, sizeof(double));
+	f->llc = malloc((size_t)s->ncpus * sizeof(int));
 	if (!f->dom_mhz || !f->cpu || !f->req || !f->dom_pkg || !f->dirty || !f->is_dirty ||
-	    !f->pkg_bin || !f->pkg_active || !f->bin)
+	    !f->pkg_bin || !f->pkg_active || !f->bin || !f->llc)
 		return il_err_set(err, ENOMEM, "out of memory");
+	/* each CPU's LLC: llc_cores consecutive cores of a package (0: the package) */
+	int cpp = p->cores_per_package;
+	int llc = p->llc_cores > 0 && p->llc_cores < cpp ? p->llc_cores : cpp;
+	for (int i = 0; i < s->ncpus; i++) {
+		const struct sim_cpu *c = &s->cpus[i];
+		f->llc[i] = c->pkg * ((cpp + llc - 1) / llc) + (c->core - c->pkg * cpp) / llc;
+	}
+	f->idle_wakelist = il_release_cmp(rel, "6.0") >= 0;
 	/* no active-core count seen yet: the first pass looks every package's bin up */
 	for (int k = 0; k < s->npkgs; k++)
 		f->pkg_active[k] = -1;
@@ -494,6 +505,8 @@ void sim_cf_free(struct il_sim *s)
 	free(s->cf.dom_pkg);
 	s->cf.dom_pkg = NULL;
 	free(s->cf.task);
+	free(s->cf.llc);
+	s->cf.llc = NULL;
 	s->cf.dom_mhz = NULL;
 	s->cf.cpu = NULL;
 	s->cf.task = NULL;
@@ -518,6 +531,7 @@ void sim_cf_task_added(struct il_sim *s, int task)
 	}
 	memset(&f->task[task], 0, sizeof(f->task[task]));
 	f->task[task].pelt_cpu = -1;
+	f->task[task].fresh = true;
 }
 
 void sim_cf_task_new(struct il_sim *s, int task)
@@ -539,6 +553,7 @@ void sim_cf_task_new(struct il_sim *s, int task)
 	t->pelt_cpu = -1;
 	t->ue_ewma = t->ue_enqueued = t->ue_added = 0;
 	t->ue_fresh = false;
+	t->fresh = true;
 }
 
 /* ------------------------------------------------- delivered frequency */
@@ -841,15 +856,23 @@ static unsigned long sugov_iowait_apply(struct il_sim *s, struct sim_cpu *c, int
 }
 
 /* sugov_update_single() */
-static void schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iowait)
+static void schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iowait, bool remote)
 {
 	struct sim_cf_cpu *fc = CF(c);
 	struct sim_cf *f = &s->cf;
 	sugov_iowait_boost(s, c, now, iowait);
 	fc->last_update = now;
-	/* sugov_should_update_freq() */
+	/*
+	 * sugov_should_update_freq(): not from another CPU than the policy's
+	 * (cpufreq_this_cpu_can_update(); no driver here sets
+	 * dvfs_possible_from_any_cpu), then the rate limit
+	 */
+	if (remote)
+		return;
 	if (!fc->need_freq_update && now - fc->last_freq_update < f->rate_ns)
 		return;
+	if (s->params.trace)
+		fprintf(s->params.trace, "%lld cpu%d schedutil\n", (long long)now, c->cpu);
 	bool busy = !fc->need_freq_update && c->idle_calls == fc->idle_calls_saved;
 	fc->idle_calls_saved = c->idle_calls;
 	unsigned long util = cpu_util(s, c);
@@ -881,7 +904,13 @@ static void schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iow
 /* schedutil's update after a PELT step of the inline hooks (sim_internal.h) */
 void sim_cf_schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
-	schedutil(s, c, now, false);
+	schedutil(s, c, now, false, false);
+}
+
+/* the same, called on another CPU (a wake-up's enqueue, sim_cf_remote()) */
+void sim_cf_schedutil_remote(struct il_sim *s, struct sim_cpu *c, int64_t now)
+{
+	schedutil(s, c, now, false, true);
 }
 
 /* intel_pstate_update_util() and get_target_pstate() (active mode, no HWP) */
@@ -972,14 +1001,21 @@ static void ondemand(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	}
 }
 
+/*
+ * remote: called on another CPU than c's. intel_pstate_update_util() and
+ * dbs_update_util_handler() return at once then; schedutil first takes
+ * the I/O-wait boost.
+ */
 static inline __attribute__((always_inline)) void update_util(struct il_sim *s, struct sim_cpu *c,
-								 int64_t now, bool iowait)
+								 int64_t now, bool iowait, bool remote)
 {
 	const struct sim_cf *f = &s->cf;
 	if (f->hwp || f->prm.gov == IL_CF_GOV_PERFORMANCE)
 		return;
 	if (f->prm.gov == IL_CF_GOV_SCHEDUTIL)
-		schedutil(s, c, now, iowait);
+		schedutil(s, c, now, iowait, remote);
+	else if (remote)
+		return;
 	else if (f->prm.gov == IL_CF_GOV_ONDEMAND)
 		ondemand(s, c, now);
 	else if (f->prm.driver == IL_CF_DRV_INTEL_PSTATE)
@@ -989,15 +1025,17 @@ static inline __attribute__((always_inline)) void update_util(struct il_sim *s, 
 /* ------------------------------------------------------ scheduler hooks */
 
 /* The enqueue hook's rare paths: no PELT, an I/O waiter, a new or moved task (sim_cf_enqueue()). */
-void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, int64_t now)
+void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, int64_t now,
+			 bool remote)
 {
 	struct sim_cf_task *t = &s->cf.task[task];
 	bool decayed;
 
+	t->fresh = false;
 	if (!s->cf.pelt) {
 		if (iowait)
-			update_util(s, c, now, true);
-		update_util(s, c, now, false);
+			update_util(s, c, now, true, remote);
+		update_util(s, c, now, false, remote);
 		return;
 	}
 	/*
@@ -1010,7 +1048,7 @@ void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iow
 		CF(c)->ue_enqueued += t->ue_added;
 	}
 	if (iowait)
-		schedutil(s, c, now, true);
+		schedutil(s, c, now, true, remote);
 	sim_cf_rq_clock(s, c, now);
 	decayed = sim_cf_rq_pelt(s, c);
 	if (t->pelt_cpu < 0) {
@@ -1037,7 +1075,7 @@ void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iow
 	}
 	t->cf_queued = true;
 	if (decayed)
-		schedutil(s, c, now, false);
+		schedutil(s, c, now, false, remote);
 }
 
 /* The dequeue hook's rare paths: no PELT, an exited process (see sim_cf_dequeue()). */
@@ -1051,7 +1089,7 @@ void sim_cf_dequeue_slow(struct il_sim *s, struct sim_cpu *c, int task, int64_t 
 			sim_cf_rq_clock(s, c, now);
 			sim_cf_rq_pelt(s, c);
 		}
-		update_util(s, c, now, false);
+		update_util(s, c, now, false, false);
 		return;
 	}
 	sim_cf_rq_clock(s, c, now);
@@ -1074,7 +1112,7 @@ void sim_cf_dequeue_slow(struct il_sim *s, struct sim_cpu *c, int task, int64_t 
 		}
 	}
 	if (decayed)
-		schedutil(s, c, now, false);
+		schedutil(s, c, now, false, false);
 }
 
 void sim_cf_task_exit(struct il_sim *s, int task)
@@ -1124,7 +1162,7 @@ void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	if (c->cur < 0)
 		return;
 	if (!f->pelt) {
-		update_util(s, c, now, false);
+		update_util(s, c, now, false, false);
 		return;
 	}
 	/* task_tick_fair() -> update_load_avg() of the running task and its queue */
@@ -1136,7 +1174,7 @@ void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
 		t->ue_fresh = true;
 	/* f->pelt is schedutil's (never with HWP): update_util() without its dispatch */
 	if (decayed)
-		schedutil(s, c, now, false);
+		schedutil(s, c, now, false, false);
 }
 
 void sim_cf_warmup(struct il_sim *s, int64_t now)

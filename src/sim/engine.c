@@ -732,7 +732,7 @@ static bool cpu_interrupt(struct il_sim *s, struct sim_cpu *c, int64_t now, bool
 			iowait_clear(s, t);
 			rq_push(c, wake_task);
 			if (__builtin_expect(s->cf.on, 0))
-				sim_cf_enqueue(s, c, wake_task, iow, now);
+				sim_cf_enqueue(s, c, wake_task, iow, now, false);
 		}
 	}
 	if (!c->in_idle) {
@@ -1283,9 +1283,13 @@ bool il_sim_task_wake(struct il_sim *s, int from_cpu, int task)
 			(long long)now, from_cpu, task, t->cpu, c->mode, c->exiting);
 	if (!s->setup_done)
 		return true; /* queued when the run starts */
-	rq_push(c, task);
-	if (__builtin_expect(s->cf.on, 0))
-		sim_cf_enqueue(s, c, task, iow, now);
+	if (__builtin_expect(s->cf.on, 0)) {
+		bool remote = sim_cf_remote(s, from_cpu, task, c);
+		rq_push(c, task);
+		sim_cf_enqueue(s, c, task, iow, now, remote);
+	} else {
+		rq_push(c, task);
+	}
 	if (from_cpu == t->cpu || !c->in_idle)
 		return true;
 	if (c->mode == M_STATE && !c->exiting) {
@@ -1432,7 +1436,7 @@ __attribute__((flatten)) int il_sim_run(struct il_sim *s, struct il_err *err)
 		if (s->tasks[k].state == T_RUNNABLE) {
 			rq_push(&s->cpus[s->tasks[k].cpu], k);
 			if (s->cf.on)
-				sim_cf_enqueue(s, &s->cpus[s->tasks[k].cpu], k, false, 0);
+				sim_cf_enqueue(s, &s->cpus[s->tasks[k].cpu], k, false, 0, false);
 		}
 	s->setup_done = true;
 	watchdog_arm(s);

@@ -138,6 +138,7 @@ struct sim_cf_task {
 	bool cf_queued;      /* on a run queue (enqueued for PELT) */
 	bool ue_fresh;       /* util_avg changed since the last dequeue */
 	bool dead;           /* its process exited: the next dequeue only updates the queue */
+	bool fresh;          /* a new process not yet enqueued (wake_up_new_task() comes next) */
 	unsigned long ue_ewma, ue_enqueued, ue_added;
 } __attribute__((aligned(64))); /* one line each (the array is line aligned) */
 
@@ -290,6 +291,9 @@ struct il_sim {
 		bool pelt;                 /* PELT and util_est are tracked (schedutil reads them) */
 		bool votes;                /* requests differ between CPUs: C0 changes move a domain */
 		bool tick_hook;            /* the tick has governor work (PELT, intel_pstate's sample) */
+		bool idle_wakelist;        /* ttwu_queue_cond(): an idle CPU activates its own
+					    * wake-ups, v6.0 on (f3dd3f674555) */
+		int *llc;                  /* ncpus: each CPU's last-level cache */
 		double base_mhz, min_mhz, max_mhz, freq_max_mhz, top_mhz;
 		double step_mhz;           /* intel_pstate's ratio unit (pstate.scaling) */
 		double hwp_lo, hwp_hi;     /* HWP's lowest and highest performance, MHz */
@@ -441,9 +445,34 @@ static inline unsigned long sim_cf_task_util_est(const struct sim_cf_task *t)
 	return t->ue_ewma > t->ue_enqueued ? t->ue_ewma : t->ue_enqueued;
 }
 
-void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, int64_t now);
+void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, int64_t now,
+			 bool remote);
 void sim_cf_dequeue_slow(struct il_sim *s, struct sim_cpu *c, int task, int64_t now);
 void sim_cf_schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now);
+void sim_cf_schedutil_remote(struct il_sim *s, struct sim_cpu *c, int64_t now);
+
+/*
+ * A wake-up of task onto c by from_cpu (-1: none): is the task activated,
+ * and so cpufreq_update_util() called, on another CPU than c?
+ * try_to_wake_up() activates it on the waker's CPU unless ttwu_queue()
+ * puts it on c's wakelist, where c activates it itself: always across
+ * LLCs (TTWU_QUEUE), and from v6.0 also when c runs nothing
+ * (ttwu_queue_cond(), f3dd3f674555). A new process is activated by its
+ * parent's CPU (wake_up_new_task()). Call before the task is queued.
+ */
+static inline bool sim_cf_remote(const struct il_sim *s, int from_cpu, int task,
+				 const struct sim_cpu *c)
+{
+	const struct sim_cf *f = &s->cf;
+
+	if (from_cpu < 0 || from_cpu == c->cpu)
+		return false;
+	if (f->task[task].fresh)
+		return true;
+	if (f->llc[from_cpu] != f->llc[c->cpu])
+		return false;
+	return !(f->idle_wakelist && c->cur < 0 && c->rq_len == 0);
+}
 
 /*
  * task is put on c's run queue (a wake-up); iowait: it waited for I/O.
@@ -452,13 +481,13 @@ void sim_cf_schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now);
  * in sim_cf_enqueue_slow(), the same steps in the same order.
  */
 static inline void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task, bool iowait,
-				  int64_t now)
+				  int64_t now, bool remote)
 {
 	struct sim_cf_task *t = &s->cf.task[task];
 	struct sim_cf_cpu *fc = &s->cf.cpu[c->cpu];
 
 	if (!s->cf.pelt || iowait || t->pelt_cpu != c->cpu) {
-		sim_cf_enqueue_slow(s, c, task, iowait, now);
+		sim_cf_enqueue_slow(s, c, task, iowait, now, remote);
 		return;
 	}
 	if (s->cf.util_est) {
@@ -470,8 +499,12 @@ static inline void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task,
 	if (il_pelt_update(&t->pelt, fc->clock_pelt, false, false))
 		t->ue_fresh = true;
 	t->cf_queued = true;
-	if (decayed)
-		sim_cf_schedutil(s, c, now);
+	if (decayed) {
+		if (remote)
+			sim_cf_schedutil_remote(s, c, now);
+		else
+			sim_cf_schedutil(s, c, now);
+	}
 }
 
 /*

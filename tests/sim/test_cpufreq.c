@@ -275,6 +275,115 @@ static void busy_rule_reads_tick_stops(void **state)
 	assert_true(nohz > 10.0);
 }
 
+/*
+ * Who runs a wake-up's cpufreq_update_util(): A (CPU 0) wakes B at 100 ms,
+ * B having run 1 ms at the start on CPU `to` and idled since. The enqueue
+ * runs on the waker's CPU unless ttwu_queue() hands it to the wakee's
+ * wakelist: across LLCs always, on the same LLC only from v6.0 and only
+ * to a CPU that runs nothing. schedutil refuses an update from another
+ * CPU than its policy's (intel_cpufreq: one CPU each). So on 5.7 CPU 2's
+ * schedutil runs at the wake only if CPU 2 is in another LLC (the other
+ * package: CPU 48); on 6.0 it does for both (CPU 2 is idle). PELT has
+ * decayed over the 99 ms idle and the rate limit (500 us) is long past,
+ * so a local update evaluates.
+ */
+struct rw_st { int a, b; int64_t woke_at; };
+static int rw_to;
+
+static int rw_setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *err)
+{
+	struct rw_st *st = stp;
+	(void)cfgp;
+	(void)err;
+	st->a = il_sim_task_add(s, 0, NULL);
+	st->b = il_sim_task_add(s, rw_to, NULL);
+	st->woke_at = -1;
+	il_sim_task_wake(s, -1, st->a);
+	il_sim_task_wake(s, -1, st->b);
+	return 0;
+}
+
+static void rw_woke(const void *cfgp, void *stp, struct il_sim *s, int task, int64_t lat)
+{
+	const struct rw_st *st = stp;
+	(void)cfgp;
+	(void)lat;
+	il_sim_task_work(s, task, 0, task == st->a ? 100000000 : 1000000);
+}
+
+static void rw_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
+{
+	struct rw_st *st = stp;
+	(void)cfgp;
+	if (task == st->a) {
+		if (st->woke_at < 0) {
+			st->woke_at = il_sim_now(s);
+			il_sim_task_wake(s, 0, st->b);
+		}
+		il_sim_task_work(s, task, 0, 100000000);
+	} else {
+		il_sim_task_block(s, task, -1);
+	}
+}
+
+static const struct il_workload rw_wl = {
+	.name = "remote-wake", .summary = "", .config_size = 1, .state_size = sizeof(struct rw_st),
+	.setup = rw_setup, .task_ran = rw_ran, .task_woke = rw_woke,
+};
+
+/* Whether CPU to's schedutil ran at the instant A woke B (release rel). */
+static bool wake_updates(const char *rel, int to)
+{
+	struct il_platform *p = calloc(1, sizeof(*p));
+	struct il_machine_idle m;
+	struct il_err e;
+	assert_int_equal(il_platform_load(p, "intel-cascadelake-sp", &e), 0);
+	assert_int_equal(il_machine_idle_build(p, NULL, &m, &e), 0);
+	snprintf(m.release, sizeof(m.release), "%s", rel);
+	struct il_gov *g = il_gov_new("menu", il_platform_ncpus(p), &e);
+	char cfg = 0;
+	struct il_sim_params prm;
+	il_sim_params_default(&prm);
+	prm.duration_ns = 150000000;
+	char *buf = NULL;
+	size_t len = 0;
+	prm.trace = open_memstream(&buf, &len);
+	assert_non_null(prm.trace);
+	assert_int_equal(il_cpufreq_parse("intel_cpufreq:schedutil", &prm.cpufreq, &e), 0);
+	rw_to = to;
+	struct il_sim *s = il_sim_new(p, &m, g, &rw_wl, &cfg, &prm, &e);
+	assert_non_null(s);
+	assert_int_equal(il_sim_run(s, &e), 0);
+	fclose(prm.trace);
+	/* the wake-up's line gives its instant; then look for CPU to's schedutil then */
+	char wake[64], upd[64];
+	const char *w = strstr(buf, "cpu0 wakes task 1 on cpu");
+	assert_non_null(w);
+	const char *ls = w;
+	while (ls > buf && ls[-1] != '\n')
+		ls--;
+	long long t = atoll(ls);
+	assert_true(t >= 100000000);
+	snprintf(wake, sizeof(wake), "cpu0 wakes task 1 on cpu%d", to);
+	assert_non_null(strstr(buf, wake));
+	snprintf(upd, sizeof(upd), "\n%lld cpu%d schedutil\n", t, to);
+	bool found = strstr(buf, upd) != NULL;
+	free(buf);
+	il_sim_free(s);
+	il_gov_free(g);
+	free(p);
+	return found;
+}
+
+static void remote_wake_updates(void **state)
+{
+	(void)state;
+	assert_false(wake_updates("5.7", 2));
+	assert_true(wake_updates("5.7", 48));
+	assert_true(wake_updates("6.0", 2));
+	assert_true(wake_updates("6.0", 48));
+}
+
 static void ondemand_load(void **state)
 {
 	(void)state;
@@ -333,6 +442,7 @@ int main(void)
 		cmocka_unit_test(invariance_helps_gitsource),
 		cmocka_unit_test(busy_rule_reads_tick_stops),
 		cmocka_unit_test(ondemand_load),
+		cmocka_unit_test(remote_wake_updates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
