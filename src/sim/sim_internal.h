@@ -378,10 +378,14 @@ static inline bool sim_cf_rq_pelt(struct il_sim *s, struct sim_cpu *c)
 			      c->cur >= 0);
 }
 
+void sim_cf_schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now);
+
 /*
  * c is about to run task (it was queued) instead of what it ran:
  * put_prev/set_next_entity()'s updates of the queue and of the task
- * (inline into the engine's schedule).
+ * (inline into the engine's schedule). set_next_entity()'s
+ * update_load_avg() calls cpufreq_update_util() when the queue's PELT
+ * decayed (cfs_rq_util_change()), on c itself.
  */
 static inline void sim_cf_pick(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
 {
@@ -390,9 +394,11 @@ static inline void sim_cf_pick(struct il_sim *s, struct sim_cpu *c, int task, in
 	if (!s->cf.pelt)
 		return;
 	sim_cf_rq_clock(s, c, now);
-	sim_cf_rq_pelt(s, c);
+	bool decayed = sim_cf_rq_pelt(s, c);
 	if (il_pelt_update(&t->pelt, s->cf.cpu[c->cpu].clock_pelt, true, false))
 		t->ue_fresh = true;
+	if (decayed)
+		sim_cf_schedutil(s, c, now);
 }
 
 /*

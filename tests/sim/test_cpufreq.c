@@ -331,13 +331,17 @@ static const struct il_workload rw_wl = {
 	.setup = rw_setup, .task_ran = rw_ran, .task_woke = rw_woke,
 };
 
-/* Whether CPU to's schedutil ran at the instant A woke B (release rel). */
-static bool wake_updates(const char *rel, int to)
+/*
+ * Whether CPU to's schedutil ran at the instant A woke B (release rel, on
+ * plat); *first_after: when it ran next after that, *ran_at: when B ran.
+ */
+static bool wake_updates_on(const char *plat, const char *rel, int to, long long *first_after,
+			    long long *ran_at)
 {
 	struct il_platform *p = calloc(1, sizeof(*p));
 	struct il_machine_idle m;
 	struct il_err e;
-	assert_int_equal(il_platform_load(p, "intel-cascadelake-sp", &e), 0);
+	assert_int_equal(il_platform_load(p, plat, &e), 0);
 	assert_int_equal(il_machine_idle_build(p, NULL, &m, &e), 0);
 	snprintf(m.release, sizeof(m.release), "%s", rel);
 	struct il_gov *g = il_gov_new("menu", il_platform_ncpus(p), &e);
@@ -368,11 +372,31 @@ static bool wake_updates(const char *rel, int to)
 	assert_non_null(strstr(buf, wake));
 	snprintf(upd, sizeof(upd), "\n%lld cpu%d schedutil\n", t, to);
 	bool found = strstr(buf, upd) != NULL;
+	/* the first schedutil line of CPU to after the wake-up's, and B's run */
+	*first_after = *ran_at = -1;
+	char su[32], run[32];
+	snprintf(su, sizeof(su), " cpu%d schedutil\n", to);
+	snprintf(run, sizeof(run), " cpu%d runs task 1 ", to);
+	for (const char *l = w; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
+		const char *sp = strchr(l, ' ');
+		if (!sp)
+			break;
+		if (*ran_at < 0 && !strncmp(sp, run, strlen(run)))
+			*ran_at = atoll(l);
+		if (*first_after < 0 && atoll(l) > t && !strncmp(sp, su, strlen(su)))
+			*first_after = atoll(l);
+	}
 	free(buf);
 	il_sim_free(s);
 	il_gov_free(g);
 	free(p);
 	return found;
+}
+
+static bool wake_updates(const char *rel, int to)
+{
+	long long first, ran;
+	return wake_updates_on("intel-cascadelake-sp", rel, to, &first, &ran);
 }
 
 static void remote_wake_updates(void **state)
@@ -382,6 +406,16 @@ static void remote_wake_updates(void **state)
 	assert_true(wake_updates("5.7", 48));
 	assert_true(wake_updates("6.0", 2));
 	assert_true(wake_updates("6.0", 48));
+	/*
+	 * set_next_entity()'s update when PELT decayed: on Atom, CPU 2 waits
+	 * in C7S (10 ms exit) after 99 ms idle, so B runs more than a PELT
+	 * period (1.048576 ms) after its (remote) enqueue: its pick decays the
+	 * queue and CPU 2's first schedutil after the wake-up is at that pick.
+	 */
+	long long first, ran;
+	assert_false(wake_updates_on("intel-atom-z8350", "5.7", 2, &first, &ran));
+	assert_true(ran > 0);
+	assert_int_equal(first, ran);
 }
 
 static void ondemand_load(void **state)
