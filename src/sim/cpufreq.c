@@ -344,8 +344,14 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 		f->max_freq_ratio = CAP;
 	f->util_est = prm->util_est >= 0 ? prm->util_est == 1 : true;
 	f->hwp = f->prm.driver == IL_CF_DRV_HWP;
-	/* only schedutil reads PELT: the others leave it out (nothing else looks at it) */
-	f->pelt = f->prm.gov == IL_CF_GOV_SCHEDUTIL;
+	/*
+	 * schedutil reads PELT; intel_pstate's and ondemand's hooks read none
+	 * of it, but the scheduler calls every hook only where PELT decayed
+	 * (cfs_rq_util_change()), so they need its steps too. performance,
+	 * a generic powersave and HWP have no hook work.
+	 */
+	f->pelt = f->prm.gov == IL_CF_GOV_SCHEDUTIL || f->prm.gov == IL_CF_GOV_ONDEMAND ||
+		  (f->prm.driver == IL_CF_DRV_INTEL_PSTATE && f->prm.gov == IL_CF_GOV_POWERSAVE);
 	/*
 	 * performance and powersave on a generic driver ask for one fixed
 	 * frequency on every CPU: which CPUs are in C0 cannot change a
@@ -901,17 +907,7 @@ static void schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iow
 	request(s, c, next / 1000.0, now);
 }
 
-/* schedutil's update after a PELT step of the inline hooks (sim_internal.h) */
-void sim_cf_schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now)
-{
-	schedutil(s, c, now, false, false);
-}
 
-/* the same, called on another CPU (a wake-up's enqueue, sim_cf_remote()) */
-void sim_cf_schedutil_remote(struct il_sim *s, struct sim_cpu *c, int64_t now)
-{
-	schedutil(s, c, now, false, true);
-}
 
 /* intel_pstate_update_util() and get_target_pstate() (active mode, no HWP) */
 static void pstate_powersave(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iowait)
@@ -1022,6 +1018,18 @@ static inline __attribute__((always_inline)) void update_util(struct il_sim *s, 
 		pstate_powersave(s, c, now, iowait);
 }
 
+/* The governor's hook after a PELT step of the inline hooks (sim_internal.h) that decayed. */
+void sim_cf_schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now)
+{
+	update_util(s, c, now, false, false);
+}
+
+/* the same, called on another CPU (a wake-up's enqueue, sim_cf_remote()) */
+void sim_cf_schedutil_remote(struct il_sim *s, struct sim_cpu *c, int64_t now)
+{
+	update_util(s, c, now, false, true);
+}
+
 /* ------------------------------------------------------ scheduler hooks */
 
 /* The enqueue hook's rare paths: no PELT, an I/O waiter, a new or moved task (sim_cf_enqueue()). */
@@ -1038,17 +1046,13 @@ void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iow
 		update_util(s, c, now, false, remote);
 		return;
 	}
-	/*
-	 * util_est_enqueue(), then the I/O waiter's cpufreq_update_util().
-	 * With PELT the governor is schedutil (never HWP, which has none):
-	 * update_util()'s dispatch is left out here and below.
-	 */
+	/* util_est_enqueue(), then the I/O waiter's cpufreq_update_util() */
 	if (s->cf.util_est) {
 		t->ue_added = sim_cf_task_util_est(t);
 		CF(c)->ue_enqueued += t->ue_added;
 	}
 	if (iowait)
-		schedutil(s, c, now, true, remote);
+		update_util(s, c, now, true, remote);
 	sim_cf_rq_clock(s, c, now);
 	decayed = sim_cf_rq_pelt(s, c);
 	if (t->pelt_cpu < 0) {
@@ -1075,7 +1079,7 @@ void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iow
 	}
 	t->cf_queued = true;
 	if (decayed)
-		schedutil(s, c, now, false, remote);
+		update_util(s, c, now, false, remote);
 }
 
 /* The dequeue hook's rare paths: no PELT, an exited process (see sim_cf_dequeue()). */
@@ -1112,7 +1116,7 @@ void sim_cf_dequeue_slow(struct il_sim *s, struct sim_cpu *c, int task, int64_t 
 		}
 	}
 	if (decayed)
-		schedutil(s, c, now, false, false);
+		update_util(s, c, now, false, false);
 }
 
 void sim_cf_task_exit(struct il_sim *s, int task)
@@ -1172,9 +1176,8 @@ void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	bool decayed = sim_cf_pelt_pair(&t->pelt, &fc->rq_pelt, fc->clock_pelt, &task_decayed);
 	if (task_decayed)
 		t->ue_fresh = true;
-	/* f->pelt is schedutil's (never with HWP): update_util() without its dispatch */
 	if (decayed)
-		schedutil(s, c, now, false, false);
+		update_util(s, c, now, false, false);
 }
 
 void sim_cf_warmup(struct il_sim *s, int64_t now)
