@@ -559,7 +559,12 @@ SETTER(set_typed)
 	case IL_PK_BOOL:
 		return get_bool(c, key, v, f);
 	case IL_PK_NUMBER:
-		return get_double(c, key, v, f, false);
+		if (!get_double(c, key, v, f, false))
+			return 0;
+		if (k->pub.max > k->pub.min && *(double *)f > k->pub.max)
+			return fail(c, c->line, "%s: %s is out of range [%.0f, %.0f]", key, v, k->pub.min,
+				    k->pub.max);
+		return 1;
 	case IL_PK_DIST:
 		return get_dist(c, key, v, f);
 	case IL_PK_TEXT:

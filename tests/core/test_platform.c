@@ -166,6 +166,11 @@ static void malformed(void **unused)
 	refused(HEAD "[cpu]\nbase_mhz = 1e-300\n", 4, "base_mhz: 1e-300 MHz is out of range");
 	refused(HEAD "[cpu]\nbase_mhz = 1e308\n", 4, "base_mhz: 1e308 MHz is out of range");
 	refused(HEAD "[cpu]\ntb_mhz = 0.0000001\n", 4, "tb_mhz: 0.0000001 MHz is out of range");
+	/* a number's bounds from the key table */
+	refused(HEAD "[noise]\nirq_rate = 2000000\n", 4,
+		"irq_rate: 2000000 is out of range [0, 1000000]");
+	refused(HEAD "[noise]\nhost_stall_rate = 1e308\n", 4,
+		"host_stall_rate: 1e308 is out of range [0, 100000]");
 	{
 		struct il_platform p;
 		struct il_err e;
