@@ -381,8 +381,9 @@ static int parse(int argc, char **argv, struct opts *o)
 			break;
 		}
 		case 'l': {
+			errno = 0;
 			long long v = strtoll(optarg, &e, 10);
-			if (*e || !*optarg || v < 0)
+			if (errno || *e || !*optarg || v < 0)
 				return cli_usage_error("trace", "--latency-req: '%s' is not ns >= 0", optarg);
 			o->latency_req_ns = v;
 			o->latency_given = true;

@@ -484,9 +484,10 @@ int info_diff(const char *a, const char *b, const struct il_cpulist *only, enum 
 		else if (!ba || !bb)
 			why = "no boot_id in both idlelab-meta.txt";
 		if (!why) {
+			errno = 0;
 			xa = strtoll(ta, &e1, 10);
 			xb = strtoll(tb, &e2, 10);
-			if (*e1 || *e2 || xa < 0 || xb < 0)
+			if (errno || e1 == ta || e2 == tb || *e1 || *e2 || xa < 0 || xb < 0)
 				why = "boottime_ns is not a number";
 			else if (xb < xa) {
 				r = cli_error("%s was saved before %s: give the earlier snapshot first",

@@ -218,7 +218,7 @@ SETTER(set_release); SETTER(set_option); SETTER(set_state_exit);
 SETTER(set_state_power); SETTER(set_state_name); SETTER(set_latency_us);
 SETTER(set_latency_ns); SETTER(set_flags); SETTER(set_entry);
 SETTER(set_cst_type); SETTER(set_cst_method); SETTER(set_turbo);
-SETTER(set_topology); SETTER(set_mhz); SETTER(set_hwp_mhz); SETTER(set_pstates);
+SETTER(set_topology); SETTER(set_mhz); SETTER(set_mhz_or_0); SETTER(set_hwp_mhz); SETTER(set_pstates);
 SETTER(set_cpufreq_scope); SETTER(set_cpufreq_driver); SETTER(set_cpufreq_governor);
 SETTER(set_pstate_mode); SETTER(set_turbo_on);
 
@@ -291,9 +291,10 @@ static const struct key keys[] = {
 	   "SGX present and enabled (intel_idle SKL-H fix-up)", sgx_enabled, NULL),
 	KP("cpu", "shared_processor", IL_PK_BOOL, 0, 0, "no", 0, "pseries: shared-processor LPAR",
 	   shared_processor, NULL),
-	KP("cpu", "base_mhz", IL_PK_NUMBER, 0, 0, NULL, 0, "nominal frequency, MHz", base_mhz, NULL),
-	KP("cpu", "tb_mhz", IL_PK_NUMBER, 0, 0, "512", 0, "POWER timebase frequency, MHz", tb_mhz,
-	   NULL),
+	KP("cpu", "base_mhz", IL_PK_NUMBER, 0, 100000, NULL, 0, "nominal frequency, MHz", base_mhz,
+	   set_mhz_or_0),
+	KP("cpu", "tb_mhz", IL_PK_NUMBER, 0, 100000, "512", 0, "POWER timebase frequency, MHz",
+	   tb_mhz, set_mhz_or_0),
 	KP("cpu", "xcede_latency_us", IL_PK_LIST, 0, 16, NULL, 0,
 	   "pseries extended CEDE records' wake-up latencies, us", xcede_latency_us, set_xcede_us),
 	KP("cpu", "xcede_latency_ticks", IL_PK_LIST, 0, 16, NULL, 0,
@@ -412,7 +413,7 @@ static const struct key keys[] = {
 	KS("transition_j", IL_PK_NUMBER, 0, 0, NULL, 0, "energy of one entry and exit, J",
 	   transition_j, NULL, 0),
 	/* [turbo] */
-	KP("turbo", "N", IL_PK_NUMBER, 0, 0, NULL, 0,
+	KP("turbo", "N", IL_PK_NUMBER, 0, 100000, NULL, 0,
 	   "N = MHz: the highest frequency with N active cores (N = 1..256)", turbo_mhz, set_turbo),
 	/* [cpufreq] */
 	KP("cpufreq", "efficient_mhz", IL_PK_NUMBER, 0, 100000, NULL, 0,
@@ -558,7 +559,12 @@ SETTER(set_typed)
 	case IL_PK_BOOL:
 		return get_bool(c, key, v, f);
 	case IL_PK_NUMBER:
-		return get_double(c, key, v, f, false);
+		if (!get_double(c, key, v, f, false))
+			return 0;
+		if (k->pub.max > k->pub.min && *(double *)f > k->pub.max)
+			return fail(c, c->line, "%s: %s is out of range [%.0f, %.0f]", key, v, k->pub.min,
+				    k->pub.max);
+		return 1;
 	case IL_PK_DIST:
 		return get_dist(c, key, v, f);
 	case IL_PK_TEXT:
@@ -942,13 +948,12 @@ SETTER(set_turbo)
 	struct il_platform *p = c->p;
 	int n = 0;
 
-	(void)k;
 	(void)f;
 	/* "<active cores> = <MHz>" */
 	if (il_parse_int(key, &n) || n < 1 || n > IL_PLAT_TURBO_MAX)
 		return fail(c, c->line, "[turbo] keys are active-core counts 1..%d, not '%s'",
 			    IL_PLAT_TURBO_MAX, key);
-	if (!get_double(c, key, v, &p->turbo_mhz[n - 1], false))
+	if (!set_mhz_or_0(c, k, &p->turbo_mhz[n - 1], key, v))
 		return 0;
 	c->turbo_given[n - 1] = true;
 	p->turbo_listed[n - 1] = true;
@@ -957,16 +962,30 @@ SETTER(set_turbo)
 	return 1;
 }
 
-/* A frequency in MHz within (0, max]. */
+/*
+ * A frequency in MHz within [1, max]: the cpufreq layer counts kHz in
+ * unsigned ints, and a burst's cycles over a frequency near 0 MHz are more
+ * ns than an s64 holds.
+ */
 SETTER(set_mhz)
 {
 	double *mhz = f;
 
 	if (!get_double(c, key, v, mhz, false))
 		return 0;
-	if (!(*mhz > 0) || *mhz > k->pub.max)
-		return fail(c, c->line, "%s: %s MHz is out of range (0, %.0f]", key, v, k->pub.max);
+	if (!(*mhz >= 1) || *mhz > k->pub.max)
+		return fail(c, c->line, "%s: %s MHz is out of range [1, %.0f]", key, v, k->pub.max);
 	return 1;
+}
+
+/* base_mhz, tb_mhz, [turbo] N: 0 (not given: the default) or a frequency as set_mhz. */
+SETTER(set_mhz_or_0)
+{
+	double *mhz = f;
+
+	if (!get_double(c, key, v, mhz, false))
+		return 0;
+	return *mhz == 0 ? 1 : set_mhz(c, k, f, key, v);
 }
 
 /* hwp_*_mhz: a frequency, and which of the four the file gave. */
@@ -999,8 +1018,8 @@ SETTER(set_pstates)
 			return fail(c, c->line, "%s: more than %d P-states", key, (int)k->pub.max);
 		if (!get_double(c, key, t, &mhz, false))
 			return 0;
-		if (!(mhz > 0) || mhz > 100000)
-			return fail(c, c->line, "%s: %s MHz is out of range (0, 100000]", key, t);
+		if (!(mhz >= 1) || mhz > 100000)
+			return fail(c, c->line, "%s: %s MHz is out of range [1, 100000]", key, t);
 		if (p->npstates && mhz >= p->pstate_mhz[p->npstates - 1])
 			return fail(c, c->line, "%s: %s MHz after %g MHz: the table must descend", key,
 				    t, p->pstate_mhz[p->npstates - 1]);

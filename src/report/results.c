@@ -503,6 +503,14 @@ static int value_elem(struct jr *j, int depth, size_t idx, int line, void *ctx)
 	}
 	if ((r = jr_number(j, &v)))
 		return r;
+	if (!isfinite(v)) {
+		/* 1e999: the writer puts null for what is not finite */
+		if (!mc->bad) {
+			mc->bad = idx + 1;
+			mc->bad_line = line;
+		}
+		return 0;
+	}
 	if ((size_t)m->n == mc->cap) {
 		size_t cap = mc->cap ? 2 * mc->cap : 8;
 		double *nv = cap <= (size_t)INT_MAX ? realloc(m->values, cap * sizeof(*nv)) : NULL;

@@ -835,6 +835,9 @@ static void warmup_end(struct il_sim *s, int64_t now)
 	s->wl->warmup(s->wl_cfg, s->wl_st, s);
 }
 
+/* A Poisson gap from here on is after the end of any run (at most 10^6 s). */
+#define GAP_NEVER_NS 1e18
+
 /*
  * The next device interrupt of cpu after t ([noise] irq_rate: a Poisson
  * stream per CPU, so the gaps are exponential), if the rate is not 0.
@@ -844,6 +847,8 @@ static void noise_irq_next(struct il_sim *s, int cpu, int64_t t)
 	if (s->p->irq_rate <= 0)
 		return;
 	double gap = -il_sim_log(1 - il_rng_uniform(&s->rng)) * 1e9 / s->p->irq_rate;
+	if (!(gap < GAP_NEVER_NS))
+		return; /* a rate near 0: after the end of any run */
 	ev_push(s, t + (int64_t)gap + 1, EV_NOISE_IRQ, cpu, -1, 0);
 }
 
@@ -856,6 +861,8 @@ static void host_stall_next(struct il_sim *s, int cpu, int64_t t)
 	if (s->p->host_stall_rate <= 0)
 		return;
 	double gap = -il_sim_log(1 - il_rng_uniform(&s->rng)) * 1e9 / s->p->host_stall_rate;
+	if (!(gap < GAP_NEVER_NS))
+		return; /* a rate near 0: after the end of any run */
 	ev_push(s, t + (int64_t)gap + 1, EV_HOST_STALL, cpu, -1, 0);
 }
 

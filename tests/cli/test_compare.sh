@@ -39,6 +39,11 @@ line=$(grep -n '"col": "samples"' "$TMP/a.json" | head -1 | cut -d: -f1)
 sed "${line}s/\"values\": \[[0-9]*/\"values\": [\"x\"/" "$TMP/a.json" >"$TMP/str.json"
 expect_exit 1 "$IDLELAB" compare "$TMP/str.json"
 expect_err "str.json:$line: configuration 1, metric wake-latency/samples: value 1 is not a number"
+# a number out of range of a double is not a value either (the writer puts null)
+sed "${line}s/\"values\": \[[0-9]*/\"values\": [1e999/" "$TMP/a.json" >"$TMP/inf.json"
+expect_exit 1 "$IDLELAB" compare "$TMP/inf.json" --output "$TMP/inf.out"
+expect_err "inf.json:$line: configuration 1, metric wake-latency/samples: value 1 is not a number"
+[ -e "$TMP/inf.out" ] && bad "partial output left behind" || ok
 expect_exit 1 "$IDLELAB" compare "$TMP/none.json"
 expect_err "none.json"
 expect_exit 2 "$IDLELAB" compare

@@ -95,6 +95,14 @@ expect_out "interval: not known (no boottime_ns in both idlelab-meta.txt): no ra
 grep -q "changed:" "$TMP/out" && bad "changes listed against a snapshot without metadata" || ok
 grep -Eq '^ +0 +1 +haltpoll idle +1000 +500000 +250 +10 +n/a +n/a +25\.00 +1\.00$' "$TMP/out" &&
 	ok || bad "rates without an interval: $(cat "$TMP/out")"
+# a boottime_ns past S64_MAX or empty is no number (not S64_MAX, not 0)
+for t in 99999999999999999999 ''; do
+	mk "$TMP/k" 4000000000 boot-1
+	sed -i "s/^boottime_ns: .*/boottime_ns: $t/" "$TMP/k/idlelab-meta.txt"
+	expect_exit 0 "$IDLELAB" info --diff "$TMP/a" "$TMP/k"
+	expect_out "interval: not known (boottime_ns is not a number): no rates or residency %"
+	rm -r "$TMP/k"
+done
 # bad metadata: its line
 mk "$TMP/g" 4000000000 boot-1
 printf 'no colon here\n' >>"$TMP/g/idlelab-meta.txt"

@@ -69,6 +69,10 @@ expect_out "agreement: 4 of 6 periods"
 expect_out "latency limit from the PM QoS lines at the window's start (no end lines)"
 expect_exit 0 "$I" trace check --governor haltpoll --states $S --latency-req 1000000 "$TMP/qos.trace"
 expect_out "agreement: 6 of 6 periods"
+# a limit past S64_MAX is refused, not taken as S64_MAX
+expect_exit 2 "$I" trace check --governor haltpoll --states $S --latency-req 99999999999999999999 \
+	"$TMP/qos.trace"
+expect_err "--latency-req: '99999999999999999999' is not ns >= 0"
 # a CPU's resume latency request: sysfs "n/a" is 0 us, "0" no constraint; the
 # smaller of it and the global limit counts (cpuidle_governor_latency_req())
 (echo "# idlelab-pmqos start cpu_dma_latency_us=2000000000"

@@ -161,6 +161,22 @@ static void malformed(void **unused)
 	refused(HEAD "[cst.1]\ntype=C1\nmethod=ffh\nlatency=1\n[cst.3]\ntype=C2\nmethod=ffh\nlatency=2\n",
 		7, "[cst.3] without [cst.2]");
 	refused(HEAD "[turbo]\nzero = 1\n", 4, "active-core counts");
+	/* frequencies: 0 is "not given", else 1..100000 MHz (a burst's ns must fit an s64) */
+	refused(HEAD "[turbo]\n1 = 1e-300\n", 4, "1: 1e-300 MHz is out of range [1, 100000]");
+	refused(HEAD "[cpu]\nbase_mhz = 1e-300\n", 4, "base_mhz: 1e-300 MHz is out of range");
+	refused(HEAD "[cpu]\nbase_mhz = 1e308\n", 4, "base_mhz: 1e308 MHz is out of range");
+	refused(HEAD "[cpu]\ntb_mhz = 0.0000001\n", 4, "tb_mhz: 0.0000001 MHz is out of range");
+	/* a number's bounds from the key table */
+	refused(HEAD "[noise]\nirq_rate = 2000000\n", 4,
+		"irq_rate: 2000000 is out of range [0, 1000000]");
+	refused(HEAD "[noise]\nhost_stall_rate = 1e308\n", 4,
+		"host_stall_rate: 1e308 is out of range [0, 100000]");
+	{
+		struct il_platform p;
+		struct il_err e;
+		const char *t = HEAD "[cpu]\nbase_mhz = 0\ntb_mhz = 0\n[turbo]\n1 = 0\n";
+		assert_int_equal(load(&p, t, &e), 0);
+	}
 	refused(HEAD "[power]\npackage_w = -3\n", 4, "negative value");
 	refused("[platform]\ndescription = no name\n", 0, "missing [platform] name");
 	refused("[platform\nname = t\n", 1, "syntax error");
@@ -432,7 +448,14 @@ static void cpufreq_section(void **unused)
 	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 2500\n", 9,
 		"efficient_mhz: 2500 MHz is above base_mhz (2400 MHz)");
 	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 0\n", 9,
-		"efficient_mhz: 0 MHz is out of range (0, 100000]");
+		"efficient_mhz: 0 MHz is out of range [1, 100000]");
+	/* below 1 MHz the kHz and the ns of a burst overflow */
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 1e-300\n", 9,
+		"efficient_mhz: 1e-300 MHz is out of range [1, 100000]");
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\npstate_step_mhz = 0.0001\n", 10,
+		"pstate_step_mhz: 0.0001 MHz is out of range [1, 100000]");
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\npstates = 2400 0.5\n", 10,
+		"pstates: 0.5 MHz is out of range [1, 100000]");
 	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = fast\n", 9,
 		"efficient_mhz: 'fast' is not a number");
 	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\nhwp_highest_mhz = 3000\n", 10,

@@ -1137,6 +1137,12 @@ static void noise(void **unused)
 		}
 	}
 	assert_true(n[0][0] != n[1][0] || n[0][1] != n[1][1]);
+
+	/* a rate near 0: the gap is more ns than an s64 holds, and no interrupt comes */
+	load(&x, PLAT_HEAD "[noise]\nirq_rate = 1e-300\n" POLL_STATE C1_STATE);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	assert_int_equal(x.r.cpu[0].usage[1].usage + x.r.cpu[1].usage[1].usage, 0);
 	if (x.r.cpu)
 		il_sim_result_free(&x.r);
 }
@@ -1288,6 +1294,12 @@ static void host_stalls(void **unused)
 	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
 	assert_int_equal(x.r.host_stalls, 0);
 	assert_true(metric(&x.r, "host stalls", "count") == -1);
+	/* a rate near 0: the gap is more ns than an s64 holds, and no stall comes */
+	load(&x, PLAT_HEAD "[noise]\nhost_stall_rate = 1e-300\nhost_stall = 10us\n" POLL_STATE
+	     C1_STATE);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	assert_int_equal(x.r.host_stalls, 0);
 	if (x.r.cpu)
 		il_sim_result_free(&x.r);
 }
