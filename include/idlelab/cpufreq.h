@@ -97,6 +97,36 @@ static inline unsigned long il_cf_map_util_freq(unsigned long util, unsigned lon
 	return (freq_khz + (freq_khz >> 2)) * util / max;
 }
 
+/* Where each release puts schedutil's 25 % headroom (il_cf_raw_khz()). */
+enum il_cf_headroom {
+	IL_CF_HEADROOM_FREQ = 0, /* up to 5.13: on the frequency, map_util_freq() above */
+	IL_CF_HEADROOM_UTIL,     /* 5.14 (8f1b971b4750): on util, map_util_perf() */
+	IL_CF_HEADROOM_CAPPED,   /* 6.8 (9c0b4bb7f630, e37617c8e53a): on util, capped at max */
+};
+
+/*
+ * get_next_freq()'s raw frequency (kHz) for util (0..max, after the I/O-wait
+ * boost) as the release computes it. ref_khz is cpuinfo.max_freq with
+ * frequency invariance, else policy->cur; from 6.8 a non-invariant
+ * reference is cur + cur/4 (get_capacity_ref_freq()) and the util's
+ * headroom is capped at max (sugov_effective_cpu_perf()), so without
+ * invariance the 25 % counts twice below the cap.
+ */
+static inline unsigned long il_cf_raw_khz(enum il_cf_headroom h, unsigned long util,
+					  unsigned long ref_khz, bool invariant, unsigned long max)
+{
+	if (h == IL_CF_HEADROOM_FREQ)
+		return il_cf_map_util_freq(util, ref_khz, max);
+	util += util >> 2;
+	if (h == IL_CF_HEADROOM_CAPPED) {
+		if (util > max)
+			util = max;
+		if (!invariant)
+			ref_khz += ref_khz >> 2;
+	}
+	return ref_khz * util / max;
+}
+
 /*
  * PELT, the utilisation signal of one scheduling entity or run queue, as
  * kernel/sched/pelt.c of v5.7 (3d77e6a8804a) computes it: accumulate_sum(),

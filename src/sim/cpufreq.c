@@ -34,7 +34,11 @@
  *   layer's rule per model and release (il_platform_freq_max(),
  *   src/platform/freqmax.c); +invariance= overrides (where the rule has
  *   none: the 4-core turbo bin, il_cf_freq_max_fallback()).
- * - schedutil (kernel/sched/cpufreq_schedutil.c, v5.7 .. v5.9 text,
+ * - schedutil (kernel/sched/cpufreq_schedutil.c, v5.7 .. v5.9 text, with
+ *   the later releases' changes that apply here: the hold's cached raw
+ *   frequency (5.10), where the 25 % headroom goes (5.14, 6.8:
+ *   il_cf_raw_khz()), the rate limit per release (6.9, 6.12); runnable
+ *   boosting (6.5) is not modelled,
  *   sugov_update_single(), get_next_freq(), sugov_iowait_boost(),
  *   sugov_iowait_apply(), sugov_cpu_is_busy()): a per-CPU policy (intel_pstate
  *   and acpi-cpufreq on these parts: hardware coordination), called from
@@ -390,11 +394,22 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 		f->rate_ns = prm->rate_limit_us * 1000;
 	else if (delay_us)
 		f->rate_ns = delay_us * 1000;
+	else if (lat_ns / 1000 && il_release_cmp(rel, "6.12") >= 0)
+		/* 37c6dccd6837 (v6.12): the latency and half as much again */
+		f->rate_ns = (lat_ns / 1000 + (lat_ns / 1000 >> 1)) * 1000;
+	else if (lat_ns / 1000 && il_release_cmp(rel, "6.9") >= 0)
+		/* e13aa799c2a6, a755d0e2d41b (v6.9): a latency above 2 ms as it is, else x 1000 capped at 2 ms */
+		f->rate_ns = (lat_ns / 1000 > 2000 ? lat_ns / 1000 :
+			      lat_ns / 1000 * 1000 < 2000 ? lat_ns / 1000 * 1000 : 2000) * 1000;
 	else if (lat_ns / 1000)
 		/* LATENCY_MULTIPLIER x the latency in µs, at most 10 ms */
 		f->rate_ns = (lat_ns / 1000 * 1000 < 10000 ? lat_ns / 1000 * 1000 : 10000) * 1000;
 	else
 		f->rate_ns = 1000 * 1000;
+	/* schedutil's text per release (docs/cpufreq.md "schedutil by release") */
+	f->su_restore_cached = il_release_cmp(rel, "5.10") >= 0;
+	f->su_headroom = il_release_cmp(rel, "6.8") >= 0  ? IL_CF_HEADROOM_CAPPED :
+			 il_release_cmp(rel, "5.14") >= 0 ? IL_CF_HEADROOM_UTIL : IL_CF_HEADROOM_FREQ;
 	f->transition_ns = prm->transition_us >= 0 ? prm->transition_us * 1000 : lat_ns;
 	f->window_ns = prm->hwp_window_us * 1000;
 	f->epp = prm->epp >= 0 ? prm->epp : f->prm.gov == IL_CF_GOV_PERFORMANCE ? 0 : 128;
@@ -474,7 +489,13 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 		s->cf.req[c->cpu] = first;
 		CF(c)->cur_khz = (unsigned int)(first * 1000 + 0.5);
 		CF(c)->next_khz = CF(c)->cur_khz;
-		CF(c)->need_freq_update = true;
+		/*
+		 * A run starts on a machine that has idled under the governor:
+		 * no limits change is pending (need_freq_update never sets in
+		 * a run: the policy's limits are fixed) and each CPU has idled
+		 * since its last update, so its first update is not "busy"
+		 */
+		CF(c)->idle_calls_saved = UINT64_MAX;
 		CF(c)->last_freq_update = INT64_MIN / 2;
 	}
 	for (int k = 0; k < s->ncores; k++) {
@@ -862,6 +883,14 @@ static unsigned long sugov_iowait_apply(struct il_sim *s, struct sim_cpu *c, int
 }
 
 /* sugov_update_single() */
+/* get_next_freq()'s raw frequency in kHz as the run's release computes it (il_cf_raw_khz()) */
+static unsigned int sugov_raw_khz(const struct sim_cf *f, const struct sim_cf_cpu *fc,
+				  unsigned long util)
+{
+	unsigned long ref = f->invariant ? f->cpuinfo_max_khz : fc->cur_khz;
+	return (unsigned int)il_cf_raw_khz(f->su_headroom, util, ref, f->invariant, CAP);
+}
+
 static void schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iowait, bool remote)
 {
 	struct sim_cf_cpu *fc = CF(c);
@@ -875,30 +904,35 @@ static void schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iow
 	 */
 	if (remote)
 		return;
-	if (!fc->need_freq_update && now - fc->last_freq_update < f->rate_ns)
+	if (now - fc->last_freq_update < f->rate_ns)
 		return;
 	if (s->params.trace)
 		fprintf(s->params.trace, "%lld cpu%d schedutil\n", (long long)now, c->cpu);
-	bool busy = !fc->need_freq_update && c->idle_calls == fc->idle_calls_saved;
+	unsigned int cached_in = fc->cached_raw_khz;
+	/*
+	 * sugov_cpu_is_busy() (sugov_hold_freq() from 6.12, the same rule).
+	 * need_freq_update, which each release treats its own way around the
+	 * hold, never sets in a run (the policy's limits are fixed).
+	 */
+	bool busy = c->idle_calls == fc->idle_calls_saved;
 	fc->idle_calls_saved = c->idle_calls;
 	unsigned long util = cpu_util(s, c);
 	util = sugov_iowait_apply(s, c, now, util);
 	/* get_next_freq() */
-	unsigned int freq = f->invariant ? f->cpuinfo_max_khz : fc->cur_khz;
-	unsigned int raw = (unsigned int)il_cf_map_util_freq(util, freq, CAP);
+	unsigned int raw = sugov_raw_khz(f, fc, util);
 	unsigned int next;
-	if (raw == fc->cached_raw_khz && !fc->need_freq_update) {
+	if (raw == fc->cached_raw_khz) {
 		next = fc->next_khz;
 	} else {
-		fc->need_freq_update = false;
 		fc->cached_raw_khz = raw;
 		next = resolve(f, raw);
 	}
+	/* the hold: the cached raw frequency reset up to 5.9, restored from 5.10 (0070ea296239) */
 	if (busy && next < fc->next_khz) {
 		next = fc->next_khz;
-		fc->cached_raw_khz = 0;
+		fc->cached_raw_khz = f->su_restore_cached ? cached_in : 0;
 	}
-	/* sugov_fast_switch() */
+	/* sugov_update_next_freq(), then the driver's fast switch */
 	if (fc->next_khz == next)
 		return;
 	fc->next_khz = next;

@@ -234,6 +234,9 @@ static void cpufreq_metrics(const struct il_sim *s, const struct il_sim_result *
 	il_metric_add(ms, "cpufreq", "transitions", "", IL_BETTER_NONE, false,
 		      (double)s->cf.transitions);
 	il_metric_add(ms, "cpufreq", "freq_max_mhz", "MHz", IL_BETTER_NONE, false, s->cf.freq_max_mhz);
+	if (s->cf.prm.gov == IL_CF_GOV_SCHEDUTIL)
+		il_metric_add(ms, "cpufreq", "rate_limit_us", "us", IL_BETTER_NONE, false,
+			      (double)s->cf.rate_ns / 1000);
 	il_metric_add(ms, "cpufreq", "invariant", "", IL_BETTER_NONE, false, s->cf.invariant);
 }
 

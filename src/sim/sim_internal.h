@@ -170,7 +170,6 @@ struct sim_cf_cpu {
 	unsigned int cur_khz;          /* policy->cur */
 	unsigned int next_khz, cached_raw_khz; /* sg_policy */
 	unsigned int iowait_boost;     /* schedutil: capacity units; intel_pstate: 8-bit fixed point */
-	bool need_freq_update;
 	bool iowait_pending;
 	double aperf_smp, mperf_smp;   /* at the last intel_pstate sample / HWP window */
 	double mperf0;                 /* MPERF at the warm-up's end */
@@ -291,6 +290,9 @@ struct il_sim {
 		bool pelt;                 /* PELT and util_est are tracked (schedutil reads them) */
 		bool votes;                /* requests differ between CPUs: C0 changes move a domain */
 		bool tick_hook;            /* the tick has governor work (PELT, intel_pstate's sample) */
+		/* schedutil's text by release (sim_cf_init(), docs/cpufreq.md) */
+		bool su_restore_cached;    /* 5.10: the hold restores cached_raw_freq (was reset) */
+		enum il_cf_headroom su_headroom; /* where the 1.25 goes: 5.14, 6.8 */
 		bool idle_wakelist;        /* ttwu_queue_cond(): an idle CPU activates its own
 					    * wake-ups, v6.0 on (f3dd3f674555) */
 		int *llc;                  /* ncpus: each CPU's last-level cache */

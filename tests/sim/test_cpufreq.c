@@ -118,6 +118,25 @@ static void schedutil_formulas(void **state)
 	assert_int_equal(il_cf_map_util_freq(820, 1000000, 1024), 1000976);
 	/* integer arithmetic: f >> 2 truncates (1001 kHz: 1251, not 1251.25) */
 	assert_int_equal(il_cf_map_util_freq(1024, 1001, 1024), 1251);
+
+	/* by release: up to 5.13 as above */
+	assert_int_equal(il_cf_raw_khz(IL_CF_HEADROOM_FREQ, 512, 3900000, true, 1024), 2437500);
+	/* 5.14: 3900000 x (512 + 128) / 1024, the same here */
+	assert_int_equal(il_cf_raw_khz(IL_CF_HEADROOM_UTIL, 512, 3900000, true, 1024), 2437500);
+	/* but the truncation moves: util 3 -> 1250000 x 3 / 1024 = 3662 against 1000000 x 3 / 1024 */
+	assert_int_equal(il_cf_raw_khz(IL_CF_HEADROOM_FREQ, 3, 1000000, false, 1024), 3662);
+	assert_int_equal(il_cf_raw_khz(IL_CF_HEADROOM_UTIL, 3, 1000000, false, 1024), 2929);
+	/* near full util: 1000 + 250 = 1250 over the capacity, 3900000 x 1250 / 1024 = 4760742 */
+	assert_int_equal(il_cf_raw_khz(IL_CF_HEADROOM_UTIL, 1000, 3900000, true, 1024), 4760742);
+	/* 6.8: capped at 1024, so cpuinfo.max_freq itself */
+	assert_int_equal(il_cf_raw_khz(IL_CF_HEADROOM_CAPPED, 1000, 3900000, true, 1024), 3900000);
+	/* 6.8 without invariance: (1000000 + 250000) x 640 / 1024 = 781250, not 625000 */
+	assert_int_equal(il_cf_raw_khz(IL_CF_HEADROOM_CAPPED, 512, 1000000, false, 1024), 781250);
+	assert_int_equal(il_cf_raw_khz(IL_CF_HEADROOM_UTIL, 512, 1000000, false, 1024), 625000);
+	/* and the tipping point falls from util 0.8 to 0.64: 655 + 163 = 818 stays under 1000 MHz
+	 * (1250000 x 818 / 1024 = 998535), 656 + 164 = 820 goes over (1000976) */
+	assert_int_equal(il_cf_raw_khz(IL_CF_HEADROOM_CAPPED, 655, 1000000, false, 1024), 998535);
+	assert_int_equal(il_cf_raw_khz(IL_CF_HEADROOM_CAPPED, 656, 1000000, false, 1024), 1000976);
 }
 
 static void freq_max_rule(void **state)
@@ -176,6 +195,8 @@ static void spec_parse(void **state)
 }
 
 /* One run of workload wl on a built-in platform; returns metric row/col. */
+static const char *run_release; /* the run's kernel release (NULL: the platform's default) */
+
 static double run_metric_nohz(const char *plat, const char *wl_name, const char *cpufreq,
 			      const char *row, const char *col, int64_t dur_ns, bool nohz)
 {
@@ -185,6 +206,8 @@ static double run_metric_nohz(const char *plat, const char *wl_name, const char 
 	assert_non_null(p);
 	assert_int_equal(il_platform_load(p, plat, &e), 0);
 	assert_int_equal(il_machine_idle_build(p, NULL, &m, &e), 0);
+	if (run_release)
+		snprintf(m.release, sizeof(m.release), "%s", run_release);
 	struct il_gov *g = il_gov_new("menu", il_platform_ncpus(p), &e);
 	assert_non_null(g);
 	const struct il_workload *wl = il_workload_find(wl_name);
@@ -418,6 +441,30 @@ static void remote_wake_updates(void **state)
 	assert_int_equal(first, ran);
 }
 
+/*
+ * schedutil's rate limit, cpufreq_policy_transition_delay_us(): intel_cpufreq
+ * sets transition_delay_us 500 in every release; acpi-cpufreq sets none, so
+ * its 10 us _PSS latency (the layer's default) gives 10 us x 1000 capped at
+ * 10 ms up to 6.8, capped at 2 ms in 6.9 .. 6.11, 10 + 10/2 = 15 us from 6.12.
+ */
+static void rate_limit_by_release(void **state)
+{
+	(void)state;
+	const struct { const char *rel, *cf; double us; } t[] = {
+		{ "5.7", "acpi-cpufreq:schedutil", 10000 }, { "6.8", "acpi-cpufreq:schedutil", 10000 },
+		{ "6.9", "acpi-cpufreq:schedutil", 2000 }, { "6.11", "acpi-cpufreq:schedutil", 2000 },
+		{ "6.12", "acpi-cpufreq:schedutil", 15 }, { "7.1", "acpi-cpufreq:schedutil", 15 },
+		{ "5.7", "intel_cpufreq:schedutil", 500 }, { "7.1", "intel_cpufreq:schedutil", 500 },
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		run_release = t[i].rel;
+		double us = run_metric("intel-cascadelake-sp", "request-response", t[i].cf, "cpufreq",
+				       "rate_limit_us", 10000000);
+		assert_true(us == t[i].us);
+	}
+	run_release = NULL;
+}
+
 static void ondemand_load(void **state)
 {
 	(void)state;
@@ -477,6 +524,7 @@ int main(void)
 		cmocka_unit_test(busy_rule_reads_tick_stops),
 		cmocka_unit_test(ondemand_load),
 		cmocka_unit_test(remote_wake_updates),
+		cmocka_unit_test(rate_limit_by_release),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
