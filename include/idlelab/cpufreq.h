@@ -241,6 +241,44 @@ static inline bool il_pelt_update(struct il_pelt *sa, uint64_t now, bool load, b
 	return true;
 }
 
+/*
+ * The runnable signal of the same entity or queue (kernel/sched/pelt.c from
+ * v5.7, 9f68395333ad): runnable_sum accrues n x the period contribution
+ * while n tasks are runnable (a task: 1 while on a run queue; a queue: its
+ * h_nr_running), runnable_avg = runnable_sum / the divider. It shares
+ * last_update_time and period_contrib with util, so it is kept beside an
+ * il_pelt and stepped just before il_pelt_update() with the same now.
+ */
+struct il_pelt_r {
+	uint64_t runnable_sum;
+	unsigned long runnable_avg;
+};
+
+/* accumulate_sum() and ___update_load_avg() of the runnable part; sa not yet stepped to now. */
+static inline void il_pelt_runnable_step(const struct il_pelt *sa, struct il_pelt_r *r, uint64_t now,
+					 unsigned int n)
+{
+	if (now < sa->last_update_time)
+		return;
+	uint64_t delta = (now - sa->last_update_time) >> 10;
+	if (!delta)
+		return;
+	uint32_t contrib = (uint32_t)delta;
+	delta += sa->period_contrib;
+	uint64_t periods = delta / 1024;
+	if (periods) {
+		r->runnable_sum = il_pelt_decay_load(r->runnable_sum, periods);
+		delta %= 1024;
+		if (n)
+			contrib = il_pelt_segments(periods, 1024 - sa->period_contrib, (uint32_t)delta);
+	}
+	if (n)
+		r->runnable_sum += ((uint64_t)n * contrib) << 10;
+	if (periods)
+		r->runnable_avg = (unsigned long)(r->runnable_sum /
+						  (IL_PELT_LOAD_AVG_MAX - 1024 + (uint32_t)delta));
+}
+
 #ifdef __cplusplus
 }
 #endif

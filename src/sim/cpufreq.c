@@ -37,8 +37,8 @@
  * - schedutil (kernel/sched/cpufreq_schedutil.c, v5.7 .. v5.9 text, with
  *   the later releases' changes that apply here: the hold's cached raw
  *   frequency (5.10), where the 25 % headroom goes (5.14, 6.8:
- *   il_cf_raw_khz()), the rate limit per release (6.9, 6.12); runnable
- *   boosting (6.5) is not modelled,
+ *   il_cf_raw_khz()), the rate limit per release (6.9, 6.12), runnable
+ *   boosting (6.5: the run queue's runnable_avg, il_pelt_runnable_step()),
  *   sugov_update_single(), get_next_freq(), sugov_iowait_boost(),
  *   sugov_iowait_apply(), sugov_cpu_is_busy()): a per-CPU policy (intel_pstate
  *   and acpi-cpufreq on these parts: hardware coordination), called from
@@ -408,6 +408,13 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 		f->rate_ns = 1000 * 1000;
 	/* schedutil's text per release (docs/cpufreq.md "schedutil by release") */
 	f->su_restore_cached = il_release_cmp(rel, "5.10") >= 0;
+	f->runnable = f->prm.gov == IL_CF_GOV_SCHEDUTIL && il_release_cmp(rel, "6.5") >= 0;
+	if (f->runnable) {
+		f->rq_r = calloc((size_t)s->ncpus, sizeof(*f->rq_r));
+		f->rq_wl = calloc((size_t)s->ncpus, sizeof(*f->rq_wl));
+		if (!f->rq_r || !f->rq_wl)
+			return il_err_set(err, ENOMEM, "out of memory");
+	}
 	f->su_headroom = il_release_cmp(rel, "6.8") >= 0  ? IL_CF_HEADROOM_CAPPED :
 			 il_release_cmp(rel, "5.14") >= 0 ? IL_CF_HEADROOM_UTIL : IL_CF_HEADROOM_FREQ;
 	f->transition_ns = prm->transition_us >= 0 ? prm->transition_us * 1000 : lat_ns;
@@ -534,6 +541,12 @@ void sim_cf_free(struct il_sim *s)
 	free(s->cf.task);
 	free(s->cf.llc);
 	s->cf.llc = NULL;
+	free(s->cf.rq_r);
+	s->cf.rq_r = NULL;
+	free(s->cf.rq_wl);
+	s->cf.rq_wl = NULL;
+	free(s->cf.task_r);
+	s->cf.task_r = NULL;
 	s->cf.dom_mhz = NULL;
 	s->cf.cpu = NULL;
 	s->cf.task = NULL;
@@ -553,12 +566,31 @@ void sim_cf_task_added(struct il_sim *s, int task)
 			memcpy(n, f->task, (size_t)f->cap_task * sizeof(*n));
 		free(f->task);
 		memset(n + f->cap_task, 0, (size_t)(cap - f->cap_task) * sizeof(*n));
+		if (f->runnable) {
+			struct il_pelt_r *r = realloc(f->task_r, (size_t)cap * sizeof(*r));
+			if (!r)
+				abort();
+			memset(r + f->cap_task, 0, (size_t)(cap - f->cap_task) * sizeof(*r));
+			f->task_r = r;
+		}
 		f->task = n;
 		f->cap_task = cap;
 	}
 	memset(&f->task[task], 0, sizeof(f->task[task]));
+	if (f->runnable)
+		memset(&f->task_r[task], 0, sizeof(f->task_r[task]));
 	f->task[task].pelt_cpu = -1;
 	f->task[task].fresh = true;
+}
+
+/* The runnable half of a detach (migration, exit): task's runnable leaves o's queue. */
+static void detach_runnable(struct il_sim *s, const struct sim_cpu *o, int task)
+{
+	struct il_pelt_r *q = &s->cf.rq_r[o->cpu], *r = &s->cf.task_r[task];
+	unsigned long a = r->runnable_avg;
+	q->runnable_avg -= a < q->runnable_avg ? a : q->runnable_avg;
+	uint64_t sum = (uint64_t)a * il_pelt_divider(&CF(o)->rq_pelt);
+	q->runnable_sum -= sum < q->runnable_sum ? sum : q->runnable_sum;
 }
 
 void sim_cf_task_new(struct il_sim *s, int task)
@@ -575,8 +607,12 @@ void sim_cf_task_new(struct il_sim *s, int task)
 		CF(o)->rq_pelt.util_avg -= u < CF(o)->rq_pelt.util_avg ? u : CF(o)->rq_pelt.util_avg;
 		uint64_t us = (uint64_t)u * il_pelt_divider(&CF(o)->rq_pelt);
 		CF(o)->rq_pelt.util_sum -= us < CF(o)->rq_pelt.util_sum ? us : CF(o)->rq_pelt.util_sum;
+		if (s->cf.runnable)
+			detach_runnable(s, o, task);
 	}
 	memset(&t->pelt, 0, sizeof(t->pelt));
+	if (s->cf.runnable)
+		memset(&s->cf.task_r[task], 0, sizeof(s->cf.task_r[task]));
 	t->pelt_cpu = -1;
 	t->ue_ewma = t->ue_enqueued = t->ue_added = 0;
 	t->ue_fresh = false;
@@ -743,7 +779,7 @@ void sim_cf_periodic(struct il_sim *s, int64_t now)
 
 /* ------------------------------------------------------------ PELT */
 
-/* attach_entity_load_avg(): t's util joins c's run queue, aligned to its periods. */
+/* attach_entity_load_avg(): t's util (and runnable) joins c's run queue, aligned to its periods. */
 static void attach(struct il_sim *s, struct sim_cpu *c, struct sim_cf_task *t)
 {
 	uint32_t div = il_pelt_divider(&CF(c)->rq_pelt);
@@ -752,6 +788,12 @@ static void attach(struct il_sim *s, struct sim_cpu *c, struct sim_cf_task *t)
 	t->pelt.util_sum = (uint64_t)t->pelt.util_avg * div;
 	CF(c)->rq_pelt.util_avg += t->pelt.util_avg;
 	CF(c)->rq_pelt.util_sum += t->pelt.util_sum;
+	if (s->cf.runnable) {
+		struct il_pelt_r *r = &s->cf.task_r[t - s->cf.task], *q = &s->cf.rq_r[c->cpu];
+		r->runnable_sum = (uint64_t)r->runnable_avg * div;
+		q->runnable_avg += r->runnable_avg;
+		q->runnable_sum += r->runnable_sum;
+	}
 	t->pelt_cpu = c->cpu;
 }
 
@@ -761,6 +803,9 @@ static void attach(struct il_sim *s, struct sim_cpu *c, struct sim_cf_task *t)
 static unsigned long cpu_util(const struct il_sim *s, const struct sim_cpu *c)
 {
 	unsigned long u = CF(c)->rq_pelt.util_avg;
+	/* cpu_util_cfs_boost() from 6.5: the queue's runnable_avg counts too */
+	if (s->cf.runnable && s->cf.rq_r[c->cpu].runnable_avg > u)
+		u = s->cf.rq_r[c->cpu].runnable_avg;
 	if (s->cf.util_est && CF(c)->ue_enqueued > u)
 		u = CF(c)->ue_enqueued;
 	return u < CAP ? u : CAP;
@@ -1088,27 +1133,41 @@ void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iow
 	if (iowait)
 		update_util(s, c, now, true, remote);
 	sim_cf_rq_clock(s, c, now);
-	decayed = sim_cf_rq_pelt(s, c);
+	decayed = sim_cf_rq_pelt_adj(s, c, -1);
+	/*
+	 * Runnable mode (6.5 on, so 6.0 on): a wake-up onto an idle CPU goes
+	 * to its wakelist, and the CPU enqueues the task when it is up (the
+	 * IPI or the idle loop's flush, or a timer's interrupt): until its
+	 * pick it is not runnable there.
+	 */
+	if (s->cf.runnable && c->cur < 0 && c->rq_len == 1 && !t->wl_wait) {
+		t->wl_wait = true;
+		s->cf.rq_wl[c->cpu]++;
+	}
 	if (t->pelt_cpu < 0) {
-		/* post_init_entity_util_avg() of wake_up_new_task() */
+		/* post_init_entity_util_avg() of wake_up_new_task() (runnable_avg = util_avg) */
 		long cap = ((long)CAP - (long)CF(c)->rq_pelt.util_avg) / 2;
 		memset(&t->pelt, 0, sizeof(t->pelt));
 		if (cap > 0)
 			t->pelt.util_avg = (unsigned long)cap;
+		if (s->cf.runnable)
+			s->cf.task_r[task].runnable_avg = t->pelt.util_avg;
 		attach(s, c, t);
 		decayed = true;
 	} else if (t->pelt_cpu != c->cpu) {
 		/* migrate_task_rq_fair(): synced to the old queue's last update, removed */
 		struct sim_cpu *o = &s->cpus[t->pelt_cpu];
-		il_pelt_update(&t->pelt, CF(o)->rq_pelt.last_update_time, false, false);
+		sim_cf_task_pelt(s, task, CF(o)->rq_pelt.last_update_time, false, false);
 		unsigned long u = t->pelt.util_avg;
 		CF(o)->rq_pelt.util_avg -= u < CF(o)->rq_pelt.util_avg ? u : CF(o)->rq_pelt.util_avg;
 		uint64_t us = (uint64_t)u * il_pelt_divider(&CF(o)->rq_pelt);
 		CF(o)->rq_pelt.util_sum -= us < CF(o)->rq_pelt.util_sum ? us : CF(o)->rq_pelt.util_sum;
+		if (s->cf.runnable)
+			detach_runnable(s, o, task);
 		attach(s, c, t);
 		decayed = true;
 	} else {
-		if (il_pelt_update(&t->pelt, CF(c)->clock_pelt, false, false))
+		if (sim_cf_task_pelt(s, task, CF(c)->clock_pelt, false, false))
 			t->ue_fresh = true;
 	}
 	t->cf_queued = true;
@@ -1131,7 +1190,7 @@ void sim_cf_dequeue_slow(struct il_sim *s, struct sim_cpu *c, int task, int64_t 
 		return;
 	}
 	sim_cf_rq_clock(s, c, now);
-	if (il_pelt_update(&t->pelt, CF(c)->clock_pelt, true, true))
+	if (sim_cf_task_pelt(s, task, CF(c)->clock_pelt, true, true))
 		t->ue_fresh = true;
 	bool decayed = sim_cf_rq_pelt(s, c);
 	t->cf_queued = false;
@@ -1169,7 +1228,7 @@ void sim_cf_task_exit(struct il_sim *s, int task)
 	 */
 	struct sim_cpu *c = &s->cpus[t->pelt_cpu];
 	sim_cf_rq_clock(s, c, now);
-	il_pelt_update(&t->pelt, CF(c)->clock_pelt, true, c->cur == task);
+	sim_cf_task_pelt(s, task, CF(c)->clock_pelt, true, c->cur == task);
 	sim_cf_rq_pelt(s, c);
 	if (s->cf.util_est) {
 		CF(c)->ue_enqueued -= t->ue_added < CF(c)->ue_enqueued ? t->ue_added : CF(c)->ue_enqueued;
@@ -1206,8 +1265,13 @@ void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	/* task_tick_fair() -> update_load_avg() of the running task and its queue */
 	sim_cf_rq_clock(s, c, now);
 	struct sim_cf_task *t = &s->cf.task[c->cur];
-	bool task_decayed;
-	bool decayed = sim_cf_pelt_pair(&t->pelt, &fc->rq_pelt, fc->clock_pelt, &task_decayed);
+	bool task_decayed, decayed;
+	if (f->runnable) {
+		task_decayed = sim_cf_task_pelt(s, c->cur, fc->clock_pelt, true, true);
+		decayed = sim_cf_rq_pelt(s, c);
+	} else {
+		decayed = sim_cf_pelt_pair(&t->pelt, &fc->rq_pelt, fc->clock_pelt, &task_decayed);
+	}
 	if (task_decayed)
 		t->ue_fresh = true;
 	if (decayed)

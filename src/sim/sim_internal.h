@@ -139,6 +139,7 @@ struct sim_cf_task {
 	bool ue_fresh;       /* util_avg changed since the last dequeue */
 	bool dead;           /* its process exited: the next dequeue only updates the queue */
 	bool fresh;          /* a new process not yet enqueued (wake_up_new_task() comes next) */
+	bool wl_wait;        /* runnable mode: woken onto an idle CPU, activated at its pick */
 	unsigned long ue_ewma, ue_enqueued, ue_added;
 } __attribute__((aligned(64))); /* one line each (the array is line aligned) */
 
@@ -321,6 +322,11 @@ struct il_sim {
 		double *req;               /* ncpus: each CPU's request in effect, MHz (a core's threads
 					    * are adjacent: dom_eval() reads them in one line) */
 		struct sim_cf_task *task;  /* cap_task */
+		/* runnable boosting (v6.5, 7d0583cf9ec7): util = max(util_avg, runnable_avg, util_est) */
+		bool runnable;
+		struct il_pelt_r *rq_r;    /* ncpus, with runnable */
+		struct il_pelt_r *task_r;  /* cap_task, with runnable */
+		int *rq_wl;                /* ncpus: queued tasks not yet activated (wl_wait) */
 		int cap_task;
 		uint64_t transitions;
 	} cf;
@@ -372,12 +378,37 @@ static inline void sim_cf_rq_clock(struct il_sim *s, struct sim_cpu *c, int64_t 
 	fc->clock_pelt += ((uint64_t)delta * fc->freq_scale) >> 10;
 }
 
-/* update_cfs_rq_load_avg() of c's run queue to its PELT clock: true when util_avg decayed. */
-static inline bool sim_cf_rq_pelt(struct il_sim *s, struct sim_cpu *c)
+/*
+ * update_cfs_rq_load_avg() of c's run queue to its PELT clock: true when
+ * util_avg decayed. adj: the tasks runnable since the last update are
+ * rq_len + (cur >= 0) + adj (-1 at an enqueue, whose task is queued
+ * already; +1 at a pick, whose task has left the queue).
+ */
+static inline bool sim_cf_rq_pelt_adj(struct il_sim *s, struct sim_cpu *c, int adj)
 {
 	struct sim_cf_cpu *fc = &s->cf.cpu[c->cpu];
+	if (__builtin_expect(s->cf.runnable, 0)) {
+		int n = c->rq_len + (c->cur >= 0) + adj - s->cf.rq_wl[c->cpu];
+		il_pelt_runnable_step(&fc->rq_pelt, &s->cf.rq_r[c->cpu], fc->clock_pelt,
+				      n > 0 ? (unsigned int)n : 0);
+	}
 	return il_pelt_update(&fc->rq_pelt, fc->clock_pelt, c->cur >= 0 || c->rq_len > 0,
 			      c->cur >= 0);
+}
+
+static inline bool sim_cf_rq_pelt(struct il_sim *s, struct sim_cpu *c)
+{
+	return sim_cf_rq_pelt_adj(s, c, 0);
+}
+
+/* __update_load_avg_se() of a task: on its queue (load) and running; runnable = on the queue. */
+static inline bool sim_cf_task_pelt(struct il_sim *s, int task, uint64_t now, bool load,
+				    bool running)
+{
+	struct sim_cf_task *t = &s->cf.task[task];
+	if (__builtin_expect(s->cf.runnable, 0))
+		il_pelt_runnable_step(&t->pelt, &s->cf.task_r[task], now, load);
+	return il_pelt_update(&t->pelt, now, load, running);
 }
 
 void sim_cf_schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now);
@@ -396,9 +427,15 @@ static inline void sim_cf_pick(struct il_sim *s, struct sim_cpu *c, int task, in
 	if (!s->cf.pelt)
 		return;
 	sim_cf_rq_clock(s, c, now);
-	bool decayed = sim_cf_rq_pelt(s, c);
-	if (il_pelt_update(&t->pelt, s->cf.cpu[c->cpu].clock_pelt, true, false))
+	bool decayed = sim_cf_rq_pelt_adj(s, c, 1);
+	/* a task woken onto the idle CPU joins its queue only now (its wakelist, as it woke) */
+	bool wl = t->wl_wait;
+	if (sim_cf_task_pelt(s, task, s->cf.cpu[c->cpu].clock_pelt, !wl, false))
 		t->ue_fresh = true;
+	if (wl) {
+		t->wl_wait = false;
+		s->cf.rq_wl[c->cpu]--;
+	}
 	if (decayed)
 		sim_cf_schedutil(s, c, now);
 }
@@ -494,7 +531,7 @@ static inline void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task,
 	struct sim_cf_task *t = &s->cf.task[task];
 	struct sim_cf_cpu *fc = &s->cf.cpu[c->cpu];
 
-	if (!s->cf.pelt || iowait || t->pelt_cpu != c->cpu) {
+	if (!s->cf.pelt || iowait || t->pelt_cpu != c->cpu || s->cf.runnable) {
 		sim_cf_enqueue_slow(s, c, task, iowait, now, remote);
 		return;
 	}
@@ -526,7 +563,7 @@ static inline void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task,
 	struct sim_cf_task *t = &s->cf.task[task];
 	struct sim_cf_cpu *fc = &s->cf.cpu[c->cpu];
 
-	if (!s->cf.pelt || t->dead || c->cur < 0) {
+	if (!s->cf.pelt || t->dead || c->cur < 0 || s->cf.runnable) {
 		sim_cf_dequeue_slow(s, c, task, now);
 		return;
 	}

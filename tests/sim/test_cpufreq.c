@@ -87,6 +87,36 @@ static void pelt_half_life(void **state)
 }
 
 /* il_pelt_div(): the reciprocal gives the division's quotient on either side of each multiple */
+/*
+ * The runnable signal (6.5's boost reads it): n runnable tasks accrue n
+ * times what one running task accrues in util_sum over the same step, so
+ * from zero, one step of 3.5 periods gives runnable_sum = 2 x util_sum for
+ * n = 2 exactly, and runnable_avg = that over the same divider. A step
+ * within a period (no boundary) adds n x delta << 10 and leaves the avg.
+ */
+static void pelt_runnable(void **state)
+{
+	(void)state;
+	struct il_pelt sa = { 0 };
+	struct il_pelt_r r = { 0 };
+	uint64_t now = 3 * PERIOD_NS + PERIOD_NS / 2;
+	il_pelt_runnable_step(&sa, &r, now, 2);
+	assert_true(il_pelt_update(&sa, now, true, true));
+	assert_int_equal(r.runnable_sum, 2 * sa.util_sum);
+	assert_int_equal(r.runnable_avg, 2 * sa.util_sum / il_pelt_divider(&sa));
+	/* 100 x 1024 ns more, inside the same period: + 2 x 100 << 10, avg unchanged */
+	uint64_t before = r.runnable_sum;
+	unsigned long avg = r.runnable_avg;
+	il_pelt_runnable_step(&sa, &r, now + 100 * 1024, 2);
+	assert_int_equal(r.runnable_sum, before + ((2ull * 100) << 10));
+	assert_int_equal(r.runnable_avg, avg);
+	/* nothing runnable: it only decays */
+	struct il_pelt sb = sa;
+	struct il_pelt_r q = r;
+	il_pelt_runnable_step(&sb, &q, now + 2 * PERIOD_NS, 0);
+	assert_true(q.runnable_sum < r.runnable_sum);
+}
+
 static void pelt_div_exact(void **state)
 {
 	(void)state;
@@ -516,6 +546,7 @@ int main(void)
 		cmocka_unit_test(pelt_one_period),
 		cmocka_unit_test(pelt_half_life),
 		cmocka_unit_test(pelt_div_exact),
+		cmocka_unit_test(pelt_runnable),
 		cmocka_unit_test(schedutil_formulas),
 		cmocka_unit_test(freq_max_rule),
 		cmocka_unit_test(spec_parse),
