@@ -583,6 +583,40 @@ void sim_cf_task_added(struct il_sim *s, int task)
 	f->task[task].fresh = true;
 }
 
+/* The run queue's runnable step; adj as sim_cf_rq_pelt_adj()'s, tasks not yet activated left out. */
+void sim_cf_runnable_rq(struct il_sim *s, struct sim_cpu *c, int adj)
+{
+	int n = c->rq_len + (c->cur >= 0) + adj - s->cf.rq_wl[c->cpu];
+	il_pelt_runnable_step(&CF(c)->rq_pelt, &s->cf.rq_r[c->cpu], CF(c)->clock_pelt,
+			      n > 0 ? (unsigned int)n : 0);
+}
+
+/* A task's runnable step: runnable while on a run queue (load). */
+void sim_cf_runnable_task(struct il_sim *s, int task, uint64_t now, bool load)
+{
+	il_pelt_runnable_step(&s->cf.task[task].pelt, &s->cf.task_r[task], now, load);
+}
+
+/*
+ * sim_cf_pick() in runnable mode: a task woken onto the idle CPU joins its
+ * queue only now (its wakelist, as it woke), so it was not runnable before.
+ */
+void sim_cf_pick_runnable(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
+{
+	struct sim_cf_task *t = &s->cf.task[task];
+	sim_cf_rq_clock(s, c, now);
+	bool decayed = sim_cf_rq_pelt_adj(s, c, 1);
+	bool wl = t->wl_wait;
+	if (sim_cf_task_pelt(s, task, CF(c)->clock_pelt, !wl, false))
+		t->ue_fresh = true;
+	if (wl) {
+		t->wl_wait = false;
+		s->cf.rq_wl[c->cpu]--;
+	}
+	if (decayed)
+		sim_cf_schedutil(s, c, now);
+}
+
 /* The runnable half of a detach (migration, exit): task's runnable leaves o's queue. */
 static void detach_runnable(struct il_sim *s, const struct sim_cpu *o, int task)
 {

@@ -384,14 +384,16 @@ static inline void sim_cf_rq_clock(struct il_sim *s, struct sim_cpu *c, int64_t 
  * rq_len + (cur >= 0) + adj (-1 at an enqueue, whose task is queued
  * already; +1 at a pick, whose task has left the queue).
  */
+/* the runnable steps (runnable boosting, 6.5 on), out of line: the engine's hot paths stay small */
+void sim_cf_runnable_rq(struct il_sim *s, struct sim_cpu *c, int adj);
+void sim_cf_runnable_task(struct il_sim *s, int task, uint64_t now, bool load);
+void sim_cf_pick_runnable(struct il_sim *s, struct sim_cpu *c, int task, int64_t now);
+
 static inline bool sim_cf_rq_pelt_adj(struct il_sim *s, struct sim_cpu *c, int adj)
 {
 	struct sim_cf_cpu *fc = &s->cf.cpu[c->cpu];
-	if (__builtin_expect(s->cf.runnable, 0)) {
-		int n = c->rq_len + (c->cur >= 0) + adj - s->cf.rq_wl[c->cpu];
-		il_pelt_runnable_step(&fc->rq_pelt, &s->cf.rq_r[c->cpu], fc->clock_pelt,
-				      n > 0 ? (unsigned int)n : 0);
-	}
+	if (__builtin_expect(s->cf.runnable, 0))
+		sim_cf_runnable_rq(s, c, adj);
 	return il_pelt_update(&fc->rq_pelt, fc->clock_pelt, c->cur >= 0 || c->rq_len > 0,
 			      c->cur >= 0);
 }
@@ -407,7 +409,7 @@ static inline bool sim_cf_task_pelt(struct il_sim *s, int task, uint64_t now, bo
 {
 	struct sim_cf_task *t = &s->cf.task[task];
 	if (__builtin_expect(s->cf.runnable, 0))
-		il_pelt_runnable_step(&t->pelt, &s->cf.task_r[task], now, load);
+		sim_cf_runnable_task(s, task, now, load);
 	return il_pelt_update(&t->pelt, now, load, running);
 }
 
@@ -426,16 +428,14 @@ static inline void sim_cf_pick(struct il_sim *s, struct sim_cpu *c, int task, in
 
 	if (!s->cf.pelt)
 		return;
-	sim_cf_rq_clock(s, c, now);
-	bool decayed = sim_cf_rq_pelt_adj(s, c, 1);
-	/* a task woken onto the idle CPU joins its queue only now (its wakelist, as it woke) */
-	bool wl = t->wl_wait;
-	if (sim_cf_task_pelt(s, task, s->cf.cpu[c->cpu].clock_pelt, !wl, false))
-		t->ue_fresh = true;
-	if (wl) {
-		t->wl_wait = false;
-		s->cf.rq_wl[c->cpu]--;
+	if (__builtin_expect(s->cf.runnable, 0)) {
+		sim_cf_pick_runnable(s, c, task, now);
+		return;
 	}
+	sim_cf_rq_clock(s, c, now);
+	bool decayed = sim_cf_rq_pelt(s, c);
+	if (il_pelt_update(&t->pelt, s->cf.cpu[c->cpu].clock_pelt, true, false))
+		t->ue_fresh = true;
 	if (decayed)
 		sim_cf_schedutil(s, c, now);
 }
