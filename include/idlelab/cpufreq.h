@@ -279,6 +279,48 @@ static inline void il_pelt_runnable_step(const struct il_pelt *sa, struct il_pel
 						  (IL_PELT_LOAD_AVG_MAX - 1024 + (uint32_t)delta));
 }
 
+/*
+ * il_pelt_update() and il_pelt_runnable_step() in one step, sharing the
+ * time and the period segments: the same results as the two in turn.
+ */
+static inline bool il_pelt_update_r(struct il_pelt *sa, struct il_pelt_r *r, uint64_t now,
+				    bool load, bool running, unsigned int n)
+{
+	if (now < sa->last_update_time) {
+		sa->last_update_time = now;
+		return false;
+	}
+	uint64_t delta = (now - sa->last_update_time) >> 10;
+	if (!delta)
+		return false;
+	sa->last_update_time += delta << 10;
+	if (!load) {
+		running = false;
+		n = 0;
+	}
+	uint32_t contrib = (uint32_t)delta;
+	delta += sa->period_contrib;
+	uint64_t periods = delta / 1024;
+	if (periods) {
+		sa->util_sum = il_pelt_decay_load(sa->util_sum, periods);
+		r->runnable_sum = il_pelt_decay_load(r->runnable_sum, periods);
+		delta %= 1024;
+		if (running || n)
+			contrib = il_pelt_segments(periods, 1024 - sa->period_contrib, (uint32_t)delta);
+	}
+	sa->period_contrib = (uint32_t)delta;
+	if (running)
+		sa->util_sum += (uint64_t)contrib << 10;
+	if (n)
+		r->runnable_sum += ((uint64_t)n * contrib) << 10;
+	if (!periods)
+		return false;
+	sa->util_avg = (unsigned long)il_pelt_div(sa->util_sum, sa->period_contrib);
+	r->runnable_avg = (unsigned long)(r->runnable_sum /
+					  (IL_PELT_LOAD_AVG_MAX - 1024 + sa->period_contrib));
+	return true;
+}
+
 #ifdef __cplusplus
 }
 #endif

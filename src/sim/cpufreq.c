@@ -583,18 +583,18 @@ void sim_cf_task_added(struct il_sim *s, int task)
 	f->task[task].fresh = true;
 }
 
-/* The run queue's runnable step; adj as sim_cf_rq_pelt_adj()'s, tasks not yet activated left out. */
-void sim_cf_runnable_rq(struct il_sim *s, struct sim_cpu *c, int adj)
+/* The run queue's PELT step with its runnable part; adj as sim_cf_rq_pelt_adj()'s, tasks not yet activated left out. */
+bool sim_cf_rq_pelt_r(struct il_sim *s, struct sim_cpu *c, int adj)
 {
 	int n = c->rq_len + (c->cur >= 0) + adj - s->cf.rq_wl[c->cpu];
-	il_pelt_runnable_step(&CF(c)->rq_pelt, &s->cf.rq_r[c->cpu], CF(c)->clock_pelt,
-			      n > 0 ? (unsigned int)n : 0);
+	return il_pelt_update_r(&CF(c)->rq_pelt, &s->cf.rq_r[c->cpu], CF(c)->clock_pelt,
+				c->cur >= 0 || c->rq_len > 0, c->cur >= 0, n > 0 ? (unsigned int)n : 0);
 }
 
-/* A task's runnable step: runnable while on a run queue (load). */
-void sim_cf_runnable_task(struct il_sim *s, int task, uint64_t now, bool load)
+/* A task's PELT step with its runnable part: runnable while on a run queue (load). */
+bool sim_cf_task_pelt_r(struct il_sim *s, int task, uint64_t now, bool load, bool running)
 {
-	il_pelt_runnable_step(&s->cf.task[task].pelt, &s->cf.task_r[task], now, load);
+	return il_pelt_update_r(&s->cf.task[task].pelt, &s->cf.task_r[task], now, load, running, load);
 }
 
 /*

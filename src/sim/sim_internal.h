@@ -385,15 +385,15 @@ static inline void sim_cf_rq_clock(struct il_sim *s, struct sim_cpu *c, int64_t 
  * already; +1 at a pick, whose task has left the queue).
  */
 /* the runnable steps (runnable boosting, 6.5 on), out of line: the engine's hot paths stay small */
-void sim_cf_runnable_rq(struct il_sim *s, struct sim_cpu *c, int adj);
-void sim_cf_runnable_task(struct il_sim *s, int task, uint64_t now, bool load);
+bool sim_cf_rq_pelt_r(struct il_sim *s, struct sim_cpu *c, int adj);
+bool sim_cf_task_pelt_r(struct il_sim *s, int task, uint64_t now, bool load, bool running);
 void sim_cf_pick_runnable(struct il_sim *s, struct sim_cpu *c, int task, int64_t now);
 
 static inline bool sim_cf_rq_pelt_adj(struct il_sim *s, struct sim_cpu *c, int adj)
 {
 	struct sim_cf_cpu *fc = &s->cf.cpu[c->cpu];
 	if (__builtin_expect(s->cf.runnable, 0))
-		sim_cf_runnable_rq(s, c, adj);
+		return sim_cf_rq_pelt_r(s, c, adj);
 	return il_pelt_update(&fc->rq_pelt, fc->clock_pelt, c->cur >= 0 || c->rq_len > 0,
 			      c->cur >= 0);
 }
@@ -409,7 +409,7 @@ static inline bool sim_cf_task_pelt(struct il_sim *s, int task, uint64_t now, bo
 {
 	struct sim_cf_task *t = &s->cf.task[task];
 	if (__builtin_expect(s->cf.runnable, 0))
-		sim_cf_runnable_task(s, task, now, load);
+		return sim_cf_task_pelt_r(s, task, now, load, running);
 	return il_pelt_update(&t->pelt, now, load, running);
 }
 
