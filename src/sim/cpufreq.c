@@ -409,6 +409,7 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	/* schedutil's text per release (docs/cpufreq.md "schedutil by release") */
 	f->su_restore_cached = il_release_cmp(rel, "5.10") >= 0;
 	f->runnable = f->prm.gov == IL_CF_GOV_SCHEDUTIL && il_release_cmp(rel, "6.5") >= 0;
+	f->sum_clamp = il_release_cmp(rel, "5.17") >= 0;
 	if (f->runnable) {
 		f->rq_r = calloc((size_t)s->ncpus, sizeof(*f->rq_r));
 		f->rq_wl = calloc((size_t)s->ncpus, sizeof(*f->rq_wl));
@@ -617,14 +618,35 @@ void sim_cf_pick_runnable(struct il_sim *s, struct sim_cpu *c, int task, int64_t
 		sim_cf_schedutil(s, c, now);
 }
 
-/* The runnable half of a detach (migration, exit): task's runnable leaves o's queue. */
-static void detach_runnable(struct il_sim *s, const struct sim_cpu *o, int task)
+/* LOAD_AVG_MAX - 1024: the smallest divider (PELT_MIN_DIVIDER) */
+#define PELT_MIN_DIVIDER (IL_PELT_LOAD_AVG_MAX - 1024)
+
+/*
+ * A task's util (and runnable) leaves o's queue (remove_entity_load_avg(),
+ * applied as update_cfs_rq_load_avg() applies it at the queue's next
+ * update: its divider has not moved since, the queue being idle or
+ * stepped at the same points). From 5.17 (98b0d890220d, 7ceb77103001)
+ * each sum is kept at least its average times PELT_MIN_DIVIDER.
+ */
+static void remove_util(struct il_sim *s, struct sim_cpu *o, int task)
 {
-	struct il_pelt_r *q = &s->cf.rq_r[o->cpu], *r = &s->cf.task_r[task];
-	unsigned long a = r->runnable_avg;
-	q->runnable_avg -= a < q->runnable_avg ? a : q->runnable_avg;
-	uint64_t sum = (uint64_t)a * il_pelt_divider(&CF(o)->rq_pelt);
-	q->runnable_sum -= sum < q->runnable_sum ? sum : q->runnable_sum;
+	struct il_pelt *q = &CF(o)->rq_pelt;
+	unsigned long u = s->cf.task[task].pelt.util_avg;
+	q->util_avg -= u < q->util_avg ? u : q->util_avg;
+	uint64_t us = (uint64_t)u * il_pelt_divider(q);
+	q->util_sum -= us < q->util_sum ? us : q->util_sum;
+	if (s->cf.sum_clamp && q->util_sum < (uint64_t)q->util_avg * PELT_MIN_DIVIDER)
+		q->util_sum = (uint64_t)q->util_avg * PELT_MIN_DIVIDER;
+	if (s->cf.runnable) {
+		struct il_pelt_r *qr = &s->cf.rq_r[o->cpu], *r = &s->cf.task_r[task];
+		unsigned long a = r->runnable_avg;
+		qr->runnable_avg -= a < qr->runnable_avg ? a : qr->runnable_avg;
+		uint64_t sum = (uint64_t)a * il_pelt_divider(q);
+		qr->runnable_sum -= sum < qr->runnable_sum ? sum : qr->runnable_sum;
+		if (qr->runnable_sum < (uint64_t)qr->runnable_avg * PELT_MIN_DIVIDER)
+			qr->runnable_sum = (uint64_t)qr->runnable_avg * PELT_MIN_DIVIDER;
+	}
+	CF(o)->removed = true;
 }
 
 void sim_cf_task_new(struct il_sim *s, int task)
@@ -636,13 +658,7 @@ void sim_cf_task_new(struct il_sim *s, int task)
 	}
 	if (t->pelt_cpu >= 0) {
 		/* the old process exited: its util leaves the run queue (detach) */
-		struct sim_cpu *o = &s->cpus[t->pelt_cpu];
-		unsigned long u = t->pelt.util_avg;
-		CF(o)->rq_pelt.util_avg -= u < CF(o)->rq_pelt.util_avg ? u : CF(o)->rq_pelt.util_avg;
-		uint64_t us = (uint64_t)u * il_pelt_divider(&CF(o)->rq_pelt);
-		CF(o)->rq_pelt.util_sum -= us < CF(o)->rq_pelt.util_sum ? us : CF(o)->rq_pelt.util_sum;
-		if (s->cf.runnable)
-			detach_runnable(s, o, task);
+		remove_util(s, &s->cpus[t->pelt_cpu], task);
 	}
 	memset(&t->pelt, 0, sizeof(t->pelt));
 	if (s->cf.runnable)
@@ -1192,12 +1208,7 @@ void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iow
 		/* migrate_task_rq_fair(): synced to the old queue's last update, removed */
 		struct sim_cpu *o = &s->cpus[t->pelt_cpu];
 		sim_cf_task_pelt(s, task, CF(o)->rq_pelt.last_update_time, false, false);
-		unsigned long u = t->pelt.util_avg;
-		CF(o)->rq_pelt.util_avg -= u < CF(o)->rq_pelt.util_avg ? u : CF(o)->rq_pelt.util_avg;
-		uint64_t us = (uint64_t)u * il_pelt_divider(&CF(o)->rq_pelt);
-		CF(o)->rq_pelt.util_sum -= us < CF(o)->rq_pelt.util_sum ? us : CF(o)->rq_pelt.util_sum;
-		if (s->cf.runnable)
-			detach_runnable(s, o, task);
+		remove_util(s, o, task);
 		attach(s, c, t);
 		decayed = true;
 	} else {
@@ -1304,7 +1315,9 @@ void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
 		task_decayed = sim_cf_task_pelt(s, c->cur, fc->clock_pelt, true, true);
 		decayed = sim_cf_rq_pelt(s, c);
 	} else {
-		decayed = sim_cf_pelt_pair(&t->pelt, &fc->rq_pelt, fc->clock_pelt, &task_decayed);
+		bool removed = sim_cf_rq_removed(fc);
+		decayed = sim_cf_pelt_pair(&t->pelt, &fc->rq_pelt, fc->clock_pelt, &task_decayed) ||
+			  removed;
 	}
 	if (task_decayed)
 		t->ue_fresh = true;

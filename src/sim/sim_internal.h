@@ -172,6 +172,7 @@ struct sim_cf_cpu {
 	unsigned int next_khz, cached_raw_khz; /* sg_policy */
 	unsigned int iowait_boost;     /* schedutil: capacity units; intel_pstate: 8-bit fixed point */
 	bool iowait_pending;
+	bool removed;                  /* util left the queue since its last update (cfs_rq->removed) */
 	double aperf_smp, mperf_smp;   /* at the last intel_pstate sample / HWP window */
 	double mperf0;                 /* MPERF at the warm-up's end */
 } __attribute__((aligned(64)));
@@ -324,6 +325,7 @@ struct il_sim {
 		struct sim_cf_task *task;  /* cap_task */
 		/* runnable boosting (v6.5, 7d0583cf9ec7): util = max(util_avg, runnable_avg, util_est) */
 		bool runnable;
+		bool sum_clamp;            /* 5.17: a removal keeps sum >= avg x PELT_MIN_DIVIDER */
 		struct il_pelt_r *rq_r;    /* ncpus, with runnable */
 		struct il_pelt_r *task_r;  /* cap_task, with runnable */
 		int *rq_wl;                /* ncpus: queued tasks not yet activated (wl_wait) */
@@ -389,13 +391,26 @@ bool sim_cf_rq_pelt_r(struct il_sim *s, struct sim_cpu *c, int adj);
 bool sim_cf_task_pelt_r(struct il_sim *s, int task, uint64_t now, bool load, bool running);
 void sim_cf_pick_runnable(struct il_sim *s, struct sim_cpu *c, int task, int64_t now);
 
+/*
+ * A removal (a task migrated away or exited: remove_entity_load_avg()) is
+ * applied at the queue's next update, which then counts as decayed
+ * (update_cfs_rq_load_avg()): the governor is called even within a period.
+ */
+static inline bool sim_cf_rq_removed(struct sim_cf_cpu *fc)
+{
+	bool r = fc->removed;
+	fc->removed = false;
+	return r;
+}
+
 static inline bool sim_cf_rq_pelt_adj(struct il_sim *s, struct sim_cpu *c, int adj)
 {
 	struct sim_cf_cpu *fc = &s->cf.cpu[c->cpu];
+	bool removed = sim_cf_rq_removed(fc);
 	if (__builtin_expect(s->cf.runnable, 0))
-		return sim_cf_rq_pelt_r(s, c, adj);
+		return sim_cf_rq_pelt_r(s, c, adj) || removed;
 	return il_pelt_update(&fc->rq_pelt, fc->clock_pelt, c->cur >= 0 || c->rq_len > 0,
-			      c->cur >= 0);
+			      c->cur >= 0) || removed;
 }
 
 static inline bool sim_cf_rq_pelt(struct il_sim *s, struct sim_cpu *c)
@@ -569,7 +584,9 @@ static inline void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task,
 	}
 	sim_cf_rq_clock(s, c, now);
 	bool task_decayed;
-	bool decayed = sim_cf_pelt_pair(&t->pelt, &fc->rq_pelt, fc->clock_pelt, &task_decayed);
+	bool removed = sim_cf_rq_removed(fc);
+	bool decayed = sim_cf_pelt_pair(&t->pelt, &fc->rq_pelt, fc->clock_pelt, &task_decayed) ||
+		       removed;
 	if (task_decayed)
 		t->ue_fresh = true;
 	t->cf_queued = false;

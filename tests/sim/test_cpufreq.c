@@ -495,6 +495,99 @@ static void rate_limit_by_release(void **state)
 	run_release = NULL;
 }
 
+/*
+ * A removal counts as a decay: B then C run on CPU 2 from the start (1 ms,
+ * then 1 us) and block; at 1.01 ms A (CPU 0) wakes B onto CPU 3 (its util
+ * leaves CPU 2's queue: removed) and wakes C on CPU 2 again (6.1: CPU 2 is
+ * idle, so it enqueues C itself). CPU 2's queue was last stepped at C's
+ * block, microseconds before, within the same PELT period, so only the
+ * pending removal makes that enqueue call schedutil
+ * (update_cfs_rq_load_avg() returns decayed for it). No rate limit
+ * (rate_limit_us=0) to hide it.
+ */
+struct rm_st { int a, b, c; bool done; };
+
+static int rm_setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *err)
+{
+	struct rm_st *st = stp;
+	(void)cfgp;
+	(void)err;
+	st->a = il_sim_task_add(s, 0, NULL);
+	st->b = il_sim_task_add(s, 2, NULL);
+	st->c = il_sim_task_add(s, 2, NULL);
+	st->done = false;
+	il_sim_task_wake(s, -1, st->a);
+	il_sim_task_wake(s, -1, st->b);
+	il_sim_task_wake(s, -1, st->c);
+	return 0;
+}
+
+static void rm_woke(const void *cfgp, void *stp, struct il_sim *s, int task, int64_t lat)
+{
+	const struct rm_st *st = stp;
+	(void)cfgp;
+	(void)lat;
+	il_sim_task_work(s, task, 0, task == st->a ? 1010000 : task == st->b ? 1000000 : 1000);
+}
+
+static void rm_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
+{
+	struct rm_st *st = stp;
+	(void)cfgp;
+	if (task == st->a && !st->done) {
+		st->done = true;
+		il_sim_task_wake_on(s, 0, st->b, 3);
+		il_sim_task_wake(s, 0, st->c);
+		il_sim_task_work(s, task, 0, 1000000);
+		return;
+	}
+	il_sim_task_block(s, task, -1);
+}
+
+static const struct il_workload rm_wl = {
+	.name = "removal", .summary = "", .config_size = 1, .state_size = sizeof(struct rm_st),
+	.setup = rm_setup, .task_ran = rm_ran, .task_woke = rm_woke,
+};
+
+static void removal_updates(void **state)
+{
+	(void)state;
+	struct il_platform *p = calloc(1, sizeof(*p));
+	struct il_machine_idle m;
+	struct il_err e;
+	assert_int_equal(il_platform_load(p, "intel-cascadelake-sp", &e), 0);
+	assert_int_equal(il_machine_idle_build(p, NULL, &m, &e), 0);
+	snprintf(m.release, sizeof(m.release), "6.1");
+	struct il_gov *g = il_gov_new("menu", il_platform_ncpus(p), &e);
+	char cfg = 0;
+	struct il_sim_params prm;
+	il_sim_params_default(&prm);
+	prm.duration_ns = 5000000;
+	char *buf = NULL;
+	size_t len = 0;
+	prm.trace = open_memstream(&buf, &len);
+	assert_int_equal(il_cpufreq_parse("intel_cpufreq:schedutil+rate_limit_us=0", &prm.cpufreq, &e), 0);
+	struct il_sim *s = il_sim_new(p, &m, g, &rm_wl, &cfg, &prm, &e);
+	assert_non_null(s);
+	assert_int_equal(il_sim_run(s, &e), 0);
+	fclose(prm.trace);
+	const char *w = strstr(buf, "cpu0 wakes task 2 on cpu2");
+	assert_non_null(w);
+	const char *ls = w;
+	while (ls > buf && ls[-1] != '\n')
+		ls--;
+	long long t = atoll(ls);
+	/* B's block on CPU 2, 10 us before: CPU 2's last queue step */
+	assert_true(t >= 1000000 && t < 1100000);
+	char upd[64];
+	snprintf(upd, sizeof(upd), "\n%lld cpu2 schedutil\n", t);
+	assert_non_null(strstr(buf, upd));
+	free(buf);
+	il_sim_free(s);
+	il_gov_free(g);
+	free(p);
+}
+
 static void ondemand_load(void **state)
 {
 	(void)state;
@@ -556,6 +649,7 @@ int main(void)
 		cmocka_unit_test(ondemand_load),
 		cmocka_unit_test(remote_wake_updates),
 		cmocka_unit_test(rate_limit_by_release),
+		cmocka_unit_test(removal_updates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
