@@ -247,41 +247,17 @@ static inline bool il_pelt_update(struct il_pelt *sa, uint64_t now, bool load, b
  * while n tasks are runnable (a task: 1 while on a run queue; a queue: its
  * h_nr_running), runnable_avg = runnable_sum / the divider. It shares
  * last_update_time and period_contrib with util, so it is kept beside an
- * il_pelt and stepped just before il_pelt_update() with the same now.
+ * il_pelt and stepped with it (il_pelt_update_r()).
  */
 struct il_pelt_r {
 	uint64_t runnable_sum;
 	unsigned long runnable_avg;
 };
 
-/* accumulate_sum() and ___update_load_avg() of the runnable part; sa not yet stepped to now. */
-static inline void il_pelt_runnable_step(const struct il_pelt *sa, struct il_pelt_r *r, uint64_t now,
-					 unsigned int n)
-{
-	if (now < sa->last_update_time)
-		return;
-	uint64_t delta = (now - sa->last_update_time) >> 10;
-	if (!delta)
-		return;
-	uint32_t contrib = (uint32_t)delta;
-	delta += sa->period_contrib;
-	uint64_t periods = delta / 1024;
-	if (periods) {
-		r->runnable_sum = il_pelt_decay_load(r->runnable_sum, periods);
-		delta %= 1024;
-		if (n)
-			contrib = il_pelt_segments(periods, 1024 - sa->period_contrib, (uint32_t)delta);
-	}
-	if (n)
-		r->runnable_sum += ((uint64_t)n * contrib) << 10;
-	if (periods)
-		r->runnable_avg = (unsigned long)(r->runnable_sum /
-						  (IL_PELT_LOAD_AVG_MAX - 1024 + (uint32_t)delta));
-}
-
 /*
- * il_pelt_update() and il_pelt_runnable_step() in one step, sharing the
- * time and the period segments: the same results as the two in turn.
+ * il_pelt_update() with the runnable part: n runnable (0 without load)
+ * accrue n x the contribution util accrues while running, sharing the time
+ * and the period segments.
  */
 static inline bool il_pelt_update_r(struct il_pelt *sa, struct il_pelt_r *r, uint64_t now,
 				    bool load, bool running, unsigned int n)

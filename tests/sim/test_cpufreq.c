@@ -100,21 +100,29 @@ static void pelt_runnable(void **state)
 	struct il_pelt sa = { 0 };
 	struct il_pelt_r r = { 0 };
 	uint64_t now = 3 * PERIOD_NS + PERIOD_NS / 2;
-	il_pelt_runnable_step(&sa, &r, now, 2);
-	assert_true(il_pelt_update(&sa, now, true, true));
+	assert_true(il_pelt_update_r(&sa, &r, now, true, true, 2));
 	assert_int_equal(r.runnable_sum, 2 * sa.util_sum);
 	assert_int_equal(r.runnable_avg, 2 * sa.util_sum / il_pelt_divider(&sa));
+	/* util alone, the same step: the same util_sum */
+	struct il_pelt su = { 0 };
+	assert_true(il_pelt_update(&su, now, true, true));
+	assert_int_equal(su.util_sum, sa.util_sum);
 	/* 100 x 1024 ns more, inside the same period: + 2 x 100 << 10, avg unchanged */
 	uint64_t before = r.runnable_sum;
 	unsigned long avg = r.runnable_avg;
-	il_pelt_runnable_step(&sa, &r, now + 100 * 1024, 2);
+	assert_false(il_pelt_update_r(&sa, &r, now + 100 * 1024, true, true, 2));
 	assert_int_equal(r.runnable_sum, before + ((2ull * 100) << 10));
 	assert_int_equal(r.runnable_avg, avg);
-	/* nothing runnable: it only decays */
+	/* queued but not running (n = 1): runnable grows, util only decays */
 	struct il_pelt sb = sa;
 	struct il_pelt_r q = r;
-	il_pelt_runnable_step(&sb, &q, now + 2 * PERIOD_NS, 0);
-	assert_true(q.runnable_sum < r.runnable_sum);
+	assert_true(il_pelt_update_r(&sb, &q, now + 100 * 1024 + 2 * PERIOD_NS, true, false, 1));
+	assert_true(sb.util_sum < sa.util_sum);
+	/* without load nothing accrues, whatever n says */
+	struct il_pelt sc = sa;
+	struct il_pelt_r qc = r;
+	assert_true(il_pelt_update_r(&sc, &qc, now + 100 * 1024 + 2 * PERIOD_NS, false, true, 3));
+	assert_true(qc.runnable_sum < r.runnable_sum);
 }
 
 static void pelt_div_exact(void **state)
@@ -329,6 +337,49 @@ static void busy_rule_reads_tick_stops(void **state)
 }
 
 /*
+ * Run wl on plat at release rel with cpufreq spec cf for dur_ns and return
+ * the step-by-step trace (free() it).
+ */
+static char *traced_run(const char *plat, const char *rel, const struct il_workload *wl,
+			const char *cf, int64_t dur_ns)
+{
+	struct il_platform *p = calloc(1, sizeof(*p));
+	struct il_machine_idle m;
+	struct il_err e;
+	assert_int_equal(il_platform_load(p, plat, &e), 0);
+	assert_int_equal(il_machine_idle_build(p, NULL, &m, &e), 0);
+	snprintf(m.release, sizeof(m.release), "%s", rel);
+	struct il_gov *g = il_gov_new("menu", il_platform_ncpus(p), &e);
+	char cfg = 0;
+	struct il_sim_params prm;
+	il_sim_params_default(&prm);
+	prm.duration_ns = dur_ns;
+	char *buf = NULL;
+	size_t len = 0;
+	prm.trace = open_memstream(&buf, &len);
+	assert_non_null(prm.trace);
+	assert_int_equal(il_cpufreq_parse(cf, &prm.cpufreq, &e), 0);
+	struct il_sim *s = il_sim_new(p, &m, g, wl, &cfg, &prm, &e);
+	assert_non_null(s);
+	assert_int_equal(il_sim_run(s, &e), 0);
+	fclose(prm.trace);
+	il_sim_free(s);
+	il_gov_free(g);
+	free(p);
+	return buf;
+}
+
+/* The instant of the trace line that contains what (it must be there). */
+static long long trace_time(const char *buf, const char *what)
+{
+	const char *w = strstr(buf, what);
+	assert_non_null(w);
+	while (w > buf && w[-1] != '\n')
+		w--;
+	return atoll(w);
+}
+
+/*
  * Who runs a wake-up's cpufreq_update_util(): A (CPU 0) wakes B at 100 ms,
  * B having run 1 ms at the start on CPU `to` and idled since. The enqueue
  * runs on the waker's CPU unless ttwu_queue() hands it to the wakee's
@@ -391,38 +442,13 @@ static const struct il_workload rw_wl = {
 static bool wake_updates_on(const char *plat, const char *rel, int to, long long *first_after,
 			    long long *ran_at)
 {
-	struct il_platform *p = calloc(1, sizeof(*p));
-	struct il_machine_idle m;
-	struct il_err e;
-	assert_int_equal(il_platform_load(p, plat, &e), 0);
-	assert_int_equal(il_machine_idle_build(p, NULL, &m, &e), 0);
-	snprintf(m.release, sizeof(m.release), "%s", rel);
-	struct il_gov *g = il_gov_new("menu", il_platform_ncpus(p), &e);
-	char cfg = 0;
-	struct il_sim_params prm;
-	il_sim_params_default(&prm);
-	prm.duration_ns = 150000000;
-	char *buf = NULL;
-	size_t len = 0;
-	prm.trace = open_memstream(&buf, &len);
-	assert_non_null(prm.trace);
-	assert_int_equal(il_cpufreq_parse("intel_cpufreq:schedutil", &prm.cpufreq, &e), 0);
 	rw_to = to;
-	struct il_sim *s = il_sim_new(p, &m, g, &rw_wl, &cfg, &prm, &e);
-	assert_non_null(s);
-	assert_int_equal(il_sim_run(s, &e), 0);
-	fclose(prm.trace);
+	char *buf = traced_run(plat, rel, &rw_wl, "intel_cpufreq:schedutil", 150000000);
 	/* the wake-up's line gives its instant; then look for CPU to's schedutil then */
 	char wake[64], upd[64];
-	const char *w = strstr(buf, "cpu0 wakes task 1 on cpu");
-	assert_non_null(w);
-	const char *ls = w;
-	while (ls > buf && ls[-1] != '\n')
-		ls--;
-	long long t = atoll(ls);
-	assert_true(t >= 100000000);
 	snprintf(wake, sizeof(wake), "cpu0 wakes task 1 on cpu%d", to);
-	assert_non_null(strstr(buf, wake));
+	long long t = trace_time(buf, wake);
+	assert_true(t >= 100000000);
 	snprintf(upd, sizeof(upd), "\n%lld cpu%d schedutil\n", t, to);
 	bool found = strstr(buf, upd) != NULL;
 	/* the first schedutil line of CPU to after the wake-up's, and B's run */
@@ -430,7 +456,7 @@ static bool wake_updates_on(const char *plat, const char *rel, int to, long long
 	char su[32], run[32];
 	snprintf(su, sizeof(su), " cpu%d schedutil\n", to);
 	snprintf(run, sizeof(run), " cpu%d runs task 1 ", to);
-	for (const char *l = w; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
+	for (const char *l = strstr(buf, wake); *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
 		const char *sp = strchr(l, ' ');
 		if (!sp)
 			break;
@@ -440,9 +466,6 @@ static bool wake_updates_on(const char *plat, const char *rel, int to, long long
 			*first_after = atoll(l);
 	}
 	free(buf);
-	il_sim_free(s);
-	il_gov_free(g);
-	free(p);
 	return found;
 }
 
@@ -552,40 +575,15 @@ static const struct il_workload rm_wl = {
 static void removal_updates(void **state)
 {
 	(void)state;
-	struct il_platform *p = calloc(1, sizeof(*p));
-	struct il_machine_idle m;
-	struct il_err e;
-	assert_int_equal(il_platform_load(p, "intel-cascadelake-sp", &e), 0);
-	assert_int_equal(il_machine_idle_build(p, NULL, &m, &e), 0);
-	snprintf(m.release, sizeof(m.release), "6.1");
-	struct il_gov *g = il_gov_new("menu", il_platform_ncpus(p), &e);
-	char cfg = 0;
-	struct il_sim_params prm;
-	il_sim_params_default(&prm);
-	prm.duration_ns = 5000000;
-	char *buf = NULL;
-	size_t len = 0;
-	prm.trace = open_memstream(&buf, &len);
-	assert_int_equal(il_cpufreq_parse("intel_cpufreq:schedutil+rate_limit_us=0", &prm.cpufreq, &e), 0);
-	struct il_sim *s = il_sim_new(p, &m, g, &rm_wl, &cfg, &prm, &e);
-	assert_non_null(s);
-	assert_int_equal(il_sim_run(s, &e), 0);
-	fclose(prm.trace);
-	const char *w = strstr(buf, "cpu0 wakes task 2 on cpu2");
-	assert_non_null(w);
-	const char *ls = w;
-	while (ls > buf && ls[-1] != '\n')
-		ls--;
-	long long t = atoll(ls);
-	/* B's block on CPU 2, 10 us before: CPU 2's last queue step */
+	char *buf = traced_run("intel-cascadelake-sp", "6.1", &rm_wl,
+			       "intel_cpufreq:schedutil+rate_limit_us=0", 5000000);
+	long long t = trace_time(buf, "cpu0 wakes task 2 on cpu2");
+	/* C's block on CPU 2, microseconds before: CPU 2's last queue step */
 	assert_true(t >= 1000000 && t < 1100000);
 	char upd[64];
 	snprintf(upd, sizeof(upd), "\n%lld cpu2 schedutil\n", t);
 	assert_non_null(strstr(buf, upd));
 	free(buf);
-	il_sim_free(s);
-	il_gov_free(g);
-	free(p);
 }
 
 static void ondemand_load(void **state)
