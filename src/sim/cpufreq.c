@@ -1001,8 +1001,6 @@ static void schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iow
 		return;
 	if (now - fc->last_freq_update < f->rate_ns)
 		return;
-	if (s->params.trace)
-		fprintf(s->params.trace, "%lld cpu%d schedutil\n", (long long)now, c->cpu);
 	unsigned int cached_in = fc->cached_raw_khz;
 	/*
 	 * sugov_cpu_is_busy() (sugov_hold_freq() from 6.12, the same rule).
@@ -1012,6 +1010,9 @@ static void schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iow
 	bool busy = c->idle_calls == fc->idle_calls_saved;
 	fc->idle_calls_saved = c->idle_calls;
 	unsigned long util = cpu_util(s, c);
+	if (s->params.trace)
+		fprintf(s->params.trace, "%lld cpu%d schedutil util %lu busy %d\n", (long long)now,
+			c->cpu, util, busy);
 	util = sugov_iowait_apply(s, c, now, util);
 	/* get_next_freq() */
 	unsigned int raw = sugov_raw_khz(f, fc, util);
@@ -1224,13 +1225,8 @@ void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iow
 void sim_cf_dequeue_slow(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
 {
 	struct sim_cf_task *t = &s->cf.task[task];
-	if (!s->cf.pelt || t->dead) {
-		/* an exited process left its queue at its exit (sim_cf_task_exit) */
+	if (!s->cf.pelt) {
 		t->dead = false;
-		if (s->cf.pelt) {
-			sim_cf_rq_clock(s, c, now);
-			sim_cf_rq_pelt(s, c);
-		}
 		update_util(s, c, now, false, false);
 		return;
 	}
@@ -1255,33 +1251,22 @@ void sim_cf_dequeue_slow(struct il_sim *s, struct sim_cpu *c, int task, int64_t 
 	}
 	if (decayed)
 		update_util(s, c, now, false, false);
+	if (t->dead) {
+		/*
+		 * The exited process's last dequeue (do_task_dead()'s schedule)
+		 * was an ordinary one; then task_dead_fair() ->
+		 * remove_entity_load_avg(): its util leaves the queue at the
+		 * queue's next update, and it starts afresh as a new process.
+		 */
+		t->dead = false;
+		sim_cf_task_new(s, task);
+	}
 }
 
+/* The running task's process exits: its last dequeue comes when it blocks (sim_cf_dequeue_slow()). */
 void sim_cf_task_exit(struct il_sim *s, int task)
 {
-	struct sim_cf_task *t = &s->cf.task[task];
-	int64_t now = s->now;
-
-	if (!s->cf.pelt || t->pelt_cpu < 0) {
-		t->dead = true;
-		return;
-	}
-	/*
-	 * task_dead_fair() -> remove_entity_load_avg(): the running task's
-	 * util, brought up to now, leaves its queue before its parent forks
-	 * the next process (which reaps it first).
-	 */
-	struct sim_cpu *c = &s->cpus[t->pelt_cpu];
-	sim_cf_rq_clock(s, c, now);
-	sim_cf_task_pelt(s, task, CF(c)->clock_pelt, true, c->cur == task);
-	sim_cf_rq_pelt(s, c);
-	if (s->cf.util_est) {
-		CF(c)->ue_enqueued -= t->ue_added < CF(c)->ue_enqueued ? t->ue_added : CF(c)->ue_enqueued;
-		t->ue_added = 0;
-	}
-	t->cf_queued = false;
-	sim_cf_task_new(s, task);
-	t->dead = true;
+	s->cf.task[task].dead = true;
 }
 
 void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)

@@ -449,12 +449,12 @@ static bool wake_updates_on(const char *plat, const char *rel, int to, long long
 	snprintf(wake, sizeof(wake), "cpu0 wakes task 1 on cpu%d", to);
 	long long t = trace_time(buf, wake);
 	assert_true(t >= 100000000);
-	snprintf(upd, sizeof(upd), "\n%lld cpu%d schedutil\n", t, to);
+	snprintf(upd, sizeof(upd), "\n%lld cpu%d schedutil ", t, to);
 	bool found = strstr(buf, upd) != NULL;
 	/* the first schedutil line of CPU to after the wake-up's, and B's run */
 	*first_after = *ran_at = -1;
 	char su[32], run[32];
-	snprintf(su, sizeof(su), " cpu%d schedutil\n", to);
+	snprintf(su, sizeof(su), " cpu%d schedutil ", to);
 	snprintf(run, sizeof(run), " cpu%d runs task 1 ", to);
 	for (const char *l = strstr(buf, wake); *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
 		const char *sp = strchr(l, ' ');
@@ -581,8 +581,64 @@ static void removal_updates(void **state)
 	/* C's block on CPU 2, microseconds before: CPU 2's last queue step */
 	assert_true(t >= 1000000 && t < 1100000);
 	char upd[64];
-	snprintf(upd, sizeof(upd), "\n%lld cpu2 schedutil\n", t);
+	snprintf(upd, sizeof(upd), "\n%lld cpu2 schedutil ", t);
 	assert_non_null(strstr(buf, upd));
+	free(buf);
+}
+
+/*
+ * An exiting process's last dequeue is an ordinary one: its util is still
+ * on the queue when schedutil reads it (task_dead_fair() removes it after
+ * the switch, at the queue's next update). X, new on idle CPU 2 (half the
+ * capacity, 512, from post_init_entity_util_avg()), runs 3 ms and exits:
+ * the schedutil at its block reads at least X's util, which has grown
+ * from 512 while running; X's next process on CPU 2 starts afresh.
+ */
+struct ex_st { int x, parent; };
+
+static int ex_setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *err)
+{
+	struct ex_st *st = stp;
+	(void)cfgp;
+	(void)err;
+	st->x = il_sim_task_add(s, 2, NULL);
+	il_sim_task_wake(s, -1, st->x);
+	return 0;
+}
+
+static void ex_woke(const void *cfgp, void *stp, struct il_sim *s, int task, int64_t lat)
+{
+	(void)cfgp;
+	(void)stp;
+	(void)lat;
+	il_sim_task_work(s, task, 0, 3000000);
+}
+
+static void ex_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
+{
+	(void)cfgp;
+	(void)stp;
+	il_sim_task_exit(s, task);
+	il_sim_task_block(s, task, -1);
+}
+
+static const struct il_workload ex_wl = {
+	.name = "exit", .summary = "", .config_size = 1, .state_size = sizeof(struct ex_st),
+	.setup = ex_setup, .task_ran = ex_ran, .task_woke = ex_woke,
+};
+
+static void exit_dequeue_reads_util(void **state)
+{
+	(void)state;
+	char *buf = traced_run("intel-cascadelake-sp", "5.7", &ex_wl,
+			       "intel_cpufreq:schedutil+rate_limit_us=0", 10000000);
+	/* the last schedutil line of CPU 2: at X's block (nothing runs there after it) */
+	const char *last = NULL;
+	for (const char *l = strstr(buf, " cpu2 schedutil util "); l; l = strstr(l + 1, " cpu2 schedutil util "))
+		last = l;
+	assert_non_null(last);
+	unsigned long util = strtoul(last + strlen(" cpu2 schedutil util "), NULL, 10);
+	assert_true(util >= 512);
 	free(buf);
 }
 
@@ -648,6 +704,7 @@ int main(void)
 		cmocka_unit_test(remote_wake_updates),
 		cmocka_unit_test(rate_limit_by_release),
 		cmocka_unit_test(removal_updates),
+		cmocka_unit_test(exit_dequeue_reads_util),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
