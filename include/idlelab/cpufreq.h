@@ -97,6 +97,30 @@ static inline unsigned long il_cf_map_util_freq(unsigned long util, unsigned lon
 	return (freq_khz + (freq_khz >> 2)) * util / max;
 }
 
+/*
+ * intel_pstate's get_target_pstate() without HWP (drivers/cpufreq/
+ * intel_pstate.c, v5.7) in its fixed point: busy_frac = (mperf << 8) / tsc
+ * (at least the I/O-wait boost, 8-bit fixed point), target = turbo + turbo/4
+ * times busy_frac >> 8, at least min; if the average P-state (base x
+ * aperf / mperf in 14-bit fixed point) is above it, half the excess is
+ * added; every step truncates. The caller clamps to the policy.
+ */
+static inline int64_t il_cf_pstate_target(int64_t turbo, int64_t min, int64_t base, uint64_t aperf,
+					  uint64_t mperf, uint64_t tsc, int64_t iowait_boost)
+{
+	int64_t busy_frac = (int64_t)((mperf << 8) / tsc);
+	if (busy_frac < iowait_boost)
+		busy_frac = iowait_boost;
+	int64_t target = turbo + (turbo >> 2);
+	target = (target * busy_frac) >> 8;
+	if (target < min)
+		target = min;
+	int64_t avg = (int64_t)(((uint64_t)base * ((aperf << 14) / mperf)) >> 14);
+	if (avg > target)
+		target += (avg - target) >> 1;
+	return target;
+}
+
 /* Where each release puts schedutil's 25 % headroom (il_cf_raw_khz()). */
 enum il_cf_headroom {
 	IL_CF_HEADROOM_FREQ = 0, /* up to 5.13: on the frequency, map_util_freq() above */

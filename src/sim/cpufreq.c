@@ -1061,30 +1061,25 @@ static void pstate_powersave(struct il_sim *s, struct sim_cpu *c, int64_t now, b
 	if (now - CF(c)->smp_t < PSTATE_SAMPLE_NS)
 		return;
 	sim_c0_flush(s, c, now);
-	double tsc = (double)(now - CF(c)->smp_t) * f->base_mhz * 1e-3;
-	double da = CF(c)->aperf - CF(c)->aperf_smp, dm = CF(c)->mperf - CF(c)->mperf_smp;
+	/*
+	 * intel_pstate_sample(): the counters' deltas as the MSRs and the TSC
+	 * give them, whole cycles; get_target_pstate() in its fixed point
+	 * (FRAC_BITS 8, EXT_FRAC_BITS 14), each step truncating as the kernel's
+	 */
+	uint64_t tsc = (uint64_t)((double)(now - CF(c)->smp_t) * f->base_mhz * 1e-3);
+	uint64_t aperf = (uint64_t)CF(c)->aperf - (uint64_t)CF(c)->aperf_smp;
+	uint64_t mperf = (uint64_t)CF(c)->mperf - (uint64_t)CF(c)->mperf_smp;
 	CF(c)->aperf_smp = CF(c)->aperf;
 	CF(c)->mperf_smp = CF(c)->mperf;
 	CF(c)->smp_t = now;
-	if (tsc <= 0 || dm <= 0)
+	if (!tsc || !mperf)
 		return;
-	double busy = dm / tsc;
-	if (busy < (double)CF(c)->iowait_boost / FP_ONE)
-		busy = (double)CF(c)->iowait_boost / FP_ONE;
-	double sc = f->step_mhz;                   /* pstate.scaling */
-	double turbo = f->top_mhz / sc;            /* turbo_pstate */
-	double target = (turbo + turbo / 4) * busy; /* target += target >> 2; mul_fp */
-	double minp = f->min_mhz / sc, maxp = f->max_mhz / sc;
-	if (target < minp)
-		target = minp;
-	double avg = f->base_mhz / sc * da / dm;   /* get_avg_pstate() */
-	if (avg > target)
-		target += (avg - target) / 2;
-	int ratio = (int)target;
-	if (ratio > (int)maxp)
-		ratio = (int)maxp;
-	if (ratio < (int)minp)
-		ratio = (int)minp;
+	double sc = f->step_mhz;                                 /* pstate.scaling */
+	int minp = (int)(f->min_mhz / sc + 0.5), maxp = (int)(f->max_mhz / sc + 0.5);
+	int64_t target = il_cf_pstate_target((int64_t)(f->top_mhz / sc + 0.5), minp,
+					     (int64_t)(f->base_mhz / sc + 0.5), aperf, mperf, tsc,
+					     (int64_t)CF(c)->iowait_boost);
+	int ratio = (int)(target > maxp ? maxp : target < minp ? minp : target);
 	double mhz = ratio * sc;
 	if (mhz != s->cf.req[c->cpu])
 		request(s, c, mhz, now);

@@ -177,6 +177,30 @@ static void schedutil_formulas(void **state)
 	assert_int_equal(il_cf_raw_khz(IL_CF_HEADROOM_CAPPED, 656, 1000000, false, 1024), 1000976);
 }
 
+/*
+ * intel_pstate's target P-state by hand: turbo 32, so 32 + 8 = 40; half
+ * busy (mperf 1000 of tsc 2000: busy_frac 128) -> 40 x 128 >> 8 = 20;
+ * aperf / mperf 1.5 at base 24 -> (24 x 24576) >> 14 = 36 > 20, so
+ * 20 + 16 / 2 = 28. busy 0.39 (mperf 781 of 2000: (781 << 8) / 2000 = 99)
+ * -> 40 x 99 >> 8 = 15 (15.47 truncated); aperf 1171: (1171 << 14) / 781 =
+ * 24565, 24 x 24565 >> 14 = 35 (35.98 truncated): 15 + 20 / 2 = 25.
+ * Below min: min. The I/O-wait boost is a floor under busy_frac.
+ */
+static void pstate_target(void **state)
+{
+	(void)state;
+	assert_int_equal(il_cf_pstate_target(32, 8, 24, 1500, 1000, 2000, 0), 28);
+	assert_int_equal(il_cf_pstate_target(32, 8, 24, 1171, 781, 2000, 0), 25);
+	/* aperf = mperf (at base): avg 24; 15 + 9 / 2 = 19 */
+	assert_int_equal(il_cf_pstate_target(32, 8, 24, 781, 781, 2000, 0), 19);
+	/* nearly idle: 40 x 1 >> 8 = 0 -> min 8, avg 24 -> 8 + 8 = 16 */
+	assert_int_equal(il_cf_pstate_target(32, 8, 24, 10, 10, 2000, 0), 16);
+	/* the boost (256 / 8 = 32) as busy_frac: 40 x 32 >> 8 = 5 -> min 8 -> 16 */
+	assert_int_equal(il_cf_pstate_target(32, 8, 24, 10, 10, 2000, 32), 16);
+	/* fully busy at turbo (aperf / mperf 2666 / 2000): 40; avg (24 x 21839) >> 14 = 31 < 40 */
+	assert_int_equal(il_cf_pstate_target(32, 8, 24, 2666, 2000, 2000, 0), 40);
+}
+
 static void freq_max_rule(void **state)
 {
 	(void)state;
@@ -695,6 +719,7 @@ int main(void)
 		cmocka_unit_test(pelt_div_exact),
 		cmocka_unit_test(pelt_runnable),
 		cmocka_unit_test(schedutil_formulas),
+		cmocka_unit_test(pstate_target),
 		cmocka_unit_test(freq_max_rule),
 		cmocka_unit_test(spec_parse),
 		cmocka_unit_test(performance_is_the_default),
