@@ -169,12 +169,17 @@ catches_term() { # PID: idlelab (exec'ed), its SigCgt mask has SIGTERM (15)
 	[ -n "$m" ] && [ $(((0x$m >> 14) & 1)) -eq 1 ]
 }
 give_up=$((SECONDS + 50))
+child=
 while [ $SECONDS -lt $give_up ] && kill -0 $pid 2>/dev/null; do
 	child=$(pgrep -P $pid | head -n 1)
 	[ -n "$child" ] && catches_term "$child" && break
+	child=
 	sleep 0.05
 done
-kill -TERM $pid
+# The signal goes to idlelab itself: through timeout(1) it would also get a second SIGTERM and
+# two SIGCONTs (timeout signals the child and its whole group), which can reach it while
+# LeakSanitizer stops the world at exit under ASan; that once held it past timeout's 5 s -k.
+kill -TERM "${child:-$pid}"
 wait $pid
 rc=$?
 [ $rc -eq 0 ] && python3 -m json.tool "$TMP/sig" >/dev/null && ok || bad "--interval after SIGINT: rc $rc, $(cat "$TMP/sig")"
