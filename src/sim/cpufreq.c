@@ -753,6 +753,9 @@ static void dom_eval_all(struct il_sim *s, int64_t now)
 /* cpu asks for mhz: in effect after the transition latency. */
 static void request(struct il_sim *s, struct sim_cpu *c, double mhz, int64_t now)
 {
+	if (s->params.trace)
+		fprintf(s->params.trace, "%lld cpu%d cpufreq request %.0f MHz\n", (long long)now, c->cpu,
+			mhz);
 	if (s->cf.transition_ns <= 0) {
 		s->cf.req[c->cpu] = mhz;
 		dom_eval(s, s->cores[c->core].dom, now);
@@ -1102,13 +1105,29 @@ static void ondemand(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	int64_t rate = 2 * s->tick_nsec > f->rate_ns ? 2 * s->tick_nsec : f->rate_ns;
 	if (now - CF(c)->smp_t < rate)
 		return;
+	/*
+	 * dbs_update(): wall and idle time in whole microseconds (the idle
+	 * loop counts as idle), the load over the window; a window that was
+	 * mostly idle (more than two sampling periods of idle) takes the
+	 * previous load once (prev_load), so a task waking on an idle CPU
+	 * does not start at the bottom
+	 */
 	int64_t busy = c->busy_ns + (c->in_idle ? 0 : now - c->busy_since);
-	int64_t dt = now - CF(c)->smp_t, db = busy - CF(c)->busy_smp;
+	unsigned int elapsed = (unsigned int)(now / 1000 - CF(c)->smp_t / 1000);
+	unsigned int idle = (unsigned int)((now - busy) / 1000 - (CF(c)->smp_t - CF(c)->busy_smp) / 1000);
+	unsigned int rate_us = (unsigned int)(rate / 1000);
 	CF(c)->smp_t = now;
 	CF(c)->busy_smp = busy;
-	if (dt <= 0 || db < 0)
-		return;
-	unsigned int load = (unsigned int)(100 * db / dt);
+	unsigned int load;
+	if (!elapsed) {
+		load = CF(c)->od_prev_load;
+	} else if ((int)idle > 2 * (int)rate_us && CF(c)->od_prev_load) {
+		load = CF(c)->od_prev_load;
+		CF(c)->od_prev_load = 0;
+	} else {
+		load = elapsed >= idle ? 100 * (elapsed - idle) / elapsed : (int)idle < 0 ? 100 : 0;
+		CF(c)->od_prev_load = load;
+	}
 	unsigned int next;
 	if (load > 80) {
 		next = (unsigned int)(f->max_mhz * 1000 + 0.5);

@@ -175,6 +175,7 @@ struct sim_cf_cpu {
 	bool removed;                  /* util left the queue since its last update (cfs_rq->removed) */
 	double aperf_smp, mperf_smp;   /* at the last intel_pstate sample / HWP window */
 	double mperf0;                 /* MPERF at the warm-up's end */
+	unsigned int od_prev_load;     /* ondemand: cpu_dbs_info.prev_load */
 } __attribute__((aligned(64)));
 _Static_assert(__builtin_offsetof(struct sim_cf_cpu, c0_since) == 64 &&
 	       __builtin_offsetof(struct sim_cf_cpu, idle_calls_saved) == 128 &&

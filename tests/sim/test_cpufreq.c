@@ -666,6 +666,80 @@ static void exit_dequeue_reads_util(void **state)
 	free(buf);
 }
 
+/*
+ * ondemand's prev_load (dbs_update()): X on CPU 1 runs 50 ms (load 100 at
+ * every 8 ms sample: the policy max), sleeps 200 ms, wakes. The sample at
+ * its wake-up spans about 200 ms of idle, more than two sampling periods,
+ * so the previous window's load (100) is used once: the request is the
+ * max again instead of a frequency for a ~0 % load.
+ */
+struct od_st { int x; int runs; };
+
+static int od_setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *err)
+{
+	struct od_st *st = stp;
+	(void)cfgp;
+	(void)err;
+	st->x = il_sim_task_add(s, 1, NULL);
+	st->runs = 0;
+	il_sim_task_wake(s, -1, st->x);
+	return 0;
+}
+
+static void od_woke(const void *cfgp, void *stp, struct il_sim *s, int task, int64_t lat)
+{
+	struct od_st *st = stp;
+	(void)cfgp;
+	(void)lat;
+	il_sim_task_work(s, task, 0, st->runs++ ? 5000000 : 50000000);
+}
+
+static void od_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
+{
+	(void)cfgp;
+	(void)stp;
+	il_sim_task_sleep_until(s, task, il_sim_now(s) + 200000000);
+}
+
+static const struct il_workload od_wl = {
+	.name = "od", .summary = "", .config_size = 1, .state_size = sizeof(struct od_st),
+	.setup = od_setup, .task_ran = od_ran, .task_woke = od_woke,
+};
+
+static void ondemand_prev_load(void **state)
+{
+	(void)state;
+	char *buf = traced_run("intel-cascadelake-sp", "5.7", &od_wl, "acpi-cpufreq:ondemand",
+			       260000000);
+	/* the second run: the last "runs task 0" line */
+	const char *last = NULL;
+	for (const char *l = strstr(buf, " cpu1 runs task 0 "); l; l = strstr(l + 1, " cpu1 runs task 0 "))
+		last = l;
+	assert_non_null(last);
+	const char *ls = last;
+	while (ls > buf && ls[-1] != '\n')
+		ls--;
+	long long woke = atoll(ls);
+	assert_true(woke > 240000000);
+	/*
+	 * acpi-cpufreq starts at the policy max and the busy samples keep it
+	 * there; the sample at the wake-up keeps it too (no request below the
+	 * max from then on). Counting that window's own load (about 1 %) would
+	 * ask for nearly the lowest P-state.
+	 */
+	for (const char *l = strstr(buf, " cpu1 cpufreq request "); l;
+	     l = strstr(l + 1, " cpu1 cpufreq request ")) {
+		const char *b = l;
+		while (b > buf && b[-1] != '\n')
+			b--;
+		/* from the sleep on (the wake-up's sample is at its enqueue, before the exit) */
+		if (atoll(b) >= 100000000)
+			assert_true(atof(l + strlen(" cpu1 cpufreq request ")) >= 2400);
+	}
+	assert_true(strstr(last, "cpu1 runs task 0") != NULL);
+	free(buf);
+}
+
 static void ondemand_load(void **state)
 {
 	(void)state;
@@ -730,6 +804,7 @@ int main(void)
 		cmocka_unit_test(rate_limit_by_release),
 		cmocka_unit_test(removal_updates),
 		cmocka_unit_test(exit_dequeue_reads_util),
+		cmocka_unit_test(ondemand_prev_load),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
