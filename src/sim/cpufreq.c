@@ -1072,11 +1072,12 @@ static void pstate_powersave(struct il_sim *s, struct sim_cpu *c, int64_t now, b
 	uint64_t tsc = (uint64_t)((double)(now - CF(c)->smp_t) * f->base_mhz * 1e-3);
 	uint64_t aperf = (uint64_t)CF(c)->aperf - (uint64_t)CF(c)->aperf_smp;
 	uint64_t mperf = (uint64_t)CF(c)->mperf - (uint64_t)CF(c)->mperf_smp;
+	/* MPERF or the TSC did not move: no sample, and the next update tries again */
+	if (!tsc || !mperf)
+		return;
 	CF(c)->aperf_smp = CF(c)->aperf;
 	CF(c)->mperf_smp = CF(c)->mperf;
 	CF(c)->smp_t = now;
-	if (!tsc || !mperf)
-		return;
 	double sc = f->step_mhz;                                 /* pstate.scaling */
 	int minp = (int)(f->min_mhz / sc + 0.5), maxp = (int)(f->max_mhz / sc + 0.5);
 	int64_t target = il_cf_pstate_target((int64_t)(f->top_mhz / sc + 0.5), minp,
