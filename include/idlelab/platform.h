@@ -211,6 +211,13 @@ static inline int il_platform_ncpus(const struct il_platform *p)
 	return p->packages * p->cores_per_package * p->threads_per_core;
 }
 
+/* Cores sharing one last-level cache: llc_cores, or the whole package when 0 or larger. */
+static inline int il_platform_llc_cores(const struct il_platform *p)
+{
+	int cpp = p->cores_per_package;
+	return p->llc_cores > 0 && p->llc_cores < cpp ? p->llc_cores : cpp;
+}
+
 /*
  * The turbo limit with n active cores of a package (n >= 1): the [turbo]
  * bin, the top bin for n beyond the table, 0 when there is none.

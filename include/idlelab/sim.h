@@ -151,6 +151,8 @@ void il_sim_task_exit(struct il_sim *s, int task);
 /* Core / package of a CPU (CPUs are numbered package, core, thread). */
 int il_sim_core_of(const struct il_sim *s, int cpu);
 int il_sim_package_of(const struct il_sim *s, int cpu);
+/* The last-level cache of a CPU: its package's LLCs numbered after the earlier packages'. */
+int il_sim_llc_of(const struct il_sim *s, int cpu);
 
 /* The cpuidle device of a CPU and the state table the idle loop uses. */
 const struct il_device *il_sim_device(const struct il_sim *s, int cpu);

@@ -440,13 +440,8 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	if (!f->dom_mhz || !f->cpu || !f->req || !f->dom_pkg || !f->dirty || !f->is_dirty ||
 	    !f->pkg_bin || !f->pkg_active || !f->bin || !f->llc)
 		return il_err_set(err, ENOMEM, "out of memory");
-	/* each CPU's LLC: llc_cores consecutive cores of a package (0: the package) */
-	int cpp = p->cores_per_package;
-	int llc = p->llc_cores > 0 && p->llc_cores < cpp ? p->llc_cores : cpp;
-	for (int i = 0; i < s->ncpus; i++) {
-		const struct sim_cpu *c = &s->cpus[i];
-		f->llc[i] = c->pkg * ((cpp + llc - 1) / llc) + (c->core - c->pkg * cpp) / llc;
-	}
+	for (int i = 0; i < s->ncpus; i++)
+		f->llc[i] = sim_llc_of(s, i);
 	f->idle_wakelist = il_release_cmp(rel, "6.0") >= 0;
 	/* no active-core count seen yet: the first pass looks every package's bin up */
 	for (int k = 0; k < s->npkgs; k++)

@@ -1203,6 +1203,8 @@ void il_sim_task_fork(struct il_sim *s, int task)
 }
 int il_sim_core_of(const struct il_sim *s, int cpu) { return s->cpus[cpu].core; }
 int il_sim_package_of(const struct il_sim *s, int cpu) { return s->cpus[cpu].pkg; }
+
+int il_sim_llc_of(const struct il_sim *s, int cpu) { return sim_llc_of(s, cpu); }
 const struct il_device *il_sim_device(const struct il_sim *s, int cpu) { return &s->cpus[cpu].dev; }
 const struct il_driver *il_sim_driver(const struct il_sim *s) { return s->drv; }
 

@@ -335,6 +335,14 @@ struct il_sim {
 	} cf;
 };
 
+/* A CPU's last-level cache: its package's LLCs numbered after the earlier packages' (il_sim_llc_of()). */
+static inline int sim_llc_of(const struct il_sim *s, int cpu)
+{
+	int cpp = s->p->cores_per_package, llc = il_platform_llc_cores(s->p);
+	const struct sim_cpu *c = &s->cpus[cpu];
+	return c->pkg * ((cpp + llc - 1) / llc) + (c->core - c->pkg * cpp) / llc;
+}
+
 /* ---- the cpufreq layer (cpufreq.c) ---- */
 /* Set it up from params.cpufreq (after sim_power_init): 0 or -EINVAL with err. */
 int sim_cf_init(struct il_sim *s, struct il_err *err);

@@ -101,7 +101,7 @@ struct rr_state {
 	int releaser, released;   /* start > 0: the task that releases the clients, and how many */
 	/* start > 0: the clients and servers whose creation (setup run) is done */
 	uint8_t ready_client[RR_MAX_PAIRS], ready_server[RR_MAX_PAIRS];
-	/* each CPU's LLC (llc_of(), kept: a wake-up asks it several times, each two divisions) */
+	/* each CPU's LLC (il_sim_llc_of(), kept: a wake-up asks it several times, each two divisions) */
 	uint16_t llc[IL_CPUS_MAX];
 };
 _Static_assert(IL_CPUS_MAX <= 65536, "request-response: LLC numbers are 16 bits");
@@ -141,15 +141,6 @@ static const struct il_opt opts[] = {
 
 /* ------------------------------------------------ topology and placement */
 
-static int llc_of(const struct il_sim *s, int cpu)
-{
-	const struct il_platform *p = il_sim_platform(s);
-	int cpp = p->cores_per_package;
-	int llc = p->llc_cores > 0 && p->llc_cores < cpp ? p->llc_cores : cpp;
-	int core = il_sim_core_of(s, cpu), pkg = il_sim_package_of(s, cpu);
-	return pkg * ((cpp + llc - 1) / llc) + (core - pkg * cpp) / llc;
-}
-
 static bool share_llc(const struct rr_state *st, int a, int b)
 {
 	return st->llc[a] == st->llc[b];
@@ -159,8 +150,7 @@ static bool share_llc(const struct rr_state *st, int a, int b)
 static void llc_cores(const struct il_sim *s, int cpu, int *first, int *n)
 {
 	const struct il_platform *p = il_sim_platform(s);
-	int cpp = p->cores_per_package;
-	int llc = p->llc_cores > 0 && p->llc_cores < cpp ? p->llc_cores : cpp;
+	int cpp = p->cores_per_package, llc = il_platform_llc_cores(p);
 	int core = il_sim_core_of(s, cpu), pkg = il_sim_package_of(s, cpu);
 	int in_pkg = core - pkg * cpp;
 	*first = pkg * cpp + in_pkg / llc * llc;
@@ -256,7 +246,7 @@ static int spread(const struct il_sim *s, const uint16_t *placed)
 {
 	const struct il_platform *p = il_sim_platform(s);
 	int tpc = p->threads_per_core, cpp = p->cores_per_package;
-	int llc = p->llc_cores > 0 && p->llc_cores < cpp ? p->llc_cores : cpp;
+	int llc = il_platform_llc_cores(p);
 	int best_pkg = 0, best_core = 0, best_cpu = 0;
 	long lo = -1;
 
@@ -309,7 +299,7 @@ static int setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *e
 	int n = il_sim_ncpus(s);
 
 	for (int i = 0; i < n; i++)
-		st->llc[i] = (uint16_t)llc_of(s, i);
+		st->llc[i] = (uint16_t)il_sim_llc_of(s, i);
 	st->npairs = c->pairs ? (int)c->pairs : (n / 2 > 0 ? n / 2 : 1);
 	if (st->npairs > RR_MAX_PAIRS)
 		return il_err_set(err, EINVAL, "request-response: at most %d pairs", RR_MAX_PAIRS);
