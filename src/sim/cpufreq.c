@@ -38,7 +38,7 @@
  *   the later releases' changes that apply here: the hold's cached raw
  *   frequency (5.10), where the 25 % headroom goes (5.14, 6.8:
  *   il_cf_raw_khz()), the rate limit per release (6.9, 6.12), runnable
- *   boosting (6.5: the run queue's runnable_avg, il_pelt_runnable_step()),
+ *   boosting (6.5: the run queue's runnable_avg, il_pelt_update_r()),
  *   sugov_update_single(), get_next_freq(), sugov_iowait_boost(),
  *   sugov_iowait_apply(), sugov_cpu_is_busy()): a per-CPU policy (intel_pstate
  *   and acpi-cpufreq on these parts: hardware coordination), called from
@@ -610,7 +610,7 @@ void sim_cf_pick_runnable(struct il_sim *s, struct sim_cpu *c, int task, int64_t
 		s->cf.rq_wl[c->cpu]--;
 	}
 	if (decayed)
-		sim_cf_schedutil(s, c, now);
+		sim_cf_update_util(s, c, now);
 }
 
 /* LOAD_AVG_MAX - 1024: the smallest divider (PELT_MIN_DIVIDER) */
@@ -623,23 +623,26 @@ void sim_cf_pick_runnable(struct il_sim *s, struct sim_cpu *c, int task, int64_t
  * stepped at the same points). From 5.17 (98b0d890220d, 7ceb77103001)
  * each sum is kept at least its average times PELT_MIN_DIVIDER.
  */
+/* sub_positive() of a and a x div from a queue's average and sum, then the 5.17 floor if asked */
+static void remove_avg(unsigned long *avg, uint64_t *sum, unsigned long a, uint32_t div, bool clamp)
+{
+	uint64_t as = (uint64_t)a * div;
+	*avg -= a < *avg ? a : *avg;
+	*sum -= as < *sum ? as : *sum;
+	if (clamp && *sum < (uint64_t)*avg * PELT_MIN_DIVIDER)
+		*sum = (uint64_t)*avg * PELT_MIN_DIVIDER;
+}
+
 static void remove_util(struct il_sim *s, struct sim_cpu *o, int task)
 {
 	struct il_pelt *q = &CF(o)->rq_pelt;
-	unsigned long u = s->cf.task[task].pelt.util_avg;
-	q->util_avg -= u < q->util_avg ? u : q->util_avg;
-	uint64_t us = (uint64_t)u * il_pelt_divider(q);
-	q->util_sum -= us < q->util_sum ? us : q->util_sum;
-	if (s->cf.sum_clamp && q->util_sum < (uint64_t)q->util_avg * PELT_MIN_DIVIDER)
-		q->util_sum = (uint64_t)q->util_avg * PELT_MIN_DIVIDER;
+	uint32_t div = il_pelt_divider(q);
+	remove_avg(&q->util_avg, &q->util_sum, s->cf.task[task].pelt.util_avg, div, s->cf.sum_clamp);
 	if (s->cf.runnable) {
-		struct il_pelt_r *qr = &s->cf.rq_r[o->cpu], *r = &s->cf.task_r[task];
-		unsigned long a = r->runnable_avg;
-		qr->runnable_avg -= a < qr->runnable_avg ? a : qr->runnable_avg;
-		uint64_t sum = (uint64_t)a * il_pelt_divider(q);
-		qr->runnable_sum -= sum < qr->runnable_sum ? sum : qr->runnable_sum;
-		if (qr->runnable_sum < (uint64_t)qr->runnable_avg * PELT_MIN_DIVIDER)
-			qr->runnable_sum = (uint64_t)qr->runnable_avg * PELT_MIN_DIVIDER;
+		/* runnable boosting is 6.5 on, so always with the floor */
+		struct il_pelt_r *qr = &s->cf.rq_r[o->cpu];
+		remove_avg(&qr->runnable_avg, &qr->runnable_sum, s->cf.task_r[task].runnable_avg, div,
+			   true);
 	}
 	CF(o)->removed = true;
 }
@@ -975,7 +978,6 @@ static unsigned long sugov_iowait_apply(struct il_sim *s, struct sim_cpu *c, int
 	return boost > util ? boost : util;
 }
 
-/* sugov_update_single() */
 /* get_next_freq()'s raw frequency in kHz as the run's release computes it (il_cf_raw_khz()) */
 static unsigned int sugov_raw_khz(const struct sim_cf *f, const struct sim_cf_cpu *fc,
 				  unsigned long util)
@@ -984,6 +986,7 @@ static unsigned int sugov_raw_khz(const struct sim_cf *f, const struct sim_cf_cp
 	return (unsigned int)il_cf_raw_khz(f->su_headroom, util, ref, f->invariant, CAP);
 }
 
+/* sugov_update_single() */
 static void schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iowait, bool remote)
 {
 	struct sim_cf_cpu *fc = CF(c);
@@ -1034,8 +1037,6 @@ static void schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iow
 	fc->cur_khz = next;
 	request(s, c, next / 1000.0, now);
 }
-
-
 
 /* intel_pstate_update_util() and get_target_pstate() (active mode, no HWP) */
 static void pstate_powersave(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iowait)
@@ -1159,13 +1160,13 @@ static inline __attribute__((always_inline)) void update_util(struct il_sim *s, 
 }
 
 /* The governor's hook after a PELT step of the inline hooks (sim_internal.h) that decayed. */
-void sim_cf_schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now)
+void sim_cf_update_util(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
 	update_util(s, c, now, false, false);
 }
 
 /* the same, called on another CPU (a wake-up's enqueue, sim_cf_remote()) */
-void sim_cf_schedutil_remote(struct il_sim *s, struct sim_cpu *c, int64_t now)
+void sim_cf_update_util_remote(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
 	update_util(s, c, now, false, true);
 }

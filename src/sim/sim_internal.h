@@ -389,12 +389,6 @@ static inline void sim_cf_rq_clock(struct il_sim *s, struct sim_cpu *c, int64_t 
 	fc->clock_pelt += ((uint64_t)delta * fc->freq_scale) >> 10;
 }
 
-/*
- * update_cfs_rq_load_avg() of c's run queue to its PELT clock: true when
- * util_avg decayed. adj: the tasks runnable since the last update are
- * rq_len + (cur >= 0) + adj (-1 at an enqueue, whose task is queued
- * already; +1 at a pick, whose task has left the queue).
- */
 /* the runnable steps (runnable boosting, 6.5 on), out of line: the engine's hot paths stay small */
 bool sim_cf_rq_pelt_r(struct il_sim *s, struct sim_cpu *c, int adj);
 bool sim_cf_task_pelt_r(struct il_sim *s, int task, uint64_t now, bool load, bool running);
@@ -412,6 +406,12 @@ static inline bool sim_cf_rq_removed(struct sim_cf_cpu *fc)
 	return r;
 }
 
+/*
+ * update_cfs_rq_load_avg() of c's run queue to its PELT clock: true when
+ * util_avg decayed or a removal was pending. adj: the tasks runnable since
+ * the last update are rq_len + (cur >= 0) + adj (-1 at an enqueue, whose
+ * task is queued already; +1 at a pick, whose task has left the queue).
+ */
 static inline bool sim_cf_rq_pelt_adj(struct il_sim *s, struct sim_cpu *c, int adj)
 {
 	struct sim_cf_cpu *fc = &s->cf.cpu[c->cpu];
@@ -437,7 +437,7 @@ static inline bool sim_cf_task_pelt(struct il_sim *s, int task, uint64_t now, bo
 	return il_pelt_update(&t->pelt, now, load, running);
 }
 
-void sim_cf_schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now);
+void sim_cf_update_util(struct il_sim *s, struct sim_cpu *c, int64_t now);
 
 /*
  * c is about to run task (it was queued) instead of what it ran:
@@ -461,7 +461,7 @@ static inline void sim_cf_pick(struct il_sim *s, struct sim_cpu *c, int task, in
 	if (il_pelt_update(&t->pelt, s->cf.cpu[c->cpu].clock_pelt, true, false))
 		t->ue_fresh = true;
 	if (decayed)
-		sim_cf_schedutil(s, c, now);
+		sim_cf_update_util(s, c, now);
 }
 
 /*
@@ -517,8 +517,8 @@ static inline unsigned long sim_cf_task_util_est(const struct sim_cf_task *t)
 void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, int64_t now,
 			 bool remote);
 void sim_cf_dequeue_slow(struct il_sim *s, struct sim_cpu *c, int task, int64_t now);
-void sim_cf_schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now);
-void sim_cf_schedutil_remote(struct il_sim *s, struct sim_cpu *c, int64_t now);
+void sim_cf_update_util(struct il_sim *s, struct sim_cpu *c, int64_t now);
+void sim_cf_update_util_remote(struct il_sim *s, struct sim_cpu *c, int64_t now);
 
 /*
  * A wake-up of task onto c by from_cpu (-1: none): is the task activated,
@@ -570,9 +570,9 @@ static inline void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task,
 	t->cf_queued = true;
 	if (decayed) {
 		if (remote)
-			sim_cf_schedutil_remote(s, c, now);
+			sim_cf_update_util_remote(s, c, now);
 		else
-			sim_cf_schedutil(s, c, now);
+			sim_cf_update_util(s, c, now);
 	}
 }
 
@@ -615,7 +615,7 @@ static inline void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task,
 		}
 	}
 	if (decayed)
-		sim_cf_schedutil(s, c, now);
+		sim_cf_update_util(s, c, now);
 }
 
 /* A CPU of domain d entered or left C0: its vote changes at the next periodic pass. */
