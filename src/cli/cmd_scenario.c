@@ -122,8 +122,8 @@ static int cmd_list(int argc, char **argv)
 		} else {
 			printf("%s%s\n  %s\n", i ? "\n" : "", s.name, s.title);
 			if (src)
-				printf("  source: %s, %s %s\n", src->author, src->list ? src->list : "",
-				       src->date);
+				printf("  source: %s, %s%s%s\n", src->author, src->list ? src->list : "",
+				       src->list ? " " : "", src->date);
 			printf("  platform: %s\n  configurations:", s.platform);
 			for (int c = 0; c < s.nconfigs; c++)
 				printf(" %s", s.configs[c].id);
