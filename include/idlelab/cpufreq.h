@@ -316,8 +316,7 @@ static inline bool il_pelt_update_r(struct il_pelt *sa, struct il_pelt_r *r, uin
 	if (!periods)
 		return false;
 	sa->util_avg = (unsigned long)il_pelt_div(sa->util_sum, sa->period_contrib);
-	r->runnable_avg = (unsigned long)(r->runnable_sum /
-					  (IL_PELT_LOAD_AVG_MAX - 1024 + sa->period_contrib));
+	r->runnable_avg = (unsigned long)il_pelt_div(r->runnable_sum, sa->period_contrib);
 	return true;
 }
 

@@ -1306,15 +1306,8 @@ void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	/* task_tick_fair() -> update_load_avg() of the running task and its queue */
 	sim_cf_rq_clock(s, c, now);
 	struct sim_cf_task *t = &s->cf.task[c->cur];
-	bool task_decayed, decayed;
-	if (f->runnable) {
-		task_decayed = sim_cf_task_pelt(s, c->cur, fc->clock_pelt, true, true);
-		decayed = sim_cf_rq_pelt(s, c);
-	} else {
-		bool removed = sim_cf_rq_removed(fc);
-		decayed = sim_cf_pelt_pair(&t->pelt, &fc->rq_pelt, fc->clock_pelt, &task_decayed) ||
-			  removed;
-	}
+	bool task_decayed;
+	bool decayed = sim_cf_pelt_running(s, c, c->cur, &task_decayed);
 	if (task_decayed)
 		t->ue_fresh = true;
 	if (decayed)

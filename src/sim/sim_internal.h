@@ -508,6 +508,78 @@ static inline bool sim_cf_pelt_pair(struct il_pelt *se, struct il_pelt *rq, uint
 	return true;
 }
 
+/*
+ * sim_cf_pelt_pair() with the runnable parts (runnable boosting, 6.5 on):
+ * the running task is runnable (1), its queue has n runnable. Both share
+ * the step's periods and contribution when they are at the same point of
+ * the same period; each sum decays by itself, so the result is
+ * il_pelt_update_r()'s on each, bit for bit.
+ */
+static inline bool sim_cf_pelt_pair_r(struct il_pelt *se, struct il_pelt_r *ser, struct il_pelt *rq,
+				      struct il_pelt_r *rqr, uint64_t now, unsigned int n,
+				      bool *task_decayed)
+{
+	if (se->last_update_time != rq->last_update_time ||
+	    se->period_contrib != rq->period_contrib || now < rq->last_update_time) {
+		*task_decayed = il_pelt_update_r(se, ser, now, true, true, 1);
+		return il_pelt_update_r(rq, rqr, now, true, true, n);
+	}
+	uint64_t delta = (now - rq->last_update_time) >> 10;
+	*task_decayed = false;
+	if (!delta)
+		return false;
+	uint64_t lut = rq->last_update_time + (delta << 10);
+	se->last_update_time = rq->last_update_time = lut;
+	uint32_t contrib = (uint32_t)delta;
+	delta += rq->period_contrib;
+	uint64_t periods = delta / 1024;
+	if (periods) {
+		delta %= 1024;
+		contrib = il_pelt_segments(periods, 1024 - rq->period_contrib, (uint32_t)delta);
+		se->util_sum = il_pelt_decay_load(se->util_sum, periods);
+		ser->runnable_sum = il_pelt_decay_load(ser->runnable_sum, periods);
+		rq->util_sum = il_pelt_decay_load(rq->util_sum, periods);
+		rqr->runnable_sum = il_pelt_decay_load(rqr->runnable_sum, periods);
+	}
+	se->period_contrib = rq->period_contrib = (uint32_t)delta;
+	uint64_t c10 = (uint64_t)contrib << 10;
+	se->util_sum += c10;
+	ser->runnable_sum += c10;
+	rq->util_sum += c10;
+	rqr->runnable_sum += n * c10;
+	if (!periods)
+		return false;
+	uint32_t pc = rq->period_contrib;
+	se->util_avg = (unsigned long)il_pelt_div(se->util_sum, pc);
+	ser->runnable_avg = (unsigned long)il_pelt_div(ser->runnable_sum, pc);
+	rq->util_avg = (unsigned long)il_pelt_div(rq->util_sum, pc);
+	rqr->runnable_avg = (unsigned long)il_pelt_div(rqr->runnable_sum, pc);
+	*task_decayed = true;
+	return true;
+}
+
+/*
+ * The tick's and a block's step of the running task and its queue to
+ * c's PELT clock (the task's first); the queue's "decayed" (with a pending
+ * removal), the task's in *task_decayed.
+ */
+static inline bool sim_cf_pelt_running(struct il_sim *s, struct sim_cpu *c, int task,
+				       bool *task_decayed)
+{
+	struct sim_cf_cpu *fc = &s->cf.cpu[c->cpu];
+	bool removed = sim_cf_rq_removed(fc);
+	if (__builtin_expect(s->cf.runnable, 0)) {
+		int n = c->rq_len + 1 - s->cf.rq_wl[c->cpu];
+		return sim_cf_pelt_pair_r(&s->cf.task[task].pelt, &s->cf.task_r[task], &fc->rq_pelt,
+					  &s->cf.rq_r[c->cpu], fc->clock_pelt,
+					  n > 0 ? (unsigned int)n : 0, task_decayed) ||
+		       removed;
+	}
+	return sim_cf_pelt_pair(&s->cf.task[task].pelt, &fc->rq_pelt, fc->clock_pelt,
+				task_decayed) ||
+	       removed;
+}
+
 /* util_est of a task: max(ewma, enqueued) (_task_util_est()) */
 static inline unsigned long sim_cf_task_util_est(const struct sim_cf_task *t)
 {
@@ -555,7 +627,7 @@ static inline void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task,
 	struct sim_cf_task *t = &s->cf.task[task];
 	struct sim_cf_cpu *fc = &s->cf.cpu[c->cpu];
 
-	if (!s->cf.pelt || iowait || t->pelt_cpu != c->cpu || s->cf.runnable) {
+	if (!s->cf.pelt || iowait || t->pelt_cpu != c->cpu) {
 		sim_cf_enqueue_slow(s, c, task, iowait, now, remote);
 		return;
 	}
@@ -564,8 +636,13 @@ static inline void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task,
 		fc->ue_enqueued += t->ue_added;
 	}
 	sim_cf_rq_clock(s, c, now);
-	bool decayed = sim_cf_rq_pelt(s, c);
-	if (il_pelt_update(&t->pelt, fc->clock_pelt, false, false))
+	bool decayed = sim_cf_rq_pelt_adj(s, c, -1);
+	/* runnable mode: onto an idle CPU, by its wakelist (sim_cf_enqueue_slow()) */
+	if (__builtin_expect(s->cf.runnable, 0) && c->cur < 0 && c->rq_len == 1 && !t->wl_wait) {
+		t->wl_wait = true;
+		s->cf.rq_wl[c->cpu]++;
+	}
+	if (sim_cf_task_pelt(s, task, fc->clock_pelt, false, false))
 		t->ue_fresh = true;
 	t->cf_queued = true;
 	if (decayed) {
@@ -587,15 +664,13 @@ static inline void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task,
 	struct sim_cf_task *t = &s->cf.task[task];
 	struct sim_cf_cpu *fc = &s->cf.cpu[c->cpu];
 
-	if (!s->cf.pelt || t->dead || c->cur < 0 || s->cf.runnable) {
+	if (!s->cf.pelt || t->dead || c->cur < 0) {
 		sim_cf_dequeue_slow(s, c, task, now);
 		return;
 	}
 	sim_cf_rq_clock(s, c, now);
 	bool task_decayed;
-	bool removed = sim_cf_rq_removed(fc);
-	bool decayed = sim_cf_pelt_pair(&t->pelt, &fc->rq_pelt, fc->clock_pelt, &task_decayed) ||
-		       removed;
+	bool decayed = sim_cf_pelt_running(s, c, task, &task_decayed);
 	if (task_decayed)
 		t->ue_fresh = true;
 	t->cf_queued = false;
