@@ -340,6 +340,26 @@ static int opt_value(const char *kv, char *key, size_t ksize)
 	return 0;
 }
 
+/*
+ * Workload options in the order given, each KEY=VALUE left out when a later
+ * one sets the same key (a quick run's, an estimate's value): the run takes
+ * the last anyway, and the report prints what the run used. Returns the count.
+ */
+static int drop_overridden(const char **texts, int n)
+{
+	int kept = 0;
+	for (int i = 0; i < n; i++) {
+		char ki[64], kj[64];
+		bool later = false;
+		for (int j = i + 1; j < n && !later; j++)
+			later = !opt_value(texts[i], ki, sizeof(ki)) &&
+				!opt_value(texts[j], kj, sizeof(kj)) && !strcmp(ki, kj);
+		if (!later)
+			texts[kept++] = texts[i];
+	}
+	return kept;
+}
+
 static int build_batch(const struct il_scn *s, const struct il_scn_run_opts *o, int ci, int vi,
 		       int fi, struct il_scn_batch *bt, struct il_err *err)
 {
@@ -427,6 +447,7 @@ static int build_batch(const struct il_scn *s, const struct il_scn_run_opts *o, 
 		texts[n++] = c->wl[i].text;
 	for (int i = 0; o->quick && i < c->nquick_wl; i++)
 		texts[n++] = c->quick_wl[i].text;
+	n = drop_overridden(texts, n);
 	char sens_opt[160];
 	if (v && v->workload) {
 		const char *key = v->estimate + 3, *base = NULL;
@@ -452,6 +473,7 @@ static int build_batch(const struct il_scn *s, const struct il_scn_run_opts *o, 
 		}
 		snprintf(sens_opt, sizeof(sens_opt), "%s=%s", key, bt->value);
 		texts[n++] = sens_opt;
+		n = drop_overridden(texts, n);
 	}
 	size_t tl = 1;
 	for (int i = 0; i < n; i++)
