@@ -60,6 +60,9 @@ assert [c["result"] for c in r["checks"]] == ["fail", "pass", "fail", "n/a"]  # 
 s = r["sensitivity"][0]
 assert s["values"] == ["2000", "1000", "4000"] and s["factors"] == [1, 0.5, 2]
 assert r["summary"] == {"pass": 1, "fail": 2, "n/a": 1}
+# the quick run's loops=20 replaces the full run's loops=40 in what is printed
+assert r["configurations"][0]["workload_options"].split().count("loops=20") == 1
+assert "loops=40" not in r["configurations"][0]["workload_options"]
 EOF
 grep -qF '| interval (µs) | menu usage published | simulated | diff |' "$TMP/r1/report.md" && ok || bad "report.md table"
 # compare reads the results of each configuration
