@@ -360,6 +360,40 @@ static int drop_overridden(const char **texts, int n)
 	return kept;
 }
 
+/*
+ * Each workload option of a configuration on its own: a key the workload
+ * has and a value it takes, so that a bad one is named by its own line.
+ * The quick.wl ones are checked in a full run too, as quick.duration and
+ * quick.warmup are: the file is checked whole, whichever variant runs.
+ * What the options say together (the workload's check) is left to
+ * il_workload_configure() on the set the run uses.
+ */
+static int check_wl_opts(const struct il_scn *s, const struct il_scn_config *c,
+			 const struct il_workload *wl, const struct il_scn_kv *kv, int n,
+			 const char *what, struct il_err *err)
+{
+	void *scratch = il_xcalloc(1, wl->config_size ? wl->config_size : 1);
+	int r = il_opts_defaults(wl->opts, scratch, err);
+
+	for (int i = 0; r == 0 && i < n; i++) {
+		struct il_wl_opt opt;
+		char w[160];
+		snprintf(w, sizeof(w), "configuration %s: %s", c->id, what);
+		if (!il_wl_opt_parse(kv[i].text, &opt, err)) {
+			r = wrap(s, kv[i].line, err, w);
+			break;
+		}
+		const struct il_opt *od = il_opt_find(wl->opts, opt.key);
+		/* an unknown key: configure's message lists the workload's options */
+		r = od ? il_opt_set(od, scratch, opt.value, err)
+		       : il_workload_configure(wl, scratch, &opt, 1, err);
+		if (r)
+			r = wrap(s, kv[i].line, err, w);
+	}
+	free(scratch);
+	return r;
+}
+
 static int build_batch(const struct il_scn *s, const struct il_scn_run_opts *o, int ci, int vi,
 		       int fi, struct il_scn_batch *bt, struct il_err *err)
 {
@@ -439,6 +473,9 @@ static int build_batch(const struct il_scn *s, const struct il_scn_run_opts *o, 
 	if (!wl)
 		return il_err_set_at(err, EINVAL, s->file, c->line, "configuration %s: unknown workload "
 				     "'%s'", c->id, c->workload);
+	if ((r = check_wl_opts(s, c, wl, c->wl, c->nwl, "wl", err)) ||
+	    (r = check_wl_opts(s, c, wl, c->quick_wl, c->nquick_wl, "quick.wl", err)))
+		return r;
 	int nopts = c->nwl + (o->quick ? c->nquick_wl : 0) + 1;
 	struct il_wl_opt *opts = il_xcalloc((size_t)nopts, sizeof(*opts));
 	const char **texts = il_xcalloc((size_t)nopts, sizeof(*texts));

@@ -40,6 +40,15 @@ expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
 expect_err "bad.ini:1: platform"
 expect_err "no-such"
 [ ! -s "$TMP/out" ] && ok || bad "an error left output"
+# a workload option is named by its own line; quick.wl ones also in a full run
+badfile '[config.a]' 'workload = sleep-sweep' 'wl = loops=5' 'wl = loops=0' 'runs = 1' 'duration = 1s'
+expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
+expect_err "bad.ini:4: configuration a: wl: loops: '0' is not a whole number"
+badfile '[config.a]' 'workload = sleep-sweep' 'wl = loops=5' 'runs = 1' 'duration = 1s' \
+	'quick.wl = colour=red'
+expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
+expect_err "bad.ini:6: configuration a: quick.wl: workload sleep-sweep has no option 'colour'"
+[ ! -s "$TMP/out" ] && ok || bad "an error left output"
 
 # one configuration: the same bytes as idlelab sim with its options
 expect_exit 0 "$IDLELAB" sim --governor teo --wl-opt loops=20 --runs 2 --duration 300ms --jobs 1 \
