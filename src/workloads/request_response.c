@@ -486,6 +486,28 @@ static void warmup(const void *cfgp, void *stp, struct il_sim *s)
 	il_hist_init(&st->rtt);
 }
 
+/*
+ * Some round trip must complete in the measured time: with none, the
+ * throughput and every round-trip time would be 0, printed as figures
+ * (a start at or past the run's end, or an exchange longer than it).
+ */
+static int finished(const void *cfgp, void *stp, struct il_sim *s, struct il_err *err)
+{
+	const struct rr_cfg *c = cfgp;
+	const struct rr_state *st = stp;
+
+	if (st->trips)
+		return 0;
+	if (c->start_ns > 0 && il_sim_now(s) <= c->start_ns)
+		return il_err_set(err, EINVAL, "request-response: the clients start at %.3f s, not "
+				  "before the run's end (%.3f s): give a longer --duration or an "
+				  "earlier start", (double)c->start_ns * 1e-9,
+				  (double)il_sim_now(s) * 1e-9);
+	return il_err_set(err, EINVAL, "request-response: no round trip completed in the measured "
+			  "%.3f s: give a longer --duration or less work per exchange",
+			  (double)il_sim_measured_ns(s) * 1e-9);
+}
+
 static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metrics *out)
 {
 	const struct rr_cfg *c = cfgp;
@@ -529,5 +551,6 @@ const struct il_workload il_wl_request_response = {
 	.task_ran = task_ran,
 	.task_woke = task_woke,
 	.warmup = warmup,
+	.finished = finished,
 	.report = report,
 };

@@ -248,11 +248,20 @@ expect_err "stream: 2 of 3 sizes completed in 0.025 s; the phases need 0.030 s"
 # a last phase that ends with the run is complete
 expect_exit 0 "$IDLELAB" sim --platform "$SMALL" --governor ladder --workload stream \
 	--wl-opt phase=10ms --wl-opt sizes=64,128 --duration 20ms
-# request-response start=: the machine idles until the clients start
-expect_exit 0 "$IDLELAB" sim --platform "$SMALL" --governor ladder --workload request-response \
-	--wl-opt start=10ms --duration 10ms --format csv
-expect_out "request-response,,,,round_trips,,0"
+# request-response start=: the machine idles until the clients start (a warm-up
+# to the start leaves the count as it is), and a start at the run's end is refused
 expect_exit 0 "$IDLELAB" sim --platform "$SMALL" --governor ladder --workload request-response \
 	--wl-opt start=10ms --duration 20ms --warmup 10ms --format csv
 if grep -q "request-response,,,,round_trips,,0$" "$TMP/out"; then bad "no round trips after the start"; else ok; fi
+grep "round_trips" "$TMP/out" >"$TMP/rr-warm"
+expect_exit 0 "$IDLELAB" sim --platform "$SMALL" --governor ladder --workload request-response \
+	--wl-opt start=10ms --duration 20ms --format csv
+grep "round_trips" "$TMP/out" | cmp -s - "$TMP/rr-warm" && ok || bad "round trips before the start"
+expect_exit 1 "$IDLELAB" sim --platform "$SMALL" --governor ladder --workload request-response \
+	--wl-opt start=10ms --duration 10ms --format csv --output "$TMP/rr.csv"
+expect_err "request-response: the clients start at 0.010 s, not before the run's end (0.010 s)"
+[ ! -e "$TMP/rr.csv" ] && ok || bad "a refused run left its output"
+expect_exit 1 "$IDLELAB" sim --platform "$SMALL" --governor ladder --workload request-response \
+	--wl-opt client_work=1099511627776 --duration 10ms
+expect_err "request-response: no round trip completed in the measured 0.010 s"
 finish
