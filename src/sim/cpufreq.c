@@ -81,6 +81,7 @@
  * is not modelled (no platform gives it yet).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,14 @@ static int parse_num(const char *v, double lo, double hi, double *out)
 	if (end == v || *end || !(x >= lo && x <= hi))
 		return -1;
 	*out = x;
+	return 0;
+}
+
+/* A whole number in lo..hi (microseconds, an EPP value): 1.5 is refused, not truncated. */
+static int parse_int(const char *v, double lo, double hi, double *out)
+{
+	if (parse_num(v, lo, hi, out) || *out != floor(*out))
+		return -1;
 	return 0;
 }
 
@@ -177,7 +186,10 @@ int il_cpufreq_parse(const char *spec, struct il_cpufreq_params *cf, struct il_e
 		return il_err_set(err, EINVAL, "'%s': %s in active mode has only performance and "
 				  "powersave (intel_cpufreq:%s is its passive mode)", spec,
 				  drv_names[cf->driver], gov_names[cf->gov]);
-	while (keys && *keys) {
+	/* each key at most once: a second value would silently replace the first */
+	const char *seen[16];
+	int nseen = 0;
+	while (keys) {
 		char *next = strchr(keys, '+');
 		if (next)
 			*next++ = 0;
@@ -188,14 +200,19 @@ int il_cpufreq_parse(const char *spec, struct il_cpufreq_params *cf, struct il_e
 		const char *k = keys, *v = eq + 1;
 		double x = 0;
 		int r = 0;
+		for (int i = 0; i < nseen; i++)
+			if (!strcmp(seen[i], k))
+				return il_err_set(err, EINVAL, "'%s': %s given twice", spec, k);
+		if (nseen < (int)(sizeof(seen) / sizeof(seen[0])))
+			seen[nseen++] = k;
 		if (!strcmp(k, "invariance"))
 			r = parse_onoff(v, &cf->invariance);
 		else if (!strcmp(k, "util_est"))
 			r = parse_onoff(v, &cf->util_est);
 		else if (!strcmp(k, "rate_limit_us"))
-			r = parse_num(v, -1, 1e7, &x), cf->rate_limit_us = (int64_t)x;
+			r = parse_int(v, -1, 1e7, &x), cf->rate_limit_us = (int64_t)x;
 		else if (!strcmp(k, "transition_us"))
-			r = parse_num(v, -1, 1e6, &x), cf->transition_us = (int64_t)x;
+			r = parse_int(v, -1, 1e6, &x), cf->transition_us = (int64_t)x;
 		else if (!strcmp(k, "min_mhz"))
 			r = parse_num(v, 0, 1e5, &cf->min_mhz);
 		else if (!strcmp(k, "max_mhz"))
@@ -203,9 +220,9 @@ int il_cpufreq_parse(const char *spec, struct il_cpufreq_params *cf, struct il_e
 		else if (!strcmp(k, "freq_max_mhz"))
 			r = parse_num(v, 0, 1e5, &cf->freq_max_mhz);
 		else if (!strcmp(k, "epp"))
-			r = parse_num(v, -1, 255, &x), cf->epp = (int)x;
+			r = parse_int(v, -1, 255, &x), cf->epp = (int)x;
 		else if (!strcmp(k, "hwp_window_us"))
-			r = parse_num(v, 1, 1e6, &x), cf->hwp_window_us = (int64_t)x;
+			r = parse_int(v, 1, 1e6, &x), cf->hwp_window_us = (int64_t)x;
 		else if (!strcmp(k, "domain")) {
 			if (!strcmp(v, "core"))
 				cf->domain = IL_CF_DOM_CORE;

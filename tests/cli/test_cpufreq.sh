@@ -13,6 +13,10 @@ expect_exit 2 "$IDLELAB" sim --cpufreq foo:schedutil
 expect_err "unknown driver 'foo'"
 expect_exit 2 "$IDLELAB" sim --cpufreq schedutil+epp=300
 expect_err "bad value '300' for epp"
+expect_exit 2 "$IDLELAB" sim --cpufreq schedutil+
+expect_err "--cpufreq: 'schedutil+': '' is not KEY=VALUE"
+expect_exit 2 "$IDLELAB" sim --cpufreq schedutil+rate_limit_us=500+rate_limit_us=2
+expect_err "rate_limit_us given twice"
 expect_exit 2 "$IDLELAB" sim --cpufreq hwp:schedutil
 expect_err "has only performance and powersave"
 expect_exit 2 "$IDLELAB" sim --cpufreq

@@ -254,6 +254,17 @@ static void spec_parse(void **state)
 	assert_int_equal(il_cpufreq_parse("schedutil+colour=red", &cf, &e), -EINVAL);
 	assert_int_equal(il_cpufreq_parse("schedutil+invariance", &cf, &e), -EINVAL);
 	assert_int_equal(il_cpufreq_parse("", &cf, &e), -EINVAL);
+	/* a trailing '+', a key twice, a fraction where a whole number goes */
+	assert_int_equal(il_cpufreq_parse("schedutil+", &cf, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "'' is not KEY=VALUE"));
+	assert_int_equal(il_cpufreq_parse("schedutil+invariance=on+", &cf, &e), -EINVAL);
+	assert_int_equal(il_cpufreq_parse("hwp+epp=255+epp=0", &cf, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "epp given twice"));
+	assert_int_equal(il_cpufreq_parse("schedutil+rate_limit_us=1.5", &cf, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "bad value '1.5' for rate_limit_us"));
+	assert_int_equal(il_cpufreq_parse("hwp+epp=127.5", &cf, &e), -EINVAL);
+	assert_int_equal(il_cpufreq_parse("schedutil+rate_limit_us=1e3", &cf, &e), 0);
+	assert_int_equal(cf.rate_limit_us, 1000);
 }
 
 /* One run of workload wl on a built-in platform; returns metric row/col. */
