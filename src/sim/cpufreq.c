@@ -335,8 +335,24 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	f->base_mhz = p->base_mhz > 0 ? p->base_mhz : s->params.default_mhz;
 	f->top_mhz = p->nturbo > 0 && p->turbo_mhz[0] > 0 ? p->turbo_mhz[0] : f->base_mhz;
 	/* EFFIC from the platform's [cpufreq], else the local fallback */
-	f->min_mhz = prm->min_mhz > 0 ? prm->min_mhz
-		     : p->efficient_mhz > 0 ? p->efficient_mhz : min_mhz_fallback(p);
+	double lowest = p->efficient_mhz > 0 ? p->efficient_mhz : min_mhz_fallback(p);
+	if (lowest > f->base_mhz)
+		lowest = f->base_mhz;
+	/*
+	 * Policy limits below cpuinfo.min_freq: the kernel would raise them to
+	 * it (cpufreq_verify_within_cpu_limits()); the layer would run the
+	 * CPUs below their lowest P-state. A freq_max below base makes no
+	 * turbo ratio. Both are mistakes in the spec, refused.
+	 */
+	if ((prm->min_mhz > 0 && prm->min_mhz < lowest) || (prm->max_mhz > 0 && prm->max_mhz < lowest))
+		return il_err_set(err, EINVAL, "--cpufreq: %s=%g is below the lowest frequency of "
+				  "platform %s, %g MHz", prm->min_mhz > 0 && prm->min_mhz < lowest ?
+				  "min_mhz" : "max_mhz", prm->min_mhz > 0 && prm->min_mhz < lowest ?
+				  prm->min_mhz : prm->max_mhz, p->name, lowest);
+	if (prm->freq_max_mhz > 0 && prm->freq_max_mhz < f->base_mhz)
+		return il_err_set(err, EINVAL, "--cpufreq: freq_max_mhz=%g is below the base frequency "
+				  "of platform %s, %g MHz", prm->freq_max_mhz, p->name, f->base_mhz);
+	f->min_mhz = prm->min_mhz > 0 ? prm->min_mhz : lowest;
 	if (f->min_mhz > f->base_mhz)
 		f->min_mhz = f->base_mhz;
 	f->step_mhz = p->pstate_step_mhz > 0 ? p->pstate_step_mhz : 100;

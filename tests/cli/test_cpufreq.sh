@@ -30,6 +30,19 @@ expect_err "platform intel-atom-z8350 has no HWP"
 expect_exit 1 "$IDLELAB" sim --platform amd-zen3-epyc --workload gitsource --duration 10ms \
 	--cpufreq intel_pstate:powersave
 expect_err "not an Intel x86 part"
+# policy limits below the lowest P-state, freq_max below base: refused, not run
+expect_exit 1 "$IDLELAB" sim --platform intel-cascadelake-sp --workload idle --duration 10ms \
+	--cpufreq schedutil+max_mhz=1 --output "$TMP/lim.txt"
+expect_err "max_mhz=1 is below the lowest frequency of platform intel-cascadelake-sp, 1000 MHz"
+[ ! -e "$TMP/lim.txt" ] && ok || bad "a refused run left its output"
+expect_exit 1 "$IDLELAB" sim --platform intel-cascadelake-sp --workload idle --duration 10ms \
+	--cpufreq schedutil+min_mhz=999
+expect_err "min_mhz=999 is below the lowest frequency"
+expect_exit 1 "$IDLELAB" sim --platform intel-cascadelake-sp --workload idle --duration 10ms \
+	--cpufreq schedutil+freq_max_mhz=1
+expect_err "freq_max_mhz=1 is below the base frequency of platform intel-cascadelake-sp, 2400 MHz"
+expect_exit 0 "$IDLELAB" sim --platform intel-cascadelake-sp --workload idle --duration 10ms \
+	--cpufreq schedutil+min_mhz=1000+max_mhz=1000+freq_max_mhz=2400
 
 expect_exit 0 "$IDLELAB" sim --platform intel-cascadelake-sp --workload gitsource --duration 50ms \
 	--cpufreq schedutil+invariance=off --cpufreq schedutil
