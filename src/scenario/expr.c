@@ -58,7 +58,8 @@ struct pctx {
 	const char *text, *pos;
 	unsigned flags;
 	int line;
-	int depth;
+	int depth;            /* primaries open, across define expansions (DEPTH_MAX) */
+	int defines;          /* defines being expanded, one inside the other */
 	int per_run;          /* inside a per-run argument */
 	const char *define;   /* the define being expanded, for messages */
 	struct il_err *err;
@@ -299,12 +300,13 @@ static struct il_scn_expr *parse_define(struct pctx *c, const char *name, const 
 {
 	struct pctx sub = *c;
 
-	if (c->depth > 16) {
+	if (c->defines >= 16) {
 		perr(c, "defines nest too deep (a define that uses itself?)");
 		return NULL;
 	}
 	sub.text = sub.pos = text;
 	sub.depth = c->depth + 1;
+	sub.defines = c->defines + 1;
 	if (!sub.define)
 		sub.define = name;
 	struct il_scn_expr *e = parse_or(&sub);

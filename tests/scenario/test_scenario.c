@@ -308,6 +308,8 @@ static void expressions(void **unused)
 	NEAR(eval_text(&s, &f.d, "ratio(3, 4) + least(1, 2) + greatest(1, 2) + abs(-1)", 0), 4.75, 1e-12);
 	NEAR(eval_text(&s, &f.d, "countif(a, v(r/x) >= 2)", 0), 3, 1e-12);
 	NEAR(eval_text(&s, &f.d, "countif(b, big)", 0), 1, 1e-12);          /* a define with v() */
+	/* a define deep in parentheses is not a define that uses itself */
+	NEAR(eval_text(&s, &f.d, "countif(b, ((((((((((((((((big)))))))))))))))))", 0), 1, 1e-12);
 	NEAR(eval_text(&s, &f.d, "minif(a, v(r/y), v(r/x) > 1)", 0), 20, 1e-12);
 	NEAR(eval_text(&s, &f.d, "maxif(a, v(r/y), v(r/x) < 4)", 0), 30, 1e-12);
 	NEAR(eval_text(&s, &f.d, "meanif(a, v(r/x), v(r/x) != 4)", 0), 2, 1e-12);
