@@ -280,13 +280,15 @@ static int run(int argc, char **argv)
 			b.ngov_params++;
 			break;
 		case 'U': {
-			/* the engine's warmup option under its own name */
-			char kv[64];
-			if (snprintf(kv, sizeof(kv), "warmup=%s", optarg) >= (int)sizeof(kv))
-				return cli_usage_error("sim", "--warmup: '%s' is not a duration", optarg);
-			int r = sim_opt(&b.params, kv);
-			if (r)
-				return r;
+			/* the engine's warmup option under its own name, which errors name */
+			struct il_err werr;
+			il_err_clear(&werr);
+			if (il_opt_set(il_opt_find(il_sim_opts, "warmup"), &b.params, optarg, &werr)) {
+				const char *m = werr.msg;
+				if (!strncmp(m, "warmup: ", 8))
+					m += 8;
+				return cli_usage_error("sim", "--warmup: %s", m);
+			}
 			break;
 		}
 		case 'S': {
