@@ -1009,6 +1009,19 @@ SETTER(set_pstates)
 	char buf[LINE_MAX_LEN];
 
 	(void)f;
+	/* "2401,,2400" or a leading or trailing comma: an entry left out */
+	for (const char *q = v, *field = v;; q++) {
+		if (*q == ',' || !*q) {
+			bool blank = true;
+			for (const char *r = field; r < q; r++)
+				blank = blank && isspace((unsigned char)*r);
+			if (blank && (*q == ',' || field != v))
+				return fail(c, c->line, "%s: an empty entry in '%s'", key, v);
+			if (!*q)
+				break;
+			field = q + 1;
+		}
+	}
 	snprintf(buf, sizeof(buf), "%s", v);
 	p->npstates = 0;
 	for (char *save, *t = strtok_r(buf, " ,", &save); t; t = strtok_r(NULL, " ,", &save)) {
@@ -1383,6 +1396,19 @@ static int finish_cpufreq(struct parse_ctx *c)
 					     key_line(c, s, "hwp_efficient_mhz"),
 					     "hwp_efficient_mhz (%g MHz) is above hwp_highest_mhz "
 					     "(%g MHz)", p->hwp_efficient_mhz, p->hwp_highest_mhz);
+	}
+	if (p->npstates) {
+		/* _PSS lists the part's frequencies: base + 1 MHz stands for turbo */
+		double top = (p->nturbo ? p->turbo_mhz[0] : p->base_mhz) + 1;
+		double low = p->pstate_mhz[p->npstates - 1];
+		if (p->pstate_mhz[0] > top)
+			return il_err_set_at(c->err, EINVAL, c->fname, key_line(c, s, "pstates"),
+					     "pstates: %g MHz is above the part's highest frequency "
+					     "(%g MHz)", p->pstate_mhz[0], top - 1);
+		if (low < p->efficient_mhz)
+			return il_err_set_at(c->err, EINVAL, c->fname, key_line(c, s, "pstates"),
+					     "pstates: %g MHz is below efficient_mhz (%g MHz)", low,
+					     p->efficient_mhz);
 	}
 	if (p->npstates && key_given(c, s, "pstate_step_mhz"))
 		return il_err_set_at(c->err, EINVAL, c->fname, key_line(c, s, "pstate_step_mhz"),

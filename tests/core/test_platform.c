@@ -469,7 +469,18 @@ static void cpufreq_section(void **unused)
 	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\npstates = 2400 -5\n", 10,
 		"pstates: negative value '-5'");
 	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\npstates = ,\n", 10,
+		"pstates: an empty entry in ','");
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\npstates = \n", 10,
 		"pstates: no frequency given");
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\npstates = 2401,,2400\n", 10,
+		"pstates: an empty entry in '2401,,2400'");
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\npstates = 2400, 1600,\n", 10,
+		"pstates: an empty entry in '2400, 1600,'");
+	/* the table within the part: base + 1 MHz (turbo) at the top, efficient_mhz at the bottom */
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\npstates = 99999 1\n", 10,
+		"pstates: 99999 MHz is above the part's highest frequency (2400 MHz)");
+	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\npstates = 2401 2400 700\n", 10,
+		"pstates: 700 MHz is below efficient_mhz (800 MHz)");
 	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\npstates = 2400\npstate_step_mhz = 100\n",
 		11, "pstate_step_mhz and pstates (line 10) give the same table");
 	refused(HEAD CPU2400 "[cpufreq]\nefficient_mhz = 800\ntransition_latency = 0\n", 10,
