@@ -55,7 +55,7 @@ static const struct keydef config_keys[] = {
 };
 /* a batch file's configurations: those keys and a seed */
 static const struct keydef bconfig_keys[] = {
-	{ "label", 0 }, { "platform", 0 }, { "kernel", 0 }, { "governor", 0 },
+	{ "label", 0 }, { "platform", 0 }, { "kernel", 0 }, { "governor", 0 }, { "cpufreq", 0 },
 	{ "workload", KEY_REQUIRED }, { "wl", KEY_REPEAT }, { "pset", KEY_REPEAT },
 	{ "set", KEY_REPEAT }, { "sim", KEY_REPEAT }, { "runs", KEY_REQUIRED },
 	{ "duration", KEY_REQUIRED }, { "warmup", 0 }, { "quick.runs", 0 },

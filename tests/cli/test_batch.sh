@@ -61,6 +61,14 @@ expect_exit 0 "$IDLELAB" sim --governor teo --wl-opt loops=20 --runs 2 --duratio
 cp "$TMP/out" "$TMP/sim.csv"
 expect_exit 0 "$IDLELAB" batch "$one" --format csv
 expect_same "$TMP/sim.csv"
+# a cpufreq layer, as a scenario's configuration takes it
+expect_exit 0 "$IDLELAB" sim --platform intel-cascadelake-sp --workload gitsource \
+	--cpufreq intel_cpufreq:schedutil --duration 50ms --jobs 1 --format csv
+cp "$TMP/out" "$TMP/simcf.csv"
+printf '%s\n' '[config.a]' 'platform = intel-cascadelake-sp' 'workload = gitsource' 'runs = 1' \
+	'duration = 50ms' 'cpufreq = intel_cpufreq:schedutil' >"$TMP/cf.ini"
+expect_exit 0 "$IDLELAB" batch "$TMP/cf.ini" --format csv
+expect_same "$TMP/simcf.csv"
 
 # several: --jobs changes no byte; the table heads each configuration
 expect_exit 0 "$IDLELAB" batch "$small" --jobs 1 --format json --quiet
