@@ -230,6 +230,10 @@ static int run(int argc, char **argv)
 		case 'g':
 			if (ngovs == 8)
 				return cli_usage_error("sim", "at most 8 --governor values");
+			if (strlen(optarg) >= sizeof(((struct il_sim_config *)0)->gov_spec))
+				return cli_usage_error("sim", "--governor: '%s' is longer than %zu "
+						       "characters", optarg,
+						       sizeof(((struct il_sim_config *)0)->gov_spec) - 1);
 			govs[ngovs++] = optarg;
 			break;
 		case 'F': {
@@ -238,6 +242,10 @@ static int run(int argc, char **argv)
 				return cli_usage_error("sim", "at most 8 --cpufreq values");
 			if (il_cpufreq_parse(optarg, &cp, &err) < 0)
 				return cli_usage_error("sim", "--cpufreq: %s", err.msg);
+			if (strlen(optarg) >= sizeof(((struct il_sim_config *)0)->cpufreq))
+				return cli_usage_error("sim", "--cpufreq: '%s' is longer than %zu "
+						       "characters", optarg,
+						       sizeof(((struct il_sim_config *)0)->cpufreq) - 1);
 			cfs[ncfs++] = optarg;
 			break;
 		}

@@ -252,12 +252,37 @@ void il_cpufreq_name(const struct il_cpufreq_params *cf, char *buf, size_t size)
 		snprintf(buf, size, "none");
 		return;
 	}
+	static const char *const dom_names[] = { "auto", "core", "package" };
 	size_t n = (size_t)snprintf(buf, size, "%s%s%s", cf->driver ? drv_names[cf->driver] : "",
 				    cf->driver ? ":" : "", gov_names[cf->gov]);
-	if (cf->invariance >= 0 && n < size)
-		n += (size_t)snprintf(buf + n, size - n, "+invariance=%s", cf->invariance ? "on" : "off");
-	if (cf->util_est >= 0 && n < size)
-		snprintf(buf + n, size - n, "+util_est=%s", cf->util_est ? "on" : "off");
+	/* every key that differs from its default, in the parser's order: two specs
+	 * that run differently never share a name (results are labelled by it) */
+#define ADD(...)                                                                  \
+	do {                                                                      \
+		if (n < size)                                                     \
+			n += (size_t)snprintf(buf + n, size - n, __VA_ARGS__);    \
+	} while (0)
+	if (cf->invariance >= 0)
+		ADD("+invariance=%s", cf->invariance ? "on" : "off");
+	if (cf->util_est >= 0)
+		ADD("+util_est=%s", cf->util_est ? "on" : "off");
+	if (cf->rate_limit_us >= 0)
+		ADD("+rate_limit_us=%lld", (long long)cf->rate_limit_us);
+	if (cf->transition_us >= 0)
+		ADD("+transition_us=%lld", (long long)cf->transition_us);
+	if (cf->min_mhz > 0)
+		ADD("+min_mhz=%g", cf->min_mhz);
+	if (cf->max_mhz > 0)
+		ADD("+max_mhz=%g", cf->max_mhz);
+	if (cf->freq_max_mhz > 0)
+		ADD("+freq_max_mhz=%g", cf->freq_max_mhz);
+	if (cf->epp >= 0)
+		ADD("+epp=%d", cf->epp);
+	if (cf->hwp_window_us != 1000)
+		ADD("+hwp_window_us=%lld", (long long)cf->hwp_window_us);
+	if (cf->domain != IL_CF_DOM_AUTO)
+		ADD("+domain=%s", dom_names[cf->domain]);
+#undef ADD
 }
 
 /* ------------------------------------------------- platform fallbacks */
@@ -352,9 +377,8 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	if (prm->freq_max_mhz > 0 && prm->freq_max_mhz < f->base_mhz)
 		return il_err_set(err, EINVAL, "--cpufreq: freq_max_mhz=%g is below the base frequency "
 				  "of platform %s, %g MHz", prm->freq_max_mhz, p->name, f->base_mhz);
+	/* a floor above base is the user's to set, up to the policy's max (below) */
 	f->min_mhz = prm->min_mhz > 0 ? prm->min_mhz : lowest;
-	if (f->min_mhz > f->base_mhz)
-		f->min_mhz = f->base_mhz;
 	f->step_mhz = p->pstate_step_mhz > 0 ? p->pstate_step_mhz : 100;
 	/*
 	 * freq_max and whether the kernel is invariant: the platform layer's

@@ -269,9 +269,14 @@ int il_sim_batch_prepare(struct il_sim_batch *b, struct il_err *err)
 				il_gov_free(g);
 				return -EINVAL;
 			}
-			char nm[96];
+			char nm[176];
 			il_cpufreq_name(&b->cpufreq[c], nm, sizeof(nm));
-			snprintf(b->labels[c], sizeof(b->labels[c]), "%s cpufreq=%s", g->spec, nm);
+			if (snprintf(b->labels[c], sizeof(b->labels[c]), "%s cpufreq=%s", g->spec,
+				     nm) >= (int)sizeof(b->labels[c])) {
+				il_gov_free(g);
+				return il_err_set(err, EINVAL, "--cpufreq %s: too long a name",
+						  cf->cpufreq);
+			}
 		}
 		b->contained[c] = il_gov_is_loaded(g);
 		if (g->ops->cpu_data_size > gov_bytes)

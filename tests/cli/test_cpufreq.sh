@@ -43,6 +43,24 @@ expect_exit 1 "$IDLELAB" sim --platform intel-cascadelake-sp --workload idle --d
 expect_err "freq_max_mhz=1 is below the base frequency of platform intel-cascadelake-sp, 2400 MHz"
 expect_exit 0 "$IDLELAB" sim --platform intel-cascadelake-sp --workload idle --duration 10ms \
 	--cpufreq schedutil+min_mhz=1000+max_mhz=1000+freq_max_mhz=2400
+# every key given names the configuration: two specs that run differently never share a label
+expect_exit 0 "$IDLELAB" sim --platform intel-cascadelake-sp --workload idle --duration 10ms \
+	--cpufreq schedutil+rate_limit_us=100+min_mhz=1500+domain=core --cpufreq schedutil
+expect_out "menu@6.18 cpufreq=schedutil+rate_limit_us=100+min_mhz=1500+domain=core: metrics"
+expect_out "menu@6.18 cpufreq=schedutil: metrics"
+# a floor above base is kept (the policy's max bounds it, not base): gitsource runs at it
+expect_exit 0 "$IDLELAB" sim --platform intel-cascadelake-sp --workload gitsource --duration 200ms \
+	--cpufreq schedutil+min_mhz=3500 --format csv
+python3 - "$TMP/out" <<'PY' && ok || bad "min_mhz=3500 not kept"
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 12 and r[10] == "mean_mhz"]
+assert rows and float(rows[0][12]) > 3400, rows
+PY
+# a spec longer than a configuration holds is refused, not cut
+long=intel_cpufreq:schedutil+invariance=on+util_est=off+rate_limit_us=100+transition_us=30+min_mhz=1500
+expect_exit 2 "$IDLELAB" sim --platform intel-cascadelake-sp --workload idle --duration 10ms \
+	--cpufreq "$long+max_mhz=3000"
+expect_err "is longer than 95 characters"
 
 expect_exit 0 "$IDLELAB" sim --platform intel-cascadelake-sp --workload gitsource --duration 50ms \
 	--cpufreq schedutil+invariance=off --cpufreq schedutil

@@ -239,7 +239,7 @@ static void spec_parse(void **state)
 	assert_int_equal(cf.invariance, 0);
 	assert_int_equal(cf.rate_limit_us, 2000);
 	il_cpufreq_name(&cf, name, sizeof(name));
-	assert_string_equal(name, "acpi-cpufreq:schedutil+invariance=off");
+	assert_string_equal(name, "acpi-cpufreq:schedutil+invariance=off+rate_limit_us=2000");
 	assert_int_equal(il_cpufreq_parse("hwp", &cf, &e), 0);
 	assert_int_equal(cf.driver, IL_CF_DRV_HWP);
 	assert_int_equal(cf.gov, IL_CF_GOV_POWERSAVE);
