@@ -357,6 +357,11 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	     f->prm.driver == IL_CF_DRV_INTEL_CPUFREQ) && !intel)
 		return il_err_set(err, EINVAL, "--cpufreq %s: platform %s is not an Intel x86 part",
 				  drv_names[f->prm.driver], p->name);
+	/* energy_performance_preference exists only with HWP; the window is HWP's estimate */
+	if ((prm->epp >= 0 || prm->hwp_window_us != 1000) && f->prm.driver != IL_CF_DRV_HWP)
+		return il_err_set(err, EINVAL, "--cpufreq %s:%s: %s is for the hwp driver only",
+				  drv_names[f->prm.driver], gov_names[f->prm.gov],
+				  prm->epp >= 0 ? "epp" : "hwp_window_us");
 	f->base_mhz = p->base_mhz > 0 ? p->base_mhz : s->params.default_mhz;
 	f->top_mhz = p->nturbo > 0 && p->turbo_mhz[0] > 0 ? p->turbo_mhz[0] : f->base_mhz;
 	/* EFFIC from the platform's [cpufreq], else the local fallback */

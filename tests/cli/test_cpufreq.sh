@@ -61,6 +61,10 @@ long=intel_cpufreq:schedutil+invariance=on+util_est=off+rate_limit_us=100+transi
 expect_exit 2 "$IDLELAB" sim --platform intel-cascadelake-sp --workload idle --duration 10ms \
 	--cpufreq "$long+max_mhz=3000"
 expect_err "is longer than 95 characters"
+# EPP and the HWP window exist only with HWP
+expect_exit 1 "$IDLELAB" sim --platform intel-cascadelake-sp --workload idle --duration 10ms \
+	--cpufreq performance+epp=5
+expect_err "intel_cpufreq:performance: epp is for the hwp driver only"
 
 expect_exit 0 "$IDLELAB" sim --platform intel-cascadelake-sp --workload gitsource --duration 50ms \
 	--cpufreq schedutil+invariance=off --cpufreq schedutil
