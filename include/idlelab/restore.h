@@ -8,9 +8,10 @@
  * the file's old value is read first and recorded, then the new one
  * written; il_change_restore() writes the old values back, last change
  * first. The first change installs the restore at exit (atexit) and on
- * SIGHUP/SIGINT/SIGTERM (where the action is the default): the handler
- * writes every old value back with async-signal-safe calls only (the
- * file's directory is kept open, so no path is walked again), removes
+ * SIGHUP/SIGINT/SIGTERM, and on SIGPIPE (a reader of the messages below
+ * that has gone), where the action is the default: the handler writes
+ * every old value back with async-signal-safe calls only (the file's
+ * directory is kept open, so no path is walked again), removes
  * output temporaries (il_out_cleanup), restores the default action and
  * re-raises the signal, so the exit status is the signal's.
  *

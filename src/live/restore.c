@@ -32,7 +32,12 @@ static struct change changes[IL_CHANGES_MAX];
 static volatile sig_atomic_t nchanges;
 static bool installed;
 
-static const int restore_signals[] = { SIGHUP, SIGINT, SIGTERM };
+/*
+ * SIGPIPE too: a change is said on stderr right after it is made, and a
+ * reader of stderr that has gone (`2>&1 | head -1`) would otherwise kill
+ * the process with the change in force.
+ */
+static const int restore_signals[] = { SIGHUP, SIGINT, SIGTERM, SIGPIPE };
 #define NSIGS (sizeof(restore_signals) / sizeof(restore_signals[0]))
 static struct sigaction old_action[NSIGS];
 

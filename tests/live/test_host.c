@@ -537,6 +537,21 @@ static void change_with_sigint_ignored(void)
 	exit(0);
 }
 
+static void change_with_stderr_gone(void)
+{
+	struct il_err err;
+	int p[2];
+
+	/* stderr a pipe nobody reads: saying the change raises SIGPIPE */
+	if (pipe(p) || dup2(p[1], STDERR_FILENO) < 0)
+		_exit(7);
+	close(p[0]);
+	close(p[1]);
+	if (il_change_governor(tpath("s"), "ladder", &err))
+		_exit(3);
+	_exit(5);
+}
+
 static void test_change_exit_and_signal(void **state)
 {
 	int st;
@@ -557,6 +572,11 @@ static void test_change_exit_and_signal(void **state)
 	st = in_child(change_with_sigint_ignored);
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	assert_string_equal(get("s/sys/devices/system/cpu/cpuidle/current_governor"), "menu");
+
+	/* SIGPIPE from the message that says the change: written back */
+	st = in_child(change_with_stderr_gone);
+	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE);
+	assert_string_equal(get("s/sys/devices/system/cpu/cpuidle/current_governor"), "menu");
 }
 
 int main(void)
@@ -574,5 +594,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_change_refusals, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_change_exit_and_signal, setup_tmp, teardown_tmp),
 	};
+
+	/* the first change installs the restore on SIGPIPE only where it is the default */
+	signal(SIGPIPE, SIG_DFL);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
