@@ -15,8 +15,8 @@
  * What it changes on the machine is the instance; everything set in it
  * goes with it. The instance is removed at the end, on error, and on
  * signals: the first SIGINT ends the recording normally (the output is
- * kept), the first SIGTERM or SIGHUP ends it and discards the output, and
- * a second signal removes the instance from the handler itself.
+ * kept), the first SIGTERM, SIGHUP or SIGPIPE ends it and discards the
+ * output, and a second signal removes the instance from the handler itself.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -476,7 +476,12 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
-static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+/*
+ * SIGPIPE as SIGTERM: what was changed is said on stderr, and a reader of
+ * it that has gone (`2>&1 | head -1`) would otherwise kill the process with
+ * the instance in place and the output's temporary left.
+ */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 
 static void install_signals(void)
 {
@@ -866,7 +871,7 @@ static int record(const struct record_opts *o)
 			fprintf(stderr, "trace record: %s killed by signal %d\n", o->command[0],
 				WTERMSIG(status));
 	}
-	/* SIGINT ends a recording as asked; SIGTERM or SIGHUP discards it */
+	/* SIGINT ends a recording as asked; SIGTERM, SIGHUP or SIGPIPE discards it */
 	keep = !stop_signal || stop_signal == SIGINT;
 	ret = keep ? 0 : 1;
 out:

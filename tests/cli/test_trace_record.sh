@@ -72,6 +72,15 @@ else
 	expect_err "removed tracefs instance $T/instances/idlelab-record-"
 	[ -z "$(ls -A "$T/instances")" ] && ok || bad "instance left: $(ls "$T/instances")"
 	[ -z "$(ls "$TMP" | grep '^x')" ] && ok || bad "output left: $(ls "$TMP")"
+	# stderr a pipe nobody reads: the SIGPIPE of 'created tracefs instance'
+	# removes the instance and the output's temporary, and is the exit status
+	rc=$(IDLELAB_TRACEFS="$T" python3 -c 'import os, subprocess, sys
+r, w = os.pipe(); os.close(r)
+print(subprocess.run(sys.argv[1:], stderr=w, stdout=subprocess.DEVNULL).returncode)' \
+		"$I" trace record -e power:cpu_idle -o "$TMP/x")
+	[ "$rc" = -13 ] && ok || bad "SIGPIPE: exit $rc (want -13, killed by SIGPIPE)"
+	[ -z "$(ls -A "$T/instances")" ] && ok || bad "SIGPIPE: instance left: $(ls "$T/instances")"
+	[ -z "$(ls "$TMP" | grep '^x')" ] && ok || bad "SIGPIPE: output left: $(ls "$TMP")"
 	# without power:cpu_idle there is nothing to record
 	rm -r "$T/events/power"
 	expect_exit 1 env IDLELAB_TRACEFS="$T" "$I" trace record -o "$TMP/x"
