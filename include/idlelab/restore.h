@@ -13,7 +13,9 @@
  * every old value back with async-signal-safe calls only (the file's
  * directory is kept open, so no path is walked again), removes
  * output temporaries (il_out_cleanup), restores the default action and
- * re-raises the signal, so the exit status is the signal's.
+ * re-raises the signal, so the exit status is the signal's. One restore
+ * runs at a time: a signal that comes to another thread meanwhile (a
+ * second ^C during the sweep) waits for it, then takes its course.
  *
  * Every change and every restore is said on stderr:
  *   changed PATH from 'OLD' to 'NEW' (restored at exit)

@@ -9,7 +9,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -31,6 +33,13 @@ struct change {
 static struct change changes[IL_CHANGES_MAX];
 static volatile sig_atomic_t nchanges;
 static bool installed;
+/*
+ * Held while the changes are written back. A handler's mask blocks a
+ * second signal in its own thread only: in a program with threads (the
+ * sweep's waker and wakee) a second signal runs the handler in another
+ * thread, which must wait for the first restore, not write beside it.
+ */
+static atomic_flag restoring = ATOMIC_FLAG_INIT;
 
 /*
  * SIGPIPE too: a change is said on stderr right after it is made, and a
@@ -82,6 +91,11 @@ static int restore_all(void)
 {
 	int bad = 0;
 
+	/* the holder is another thread (its signals are blocked while it holds it) */
+	while (atomic_flag_test_and_set(&restoring)) {
+		struct timespec ms = { 0, 1000000 };
+		nanosleep(&ms, NULL);
+	}
 	while (nchanges > 0) {
 		struct change *c = &changes[nchanges - 1];
 		int r = put_value(c->dirfd, c->name, c->old, c->oldlen);
@@ -98,6 +112,7 @@ static int restore_all(void)
 		close(c->dirfd);
 		nchanges--;
 	}
+	atomic_flag_clear(&restoring);
 	return bad;
 }
 

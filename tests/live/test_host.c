@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -552,6 +553,84 @@ static void change_with_stderr_gone(void)
 	_exit(5);
 }
 
+static void *wait_for_signals(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+#define PARAM_FILE "s/sys/module/haltpoll/parameters/guest_halt_poll_ns"
+
+/*
+ * Two changes, the last one's file then replaced by a FIFO: the restore
+ * of the first SIGTERM blocks in its open until the parent reads. Two
+ * threads take the signals (the main thread blocks them), so the second
+ * SIGTERM runs the handler in the other thread while the first restores.
+ */
+static void change_then_wait(int ready)
+{
+	struct il_err err;
+	pthread_t th[2];
+	sigset_t set;
+
+	if (il_change_governor(tpath("s"), "ladder", &err) ||
+	    il_change_param(tpath("s"), "haltpoll.guest_halt_poll_ns=200000", &err))
+		_exit(3);
+	if (mkfifo(tpath("s/fifo"), 0600) || rename(tpath("s/fifo"), tpath(PARAM_FILE)))
+		_exit(4);
+	for (int i = 0; i < 2; i++)
+		if (pthread_create(&th[i], NULL, wait_for_signals, NULL))
+			_exit(5);
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	if (write(ready, "r", 1) != 1)
+		_exit(6);
+	for (;;)
+		pause();
+}
+
+static void test_change_signal_during_restore(void **state)
+{
+	struct timespec gap = { 0, 200000000 };
+	char buf[16] = "", c;
+	size_t len = 0;
+	ssize_t n;
+	int p[2], st, fd;
+	pid_t pid;
+
+	(void)state;
+	put("s/sys/devices/system/cpu/cpuidle/current_governor", "menu\n");
+	put(PARAM_FILE, "0\n");
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(p[0]);
+		change_then_wait(p[1]);
+	}
+	close(p[1]);
+	assert_int_equal(read(p[0], &c, 1), 1);
+	close(p[0]);
+	assert_int_equal(kill(pid, SIGTERM), 0);
+	nanosleep(&gap, NULL);
+	/* the first handler waits in the FIFO's open: a second signal */
+	assert_int_equal(kill(pid, SIGTERM), 0);
+	nanosleep(&gap, NULL);
+	fd = open(tpath(PARAM_FILE), O_RDONLY);
+	assert_true(fd >= 0);
+	while ((n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+	/* the old value written once, and the change before it restored too */
+	assert_string_equal(buf, "0");
+	assert_string_equal(get("s/sys/devices/system/cpu/cpuidle/current_governor"), "menu");
+}
+
 static void test_change_exit_and_signal(void **state)
 {
 	int st;
@@ -593,6 +672,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_change_restore, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_change_refusals, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_change_exit_and_signal, setup_tmp, teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_change_signal_during_restore, setup_tmp,
+						teardown_tmp),
 	};
 
 	/* the first change installs the restore on SIGPIPE only where it is the default */
