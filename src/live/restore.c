@@ -235,7 +235,12 @@ int il_change_write(const char *root, const char *rel, const char *value, struct
 	snprintf(c->path, sizeof(c->path), "%s", path);
 	memcpy(c->old, raw.data, raw.len + 1);
 	c->oldlen = raw.len;
-	/* recorded before the write: a signal from now on restores it */
+	/*
+	 * recorded before the write: a signal from now on restores it. The
+	 * fence keeps the compiler from moving the record's stores after the
+	 * count the handler reads (volatile orders only volatile accesses).
+	 */
+	atomic_signal_fence(memory_order_release);
 	nchanges++;
 	r = put_value(dfd, slash + 1, value, vl);
 	if (r) {
