@@ -46,7 +46,7 @@
  *         as bench_live_sweep --param sets it: polls first, within a window
  *         the governor grows and shrinks;
  *   asis  nothing is changed.
- * Changes are written back at exit and on SIGINT/SIGTERM (include/idlelab/
+ * Changes are written back at exit and on SIGHUP/SIGINT/SIGPIPE/SIGTERM (include/idlelab/
  * restore.h), and said on stderr; the tracefs instance is removed. Each
  * length's row gives the usage of each idle state on --cpu during it, so a
  * row that did not idle as asked shows it, and the 1-minute load average at
@@ -459,14 +459,22 @@ static void instance_remove(void)
 	}
 }
 
-static struct sigaction old_int, old_term;
+/* the signals that end the run, and their handlers before ours (the restore's, or the default) */
+static const int end_sigs[] = { SIGHUP, SIGINT, SIGPIPE, SIGTERM };
+static struct sigaction old_sa[4];
+/* the instance's trace while read_trace() has it open: an open file keeps rmdir from working */
+static volatile sig_atomic_t trace_fd = -1;
 
-/* Remove the instance, then hand the signal to the restore's handler (or the default). */
+/* Remove the instance, then hand the signal to the handler before ours. */
 static void on_signal(int sig)
 {
+	if (trace_fd >= 0)
+		close(trace_fd);
 	if (instance[0])
 		rmdir(instance);
-	sigaction(sig, sig == SIGINT ? &old_int : &old_term, NULL);
+	for (int i = 0; i < 4; i++)
+		if (end_sigs[i] == sig)
+			sigaction(sig, &old_sa[i], NULL);
 	raise(sig);
 }
 
@@ -551,6 +559,7 @@ static struct ev *read_trace(pid_t tid, int *nev)
 		fprintf(stderr, "bench_hostlat: cannot read %s\n", p);
 		exit(1);
 	}
+	trace_fd = fileno(f);
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long ts;
 		char *c;
@@ -595,6 +604,7 @@ static struct ev *read_trace(pid_t tid, int *nev)
 		}
 		e[n++] = x;
 	}
+	trace_fd = -1;
 	fclose(f);
 	qsort(e, (size_t)n, sizeof(*e), ev_cmp);
 	*nev = n;
@@ -892,8 +902,8 @@ int main(int argc, char **argv)
 	/* after the changes: their restore handler is the one chained to */
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	for (int i = 0; i < 4; i++)
+		sigaction(end_sigs[i], &sa, &old_sa[i]);
 	printf("bench_hostlat --mode %s: CPU %d (other CPU %d), idle %s, %d samples per length, "
 	       "clock read %lld ns\n", ms, cpu, other, idle, samples,
 	       (long long)il_wake_clock_cost_ns());
