@@ -100,6 +100,7 @@ struct il_scn_table {
 	int decimals;
 	enum il_scn_diff diff;        /* relative: (sim/pub - 1) %; points: sim - pub */
 	enum il_scn_diff col_diff[16];/* per column: diff, or points for the columns "points" names */
+	bool *row_points;             /* nrows: the rows "points" names (gains, shares): in points */
 	char *row_header;             /* heading of the label column */
 	int nrows, ncols;
 	char **rows;                  /* labels as the source prints them */
@@ -262,6 +263,8 @@ void il_scn_expr_explain(const struct il_scn_expr *e, const struct il_scn *s,
 			 const struct il_scn_data *d, char *buf, size_t size);
 /* A cell's difference of sim from pub in its column's mode (NAN if either is NAN). */
 double il_scn_diff(const struct il_scn_table *t, int col, double pub, double sim);
+/* The difference of one cell: in points where its column or its row says so (NAN: none). */
+double il_scn_cell_diff(const struct il_scn_table *t, int row, int col, double pub, double sim);
 /* The largest |difference| over the cells of table t (column col, or all if col < 0). */
 double il_scn_table_maxdiff(const struct il_scn *s, const struct il_scn_table *t, int col,
 			    const struct il_scn_data *d);

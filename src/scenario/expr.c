@@ -702,6 +702,15 @@ double il_scn_diff(const struct il_scn_table *t, int col, double pub, double sim
 	return pub == 0 ? NAN : (sim / pub - 1) * 100;
 }
 
+double il_scn_cell_diff(const struct il_scn_table *t, int row, int col, double pub, double sim)
+{
+	if (isnan(pub) || isnan(sim))
+		return NAN;
+	if (t->col_diff[col] == IL_SCN_DIFF_POINTS || (t->row_points && t->row_points[row]))
+		return sim - pub;
+	return pub == 0 ? NAN : (sim / pub - 1) * 100;
+}
+
 double il_scn_table_maxdiff(const struct il_scn *s, const struct il_scn_table *t, int col,
 			    const struct il_scn_data *d)
 {
@@ -713,7 +722,7 @@ double il_scn_table_maxdiff(const struct il_scn *s, const struct il_scn_table *t
 			const struct il_scn_cell *cell = &t->cells[r * t->ncols + c];
 			if ((col >= 0 && c != col) || !cell->pub_text || !cell->sim)
 				continue;
-			double diff = il_scn_diff(t, c, cell->pub, il_scn_expr_eval(cell->sim, s, d));
+			double diff = il_scn_cell_diff(t, r, c, cell->pub, il_scn_expr_eval(cell->sim, s, d));
 			if (isnan(diff))
 				return NAN; /* a cell that cannot be compared: nothing to assert */
 			worst = cells++ ? fmax(worst, fabs(diff)) : fabs(diff);

@@ -297,7 +297,7 @@ int scn_html_report(const struct il_scn_report *r, FILE *out, struct il_err *err
 				char sim[64], diff[64];
 				num_cell(out, cell->pub_text ? cell->pub_text : "-");
 				num_cell(out, scn_sim_text(t, i, c, rc->sim, cell->sim, sim, sizeof(sim)));
-				scn_diff_text(t, c, rc->diff, diff, sizeof(diff));
+				scn_diff_text(t, i, c, rc->diff, diff, sizeof(diff));
 				num_cell(out, diff);
 			}
 			fputs("</tr>\n", out);

@@ -53,13 +53,14 @@ static int cell_decimals(const struct il_scn_table *t, int row, int col)
 	return t->decimals;
 }
 
-const char *scn_diff_text(const struct il_scn_table *t, int col, double d, char *buf, size_t size)
+const char *scn_diff_text(const struct il_scn_table *t, int row, int col, double d, char *buf,
+			  size_t size)
 {
 	if (isnan(d)) {
 		snprintf(buf, size, "-");
 		return buf;
 	}
-	if (t->col_diff[col] == IL_SCN_DIFF_POINTS)
+	if (t->col_diff[col] == IL_SCN_DIFF_POINTS || (t->row_points && t->row_points[row]))
 		snprintf(buf, size, "%+.2f", d);
 	else
 		snprintf(buf, size, "%+.1f%%", d);
@@ -88,6 +89,12 @@ void scn_diff_desc(const struct il_scn_table *t, char *buf, size_t size)
 		if (t->col_diff[c] != t->diff) {
 			n += (size_t)snprintf(buf + n, size - n, "%s%s", first ? "; in points: " : ", ",
 					      t->cols[c]);
+			first = false;
+		}
+	for (int r = 0; t->row_points && r < t->nrows && n < size; r++)
+		if (t->row_points[r]) {
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", first ? "; in points: " : ", ",
+					      t->rows[r]);
 			first = false;
 		}
 }

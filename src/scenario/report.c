@@ -58,7 +58,7 @@ int il_scn_report_build(struct il_scn_report *r, const struct il_scn *s,
 			struct il_scn_rcell *rc = &r->cells[t][k];
 			rc->pub = c->pub_text ? c->pub : NAN;
 			rc->sim = c->sim ? il_scn_expr_eval(c->sim, s, data) : NAN;
-			rc->diff = il_scn_diff(tb, k % tb->ncols, rc->pub, rc->sim);
+			rc->diff = il_scn_cell_diff(tb, k / tb->ncols, k % tb->ncols, rc->pub, rc->sim);
 		}
 	}
 	r->checks = il_xcalloc((size_t)s->nchecks + 1, sizeof(*r->checks));
@@ -240,7 +240,7 @@ static void text_table(const struct il_scn_report *r, int ti, FILE *out)
 			pw[c] = n > pw[c] ? n : pw[c];
 			n = (int)strlen(scn_sim_text(t, i, c, rc->sim, cell->sim, buf, sizeof(buf)));
 			sw[c] = n > sw[c] ? n : sw[c];
-			n = (int)strlen(scn_diff_text(t, c, rc->diff, buf, sizeof(buf)));
+			n = (int)strlen(scn_diff_text(t, i, c, rc->diff, buf, sizeof(buf)));
 			dw[c] = n > dw[c] ? n : dw[c];
 		}
 		bw[c] = 2 + pw[c] + 1 + sw[c] + 1 + dw[c];
@@ -278,7 +278,7 @@ static void text_table(const struct il_scn_report *r, int ti, FILE *out)
 				fputc(' ', out);
 				pad(out, scn_sim_text(t, i, c, rc->sim, cell->sim, buf, sizeof(buf)), sw[c], true);
 				fputc(' ', out);
-				pad(out, scn_diff_text(t, c, rc->diff, buf, sizeof(buf)), dw[c], true);
+				pad(out, scn_diff_text(t, i, c, rc->diff, buf, sizeof(buf)), dw[c], true);
 			}
 			fputc('\n', out);
 		}
@@ -525,7 +525,7 @@ static void md_report(const struct il_scn_report *r, FILE *out)
 				fputs(" | ", out);
 				md_text(out, cell->pub_text ? cell->pub_text : "-");
 				fprintf(out, " | %s", scn_sim_text(t, i, c, rc->sim, cell->sim, buf, sizeof(buf)));
-				fprintf(out, " | %s", scn_diff_text(t, c, rc->diff, buf, sizeof(buf)));
+				fprintf(out, " | %s", scn_diff_text(t, i, c, rc->diff, buf, sizeof(buf)));
 			}
 			fputs(" |\n", out);
 		}
@@ -690,6 +690,7 @@ static int json_report(const struct il_scn_report *r, FILE *out)
 			il_json_object(&w, IL_JSON_INLINE);
 			il_json_kstring(&w, "label", t->rows[i]);
 			il_json_kstring(&w, "key", t->keys[i]);
+			il_json_kbool(&w, "diff_in_points", t->row_points && t->row_points[i]);
 			il_json_key(&w, "cells");
 			il_json_array(&w, IL_JSON_INLINE);
 			for (int c = 0; c < t->ncols; c++) {

@@ -642,20 +642,6 @@ static int do_table(struct parser *p, int si, struct il_scn_table *t)
 	}
 	for (int c = 0; c < t->ncols; c++)
 		t->col_diff[c] = t->diff;
-	if ((e = get(p, si, "points"))) {
-		char **f;
-		int nf = scn_split(e->value, '|', &f), r = 0;
-		for (int i = 0; i < nf && !r; i++) {
-			int c = col_find(t, f[i]);
-			if (c < 0)
-				r = fail(p, e->line, "points: no column '%s'", f[i]);
-			else
-				t->col_diff[c] = IL_SCN_DIFF_POINTS;
-		}
-		scn_split_free(f, nf);
-		if (r)
-			return r;
-	}
 	int nrows = count_key(p, si, "row");
 	t->rows = il_xcalloc((size_t)nrows, sizeof(*t->rows));
 	t->keys = il_xcalloc((size_t)nrows, sizeof(*t->keys));
@@ -693,6 +679,24 @@ static int do_table(struct parser *p, int si, struct il_scn_table *t)
 			t->rows[t->nrows] = il_xstrdup(f[0]);
 			t->keys[t->nrows] = il_xstrdup(f[0]);
 			t->nrows++;
+		}
+		scn_split_free(f, nf);
+		if (r)
+			return r;
+	}
+	/* points = a column or a row (a gain, a share): its differences in points */
+	t->row_points = il_xcalloc((size_t)nrows + 1, sizeof(*t->row_points));
+	if ((e = get(p, si, "points"))) {
+		char **f;
+		int nf = scn_split(e->value, '|', &f), r = 0;
+		for (int i = 0; i < nf && !r; i++) {
+			int c = col_find(t, f[i]), row = c < 0 ? row_find(t, f[i]) : -1;
+			if (c >= 0)
+				t->col_diff[c] = IL_SCN_DIFF_POINTS;
+			else if (row >= 0)
+				t->row_points[row] = true;
+			else
+				r = fail(p, e->line, "points: no column or row '%s'", f[i]);
 		}
 		scn_split_free(f, nf);
 		if (r)
@@ -1248,6 +1252,7 @@ void il_scn_free(struct il_scn *s)
 		free(t->rows);
 		free(t->keys);
 		free(t->cells);
+		free(t->row_points);
 		if (t->cols)
 			scn_split_free(t->cols, t->ncols);
 	}

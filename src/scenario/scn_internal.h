@@ -23,7 +23,8 @@ const char *scn_num(double v, int decimals, char *buf, size_t size);
 const char *scn_sim_text(const struct il_scn_table *t, int row, int col, double v, bool has_sim,
 			 char *buf, size_t size);
 /* A difference in the table's mode ("+12.3%", "-0.41"; "-" for none). */
-const char *scn_diff_text(const struct il_scn_table *t, int col, double d, char *buf, size_t size);
+const char *scn_diff_text(const struct il_scn_table *t, int row, int col, double d, char *buf,
+			  size_t size);
 
 /* "simulated / published - 1 (%); in points: gain" */
 void scn_diff_desc(const struct il_scn_table *t, char *buf, size_t size);

@@ -149,7 +149,7 @@ static const struct {
 	{ 21, "m = r/x\nm = r/y", 22, "duplicate key 'm'" },
 	{ 21, "m-x = r/x", 21, "'m-x' is not a name" },
 	{ 25, "source = nobody", 25, "no [source.nobody]" },
-	{ 27, "points = C", 27, "points: no column 'C'" },
+	{ 27, "points = C", 27, "points: no column or row 'C'" },
 	{ 28, "row = one | 100", 28, "1 values for 2 columns" },
 	{ 28, "row = one | abc | 1", 28, "'abc' is not a number" },
 	{ 29, "row = 1 | 1 | 2", 29, "row: '1' twice" },
@@ -184,6 +184,27 @@ static const struct {
 	{ 7, "junk line", 7, "syntax error" },
 	{ 7, "[source.x", 7, "alone on its line" },
 };
+
+/* points = a row: that row's differences in points, the others as their column says */
+static void points_by_row(void **unused)
+{
+	struct il_scn s;
+	struct il_err err;
+	char *text = with_line(27, "points = 2");
+	(void)unused;
+	il_err_clear(&err);
+	assert_int_equal(il_scn_parse(&s, text, strlen(text), "t.ini", &err), 0);
+	const struct il_scn_table *t = &s.tables[0];
+	assert_true(t->row_points[1] && !t->row_points[0]);
+	assert_int_equal(t->col_diff[1], IL_SCN_DIFF_RELATIVE);
+	NEAR(il_scn_cell_diff(t, 1, 0, 40, 50), 10, 1e-12);     /* row 2: points */
+	NEAR(il_scn_cell_diff(t, 0, 0, 40, 50), 25, 1e-12);     /* row 1: relative, % */
+	NEAR(il_scn_cell_diff(t, 0, 1, 40, 50), 25, 1e-12);
+	assert_true(isnan(il_scn_cell_diff(t, 0, 0, 0, 50)));   /* relative to 0: none */
+	NEAR(il_scn_cell_diff(t, 1, 0, 0, 50), 50, 1e-12);      /* in points it has one */
+	il_scn_free(&s);
+	free(text);
+}
 
 static void refusals(void **unused)
 {
@@ -337,6 +358,10 @@ static void expressions(void **unused)
 	NEAR(il_scn_expr_eval(s.tables[0].cells[1].sim, &s, &f.d), 15, 1e-12);
 	NEAR(il_scn_diff(&s.tables[0], 0, 100, 2.5), -97.5, 1e-9);
 	NEAR(il_scn_diff(&s.tables[0], 1, 5, 15), 10, 1e-12);
+	/* a cell: its column's rule, or points where its row is named by points */
+	NEAR(il_scn_cell_diff(&s.tables[0], 0, 0, 100, 2.5), -97.5, 1e-9);
+	NEAR(il_scn_cell_diff(&s.tables[0], 0, 1, 5, 15), 10, 1e-12);
+	assert_false(s.tables[0].row_points[0]);
 	NEAR(il_scn_table_maxdiff(&s, &s.tables[0], 1, &f.d), 10, 1e-12);
 	NEAR(eval_text(&s, &f.d, "maxdiff(t, B)", IL_SCN_EXPR_CHECK), 10, 1e-12);
 	/* column A's row 2 has no value: the table's largest difference is unknown */
@@ -739,6 +764,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parses_base),
+		cmocka_unit_test(points_by_row),
 		cmocka_unit_test(refusals),
 		cmocka_unit_test(long_line_and_nul),
 		cmocka_unit_test(expressions),
