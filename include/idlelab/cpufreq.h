@@ -227,45 +227,6 @@ static inline uint32_t il_pelt_segments(uint64_t periods, uint32_t d1, uint32_t 
 }
 
 /*
- * Bring sa to now: running says whether it ran (load: whether it was
- * enqueued; without load nothing accrues). Returns true when util_avg was
- * recomputed (at least one period boundary crossed). Inline: the engine
- * calls it at every tick of a busy CPU.
- */
-static inline bool il_pelt_update(struct il_pelt *sa, uint64_t now, bool load, bool running)
-{
-	if (now < sa->last_update_time) {
-		sa->last_update_time = now;
-		return false;
-	}
-	uint64_t delta = (now - sa->last_update_time) >> 10;
-	if (!delta)
-		return false;
-	sa->last_update_time += delta << 10;
-	if (!load)
-		running = false;
-	/* accumulate_sum() */
-	uint32_t contrib = (uint32_t)delta;
-	delta += sa->period_contrib;
-	uint64_t periods = delta / 1024;
-	if (periods) {
-		sa->util_sum = il_pelt_decay_load(sa->util_sum, periods);
-		delta %= 1024;
-		/* the contribution only counts when it ran (util_sum is all this tracks) */
-		if (running)
-			contrib = il_pelt_segments(periods, 1024 - sa->period_contrib, (uint32_t)delta);
-	}
-	sa->period_contrib = (uint32_t)delta;
-	if (running)
-		sa->util_sum += (uint64_t)contrib << 10;
-	if (!periods)
-		return false;
-	/* ___update_load_avg() */
-	sa->util_avg = (unsigned long)il_pelt_div(sa->util_sum, sa->period_contrib);
-	return true;
-}
-
-/*
  * The runnable signal of the same entity or queue (kernel/sched/pelt.c from
  * v5.7, 9f68395333ad): runnable_sum accrues n x the period contribution
  * while n tasks are runnable (a task: 1 while on a run queue; a queue: its
@@ -279,9 +240,13 @@ struct il_pelt_r {
 };
 
 /*
- * il_pelt_update() with the runnable part: n runnable (0 without load)
- * accrue n x the contribution util accrues while running, sharing the time
- * and the period segments.
+ * Bring sa to now: running says whether it ran (load: whether it was
+ * enqueued; without load nothing accrues). With r, the runnable part too:
+ * n runnable (0 without load) accrue n x the contribution util accrues
+ * while running, sharing the time and the period segments; r NULL: util
+ * alone (il_pelt_update()). Returns true when the averages were recomputed
+ * (at least one period boundary crossed). Inline: the engine calls it at
+ * every tick of a busy CPU, and a constant NULL r folds the runnable part away.
  */
 static inline bool il_pelt_update_r(struct il_pelt *sa, struct il_pelt_r *r, uint64_t now,
 				    bool load, bool running, unsigned int n)
@@ -294,17 +259,20 @@ static inline bool il_pelt_update_r(struct il_pelt *sa, struct il_pelt_r *r, uin
 	if (!delta)
 		return false;
 	sa->last_update_time += delta << 10;
-	if (!load) {
-		running = false;
+	if (!r || !load)
 		n = 0;
-	}
+	if (!load)
+		running = false;
+	/* accumulate_sum() */
 	uint32_t contrib = (uint32_t)delta;
 	delta += sa->period_contrib;
 	uint64_t periods = delta / 1024;
 	if (periods) {
 		sa->util_sum = il_pelt_decay_load(sa->util_sum, periods);
-		r->runnable_sum = il_pelt_decay_load(r->runnable_sum, periods);
+		if (r)
+			r->runnable_sum = il_pelt_decay_load(r->runnable_sum, periods);
 		delta %= 1024;
+		/* the contribution only counts where something accrues it */
 		if (running || n)
 			contrib = il_pelt_segments(periods, 1024 - sa->period_contrib, (uint32_t)delta);
 	}
@@ -315,9 +283,17 @@ static inline bool il_pelt_update_r(struct il_pelt *sa, struct il_pelt_r *r, uin
 		r->runnable_sum += ((uint64_t)n * contrib) << 10;
 	if (!periods)
 		return false;
+	/* ___update_load_avg() */
 	sa->util_avg = (unsigned long)il_pelt_div(sa->util_sum, sa->period_contrib);
-	r->runnable_avg = (unsigned long)il_pelt_div(r->runnable_sum, sa->period_contrib);
+	if (r)
+		r->runnable_avg = (unsigned long)il_pelt_div(r->runnable_sum, sa->period_contrib);
 	return true;
+}
+
+/* il_pelt_update_r() of util alone. */
+static inline bool il_pelt_update(struct il_pelt *sa, uint64_t now, bool load, bool running)
+{
+	return il_pelt_update_r(sa, NULL, now, load, running, 0);
 }
 
 #ifdef __cplusplus

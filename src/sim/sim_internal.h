@@ -467,57 +467,17 @@ static inline void sim_cf_pick(struct il_sim *s, struct sim_cpu *c, int task, in
 /*
  * The two updates of the tick and of a block (dequeue), the running task's
  * and its run queue's (both loaded and running, to the same PELT clock,
- * the task's first): when they are at the same
- * point of the same period, as a CPU with one task keeps them, the step's
- * periods and contribution are the same for both and are computed once.
- * Each util_sum still decays by itself: the result is il_pelt_update()'s
- * on each, bit for bit. Returns the run queue's "decayed"; *task_decayed
- * the task's.
+ * the task's first): when they are at the same point of the same period,
+ * as a CPU with one task keeps them, the step's periods and contribution
+ * are the same for both and are computed once. With ser and rqr (runnable
+ * boosting, 6.5 on) their runnable sums too: the task runnable (1), its
+ * queue n; NULL: util alone. Each sum still decays by itself: the result is
+ * il_pelt_update_r()'s on each, bit for bit. Returns the run queue's
+ * "decayed"; *task_decayed the task's.
  */
-static inline bool sim_cf_pelt_pair(struct il_pelt *se, struct il_pelt *rq, uint64_t now,
+static inline bool sim_cf_pelt_pair(struct il_pelt *se, struct il_pelt_r *ser, struct il_pelt *rq,
+				    struct il_pelt_r *rqr, uint64_t now, unsigned int n,
 				    bool *task_decayed)
-{
-	if (se->last_update_time != rq->last_update_time ||
-	    se->period_contrib != rq->period_contrib || now < rq->last_update_time) {
-		*task_decayed = il_pelt_update(se, now, true, true);
-		return il_pelt_update(rq, now, true, true);
-	}
-	uint64_t delta = (now - rq->last_update_time) >> 10;
-	*task_decayed = false;
-	if (!delta)
-		return false;
-	uint64_t lut = rq->last_update_time + (delta << 10);
-	se->last_update_time = rq->last_update_time = lut;
-	uint32_t contrib = (uint32_t)delta;
-	delta += rq->period_contrib;
-	uint64_t periods = delta / 1024;
-	if (periods) {
-		delta %= 1024;
-		contrib = il_pelt_segments(periods, 1024 - rq->period_contrib, (uint32_t)delta);
-		se->util_sum = il_pelt_decay_load(se->util_sum, periods);
-		rq->util_sum = il_pelt_decay_load(rq->util_sum, periods);
-	}
-	se->period_contrib = rq->period_contrib = (uint32_t)delta;
-	se->util_sum += (uint64_t)contrib << 10;
-	rq->util_sum += (uint64_t)contrib << 10;
-	if (!periods)
-		return false;
-	se->util_avg = (unsigned long)il_pelt_div(se->util_sum, rq->period_contrib);
-	rq->util_avg = (unsigned long)il_pelt_div(rq->util_sum, rq->period_contrib);
-	*task_decayed = true;
-	return true;
-}
-
-/*
- * sim_cf_pelt_pair() with the runnable parts (runnable boosting, 6.5 on):
- * the running task is runnable (1), its queue has n runnable. Both share
- * the step's periods and contribution when they are at the same point of
- * the same period; each sum decays by itself, so the result is
- * il_pelt_update_r()'s on each, bit for bit.
- */
-static inline bool sim_cf_pelt_pair_r(struct il_pelt *se, struct il_pelt_r *ser, struct il_pelt *rq,
-				      struct il_pelt_r *rqr, uint64_t now, unsigned int n,
-				      bool *task_decayed)
 {
 	if (se->last_update_time != rq->last_update_time ||
 	    se->period_contrib != rq->period_contrib || now < rq->last_update_time) {
@@ -537,23 +497,29 @@ static inline bool sim_cf_pelt_pair_r(struct il_pelt *se, struct il_pelt_r *ser,
 		delta %= 1024;
 		contrib = il_pelt_segments(periods, 1024 - rq->period_contrib, (uint32_t)delta);
 		se->util_sum = il_pelt_decay_load(se->util_sum, periods);
-		ser->runnable_sum = il_pelt_decay_load(ser->runnable_sum, periods);
 		rq->util_sum = il_pelt_decay_load(rq->util_sum, periods);
-		rqr->runnable_sum = il_pelt_decay_load(rqr->runnable_sum, periods);
+		if (ser) {
+			ser->runnable_sum = il_pelt_decay_load(ser->runnable_sum, periods);
+			rqr->runnable_sum = il_pelt_decay_load(rqr->runnable_sum, periods);
+		}
 	}
 	se->period_contrib = rq->period_contrib = (uint32_t)delta;
 	uint64_t c10 = (uint64_t)contrib << 10;
 	se->util_sum += c10;
-	ser->runnable_sum += c10;
 	rq->util_sum += c10;
-	rqr->runnable_sum += n * c10;
+	if (ser) {
+		ser->runnable_sum += c10;
+		rqr->runnable_sum += n * c10;
+	}
 	if (!periods)
 		return false;
 	uint32_t pc = rq->period_contrib;
 	se->util_avg = (unsigned long)il_pelt_div(se->util_sum, pc);
-	ser->runnable_avg = (unsigned long)il_pelt_div(ser->runnable_sum, pc);
 	rq->util_avg = (unsigned long)il_pelt_div(rq->util_sum, pc);
-	rqr->runnable_avg = (unsigned long)il_pelt_div(rqr->runnable_sum, pc);
+	if (ser) {
+		ser->runnable_avg = (unsigned long)il_pelt_div(ser->runnable_sum, pc);
+		rqr->runnable_avg = (unsigned long)il_pelt_div(rqr->runnable_sum, pc);
+	}
 	*task_decayed = true;
 	return true;
 }
@@ -570,12 +536,12 @@ static inline bool sim_cf_pelt_running(struct il_sim *s, struct sim_cpu *c, int 
 	bool removed = sim_cf_rq_removed(fc);
 	if (__builtin_expect(s->cf.runnable, 0)) {
 		int n = c->rq_len + 1 - s->cf.rq_wl[c->cpu];
-		return sim_cf_pelt_pair_r(&s->cf.task[task].pelt, &s->cf.task_r[task], &fc->rq_pelt,
-					  &s->cf.rq_r[c->cpu], fc->clock_pelt,
-					  n > 0 ? (unsigned int)n : 0, task_decayed) ||
+		return sim_cf_pelt_pair(&s->cf.task[task].pelt, &s->cf.task_r[task], &fc->rq_pelt,
+					&s->cf.rq_r[c->cpu], fc->clock_pelt,
+					n > 0 ? (unsigned int)n : 0, task_decayed) ||
 		       removed;
 	}
-	return sim_cf_pelt_pair(&s->cf.task[task].pelt, &fc->rq_pelt, fc->clock_pelt,
+	return sim_cf_pelt_pair(&s->cf.task[task].pelt, NULL, &fc->rq_pelt, NULL, fc->clock_pelt, 1,
 				task_decayed) ||
 	       removed;
 }
