@@ -575,14 +575,6 @@ static int build_batch(const struct il_scn *s, const struct il_scn_run_opts *o, 
 			return wrap(s, c->line, err, "warmup");
 	}
 	struct il_sim_config *sc = il_xcalloc(1, sizeof(*sc));
-	/* a spec the configuration cannot hold is refused, not cut */
-	if (strlen(c->governor) >= sizeof(sc->gov_spec) || strlen(c->cpufreq) >= sizeof(sc->cpufreq)) {
-		free(sc);
-		return il_err_set_at(err, EINVAL, s->file, c->line, "configuration %s: %s is longer "
-				     "than %zu characters", c->id,
-				     strlen(c->governor) >= sizeof(sc->gov_spec) ? "governor" : "cpufreq",
-				     sizeof(sc->cpufreq) - 1);
-	}
 	snprintf(sc->gov_spec, sizeof(sc->gov_spec), "%s", c->governor);
 	snprintf(sc->kernel, sizeof(sc->kernel), "%s", c->kernel);
 	snprintf(sc->cpufreq, sizeof(sc->cpufreq), "%s", c->cpufreq);

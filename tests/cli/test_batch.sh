@@ -61,6 +61,15 @@ expect_exit 0 "$IDLELAB" sim --governor teo --wl-opt loops=20 --runs 2 --duratio
 cp "$TMP/out" "$TMP/sim.csv"
 expect_exit 0 "$IDLELAB" batch "$one" --format csv
 expect_same "$TMP/sim.csv"
+# a spec longer than a configuration holds is refused at its line, not cut
+badfile '[config.a]' 'workload = idle' 'runs = 1' 'duration = 10ms' \
+	"governor = menu@6.18+$(printf '%0100d' 0)"
+expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
+expect_err "bad.ini:5: governor: longer than 95 characters"
+badfile '[config.a]' 'workload = idle' 'runs = 1' 'duration = 10ms' \
+	"cpufreq = schedutil+invariance=on+util_est=off+rate_limit_us=100+transition_us=30+min_mhz=1500+max_mhz=3000"
+expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
+expect_err "bad.ini:5: cpufreq: longer than 95 characters"
 # a cpufreq layer, as a scenario's configuration takes it
 expect_exit 0 "$IDLELAB" sim --platform intel-cascadelake-sp --workload gitsource \
 	--cpufreq intel_cpufreq:schedutil --duration 50ms --jobs 1 --format csv

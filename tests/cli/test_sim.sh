@@ -260,6 +260,9 @@ grep "round_trips" "$TMP/out" | cmp -s - "$TMP/rr-warm" && ok || bad "round trip
 expect_exit 1 "$IDLELAB" sim --platform "$SMALL" --governor ladder --workload request-response \
 	--wl-opt start=10ms --duration 10ms --format csv --output "$TMP/rr.csv"
 expect_err "request-response: the clients start at 0.010 s, not before the run's end (0.010 s)"
+# a --governor longer than a configuration holds is refused, not cut
+expect_exit 2 "$IDLELAB" sim --platform "$SMALL" --workload idle --governor "menu@6.18+$(printf '%0100d' 0)"
+expect_err "is longer than 95 characters"
 # --warmup's errors name --warmup, not the engine option it sets
 expect_exit 2 "$IDLELAB" sim --platform "$SMALL" --workload idle --warmup -1
 expect_err "sim: --warmup: '-1' is not a duration"
