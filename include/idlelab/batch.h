@@ -21,11 +21,14 @@ extern "C" {
  */
 #define IL_SIM_MEM_MAX (4ull << 30)
 
+/* The room of a configuration's governor and cpufreq specs, their NUL included. */
+#define IL_SIM_SPEC_MAX 96
+
 /* One configuration (a --governor value) of a sim command. */
 struct il_sim_config {
-	char gov_spec[96];
+	char gov_spec[IL_SIM_SPEC_MAX];
 	char kernel[16];           /* release for drivers ("" = platform's) */
-	char cpufreq[96];          /* --cpufreq SPEC ("" = no cpufreq layer) */
+	char cpufreq[IL_SIM_SPEC_MAX]; /* --cpufreq SPEC ("" = no cpufreq layer) */
 };
 
 struct il_sim_batch {

@@ -263,7 +263,9 @@ void il_scn_expr_explain(const struct il_scn_expr *e, const struct il_scn *s,
 			 const struct il_scn_data *d, char *buf, size_t size);
 /* A cell's difference of sim from pub in its column's mode (NAN if either is NAN). */
 double il_scn_diff(const struct il_scn_table *t, int col, double pub, double sim);
-/* The difference of one cell: in points where its column or its row says so (NAN: none). */
+/* Whether a cell's difference is in points: its column's or its row's "points" says so. */
+bool il_scn_cell_in_points(const struct il_scn_table *t, int row, int col);
+/* The difference of one cell, in points or relative as il_scn_cell_in_points() says (NAN: none). */
 double il_scn_cell_diff(const struct il_scn_table *t, int row, int col, double pub, double sim);
 /* The largest |difference| over the cells of table t (column col, or all if col < 0). */
 double il_scn_table_maxdiff(const struct il_scn *s, const struct il_scn_table *t, int col,

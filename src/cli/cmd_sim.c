@@ -230,10 +230,9 @@ static int run(int argc, char **argv)
 		case 'g':
 			if (ngovs == 8)
 				return cli_usage_error("sim", "at most 8 --governor values");
-			if (strlen(optarg) >= sizeof(((struct il_sim_config *)0)->gov_spec))
-				return cli_usage_error("sim", "--governor: '%s' is longer than %zu "
-						       "characters", optarg,
-						       sizeof(((struct il_sim_config *)0)->gov_spec) - 1);
+			if (strlen(optarg) >= IL_SIM_SPEC_MAX)
+				return cli_usage_error("sim", "--governor: '%s' is longer than %d "
+						       "characters", optarg, IL_SIM_SPEC_MAX - 1);
 			govs[ngovs++] = optarg;
 			break;
 		case 'F': {
@@ -242,10 +241,9 @@ static int run(int argc, char **argv)
 				return cli_usage_error("sim", "at most 8 --cpufreq values");
 			if (il_cpufreq_parse(optarg, &cp, &err) < 0)
 				return cli_usage_error("sim", "--cpufreq: %s", err.msg);
-			if (strlen(optarg) >= sizeof(((struct il_sim_config *)0)->cpufreq))
-				return cli_usage_error("sim", "--cpufreq: '%s' is longer than %zu "
-						       "characters", optarg,
-						       sizeof(((struct il_sim_config *)0)->cpufreq) - 1);
+			if (strlen(optarg) >= IL_SIM_SPEC_MAX)
+				return cli_usage_error("sim", "--cpufreq: '%s' is longer than %d "
+						       "characters", optarg, IL_SIM_SPEC_MAX - 1);
 			cfs[ncfs++] = optarg;
 			break;
 		}

@@ -693,22 +693,29 @@ double il_scn_expr_eval(const struct il_scn_expr *e, const struct il_scn *s,
 	return eval(e, &x);
 }
 
-double il_scn_diff(const struct il_scn_table *t, int col, double pub, double sim)
+/* sim against pub: in points, or relative in % (none against a published 0) */
+static double diff_of(bool points, double pub, double sim)
 {
 	if (isnan(pub) || isnan(sim))
 		return NAN;
-	if (t->col_diff[col] == IL_SCN_DIFF_POINTS)
+	if (points)
 		return sim - pub;
 	return pub == 0 ? NAN : (sim / pub - 1) * 100;
 }
 
+double il_scn_diff(const struct il_scn_table *t, int col, double pub, double sim)
+{
+	return diff_of(t->col_diff[col] == IL_SCN_DIFF_POINTS, pub, sim);
+}
+
+bool il_scn_cell_in_points(const struct il_scn_table *t, int row, int col)
+{
+	return t->col_diff[col] == IL_SCN_DIFF_POINTS || (t->row_points && t->row_points[row]);
+}
+
 double il_scn_cell_diff(const struct il_scn_table *t, int row, int col, double pub, double sim)
 {
-	if (isnan(pub) || isnan(sim))
-		return NAN;
-	if (t->col_diff[col] == IL_SCN_DIFF_POINTS || (t->row_points && t->row_points[row]))
-		return sim - pub;
-	return pub == 0 ? NAN : (sim / pub - 1) * 100;
+	return diff_of(il_scn_cell_in_points(t, row, col), pub, sim);
 }
 
 double il_scn_table_maxdiff(const struct il_scn *s, const struct il_scn_table *t, int col,

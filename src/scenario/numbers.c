@@ -60,7 +60,7 @@ const char *scn_diff_text(const struct il_scn_table *t, int row, int col, double
 		snprintf(buf, size, "-");
 		return buf;
 	}
-	if (t->col_diff[col] == IL_SCN_DIFF_POINTS || (t->row_points && t->row_points[row]))
+	if (il_scn_cell_in_points(t, row, col))
 		snprintf(buf, size, "%+.2f", d);
 	else
 		snprintf(buf, size, "%+.1f%%", d);

@@ -534,18 +534,17 @@ static int do_config(struct parser *p, int si, struct il_scn_config *c)
 		c->label = il_xstrdup(c->id);
 	c->platform = dup_opt(p, si, "platform");
 	/* a spec a run's configuration (struct il_sim_config) cannot hold is refused, not cut */
-	const size_t gov_max = sizeof(((struct il_sim_config *)0)->gov_spec) - 1;
-	const size_t cf_max = sizeof(((struct il_sim_config *)0)->cpufreq) - 1;
-	if ((e = get(p, si, "governor")) && strlen(e->value) > gov_max)
-		return fail(p, e->line, "governor: longer than %zu characters", gov_max);
+	if ((e = get(p, si, "governor")) && strlen(e->value) >= IL_SIM_SPEC_MAX)
+		return fail(p, e->line, "governor: longer than %d characters", IL_SIM_SPEC_MAX - 1);
 	c->governor = dup_opt(p, si, "governor");
 	if (!c->governor)
 		c->governor = il_xstrdup("");
 	if ((e = get(p, si, "cpufreq"))) {
 		struct il_cpufreq_params cp;
 		struct il_err cerr;
-		if (strlen(e->value) > cf_max)
-			return fail(p, e->line, "cpufreq: longer than %zu characters", cf_max);
+		if (strlen(e->value) >= IL_SIM_SPEC_MAX)
+			return fail(p, e->line, "cpufreq: longer than %d characters",
+				    IL_SIM_SPEC_MAX - 1);
 		if (il_cpufreq_parse(e->value, &cp, &cerr))
 			return fail(p, e->line, "cpufreq: %s", cerr.msg);
 	}
