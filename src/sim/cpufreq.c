@@ -1308,20 +1308,8 @@ void sim_cf_dequeue_slow(struct il_sim *s, struct sim_cpu *c, int task, int64_t 
 		t->ue_fresh = true;
 	bool decayed = sim_cf_rq_pelt(s, c);
 	t->cf_queued = false;
-	if (s->cf.util_est) {
-		/* util_est_dequeue(task_sleep = true) */
-		CF(c)->ue_enqueued -= t->ue_added < CF(c)->ue_enqueued ? t->ue_added : CF(c)->ue_enqueued;
-		t->ue_added = 0;
-		if (t->ue_fresh) {
-			t->ue_fresh = false;
-			unsigned long enq = t->pelt.util_avg;
-			long diff = (long)enq - (long)t->ue_ewma;
-			if (!(diff > -(long)(CAP / 100) && diff < (long)(CAP / 100))) {
-				t->ue_enqueued = enq;
-				t->ue_ewma = (unsigned long)(((long)(t->ue_ewma << 2) + diff) >> 2);
-			}
-		}
-	}
+	if (s->cf.util_est)
+		sim_cf_util_est_dequeue(CF(c), t);
 	if (decayed)
 		update_util(s, c, now, false, false);
 	if (t->dead) {

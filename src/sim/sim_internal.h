@@ -546,6 +546,28 @@ static inline bool sim_cf_pelt_running(struct il_sim *s, struct sim_cpu *c, int 
 	       removed;
 }
 
+/*
+ * util_est_dequeue(task_sleep = true) of a task leaving fc's queue: its
+ * estimate leaves the queue's sum; where its util_avg moved since it was
+ * enqueued (ue_fresh), util_avg becomes its enqueued value and moves the
+ * EWMA by a quarter of the difference, unless within 1 % of the capacity.
+ */
+static inline void sim_cf_util_est_dequeue(struct sim_cf_cpu *fc, struct sim_cf_task *t)
+{
+	fc->ue_enqueued -= t->ue_added < fc->ue_enqueued ? t->ue_added : fc->ue_enqueued;
+	t->ue_added = 0;
+	if (t->ue_fresh) {
+		t->ue_fresh = false;
+		unsigned long enq = t->pelt.util_avg;
+		long diff = (long)enq - (long)t->ue_ewma;
+		/* outside 1 % of the capacity (1024 / 100 = 10) */
+		if (!(diff > -10 && diff < 10)) {
+			t->ue_enqueued = enq;
+			t->ue_ewma = (unsigned long)(((long)(t->ue_ewma << 2) + diff) >> 2);
+		}
+	}
+}
+
 /* util_est of a task: max(ewma, enqueued) (_task_util_est()) */
 static inline unsigned long sim_cf_task_util_est(const struct sim_cf_task *t)
 {
@@ -640,21 +662,8 @@ static inline void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task,
 	if (task_decayed)
 		t->ue_fresh = true;
 	t->cf_queued = false;
-	if (s->cf.util_est) {
-		/* util_est_dequeue(task_sleep = true) */
-		fc->ue_enqueued -= t->ue_added < fc->ue_enqueued ? t->ue_added : fc->ue_enqueued;
-		t->ue_added = 0;
-		if (t->ue_fresh) {
-			t->ue_fresh = false;
-			unsigned long enq = t->pelt.util_avg;
-			long diff = (long)enq - (long)t->ue_ewma;
-			/* outside 1 % of the capacity (1024 / 100 = 10) */
-			if (!(diff > -10 && diff < 10)) {
-				t->ue_enqueued = enq;
-				t->ue_ewma = (unsigned long)(((long)(t->ue_ewma << 2) + diff) >> 2);
-			}
-		}
-	}
+	if (s->cf.util_est)
+		sim_cf_util_est_dequeue(fc, t);
 	if (decayed)
 		sim_cf_update_util(s, c, now);
 }
