@@ -351,9 +351,9 @@ static int drop_overridden(const char **texts, int n)
 	for (int i = 0; i < n; i++) {
 		char ki[64], kj[64];
 		bool later = false;
-		for (int j = i + 1; j < n && !later; j++)
-			later = !opt_value(texts[i], ki, sizeof(ki)) &&
-				!opt_value(texts[j], kj, sizeof(kj)) && !strcmp(ki, kj);
+		if (!opt_value(texts[i], ki, sizeof(ki)))
+			for (int j = i + 1; j < n && !later; j++)
+				later = !opt_value(texts[j], kj, sizeof(kj)) && !strcmp(ki, kj);
 		if (!later)
 			texts[kept++] = texts[i];
 	}
