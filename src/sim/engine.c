@@ -1474,15 +1474,14 @@ __attribute__((flatten)) int il_sim_run(struct il_sim *s, struct il_err *err)
 	while (!s->stopped) {
 		/* the earliest of: a CPU's internal event, the heap, the turbo re-evaluation */
 		int64_t kt;
-		uint64_t ks;
-		int kc;
+		uint64_t kk;
 		if (s->tt.scan) {
-			kc = sim_ttree_scan_min(&s->tt, s->ncpus, &kt, &ks);
+			sim_ttree_scan_min(&s->tt, s->ncpus, &kt, &kk);
 		} else {
 			kt = s->tt.t[1];
-			ks = s->tt.seq[1];
-			kc = s->tt.cpu[1];
+			kk = s->tt.key[1];
 		}
+		uint64_t ks = sim_ttree_key_seq(kk);
 		int64_t t = s->turbo_t;
 		uint64_t seq = s->turbo_seq;
 		int src = 2;
@@ -1499,7 +1498,7 @@ __attribute__((flatten)) int il_sim_run(struct il_sim *s, struct il_err *err)
 			break;
 		s->now = t;
 		if (src == 0) {
-			on_slot(s, &s->cpus[kc]);
+			on_slot(s, &s->cpus[sim_ttree_key_cpu(kk)]);
 		} else if (src == 1) {
 			struct sim_ev e = sim_evheap_pop(&s->evq);
 			on_event(s, &e);

@@ -38,21 +38,18 @@ int sim_ttree_init(struct sim_ttree *tt, int ncpus)
 	tt->scan = ncpus <= TT_SCAN_MAX;
 	size_t n = 2 * (size_t)tt->leaves;
 	tt->t = malloc(n * sizeof(*tt->t));
-	tt->seq = malloc(n * sizeof(*tt->seq));
-	tt->cpu = malloc(n * sizeof(*tt->cpu));
-	if (!tt->t || !tt->seq || !tt->cpu)
+	tt->key = malloc(n * sizeof(*tt->key));
+	if (!tt->t || !tt->key)
 		return -ENOMEM;
 	for (int i = 2 * tt->leaves - 1; i >= 1; i--) {
 		if (i >= tt->leaves) {
 			tt->t[i] = INT64_MAX;
-			tt->seq[i] = UINT64_MAX;
-			tt->cpu[i] = i - tt->leaves;
+			tt->key[i] = sim_ttree_key(TT_SEQ_MAX, i - tt->leaves);
 			continue;
 		}
-		/* all equal: the lower CPU */
+		/* no events: the lower CPU */
 		tt->t[i] = tt->t[2 * i];
-		tt->seq[i] = tt->seq[2 * i];
-		tt->cpu[i] = tt->cpu[2 * i];
+		tt->key[i] = tt->key[2 * i];
 	}
 	return 0;
 }
@@ -60,11 +57,9 @@ int sim_ttree_init(struct sim_ttree *tt, int ncpus)
 void sim_ttree_free(struct sim_ttree *tt)
 {
 	free(tt->t);
-	free(tt->seq);
-	free(tt->cpu);
+	free(tt->key);
 	tt->t = NULL;
-	tt->seq = NULL;
-	tt->cpu = NULL;
+	tt->key = NULL;
 }
 
 /*
@@ -89,19 +84,17 @@ static inline bool key_before(int64_t t, uint64_t seq, int64_t t2, uint64_t seq2
  * line: inlined at each of the engine's many slot changes it made the main
  * loop's code larger, and the few-CPU runs, which never walk, slower.
  */
-void sim_ttree_walk(struct sim_ttree *tt, int cpu, int64_t t, uint64_t seq)
+void sim_ttree_walk(struct sim_ttree *tt, int cpu, int64_t t, uint64_t key)
 {
 	int64_t *nt = tt->t;
-	uint64_t *ns = tt->seq;
-	int *nc = tt->cpu;
+	uint64_t *nk = tt->key;
 	size_t i = (size_t)tt->leaves + (size_t)cpu; /* unsigned: no sign extension per level */
-	int w = cpu;
+	const uint64_t own = key;
 
 	while (i > 1) {
 		size_t j = i ^ 1;
 		int64_t ot = nt[j];
-		uint64_t os = ns[j];
-		int oc = nc[j];
+		uint64_t ok = nk[j];
 		/*
 		 * A branch, not conditional moves: the real predictor gets it
 		 * right, and a select puts every level's compare on the previous
@@ -109,18 +102,17 @@ void sim_ttree_walk(struct sim_ttree *tt, int cpu, int64_t t, uint64_t seq)
 		 * are frequent (every CPU without an event has INT64_MAX), so the
 		 * tie is part of the one comparison, not a branch of its own.
 		 */
-		if (key_before(ot, os, t, seq)) {
+		if (key_before(ot, ok, t, key)) {
 			__asm__ volatile(""); /* keeps this a branch (see above) */
 			t = ot;
-			seq = os;
-			w = oc;
+			key = ok;
 		}
 		i >>= 1;
-		if (w != cpu && nc[i] == w)
+		/* keys are unique: the node holds this other CPU's key already */
+		if (key != own && nk[i] == key)
 			return; /* another CPU still wins here: nothing above changes */
 		nt[i] = t;
-		ns[i] = seq;
-		nc[i] = w;
+		nk[i] = key;
 	}
 }
 
@@ -132,42 +124,36 @@ void sim_ttree_walk(struct sim_ttree *tt, int cpu, int64_t t, uint64_t seq)
  * are cmovs; in asm, as gcc 12 turns the C selects back into a branch.
  * The chain per level (cmp, sbb, cmov) is ~4 cycles.
  */
-void sim_ttree_walk_top(struct sim_ttree *tt, int cpu, int64_t t, uint64_t seq)
+void sim_ttree_walk_top(struct sim_ttree *tt, int cpu, int64_t t, uint64_t key)
 {
 	int64_t *nt = tt->t;
-	uint64_t *ns = tt->seq;
-	int *nc = tt->cpu;
+	uint64_t *nk = tt->key;
 	size_t i = (size_t)tt->leaves + (size_t)cpu;
-	int w = cpu;
 
 	while (i > 1) {
 		size_t j = i ^ 1;
 		int64_t ot = nt[j];
-		uint64_t os = ns[j];
-		int oc = nc[j];
+		uint64_t ok = nk[j];
 #if defined(__x86_64__) && defined(__GNUC__)
-		/* (ot, os) < (t, seq) as one 128-bit subtract, then three cmovs */
+		/* (ot, ok) < (t, key) as one 128-bit subtract, then two cmovs */
 		int64_t tmp;
 		__asm__("mov %[ot], %[tmp]\n\t"
-			"cmp %[seq], %[os]\n\t"
+			"cmp %[key], %[ok]\n\t"
 			"sbb %[t], %[tmp]\n\t"
 			"cmovb %[ot], %[t]\n\t"
-			"cmovb %[os], %[seq]\n\t"
-			"cmovb %[oc], %[w]"
-			: [t] "+r"(t), [seq] "+r"(seq), [w] "+r"(w), [tmp] "=&r"(tmp)
-			: [ot] "r"(ot), [os] "r"(os), [oc] "r"(oc)
+			"cmovb %[ok], %[key]"
+			: [t] "+r"(t), [key] "+r"(key), [tmp] "=&r"(tmp)
+			: [ot] "r"(ot), [ok] "r"(ok)
 			: "cc");
 #else
-		bool b = key_before(ot, os, t, seq);
+		bool b = key_before(ot, ok, t, key);
 
 		t = b ? ot : t;
-		seq = b ? os : seq;
-		w = b ? oc : w;
+		key = b ? ok : key;
 #endif
 		i >>= 1;
 		nt[i] = t;
-		ns[i] = seq;
-		nc[i] = w;
+		nk[i] = key;
 	}
 }
 

@@ -92,20 +92,41 @@ static inline struct sim_ev sim_evheap_pop(struct sim_evheap *h)
 
 /*
  * Node i of the tree holds the winner below it: its time t[i] (INT64_MAX
- * when none), its tie key seq[i] and its CPU cpu[i]. Leaf leaves + c is
- * CPU c's own event, every inner node the earlier of its children's
- * winners by (time, sequence), so node 1 is the earliest. The three are
- * separate arrays: a level of an update reads the sibling's three values
- * with scaled-index loads, without the address arithmetic of 16-byte nodes
- * and without a dependent load of the sibling winner's tie key.
+ * when none) and its key key[i], the winner's tie key (the sequence number
+ * of its event) shifted left by TT_CPU_BITS with its CPU in the low bits.
+ * Leaf leaves + c is CPU c's own event, every inner node the earlier of its
+ * children's winners by (time, key), so node 1 is the earliest. Sequence
+ * numbers are unique, so ordering by key is ordering by sequence, and the
+ * CPU rides along for free: a level of an update reads and writes two
+ * values, not three (the CPU had an array of its own before, 2026-12-07).
+ * The two are separate arrays: scaled-index loads, without the address
+ * arithmetic of 16-byte nodes.
  */
+#define TT_CPU_BITS 13 /* IL_CPUS_MAX is 8192 */
+#define TT_SEQ_MAX ((UINT64_C(1) << (64 - TT_CPU_BITS)) - 1)
+
 struct sim_ttree {
 	int64_t *t;
-	uint64_t *seq;
-	int *cpu;
+	uint64_t *key;
 	int leaves;          /* a power of two >= the number of CPUs */
 	bool scan;           /* at most TT_SCAN_MAX CPUs: leaves only, scanned */
 };
+
+/* A tree key: seq (< TT_SEQ_MAX: 2^51 events a run) and the CPU. */
+static inline uint64_t sim_ttree_key(uint64_t seq, int cpu)
+{
+	return seq << TT_CPU_BITS | (uint64_t)cpu;
+}
+
+static inline int sim_ttree_key_cpu(uint64_t key)
+{
+	return (int)(key & ((UINT64_C(1) << TT_CPU_BITS) - 1));
+}
+
+static inline uint64_t sim_ttree_key_seq(uint64_t key)
+{
+	return key >> TT_CPU_BITS;
+}
 
 /* A tree for ncpus CPUs, all without an event; -ENOMEM or 0. */
 int sim_ttree_init(struct sim_ttree *tt, int ncpus);
@@ -116,16 +137,17 @@ void sim_ttree_free(struct sim_ttree *tt);
  * CPUs), carrying the winner so far, and stops where another CPU keeps
  * winning.
  */
-void sim_ttree_walk(struct sim_ttree *tt, int cpu, int64_t t, uint64_t seq);
+void sim_ttree_walk(struct sim_ttree *tt, int cpu, int64_t t, uint64_t key);
 
 static inline void sim_ttree_update(struct sim_ttree *tt, int cpu, int64_t t, uint64_t seq)
 {
 	int i = tt->leaves + cpu;
+	uint64_t key = sim_ttree_key(seq, cpu);
 
 	tt->t[i] = t;
-	tt->seq[i] = seq;
+	tt->key[i] = key;
 	if (!tt->scan)
-		sim_ttree_walk(tt, cpu, t, seq);
+		sim_ttree_walk(tt, cpu, t, key);
 }
 
 /*
@@ -134,42 +156,39 @@ static inline void sim_ttree_update(struct sim_ttree *tt, int cpu, int64_t t, ui
  * of every node on its path: every level is recomputed, without the early
  * stop, by conditional moves.
  */
-void sim_ttree_walk_top(struct sim_ttree *tt, int cpu, int64_t t, uint64_t seq);
+void sim_ttree_walk_top(struct sim_ttree *tt, int cpu, int64_t t, uint64_t key);
 
 static inline void sim_ttree_update_top(struct sim_ttree *tt, int cpu, int64_t t, uint64_t seq)
 {
 	int i = tt->leaves + cpu;
+	uint64_t key = sim_ttree_key(seq, cpu);
 
 	tt->t[i] = t;
-	tt->seq[i] = seq;
+	tt->key[i] = key;
 	if (!tt->scan)
-		sim_ttree_walk_top(tt, cpu, t, seq);
+		sim_ttree_walk_top(tt, cpu, t, key);
 }
 
 /*
  * With few CPUs a scan of the leaves is cheaper than keeping the inner
- * nodes: the earliest (time, sequence) leaf of the first ncpus, its CPU
- * returned, its time (INT64_MAX if none has an event) and tie key in *t
- * and *seq.
+ * nodes: the earliest (time, key) leaf of the first ncpus, its time
+ * (INT64_MAX if none has an event) in *t and its key in *key.
  */
-static inline int sim_ttree_scan_min(const struct sim_ttree *tt, int ncpus, int64_t *t,
-				     uint64_t *seq)
+static inline void sim_ttree_scan_min(const struct sim_ttree *tt, int ncpus, int64_t *t,
+				      uint64_t *key)
 {
 	const int64_t *lt = &tt->t[tt->leaves];
-	const uint64_t *ls = &tt->seq[tt->leaves];
-	int k = 0;
+	const uint64_t *ls = &tt->key[tt->leaves];
 	int64_t kt = lt[0];
 	uint64_t ks = ls[0];
 
 	for (int i = 1; i < ncpus; i++)
 		if (lt[i] < kt || (lt[i] == kt && ls[i] < ks)) {
-			k = i;
 			kt = lt[i];
 			ks = ls[i];
 		}
 	*t = kt;
-	*seq = ks;
-	return k;
+	*key = ks;
 }
 
 /* ------------------------------------------------ per-CPU hrtimers */
