@@ -296,6 +296,99 @@ static inline bool il_pelt_update(struct il_pelt *sa, uint64_t now, bool load, b
 	return il_pelt_update_r(sa, NULL, now, load, running, 0);
 }
 
+/*
+ * util_est (kernel/sched/fair.c): a task's utilisation at its last sleep
+ * (enqueued) and their moving average (ewma), as each release stores and
+ * updates them; docs/cpufreq.md "util_est by release" gives the texts read.
+ * The UTIL_AVG_UNCHANGED flag (the task's util_avg did not move since the
+ * last update: skip it) is kept beside these values by the caller; where a
+ * release keeps it in bit 0 of the values, the bit's arithmetic is here.
+ */
+enum il_ue_text {
+	IL_UE_4_17, /* 7f65ea42eb00 (v4.17) .. v5.4: flag in bit 0, the queue sums max(ewma, enqueued) | 1 */
+	IL_UE_5_5,  /* v5.5 .. v5.12: + UTIL_EST_FASTUP (b8c96361402a): a larger sample resets the ewma */
+	IL_UE_5_13, /* v5.13 .. v6.7: flag in bit 31 (68d7a190682a), enqueued kept when it moved
+		     * alone (b89997aa88f0) */
+	IL_UE_6_8,  /* v6.8 .. v6.15: the ewma alone (11137d384996), fast-up always (7736ae5572eb),
+		     * no decrease while the task waited to run (50181c0cff31) */
+	IL_UE_6_16, /* v6.16 ..: decreases also above the capacity (f2d650618bc7) */
+};
+
+#define IL_UE_MARGIN 10 /* SCHED_CAPACITY_SCALE / 100 */
+
+struct il_util_est {
+	uint32_t enqueued; /* up to v6.7; bit 0 as stored (always set here) up to v5.12 */
+	uint32_t ewma;
+};
+
+/* The release's util_est text (IL_UE_*) for a mainline tag. */
+enum il_ue_text il_ue_text_of(const char *release);
+
+/* _task_util_est(): what a task adds to (and removes from) its queue's sum. */
+static inline uint32_t il_ue_task(const struct il_util_est *ue, enum il_ue_text x)
+{
+	if (x >= IL_UE_6_8)
+		return ue->ewma;
+	uint32_t m = ue->ewma > ue->enqueued ? ue->ewma : ue->enqueued;
+	return x < IL_UE_5_13 ? m | 1 : m;
+}
+
+/* within_margin(): -MARGIN < v < MARGIN for the int the kernel passes. */
+static inline bool il_ue_within(int32_t v)
+{
+	return (uint32_t)(v + IL_UE_MARGIN - 1) < 2 * IL_UE_MARGIN - 1;
+}
+
+/*
+ * The update at a sleep whose flag was clear (util_est_dequeue()'s, later
+ * util_est_update()'s, tail): tu is the task's util_avg as the release reads
+ * it there, runnable its runnable_avg (read from v6.8), cap the CPU's
+ * capacity. Returns whether the kernel writes util_est back, which sets the
+ * flag; where it returns without writing, ue stays as it was and the flag
+ * stays clear.
+ */
+static inline bool il_ue_update(struct il_util_est *ue, enum il_ue_text x, uint32_t tu,
+				uint32_t runnable, uint32_t cap)
+{
+	if (x >= IL_UE_6_8) {
+		uint32_t ewma = ue->ewma;
+		if (ewma <= tu) {
+			ue->ewma = tu;
+			return true;
+		}
+		uint32_t diff = ewma - tu;
+		if (diff < IL_UE_MARGIN)
+			return true;
+		if (x < IL_UE_6_16 && tu > cap)
+			return false;
+		if (tu + IL_UE_MARGIN < runnable)
+			return true;
+		ue->ewma = ((ewma << 2) - diff) >> 2;
+		return true;
+	}
+	/* up to v5.12 the new sample carries the flag's bit 0 into the arithmetic */
+	uint32_t enq = x < IL_UE_5_13 ? tu | 1 : tu;
+	int64_t enq_diff = (int64_t)ue->enqueued - (int64_t)enq;
+	if (x >= IL_UE_5_5 && ue->ewma < enq) {
+		ue->enqueued = ue->ewma = enq;
+		return true;
+	}
+	/* unsigned int difference; within_margin() takes it as an int */
+	uint32_t diff = enq - ue->ewma;
+	if (il_ue_within((int32_t)diff)) {
+		if (x == IL_UE_5_13 && !il_ue_within((int32_t)enq_diff)) {
+			ue->enqueued = enq;
+			return true;
+		}
+		return false;
+	}
+	if (tu > cap)
+		return false;
+	ue->ewma = ((ue->ewma << 2) + diff) >> 2;
+	ue->enqueued = enq;
+	return true;
+}
+
 #ifdef __cplusplus
 }
 #endif

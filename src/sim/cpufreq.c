@@ -21,12 +21,16 @@
  *   (cap = (1024 - cfs util) / 2; the cfs_rq-proportional value is larger
  *   than cap for any non-zero run-queue util since se->load.weight is
  *   scaled by 1024 on 64-bit, so cap is taken).
- * - util_est (kernel/sched/fair.c util_est_enqueue()/util_est_dequeue(),
- *   v4.17 on, 7f65ea42eb00): at a sleep the task's util_avg becomes
- *   util_est.enqueued and moves the EWMA by a quarter of the difference
- *   unless within 1 % of capacity; the run queue sums its queued tasks'
- *   max(ewma, enqueued); cpu_util_cfs() = max(util_avg, util_est.enqueued).
- *   (The UTIL_AVG_UNCHANGED flag bit is kept as a separate bool.)
+ * - util_est (kernel/sched/fair.c util_est_enqueue()/util_est_dequeue()/
+ *   util_est_update(), v4.17 on, 7f65ea42eb00) as each release has it
+ *   (il_ue_update() in include/idlelab/cpufreq.h: the flag's bit 0 up to
+ *   5.12, fast-up from 5.5, the ewma alone from 6.8, ...); the queue sums
+ *   its tasks' estimates, cpu_util_cfs() = max(util_avg, that sum). Where
+ *   the dequeue takes the task's estimate out (after the governor's call
+ *   up to 5.11, before it from 5.12, 8c1f560c1ea3) and where the task's
+ *   update reads its PELT (after the dequeue's step, before it from 6.12,
+ *   b55945c500c5) follow the release. UTIL_AVG_UNCHANGED is a bool
+ *   beside the values (ue_fresh: clear), set only where the kernel writes.
  * - Frequency invariance (arch/x86/kernel/smpboot.c of v5.7,
  *   1567c3e3467c "x86, sched: Add support for frequency invariance"):
  *   at each tick freq_scale = min(1024, dAPERF/dMPERF x base/freq_max x
@@ -505,6 +509,9 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	for (int i = 0; i < s->ncpus; i++)
 		f->llc[i] = sim_llc_of(s, i);
 	f->idle_wakelist = il_release_cmp(rel, "6.0") >= 0;
+	f->ue_text = il_ue_text_of(rel);
+	f->ue_rm_late = il_release_cmp(rel, "5.12") < 0;
+	f->ue_update_early = il_release_cmp(rel, "6.12") >= 0;
 	/* no active-core count seen yet: the first pass looks every package's bin up */
 	for (int k = 0; k < s->npkgs; k++)
 		f->pkg_active[k] = -1;
@@ -639,6 +646,7 @@ void sim_cf_task_added(struct il_sim *s, int task)
 		memset(&f->task_r[task], 0, sizeof(f->task_r[task]));
 	f->task[task].pelt_cpu = -1;
 	f->task[task].fresh = true;
+	f->task[task].ue_fresh = true; /* util_est zeroed, its flag clear, as a new task's */
 }
 
 /* The run queue's PELT step with its runnable part; adj as sim_cf_rq_pelt_adj()'s, tasks not yet activated left out. */
@@ -724,8 +732,10 @@ void sim_cf_task_new(struct il_sim *s, int task)
 	if (s->cf.runnable)
 		memset(&s->cf.task_r[task], 0, sizeof(s->cf.task_r[task]));
 	t->pelt_cpu = -1;
-	t->ue_ewma = t->ue_enqueued = t->ue_added = 0;
-	t->ue_fresh = false;
+	/* init_entity_runnable_average(): util_est zeroed, its flag clear */
+	memset(&t->ue, 0, sizeof(t->ue));
+	t->ue_added = 0;
+	t->ue_fresh = true;
 	t->fresh = true;
 }
 
@@ -908,6 +918,19 @@ static void attach(struct il_sim *s, struct sim_cpu *c, struct sim_cf_task *t)
 		q->runnable_sum += r->runnable_sum;
 	}
 	t->pelt_cpu = c->cpu;
+}
+
+enum il_ue_text il_ue_text_of(const char *rel)
+{
+	if (il_release_cmp(rel, "5.5") < 0)
+		return IL_UE_4_17;
+	if (il_release_cmp(rel, "5.13") < 0)
+		return IL_UE_5_5;
+	if (il_release_cmp(rel, "6.8") < 0)
+		return IL_UE_5_13;
+	if (il_release_cmp(rel, "6.16") < 0)
+		return IL_UE_6_8;
+	return IL_UE_6_16;
 }
 
 /* ------------------------------------------------------------ governors */
@@ -1251,7 +1274,7 @@ void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iow
 	}
 	/* util_est_enqueue(), then the I/O waiter's cpufreq_update_util() */
 	if (s->cf.util_est) {
-		t->ue_added = sim_cf_task_util_est(t);
+		t->ue_added = sim_cf_task_util_est(s, t);
 		CF(c)->ue_enqueued += t->ue_added;
 	}
 	if (iowait)
@@ -1303,15 +1326,26 @@ void sim_cf_dequeue_slow(struct il_sim *s, struct sim_cpu *c, int task, int64_t 
 		update_util(s, c, now, false, false);
 		return;
 	}
+	/* the util_est steps in the release's order, as sim_cf_dequeue() */
+	bool ue = s->cf.util_est;
+	if (ue && !s->cf.ue_rm_late) {
+		sim_cf_ue_remove(CF(c), t);
+		if (s->cf.ue_update_early)
+			sim_cf_ue_update(s, task);
+	}
 	sim_cf_rq_clock(s, c, now);
 	if (sim_cf_task_pelt(s, task, CF(c)->clock_pelt, true, true))
 		t->ue_fresh = true;
 	bool decayed = sim_cf_rq_pelt(s, c);
 	t->cf_queued = false;
-	if (s->cf.util_est)
-		sim_cf_util_est_dequeue(CF(c), t);
 	if (decayed)
 		update_util(s, c, now, false, false);
+	if (ue) {
+		if (s->cf.ue_rm_late)
+			sim_cf_ue_remove(CF(c), t);
+		if (!s->cf.ue_update_early)
+			sim_cf_ue_update(s, task);
+	}
 	if (t->dead) {
 		/*
 		 * The exited process's last dequeue (do_task_dead()'s schedule)

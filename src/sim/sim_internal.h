@@ -136,11 +136,13 @@ struct sim_cf_task {
 	struct il_pelt pelt;
 	int pelt_cpu;        /* the run queue its PELT is attached to, -1: a new task */
 	bool cf_queued;      /* on a run queue (enqueued for PELT) */
-	bool ue_fresh;       /* util_avg changed since the last dequeue */
+	bool ue_fresh;       /* util_est's UTIL_AVG_UNCHANGED is clear: util_avg moved since
+			      * util_est was last written (or never written) */
 	bool dead;           /* its process exited: the next dequeue only updates the queue */
 	bool fresh;          /* a new process not yet enqueued (wake_up_new_task() comes next) */
 	bool wl_wait;        /* runnable mode: woken onto an idle CPU, activated at its pick */
-	unsigned long ue_ewma, ue_enqueued, ue_added;
+	struct il_util_est ue;
+	unsigned long ue_added; /* what its enqueue added to the queue's util_est */
 } __attribute__((aligned(64))); /* one line each (the array is line aligned) */
 
 /*
@@ -296,6 +298,11 @@ struct il_sim {
 		/* schedutil's text by release (sim_cf_init(), docs/cpufreq.md) */
 		bool su_restore_cached;    /* 5.10: the hold restores cached_raw_freq (was reset) */
 		enum il_cf_headroom su_headroom; /* where the 1.25 goes: 5.14, 6.8 */
+		enum il_ue_text ue_text;   /* util_est's text (il_ue_text_of()) */
+		bool ue_rm_late;           /* up to 5.11: a dequeue's governor call still sees the
+					    * task in the queue's util_est (8c1f560c1ea3, v5.12) */
+		bool ue_update_early;      /* from 6.12: the task's util_est update reads its PELT
+					    * before the dequeue's step (b55945c500c5) */
 		bool idle_wakelist;        /* ttwu_queue_cond(): an idle CPU activates its own
 					    * wake-ups, v6.0 on (f3dd3f674555) */
 		int *llc;                  /* ncpus: each CPU's last-level cache */
@@ -546,32 +553,33 @@ static inline bool sim_cf_pelt_running(struct il_sim *s, struct sim_cpu *c, int 
 	       removed;
 }
 
-/*
- * util_est_dequeue(task_sleep = true) of a task leaving fc's queue: its
- * estimate leaves the queue's sum; where its util_avg moved since it was
- * enqueued (ue_fresh), util_avg becomes its enqueued value and moves the
- * EWMA by a quarter of the difference, unless within 1 % of the capacity.
- */
-static inline void sim_cf_util_est_dequeue(struct sim_cf_cpu *fc, struct sim_cf_task *t)
+/* util_est_dequeue(): the task's estimate leaves its queue's sum. */
+static inline void sim_cf_ue_remove(struct sim_cf_cpu *fc, struct sim_cf_task *t)
 {
 	fc->ue_enqueued -= t->ue_added < fc->ue_enqueued ? t->ue_added : fc->ue_enqueued;
 	t->ue_added = 0;
-	if (t->ue_fresh) {
-		t->ue_fresh = false;
-		unsigned long enq = t->pelt.util_avg;
-		long diff = (long)enq - (long)t->ue_ewma;
-		/* outside 1 % of the capacity (1024 / 100 = 10) */
-		if (!(diff > -10 && diff < 10)) {
-			t->ue_enqueued = enq;
-			t->ue_ewma = (unsigned long)(((long)(t->ue_ewma << 2) + diff) >> 2);
-		}
-	}
 }
 
-/* util_est of a task: max(ewma, enqueued) (_task_util_est()) */
-static inline unsigned long sim_cf_task_util_est(const struct sim_cf_task *t)
+/*
+ * The task's own update at its sleep (util_est_update(), task_sleep), if
+ * its flag is clear: it reads the task's util_avg (and from 6.8 its
+ * runnable_avg) as they are now.
+ */
+static inline void sim_cf_ue_update(struct il_sim *s, int task)
 {
-	return t->ue_ewma > t->ue_enqueued ? t->ue_ewma : t->ue_enqueued;
+	struct sim_cf_task *t = &s->cf.task[task];
+	if (!t->ue_fresh)
+		return;
+	uint32_t r = s->cf.ue_text >= IL_UE_6_8 && s->cf.runnable
+			     ? (uint32_t)s->cf.task_r[task].runnable_avg : 0;
+	if (il_ue_update(&t->ue, s->cf.ue_text, (uint32_t)t->pelt.util_avg, r, 1024))
+		t->ue_fresh = false;
+}
+
+/* util_est of a task: _task_util_est() */
+static inline unsigned long sim_cf_task_util_est(const struct il_sim *s, const struct sim_cf_task *t)
+{
+	return il_ue_task(&t->ue, s->cf.ue_text);
 }
 
 void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, int64_t now,
@@ -620,7 +628,7 @@ static inline void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task,
 		return;
 	}
 	if (s->cf.util_est) {
-		t->ue_added = sim_cf_task_util_est(t);
+		t->ue_added = sim_cf_task_util_est(s, t);
 		fc->ue_enqueued += t->ue_added;
 	}
 	sim_cf_rq_clock(s, c, now);
@@ -656,16 +664,30 @@ static inline void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task,
 		sim_cf_dequeue_slow(s, c, task, now);
 		return;
 	}
+	/*
+	 * util_est_dequeue() before dequeue_entity() from 5.12, after it
+	 * before; util_est_update() after it, before it from 6.12.
+	 */
+	bool ue = s->cf.util_est;
+	if (ue && !s->cf.ue_rm_late) {
+		sim_cf_ue_remove(fc, t);
+		if (s->cf.ue_update_early)
+			sim_cf_ue_update(s, task);
+	}
 	sim_cf_rq_clock(s, c, now);
 	bool task_decayed;
 	bool decayed = sim_cf_pelt_running(s, c, task, &task_decayed);
 	if (task_decayed)
 		t->ue_fresh = true;
 	t->cf_queued = false;
-	if (s->cf.util_est)
-		sim_cf_util_est_dequeue(fc, t);
 	if (decayed)
 		sim_cf_update_util(s, c, now);
+	if (ue) {
+		if (s->cf.ue_rm_late)
+			sim_cf_ue_remove(fc, t);
+		if (!s->cf.ue_update_early)
+			sim_cf_ue_update(s, task);
+	}
 }
 
 /* A CPU of domain d entered or left C0: its vote changes at the next periodic pass. */

@@ -678,6 +678,184 @@ static void exit_dequeue_reads_util(void **state)
 }
 
 /*
+ * util_est by release (docs/cpufreq.md "util_est by release"), each value
+ * worked by hand from the release's text. ue = {enqueued, ewma}.
+ */
+static void util_est_by_release(void **state)
+{
+	(void)state;
+	struct il_util_est ue;
+
+	assert_int_equal(il_ue_text_of("5.4"), IL_UE_4_17);
+	assert_int_equal(il_ue_text_of("5.5"), IL_UE_5_5);
+	assert_int_equal(il_ue_text_of("5.12"), IL_UE_5_5);
+	assert_int_equal(il_ue_text_of("5.13"), IL_UE_5_13);
+	assert_int_equal(il_ue_text_of("6.7"), IL_UE_5_13);
+	assert_int_equal(il_ue_text_of("6.8"), IL_UE_6_8);
+	assert_int_equal(il_ue_text_of("6.15"), IL_UE_6_8);
+	assert_int_equal(il_ue_text_of("6.16"), IL_UE_6_16);
+	assert_int_equal(il_ue_text_of("7.1"), IL_UE_6_16);
+
+	/*
+	 * 4.17 .. 5.4: the sample is util | 1 (the flag's bit), no fast-up.
+	 * {0,0}, util 512: 513 - 0 = 513 outside the margin, ewma = 513 >> 2.
+	 */
+	ue = (struct il_util_est){ 0, 0 };
+	assert_true(il_ue_update(&ue, IL_UE_4_17, 512, 0, 1024));
+	assert_int_equal(ue.enqueued, 513);
+	assert_int_equal(ue.ewma, 128);
+	assert_int_equal(il_ue_task(&ue, IL_UE_4_17), 513); /* max(128, 513) | 1 */
+	/* util 500: 501 - 128 = 373; (512 + 373) >> 2 = 221 */
+	assert_true(il_ue_update(&ue, IL_UE_4_17, 500, 0, 1024));
+	assert_int_equal(ue.ewma, 221);
+	assert_int_equal(ue.enqueued, 501);
+	/* within 1 % (305 - 300 = 5): nothing written */
+	ue = (struct il_util_est){ 300, 300 };
+	assert_false(il_ue_update(&ue, IL_UE_4_17, 304, 0, 1024));
+	assert_int_equal(ue.enqueued, 300);
+	assert_int_equal(ue.ewma, 300);
+	assert_int_equal(il_ue_task(&ue, IL_UE_4_17), 301); /* every task adds its | 1 */
+	/* util above the capacity: nothing written */
+	ue = (struct il_util_est){ 0, 0 };
+	assert_false(il_ue_update(&ue, IL_UE_4_17, 1025, 0, 1024));
+	assert_int_equal(ue.ewma, 0);
+
+	/* 5.5 .. 5.12: fast-up to util | 1 */
+	ue = (struct il_util_est){ 0, 0 };
+	assert_true(il_ue_update(&ue, IL_UE_5_5, 512, 0, 1024));
+	assert_int_equal(ue.enqueued, 513);
+	assert_int_equal(ue.ewma, 513);
+	/* 401 - 513 = -112 as an unsigned int, added: (2052 - 112) >> 2 = 485 */
+	assert_true(il_ue_update(&ue, IL_UE_5_5, 400, 0, 1024));
+	assert_int_equal(ue.ewma, 485);
+	assert_int_equal(ue.enqueued, 401);
+	assert_int_equal(il_ue_task(&ue, IL_UE_5_5), 485); /* 485 | 1 */
+	/* 479 - 485 = -6: within the margin */
+	assert_false(il_ue_update(&ue, IL_UE_5_5, 478, 0, 1024));
+	assert_int_equal(ue.enqueued, 401);
+
+	/* 5.13 .. 6.7: exact values, fast-up to util */
+	ue = (struct il_util_est){ 0, 0 };
+	assert_true(il_ue_update(&ue, IL_UE_5_13, 512, 0, 1024));
+	assert_int_equal(ue.ewma, 512);
+	assert_int_equal(il_ue_task(&ue, IL_UE_5_13), 512);
+	/* (2048 - 112) >> 2 = 484 */
+	assert_true(il_ue_update(&ue, IL_UE_5_13, 400, 0, 1024));
+	assert_int_equal(ue.ewma, 484);
+	assert_int_equal(ue.enqueued, 400);
+	/* the ewma within 4, but enqueued moved by 80: enqueued alone is written */
+	assert_true(il_ue_update(&ue, IL_UE_5_13, 480, 0, 1024));
+	assert_int_equal(ue.enqueued, 480);
+	assert_int_equal(ue.ewma, 484);
+	/* both within: nothing */
+	ue = (struct il_util_est){ 478, 484 };
+	assert_false(il_ue_update(&ue, IL_UE_5_13, 480, 0, 1024));
+	assert_int_equal(ue.enqueued, 478);
+
+	/* 6.8 on: the ewma alone; equal counts as fast-up */
+	ue = (struct il_util_est){ 0, 0 };
+	assert_true(il_ue_update(&ue, IL_UE_6_8, 512, 0, 1024));
+	assert_int_equal(ue.ewma, 512);
+	assert_int_equal(il_ue_task(&ue, IL_UE_6_8), 512);
+	/* 512 - 400 = 112: (2048 - 112) >> 2 = 484 */
+	assert_true(il_ue_update(&ue, IL_UE_6_8, 400, 400, 1024));
+	assert_int_equal(ue.ewma, 484);
+	/* 4 below: written unchanged (the flag is set) */
+	assert_true(il_ue_update(&ue, IL_UE_6_8, 480, 480, 1024));
+	assert_int_equal(ue.ewma, 484);
+	/* waited to run (util + 10 < runnable): no decrease */
+	assert_true(il_ue_update(&ue, IL_UE_6_8, 300, 400, 1024));
+	assert_int_equal(ue.ewma, 484);
+	/* above the capacity: 6.8 writes nothing, 6.16 decays ((4400 - 75) >> 2) */
+	ue = (struct il_util_est){ 0, 1100 };
+	assert_false(il_ue_update(&ue, IL_UE_6_8, 1025, 0, 1024));
+	assert_int_equal(ue.ewma, 1100);
+	assert_true(il_ue_update(&ue, IL_UE_6_16, 1025, 0, 1024));
+	assert_int_equal(ue.ewma, 1081);
+}
+
+/*
+ * Who sees a blocking task's util_est: X runs 2.5 ms on CPU 2, sleeps
+ * 200 ms (its util_avg decays by 2^(-200/32), to under 10), runs 3.9 ms
+ * and blocks (without invariance, so PELT's clock is the task clock). Its util_est keeps the first activation's util (above 512: a new
+ * task starts from half the capacity and ran). Up to 5.11 the dequeue's
+ * governor call still finds the estimate in the queue's sum
+ * (util_est_dequeue() after dequeue_entity()); from 5.12 (8c1f560c1ea3)
+ * it was taken out first, and the queue's decayed util_avg is what is left.
+ */
+struct uo_st { int x, runs; };
+
+static int uo_setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *err)
+{
+	struct uo_st *st = stp;
+	(void)cfgp;
+	(void)err;
+	st->x = il_sim_task_add(s, 2, NULL);
+	il_sim_task_wake(s, -1, st->x);
+	return 0;
+}
+
+static void uo_woke(const void *cfgp, void *stp, struct il_sim *s, int task, int64_t lat)
+{
+	const struct uo_st *st = stp;
+	(void)cfgp;
+	(void)lat;
+	/* the second run outlasts its last tick by over 2 ms: the dequeue decays the queue */
+	il_sim_task_work(s, task, 0, st->runs ? 3900000 : 2500000);
+}
+
+static void uo_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
+{
+	struct uo_st *st = stp;
+	(void)cfgp;
+	if (st->runs++ == 0)
+		il_sim_task_sleep_until(s, task, il_sim_now(s) + 200000000);
+	else
+		il_sim_task_block(s, task, -1);
+}
+
+static const struct il_workload uo_wl = {
+	.name = "util-est-order", .summary = "", .config_size = 1, .state_size = sizeof(struct uo_st),
+	.setup = uo_setup, .task_ran = uo_ran, .task_woke = uo_woke,
+};
+
+/* The util schedutil read at CPU 2's last update (X's second block). */
+static unsigned long last_block_util(const char *rel)
+{
+	char *buf = traced_run("intel-cascadelake-sp", rel, &uo_wl,
+			       "intel_cpufreq:schedutil+invariance=off+rate_limit_us=0", 400000000);
+	/* the block: CPU 2's idle entry after X's second run */
+	long long blk = -1;
+	for (const char *l = strstr(buf, " cpu2 enter state "); l; l = strstr(l + 1, " cpu2 enter state ")) {
+		const char *b = l;
+		while (b > buf && b[-1] != '\n')
+			b--;
+		blk = atoll(b);
+	}
+	const char *last = NULL;
+	for (const char *l = strstr(buf, " cpu2 schedutil util "); l; l = strstr(l + 1, " cpu2 schedutil util "))
+		last = l;
+	assert_non_null(last);
+	const char *b = last;
+	while (b > buf && b[-1] != '\n')
+		b--;
+	/* that update is the dequeue's (a few hundred ns before the idle entry) */
+	assert_true(atoll(b) <= blk && atoll(b) > blk - 1000);
+	unsigned long util = strtoul(last + strlen(" cpu2 schedutil util "), NULL, 10);
+	free(buf);
+	return util;
+}
+
+static void util_est_dequeue_order(void **state)
+{
+	(void)state;
+	assert_true(last_block_util("5.7") > 512);
+	assert_true(last_block_util("5.11") > 512);
+	assert_true(last_block_util("5.12") < 256);
+	assert_true(last_block_util("6.1") < 256);
+}
+
+/*
  * ondemand's prev_load (dbs_update()): X on CPU 1 runs 50 ms (load 100 at
  * every 8 ms sample: the policy max), sleeps 200 ms, wakes. The sample at
  * its wake-up spans about 200 ms of idle, more than two sampling periods,
@@ -815,6 +993,8 @@ int main(void)
 		cmocka_unit_test(rate_limit_by_release),
 		cmocka_unit_test(removal_updates),
 		cmocka_unit_test(exit_dequeue_reads_util),
+		cmocka_unit_test(util_est_by_release),
+		cmocka_unit_test(util_est_dequeue_order),
 		cmocka_unit_test(ondemand_prev_load),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
