@@ -336,7 +336,7 @@ static inline uint32_t il_ue_task(const struct il_util_est *ue, enum il_ue_text 
 /* within_margin(): -MARGIN < v < MARGIN for the int the kernel passes. */
 static inline bool il_ue_within(int32_t v)
 {
-	return (uint32_t)(v + IL_UE_MARGIN - 1) < 2 * IL_UE_MARGIN - 1;
+	return (uint32_t)v + (IL_UE_MARGIN - 1) < 2 * IL_UE_MARGIN - 1; /* unsigned: no overflow */
 }
 
 /*
