@@ -290,6 +290,33 @@ static inline bool il_pelt_update_r(struct il_pelt *sa, struct il_pelt_r *r, uin
 	return true;
 }
 
+/*
+ * What update_cfs_rq_load_avg() does with the averages removed from a
+ * queue since its last update (tasks that migrated away or exited): a is
+ * subtracted from avg and a x div from sum (sub_positive(), div the
+ * queue's divider then), and the release's rule for the sum.
+ */
+enum il_pelt_rm {
+	IL_PELT_RM_SUB,     /* up to v5.13 */
+	IL_PELT_RM_REBUILD, /* v5.14 .. v5.16: sum = avg x div (1c35b07e6d39) */
+	IL_PELT_RM_CLAMP,   /* v5.17 on: sum >= avg x (LOAD_AVG_MAX - 1024) (98b0d890220d) */
+};
+
+static inline void il_pelt_remove(enum il_pelt_rm rule, unsigned long *avg, uint64_t *sum,
+				  unsigned long a, uint32_t div)
+{
+	uint64_t as = (uint64_t)a * div;
+	*avg -= a < *avg ? a : *avg;
+	if (rule == IL_PELT_RM_REBUILD) {
+		*sum = (uint64_t)*avg * div;
+		return;
+	}
+	*sum -= as < *sum ? as : *sum;
+	uint64_t floor = (uint64_t)*avg * (IL_PELT_LOAD_AVG_MAX - 1024);
+	if (rule == IL_PELT_RM_CLAMP && *sum < floor)
+		*sum = floor;
+}
+
 /* il_pelt_update_r() of util alone. */
 static inline bool il_pelt_update(struct il_pelt *sa, uint64_t now, bool load, bool running)
 {

@@ -476,6 +476,9 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	f->su_restore_cached = il_release_cmp(rel, "5.10") >= 0;
 	f->runnable = f->prm.gov == IL_CF_GOV_SCHEDUTIL && il_release_cmp(rel, "6.5") >= 0;
 	f->sum_clamp = il_release_cmp(rel, "5.17") >= 0;
+	f->sum_rebuild = il_release_cmp(rel, "5.14") >= 0 && !f->sum_clamp;
+	f->pelt_lag = il_release_cmp(rel, "6.0") >= 0;
+	f->fork_attach_early = il_release_cmp(rel, "6.1") < 0;
 	if (f->runnable) {
 		f->rq_r = calloc((size_t)s->ncpus, sizeof(*f->rq_r));
 		f->rq_wl = calloc((size_t)s->ncpus, sizeof(*f->rq_wl));
@@ -694,26 +697,38 @@ void sim_cf_pick_runnable(struct il_sim *s, struct sim_cpu *c, int task, int64_t
  * each sum is kept at least its average times PELT_MIN_DIVIDER.
  */
 /* sub_positive() of a and a x div from a queue's average and sum, then the 5.17 floor if asked */
-static void remove_avg(unsigned long *avg, uint64_t *sum, unsigned long a, uint32_t div, bool clamp)
+static void remove_avg(const struct sim_cf *f, unsigned long *avg, uint64_t *sum, unsigned long a,
+		       uint32_t div)
 {
-	uint64_t as = (uint64_t)a * div;
-	*avg -= a < *avg ? a : *avg;
-	*sum -= as < *sum ? as : *sum;
-	if (clamp && *sum < (uint64_t)*avg * PELT_MIN_DIVIDER)
-		*sum = (uint64_t)*avg * PELT_MIN_DIVIDER;
+	il_pelt_remove(f->sum_clamp ? IL_PELT_RM_CLAMP : f->sum_rebuild ? IL_PELT_RM_REBUILD : IL_PELT_RM_SUB,
+		       avg, sum, a, div);
 }
 
+/*
+ * update_cfs_rq_load_avg()'s removed part: what left the queue since its
+ * last update, in one step, with the divider of that update (before the
+ * queue's own step).
+ */
+void sim_cf_rq_apply_removed(struct il_sim *s, struct sim_cpu *c)
+{
+	struct sim_cf_cpu *fc = CF(c);
+	struct il_pelt *q = &fc->rq_pelt;
+	uint32_t div = il_pelt_divider(q);
+	remove_avg(&s->cf, &q->util_avg, &q->util_sum, fc->rm_util, div);
+	if (s->cf.runnable) {
+		struct il_pelt_r *qr = &s->cf.rq_r[c->cpu];
+		remove_avg(&s->cf, &qr->runnable_avg, &qr->runnable_sum, fc->rm_runnable, div);
+	}
+	fc->rm_util = fc->rm_runnable = 0;
+	fc->removed = false;
+}
+
+/* remove_entity_load_avg(): the task's averages join the queue's removed ones. */
 static void remove_util(struct il_sim *s, struct sim_cpu *o, int task)
 {
-	struct il_pelt *q = &CF(o)->rq_pelt;
-	uint32_t div = il_pelt_divider(q);
-	remove_avg(&q->util_avg, &q->util_sum, s->cf.task[task].pelt.util_avg, div, s->cf.sum_clamp);
-	if (s->cf.runnable) {
-		/* runnable boosting is 6.5 on, so always with the floor */
-		struct il_pelt_r *qr = &s->cf.rq_r[o->cpu];
-		remove_avg(&qr->runnable_avg, &qr->runnable_sum, s->cf.task_r[task].runnable_avg, div,
-			   true);
-	}
+	CF(o)->rm_util += s->cf.task[task].pelt.util_avg;
+	if (s->cf.runnable)
+		CF(o)->rm_runnable += s->cf.task_r[task].runnable_avg;
 	CF(o)->removed = true;
 }
 
@@ -1258,6 +1273,18 @@ void sim_cf_update_util_remote(struct il_sim *s, struct sim_cpu *c, int64_t now)
 
 /* ------------------------------------------------------ scheduler hooks */
 
+/* A new task's PELT (post_init_entity_util_avg(): util cap, runnable_avg = util_avg), attached to c. */
+static void fork_init(struct il_sim *s, struct sim_cpu *c, int task, long cap)
+{
+	struct sim_cf_task *t = &s->cf.task[task];
+	memset(&t->pelt, 0, sizeof(t->pelt));
+	if (cap > 0)
+		t->pelt.util_avg = (unsigned long)cap;
+	if (s->cf.runnable)
+		s->cf.task_r[task].runnable_avg = t->pelt.util_avg;
+	attach(s, c, t);
+}
+
 /* The enqueue hook's rare paths: no PELT, an I/O waiter, a new or moved task (sim_cf_enqueue()). */
 void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, int64_t now,
 			 bool remote)
@@ -1271,6 +1298,42 @@ void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iow
 			update_util(s, c, now, true, remote);
 		update_util(s, c, now, false, remote);
 		return;
+	}
+	bool newt = t->pelt_cpu < 0;
+	long cap = 0;
+	if (newt) {
+		/*
+		 * post_init_entity_util_avg(): half what the queue leaves. The
+		 * kernel reads the queue as its last update left it. For an
+		 * idle CPU that is its last blocked-load update (the nohz idle
+		 * balancer's stats pass, every ~32 ms: not modelled); the model's
+		 * idle queues are not updated until they run again, so it reads
+		 * the value decayed to now, the nearer of the two (the read of
+		 * the CPU's last block instead moved the freq-invariance
+		 * scenario's Cascade Lake gitsource ratio from 0.48 to 0.61).
+		 */
+		if (s->cf.fork_attach_early) {
+			/*
+			 * Up to 6.0 post_init attaches the task itself
+			 * (attach_entity_cfs_rq()): the queue's update calls the
+			 * governor if it decayed, the attach calls it again, and
+			 * only then does the enqueue add the task's util_est (its
+			 * own update finds nothing to step: no third call).
+			 */
+			sim_cf_rq_clock(s, c, now);
+			bool dec = sim_cf_rq_pelt_adj(s, c, -1);
+			cap = ((long)CAP - (long)CF(c)->rq_pelt.util_avg) / 2;
+			if (dec)
+				update_util(s, c, now, false, remote);
+			fork_init(s, c, task, cap);
+			update_util(s, c, now, false, remote);
+			if (s->cf.util_est) {
+				t->ue_added = sim_cf_task_util_est(s, t);
+				CF(c)->ue_enqueued += t->ue_added;
+			}
+			t->cf_queued = true;
+			return;
+		}
 	}
 	/* util_est_enqueue(), then the I/O waiter's cpufreq_update_util() */
 	if (s->cf.util_est) {
@@ -1291,21 +1354,28 @@ void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iow
 		t->wl_wait = true;
 		s->cf.rq_wl[c->cpu]++;
 	}
-	if (t->pelt_cpu < 0) {
-		/* post_init_entity_util_avg() of wake_up_new_task() (runnable_avg = util_avg) */
-		long cap = ((long)CAP - (long)CF(c)->rq_pelt.util_avg) / 2;
-		memset(&t->pelt, 0, sizeof(t->pelt));
-		if (cap > 0)
-			t->pelt.util_avg = (unsigned long)cap;
-		if (s->cf.runnable)
-			s->cf.task_r[task].runnable_avg = t->pelt.util_avg;
-		attach(s, c, t);
+	if (newt) {
+		/* 6.1 on (the attach deferred to enqueue_entity(), DO_ATTACH) */
+		cap = ((long)CAP - (long)CF(c)->rq_pelt.util_avg) / 2;
+		fork_init(s, c, task, cap);
 		decayed = true;
 	} else if (t->pelt_cpu != c->cpu) {
 		/* migrate_task_rq_fair(): synced to the old queue's last update, removed */
 		struct sim_cpu *o = &s->cpus[t->pelt_cpu];
-		sim_cf_task_pelt(s, task, CF(o)->rq_pelt.last_update_time, false, false);
+		uint64_t lut = CF(o)->rq_pelt.last_update_time;
+		sim_cf_task_pelt(s, task, lut, false, false);
 		remove_util(s, o, task);
+		if (s->cf.pelt_lag && o->cur < 0) {
+			/*
+			 * 6.0 on, migrate_se_pelt_lag(): the old CPU idles, so its
+			 * PELT clock has run with time since its idle entry; the
+			 * task decays to the wake-up on that clock
+			 * (rq_clock_pelt(): less the CPU's lost idle time).
+			 */
+			uint64_t now_o = (uint64_t)now - CF(o)->lost_idle_ns;
+			if (now_o > lut)
+				sim_cf_task_pelt(s, task, now_o, false, false);
+		}
 		attach(s, c, t);
 		decayed = true;
 	} else {
@@ -1338,6 +1408,8 @@ void sim_cf_dequeue_slow(struct il_sim *s, struct sim_cpu *c, int task, int64_t 
 		t->ue_fresh = true;
 	bool decayed = sim_cf_rq_pelt(s, c);
 	t->cf_queued = false;
+	if (c->rq_len == 0)
+		sim_cf_idle_switch(CF(c), now);
 	if (decayed)
 		update_util(s, c, now, false, false);
 	if (ue) {

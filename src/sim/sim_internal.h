@@ -178,6 +178,8 @@ struct sim_cf_cpu {
 	double aperf_smp, mperf_smp;   /* at the last intel_pstate sample / HWP window */
 	double mperf0;                 /* MPERF at the warm-up's end */
 	unsigned int od_prev_load;     /* ondemand: cpu_dbs_info.prev_load */
+	unsigned long rm_util, rm_runnable; /* cfs_rq->removed: applied at the queue's next update */
+	uint64_t lost_idle_ns;         /* rq->lost_idle_time: rq_clock_pelt() = clock_pelt - it */
 } __attribute__((aligned(64)));
 _Static_assert(__builtin_offsetof(struct sim_cf_cpu, c0_since) == 64 &&
 	       __builtin_offsetof(struct sim_cf_cpu, idle_calls_saved) == 128 &&
@@ -334,6 +336,12 @@ struct il_sim {
 		/* runnable boosting (v6.5, 7d0583cf9ec7): util = max(util_avg, runnable_avg, util_est) */
 		bool runnable;
 		bool sum_clamp;            /* 5.17: a removal keeps sum >= avg x PELT_MIN_DIVIDER */
+		bool sum_rebuild;          /* 5.14 .. 5.16: a removal rebuilds sum = avg x divider */
+		bool pelt_lag;             /* 6.0: a task woken off an idle CPU decays to the wake-up
+					    * (migrate_se_pelt_lag(), e2f3e35f1f5a) */
+		bool fork_attach_early;    /* up to 6.0: post_init_entity_util_avg() attaches the new
+					    * task, with two governor calls (6.1 defers it to the
+					    * enqueue) */
 		struct il_pelt_r *rq_r;    /* ncpus, with runnable */
 		struct il_pelt_r *task_r;  /* cap_task, with runnable */
 		int *rq_wl;                /* ncpus: queued tasks not yet activated (wl_wait) */
@@ -386,8 +394,11 @@ static inline void sim_cf_rq_clock(struct il_sim *s, struct sim_cpu *c, int64_t 
 	int64_t delta = now - fc->clock_last;
 	fc->clock_last = now;
 	if (c->cur < 0) {
-		/* the idle task runs: the PELT clock catches up with clock_task */
-		fc->clock_pelt = (uint64_t)now;
+		/*
+		 * The idle task runs: the PELT clock catches up with clock_task;
+		 * clock_pelt here is rq_clock_pelt(), less the lost idle time.
+		 */
+		fc->clock_pelt = (uint64_t)now - fc->lost_idle_ns;
 		return;
 	}
 	if (delta <= 0)
@@ -406,11 +417,14 @@ void sim_cf_pick_runnable(struct il_sim *s, struct sim_cpu *c, int task, int64_t
  * applied at the queue's next update, which then counts as decayed
  * (update_cfs_rq_load_avg()): the governor is called even within a period.
  */
-static inline bool sim_cf_rq_removed(struct sim_cf_cpu *fc)
+void sim_cf_rq_apply_removed(struct il_sim *s, struct sim_cpu *c);
+
+static inline bool sim_cf_rq_removed(struct il_sim *s, struct sim_cpu *c)
 {
-	bool r = fc->removed;
-	fc->removed = false;
-	return r;
+	if (__builtin_expect(!s->cf.cpu[c->cpu].removed, 1))
+		return false;
+	sim_cf_rq_apply_removed(s, c);
+	return true;
 }
 
 /*
@@ -422,7 +436,7 @@ static inline bool sim_cf_rq_removed(struct sim_cf_cpu *fc)
 static inline bool sim_cf_rq_pelt_adj(struct il_sim *s, struct sim_cpu *c, int adj)
 {
 	struct sim_cf_cpu *fc = &s->cf.cpu[c->cpu];
-	bool removed = sim_cf_rq_removed(fc);
+	bool removed = sim_cf_rq_removed(s, c);
 	if (__builtin_expect(s->cf.runnable, 0))
 		return sim_cf_rq_pelt_r(s, c, adj) || removed;
 	return il_pelt_update(&fc->rq_pelt, fc->clock_pelt, c->cur >= 0 || c->rq_len > 0,
@@ -540,7 +554,7 @@ static inline bool sim_cf_pelt_running(struct il_sim *s, struct sim_cpu *c, int 
 				       bool *task_decayed)
 {
 	struct sim_cf_cpu *fc = &s->cf.cpu[c->cpu];
-	bool removed = sim_cf_rq_removed(fc);
+	bool removed = sim_cf_rq_removed(s, c);
 	if (__builtin_expect(s->cf.runnable, 0)) {
 		int n = c->rq_len + 1 - s->cf.rq_wl[c->cpu];
 		return sim_cf_pelt_pair(&s->cf.task[task].pelt, &s->cf.task_r[task], &fc->rq_pelt,
@@ -551,6 +565,22 @@ static inline bool sim_cf_pelt_running(struct il_sim *s, struct sim_cpu *c, int 
 	return sim_cf_pelt_pair(&s->cf.task[task].pelt, NULL, &fc->rq_pelt, NULL, fc->clock_pelt, 1,
 				task_decayed) ||
 	       removed;
+}
+
+/* update_idle_rq_clock_pelt()'s bound: ((LOAD_AVG_MAX - 1024) << 10) - LOAD_AVG_MAX */
+#define SIM_CF_LOST_IDLE_SUM (((IL_PELT_LOAD_AVG_MAX - 1024ull) << 10) - IL_PELT_LOAD_AVG_MAX)
+
+/*
+ * The CPU switches to idle after a block (pick_next_task_fair()'s idle
+ * path, update_idle_rq_clock_pelt()): a queue whose util_sum reached the
+ * maximum ran without idle time to give back, so its PELT clock does not
+ * catch up with clock_task: the gap is lost idle time, subtracted from then
+ * on (rq_clock_pelt()). Without invariance the clock never fell behind.
+ */
+static inline void sim_cf_idle_switch(struct sim_cf_cpu *fc, int64_t now)
+{
+	if (__builtin_expect(fc->rq_pelt.util_sum >= SIM_CF_LOST_IDLE_SUM, 0))
+		fc->lost_idle_ns = (uint64_t)now - fc->clock_pelt;
 }
 
 /* util_est_dequeue(): the task's estimate leaves its queue's sum. */
@@ -680,6 +710,8 @@ static inline void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task,
 	if (task_decayed)
 		t->ue_fresh = true;
 	t->cf_queued = false;
+	if (c->rq_len == 0)
+		sim_cf_idle_switch(fc, now);
 	if (decayed)
 		sim_cf_update_util(s, c, now);
 	if (ue) {

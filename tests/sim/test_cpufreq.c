@@ -855,6 +855,173 @@ static void util_est_dequeue_order(void **state)
 	assert_true(last_block_util("6.1") < 256);
 }
 
+/* A removal per release (update_cfs_rq_load_avg()), each value by hand. */
+static void pelt_remove_by_release(void **state)
+{
+	(void)state;
+	unsigned long avg;
+	uint64_t sum;
+
+	/* 300 (sum 300 x 47000 + 5000) less 100 at divider 47000 */
+	avg = 300, sum = 14105000;
+	il_pelt_remove(IL_PELT_RM_SUB, &avg, &sum, 100, 47000);
+	assert_int_equal(avg, 200);
+	assert_int_equal(sum, 9405000);
+	avg = 300, sum = 14105000;
+	il_pelt_remove(IL_PELT_RM_REBUILD, &avg, &sum, 100, 47000);
+	assert_int_equal(sum, 9400000); /* 200 x 47000: the period's part is lost */
+	avg = 300, sum = 14105000;
+	il_pelt_remove(IL_PELT_RM_CLAMP, &avg, &sum, 100, 47000);
+	assert_int_equal(sum, 9405000); /* above 200 x 46718 */
+	/* at the floor: 300 x 46718 less 100 x 47500 = 9265400 < 200 x 46718 = 9343600 */
+	avg = 300, sum = 14015400;
+	il_pelt_remove(IL_PELT_RM_CLAMP, &avg, &sum, 100, 47500);
+	assert_int_equal(sum, 9343600);
+	avg = 300, sum = 14015400;
+	il_pelt_remove(IL_PELT_RM_SUB, &avg, &sum, 100, 47500);
+	assert_int_equal(sum, 9265400);
+	/* more than there is: both to 0 */
+	avg = 50, sum = 2000000;
+	il_pelt_remove(IL_PELT_RM_SUB, &avg, &sum, 100, 47000);
+	assert_int_equal(avg, 0);
+	assert_int_equal(sum, 0);
+}
+
+/*
+ * migrate_se_pelt_lag() (6.0, e2f3e35f1f5a): X runs 20 ms on CPU 2 and
+ * blocks; W, asleep on CPU 5 since the start, wakes 100 ms later and wakes
+ * X onto CPU 5. CPU 2 idled all along, so its queue was last updated at X's
+ * block: up to 5.19 X arrives with its util of then (above 512: it started
+ * at 512 and ran); from 6.0 it arrives decayed over the 100 ms, by
+ * 2^(-100/32), to under a tenth. Read at CPU 5's governor call of X's
+ * enqueue (W's own util, blocked for 120 ms, is under 40 by then).
+ */
+struct lag_st { int x, w, xruns; };
+
+static int lag_setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *err)
+{
+	struct lag_st *st = stp;
+	(void)cfgp;
+	(void)err;
+	st->x = il_sim_task_add(s, 2, NULL);
+	st->w = il_sim_task_add(s, 5, NULL);
+	il_sim_task_wake(s, -1, st->x);
+	il_sim_task_wake(s, -1, st->w);
+	return 0;
+}
+
+static void lag_woke(const void *cfgp, void *stp, struct il_sim *s, int task, int64_t lat)
+{
+	struct lag_st *st = stp;
+	(void)cfgp;
+	(void)lat;
+	il_sim_task_work(s, task, 0, task == st->x && st->xruns == 0 ? 20000000 : 10000);
+}
+
+static void lag_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
+{
+	struct lag_st *st = stp;
+	(void)cfgp;
+	if (task == st->x) {
+		st->xruns++;
+		il_sim_task_block(s, task, -1);
+		return;
+	}
+	if (il_sim_now(s) < 100000000) {
+		il_sim_task_sleep_until(s, task, 120000000);
+		return;
+	}
+	il_sim_task_wake_on(s, 5, st->x, 5);
+	il_sim_task_block(s, task, -1);
+}
+
+static const struct il_workload lag_wl = {
+	.name = "pelt-lag", .summary = "", .config_size = 1, .state_size = sizeof(struct lag_st),
+	.setup = lag_setup, .task_ran = lag_ran, .task_woke = lag_woke,
+};
+
+/* The util of CPU 5's governor call at X's enqueue (the line at X's wake-up). */
+static unsigned long lag_util(const char *rel)
+{
+	char *buf = traced_run("intel-cascadelake-sp", rel, &lag_wl,
+			       "intel_cpufreq:schedutil+util_est=off+rate_limit_us=0", 200000000);
+	long long t = trace_time(buf, "cpu5 wakes task 0 on cpu5");
+	char upd[64];
+	snprintf(upd, sizeof(upd), "\n%lld cpu5 schedutil util ", t);
+	const char *l = strstr(buf, upd);
+	assert_non_null(l);
+	unsigned long util = strtoul(l + strlen(upd), NULL, 10);
+	free(buf);
+	return util;
+}
+
+static void pelt_lag_on_migration(void **state)
+{
+	(void)state;
+	assert_true(lag_util("5.19") > 512);
+	assert_true(lag_util("6.0") < 120);
+}
+
+/*
+ * update_idle_rq_clock_pelt(): X runs 600 ms on CPU 2 capped at 1800 MHz
+ * (freq_scale 1800 / 3700 x 1024 = 498), so the PELT clock advances about
+ * 292 ms and the queue's util_sum reaches the maximum; X sleeps 10 ms. At
+ * the idle switch the queue lost its idle time: its clock does not catch up
+ * the ~308 ms, so at X's wake-up its util has decayed over 10 ms only
+ * (about 1022 x 2^(-10/32) = 823); caught up, it would have decayed over
+ * ~318 ms, to about 1. util_est off: the queue's util_avg is what is read.
+ */
+struct li_st { int x, runs; };
+
+static int li_setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *err)
+{
+	struct li_st *st = stp;
+	(void)cfgp;
+	(void)err;
+	st->x = il_sim_task_add(s, 2, NULL);
+	il_sim_task_wake(s, -1, st->x);
+	return 0;
+}
+
+static void li_woke(const void *cfgp, void *stp, struct il_sim *s, int task, int64_t lat)
+{
+	const struct li_st *st = stp;
+	(void)cfgp;
+	(void)lat;
+	il_sim_task_work(s, task, 0, st->runs ? 100000 : 600000000);
+}
+
+static void li_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
+{
+	struct li_st *st = stp;
+	(void)cfgp;
+	if (st->runs++ == 0)
+		il_sim_task_sleep_until(s, task, il_sim_now(s) + 10000000);
+	else
+		il_sim_task_block(s, task, -1);
+}
+
+static const struct il_workload li_wl = {
+	.name = "lost-idle", .summary = "", .config_size = 1, .state_size = sizeof(struct li_st),
+	.setup = li_setup, .task_ran = li_ran, .task_woke = li_woke,
+};
+
+static void lost_idle_time(void **state)
+{
+	(void)state;
+	char *buf = traced_run("intel-cascadelake-sp", "5.7", &li_wl,
+			       "intel_cpufreq:schedutil+util_est=off+rate_limit_us=0+max_mhz=1800",
+			       700000000);
+	/* the first governor call on CPU 2 after its first idle entry: X's wake-up */
+	const char *idle = strstr(buf, " cpu2 enter state ");
+	assert_non_null(idle);
+	const char *l = strstr(idle, " cpu2 schedutil util ");
+	assert_non_null(l);
+	unsigned long util = strtoul(l + strlen(" cpu2 schedutil util "), NULL, 10);
+	free(buf);
+	assert_true(util > 700 && util < 900);
+}
+
 /*
  * ondemand's prev_load (dbs_update()): X on CPU 1 runs 50 ms (load 100 at
  * every 8 ms sample: the policy max), sleeps 200 ms, wakes. The sample at
@@ -995,6 +1162,9 @@ int main(void)
 		cmocka_unit_test(exit_dequeue_reads_util),
 		cmocka_unit_test(util_est_by_release),
 		cmocka_unit_test(util_est_dequeue_order),
+		cmocka_unit_test(pelt_remove_by_release),
+		cmocka_unit_test(pelt_lag_on_migration),
+		cmocka_unit_test(lost_idle_time),
 		cmocka_unit_test(ondemand_prev_load),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
