@@ -1122,20 +1122,39 @@ static void schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iow
 		next = fc->next_khz;
 	} else {
 		fc->cached_raw_khz = raw;
-		next = resolve(f, raw);
+		/*
+		 * cpufreq_driver_resolve_freq(): intel_cpufreq has neither a
+		 * frequency table nor ->resolve_freq, so the governor keeps the
+		 * target only clamped to the policy; its driver rounds it when
+		 * it switches. acpi-cpufreq's table rounds it here.
+		 */
+		if (f->intel_table)
+			next = raw < f->lo_khz ? f->lo_khz : raw > f->hi_khz ? f->hi_khz : raw;
+		else
+			next = resolve(f, raw);
 	}
 	/* the hold: the cached raw frequency reset up to 5.9, restored from 5.10 (0070ea296239) */
 	if (busy && next < fc->next_khz) {
 		next = fc->next_khz;
 		fc->cached_raw_khz = f->su_restore_cached ? cached_in : 0;
 	}
-	/* sugov_update_next_freq(), then the driver's fast switch */
+	/*
+	 * sugov_update_next_freq(): a new target restarts the rate limit even
+	 * where the driver ends at the same P-state; then the fast switch
+	 * (intel_cpufreq_fast_switch(): DIV_ROUND_UP to a ratio, written only
+	 * when it changed; policy->cur what it set).
+	 */
 	if (fc->next_khz == next)
 		return;
 	fc->next_khz = next;
 	fc->last_freq_update = now;
-	fc->cur_khz = next;
-	request(s, c, next / 1000.0, now);
+	if (s->params.trace)
+		fprintf(s->params.trace, "%lld cpu%d schedutil next %u\n", (long long)now, c->cpu, next);
+	unsigned int drv = f->intel_table ? resolve(f, next) : next;
+	if (drv == fc->cur_khz)
+		return;
+	fc->cur_khz = drv;
+	request(s, c, drv / 1000.0, now);
 }
 
 /* intel_pstate_update_util() and get_target_pstate() (active mode, no HWP) */

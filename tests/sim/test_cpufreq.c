@@ -1023,6 +1023,77 @@ static void lost_idle_time(void **state)
 }
 
 /*
+ * schedutil on intel_cpufreq keeps its target unrounded (the driver has no
+ * frequency table and no ->resolve_freq: cpufreq_driver_resolve_freq() only
+ * clamps), and a new target restarts the 500 us rate limit even where the
+ * driver stays at the same P-state. X on CPU 2 runs 2.5 ms and sleeps
+ * 0.3 ms over and over under invariant schedutil: its util moves at every
+ * PELT period, the 100 MHz P-state less often. So there are more new
+ * targets than P-state requests, and no evaluation comes within 500 us
+ * after a new target.
+ */
+struct rt_st { int x; };
+
+static int rt_setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *err)
+{
+	struct rt_st *st = stp;
+	(void)cfgp;
+	(void)err;
+	st->x = il_sim_task_add(s, 2, NULL);
+	il_sim_task_wake(s, -1, st->x);
+	return 0;
+}
+
+static void rt_woke(const void *cfgp, void *stp, struct il_sim *s, int task, int64_t lat)
+{
+	(void)cfgp;
+	(void)stp;
+	(void)lat;
+	il_sim_task_work(s, task, 0, 2500000);
+}
+
+static void rt_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
+{
+	(void)cfgp;
+	(void)stp;
+	il_sim_task_sleep_until(s, task, il_sim_now(s) + 300000);
+}
+
+static const struct il_workload rt_wl = {
+	.name = "raw-target", .summary = "", .config_size = 1, .state_size = sizeof(struct rt_st),
+	.setup = rt_setup, .task_ran = rt_ran, .task_woke = rt_woke,
+};
+
+static void schedutil_keeps_raw_target(void **state)
+{
+	(void)state;
+	char *buf = traced_run("intel-cascadelake-sp", "5.7", &rt_wl, "intel_cpufreq:schedutil",
+			       300000000);
+	int targets = 0, requests = 0, evals = 0;
+	long long last_target = -1;
+	for (const char *l = buf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		long long t = atoll(l);
+		const char *sp = strchr(l, ' ');
+		if (!sp)
+			break;
+		if (!strncmp(sp, " cpu2 schedutil next ", 21)) {
+			targets++;
+			last_target = t;
+		} else if (!strncmp(sp, " cpu2 cpufreq request ", 22)) {
+			requests++;
+		} else if (!strncmp(sp, " cpu2 schedutil util ", 21)) {
+			evals++;
+			/* sugov_should_update_freq(): 500 us since the last new target */
+			assert_true(last_target < 0 || t - last_target >= 500000);
+		}
+	}
+	free(buf);
+	assert_true(evals > 50);
+	assert_true(requests > 2);
+	assert_true(targets > requests);
+}
+
+/*
  * ondemand's prev_load (dbs_update()): X on CPU 1 runs 50 ms (load 100 at
  * every 8 ms sample: the policy max), sleeps 200 ms, wakes. The sample at
  * its wake-up spans about 200 ms of idle, more than two sampling periods,
@@ -1165,6 +1236,7 @@ int main(void)
 		cmocka_unit_test(pelt_remove_by_release),
 		cmocka_unit_test(pelt_lag_on_migration),
 		cmocka_unit_test(lost_idle_time),
+		cmocka_unit_test(schedutil_keeps_raw_target),
 		cmocka_unit_test(ondemand_prev_load),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
