@@ -528,6 +528,20 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	f->step_khz = (unsigned int)(f->step_mhz * 1000 + 0.5);
 	f->base_khz = (unsigned int)(f->base_mhz * 1000 + 0.5);
 	/*
+	 * intel_pstate_update_perf_limits(): the policy's limits as ratios,
+	 * truncated; the lower never below the lowest P-state, the upper never
+	 * below the lower (intel_pstate_prepare_request())
+	 */
+	if (f->step_khz > 0) {
+		unsigned int low_ratio = (unsigned int)(lowest * 1000 + 0.5) / f->step_khz;
+		f->min_ratio = f->lo_khz / f->step_khz;
+		if (f->min_ratio < low_ratio)
+			f->min_ratio = low_ratio;
+		f->max_ratio = f->hi_khz / f->step_khz;
+		if (f->max_ratio < f->min_ratio)
+			f->max_ratio = f->min_ratio;
+	}
+	/*
 	 * resolve()'s DIV_ROUND_UP by the step as a multiply: n < hi_khz +
 	 * step_khz <= 2^27 there; with l = ceil(log2 step), m = floor(2^(27 + l)
 	 * / step) + 1 < 2^28 gives (n m) >> (27 + l) = n / step for every
@@ -558,6 +572,18 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 		first = f->min_mhz;
 	if (f->prm.driver == IL_CF_DRV_ACPI && first > f->base_mhz)
 		first = f->base_mhz + 1;
+	if (f->intel_table && f->step_khz > 0) {
+		/*
+		 * intel_cpufreq_target(): the policy max with CPUFREQ_RELATION_H
+		 * (performance) takes the ratio below, the min with RELATION_L
+		 * the ratio above, each within the limits' ratios: an off-grid
+		 * max_mhz = 1000 on an 80 MHz part runs at 960 MHz
+		 */
+		unsigned int r = first == f->max_mhz ? f->hi_khz / f->step_khz
+						     : (f->lo_khz + f->step_khz - 1) / f->step_khz;
+		r = r > f->max_ratio ? f->max_ratio : r < f->min_ratio ? f->min_ratio : r;
+		first = (double)(r * f->step_khz) / 1000.0;
+	}
 	for (int i = 0; i < s->ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[i];
 		CF(c)->freq_scale = CAP;
@@ -998,13 +1024,21 @@ static inline __attribute__((always_inline)) unsigned int resolve(const struct s
 	if (khz > hi)
 		khz = hi;
 	if (f->intel_table) {
-		/* intel_cpufreq: DIV_ROUND_UP(target, scaling), ratios of the part's bus clock */
+		/*
+		 * intel_cpufreq: DIV_ROUND_UP(target, scaling), ratios of the
+		 * part's bus clock, then intel_pstate_prepare_request()'s clamp
+		 * to the limits' ratios (each truncated: an off-grid max_mhz
+		 * gives the ratio below it)
+		 */
 		unsigned int sc = f->step_khz;
 		unsigned int n = khz + sc - 1;
 		unsigned int r = f->step_sh ? (unsigned int)((n * f->step_m) >> f->step_sh)
 					     : n / sc;
-		khz = r * sc;
-		return khz > hi ? hi : khz;
+		if (r > f->max_ratio)
+			r = f->max_ratio;
+		if (r < f->min_ratio)
+			r = f->min_ratio;
+		return r * sc;
 	}
 	return resolve_table(f, khz);
 }
@@ -1157,6 +1191,12 @@ static void schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iow
 	request(s, c, drv / 1000.0, now);
 }
 
+/* The TSC at now: base-frequency cycles since the run's start, whole (rdtsc()). */
+static inline uint64_t sim_cf_tsc(const struct sim_cf *f, int64_t now)
+{
+	return (uint64_t)((unsigned __int128)(uint64_t)now * f->base_khz / 1000000u);
+}
+
 /* intel_pstate_update_util() and get_target_pstate() (active mode, no HWP) */
 static void pstate_powersave(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iowait)
 {
@@ -1184,7 +1224,8 @@ static void pstate_powersave(struct il_sim *s, struct sim_cpu *c, int64_t now, b
 	 * give them, whole cycles; get_target_pstate() in its fixed point
 	 * (FRAC_BITS 8, EXT_FRAC_BITS 14), each step truncating as the kernel's
 	 */
-	uint64_t tsc = (uint64_t)((double)(now - CF(c)->smp_t) * f->base_mhz * 1e-3);
+	/* rdtsc() differences: the TSC counts base-frequency cycles from the start */
+	uint64_t tsc = sim_cf_tsc(f, now) - sim_cf_tsc(f, CF(c)->smp_t);
 	uint64_t aperf = (uint64_t)CF(c)->aperf - (uint64_t)CF(c)->aperf_smp;
 	uint64_t mperf = (uint64_t)CF(c)->mperf - (uint64_t)CF(c)->mperf_smp;
 	/* MPERF or the TSC did not move: no sample, and the next update tries again */
@@ -1194,7 +1235,7 @@ static void pstate_powersave(struct il_sim *s, struct sim_cpu *c, int64_t now, b
 	CF(c)->mperf_smp = CF(c)->mperf;
 	CF(c)->smp_t = now;
 	double sc = f->step_mhz;                                 /* pstate.scaling */
-	int minp = (int)(f->min_mhz / sc + 0.5), maxp = (int)(f->max_mhz / sc + 0.5);
+	int minp = (int)f->min_ratio, maxp = (int)f->max_ratio;
 	int64_t target = il_cf_pstate_target((int64_t)(f->top_mhz / sc + 0.5), minp,
 					     (int64_t)(f->base_mhz / sc + 0.5), aperf, mperf, tsc,
 					     (int64_t)CF(c)->iowait_boost);
@@ -1246,7 +1287,9 @@ static void ondemand(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	}
 	unsigned int next;
 	if (load > 80) {
-		next = (unsigned int)(f->max_mhz * 1000 + 0.5);
+		/* policy->max, CPUFREQ_RELATION_H: on intel_cpufreq the ratio at or below it */
+		next = f->intel_table && f->step_khz ? f->max_ratio * f->step_khz
+						     : (unsigned int)(f->max_mhz * 1000 + 0.5);
 	} else {
 		unsigned int lo = (unsigned int)(f->min_mhz * 1000 + 0.5);
 		next = resolve_closest(f, lo + load * (f->cpuinfo_max_khz - lo) / 100);

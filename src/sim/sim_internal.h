@@ -327,6 +327,7 @@ struct il_sim {
 		int dom_per_pkg;           /* ndom / npkgs */
 		double *bin;               /* il_turbo_mhz() by active cores, 0 .. cores_per_package */
 		unsigned int lo_khz, hi_khz, step_khz, base_khz; /* min, max, step, base in kHz */
+		unsigned int min_ratio, max_ratio; /* intel_pstate: the limits' ratios (truncated) */
 		uint64_t step_m;           /* resolve(): n / step_khz = (n step_m) >> step_sh, */
 		int step_sh;               /* exact for every n resolve() divides (0: divide) */
 		struct sim_cf_cpu *cpu;    /* ncpus */

@@ -1094,6 +1094,25 @@ static void schedutil_keeps_raw_target(void **state)
 }
 
 /*
+ * Limits off the ratio grid (intel_pstate_update_perf_limits()): truncated
+ * to ratios. max_mhz = 1000 on the Atom's 80 MHz bus clock is ratio 12,
+ * 960 MHz, for intel_cpufreq (schedutil's requests at the max) and for
+ * intel_pstate's active mode alike; never 1000 (no P-state) nor 1040.
+ */
+static void limits_off_grid(void **state)
+{
+	(void)state;
+	const char *specs[] = { "intel_cpufreq:schedutil+max_mhz=1000", "intel_pstate:powersave+max_mhz=1000" };
+	for (int i = 0; i < 2; i++) {
+		char *buf = traced_run("intel-atom-z8350", "5.7", &rt_wl, specs[i], 100000000);
+		assert_non_null(strstr(buf, " cpu2 cpufreq request 960 MHz"));
+		assert_null(strstr(buf, " cpufreq request 1000 MHz"));
+		assert_null(strstr(buf, " cpufreq request 1040 MHz"));
+		free(buf);
+	}
+}
+
+/*
  * ondemand's prev_load (dbs_update()): X on CPU 1 runs 50 ms (load 100 at
  * every 8 ms sample: the policy max), sleeps 200 ms, wakes. The sample at
  * its wake-up spans about 200 ms of idle, more than two sampling periods,
@@ -1237,6 +1256,7 @@ int main(void)
 		cmocka_unit_test(pelt_lag_on_migration),
 		cmocka_unit_test(lost_idle_time),
 		cmocka_unit_test(schedutil_keeps_raw_target),
+		cmocka_unit_test(limits_off_grid),
 		cmocka_unit_test(ondemand_prev_load),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
