@@ -1507,13 +1507,15 @@ void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
 		return;
 	/* arch_scale_freq_tick() */
 	sim_c0_flush(s, c, now);
-	double acnt = fc->aperf - fc->aperf_tick, mcnt = fc->mperf - fc->mperf_tick;
+	/* the MSRs count whole cycles: differences of the running counts' floors */
+	uint64_t acnt = (uint64_t)fc->aperf - (uint64_t)fc->aperf_tick;
+	uint64_t mcnt = (uint64_t)fc->mperf - (uint64_t)fc->mperf_tick;
 	fc->aperf_tick = fc->aperf;
 	fc->mperf_tick = fc->mperf;
 	if (f->invariant && mcnt > 0) {
-		double fs = acnt * (double)(CAP * CAP) / (mcnt * (double)f->max_freq_ratio);
-		/* 0 <= fs < 1024 there: the signed conversion gives the same, cheaper */
-		fc->freq_scale = fs >= CAP ? CAP : (unsigned long)(long)fs;
+		/* (acnt << 2 x SCHED_CAPACITY_SHIFT) / (mcnt x arch_max_freq_ratio), at most 1024 */
+		uint64_t fs = (acnt << 20) / (mcnt * f->max_freq_ratio);
+		fc->freq_scale = fs >= CAP ? CAP : (unsigned long)fs;
 	}
 	if (c->cur < 0)
 		return;
