@@ -1475,11 +1475,13 @@ __attribute__((flatten)) int il_sim_run(struct il_sim *s, struct il_err *err)
 		/* the earliest of: a CPU's internal event, the heap, the turbo re-evaluation */
 		int64_t kt;
 		uint64_t kk;
+		int kc;
 		if (s->tt.scan) {
-			sim_ttree_scan_min(&s->tt, s->ncpus, &kt, &kk);
+			kc = sim_ttree_scan_min(&s->tt, s->ncpus, &kt, &kk);
 		} else {
 			kt = s->tt.t[1];
 			kk = s->tt.key[1];
+			kc = sim_ttree_key_cpu(kk);
 		}
 		uint64_t ks = sim_ttree_key_seq(kk);
 		int64_t t = s->turbo_t;
@@ -1498,7 +1500,7 @@ __attribute__((flatten)) int il_sim_run(struct il_sim *s, struct il_err *err)
 			break;
 		s->now = t;
 		if (src == 0) {
-			on_slot(s, &s->cpus[sim_ttree_key_cpu(kk)]);
+			on_slot(s, &s->cpus[kc]);
 		} else if (src == 1) {
 			struct sim_ev e = sim_evheap_pop(&s->evq);
 			on_event(s, &e);

@@ -171,24 +171,28 @@ static inline void sim_ttree_update_top(struct sim_ttree *tt, int cpu, int64_t t
 
 /*
  * With few CPUs a scan of the leaves is cheaper than keeping the inner
- * nodes: the earliest (time, key) leaf of the first ncpus, its time
- * (INT64_MAX if none has an event) in *t and its key in *key.
+ * nodes: the earliest (time, key) leaf of the first ncpus, its CPU
+ * returned (kept beside the key: the loop's shape that measured fastest),
+ * its time (INT64_MAX if none has an event) in *t and its key in *key.
  */
-static inline void sim_ttree_scan_min(const struct sim_ttree *tt, int ncpus, int64_t *t,
-				      uint64_t *key)
+static inline int sim_ttree_scan_min(const struct sim_ttree *tt, int ncpus, int64_t *t,
+				     uint64_t *key)
 {
 	const int64_t *lt = &tt->t[tt->leaves];
 	const uint64_t *ls = &tt->key[tt->leaves];
+	int k = 0;
 	int64_t kt = lt[0];
 	uint64_t ks = ls[0];
 
 	for (int i = 1; i < ncpus; i++)
 		if (lt[i] < kt || (lt[i] == kt && ls[i] < ks)) {
+			k = i;
 			kt = lt[i];
 			ks = ls[i];
 		}
 	*t = kt;
 	*key = ks;
+	return k;
 }
 
 /* ------------------------------------------------ per-CPU hrtimers */
