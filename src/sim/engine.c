@@ -192,11 +192,20 @@ static void run_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 /* --------------------------------------------------------- idle loop */
 
 /* Fill the idle inputs the kernel computes at select (tick-sched.c). */
+/*
+ * tick_nohz_get_sleep_length() measures from ts->idle_entrytime, not from
+ * now (kernel/time/tick-sched.c, every release 5.4 .. 7.1): do_idle()'s
+ * start (tick_nohz_idle_enter()) or the end of the last interrupt taken
+ * while idle (tick_nohz_irq_exit()). A period that ended without one (a
+ * poll on its time limit) leaves it where it was, so the next selection
+ * sees the sleep length and the tick's distance from then.
+ */
 static void idle_inputs(struct il_sim *s, struct sim_cpu *c, int64_t now, struct il_idle_inputs *in)
 {
 	int64_t nt = sim_timerq_next(&c->th);
-	int64_t sleep = nt == INT64_MAX ? s->params.no_timer_ns : nt - now;
-	int64_t to_tick = s->next_tick_t - now;
+	int64_t base = c->idle_entry_t;
+	int64_t sleep = nt == INT64_MAX ? s->params.no_timer_ns : nt - base;
+	int64_t to_tick = s->next_tick_t - base;
 
 	if (sleep < 0)
 		sleep = 0;
@@ -494,6 +503,8 @@ static void idle_iter(struct il_sim *s, struct sim_cpu *c, int64_t now)
 		c->req_idx = 0;
 	} else {
 		bool stop = true;
+		if (!c->by_limit)
+			c->idle_entry_t = now; /* after do_idle()'s start or an interrupt */
 		idle_inputs(s, c, now, &c->in);
 		c->req_idx = il_gov_select(s->gov, c->cpu, s->drv, &c->dev, &c->in, &stop);
 		if (c->req_idx < 0 || c->req_idx >= s->drv->state_count)
@@ -710,6 +721,8 @@ static void idle_enter(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	c->in_idle = true;
 	c->idle_since = now;
 	c->do_idle_got_tick = false;
+	c->by_limit = false;
+	c->idle_entry_t = now;
 	idle_iter(s, c, now);
 }
 
@@ -745,6 +758,8 @@ static bool cpu_interrupt(struct il_sim *s, struct sim_cpu *c, int64_t now, bool
 	}
 	if (tick)
 		c->got_tick_latch = true;
+	/* tick_nohz_irq_exit(): where the handler ends (a poll it does not end goes on) */
+	c->idle_entry_t = now + cost_ns;
 	if (c->mode == M_STATE) {
 		if (state_polls(s, c)) {
 			if (c->rq_len && !c->exiting)

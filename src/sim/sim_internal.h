@@ -123,6 +123,7 @@ struct sim_cpu {
 	int64_t stall_end;   /* the host holds this vCPU until then ([noise] host_stall) */
 	uint64_t stalls;     /* host stalls begun in the measured time */
 	int64_t stall_ns;    /* and the time they held it */
+	int64_t idle_entry_t; /* ts->idle_entrytime: do_idle()'s start or the last IRQ's end */
 	int *tasks, ntasks;
 } __attribute__((aligned(64)));
 _Static_assert(offsetof(struct sim_cpu, dev.states_usage) % 64 == 0,

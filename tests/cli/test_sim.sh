@@ -270,4 +270,17 @@ expect_err "sim: --warmup: '-1' is not a duration"
 expect_exit 1 "$IDLELAB" sim --platform "$SMALL" --governor ladder --workload request-response \
 	--wl-opt client_work=1099511627776 --duration 10ms
 expect_err "request-response: no round trip completed in the measured 0.010 s"
+# tick_nohz_get_sleep_length() measures from ts->idle_entrytime: after a
+# poll that ended on its limit (no interrupt), the next selection sees the
+# same sleep length and tick distance as the one before it (unless a tick
+# came during the poll: its end is then the entry time)
+"$IDLELAB" sim --platform ibm-power10-dedicated --workload wake-latency --duration 20ms \
+	--seed 3 --jobs 1 --sim-opt trace=stderr >/dev/null 2>"$TMP/sl-trace"
+awk '$3 == "select" { if (lim[$2]) { n++; if ($6 != sl[$2] || $7 != dt[$2]) bad++ }
+			 sl[$2] = $6; dt[$2] = $7; lim[$2] = 0 }
+     $3 == "exit" && / \(poll limit\) got_tick=0 / { lim[$2] = 1 }
+     $3 == "wakes" || $3 == "irq" { lim[$2] = 0 }
+     END { print n + 0, bad + 0 }' "$TMP/sl-trace" >"$TMP/sl-count"
+read -r sl_n sl_bad <"$TMP/sl-count"
+[ "$sl_n" -gt 0 ] && [ "$sl_bad" -eq 0 ] && ok || bad "sleep length after a poll limit: $sl_n selects, $sl_bad measured from now"
 finish
