@@ -681,7 +681,12 @@ static void idle_exit(struct il_sim *s, struct sim_cpu *c, int64_t now)
 		il_account_enter(s->drv, &c->dev, c->idx, c->idx, diff);
 		if (c->path == PATH_GOV) {
 			c->in.got_tick = c->got_tick_latch;
-			c->in.clock_ns = (uint64_t)now;
+			/*
+			 * cpuidle_enter_state() enables interrupts before its
+			 * counters: the pending handlers (post_ns) have run when
+			 * the governor's reflect reads the clock (teo < 6.14)
+			 */
+			c->in.clock_ns = (uint64_t)(now + c->post_ns);
 			if (s->gov->ops->reflect)
 				c->got_tick_latch = false;
 			il_gov_reflect(s->gov, c->cpu, s->drv, &c->dev, c->idx, &c->in);

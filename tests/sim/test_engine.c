@@ -36,6 +36,7 @@ struct tg_cpu {
 	struct il_idle_inputs first_sel, last_sel;
 	int64_t last_residency_at_reflect;
 	int64_t first_residency_at_reflect;
+	uint64_t first_reflect_clock;
 	bool first_poll_limit;
 };
 
@@ -64,6 +65,7 @@ static void tg_reflect(const void *c, void *d, const struct il_driver *drv, stru
 	if (!t->reflects) {
 		t->first_residency_at_reflect = dev->last_residency_ns;
 		t->first_poll_limit = dev->poll_time_limit;
+		t->first_reflect_clock = in->clock_ns;
 	}
 	t->reflects++;
 	t->got_ticks += in->got_tick;
@@ -101,7 +103,7 @@ struct os_cfg {
 	uint64_t a_cycles;
 	bool no_a, wake_b;
 	int64_t b_sleep_ns;
-	int64_t hk_ns;
+	int64_t hk_ns, hk_cost_ns;
 	int stall_cpu;
 	int64_t stall_at, stall_ns;
 };
@@ -126,7 +128,7 @@ static int os_setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err
 	if (c->b_sleep_ns > 0)
 		il_sim_task_wake(s, -1, st->b);
 	if (c->hk_ns > 0)
-		il_sim_hk_timer_at(s, 0, c->hk_ns, 0, 7);
+		il_sim_hk_timer_at(s, 0, c->hk_ns, c->hk_cost_ns, 7);
 	if (c->stall_ns > 0)
 		il_sim_host_stall_at(s, c->stall_cpu, c->stall_at, c->stall_ns);
 	st->a_end = -1;
@@ -393,6 +395,30 @@ static void tick_kept_for_near_timer(void **unused)
 	/* the tick stays stopped over a wake-up that needs no reschedule */
 	assert_true(tg_data[0].last_sel.tick_stopped);
 	assert_int_equal(x.r.cpu[0].tick_stops, 2);
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
+/*
+ * cpuidle_enter_state() enables interrupts after taking the exit time and
+ * before the counters (every release 5.4 .. 7.1), so the handler of the
+ * interrupt that ended the state runs before cpuidle_reflect(): the clock a
+ * governor reads there (teo before 6.14, its local_clock()) is past the
+ * handler. A housekeeping timer of 20 us at 0.5 ms wakes C1 (entered at
+ * 300 ns, up 1 us later): reflect at 501 000 + 20 000 ns.
+ */
+static void reflect_after_handler(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	struct os_cfg c = { .no_a = true, .hk_ns = 500000, .hk_cost_ns = 20000 };
+	load(&x, PLAT_HEAD POLL_STATE C1_STATE);
+	params(&prm, 10500000);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &none_wl, &c, &prm);
+	assert_int_equal(tg_data[0].first_residency_at_reflect, 500000 + 1000 - 300);
+	assert_int_equal(tg_data[0].first_reflect_clock, 501000 + 20000);
 	if (x.r.cpu)
 		il_sim_result_free(&x.r);
 }
@@ -1731,6 +1757,7 @@ int main(void)
 		cmocka_unit_test(tick_retained),
 		cmocka_unit_test(tick_stopped),
 		cmocka_unit_test(tick_kept_for_near_timer),
+		cmocka_unit_test(reflect_after_handler),
 		cmocka_unit_test(tick_kept_one_tick_after),
 		cmocka_unit_test(true_idle_by_flag),
 		cmocka_unit_test(wake_during_entry),
