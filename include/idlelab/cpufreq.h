@@ -163,6 +163,7 @@ static inline unsigned long il_cf_raw_khz(enum il_cf_headroom h, unsigned long u
  */
 #define IL_PELT_LOAD_AVG_MAX 47742u
 #define IL_PELT_PERIOD 32u
+#define IL_PELT_MIN_DIVIDER (IL_PELT_LOAD_AVG_MAX - 1024) /* PELT_MIN_DIVIDER, the smallest divider */
 
 struct il_pelt {
 	uint64_t last_update_time;  /* ns, a multiple of 1024 past the first update */
@@ -174,7 +175,7 @@ struct il_pelt {
 /* The divider of util_avg: LOAD_AVG_MAX - 1024 + period_contrib. */
 static inline uint32_t il_pelt_divider(const struct il_pelt *sa)
 {
-	return IL_PELT_LOAD_AVG_MAX - 1024 + sa->period_contrib;
+	return IL_PELT_MIN_DIVIDER + sa->period_contrib;
 }
 
 /* floor(2^43 / il_pelt_divider()) + 1 for each period_contrib (src/sim/pelt_div.c) */
@@ -190,7 +191,7 @@ static inline uint64_t il_pelt_div(uint64_t sum, uint32_t period_contrib)
 {
 	if (sum < (1u << 27))
 		return (sum * il_pelt_div_m[period_contrib & 1023]) >> 43;
-	return sum / (IL_PELT_LOAD_AVG_MAX - 1024 + period_contrib);
+	return sum / (IL_PELT_MIN_DIVIDER + period_contrib);
 }
 
 /* y^n x 2^32, n = 0..31: the values of kernel/sched/sched-pelt.h */
@@ -299,7 +300,7 @@ static inline bool il_pelt_update_r(struct il_pelt *sa, struct il_pelt_r *r, uin
 enum il_pelt_rm {
 	IL_PELT_RM_SUB,     /* up to v5.13 */
 	IL_PELT_RM_REBUILD, /* v5.14 .. v5.16: sum = avg x div (1c35b07e6d39) */
-	IL_PELT_RM_CLAMP,   /* v5.17 on: sum >= avg x (LOAD_AVG_MAX - 1024) (98b0d890220d) */
+	IL_PELT_RM_CLAMP,   /* v5.17 on: sum >= avg x PELT_MIN_DIVIDER (98b0d890220d, 7ceb77103001) */
 };
 
 static inline void il_pelt_remove(enum il_pelt_rm rule, unsigned long *avg, uint64_t *sum,
@@ -312,7 +313,7 @@ static inline void il_pelt_remove(enum il_pelt_rm rule, unsigned long *avg, uint
 		return;
 	}
 	*sum -= as < *sum ? as : *sum;
-	uint64_t floor = (uint64_t)*avg * (IL_PELT_LOAD_AVG_MAX - 1024);
+	uint64_t floor = (uint64_t)*avg * IL_PELT_MIN_DIVIDER;
 	if (rule == IL_PELT_RM_CLAMP && *sum < floor)
 		*sum = floor;
 }

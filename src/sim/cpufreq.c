@@ -475,8 +475,8 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	/* schedutil's text per release (docs/cpufreq.md "schedutil by release") */
 	f->su_restore_cached = il_release_cmp(rel, "5.10") >= 0;
 	f->runnable = f->prm.gov == IL_CF_GOV_SCHEDUTIL && il_release_cmp(rel, "6.5") >= 0;
-	f->sum_clamp = il_release_cmp(rel, "5.17") >= 0;
-	f->sum_rebuild = il_release_cmp(rel, "5.14") >= 0 && !f->sum_clamp;
+	f->rm_rule = il_release_cmp(rel, "5.17") >= 0 ? IL_PELT_RM_CLAMP :
+		     il_release_cmp(rel, "5.14") >= 0 ? IL_PELT_RM_REBUILD : IL_PELT_RM_SUB;
 	f->pelt_lag = il_release_cmp(rel, "6.0") >= 0;
 	f->fork_attach_early = il_release_cmp(rel, "6.1") < 0;
 	if (f->runnable) {
@@ -712,24 +712,6 @@ void sim_cf_pick_runnable(struct il_sim *s, struct sim_cpu *c, int task, int64_t
 		sim_cf_update_util(s, c, now);
 }
 
-/* LOAD_AVG_MAX - 1024: the smallest divider (PELT_MIN_DIVIDER) */
-#define PELT_MIN_DIVIDER (IL_PELT_LOAD_AVG_MAX - 1024)
-
-/*
- * A task's util (and runnable) leaves o's queue (remove_entity_load_avg(),
- * applied as update_cfs_rq_load_avg() applies it at the queue's next
- * update: its divider has not moved since, the queue being idle or
- * stepped at the same points). From 5.17 (98b0d890220d, 7ceb77103001)
- * each sum is kept at least its average times PELT_MIN_DIVIDER.
- */
-/* sub_positive() of a and a x div from a queue's average and sum, then the 5.17 floor if asked */
-static void remove_avg(const struct sim_cf *f, unsigned long *avg, uint64_t *sum, unsigned long a,
-		       uint32_t div)
-{
-	il_pelt_remove(f->sum_clamp ? IL_PELT_RM_CLAMP : f->sum_rebuild ? IL_PELT_RM_REBUILD : IL_PELT_RM_SUB,
-		       avg, sum, a, div);
-}
-
 /*
  * update_cfs_rq_load_avg()'s removed part: what left the queue since its
  * last update, in one step, with the divider of that update (before the
@@ -740,10 +722,10 @@ void sim_cf_rq_apply_removed(struct il_sim *s, struct sim_cpu *c)
 	struct sim_cf_cpu *fc = CF(c);
 	struct il_pelt *q = &fc->rq_pelt;
 	uint32_t div = il_pelt_divider(q);
-	remove_avg(&s->cf, &q->util_avg, &q->util_sum, fc->rm_util, div);
+	il_pelt_remove(s->cf.rm_rule, &q->util_avg, &q->util_sum, fc->rm_util, div);
 	if (s->cf.runnable) {
 		struct il_pelt_r *qr = &s->cf.rq_r[c->cpu];
-		remove_avg(&s->cf, &qr->runnable_avg, &qr->runnable_sum, fc->rm_runnable, div);
+		il_pelt_remove(s->cf.rm_rule, &qr->runnable_avg, &qr->runnable_sum, fc->rm_runnable, div);
 	}
 	fc->rm_util = fc->rm_runnable = 0;
 	fc->removed = false;

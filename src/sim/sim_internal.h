@@ -337,8 +337,7 @@ struct il_sim {
 		struct sim_cf_task *task;  /* cap_task */
 		/* runnable boosting (v6.5, 7d0583cf9ec7): util = max(util_avg, runnable_avg, util_est) */
 		bool runnable;
-		bool sum_clamp;            /* 5.17: a removal keeps sum >= avg x PELT_MIN_DIVIDER */
-		bool sum_rebuild;          /* 5.14 .. 5.16: a removal rebuilds sum = avg x divider */
+		enum il_pelt_rm rm_rule;   /* what a removal does to a sum, by release */
 		bool pelt_lag;             /* 6.0: a task woken off an idle CPU decays to the wake-up
 					    * (migrate_se_pelt_lag(), e2f3e35f1f5a) */
 		bool fork_attach_early;    /* up to 6.0: post_init_entity_util_avg() attaches the new
@@ -570,7 +569,7 @@ static inline bool sim_cf_pelt_running(struct il_sim *s, struct sim_cpu *c, int 
 }
 
 /* update_idle_rq_clock_pelt()'s bound: ((LOAD_AVG_MAX - 1024) << 10) - LOAD_AVG_MAX */
-#define SIM_CF_LOST_IDLE_SUM (((IL_PELT_LOAD_AVG_MAX - 1024ull) << 10) - IL_PELT_LOAD_AVG_MAX)
+#define SIM_CF_LOST_IDLE_SUM (((uint64_t)IL_PELT_MIN_DIVIDER << 10) - IL_PELT_LOAD_AVG_MAX)
 
 /*
  * The CPU switches to idle after a block (pick_next_task_fair()'s idle
