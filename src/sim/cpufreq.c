@@ -1317,10 +1317,14 @@ void sim_cf_update_util_remote(struct il_sim *s, struct sim_cpu *c, int64_t now)
 
 /* ------------------------------------------------------ scheduler hooks */
 
-/* A new task's PELT (post_init_entity_util_avg(): util cap, runnable_avg = util_avg), attached to c. */
-static void fork_init(struct il_sim *s, struct sim_cpu *c, int task, long cap)
+/*
+ * A new task's PELT (post_init_entity_util_avg(): half what c's queue
+ * leaves, runnable_avg = util_avg), attached to c.
+ */
+static void fork_init(struct il_sim *s, struct sim_cpu *c, int task)
 {
 	struct sim_cf_task *t = &s->cf.task[task];
+	long cap = ((long)CAP - (long)CF(c)->rq_pelt.util_avg) / 2;
 	memset(&t->pelt, 0, sizeof(t->pelt));
 	if (cap > 0)
 		t->pelt.util_avg = (unsigned long)cap;
@@ -1344,11 +1348,10 @@ void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iow
 		return;
 	}
 	bool newt = t->pelt_cpu < 0;
-	long cap = 0;
 	if (newt) {
 		/*
-		 * post_init_entity_util_avg(): half what the queue leaves. The
-		 * kernel reads the queue as its last update left it. For an
+		 * post_init_entity_util_avg() (fork_init()): the kernel reads the
+		 * queue as its last update left it. For an
 		 * idle CPU that is its last blocked-load update (the nohz idle
 		 * balancer's stats pass, every ~32 ms: not modelled); the model's
 		 * idle queues are not updated until they run again, so it reads
@@ -1365,25 +1368,17 @@ void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iow
 			 * own update finds nothing to step: no third call).
 			 */
 			sim_cf_rq_clock(s, c, now);
-			bool dec = sim_cf_rq_pelt_adj(s, c, -1);
-			cap = ((long)CAP - (long)CF(c)->rq_pelt.util_avg) / 2;
-			if (dec)
+			if (sim_cf_rq_pelt_adj(s, c, -1))
 				update_util(s, c, now, false, remote);
-			fork_init(s, c, task, cap);
+			fork_init(s, c, task);
 			update_util(s, c, now, false, remote);
-			if (s->cf.util_est) {
-				t->ue_added = sim_cf_task_util_est(s, t);
-				CF(c)->ue_enqueued += t->ue_added;
-			}
+			sim_cf_ue_add(s, CF(c), t);
 			t->cf_queued = true;
 			return;
 		}
 	}
 	/* util_est_enqueue(), then the I/O waiter's cpufreq_update_util() */
-	if (s->cf.util_est) {
-		t->ue_added = sim_cf_task_util_est(s, t);
-		CF(c)->ue_enqueued += t->ue_added;
-	}
+	sim_cf_ue_add(s, CF(c), t);
 	if (iowait)
 		update_util(s, c, now, true, remote);
 	sim_cf_rq_clock(s, c, now);
@@ -1400,8 +1395,7 @@ void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iow
 	}
 	if (newt) {
 		/* 6.1 on (the attach deferred to enqueue_entity(), DO_ATTACH) */
-		cap = ((long)CAP - (long)CF(c)->rq_pelt.util_avg) / 2;
-		fork_init(s, c, task, cap);
+		fork_init(s, c, task);
 		decayed = true;
 	} else if (t->pelt_cpu != c->cpu) {
 		/* migrate_task_rq_fair(): synced to the old queue's last update, removed */
@@ -1440,13 +1434,7 @@ void sim_cf_dequeue_slow(struct il_sim *s, struct sim_cpu *c, int task, int64_t 
 		update_util(s, c, now, false, false);
 		return;
 	}
-	/* the util_est steps in the release's order, as sim_cf_dequeue() */
-	bool ue = s->cf.util_est;
-	if (ue && !s->cf.ue_rm_late) {
-		sim_cf_ue_remove(CF(c), t);
-		if (s->cf.ue_update_early)
-			sim_cf_ue_update(s, task);
-	}
+	sim_cf_ue_block_before(s, CF(c), task);
 	sim_cf_rq_clock(s, c, now);
 	if (sim_cf_task_pelt(s, task, CF(c)->clock_pelt, true, true))
 		t->ue_fresh = true;
@@ -1456,12 +1444,7 @@ void sim_cf_dequeue_slow(struct il_sim *s, struct sim_cpu *c, int task, int64_t 
 		sim_cf_idle_switch(CF(c), now);
 	if (decayed)
 		update_util(s, c, now, false, false);
-	if (ue) {
-		if (s->cf.ue_rm_late)
-			sim_cf_ue_remove(CF(c), t);
-		if (!s->cf.ue_update_early)
-			sim_cf_ue_update(s, task);
-	}
+	sim_cf_ue_block_after(s, CF(c), task);
 	if (t->dead) {
 		/*
 		 * The exited process's last dequeue (do_task_dead()'s schedule)

@@ -613,6 +613,39 @@ static inline unsigned long sim_cf_task_util_est(const struct il_sim *s, const s
 	return il_ue_task(&t->ue, s->cf.ue_text);
 }
 
+/* util_est_enqueue(): the task's estimate joins its queue's sum. */
+static inline void sim_cf_ue_add(struct il_sim *s, struct sim_cf_cpu *fc, struct sim_cf_task *t)
+{
+	if (!s->cf.util_est)
+		return;
+	t->ue_added = sim_cf_task_util_est(s, t);
+	fc->ue_enqueued += t->ue_added;
+}
+
+/*
+ * A block's util_est steps, in the release's order around the dequeue's
+ * PELT step and governor call: util_est_dequeue() before them from 5.12,
+ * after them before; util_est_update() after them, before them from 6.12.
+ */
+static inline void sim_cf_ue_block_before(struct il_sim *s, struct sim_cf_cpu *fc, int task)
+{
+	if (!s->cf.util_est || s->cf.ue_rm_late)
+		return;
+	sim_cf_ue_remove(fc, &s->cf.task[task]);
+	if (s->cf.ue_update_early)
+		sim_cf_ue_update(s, task);
+}
+
+static inline void sim_cf_ue_block_after(struct il_sim *s, struct sim_cf_cpu *fc, int task)
+{
+	if (!s->cf.util_est)
+		return;
+	if (s->cf.ue_rm_late)
+		sim_cf_ue_remove(fc, &s->cf.task[task]);
+	if (!s->cf.ue_update_early)
+		sim_cf_ue_update(s, task);
+}
+
 void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, int64_t now,
 			 bool remote);
 void sim_cf_dequeue_slow(struct il_sim *s, struct sim_cpu *c, int task, int64_t now);
@@ -658,10 +691,7 @@ static inline void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task,
 		sim_cf_enqueue_slow(s, c, task, iowait, now, remote);
 		return;
 	}
-	if (s->cf.util_est) {
-		t->ue_added = sim_cf_task_util_est(s, t);
-		fc->ue_enqueued += t->ue_added;
-	}
+	sim_cf_ue_add(s, fc, t);
 	sim_cf_rq_clock(s, c, now);
 	bool decayed = sim_cf_rq_pelt_adj(s, c, -1);
 	/* runnable mode: onto an idle CPU, by its wakelist (sim_cf_enqueue_slow()) */
@@ -695,16 +725,7 @@ static inline void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task,
 		sim_cf_dequeue_slow(s, c, task, now);
 		return;
 	}
-	/*
-	 * util_est_dequeue() before dequeue_entity() from 5.12, after it
-	 * before; util_est_update() after it, before it from 6.12.
-	 */
-	bool ue = s->cf.util_est;
-	if (ue && !s->cf.ue_rm_late) {
-		sim_cf_ue_remove(fc, t);
-		if (s->cf.ue_update_early)
-			sim_cf_ue_update(s, task);
-	}
+	sim_cf_ue_block_before(s, fc, task);
 	sim_cf_rq_clock(s, c, now);
 	bool task_decayed;
 	bool decayed = sim_cf_pelt_running(s, c, task, &task_decayed);
@@ -715,12 +736,7 @@ static inline void sim_cf_dequeue(struct il_sim *s, struct sim_cpu *c, int task,
 		sim_cf_idle_switch(fc, now);
 	if (decayed)
 		sim_cf_update_util(s, c, now);
-	if (ue) {
-		if (s->cf.ue_rm_late)
-			sim_cf_ue_remove(fc, t);
-		if (!s->cf.ue_update_early)
-			sim_cf_ue_update(s, task);
-	}
+	sim_cf_ue_block_after(s, fc, task);
 }
 
 /* A CPU of domain d entered or left C0: its vote changes at the next periodic pass. */
