@@ -341,6 +341,18 @@ static bool per_core_pstates(const struct il_platform *p)
 
 static void dom_eval_all(struct il_sim *s, int64_t now);
 
+/* A target clamped to the policy's limits (clamp_val(target, policy->min, policy->max)), kHz. */
+static inline unsigned int clamp_khz(const struct sim_cf *f, unsigned int khz)
+{
+	return khz < f->lo_khz ? f->lo_khz : khz > f->hi_khz ? f->hi_khz : khz;
+}
+
+/* An intel ratio within the limits' ratios (intel_pstate_prepare_request()). */
+static inline unsigned int clamp_ratio(const struct sim_cf *f, unsigned int r)
+{
+	return r > f->max_ratio ? f->max_ratio : r < f->min_ratio ? f->min_ratio : r;
+}
+
 int sim_cf_init(struct il_sim *s, struct il_err *err)
 {
 	struct sim_cf *f = &s->cf;
@@ -581,8 +593,7 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 		 */
 		unsigned int r = first == f->max_mhz ? f->hi_khz / f->step_khz
 						     : (f->lo_khz + f->step_khz - 1) / f->step_khz;
-		r = r > f->max_ratio ? f->max_ratio : r < f->min_ratio ? f->min_ratio : r;
-		first = (double)(r * f->step_khz) / 1000.0;
+		first = (double)(clamp_ratio(f, r) * f->step_khz) / 1000.0;
 	}
 	for (int i = 0; i < s->ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[i];
@@ -999,12 +1010,7 @@ static unsigned int resolve_table(const struct sim_cf *f, unsigned int khz)
 static inline __attribute__((always_inline)) unsigned int resolve(const struct sim_cf *f,
 								  unsigned int khz)
 {
-	unsigned int lo = f->lo_khz;
-	unsigned int hi = f->hi_khz;
-	if (khz < lo)
-		khz = lo;
-	if (khz > hi)
-		khz = hi;
+	khz = clamp_khz(f, khz);
 	if (f->intel_table) {
 		/*
 		 * intel_cpufreq: DIV_ROUND_UP(target, scaling), ratios of the
@@ -1016,11 +1022,7 @@ static inline __attribute__((always_inline)) unsigned int resolve(const struct s
 		unsigned int n = khz + sc - 1;
 		unsigned int r = f->step_sh ? (unsigned int)((n * f->step_m) >> f->step_sh)
 					     : n / sc;
-		if (r > f->max_ratio)
-			r = f->max_ratio;
-		if (r < f->min_ratio)
-			r = f->min_ratio;
-		return r * sc;
+		return clamp_ratio(f, r) * sc;
 	}
 	return resolve_table(f, khz);
 }
@@ -1144,10 +1146,7 @@ static void schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iow
 		 * target only clamped to the policy; its driver rounds it when
 		 * it switches. acpi-cpufreq's table rounds it here.
 		 */
-		if (f->intel_table)
-			next = raw < f->lo_khz ? f->lo_khz : raw > f->hi_khz ? f->hi_khz : raw;
-		else
-			next = resolve(f, raw);
+		next = f->intel_table ? clamp_khz(f, raw) : resolve(f, raw);
 	}
 	/* the hold: the cached raw frequency reset up to 5.9, restored from 5.10 (0070ea296239) */
 	if (busy && next < fc->next_khz) {
