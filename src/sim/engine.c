@@ -191,8 +191,8 @@ static void run_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 
 /* --------------------------------------------------------- idle loop */
 
-/* Fill the idle inputs the kernel computes at select (tick-sched.c). */
 /*
+ * Fill the idle inputs the kernel computes at select (tick-sched.c).
  * tick_nohz_get_sleep_length() measures from ts->idle_entrytime, not from
  * now (kernel/time/tick-sched.c, every release 5.4 .. 7.1): do_idle()'s
  * start (tick_nohz_idle_enter()) or the end of the last interrupt taken
