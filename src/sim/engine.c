@@ -959,7 +959,7 @@ static bool stall_defer(struct il_sim *s, const struct sim_ev *e, struct sim_cpu
 	return true;
 }
 
-static void on_event(struct il_sim *s, const struct sim_ev *e)
+__attribute__((flatten, noinline)) static void on_event(struct il_sim *s, const struct sim_ev *e)
 {
 	int64_t now = e->t;
 	struct sim_cpu *c = e->cpu >= 0 ? &s->cpus[e->cpu] : NULL;
