@@ -117,6 +117,8 @@ struct il_platform {
 	struct il_dist tick_stop_cost; /* added to the entry window when the tick stops there, ns */
 	int watchdog_thresh;           /* kernel.watchdog_thresh, s: each CPU's soft-lockup hrtimer
 					  every 2/5 of it (0 = not modelled) */
+	struct il_dist watchdog_stopper; /* the stopper thread that timer wakes: its hold of the
+					    CPU after the switch into it, ns (NONE: not modelled) */
 	char release[16];              /* default kernel release, "" = newest */
 	int noptions;
 	struct il_plat_option options[IL_PLAT_OPTIONS_MAX]; /* boot/module options */

@@ -266,6 +266,8 @@ struct il_sim_result {
 	uint64_t shared_reads;             /* such reads completed */
 	uint64_t host_stalls;              /* [noise] host stalls that began in the measured time */
 	int64_t host_stall_ns;             /* the time they held a vCPU (overlaps merged) */
+	uint64_t stopper_idle, stopper_busy; /* [kernel] watchdog_stopper: runs woken on an idle
+					      * CPU, and runs that took a busy one */
 	uint64_t ilb_kicks, ilb_ipis;      /* --sim-opt ilb=on: kicks sent, and those by IPI */
 	struct il_metrics metrics;         /* engine and workload metrics */
 };

@@ -320,6 +320,9 @@ static const struct key keys[] = {
 	KP("kernel", "watchdog_thresh", IL_PK_INT, 0, 60, "0", 0,
 	   "kernel.watchdog_thresh, s: a soft-lockup hrtimer on every CPU each 2/5 of it (0: none)",
 	   watchdog_thresh, NULL),
+	KP("kernel", "watchdog_stopper", IL_PK_DIST, 0, 0, NULL, 0,
+	   "the CPU stopper thread each watchdog expiry wakes (5.1+): how long it holds the CPU "
+	   "after the switch into it (none: not modelled)", watchdog_stopper, NULL),
 	KP("kernel", "option", IL_PK_OPTION, 0, 0, NULL, IL_PK_REPEAT,
 	   "a boot or module option, one per line (at most 32)", options, set_option),
 	/* [firmware] */

@@ -108,6 +108,36 @@ static int64_t switch_cost(struct il_sim *s, struct sim_cpu *c)
 	return cycles_ns(cyc > 0 ? (uint64_t)cyc : 0, s->pkgs[c->pkg].mhz);
 }
 
+/* The stopper taking a busy CPU: the switch into it, its work and the switch back. */
+static int64_t stopper_hold(struct il_sim *s, struct sim_cpu *c)
+{
+	int64_t sw = switch_cost(s, c);
+	int64_t hold = il_dist_sample(&s->p->watchdog_stopper, &s->rng);
+	c->stopper_busy++;
+	return sw + (hold > 0 ? hold : 0);
+}
+
+/*
+ * The CPU's stopper thread runs (stop class: nothing else runs before it).
+ * It is not a fair task: no PELT, no cpufreq update (enqueue_task_stop()
+ * calls none), no wake-up latency sample and nothing of the workload's. It
+ * holds the CPU for the switch into it and the platform's
+ * watchdog_stopper (softlockup_fn(), a completion, the switch back).
+ */
+static void stopper_run(struct il_sim *s, struct sim_cpu *c, int id, int64_t sw, int64_t now)
+{
+	struct sim_task *t = &s->tasks[id];
+	int64_t hold = il_dist_sample(&s->p->watchdog_stopper, &s->rng);
+
+	c->stopper_idle++;
+	t->state = T_RUNNING;
+	c->cur = id;
+	if (s->params.trace)
+		fprintf(s->params.trace, "%lld cpu%d runs its stopper\n", (long long)now, c->cpu);
+	c->extra_ns = 0;
+	burst_start(s, c, sw + (hold > 0 ? hold : 0), 0, now);
+}
+
 /* Run the next runnable task of c, or go idle. */
 static void cpu_schedule(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
@@ -120,6 +150,11 @@ static void cpu_schedule(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	struct sim_task *t = &s->tasks[id];
 	int64_t sw = switch_cost(s, c);
 	int64_t lat = now + sw - t->wake_t;
+
+	if (__builtin_expect(t->kthread, 0)) {
+		stopper_run(s, c, id, sw, now);
+		return;
+	}
 
 	if (__builtin_expect(s->cf.on, 0))
 		sim_cf_pick(s, c, id, now);
@@ -154,6 +189,15 @@ static void run_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	int id = c->cur;
 	struct sim_task *t = &s->tasks[id];
 
+	if (__builtin_expect(t->kthread, 0)) {
+		/* the stopper's work is done: it sleeps and the CPU picks again */
+		t->state = T_BLOCKED;
+		c->cur = -1;
+		c->busy_ns += now - c->busy_since;
+		c->busy_since = now;
+		cpu_schedule(s, c, now);
+		return;
+	}
 	t->action = A_NONE;
 	c->extra_ns = 0;
 	s->cur_cpu = c->cpu;
@@ -749,7 +793,7 @@ static bool cpu_interrupt(struct il_sim *s, struct sim_cpu *c, int64_t now, bool
 			t->wake_t = orig_t;
 			iowait_clear(s, t);
 			rq_push(c, wake_task);
-			if (__builtin_expect(s->cf.on, 0))
+			if (__builtin_expect(s->cf.on, 0) && !t->kthread)
 				sim_cf_enqueue(s, c, wake_task, iow, now, false);
 		}
 	}
@@ -839,6 +883,7 @@ static void warmup_end(struct il_sim *s, int64_t now)
 		c->shared_reads = 0;
 		c->stalls = 0;
 		c->stall_ns = 0;
+		c->stopper_idle = c->stopper_busy = 0;
 		c->energy_j = 0;
 	}
 	for (int k = 0; k < s->npkgs; k++)
@@ -1036,7 +1081,21 @@ __attribute__((flatten, noinline)) static void on_event(struct il_sim *s, const 
 				s->wl->hk_timer(s->wl_cfg, s->wl_st, s, e->cpu, hk->arg);
 			hk = &s->hk[e->arg]; /* the callback may have grown the array */
 		}
-		if (!cpu_interrupt(s, c, now, false, -1, now, hk->cost_ns)) {
+		int wake = -1;
+		int64_t cost = hk->cost_ns;
+		if (hk->period_ns && c->stopper >= 0) {
+			/*
+			 * watchdog_timer_fn() wakes the CPU's stopper
+			 * (stop_one_cpu_nowait(), kernel/watchdog.c from
+			 * 5.1): an idle CPU leaves the idle loop to run it,
+			 * a busy one loses the time to it
+			 */
+			if (c->cur < 0)
+				wake = c->stopper;
+			else
+				cost += stopper_hold(s, c);
+		}
+		if (!cpu_interrupt(s, c, now, false, wake, now, cost)) {
 			ev_push(s, c->slot_t, EV_HK_TIMER, e->cpu, e->arg, 0);
 			break;
 		}
@@ -1446,6 +1505,13 @@ __attribute__((flatten)) int il_sim_run(struct il_sim *s, struct il_err *err)
 	r = s->wl->setup(s->wl_cfg, s->wl_st, s, err);
 	if (r < 0)
 		return r;
+	/* each CPU's stopper thread, which the watchdog's timer wakes */
+	if (s->p->watchdog_thresh > 0 && s->p->watchdog_stopper.kind != IL_DIST_NONE)
+		for (int i = 0; i < s->ncpus; i++) {
+			int id = il_sim_task_add(s, i, NULL);
+			s->tasks[id].kthread = true;
+			s->cpus[i].stopper = id;
+		}
 	/* per-CPU run queues and task lists, sized by the tasks the workload made */
 	for (int i = 0; i < s->ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[i];

@@ -185,6 +185,13 @@ static void engine_metrics(const struct il_sim_result *r, struct il_metrics *ms)
 		il_metric_add(ms, "host stalls", "held_pct", "%", IL_BETTER_LOWER, false,
 			      cpu_s > 0 ? 100 * (double)r->host_stall_ns * 1e-9 / cpu_s : 0);
 	}
+	/* [kernel] watchdog_stopper: the stopper thread's runs, from idle and on a busy CPU */
+	if (r->stopper_idle || r->stopper_busy) {
+		il_metric_add(ms, "stopper", "from_idle", "", IL_BETTER_NONE, false,
+			      (double)r->stopper_idle);
+		il_metric_add(ms, "stopper", "preempting", "", IL_BETTER_NONE, false,
+			      (double)r->stopper_busy);
+	}
 	const struct il_hist *h = &r->wake_lat;
 	il_metric_add(ms, "wake latency", "count", "", IL_BETTER_NONE, false, (double)h->count);
 	il_metric_add(ms, "wake latency", "mean_us", "us", IL_BETTER_LOWER, false, il_hist_mean(h) / 1000);
@@ -290,6 +297,8 @@ int il_sim_result(struct il_sim *s, struct il_sim_result *r, struct il_err *err)
 		r->shared_reads += c->shared_reads;
 		r->host_stalls += c->stalls;
 		r->host_stall_ns += c->stall_ns;
+		r->stopper_idle += c->stopper_idle;
+		r->stopper_busy += c->stopper_busy;
 		o->energy_j = c->energy_j;
 		r->energy_j += c->energy_j;
 		if (s->cf.on) {

@@ -276,6 +276,7 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 		c->core = i / tpc;
 		c->pkg = i / (tpc * cpp);
 		c->cur = -1;
+		c->stopper = -1;
 		c->slot_t = INT64_MAX;
 		c->memo_mhz = -1;
 		il_device_init(&c->dev, s->drv, i);

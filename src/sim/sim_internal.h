@@ -44,6 +44,7 @@ struct sim_task {
 	int64_t wake_t;      /* when the wake-up was raised, ns */
 	int64_t expect_t;    /* expected wake-up for oracles, -1 unknown */
 	bool iowait;
+	bool kthread;        /* the engine's own (the CPU's stopper): no workload, no PELT */
 	void *data;
 };
 
@@ -124,6 +125,8 @@ struct sim_cpu {
 	uint64_t stalls;     /* host stalls begun in the measured time */
 	int64_t stall_ns;    /* and the time they held it */
 	int64_t idle_entry_t; /* ts->idle_entrytime: do_idle()'s start or the last IRQ's end */
+	int stopper;         /* the CPU's stopper thread (a kthread task), -1 not modelled */
+	uint64_t stopper_idle, stopper_busy; /* its runs woken on an idle CPU / taking a busy one */
 	int *tasks, ntasks;
 } __attribute__((aligned(64)));
 _Static_assert(offsetof(struct sim_cpu, dev.states_usage) % 64 == 0,

@@ -902,6 +902,66 @@ static void watchdog_hrtimer(void **unused)
 }
 
 /*
+ * [kernel] watchdog_stopper = 3us, switch path 500 ns: each expiry of the
+ * soft-lockup hrtimer (watchdog_thresh = 1: every 400 ms, first at a drawn
+ * F) wakes the CPU's stopper thread. On an idle CPU in C1 (exit 1 us) it
+ * runs once the exit is over, for the switch and its hold: the next select
+ * comes 1 + 0.5 + 3 = 4.5 us after the expiry and sees 400 ms - 4.5 us;
+ * every stopper run is busy time and no wake-up of a task. On a busy CPU it
+ * takes 3.5 us from the running burst: A's 1e9 cycles at 1000 MHz (started
+ * after the 500 ns switch) end 3.5 us later for each expiry during them (2
+ * or 3, as F falls).
+ */
+static void watchdog_stopper(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	const int64_t period = 400000000, dur = 1300000000, after = 1000 + 500 + 3000;
+	load(&x, PLAT_HEAD "watchdog_thresh = 1\nwatchdog_stopper = 3us\n" POLL_STATE C1_STATE);
+	params(&prm, dur);
+	prm.switch_ns = 500;
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	int64_t runs = 0;
+	for (int cpu = 0; cpu < 2; cpu++) {
+		int64_t f = tg_data[cpu].first_sel.sleep_length_ns;
+		assert_true(f > 0 && f <= period);
+		int64_t n = (dur - 1000 - f) / period + 1;   /* C1 periods ended */
+		int64_t m = (dur - after - f) / period + 1;  /* stopper runs over */
+		assert_int_equal(x.r.cpu[cpu].usage[1].usage, n);
+		assert_int_equal(tg_data[cpu].selects, m + 1);
+		assert_int_equal(tg_data[cpu].last_sel.sleep_length_ns, period - after);
+		assert_int_equal(tg_data[cpu].last_sel.clock_ns, f + (m - 1) * period + after);
+		assert_int_equal(x.r.cpu[cpu].busy_ns, m * 3500);
+		runs += n;
+	}
+	assert_true(metric(&x.r, "stopper", "from_idle") == (double)runs);
+	assert_true(metric(&x.r, "stopper", "preempting") == 0);
+	assert_true(metric(&x.r, "wake latency", "count") == 0);
+	il_sim_result_free(&x.r);
+
+	/* a busy CPU: the stopper takes its time from the burst */
+	static const struct os_cfg busy = { .a_cycles = 1000000000 };
+	load(&x, PLAT_HEAD "watchdog_thresh = 1\nwatchdog_stopper = 3us\n" POLL_STATE C1_STATE);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &os_wl, &busy, &prm);
+	double k = metric(&x.r, "stopper", "preempting");
+	assert_true(k == 2 || k == 3);
+	assert_int_equal(last_os.a_end, 500 + 1000000000 + (int64_t)k * 3500);
+	assert_true(metric(&x.r, "wake latency", "count") == 1);
+	il_sim_result_free(&x.r);
+
+	/* without the key the timer wakes no thread */
+	load(&x, PLAT_HEAD "watchdog_thresh = 1\n" POLL_STATE C1_STATE);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	assert_int_equal(x.r.cpu[0].busy_ns, 0);
+	assert_true(metric(&x.r, "stopper", "from_idle") < 0);
+	il_sim_result_free(&x.r);
+}
+
+/*
  * --sim-opt ilb=on: A keeps CPU 0 busy; CPU 1 idles (tick stopped: in
  * nohz.idle_cpus_mask from the start, the lowest idle CPU of it, so the
  * balancer); B on CPU 2 runs 1.5 ms (over a tick: it leaves the mask) and
@@ -1773,6 +1833,7 @@ int main(void)
 		cmocka_unit_test(noise),
 		cmocka_unit_test(host_stalls),
 		cmocka_unit_test(watchdog_hrtimer),
+		cmocka_unit_test(watchdog_stopper),
 		cmocka_unit_test(nohz_balancer),
 		cmocka_unit_test(single_state_tick_rule),
 		cmocka_unit_test(no_cpuidle_tick_rule),
