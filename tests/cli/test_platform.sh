@@ -50,6 +50,14 @@ expect_out "from 5.7, none before"
 expect_out "cpufreq: intel_pstate (mode auto), governor powersave, policy per cpu; EFFIC 1000 MHz, base 2400 MHz"
 expect_out "hwp: lowest 1000, efficient 1000, guaranteed 2400, highest 3900 MHz"
 expect_out "p-states (acpi-cpufreq): 2401 2400 2300"
+# the soft-lockup watchdog and the stopper thread it wakes ([kernel] watchdog_*)
+expect_out "watchdog: soft-lockup hrtimer every 4 s, waking the stopper thread (holds 700 ns)"
+expect_exit 0 "$IDLELAB" platform show intel-cascadelake-sp --format json
+expect_out '"watchdog_period_ns": 4000000000'
+expect_out '"watchdog_stopper": "700"'
+expect_exit 0 "$IDLELAB" platform show amd-zen3-epyc
+expect_out "watchdog: soft-lockup hrtimer every 4 s"
+grep -q stopper "$TMP/out" && bad "amd-zen3-epyc shows a stopper" || ok
 expect_exit 0 "$IDLELAB" platform show intel-cascadelake-sp --kernel 5.6
 expect_out "freq_max: none at 5.6 (no frequency invariance on x86 before 5.7); 3700 MHz (4C turbo) from 5.7"
 expect_exit 0 "$IDLELAB" platform show intel-skylake-client
