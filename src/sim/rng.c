@@ -49,7 +49,13 @@ static inline uint64_t rotl(uint64_t x, int k)
 	return (x << k) | (x >> (64 - k));
 }
 
-uint64_t il_rng_next(struct il_rng *r)
+/*
+ * The library's objects are position-independent and its functions
+ * exported, so a call from one of them to another is not inlined (the
+ * name could be interposed): the draws below share these steps as static
+ * inline functions, and the exported names wrap them.
+ */
+static inline uint64_t xoshiro_next(struct il_rng *r)
 {
 	uint64_t *s = r->s;
 	uint64_t result = rotl(s[1] * 5, 7) * 9;
@@ -64,9 +70,19 @@ uint64_t il_rng_next(struct il_rng *r)
 	return result;
 }
 
+uint64_t il_rng_next(struct il_rng *r)
+{
+	return xoshiro_next(r);
+}
+
+static inline double uniform(struct il_rng *r)
+{
+	return (double)(xoshiro_next(r) >> 11) * (1.0 / 9007199254740992.0);
+}
+
 double il_rng_uniform(struct il_rng *r)
 {
-	return (double)(il_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+	return uniform(r);
 }
 
 uint64_t il_rng_below(struct il_rng *r, uint64_t n)
@@ -76,7 +92,7 @@ uint64_t il_rng_below(struct il_rng *r, uint64_t n)
 	uint64_t x;
 
 	do
-		x = il_rng_next(r);
+		x = xoshiro_next(r);
 	while (x >= lim);
 	return x % n;
 }
@@ -134,7 +150,7 @@ static const double exp2_64[64] = {
 	0x1.ea4afa2a490dap+0, 0x1.efa1bee615a27p+0, 0x1.f50765b6e4540p+0, 0x1.fa7c1819e90d8p+0,
 };
 
-double il_sim_exp(double x)
+static inline double sim_exp(double x)
 {
 	double kf, r, p, q, r2, r4, two_m;
 	int64_t n;
@@ -142,7 +158,7 @@ double il_sim_exp(double x)
 
 	if (x > 709)
 		return HUGE_VAL;
-	if (x < -708)
+	if (__builtin_expect(x < -708, 0))
 		return x < -745 ? 0 : ldexp(il_sim_exp(x + 64 * LN2), -64);
 	/* x = (64 m + j) ln2/64 + r, |r| <= ln2/128: exp(r) by Taylor to r^6 (error < 1e-17) */
 	kf = x * (64 / LN2);
@@ -174,6 +190,11 @@ double il_sim_exp(double x)
 	uint64_t bits = (uint64_t)(m + 1023) << 52;
 	memcpy(&two_m, &bits, sizeof(two_m));
 	return p * two_m;
+}
+
+double il_sim_exp(double x)
+{
+	return sim_exp(x);
 }
 
 /*
@@ -213,12 +234,14 @@ static void zig_init(void)
 	__atomic_store_n(&zig_ready, true, __ATOMIC_RELEASE);
 }
 
-double il_rng_normal(struct il_rng *r)
+/*
+ * The rest of a draw whose first layer test failed (about 1 in 40): the
+ * tail or the wedge for hz, then new draws until one is accepted. Out of
+ * line, so that the usual draw saves no registers.
+ */
+static __attribute__((noinline)) double normal_rejected(struct il_rng *r, int32_t hz)
 {
-	if (!__atomic_load_n(&zig_ready, __ATOMIC_ACQUIRE))
-		pthread_once(&zig_once, zig_init);
 	for (;;) {
-		int32_t hz = (int32_t)(uint32_t)(il_rng_next(r) >> 32);
 		int iz = hz & 127;
 		uint32_t ahz = hz < 0 ? (uint32_t)(-(int64_t)hz) : (uint32_t)hz;
 		double x = (double)hz * zig.wn[iz];
@@ -229,16 +252,36 @@ double il_rng_normal(struct il_rng *r)
 			/* the tail beyond ZIG_R */
 			double y;
 			do {
-				x = -il_sim_log(1 - il_rng_uniform(r)) / ZIG_R;
-				y = -il_sim_log(1 - il_rng_uniform(r));
+				x = -il_sim_log(1 - uniform(r)) / ZIG_R;
+				y = -il_sim_log(1 - uniform(r));
 			} while (y + y < x * x);
 			return hz > 0 ? ZIG_R + x : -ZIG_R - x;
 		}
 		/* the wedge: accept under the density */
-		if (zig.fn[iz] + il_rng_uniform(r) * (zig.fn[iz - 1] - zig.fn[iz]) <
-		    il_sim_exp(-0.5 * x * x))
+		if (zig.fn[iz] + uniform(r) * (zig.fn[iz - 1] - zig.fn[iz]) < sim_exp(-0.5 * x * x))
 			return x;
+		hz = (int32_t)(uint32_t)(xoshiro_next(r) >> 32);
 	}
+}
+
+static inline double normal(struct il_rng *r)
+{
+	if (__builtin_expect(!__atomic_load_n(&zig_ready, __ATOMIC_ACQUIRE), 0))
+		pthread_once(&zig_once, zig_init);
+
+	int32_t hz = (int32_t)(uint32_t)(xoshiro_next(r) >> 32);
+	int iz = hz & 127;
+	uint32_t ahz = hz < 0 ? (uint32_t)(-(int64_t)hz) : (uint32_t)hz;
+
+	/* the layer's rectangle: accepted at once */
+	if (__builtin_expect(ahz < zig.kn[iz], 1))
+		return (double)hz * zig.wn[iz];
+	return normal_rejected(r, hz);
+}
+
+double il_rng_normal(struct il_rng *r)
+{
+	return normal(r);
 }
 
 static int64_t to_ns(double x)
@@ -250,6 +293,23 @@ static int64_t to_ns(double x)
 	return (int64_t)(x + 0.5);
 }
 
+/* The kinds that draw: out of line, so that a constant needs no stack frame. */
+static __attribute__((noinline)) int64_t dist_draw(const struct il_dist *d, struct il_rng *r)
+{
+	switch (d->kind) {
+	case IL_DIST_UNIFORM:
+		return to_ns(d->a + (d->b - d->a) * uniform(r));
+	case IL_DIST_NORMAL:
+		return to_ns(d->a + d->b * normal(r));
+	case IL_DIST_LOGNORMAL:
+		return to_ns(d->a * sim_exp(d->b * normal(r)));
+	case IL_DIST_EXP:
+		return to_ns(d->a - d->b * il_sim_log(1 - uniform(r)));
+	default:
+		return 0;
+	}
+}
+
 int64_t il_dist_sample(const struct il_dist *d, struct il_rng *r)
 {
 	switch (d->kind) {
@@ -257,14 +317,7 @@ int64_t il_dist_sample(const struct il_dist *d, struct il_rng *r)
 		return 0;
 	case IL_DIST_CONST:
 		return to_ns(d->a);
-	case IL_DIST_UNIFORM:
-		return to_ns(d->a + (d->b - d->a) * il_rng_uniform(r));
-	case IL_DIST_NORMAL:
-		return to_ns(d->a + d->b * il_rng_normal(r));
-	case IL_DIST_LOGNORMAL:
-		return to_ns(d->a * il_sim_exp(d->b * il_rng_normal(r)));
-	case IL_DIST_EXP:
-		return to_ns(d->a - d->b * il_sim_log(1 - il_rng_uniform(r)));
+	default:
+		return dist_draw(d, r);
 	}
-	return 0;
 }
