@@ -26,35 +26,6 @@ void sim_flush_accounting(struct il_sim *s, int64_t end)
 	sim_power_finish(s, end);
 }
 
-/* The part of [a, b) after the warm-up's end. */
-static int64_t span_measured(const struct il_sim *s, int64_t a, int64_t b)
-{
-	if (a < s->measure_t)
-		a = s->measure_t;
-	return b > a ? b - a : 0;
-}
-
-/*
- * c's residency in a physical state, from ->enter to now:
- * halted until its hardware was up again, then its exit path; a shared
- * exit path (the PM-timer read) is counted apart, waiting and served, as
- * a profiler that samples cycles sees it: on the read's instruction.
- * Only what followed the warm-up counts.
- */
-void sim_halt_span(const struct il_sim *s, const struct sim_cpu *c, int64_t now, int64_t *halted,
-		   int64_t *read)
-{
-	*halted = *read = 0;
-	/* a polling state (or idle=poll) is not halted: the CPU spins */
-	if (!c->in_idle || c->mode != M_STATE || c->path == PATH_FORCE_POLL ||
-	    s->st_lvl[c->idx] == 0)
-		return;
-	int64_t up = c->up_t >= 0 && c->up_t < now ? c->up_t : now;
-	*halted = span_measured(s, c->t_start, up);
-	if (c->up_t >= 0 && s->drv->states[c->idx].exit_path_shared)
-		*read = span_measured(s, up, now);
-}
-
 static double pct(double a, double b)
 {
 	return b > 0 ? 100 * a / b : 0;

@@ -753,9 +753,34 @@ static inline void sim_cf_mark(struct il_sim *s, int d)
 /* The cpufreq layer's state of a task added to the run (grown with the tasks). */
 void sim_cf_task_added(struct il_sim *s, int task);
 
-/* Halted and shared exit-path time of c's residency up to now (result.c). */
-void sim_halt_span(const struct il_sim *s, const struct sim_cpu *c, int64_t now, int64_t *halted,
-		   int64_t *read);
+/* The part of [a, b) after the warm-up's end. */
+static inline int64_t span_measured(const struct il_sim *s, int64_t a, int64_t b)
+{
+	if (a < s->measure_t)
+		a = s->measure_t;
+	return b > a ? b - a : 0;
+}
+
+/*
+ * c's residency in a physical state, from ->enter to now:
+ * halted until its hardware was up again, then its exit path; a shared
+ * exit path (the PM-timer read) is counted apart, waiting and served, as
+ * a profiler that samples cycles sees it: on the read's instruction.
+ * Only what followed the warm-up counts. Inline: every idle exit asks.
+ */
+static inline void sim_halt_span(const struct il_sim *s, const struct sim_cpu *c, int64_t now,
+				 int64_t *halted, int64_t *read)
+{
+	*halted = *read = 0;
+	/* a polling state (or idle=poll) is not halted: the CPU spins */
+	if (!c->in_idle || c->mode != M_STATE || c->path == PATH_FORCE_POLL ||
+	    s->st_lvl[c->idx] == 0)
+		return;
+	int64_t up = c->up_t >= 0 && c->up_t < now ? c->up_t : now;
+	*halted = span_measured(s, c->t_start, up);
+	if (c->up_t >= 0 && s->drv->states[c->idx].exit_path_shared)
+		*read = span_measured(s, up, now);
+}
 
 /* Bring idle/busy time, energy, depth and frequency time up to end (result.c). */
 void sim_flush_accounting(struct il_sim *s, int64_t end);
