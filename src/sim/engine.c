@@ -48,6 +48,8 @@
 
 /* ------------------------------------------------------------ events */
 
+_Static_assert(IL_CPUS_MAX <= INT16_MAX, "struct sim_ev keeps its CPU in 16 bits");
+
 static void ev_push(struct il_sim *s, int64_t t, int type, int cpu, int arg, uint64_t arg2)
 {
 	sim_evheap_push(&s->evq, (struct sim_ev){ .t = t, .seq = s->seq++, .type = type, .cpu = cpu,

@@ -23,13 +23,17 @@
 
 /* ------------------------------------------------------- event heap */
 
+/*
+ * 32 bytes: a sift moves it in two 16-byte halves (with type and cpu as
+ * ints it was 40, three moves).
+ */
 struct sim_ev {
 	int64_t t;           /* ns */
 	uint64_t seq;        /* insertion order: ties */
-	int type;
-	int cpu;
-	int arg;
 	uint64_t arg2;
+	int arg;
+	int16_t cpu;         /* -1: none (IL_CPUS_MAX is 8192) */
+	uint16_t type;
 };
 
 struct sim_evheap {
