@@ -202,51 +202,50 @@ sorted_replace_scalar(uint32_t a[INTERVALS], uint32_t old, uint32_t new)
 
 #if defined(__SSE2__) && !defined(MENU_NO_SIMD)
 /*
- * The same with SSE2 in one step. As a[] is sorted, "a[i] < x" holds for a
- * prefix of the lanes, so a compare mask's trailing ones count the values
- * below x: p = first position of old, c = how many are below new, both
- * from a[] at once. If new > old, lanes p .. c-2 take their right
- * neighbour and new lands at c-1; otherwise new lands at c and lanes
- * c+1 .. p take their left neighbour (the other range is then empty).
+ * The same with SSE2, lane by lane, in the biased (signed) order of the
+ * unsigned values. Without one old, lane i of the sorted array is a[i]
+ * where a[i] < old, else a[i + 1] (b[7] = +inf); then new goes in by
+ * lane i = max(b[i - 1], min(b[i], new)) with b[-1] = -inf: b[i - 1] where
+ * new is not above it, new where it lies between the two, b[i] above.
+ * Equal values are interchangeable, so ties need no care.
  */
+static inline __m128i sel128(__m128i m, __m128i x, __m128i y)
+{
+	return _mm_or_si128(_mm_and_si128(m, x), _mm_andnot_si128(m, y));
+}
+
+static inline __m128i min_epi32(__m128i x, __m128i y)
+{
+	return sel128(_mm_cmpgt_epi32(x, y), y, x);
+}
+
+static inline __m128i max_epi32(__m128i x, __m128i y)
+{
+	return sel128(_mm_cmpgt_epi32(x, y), x, y);
+}
+
 static inline void sorted_replace(uint32_t a[INTERVALS], uint32_t old, uint32_t new)
 {
 	const __m128i bias = _mm_set1_epi32(INT32_MIN);  /* unsigned order as signed */
-	const __m128i i_lo = _mm_setr_epi32(0, 1, 2, 3), i_hi = _mm_setr_epi32(4, 5, 6, 7);
-	__m128i lo = _mm_loadu_si128((const __m128i *)a);
-	__m128i hi = _mm_loadu_si128((const __m128i *)(a + 4));
-	__m128i slo = _mm_xor_si128(lo, bias), shi = _mm_xor_si128(hi, bias);
-	__m128i o = _mm_xor_si128(_mm_set1_epi32((int)old), bias);
-	__m128i n = _mm_xor_si128(_mm_set1_epi32((int)new), bias);
-	unsigned int below_old = (unsigned int)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(o, slo))) |
-				 (unsigned int)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(o, shi))) << 4;
-	unsigned int below_new = (unsigned int)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(n, slo))) |
-				 (unsigned int)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(n, shi))) << 4;
-	int p = __builtin_ctz(~below_old);   /* old is in a[]: p <= 7 */
-	int c = __builtin_ctz(~below_new);   /* 0 .. 8 */
-	int dest = c - (new > old);          /* 0 .. 7 */
-	/* neighbours: next[i] = a[i + 1], prev[i] = a[i - 1] (edge lanes unused) */
+	const __m128i lane0_min = _mm_setr_epi32(INT32_MIN, 0, 0, 0);
+	const __m128i lane3_max = _mm_setr_epi32(0, 0, 0, INT32_MAX);
+	__m128i lo = _mm_xor_si128(_mm_loadu_si128((const __m128i *)a), bias);
+	__m128i hi = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(a + 4)), bias);
+	__m128i o = _mm_set1_epi32((int)(old ^ 0x80000000u));
+	__m128i n = _mm_set1_epi32((int)(new ^ 0x80000000u));
+	/* b[i] = a[i] < old ? a[i] : a[i + 1] */
 	__m128i next_lo = _mm_or_si128(_mm_srli_si128(lo, 4), _mm_slli_si128(hi, 12));
-	__m128i next_hi = _mm_srli_si128(hi, 4);
-	__m128i prev_lo = _mm_slli_si128(lo, 4);
-	__m128i prev_hi = _mm_or_si128(_mm_slli_si128(hi, 4), _mm_srli_si128(lo, 12));
-	__m128i vp1 = _mm_set1_epi32(p - 1), vp2 = _mm_set1_epi32(p + 1), vd = _mm_set1_epi32(dest);
-	__m128i nv = _mm_set1_epi32((int)new);
-	/* left: p <= i < dest; right: dest < i <= p; at: i == dest */
-	__m128i l_lo = _mm_and_si128(_mm_cmpgt_epi32(i_lo, vp1), _mm_cmpgt_epi32(vd, i_lo));
-	__m128i l_hi = _mm_and_si128(_mm_cmpgt_epi32(i_hi, vp1), _mm_cmpgt_epi32(vd, i_hi));
-	__m128i r_lo = _mm_and_si128(_mm_cmpgt_epi32(i_lo, vd), _mm_cmpgt_epi32(vp2, i_lo));
-	__m128i r_hi = _mm_and_si128(_mm_cmpgt_epi32(i_hi, vd), _mm_cmpgt_epi32(vp2, i_hi));
-	__m128i e_lo = _mm_cmpeq_epi32(i_lo, vd), e_hi = _mm_cmpeq_epi32(i_hi, vd);
-	__m128i keep_lo = _mm_or_si128(_mm_or_si128(l_lo, r_lo), e_lo);
-	__m128i keep_hi = _mm_or_si128(_mm_or_si128(l_hi, r_hi), e_hi);
+	__m128i next_hi = _mm_or_si128(_mm_srli_si128(hi, 4), lane3_max);
+	__m128i b_lo = sel128(_mm_cmpgt_epi32(o, lo), lo, next_lo);
+	__m128i b_hi = sel128(_mm_cmpgt_epi32(o, hi), hi, next_hi);
+	/* prev[i] = b[i - 1] */
+	__m128i prev_lo = _mm_or_si128(_mm_slli_si128(b_lo, 4), lane0_min);
+	__m128i prev_hi = _mm_or_si128(_mm_slli_si128(b_hi, 4), _mm_srli_si128(b_lo, 12));
 
-	lo = _mm_or_si128(_mm_or_si128(_mm_andnot_si128(keep_lo, lo), _mm_and_si128(e_lo, nv)),
-			  _mm_or_si128(_mm_and_si128(l_lo, next_lo), _mm_and_si128(r_lo, prev_lo)));
-	hi = _mm_or_si128(_mm_or_si128(_mm_andnot_si128(keep_hi, hi), _mm_and_si128(e_hi, nv)),
-			  _mm_or_si128(_mm_and_si128(l_hi, next_hi), _mm_and_si128(r_hi, prev_hi)));
-	_mm_storeu_si128((__m128i *)a, lo);
-	_mm_storeu_si128((__m128i *)(a + 4), hi);
+	lo = max_epi32(prev_lo, min_epi32(b_lo, n));
+	hi = max_epi32(prev_hi, min_epi32(b_hi, n));
+	_mm_storeu_si128((__m128i *)a, _mm_xor_si128(lo, bias));
+	_mm_storeu_si128((__m128i *)(a + 4), _mm_xor_si128(hi, bias));
 }
 #elif defined(__GNUC__) && !defined(__clang__)
 /*
