@@ -116,13 +116,51 @@ void sim_ttree_walk(struct sim_ttree *tt, int cpu, int64_t t, uint64_t key)
 	}
 }
 
+/* One level of that walk: node i's sibling against the winner so far, written to the parent. */
+static inline __attribute__((always_inline)) size_t
+walk_top_level(int64_t *nt, uint64_t *nk, size_t i, int64_t *tp, uint64_t *keyp)
+{
+	size_t j = i ^ 1;
+	int64_t t = *tp;
+	uint64_t ok = nk[j], key = *keyp;
+#if defined(__x86_64__) && defined(__GNUC__)
+	/*
+	 * (ot, ok) < (t, key) as one 128-bit subtract, then two cmovs; the
+	 * subtract consumes its own load of ot and the cmov reads ot from
+	 * memory again, instead of a register copy kept for it
+	 */
+	int64_t tmp;
+	__asm__("mov (%[nt],%[j],8), %[tmp]\n\t"
+		"cmp %[key], %[ok]\n\t"
+		"sbb %[t], %[tmp]\n\t"
+		"cmovb (%[nt],%[j],8), %[t]\n\t"
+		"cmovb %[ok], %[key]"
+		: [t] "+r"(t), [key] "+r"(key), [tmp] "=&r"(tmp)
+		: [nt] "r"(nt), [j] "r"(j), [ok] "r"(ok), "m"(nt[j])
+		: "cc");
+#else
+	int64_t ot = nt[j];
+	bool b = key_before(ot, ok, t, key);
+
+	t = b ? ot : t;
+	key = b ? ok : key;
+#endif
+	i >>= 1;
+	nt[i] = t;
+	nk[i] = key;
+	*tp = t;
+	*keyp = key;
+	return i;
+}
+
 /*
  * The walk of the CPU that won at the root: on its path every node is its,
  * so each level is recomputed and nothing can stop early. Which sibling
  * wins is data: as a branch it was mispredicted at ~30 % of the levels
  * (callgrind, 256 CPUs: 99 % of the run's mispredictions), so the selects
  * are cmovs; in asm, as gcc 12 turns the C selects back into a branch.
- * The chain per level (cmp, sbb, cmov) is ~4 cycles.
+ * The chain per level (cmp, sbb, cmov) is ~4 cycles. The levels go in
+ * pairs (an odd one first), one loop test for two.
  */
 void sim_ttree_walk_top(struct sim_ttree *tt, int cpu, int64_t t, uint64_t key)
 {
@@ -130,30 +168,12 @@ void sim_ttree_walk_top(struct sim_ttree *tt, int cpu, int64_t t, uint64_t key)
 	uint64_t *nk = tt->key;
 	size_t i = (size_t)tt->leaves + (size_t)cpu;
 
+	/* log2(leaves) levels, 63 - clz(i): an odd count when clz(i) is even */
+	if (!(__builtin_clzll(i) & 1))
+		i = walk_top_level(nt, nk, i, &t, &key);
 	while (i > 1) {
-		size_t j = i ^ 1;
-		int64_t ot = nt[j];
-		uint64_t ok = nk[j];
-#if defined(__x86_64__) && defined(__GNUC__)
-		/* (ot, ok) < (t, key) as one 128-bit subtract, then two cmovs */
-		int64_t tmp;
-		__asm__("mov %[ot], %[tmp]\n\t"
-			"cmp %[key], %[ok]\n\t"
-			"sbb %[t], %[tmp]\n\t"
-			"cmovb %[ot], %[t]\n\t"
-			"cmovb %[ok], %[key]"
-			: [t] "+r"(t), [key] "+r"(key), [tmp] "=&r"(tmp)
-			: [ot] "r"(ot), [ok] "r"(ok)
-			: "cc");
-#else
-		bool b = key_before(ot, ok, t, key);
-
-		t = b ? ot : t;
-		key = b ? ok : key;
-#endif
-		i >>= 1;
-		nt[i] = t;
-		nk[i] = key;
+		i = walk_top_level(nt, nk, i, &t, &key);
+		i = walk_top_level(nt, nk, i, &t, &key);
 	}
 }
 
