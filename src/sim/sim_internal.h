@@ -13,6 +13,15 @@
 #include "idlelab/sim.h"
 #include "evq.h"
 
+/*
+ * Nothing below is exported (the version script lists the public headers'
+ * names only), but the compiler sees global functions of position-
+ * independent objects as interposable and would not inline one into
+ * another of the same file (cpufreq.c's PELT steps into its hooks): hidden
+ * visibility says they bind locally.
+ */
+#pragma GCC visibility push(hidden)
+
 /* What a CPU is doing. */
 enum { M_RUN = 0,   /* a task burst or kernel work */
        M_LOOP,      /* idle loop outside ->enter (select, entry, IRQ handlers) */
@@ -798,5 +807,7 @@ static inline void slot_set(struct il_sim *s, struct sim_cpu *c, int64_t t, int 
 	if (c->cpu != s->slot_cpu)
 		sim_ttree_update(&s->tt, c->cpu, t, c->slot_seq);
 }
+
+#pragma GCC visibility pop
 
 #endif
