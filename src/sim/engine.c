@@ -1356,7 +1356,11 @@ void il_sim_task_set_iowait(struct il_sim *s, int task, bool iowait)
 	s->cpus[t->cpu].nr_iowait += iowait ? 1 : -1;
 }
 
-bool il_sim_task_wake(struct il_sim *s, int from_cpu, int task)
+/*
+ * il_sim_task_wake(); il_sim_task_wake_on() inlines it (a call from one
+ * exported function to another is not inlined: the name is interposable).
+ */
+static inline bool task_wake(struct il_sim *s, int from_cpu, int task)
 {
 	struct sim_task *t = &s->tasks[task];
 	struct sim_cpu *c = &s->cpus[t->cpu];
@@ -1403,6 +1407,11 @@ bool il_sim_task_wake(struct il_sim *s, int from_cpu, int task)
 	return true;
 }
 
+bool il_sim_task_wake(struct il_sim *s, int from_cpu, int task)
+{
+	return task_wake(s, from_cpu, task);
+}
+
 bool il_sim_task_wake_on(struct il_sim *s, int from_cpu, int task, int cpu)
 {
 	struct sim_task *t = &s->tasks[task];
@@ -1411,7 +1420,7 @@ bool il_sim_task_wake_on(struct il_sim *s, int from_cpu, int task, int cpu)
 		return false;
 	if (cpu != t->cpu)
 		task_move(s, task, cpu);
-	return il_sim_task_wake(s, from_cpu, task);
+	return task_wake(s, from_cpu, task);
 }
 
 bool il_sim_cpu_idle(const struct il_sim *s, int cpu)
