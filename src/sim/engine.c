@@ -1584,17 +1584,21 @@ __attribute__((flatten)) int il_sim_run(struct il_sim *s, struct il_err *err)
 		int64_t t = s->turbo_t;
 		uint64_t seq = s->turbo_seq;
 		int src = 2;
-		if (s->evq.n && (s->evq.ev[0].t < t || (s->evq.ev[0].t == t && s->evq.ev[0].seq < seq))) {
+		/*
+		 * EV_END (at the run's duration, at most IL_SIM_DURATION_MAX_NS)
+		 * leaves the heap only to stop the run: the heap is never empty
+		 * here and t is finite, so a CPU without an event (kt INT64_MAX)
+		 * never wins, and nothing later than the duration is chosen.
+		 */
+		if (s->evq.ev[0].t < t || (s->evq.ev[0].t == t && s->evq.ev[0].seq < seq)) {
 			t = s->evq.ev[0].t;
 			seq = s->evq.ev[0].seq;
 			src = 1;
 		}
-		if (kt != INT64_MAX && (kt < t || (kt == t && ks < seq))) {
+		if (kt < t || (kt == t && ks < seq)) {
 			t = kt;
 			src = 0;
 		}
-		if (t > s->params.duration_ns)
-			break;
 		s->now = t;
 		if (src == 0) {
 			on_slot(s, &s->cpus[kc]);
