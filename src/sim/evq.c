@@ -41,6 +41,8 @@ int sim_ttree_init(struct sim_ttree *tt, int ncpus)
 	tt->key = malloc(n * sizeof(*tt->key));
 	if (!tt->t || !tt->key)
 		return -ENOMEM;
+	tt->leaf_t = &tt->t[tt->leaves];
+	tt->leaf_key = &tt->key[tt->leaves];
 	for (int i = 2 * tt->leaves - 1; i >= 1; i--) {
 		if (i >= tt->leaves) {
 			tt->t[i] = INT64_MAX;
@@ -60,6 +62,8 @@ void sim_ttree_free(struct sim_ttree *tt)
 	free(tt->key);
 	tt->t = NULL;
 	tt->key = NULL;
+	tt->leaf_t = NULL;
+	tt->leaf_key = NULL;
 }
 
 /*

@@ -112,6 +112,8 @@ static inline struct sim_ev sim_evheap_pop(struct sim_evheap *h)
 struct sim_ttree {
 	int64_t *t;
 	uint64_t *key;
+	const int64_t *leaf_t;      /* &t[leaves] and &key[leaves], kept for the */
+	const uint64_t *leaf_key;   /* scan: two loads, not five instructions */
 	int leaves;          /* a power of two >= the number of CPUs */
 	bool scan;           /* at most TT_SCAN_MAX CPUs: leaves only, scanned */
 };
@@ -182,8 +184,8 @@ static inline void sim_ttree_update_top(struct sim_ttree *tt, int cpu, int64_t t
 static inline int sim_ttree_scan_min(const struct sim_ttree *tt, int ncpus, int64_t *t,
 				     uint64_t *key)
 {
-	const int64_t *lt = &tt->t[tt->leaves];
-	const uint64_t *ls = &tt->key[tt->leaves];
+	const int64_t *lt = tt->leaf_t;
+	const uint64_t *ls = tt->leaf_key;
 	int k = 0;
 	int64_t kt = lt[0];
 	uint64_t ks = ls[0];
