@@ -98,4 +98,27 @@ sed 's/^governor = menu$/governor = menu\ncpufreq = performance/' \
 expect_exit 0 "$IDLELAB" scenario run "$TMP/cf.ini" --quick --quiet --jobs 1
 expect_out "menu@"
 expect_out "cpufreq=performance"
+# tbench with one client under invariant schedutil: the pair's CPUs keep the
+# tick, so schedutil's busy rule holds the first request; a wake-up that finds
+# its previous CPU running the watchdog's stopper thread moves to an idle core,
+# whose request is not held (docs/cpufreq.md). Without the thread the pair
+# never moves after the release and keeps the higher frequency.
+tb() {
+	"$IDLELAB" sim --platform "$1" --kernel 5.7 --cpufreq intel_cpufreq:schedutil+invariance=on \
+		--workload request-response --wl-opt pairs=1 --wl-opt mix=tbench --wl-opt start=100ms \
+		--duration 30s --warmup 500ms --format json >"$2" 2>"$TMP/err"
+}
+grep -v '^watchdog_stopper' "$SRCDIR/platforms/intel-cascadelake-sp.ini" >"$TMP/nostop.ini"
+tb "$SRCDIR/platforms/intel-cascadelake-sp.ini" "$TMP/tb.json" && ok || bad "tbench with the stopper"
+tb "$TMP/nostop.ini" "$TMP/tb0.json" && ok || bad "tbench without the stopper"
+python3 - "$TMP/tb.json" "$TMP/tb0.json" <<'PY' && ok || bad "the stopper did not release tbench's frequency"
+import json, sys
+def get(f):
+    return {(m["row"], m["col"]): m["values"][0] for m in json.load(open(f))["configs"][0]["metrics"]}
+a, b = get(sys.argv[1]), get(sys.argv[2])
+assert a[("stopper", "from_idle")] > 0 and ("stopper", "from_idle") not in b
+assert a[("request-response", "migrations_pct")] > 0
+assert b[("request-response", "migrations_pct")] == 0
+assert a[("cpufreq", "mean_mhz")] < b[("cpufreq", "mean_mhz")] - 100
+PY
 finish
