@@ -692,9 +692,11 @@ void sim_cf_task_added(struct il_sim *s, int task)
 /* The run queue's PELT step with its runnable part; adj as sim_cf_rq_pelt_adj()'s, tasks not yet activated left out. */
 bool sim_cf_rq_pelt_r(struct il_sim *s, struct sim_cpu *c, int adj)
 {
-	int n = c->rq_len + (c->cur >= 0) + adj - s->cf.rq_wl[c->cpu];
+	bool running = sim_cf_cfs_running(c);
+	int queued = sim_cf_cfs_queued(s, c);
+	int n = queued + running + adj - s->cf.rq_wl[c->cpu];
 	return il_pelt_update_r(&CF(c)->rq_pelt, &s->cf.rq_r[c->cpu], CF(c)->clock_pelt,
-				c->cur >= 0 || c->rq_len > 0, c->cur >= 0, n > 0 ? (unsigned int)n : 0);
+				running || queued > 0, running, n > 0 ? (unsigned int)n : 0);
 }
 
 /* A task's PELT step with its runnable part: runnable while on a run queue (load). */
@@ -1481,7 +1483,8 @@ void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
 		uint64_t fs = (acnt << 20) / (mcnt * f->max_freq_ratio);
 		fc->freq_scale = fs >= CAP ? CAP : (unsigned long)fs;
 	}
-	if (c->cur < 0)
+	/* the idle task's and the stopper's ticks update no utilisation (task_tick_stop()) */
+	if (!sim_cf_cfs_running(c))
 		return;
 	if (!f->pelt) {
 		update_util(s, c, now, false, false);

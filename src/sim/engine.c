@@ -65,6 +65,14 @@ static void rq_push(struct sim_cpu *c, int task)
 	c->rq_len++;
 }
 
+/* The stopper thread runs before any queued task (the stop class comes first). */
+static void rq_push_front(struct sim_cpu *c, int task)
+{
+	c->rq_head = c->rq_head ? c->rq_head - 1 : c->rq_cap - 1;
+	c->rq[c->rq_head] = task;
+	c->rq_len++;
+}
+
 static int rq_pop(struct sim_cpu *c)
 {
 	int t = c->rq[c->rq_head];
@@ -131,7 +139,6 @@ static void stopper_run(struct il_sim *s, struct sim_cpu *c, int id, int64_t sw,
 	struct sim_task *t = &s->tasks[id];
 	int64_t hold = il_dist_sample(&s->p->watchdog_stopper, &s->rng);
 
-	c->stopper_idle++;
 	t->state = T_RUNNING;
 	c->cur = id;
 	if (s->params.trace)
@@ -794,9 +801,19 @@ static bool cpu_interrupt(struct il_sim *s, struct sim_cpu *c, int64_t now, bool
 			t->state = T_RUNNABLE;
 			t->wake_t = orig_t;
 			iowait_clear(s, t);
-			rq_push(c, wake_task);
-			if (__builtin_expect(s->cf.on, 0) && !t->kthread)
-				sim_cf_enqueue(s, c, wake_task, iow, now, false);
+			if (__builtin_expect(t->kthread, 0)) {
+				rq_push_front(c, wake_task);
+				/*
+				 * ttwu's update_rq_clock() with the idle task
+				 * current: the PELT clock catches up as idle
+				 */
+				if (s->cf.on)
+					sim_cf_rq_clock(s, c, now);
+			} else {
+				rq_push(c, wake_task);
+				if (__builtin_expect(s->cf.on, 0))
+					sim_cf_enqueue(s, c, wake_task, iow, now, false);
+			}
 		}
 	}
 	if (!c->in_idle) {
@@ -1085,17 +1102,19 @@ __attribute__((flatten, noinline)) static void on_event(struct il_sim *s, const 
 		}
 		int wake = -1;
 		int64_t cost = hk->cost_ns;
-		if (hk->period_ns && c->stopper >= 0) {
+		if (hk->period_ns && c->stopper >= 0 && s->tasks[c->stopper].state == T_BLOCKED) {
 			/*
 			 * watchdog_timer_fn() wakes the CPU's stopper
-			 * (stop_one_cpu_nowait(), kernel/watchdog.c from
-			 * 5.1): an idle CPU leaves the idle loop to run it,
-			 * a busy one loses the time to it
+			 * (stop_one_cpu_nowait(), kernel/watchdog.c, once the
+			 * last one completed): a CPU without a running task
+			 * runs it first, a busy one loses the time to it
 			 */
-			if (c->cur < 0)
+			if (c->cur < 0) {
 				wake = c->stopper;
-			else
+				c->stopper_idle++;
+			} else {
 				cost += stopper_hold(s, c);
+			}
 		}
 		if (!cpu_interrupt(s, c, now, false, wake, now, cost)) {
 			ev_push(s, c->slot_t, EV_HK_TIMER, e->cpu, e->arg, 0);

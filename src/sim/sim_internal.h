@@ -400,6 +400,21 @@ static inline void sim_c0_flush(struct il_sim *s, struct sim_cpu *c, int64_t now
 	}
 	f->c0_since = now;
 }
+/*
+ * The fair class's view of c: the CPU's stopper thread (stop class) is
+ * neither its running task nor one of its queued tasks (cfs_rq->curr is
+ * NULL while it runs; h_nr_running leaves it out).
+ */
+static inline bool sim_cf_cfs_running(const struct sim_cpu *c)
+{
+	return c->cur >= 0 && c->cur != c->stopper;
+}
+
+static inline int sim_cf_cfs_queued(const struct il_sim *s, const struct sim_cpu *c)
+{
+	return c->rq_len - (c->stopper >= 0 && s->tasks[c->stopper].state == T_RUNNABLE);
+}
+
 /* update_rq_clock_pelt(): the PELT clock of c up to now (inline: every PELT step starts here). */
 static inline void sim_cf_rq_clock(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
@@ -442,9 +457,10 @@ static inline bool sim_cf_rq_removed(struct il_sim *s, struct sim_cpu *c)
 
 /*
  * update_cfs_rq_load_avg() of c's run queue to its PELT clock: true when
- * util_avg decayed or a removal was pending. adj: the tasks runnable since
- * the last update are rq_len + (cur >= 0) + adj (-1 at an enqueue, whose
- * task is queued already; +1 at a pick, whose task has left the queue).
+ * util_avg decayed or a removal was pending. adj: the fair tasks runnable
+ * since the last update are the queued and running ones + adj (-1 at an
+ * enqueue, whose task is queued already; +1 at a pick, whose task has left
+ * the queue).
  */
 static inline bool sim_cf_rq_pelt_adj(struct il_sim *s, struct sim_cpu *c, int adj)
 {
@@ -452,8 +468,9 @@ static inline bool sim_cf_rq_pelt_adj(struct il_sim *s, struct sim_cpu *c, int a
 	bool removed = sim_cf_rq_removed(s, c);
 	if (__builtin_expect(s->cf.runnable, 0))
 		return sim_cf_rq_pelt_r(s, c, adj) || removed;
-	return il_pelt_update(&fc->rq_pelt, fc->clock_pelt, c->cur >= 0 || c->rq_len > 0,
-			      c->cur >= 0) || removed;
+	bool running = sim_cf_cfs_running(c);
+	return il_pelt_update(&fc->rq_pelt, fc->clock_pelt, running || sim_cf_cfs_queued(s, c) > 0,
+			      running) || removed;
 }
 
 static inline bool sim_cf_rq_pelt(struct il_sim *s, struct sim_cpu *c)
@@ -569,7 +586,7 @@ static inline bool sim_cf_pelt_running(struct il_sim *s, struct sim_cpu *c, int 
 	struct sim_cf_cpu *fc = &s->cf.cpu[c->cpu];
 	bool removed = sim_cf_rq_removed(s, c);
 	if (__builtin_expect(s->cf.runnable, 0)) {
-		int n = c->rq_len + 1 - s->cf.rq_wl[c->cpu];
+		int n = sim_cf_cfs_queued(s, c) + 1 - s->cf.rq_wl[c->cpu];
 		return sim_cf_pelt_pair(&s->cf.task[task].pelt, &s->cf.task_r[task], &fc->rq_pelt,
 					&s->cf.rq_r[c->cpu], fc->clock_pelt,
 					n > 0 ? (unsigned int)n : 0, task_decayed) ||

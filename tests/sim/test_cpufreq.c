@@ -1023,6 +1023,88 @@ static void lost_idle_time(void **state)
 }
 
 /*
+ * The stopper thread is no fair task (intel-cascadelake-sp runs the
+ * watchdog and its stopper): X on CPU 0 runs ~1 ms at the start and
+ * blocks; an interrupt wakes it at T, long after. Its enqueue's governor
+ * call reads the queue's utilisation, which decayed over the idle time.
+ * A wake-up while the stopper runs (T = its start + 442 ns) or while it
+ * is queued behind C6's exit (T = its start - 50 us; 6.6's runnable
+ * boosting counts queued tasks) must read the same as one just after it
+ * ran (T = its start + 5 us): neither the stopper's run nor its place in
+ * the queue is CFS time (cfs_rq->curr is NULL, h_nr_running leaves it out).
+ */
+struct sf_st { int x, runs; };
+static int64_t sf_at;
+
+static int sf_setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *err)
+{
+	struct sf_st *st = stp;
+	(void)cfgp;
+	(void)err;
+	st->x = il_sim_task_add(s, 0, NULL);
+	il_sim_task_wake(s, -1, st->x);
+	il_sim_irq_at(s, 0, sf_at, st->x);
+	return 0;
+}
+
+static void sf_woke(const void *cfgp, void *stp, struct il_sim *s, int task, int64_t lat)
+{
+	struct sf_st *st = stp;
+	(void)cfgp;
+	(void)lat;
+	il_sim_task_run(s, task, st->runs++ ? 1000 : 2000000);
+}
+
+static void sf_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
+{
+	(void)cfgp;
+	(void)stp;
+	il_sim_task_block(s, task, -1);
+}
+
+static const struct il_workload sf_wl = {
+	.name = "stopper-fair", .summary = "", .config_size = 1, .state_size = sizeof(struct sf_st),
+	.setup = sf_setup, .task_ran = sf_ran, .task_woke = sf_woke,
+};
+
+/* the utilisation of CPU 0's first governor call at or after the wake-up at sf_at */
+static unsigned long sf_util(const char *rel, int64_t at)
+{
+	sf_at = at;
+	char *buf = traced_run("intel-cascadelake-sp", rel, &sf_wl,
+			       "intel_cpufreq:schedutil+invariance=on", at + 1000000);
+	const char *l = buf;
+	unsigned long util = 0;
+	while ((l = strstr(l, " cpu0 schedutil util ")) != NULL) {
+		const char *b = l;
+		while (b > buf && b[-1] != '\n')
+			b--;
+		if (atoll(b) >= at) {
+			util = strtoul(l + strlen(" cpu0 schedutil util "), NULL, 10);
+			break;
+		}
+		l++;
+	}
+	free(buf);
+	assert_true(util > 0);
+	return util;
+}
+
+static void stopper_not_fair(void **state)
+{
+	(void)state;
+	sf_at = 150000000;
+	char *buf = traced_run("intel-cascadelake-sp", "5.7", &sf_wl,
+			       "intel_cpufreq:schedutil+invariance=on", 150000000);
+	long long st = trace_time(buf, " cpu0 runs its stopper");
+	free(buf);
+	assert_true(st > 2000000 && st < 149000000);
+	unsigned long after = sf_util("5.7", st + 5000);
+	assert_int_equal(sf_util("5.7", st + 442), after);
+	assert_int_equal(sf_util("6.6", st - 50000), sf_util("6.6", st + 5000));
+}
+
+/*
  * schedutil on intel_cpufreq keeps its target unrounded (the driver has no
  * frequency table and no ->resolve_freq: cpufreq_driver_resolve_freq() only
  * clamps), and a new target restarts the 500 us rate limit even where the
@@ -1255,6 +1337,7 @@ int main(void)
 		cmocka_unit_test(pelt_remove_by_release),
 		cmocka_unit_test(pelt_lag_on_migration),
 		cmocka_unit_test(lost_idle_time),
+		cmocka_unit_test(stopper_not_fair),
 		cmocka_unit_test(schedutil_keeps_raw_target),
 		cmocka_unit_test(limits_off_grid),
 		cmocka_unit_test(ondemand_prev_load),

@@ -962,6 +962,39 @@ static void watchdog_stopper(void **unused)
 }
 
 /*
+ * The stopper runs before a task queued ahead of it: B (CPU 1) sleeps
+ * until 500 ns before CPU 1's first watchdog expiry F (the same draw in
+ * every run with the seed: taken from an idle run). B's timer starts C1's
+ * 1 us exit; the expiry comes during it and wakes the stopper, which the
+ * stop class runs first. The exit ends at F + 0.5 us, the stopper runs
+ * 0.5 + 3 us, then B's switch of 0.5 us: B's wake-up latency is 5 us
+ * (1.5 us had B run first).
+ */
+static void watchdog_stopper_first(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	const char *plat = PLAT_HEAD "watchdog_thresh = 1\nwatchdog_stopper = 3us\n" POLL_STATE
+			   C1_STATE;
+	load(&x, plat);
+	params(&prm, 500000000);
+	prm.switch_ns = 500;
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	int64_t f = tg_data[1].first_sel.sleep_length_ns;
+	il_sim_result_free(&x.r);
+
+	struct os_cfg cfg = { .no_a = true, .b_sleep_ns = f - 500 };
+	load(&x, plat);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &os_wl, &cfg, &prm);
+	assert_true(last_os.b_runs >= 2);
+	assert_int_equal(last_os.b_lat[1], 5000);
+	il_sim_result_free(&x.r);
+}
+
+/*
  * --sim-opt ilb=on: A keeps CPU 0 busy; CPU 1 idles (tick stopped: in
  * nohz.idle_cpus_mask from the start, the lowest idle CPU of it, so the
  * balancer); B on CPU 2 runs 1.5 ms (over a tick: it leaves the mask) and
@@ -1834,6 +1867,7 @@ int main(void)
 		cmocka_unit_test(host_stalls),
 		cmocka_unit_test(watchdog_hrtimer),
 		cmocka_unit_test(watchdog_stopper),
+		cmocka_unit_test(watchdog_stopper_first),
 		cmocka_unit_test(nohz_balancer),
 		cmocka_unit_test(single_state_tick_rule),
 		cmocka_unit_test(no_cpuidle_tick_rule),
