@@ -521,8 +521,10 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	if (!f->dom_mhz || !f->cpu || !f->req || !f->dom_pkg || !f->dirty || !f->is_dirty ||
 	    !f->pkg_bin || !f->pkg_active || !f->bin || !f->llc)
 		return il_err_set(err, ENOMEM, "out of memory");
-	for (int i = 0; i < s->ncpus; i++)
+	for (int i = 0; i < s->ncpus; i++) {
 		f->llc[i] = sim_llc_of(s, i);
+		f->cpu[i].stopper = -1; /* the engine names it when it makes the thread */
+	}
 	f->idle_wakelist = il_release_cmp(rel, "6.0") >= 0;
 	f->ue_text = il_ue_text_of(rel);
 	f->ue_rm_late = il_release_cmp(rel, "5.12") < 0;
@@ -692,8 +694,8 @@ void sim_cf_task_added(struct il_sim *s, int task)
 /* The run queue's PELT step with its runnable part; adj as sim_cf_rq_pelt_adj()'s, tasks not yet activated left out. */
 bool sim_cf_rq_pelt_r(struct il_sim *s, struct sim_cpu *c, int adj)
 {
-	bool running = sim_cf_cfs_running(c);
-	int queued = sim_cf_cfs_queued(s, c);
+	bool running = sim_cf_cfs_running(CF(c), c);
+	int queued = sim_cf_cfs_queued(CF(c), c);
 	int n = queued + running + adj - s->cf.rq_wl[c->cpu];
 	return il_pelt_update_r(&CF(c)->rq_pelt, &s->cf.rq_r[c->cpu], CF(c)->clock_pelt,
 				running || queued > 0, running, n > 0 ? (unsigned int)n : 0);
@@ -1484,7 +1486,7 @@ void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
 		fc->freq_scale = fs >= CAP ? CAP : (unsigned long)fs;
 	}
 	/* the idle task's and the stopper's ticks update no utilisation (task_tick_stop()) */
-	if (!sim_cf_cfs_running(c))
+	if (!sim_cf_cfs_running(fc, c))
 		return;
 	if (!f->pelt) {
 		update_util(s, c, now, false, false);

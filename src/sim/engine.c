@@ -141,6 +141,8 @@ static void stopper_run(struct il_sim *s, struct sim_cpu *c, int id, int64_t sw,
 
 	t->state = T_RUNNING;
 	c->cur = id;
+	if (s->cf.on)
+		s->cf.cpu[c->cpu].stopper_queued = false;
 	if (s->params.trace)
 		fprintf(s->params.trace, "%lld cpu%d runs its stopper\n", (long long)now, c->cpu);
 	c->extra_ns = 0;
@@ -807,8 +809,10 @@ static bool cpu_interrupt(struct il_sim *s, struct sim_cpu *c, int64_t now, bool
 				 * ttwu's update_rq_clock() with the idle task
 				 * current: the PELT clock catches up as idle
 				 */
-				if (s->cf.on)
+				if (s->cf.on) {
 					sim_cf_rq_clock(s, c, now);
+					s->cf.cpu[c->cpu].stopper_queued = true;
+				}
 			} else {
 				rq_push(c, wake_task);
 				if (__builtin_expect(s->cf.on, 0))
@@ -1541,6 +1545,8 @@ __attribute__((flatten)) int il_sim_run(struct il_sim *s, struct il_err *err)
 			int id = il_sim_task_add(s, i, NULL);
 			s->tasks[id].kthread = true;
 			s->cpus[i].stopper = id;
+			if (s->cf.on)
+				s->cf.cpu[i].stopper = id;
 		}
 	/* per-CPU run queues and task lists, sized by the tasks the workload made */
 	for (int i = 0; i < s->ncpus; i++) {

@@ -188,6 +188,8 @@ struct sim_cf_cpu {
 	unsigned int iowait_boost;     /* schedutil: capacity units; intel_pstate: 8-bit fixed point */
 	bool iowait_pending;
 	bool removed;                  /* util left the queue since its last update (cfs_rq->removed) */
+	bool stopper_queued;           /* the CPU's stopper thread waits in its run queue */
+	int stopper;                   /* the CPU's stopper thread (sim_cpu.stopper), -1 none */
 	double aperf_smp, mperf_smp;   /* at the last intel_pstate sample / HWP window */
 	double mperf0;                 /* MPERF at the warm-up's end */
 	unsigned int od_prev_load;     /* ondemand: cpu_dbs_info.prev_load */
@@ -405,14 +407,14 @@ static inline void sim_c0_flush(struct il_sim *s, struct sim_cpu *c, int64_t now
  * neither its running task nor one of its queued tasks (cfs_rq->curr is
  * NULL while it runs; h_nr_running leaves it out).
  */
-static inline bool sim_cf_cfs_running(const struct sim_cpu *c)
+static inline bool sim_cf_cfs_running(const struct sim_cf_cpu *fc, const struct sim_cpu *c)
 {
-	return c->cur >= 0 && c->cur != c->stopper;
+	return c->cur >= 0 && c->cur != fc->stopper;
 }
 
-static inline int sim_cf_cfs_queued(const struct il_sim *s, const struct sim_cpu *c)
+static inline int sim_cf_cfs_queued(const struct sim_cf_cpu *fc, const struct sim_cpu *c)
 {
-	return c->rq_len - (c->stopper >= 0 && s->tasks[c->stopper].state == T_RUNNABLE);
+	return c->rq_len - fc->stopper_queued;
 }
 
 /* update_rq_clock_pelt(): the PELT clock of c up to now (inline: every PELT step starts here). */
@@ -468,8 +470,8 @@ static inline bool sim_cf_rq_pelt_adj(struct il_sim *s, struct sim_cpu *c, int a
 	bool removed = sim_cf_rq_removed(s, c);
 	if (__builtin_expect(s->cf.runnable, 0))
 		return sim_cf_rq_pelt_r(s, c, adj) || removed;
-	bool running = sim_cf_cfs_running(c);
-	return il_pelt_update(&fc->rq_pelt, fc->clock_pelt, running || sim_cf_cfs_queued(s, c) > 0,
+	bool running = sim_cf_cfs_running(fc, c);
+	return il_pelt_update(&fc->rq_pelt, fc->clock_pelt, running || sim_cf_cfs_queued(fc, c) > 0,
 			      running) || removed;
 }
 
@@ -586,7 +588,7 @@ static inline bool sim_cf_pelt_running(struct il_sim *s, struct sim_cpu *c, int 
 	struct sim_cf_cpu *fc = &s->cf.cpu[c->cpu];
 	bool removed = sim_cf_rq_removed(s, c);
 	if (__builtin_expect(s->cf.runnable, 0)) {
-		int n = sim_cf_cfs_queued(s, c) + 1 - s->cf.rq_wl[c->cpu];
+		int n = sim_cf_cfs_queued(fc, c) + 1 - s->cf.rq_wl[c->cpu];
 		return sim_cf_pelt_pair(&s->cf.task[task].pelt, &s->cf.task_r[task], &fc->rq_pelt,
 					&s->cf.rq_r[c->cpu], fc->clock_pelt,
 					n > 0 ? (unsigned int)n : 0, task_decayed) ||
