@@ -220,6 +220,18 @@ static inline int il_platform_llc_cores(const struct il_platform *p)
 	return p->llc_cores > 0 && p->llc_cores < cpp ? p->llc_cores : cpp;
 }
 
+/* The soft-lockup hrtimer's period (watchdog_timer_fn(): watchdog_thresh x 2 / 5 s), 0: none. */
+static inline int64_t il_platform_watchdog_period_ns(const struct il_platform *p)
+{
+	return p->watchdog_thresh > 0 ? (int64_t)p->watchdog_thresh * 2 * 1000000000 / 5 : 0;
+}
+
+/* That timer wakes a modelled stopper thread ([kernel] watchdog_stopper). */
+static inline bool il_platform_watchdog_stopper(const struct il_platform *p)
+{
+	return p->watchdog_thresh > 0 && p->watchdog_stopper.kind != IL_DIST_NONE;
+}
+
 /*
  * The turbo limit with n active cores of a package (n >= 1): the [turbo]
  * bin, the top bin for n beyond the table, 0 when there is none.

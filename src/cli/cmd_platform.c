@@ -230,10 +230,10 @@ static void print_text(const struct shown *sh)
 	} else if (p->switch_ns > 0) {
 		printf("wake-up path (switch_ns): %lld ns\n", (long long)p->switch_ns);
 	}
-	if (p->watchdog_thresh > 0) {
-		/* watchdog_timer_fn()'s period: watchdog_thresh x 2 / 5 s */
-		printf("watchdog: soft-lockup hrtimer every %g s", p->watchdog_thresh * 2 / 5.0);
-		if (p->watchdog_stopper.kind != IL_DIST_NONE) {
+	if (il_platform_watchdog_period_ns(p) > 0) {
+		printf("watchdog: soft-lockup hrtimer every %g s",
+		       (double)il_platform_watchdog_period_ns(p) * 1e-9);
+		if (il_platform_watchdog_stopper(p)) {
 			char d[96];
 			printf(", waking the stopper thread (holds %s ns)",
 			       il_dist_str(&p->watchdog_stopper, d, sizeof(d)));
@@ -330,8 +330,8 @@ static int print_json(const struct shown *sh)
 		il_json_knull(&w, "switch_cycles");
 	}
 	/* the soft-lockup hrtimer's period (0: not modelled) and the stopper's hold */
-	il_json_kint(&w, "watchdog_period_ns", (long long)p->watchdog_thresh * 2 * 1000000000 / 5);
-	if (p->watchdog_thresh > 0 && p->watchdog_stopper.kind != IL_DIST_NONE) {
+	il_json_kint(&w, "watchdog_period_ns", (long long)il_platform_watchdog_period_ns(p));
+	if (il_platform_watchdog_stopper(p)) {
 		char d[96];
 		il_json_kstring(&w, "watchdog_stopper", il_dist_str(&p->watchdog_stopper, d, sizeof(d)));
 	} else {

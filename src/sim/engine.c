@@ -1522,9 +1522,9 @@ void il_sim_host_stall_at(struct il_sim *s, int cpu, int64_t abs_ns, int64_t dur
  */
 static void watchdog_arm(struct il_sim *s)
 {
-	if (s->p->watchdog_thresh <= 0)
+	int64_t period = il_platform_watchdog_period_ns(s->p);
+	if (period <= 0)
 		return;
-	int64_t period = (int64_t)s->p->watchdog_thresh * 2 * 1000000000 / 5;
 	for (int i = 0; i < s->ncpus; i++)
 		hk_arm(s, i, 1 + (int64_t)il_rng_below(&s->rng, (uint64_t)period), 0, 0, period);
 }
@@ -1540,7 +1540,7 @@ __attribute__((flatten)) int il_sim_run(struct il_sim *s, struct il_err *err)
 	if (r < 0)
 		return r;
 	/* each CPU's stopper thread, which the watchdog's timer wakes */
-	if (s->p->watchdog_thresh > 0 && s->p->watchdog_stopper.kind != IL_DIST_NONE)
+	if (il_platform_watchdog_stopper(s->p))
 		for (int i = 0; i < s->ncpus; i++) {
 			int id = il_sim_task_add(s, i, NULL);
 			s->tasks[id].kthread = true;
