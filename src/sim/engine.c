@@ -118,13 +118,11 @@ static int64_t switch_cost(struct il_sim *s, struct sim_cpu *c)
 	return cycles_ns(cyc > 0 ? (uint64_t)cyc : 0, s->pkgs[c->pkg].mhz);
 }
 
-/* The stopper taking a busy CPU: the switch into it, its work and the switch back. */
-static int64_t stopper_hold(struct il_sim *s, struct sim_cpu *c)
+/* How long the stopper holds the CPU after the switch into it ([kernel] watchdog_stopper). */
+static int64_t stopper_hold(struct il_sim *s)
 {
-	int64_t sw = switch_cost(s, c);
 	int64_t hold = il_dist_sample(&s->p->watchdog_stopper, &s->rng);
-	c->stopper_busy++;
-	return sw + (hold > 0 ? hold : 0);
+	return hold > 0 ? hold : 0;
 }
 
 /*
@@ -137,7 +135,7 @@ static int64_t stopper_hold(struct il_sim *s, struct sim_cpu *c)
 static void stopper_run(struct il_sim *s, struct sim_cpu *c, int id, int64_t sw, int64_t now)
 {
 	struct sim_task *t = &s->tasks[id];
-	int64_t hold = il_dist_sample(&s->p->watchdog_stopper, &s->rng);
+	int64_t hold = stopper_hold(s);
 
 	t->state = T_RUNNING;
 	c->cur = id;
@@ -146,7 +144,7 @@ static void stopper_run(struct il_sim *s, struct sim_cpu *c, int id, int64_t sw,
 	if (s->params.trace)
 		fprintf(s->params.trace, "%lld cpu%d runs its stopper\n", (long long)now, c->cpu);
 	c->extra_ns = 0;
-	burst_start(s, c, sw + (hold > 0 ? hold : 0), 0, now);
+	burst_start(s, c, sw + hold, 0, now);
 }
 
 /* Run the next runnable task of c, or go idle. */
@@ -190,8 +188,13 @@ static void cpu_schedule(struct il_sim *s, struct sim_cpu *c, int64_t now)
 /* The running burst of c ended. */
 static void run_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
+	if (c->cur >= 0 && __builtin_expect(s->tasks[c->cur].kthread, 0)) {
+		/* the stopper's work is done: it sleeps, and the CPU picks again below */
+		s->tasks[c->cur].state = T_BLOCKED;
+		c->cur = -1;
+	}
 	if (c->cur < 0) {
-		/* the kernel tail after a block (IPI sends) is over */
+		/* the kernel tail after a block (IPI sends), or the stopper, is over */
 		c->busy_ns += now - c->busy_since;
 		c->busy_since = now;
 		cpu_schedule(s, c, now);
@@ -200,15 +203,6 @@ static void run_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	int id = c->cur;
 	struct sim_task *t = &s->tasks[id];
 
-	if (__builtin_expect(t->kthread, 0)) {
-		/* the stopper's work is done: it sleeps and the CPU picks again */
-		t->state = T_BLOCKED;
-		c->cur = -1;
-		c->busy_ns += now - c->busy_since;
-		c->busy_since = now;
-		cpu_schedule(s, c, now);
-		return;
-	}
 	t->action = A_NONE;
 	c->extra_ns = 0;
 	s->cur_cpu = c->cpu;
@@ -1117,7 +1111,10 @@ __attribute__((flatten, noinline)) static void on_event(struct il_sim *s, const 
 				wake = c->stopper;
 				c->stopper_idle++;
 			} else {
-				cost += stopper_hold(s, c);
+				/* the switch into it, its work and the switch back */
+				int64_t sw = switch_cost(s, c);
+				cost += sw + stopper_hold(s);
+				c->stopper_busy++;
 			}
 		}
 		if (!cpu_interrupt(s, c, now, false, wake, now, cost)) {
