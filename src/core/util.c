@@ -49,6 +49,17 @@ char *il_strtrim(char *s)
 	return s;
 }
 
+/*
+ * Numbers are decimal or 0x hex: a leading zero is not octal ("010" is 10),
+ * as people who write 0100 in a file or on a command line mean.
+ */
+static int number_base(const char *s)
+{
+	if (*s == '+' || *s == '-')
+		s++;
+	return s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
+}
+
 int il_parse_i64(const char *s, int64_t *v)
 {
 	char *end;
@@ -57,7 +68,7 @@ int il_parse_i64(const char *s, int64_t *v)
 	if (!s || !*s || isspace((unsigned char)*s))
 		return -EINVAL;
 	errno = 0;
-	x = strtoll(s, &end, 0);
+	x = strtoll(s, &end, number_base(s));
 	if (errno == ERANGE)
 		return -ERANGE;
 	if (*end)
@@ -74,7 +85,7 @@ int il_parse_u64(const char *s, uint64_t *v)
 	if (!s || !*s || isspace((unsigned char)*s) || *s == '-' || *s == '+')
 		return -EINVAL;
 	errno = 0;
-	x = strtoull(s, &end, 0);
+	x = strtoull(s, &end, number_base(s));
 	if (errno == ERANGE)
 		return -ERANGE;
 	if (*end)

@@ -21,7 +21,10 @@ char *il_xstrdup(const char *s);
 
 /* Trim leading and trailing white space in place; returns the start. */
 char *il_strtrim(char *s);
-/* Whole-string integer parsing; 0 on success, -EINVAL/-ERANGE otherwise. */
+/*
+ * Whole-string integer parsing, decimal or 0x hex (a leading 0 is not
+ * octal); 0 on success, -EINVAL/-ERANGE otherwise.
+ */
 int il_parse_i64(const char *s, int64_t *v);
 int il_parse_u64(const char *s, uint64_t *v);
 int il_parse_int(const char *s, int *v);

@@ -132,4 +132,15 @@ input "$TMP/nosuch" capture --root "$TMP/nosuch" "$TMP/never-cap"
 input "$TMP/nosuch" info --diff "$TMP/nosuch" "$SYS"
 [ ! -e "$TMP/never-cap" ] && ok || bad "capture left a directory after bad usage"
 [ ! -e "$TMP/p.svg" ] && ok || bad "plot left a file after bad input"
+# numbers are decimal or 0x hex (docs/platform-format.md): a leading zero is
+# not octal, on the command line or in a file
+"$I" sim --platform "$SMALL" --workload sleep-sweep --wl-opt loops=2 --wl-opt intervals=10 \
+	--duration 5ms --runs 010 --format json --output "$TMP/r10.json" || bad "sim --runs 010"
+grep -q '"runs": 10,' "$TMP/r10.json" && ok || bad "sim --runs 010 did not make 10 runs"
+sed 's/^latency = 100$/latency = 0100/' "$SMALL" >"$TMP/dec.ini"
+expect_exit 0 "$I" platform show "$TMP/dec.ini" --format csv
+expect_out ",2,C6,,100,400,"
+sed 's/^latency = 100$/latency = 0x64/' "$SMALL" >"$TMP/hex.ini"
+expect_exit 0 "$I" platform show "$TMP/hex.ini" --format csv
+expect_out ",2,C6,,100,400,"
 finish
