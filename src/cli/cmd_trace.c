@@ -269,7 +269,7 @@ static struct il_table *states_table(const struct il_trace *t, const struct il_t
 				     const struct il_cpulist *only)
 {
 	struct il_table *tb = il_table_new("idle states");
-	int ncpus = t->ncpus > (base ? base->ncpus : 0) ? t->ncpus : base->ncpus;
+	int ncpus = base && base->ncpus > t->ncpus ? base->ncpus : t->ncpus;
 
 	il_table_col(tb, "cpu");
 	il_table_col(tb, "state");
@@ -387,7 +387,7 @@ static struct il_table *wakeups_table(const struct il_trace *t, const struct il_
 				      const struct il_cpulist *only)
 {
 	struct il_table *tb = il_table_new("wake-ups");
-	int ncpus = t->ncpus > (base ? base->ncpus : 0) ? t->ncpus : base->ncpus;
+	int ncpus = base && base->ncpus > t->ncpus ? base->ncpus : t->ncpus;
 
 	il_table_col(tb, "cpu");
 	il_table_col(tb, "kind");

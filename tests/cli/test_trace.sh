@@ -135,4 +135,15 @@ expect_exit 2 "$I" trace report "$F/basic.trace" --window 2,1
 expect_exit 2 "$I" trace report "$F/basic.trace" --window 1.5
 expect_exit 2 "$I" trace report "$F/basic.trace" --states
 [ ! -s "$TMP/out" ] && ok || bad "usage error printed on stdout"
+# a trace with no CPU in it (empty, or the header alone): the warning, no crash
+: >"$TMP/empty.trace"
+head -3 "$F/basic.trace" >"$TMP/header.trace"
+for t in "$TMP/empty.trace" "$TMP/header.trace"; do
+	for fmt in table csv json; do
+		expect_exit 0 "$I" trace report "$t" --format $fmt
+		expect_err "no power:cpu_idle events"
+	done
+	expect_exit 0 "$I" trace report "$t" --baseline "$t"
+done
+expect_exit 0 "$I" trace report "$TMP/empty.trace" --format csv --table wakeups
 finish
