@@ -22,6 +22,7 @@
 #include "idlelab/sysfs.h"
 #include "idlelab/trace_periods.h"
 #include "trace_whatif.h"
+#include "util.h"
 
 #define PARAM_MAX 8
 
@@ -345,7 +346,6 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	struct il_err err;
-	char *e;
 	int ch;
 
 	o->sub = argv[0];
@@ -372,8 +372,9 @@ static int parse(int argc, char **argv, struct opts *o)
 				return cli_usage_error("trace", "unknown format '%s'", optarg);
 			break;
 		case 'z': {
-			unsigned long v = strtoul(optarg, &e, 10);
-			if (*e || !*optarg || v < 1 || v > IL_REPLAY_HZ_MAX)
+			uint64_t v;
+			/* strtoul() would take "-18446744073709551615" for 1 */
+			if (il_parse_u64(optarg, &v) || v < 1 || v > IL_REPLAY_HZ_MAX)
 				return cli_usage_error("trace", "--hz: '%s' is not 1..%d", optarg,
 						       IL_REPLAY_HZ_MAX);
 			o->hz = (unsigned)v;
@@ -381,9 +382,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			break;
 		}
 		case 'l': {
-			errno = 0;
-			long long v = strtoll(optarg, &e, 10);
-			if (errno || *e || !*optarg || v < 0)
+			int64_t v;
+			if (il_parse_i64(optarg, &v) || v < 0)
 				return cli_usage_error("trace", "--latency-req: '%s' is not ns >= 0", optarg);
 			o->latency_req_ns = v;
 			o->latency_given = true;

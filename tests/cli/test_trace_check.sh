@@ -51,6 +51,16 @@ expect_out "agreement: 3 of 3 periods"
 expect_out "HZ 250 (the trace's idlelab-kernel line)"
 expect_exit 0 "$I" trace check --governor haltpoll --hz 1000 --states $S tests/fixtures/trace/haltpoll-seed.trace
 expect_out "HZ 1000 (--hz)"
+# --hz and --latency-req are refused, not wrapped round, when negative
+for h in -1 -18446744073709551615 -18446744073709551366 " 250" 250x ""; do
+	expect_exit 2 "$I" trace check --governor haltpoll --hz "$h" --states $S tests/fixtures/trace/haltpoll-seed.trace
+	expect_err "--hz: '$h' is not 1..100000"
+	[ ! -s "$TMP/out" ] && ok || bad "trace check --hz '$h' printed on stdout"
+done
+for l in -1 -9223372036854775809 " 5" 5x ""; do
+	expect_exit 2 "$I" trace check --governor haltpoll --latency-req "$l" --states $S tests/fixtures/trace/haltpoll-seed.trace
+	expect_err "--latency-req: '$l' is not ns >= 0"
+done
 grep -v guest_halt_poll_ns tests/fixtures/trace/haltpoll-seed.trace >"$TMP/noseed.trace"
 expect_exit 0 "$I" trace check --governor haltpoll --states $S "$TMP/noseed.trace"
 expect_out "agreement: 2 of 3 periods"
