@@ -52,6 +52,8 @@ static int parse(int argc, char **argv, const char **rel, const char **out, cons
 		case 'o':
 			if (!out)
 				return cli_usage_error("governor", "-o is an option of build");
+			if (!*optarg)
+				return cli_usage_error("governor", "-o: an empty file name");
 			*out = optarg;
 			break;
 		case 'a':

@@ -277,7 +277,24 @@ int il_kgov_build(const char *src, const char *release, const char *out, char *s
 	} else if ((size_t)snprintf(so_path, size, "%s", out) >= size) {
 		return il_err_set(err, ENAMETOOLONG, "%s: path too long", out);
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", so_path, (long)getpid());
+	/*
+	 * The temporary beside the object, created here under an unpredictable
+	 * name: a directory that cannot be written to, or an object path that
+	 * is a directory, is said as that before anything is compiled (else
+	 * the linker's failure read as "does not compile").
+	 */
+	struct stat st;
+	if (stat(so_path, &st) == 0 && S_ISDIR(st.st_mode))
+		return il_err_set(err, EISDIR, "%s: is a directory", so_path);
+	snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", so_path);
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		return il_err_set(err, errno, "%s: cannot create: %s", so_path, strerror(errno));
+	/* the linker keeps the file's mode: 0666 less the umask, as it would create it */
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+	close(fd);
 	char *argv[] = { (char *)cc, "-O2", "-fPIC", "-shared", "-fvisibility=hidden",
 			 "-std=gnu11", "-Werror=implicit-function-declaration",
 			 "-Werror=implicit-int", kinc, iinc, relv[0] ? relv : "-DKAPI",

@@ -86,6 +86,23 @@ expect_exit 2 "$IDLELAB" governor
 expect_exit 2 "$IDLELAB" governor frob
 expect_exit 2 "$IDLELAB" governor build
 expect_exit 2 "$IDLELAB" governor build "$RP/zen3.log"
+# -o where nothing can be written: said before compiling, not "does not compile"
+for o in "$TMP/nodir/g.so" /proc/version/g.so; do
+	expect_exit 1 "$IDLELAB" governor build "$KG/fixed.c" -o "$o"
+	expect_err "idlelab: $o: cannot create:"
+	grep -q "does not compile" "$TMP/err" && bad "-o $o: blamed the source" || ok
+done
+mkdir "$TMP/adir"
+expect_exit 1 "$IDLELAB" governor build "$KG/fixed.c" -o "$TMP/adir"
+expect_err "idlelab: $TMP/adir: is a directory"
+[ -z "$(ls -A "$TMP/adir")" ] && ok || bad "governor build -o DIR left files in it"
+expect_exit 2 "$IDLELAB" governor build "$KG/fixed.c" -o ""
+expect_err "-o: an empty file name"
+# a failed build leaves neither the object nor a temporary beside it
+printf 'int x = ;\n' >"$TMP/broken.c"
+mkdir "$TMP/bdir"
+expect_exit 1 "$IDLELAB" governor build "$TMP/broken.c" -o "$TMP/bdir/b.so"
+[ -z "$(ls -A "$TMP/bdir")" ] && ok || bad "a failed build left $(ls "$TMP/bdir")"
 
 # a crash or a loop (crash.c, loop.c: at their 100th decision) ends only
 # its configuration, with where it happened: the built-in's results are
