@@ -225,16 +225,27 @@ static void randomize(char *name)
 		name[n - 6 + i] = chars[b[i] % (sizeof(chars) - 1)];
 }
 
-/* "DIR/BASE.tmp.XXXXXX" beside target; NULL if longer than PATH_MAX. */
+/*
+ * "DIR/BASE.tmp.XXXXXX" beside target, BASE cut short where the whole name
+ * would pass NAME_MAX (a name of 250 characters is a valid output); NULL if
+ * longer than PATH_MAX.
+ */
 static char *tmp_name(const char *target)
 {
-	size_t n = strlen(target) + sizeof(".tmp.XXXXXX");
+	const char *slash = strrchr(target, '/');
+	size_t dir = slash ? (size_t)(slash - target) + 1 : 0;
+	size_t base = strlen(target) - dir;
+	size_t room = NAME_MAX - (sizeof(".tmp.XXXXXX") - 1);
+	size_t n;
 	char *t;
 
+	if (base > room)
+		base = room;
+	n = dir + base + sizeof(".tmp.XXXXXX");
 	if (n > PATH_MAX)
 		return NULL;
 	t = il_xcalloc(1, n);
-	snprintf(t, n, "%s.tmp.XXXXXX", target);
+	snprintf(t, n, "%.*s.tmp.XXXXXX", (int)(dir + base), target);
 	return t;
 }
 

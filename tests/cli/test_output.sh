@@ -150,6 +150,19 @@ expect_err "idlelab: $TMP/save2/cpuidle/current_driver: cannot write: File too l
 [ ! -e "$TMP/save2" ] && ok || bad "--save left its directory after a failure"
 no_temporaries "$TMP"
 
+# --- a name the file system takes, however long: its temporary fits too ---
+long=$(printf 'n%.0s' $(seq 250))
+for w in $WRITERS; do
+	mkdir "$TMP/long.$w"
+	expect_exit 0 writer $w "$TMP/long.$w/$long"
+	cmp -s "$TMP/long.$w/$long" "$TMP/ref.$w" && ok || bad "$w: a 250-character name was not written"
+	no_temporaries "$TMP/long.$w"
+done
+expect_exit 0 "$IDLELAB" info --sysfs-root "$SYS" --save "$TMP/$long"
+[ -d "$TMP/$long" ] && ok || bad "--save: a 250-character name was not made"
+no_temporaries "$TMP"
+rm -rf "${TMP:?}/$long"
+
 # --- D12: a signal while the temporary exists removes it -------------------
 # strace injects the signal where the temporary is complete but not yet
 # renamed (the rename fails with EINTR and the signal arrives).
