@@ -216,7 +216,7 @@ static int run(int argc, char **argv)
 	int nwl_args = 0;
 	struct il_sim_batch b;
 	struct il_err err;
-	bool user_loops = false, user_duration = false;
+	bool user_loops = false, user_duration = false, list_wl = false;
 
 	memset(&b, 0, sizeof(b));
 	il_sim_params_default(&b.params);
@@ -309,8 +309,8 @@ static int run(int argc, char **argv)
 			sets[nsets++] = optarg;
 			break;
 		case 'L':
-			list_workloads();
-			return 0;
+			list_wl = true;
+			break;
 		case 'P':
 			b.per_cpu_table = true;
 			break;
@@ -325,6 +325,11 @@ static int run(int argc, char **argv)
 	b.params.seed = ro.seed;
 	if (optind < argc)
 		return cli_usage_error("sim", "unexpected argument '%s'", argv[optind]);
+	/* after the whole command line: an option after it is checked too */
+	if (list_wl) {
+		list_workloads();
+		return 0;
+	}
 
 	const struct il_workload *wl = il_workload_find(wl_name);
 	if (!wl) {

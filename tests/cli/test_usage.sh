@@ -64,6 +64,11 @@ usage "--gov-param nosuch=1: haltpoll: unknown parameter 'nosuch'" sim --gov-par
 usage "--gov-param nosuch=1: governor menu has no parameter" sim --governor menu --gov-param nosuch=1
 usage "--set: 'novalue' is not KEY=VALUE" sim --set novalue
 usage "unexpected argument 'extra'" sim extra
+usage "unknown option '--bogus'" sim --list-workloads --bogus
+usage "unexpected argument 'extra'" sim --list-workloads extra
+usage "--duration: bad duration 'x'" sim --list-workloads --duration x
+expect_exit 0 "$I" sim --list-workloads --workload pingpong
+expect_out "sleep-sweep"
 usage "--governor nosuch: unknown governor" replay --governor nosuch "$LOG"
 usage "--governor SPEC is required" replay "$LOG"
 usage "missing replay log" replay --governor menu
