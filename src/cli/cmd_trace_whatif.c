@@ -413,6 +413,13 @@ static int parse(int argc, char **argv, struct opts *o)
 		return cli_usage_error("trace", "%s needs --governor SPEC", o->sub);
 	if (!strcmp(o->sub, "to-replay") && !o->output)
 		return cli_usage_error("trace", "to-replay needs -o LOG");
+	/* an option a subcommand does not read is refused, not ignored */
+	if (strcmp(o->sub, "to-replay") && o->output)
+		return cli_usage_error("trace", "%s takes no -o (it prints on standard output; "
+				       "-o is to-replay's LOG)", o->sub);
+	if (!strcmp(o->sub, "check") && o->kgov)
+		return cli_usage_error("trace", "check takes no --kernel-governor (its --governor "
+				       "runs with the kernel's history)");
 	return 0;
 }
 

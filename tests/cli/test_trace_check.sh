@@ -51,6 +51,17 @@ expect_out "agreement: 3 of 3 periods"
 expect_out "HZ 250 (the trace's idlelab-kernel line)"
 expect_exit 0 "$I" trace check --governor haltpoll --hz 1000 --states $S tests/fixtures/trace/haltpoll-seed.trace
 expect_out "HZ 1000 (--hz)"
+# an option of another subcommand is refused, not ignored: no file named by
+# -o is left unwritten while the report goes to standard output
+for sub in check whatif; do
+	expect_exit 2 "$I" trace $sub --governor haltpoll --states $S -o "$TMP/never.txt" tests/fixtures/trace/haltpoll-seed.trace
+	expect_err "$sub takes no -o"
+	expect_exit 2 "$I" trace $sub --governor haltpoll --states $S --output "$TMP/never.txt" tests/fixtures/trace/haltpoll-seed.trace
+	[ ! -s "$TMP/out" ] && ok || bad "trace $sub -o printed on stdout"
+done
+[ ! -e "$TMP/never.txt" ] && ok || bad "trace check/whatif made the -o file"
+expect_exit 2 "$I" trace check --governor haltpoll --kernel-governor menu --states $S tests/fixtures/trace/haltpoll-seed.trace
+expect_err "check takes no --kernel-governor"
 # --hz and --latency-req are refused, not wrapped round, when negative
 for h in -1 -18446744073709551615 -18446744073709551366 " 250" 250x ""; do
 	expect_exit 2 "$I" trace check --governor haltpoll --hz "$h" --states $S tests/fixtures/trace/haltpoll-seed.trace
