@@ -27,7 +27,12 @@ static int run(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":r:", opts, NULL)) != -1) {
 		switch (c) {
-		case 'r': root = optarg; break;
+		case 'r':
+			/* "" would be this machine's / */
+			if (!*optarg)
+				return cli_usage_error("capture", "--root: an empty directory name");
+			root = optarg;
+			break;
 		case ':':
 			return cli_usage_error("capture", "option '%s' needs a value",
 					       argv[optind - 1]);

@@ -206,7 +206,12 @@ static int run(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":r:f:i:m:l", opts, NULL)) != -1) {
 		switch (c) {
-		case 'r': root = optarg; break;
+		case 'r':
+			/* "" would be this machine's / */
+			if (!*optarg)
+				return cli_usage_error("doctor", "--root: an empty directory name");
+			root = optarg;
+			break;
 		case 'f':
 			if (il_format_parse(optarg, &fmt) || fmt == IL_FORMAT_CSV)
 				return cli_usage_error("doctor", "unknown format '%s' (table or json)",

@@ -405,7 +405,12 @@ static int run(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":r:c:f:s:i:n:d:", opts, NULL)) != -1) {
 		switch (c) {
-		case 'r': root = optarg; root_set = true; break;
+		case 'r':
+			if (!*optarg)
+				return cli_usage_error("info", "--sysfs-root: an empty directory name");
+			root = optarg;
+			root_set = true;
+			break;
 		case 'd': diff = optarg; break;
 		case 'i': {
 			/* a bare number is seconds, as turbostat -i and cpupower monitor -i take it */
@@ -450,6 +455,8 @@ static int run(int argc, char **argv)
 	if (diff) {
 		if (optind != argc - 1)
 			return cli_usage_error("info", "--diff takes two snapshots: --diff A B");
+		if (!*diff || !*argv[optind])
+			return cli_usage_error("info", "--diff: an empty directory name");
 		if (save || interval_ns || count || root_set)
 			return cli_usage_error("info", "--diff reads two snapshots; it takes no "
 					       "--save, --interval, --count or --sysfs-root");

@@ -593,7 +593,13 @@ static int capture_run(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":r:n:o:", opts, NULL)) != -1) {
 		switch (c) {
-		case 'r': root = optarg; break;
+		case 'r':
+			/* "" would be this machine's / */
+			if (!*optarg)
+				return cli_usage_error("platform", "capture: --root: an empty "
+						       "directory name");
+			root = optarg;
+			break;
 		case 'n': name = optarg; break;
 		case 'o': out = optarg; break;
 		case ':':

@@ -92,6 +92,9 @@ int live_opt(struct live_opts *lo, int c, const char *arg, const char *cmd)
 		lo->disable[lo->ndisable++] = arg;
 		return 0;
 	case 'R':
+		/* "" would be the machine's own / (and lo->root[-1] read) */
+		if (!*arg)
+			return cli_usage_error(cmd, "--root: an empty directory name");
 		lo->root = arg;
 		return 0;
 	}

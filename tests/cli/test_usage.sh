@@ -148,4 +148,15 @@ expect_out ",2,C6,,100,400,"
 sed 's/^latency = 100$/latency = 0x64/' "$SMALL" >"$TMP/hex.ini"
 expect_exit 0 "$I" platform show "$TMP/hex.ini" --format csv
 expect_out ",2,C6,,100,400,"
+# an empty directory name is refused, never read as this machine's / (the
+# same as an unset variable in --root "$DIR")
+usage "--root: an empty directory name" doctor --root ""
+usage "--root: an empty directory name" capture --root "" "$TMP/never-cap"
+[ ! -e "$TMP/never-cap" ] && ok || bad "capture --root '' wrote a capture"
+usage "capture: --root: an empty directory name" platform capture --root ""
+usage "--root: an empty directory name" sweep --root "" --loops 1
+usage "--root: an empty directory name" latency --root "" --samples 1
+usage "--sysfs-root: an empty directory name" info --sysfs-root ""
+usage "--diff: an empty directory name" info --diff "" "$SYS"
+usage "--diff: an empty directory name" info --diff "$SYS" ""
 finish
