@@ -1592,6 +1592,14 @@ int il_platform_set_option(struct il_platform *p, const char *key, const char *v
 	r = il_boot_option_check(key, err);
 	if (r)
 		return r;
+	/*
+	 * idlelab's own option: no kernel reads it, so a value that is no
+	 * bool is refused as [firmware] cst_claim refuses it, not taken for
+	 * the platform's default
+	 */
+	bool b;
+	if (!strcmp(key, "firmware.cst_claim") && *value && il_parse_bool(value, &b))
+		return il_err_set(err, EINVAL, "firmware.cst_claim: '%s' is not yes or no", value);
 	for (int i = 0; i < p->noptions; i++)
 		if (!strcmp(p->options[i].key, key)) {
 			snprintf(p->options[i].value, sizeof(p->options[i].value), "%s", value);

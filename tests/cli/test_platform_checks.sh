@@ -98,6 +98,19 @@ expect_out "2,C2,ACPI IOPORT 0x414,33,66,0,enabled,TURBO_RELEASE,ioport 0x414,40
 sed 's/^\[firmware\]/[firmware]\nexit.C7s = 200us\n/' "$SRCDIR/platforms/intel-haswell-ep.ini" >"$f"
 expect_exit 1 "$I" platform show "$f"
 expect_err "exit.C7s: no state of this platform is named 'C7s'"
+# firmware.cst_claim is idlelab's own: a value that is no bool is refused
+# (as [firmware] cst_claim = maybe is), on the command line and in a file
+expect_exit 2 "$I" platform show intel-haswell-ep --set firmware.cst_claim=maybe
+expect_err "firmware.cst_claim: 'maybe' is not yes or no"
+expect_exit 2 "$I" sim --platform intel-haswell-ep --set firmware.cst_claim=maybe --duration 10ms
+expect_err "firmware.cst_claim: 'maybe' is not yes or no"
+sed 's/^\[kernel\]/[kernel]\noption = firmware.cst_claim=maybe/' "$SRCDIR/platforms/intel-haswell-ep.ini" >"$f"
+line=$(grep -n '^option = firmware.cst_claim' "$f" | cut -d: -f1)
+expect_exit 1 "$I" platform show "$f"
+expect_err "$f:$line: option: firmware.cst_claim: 'maybe' is not yes or no"
+for v in yes no 0 1 ""; do
+	expect_exit 0 "$I" platform show intel-haswell-ep --set "firmware.cst_claim${v:+=$v}"
+done
 # the built-in platforms are valid under these checks
 for p in $("$I" platforms --format csv | tail -n +2 | cut -d, -f1); do
 	expect_exit 0 "$I" platform show "$p"
