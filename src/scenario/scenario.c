@@ -752,6 +752,16 @@ static int set_cell_expr(struct parser *p, struct il_scn_table *t, int row, int 
 			 int line)
 {
 	struct il_scn_cell *cell = &t->cells[row * t->ncols + col];
+	const char *brace = strchr(tmpl, '{');
+
+	/* a misspelt placeholder ({rows}) would be a metric that never exists: n/a */
+	for (; brace; brace = strchr(brace + 1, '{'))
+		if (strncmp(brace, "{row}", 5)) {
+			const char *end = strchr(brace, '}');
+			int n = end && end - brace < 32 ? (int)(end - brace) + 1 : 1;
+			return fail(p, line, "unknown placeholder '%.*s' (a template has only {row})",
+				    n, brace);
+		}
 	char *text = subst_row(tmpl, t->keys[row]);
 
 	il_scn_expr_free(cell->sim);

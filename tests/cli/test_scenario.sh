@@ -138,6 +138,11 @@ expect_err "bad2.ini:"
 expect_err "loops"
 grep -q "runs in" "$TMP/err" && bad "runs started" || ok
 [ -e "$TMP/r3" ] && bad "r3 made" || ok
+# a misspelt placeholder in a template is refused, not a metric that is always n/a
+sed 's/{row}us\/above_pct)$/{rows}us\/above_pct)/' "$tiny" >"$TMP/bad3.ini"
+line=$(grep -n '{rows}' "$TMP/bad3.ini" | head -1 | cut -d: -f1)
+expect_exit 1 "$IDLELAB" scenario run "$TMP/bad3.ini" --quick
+expect_err "bad3.ini:$line: unknown placeholder '{rows}' (a template has only {row})"
 # an output that cannot be written: nothing left, exit 1
 expect_exit 1 "$IDLELAB" scenario run "$tiny" --quick --output /proc/no/such/dir
 ls -a "$TMP" | grep -q '\.tmp\.' && bad "a temporary is left" || ok
