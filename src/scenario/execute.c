@@ -394,6 +394,31 @@ static int check_wl_opts(const struct il_scn *s, const struct il_scn_config *c,
 	return r;
 }
 
+/*
+ * Whether line (1-based) of text is the key line the override assignment
+ * ("SECTION.KEY=VALUE") set, or the section header it added for it.
+ */
+static bool pset_wrote_line(const char *text, const char *assignment, int line)
+{
+	char skey[160], sect[128], key[128];
+	const char *eq = strchr(assignment, '=');
+	struct key_where w;
+	struct il_err e;
+
+	if (!eq || (size_t)(eq - assignment) >= sizeof(skey))
+		return false;
+	span_text(assignment, 0, (size_t)(eq - assignment), skey, sizeof(skey));
+	if (split_key(text, skey, sect, sizeof(sect), key, sizeof(key), &e))
+		return false;
+	find_key(text, sect, key, &w);
+	if (w.count != 1)
+		return false;
+	int at = 1;
+	for (size_t i = 0; i < w.line.start; i++)
+		at += text[i] == '\n';
+	return line == at || line == at - 1;
+}
+
 static int build_batch(const struct il_scn *s, const struct il_scn_run_opts *o, int ci, int vi,
 		       int fi, struct il_scn_batch *bt, struct il_err *err)
 {
@@ -447,12 +472,20 @@ static int build_batch(const struct il_scn *s, const struct il_scn_run_opts *o, 
 	}
 	bt->platform = il_xcalloc(1, sizeof(*bt->platform));
 	r = il_platform_load_string(bt->platform, text, strlen(text), label, err);
-	free(text);
 	if (r) {
+		/* a line a pset wrote: that pset's line, not the configuration's */
+		int at = c->line;
+		for (int i = c->npset - 1; i >= 0 && err->line > 0; i--)
+			if (pset_wrote_line(text, c->pset[i].text, err->line)) {
+				at = c->pset[i].line;
+				break;
+			}
+		free(text);
 		snprintf(what, sizeof(what), "configuration %s: platform %s%s", c->id, pname,
 			 c->npset || v ? " with the overrides" : "");
-		return wrap(s, c->line, err, what);
+		return wrap(s, at, err, what);
 	}
+	free(text);
 	for (int i = 0; i < c->nset; i++) {
 		char key[64];
 		const char *eq = strchr(c->set[i].text, '=');

@@ -50,6 +50,16 @@ expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
 expect_err "bad.ini:6: configuration a: quick.wl: workload sleep-sweep has no option 'colour'"
 [ ! -s "$TMP/out" ] && ok || bad "an error left output"
 
+# a platform override the platform refuses is named by the pset's own line
+badfile '[config.a]' 'workload = sleep-sweep' 'pset = kernel.hz=100' 'pset = nosuch.key=1' \
+	'runs = 1' 'duration = 1s'
+expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
+expect_err "bad.ini:4: configuration a: platform kvm-haltpoll with the overrides:"
+expect_err "unknown section [nosuch]"
+badfile '[config.a]' 'workload = sleep-sweep' 'pset = kernel.hz=7' 'pset = cpu.mwait=yes' \
+	'runs = 1' 'duration = 1s'
+expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
+expect_err "bad.ini:3: configuration a: platform kvm-haltpoll with the overrides:"
 # one configuration: the same bytes as idlelab sim with its options
 expect_exit 0 "$IDLELAB" sim --governor teo --wl-opt loops=20 --runs 2 --duration 300ms --jobs 1 \
 	--format json
