@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* idlelab: git-style command dispatcher. */
 #include <errno.h>
+#include <stdbool.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,6 +28,9 @@ static const struct il_command *const commands[] = {
  * A message on stderr with what a terminal would act on escaped: messages
  * quote names and values read from files (include/idlelab/report.h).
  */
+/* A command said itself that standard output could not be written. */
+static bool stdout_reported;
+
 static void message(const char *fmt, va_list ap)
 {
 	va_list aq;
@@ -37,6 +41,8 @@ static void message(const char *fmt, va_list ap)
 
 	if (msg) {
 		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+		if (strstr(msg, "standard output: cannot write"))
+			stdout_reported = true;
 		il_text_fputs_lines(msg, stderr);
 		free(msg);
 	} else {
@@ -131,6 +137,28 @@ static int help(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * What went to standard output must have arrived: a full disk or a closed
+ * descriptor is an error (exit 1) with its reason, not a silent success
+ * (the buffer is otherwise flushed after main returns, unchecked).
+ */
+static int finish(int rc)
+{
+	errno = 0;
+	int flush = fflush(stdout);
+	int e = errno;
+
+	if (flush == 0 && !ferror(stdout))
+		return rc;
+	if (!stdout_reported) {
+		if (flush != 0 && e)
+			cli_error("standard output: cannot write: %s", strerror(e));
+		else
+			cli_error("standard output: cannot write");
+	}
+	return rc ? rc : 1;
+}
+
 int main(int argc, char **argv)
 {
 	/* under mpirun or srun: join the job (src/batch/mpi.c) */
@@ -142,10 +170,10 @@ int main(int argc, char **argv)
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
 		printf("idlelab %s\n", IDLELAB_VERSION);
-		return 0;
+		return finish(0);
 	}
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help"))
-		return help(argc - 1, argv + 1);
+		return finish(help(argc - 1, argv + 1));
 	const struct il_command *c = find(cmd);
 	if (!c)
 		return cli_usage_error(NULL, "'%s' is not an idlelab command", cmd);
@@ -154,7 +182,7 @@ int main(int argc, char **argv)
 	for (int i = 2; i < argc; i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			fputs(c->usage, stdout);
-			return 0;
+			return finish(0);
 		}
-	return c->run(argc - 1, argv + 1);
+	return finish(c->run(argc - 1, argv + 1));
 }

@@ -97,6 +97,27 @@ fi
 # standard output on a full device
 expect_exit 1 bash -c '"$IDLELAB" replay --governor haltpoll "$1" >/dev/full' _ "$FX/replay/haltpoll-small.log"
 expect_err "idlelab: standard output: cannot write: No space left on device"
+# every command: what it printed on a full standard output is an error, said once
+SYS0="$FX/sysfs/kvm-haltpoll"
+while read -r cmd; do
+	# shellcheck disable=SC2086
+	expect_exit 1 bash -c '"$IDLELAB" "$@" >/dev/full' _ $cmd
+	expect_err "idlelab: standard output: cannot write"
+	[ "$(grep -c 'standard output' "$TMP/err")" -eq 1 ] && ok || bad "$cmd: said $(grep -c 'standard output' "$TMP/err") times"
+done <<EOF2
+platforms
+governors
+platform show kvm-haltpoll --format json
+info --sysfs-root $SYS0
+doctor --root $FX/capture/kvm-haltpoll
+trace report $FX/trace/basic.trace
+scenario list
+scenario show $FX/scenario/tiny.ini
+compare $TMP/r.json
+help sim
+sim --help
+--version
+EOF2
 
 # --- D3: a link planted at the old name NAME.tmp.PID is not followed -------
 for w in $WRITERS; do
