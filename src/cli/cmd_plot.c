@@ -65,9 +65,14 @@ static int read_curve(const char *path, int ci, const struct il_result_config *c
 		if (strcmp(m->col, col) || !row[0] || strncmp(row, prefix, plen))
 			continue;
 		y = il_result_mean(m);
-		if (!isfinite(y))
+		if (!m->n)
 			return cli_error("%s: configuration %d, row '%s', column '%s': no values",
 					 path, ci + 1, row, col);
+		/* finite values whose sum overflows (1e308 twice) */
+		if (!isfinite(y))
+			return cli_error("%s: configuration %d, row '%s', column '%s': the mean of "
+					 "its %d values is not a finite number", path, ci + 1, row,
+					 col, m->n);
 		sm = strcmp(col, "sleep_us") ? il_result_find(c, row, "sleep_us") : NULL;
 		if (sm && isfinite(x = il_result_mean(sm))) {
 			cv->x_from_sleep = true;

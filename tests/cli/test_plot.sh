@@ -66,6 +66,16 @@ grep -qF 'points="90.00,346.00 660.00,50.00"' "$TMP/z.svg" && ok || bad "hand-ma
 grep -qF '>row (us)</text>' "$TMP/z.svg" && ok || bad "x label from the row names"
 expect_exit 1 "$IDLELAB" plot --metric above_pct --log-x --output "$TMP/x.svg" "$TMP/zero.json"
 expect_err "x = 0 cannot be on a log axis"
+# values whose mean overflows are not "no values"; an empty list is
+cat >"$TMP/huge.json" <<'JSON'
+{"idlelab": "sim", "format": 1, "workload": "hand", "configs": [{"governor": "menu", "kernel": "6.18",
+ "metrics": [{"row": "5us", "col": "above_pct", "unit": "%", "values": [1e308, 1e308]},
+             {"row": "9us", "col": "below_pct", "unit": "%", "values": []}]}]}
+JSON
+expect_exit 1 "$IDLELAB" plot --metric above_pct --output "$TMP/x.svg" "$TMP/huge.json"
+expect_err "huge.json: configuration 1, row '5us', column 'above_pct': the mean of its 2 values is not a finite number"
+expect_exit 1 "$IDLELAB" plot --metric below_pct --output "$TMP/x.svg" "$TMP/huge.json"
+expect_err "huge.json: configuration 1, row '9us', column 'below_pct': no values"
 expect_exit 2 "$IDLELAB" plot --output "$TMP/x.svg" "$TMP/one.json"
 expect_err "--metric"
 expect_exit 2 "$IDLELAB" plot --metric above_pct "$TMP/one.json"
