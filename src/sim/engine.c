@@ -566,8 +566,8 @@ static void idle_iter(struct il_sim *s, struct sim_cpu *c, int64_t now)
 				(long long)now, c->cpu, c->req_idx, stop, (long long)c->in.sleep_length_ns,
 				(long long)c->in.delta_tick_ns, c->tick_stopped);
 	}
-	if (c->tick_stopped)
-		c->tick_stops++;
+	/* counted with the period it begins (its entry or abort), not before */
+	c->stop_latch = c->tick_stopped;
 	mode_set(s, c, M_LOOP, now);
 	int64_t entry = s->params.entry_ns;
 	/* tick_nohz_stop_tick() programs the clock event device for the next timer */
@@ -602,6 +602,7 @@ static void idle_entry_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 		/* need_resched seen while clearing the polling flag: -EBUSY */
 		il_account_aborted(&c->dev);
 		c->aborted++;
+		c->tick_stops += c->stop_latch;
 		c->do_idle_got_tick = c->got_tick_latch;
 		c->got_tick_latch = false;
 		idle_iter(s, c, now);
@@ -616,6 +617,7 @@ static void idle_entry_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	c->post_ns = 0;
 	c->up_t = -1;
 	c->periods++;
+	c->tick_stops += c->stop_latch;
 	if (st->transition_j > 0)
 		c->energy_j += st->transition_j;
 	if (s->params.trace)

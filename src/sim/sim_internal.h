@@ -87,6 +87,7 @@ struct sim_cpu {
 	bool in_idle;        /* between do_idle() entry and exit */
 	bool tick_stopped;
 	bool got_tick_latch; /* ts->got_idle_tick */
+	bool stop_latch;     /* the tick was stopped at this iteration's choice */
 	bool do_idle_got_tick;
 	bool exiting;        /* the HW woke / need_resched seen, ->enter returns at slot_t */
 	bool ipi_pending;
