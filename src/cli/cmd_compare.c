@@ -546,10 +546,19 @@ static int run(int argc, char **argv)
 		return cli_error("out of memory");
 	}
 	bool *shown = il_xcalloc((size_t)c.nkeys + 1, sizeof(*shown));
+	int nshown = 0;
 	for (int i = 0; i < c.nkeys; i++) {
 		char name[100];
 		label(&c.keys[i], name, sizeof(name));
 		shown[i] = !filter || strstr(name, filter);
+		nshown += shown[i];
+	}
+	if (filter && !nshown) {
+		/* an empty table would read as "nothing differs" */
+		free(shown);
+		il_results_free(c.cfg, c.ncfg);
+		free(c.keys);
+		return cli_usage_error("compare", "--metric: no metric's name contains '%s'", filter);
 	}
 	nwarn = workload_warnings(&c, warnings);
 	for (int i = 0; i < nwarn; i++)

@@ -16,6 +16,10 @@ expect_out "Welch"
 expect_exit 0 "$IDLELAB" compare "$TMP/a.json" "$TMP/b.json" --metric wake-latency/samples
 if grep -A1 '^wake-latency$' "$TMP/out" | grep '^  samples ' | grep -q '%.*\*'; then ok; else bad "no significance mark"; cat "$TMP/out"; fi
 # the same file against itself is never significant
+# a --metric that matches nothing is an error, not an empty table
+expect_exit 2 "$IDLELAB" compare "$TMP/a.json" "$TMP/b.json" --metric no-such-metric --output "$TMP/nm.txt"
+expect_err "--metric: no metric's name contains 'no-such-metric'"
+[ ! -e "$TMP/nm.txt" ] && ok || bad "a refused compare left its output"
 expect_exit 0 "$IDLELAB" compare "$TMP/a.json" "$TMP/a.json" --metric wake-latency/samples
 if grep '^  samples ' "$TMP/out" | grep -q '\*'; then bad "self-comparison marked"; else ok; fi
 expect_exit 0 "$IDLELAB" compare --format csv "$TMP/a.json" "$TMP/b.json"
