@@ -511,6 +511,12 @@ static int go(struct ctx *c)
 		goto out;
 	if (!strcmp(o->sub, "to-replay")) {
 		struct il_out out;
+		/* a log without a row replays nothing: say so rather than write it */
+		if (!total) {
+			r = cli_error("%s: no idle period (a power:cpu_idle entry and its exit)%s; "
+				      "no log written", o->file, o->have_only ? " on the CPUs of --cpu" : "");
+			goto out;
+		}
 		if (il_out_open(&out, o->output, &err)) {
 			r = cli_report(&err);
 			goto out;

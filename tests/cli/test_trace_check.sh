@@ -9,6 +9,12 @@ I=$IDLELAB
 F=tests/fixtures/trace/hrtimer.trace
 P=intel-haswell-ep
 
+# a trace without an idle period (or none on the CPUs asked for) writes no log
+expect_exit 1 "$I" trace to-replay --states $P /dev/null -o "$TMP/empty.log"
+expect_err "no idle period"
+[ ! -e "$TMP/empty.log" ] && ok || bad "to-replay of an empty trace wrote a log"
+expect_exit 1 "$I" trace to-replay --states $P "$F" --cpu 63 -o "$TMP/empty.log"
+expect_err "on the CPUs of --cpu"
 expect_exit 0 "$I" trace to-replay --states $P "$F" -o "$TMP/log"
 if grep -q '^0,4900000,900000,0,2000000000000,0,0,905000,1,0$' "$TMP/log"; then ok; else bad "to-replay row 0"; cat "$TMP/log" >&2; fi
 for g in menu teo ladder; do
