@@ -102,7 +102,14 @@ static bool has_section(const char *text, const char *name)
 	return false;
 }
 
-/* Split "SECTION.KEY" at the longest section prefix the text has. */
+static const struct il_plat_key *key_known(const char *sect, const char *key);
+
+/*
+ * SECTION.KEY split at the longest SECTION the text has; else where the
+ * key table knows the pair ("state.0.latency" on a platform without a
+ * [state.0]: the section state.0, not [state] with a key "0.latency");
+ * else at the first dot.
+ */
 static int split_key(const char *text, const char *skey, char *sect, size_t ssize, char *key,
 		     size_t ksize, struct il_err *err)
 {
@@ -114,6 +121,14 @@ static int split_key(const char *text, const char *skey, char *sect, size_t ssiz
 			break;
 		snprintf(s, sizeof(s), "%.*s", (int)(d - skey), skey);
 		if (has_section(text, s))
+			best = d;
+	}
+	for (const char *d = strchr(skey, '.'); !best && d; d = strchr(d + 1, '.')) {
+		char s[128];
+		if ((size_t)(d - skey) >= sizeof(s))
+			break;
+		snprintf(s, sizeof(s), "%.*s", (int)(d - skey), skey);
+		if (key_known(s, d + 1))
 			best = d;
 	}
 	if (!best)
@@ -208,8 +223,8 @@ char *il_scn_platform_override(const char *text, const char *assignment, struct 
 	return out;
 }
 
-/* The key table's default for SECTION.KEY ("cst.2" matches "cst.N"), or NULL. */
-static const char *key_default(const char *sect, const char *key)
+/* The key table's entry for SECTION.KEY ("cst.2" matches "cst.N"), or NULL. */
+static const struct il_plat_key *key_known(const char *sect, const char *key)
 {
 	for (int i = 0; i < il_platform_key_count(); i++) {
 		const struct il_plat_key *k = il_platform_key(i);
@@ -218,9 +233,16 @@ static const char *key_default(const char *sect, const char *key)
 			       (sl > 2 && !strcmp(k->section + sl - 2, ".N") &&
 				!strncmp(k->section, sect, sl - 1) && isdigit((unsigned char)sect[sl - 1]));
 		if (sect_ok && !strcmp(k->name, key))
-			return k->def;
+			return k;
 	}
 	return NULL;
+}
+
+/* The key table's default for SECTION.KEY, or NULL. */
+static const char *key_default(const char *sect, const char *key)
+{
+	const struct il_plat_key *k = key_known(sect, key);
+	return k ? k->def : NULL;
 }
 
 int il_scn_platform_value(const char *text, const char *skey, char *buf, size_t size,

@@ -26,6 +26,11 @@ expect_err "bad.ini:5: [config.a]: unknown key 'colour'"
 badfile '[config.a]' 'workload = sleep-sweep' 'duration = 1s'
 expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
 expect_err "bad.ini:1: [config.a] has no 'runs'"
+# a pset of a section the platform file lacks splits where the key table knows the pair
+# ([state.1], key latency), not at the first dot (a section [state], a key "1.latency")
+badfile '[config.a]' 'workload = idle' 'runs = 1' 'duration = 1ms' 'pset = state.1.latency=5'
+expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
+expect_err "[state.1] without [state.0]"
 badfile '[config.a]' 'workload = sleep-sweep' 'runs = 2' 'duration = 1s' 'seed = -3'
 expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
 expect_err "bad.ini:5: seed: '-3' is not an unsigned integer"
