@@ -43,6 +43,7 @@
 
 #include "idlelab/sim.h"
 #include "power.h"
+#include "sim_api.h"
 #include "sim_internal.h"
 #include "util.h"
 
@@ -1267,11 +1268,11 @@ static void task_move(struct il_sim *s, int id, int cpu)
 	t->cpu = cpu;
 }
 
-int64_t il_sim_now(const struct il_sim *s) { return s->now; }
-int64_t il_sim_measured_ns(const struct il_sim *s) { return s->now - s->measure_t; }
-int il_sim_ncpus(const struct il_sim *s) { return s->ncpus; }
-struct il_rng *il_sim_rng(struct il_sim *s) { return &s->rng; }
-const struct il_platform *il_sim_platform(const struct il_sim *s) { return s->p; }
+int64_t il_sim_now(const struct il_sim *s) { return sim_api_now(s); }
+int64_t il_sim_measured_ns(const struct il_sim *s) { return sim_api_measured_ns(s); }
+int il_sim_ncpus(const struct il_sim *s) { return sim_api_ncpus(s); }
+struct il_rng *il_sim_rng(struct il_sim *s) { return sim_api_rng(s); }
+const struct il_platform *il_sim_platform(const struct il_sim *s) { return sim_api_platform(s); }
 double il_sim_cpu_mhz(const struct il_sim *s, int cpu) { return s->cores[s->cpus[cpu].core].mhz; }
 bool il_sim_cpufreq_on(const struct il_sim *s) { return s->cf.on; }
 
@@ -1304,8 +1305,8 @@ void il_sim_task_fork(struct il_sim *s, int task)
 	if (s->cf.on)
 		sim_cf_task_new(s, task);
 }
-int il_sim_core_of(const struct il_sim *s, int cpu) { return s->cpus[cpu].core; }
-int il_sim_package_of(const struct il_sim *s, int cpu) { return s->cpus[cpu].pkg; }
+int il_sim_core_of(const struct il_sim *s, int cpu) { return sim_api_core_of(s, cpu); }
+int il_sim_package_of(const struct il_sim *s, int cpu) { return sim_api_package_of(s, cpu); }
 
 int il_sim_llc_of(const struct il_sim *s, int cpu) { return sim_llc_of(s, cpu); }
 const struct il_device *il_sim_device(const struct il_sim *s, int cpu) { return &s->cpus[cpu].dev; }
@@ -1337,36 +1338,27 @@ int il_sim_task_add(struct il_sim *s, int cpu, void *data)
 	return s->ntasks++;
 }
 
-void *il_sim_task_data(struct il_sim *s, int task) { return s->tasks[task].data; }
-int il_sim_task_cpu(const struct il_sim *s, int task) { return s->tasks[task].cpu; }
+void *il_sim_task_data(struct il_sim *s, int task) { return sim_api_task_data(s, task); }
+int il_sim_task_cpu(const struct il_sim *s, int task) { return sim_api_task_cpu(s, task); }
 
 void il_sim_task_run(struct il_sim *s, int task, uint64_t cycles)
 {
-	il_sim_task_work(s, task, cycles, 0);
+	sim_api_task_work(s, task, cycles, 0);
 }
 
 void il_sim_task_work(struct il_sim *s, int task, uint64_t cycles, int64_t ns)
 {
-	struct sim_task *t = &s->tasks[task];
-	t->next_cycles = cycles;
-	t->next_ns = ns > 0 ? ns : 0;
-	t->action = A_RUN;
+	sim_api_task_work(s, task, cycles, ns);
 }
 
 void il_sim_task_sleep_until(struct il_sim *s, int task, int64_t abs_ns)
 {
-	struct sim_task *t = &s->tasks[task];
-	/* the hrtimer's hard expiry is the end of the slack window; nothing expires it earlier */
-	abs_ns += s->p->timer_slack_ns;
-	t->timer_t = abs_ns < s->now ? s->now : abs_ns;
-	t->expect_t = t->timer_t;
-	t->action = A_SLEEP;
+	sim_api_task_sleep_until(s, task, abs_ns);
 }
 
 void il_sim_task_block(struct il_sim *s, int task, int64_t expect_ns)
 {
-	s->tasks[task].expect_t = expect_ns;
-	s->tasks[task].action = A_BLOCK;
+	sim_api_task_block(s, task, expect_ns);
 }
 
 void il_sim_task_set_iowait(struct il_sim *s, int task, bool iowait)
@@ -1447,8 +1439,7 @@ bool il_sim_task_wake_on(struct il_sim *s, int from_cpu, int task, int cpu)
 
 bool il_sim_cpu_idle(const struct il_sim *s, int cpu)
 {
-	const struct sim_cpu *c = &s->cpus[cpu];
-	return c->cur < 0 && c->rq_len == 0;
+	return sim_api_cpu_idle(s, cpu);
 }
 
 bool il_sim_cpu_idle_info(const struct il_sim *s, int cpu, int64_t *exit_latency_ns,
@@ -1464,8 +1455,7 @@ bool il_sim_cpu_idle_info(const struct il_sim *s, int cpu, int64_t *exit_latency
 
 int il_sim_cpu_nr_running(const struct il_sim *s, int cpu)
 {
-	const struct sim_cpu *c = &s->cpus[cpu];
-	return c->rq_len + (c->cur >= 0);
+	return sim_api_cpu_nr_running(s, cpu);
 }
 
 void il_sim_irq_at(struct il_sim *s, int cpu, int64_t abs_ns, int task)

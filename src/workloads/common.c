@@ -8,6 +8,7 @@
 #include "idlelab/platform.h"
 #include "idlelab/sim.h"
 #include "idlelab/workload.h"
+#include "wl_api.h"
 
 int il_wl_check_cpus(const struct il_workload *wl, const struct il_sim *s, int a, int b,
 		     struct il_err *err)

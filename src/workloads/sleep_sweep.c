@@ -29,6 +29,7 @@
 #include "idlelab/sim.h"
 #include "idlelab/stats.h"
 #include "idlelab/workload.h"
+#include "wl_api.h"
 
 extern const struct il_workload il_wl_sleep_sweep;
 
