@@ -1600,13 +1600,14 @@ __attribute__((flatten)) int il_sim_run(struct il_sim *s, struct il_err *err)
 		int src = 2;
 		/*
 		 * EV_END (at the run's duration, at most IL_SIM_DURATION_MAX_NS)
-		 * leaves the heap only to stop the run: the heap is never empty
+		 * leaves the queue only to stop the run: the queue is never empty
 		 * here and t is finite, so a CPU without an event (kt INT64_MAX)
 		 * never wins, and nothing later than the duration is chosen.
 		 */
-		if (s->evq.ev[0].t < t || (s->evq.ev[0].t == t && s->evq.ev[0].seq < seq)) {
-			t = s->evq.ev[0].t;
-			seq = s->evq.ev[0].seq;
+		const struct sim_ev *top = s->evq.top;
+		if (top->t < t || (top->t == t && top->seq < seq)) {
+			t = top->t;
+			seq = top->seq;
 			src = 1;
 		}
 		if (kt < t || (kt == t && ks < seq)) {

@@ -9,25 +9,48 @@
 
 int sim_evheap_init(struct sim_evheap *h, int cap)
 {
+	struct sim_ev *base = malloc(((size_t)cap + 1) * sizeof(*h->ev));
+
 	h->n = 0;
 	h->cap = cap;
-	h->ev = malloc((size_t)cap * sizeof(*h->ev));
-	return h->ev ? 0 : -ENOMEM;
+	h->heap = false;
+	h->ev = h->top = NULL;
+	if (!base)
+		return -ENOMEM;
+	base[0] = (struct sim_ev){ .t = INT64_MAX, .seq = UINT64_MAX, .cpu = -1 };
+	h->ev = base + 1;
+	h->top = &h->ev[-1];
+	return 0;
 }
 
 void sim_evheap_free(struct sim_evheap *h)
 {
-	free(h->ev);
-	h->ev = NULL;
+	if (h->ev)
+		free(h->ev - 1);
+	h->ev = h->top = NULL;
 	h->n = h->cap = 0;
 }
 
 void sim_evheap_grow(struct sim_evheap *h)
 {
 	size_t cap = (size_t)h->cap * 2;
+	struct sim_ev *base = il_xrealloc(h->ev - 1, (cap + 1) * sizeof(*h->ev));
 
-	h->ev = il_xrealloc(h->ev, cap * sizeof(*h->ev));
+	h->ev = base + 1;
 	h->cap = (int)cap;
+	h->top = h->heap ? &h->ev[0] : &h->ev[h->n - 1];
+}
+
+void sim_evheap_to_heap(struct sim_evheap *h)
+{
+	/* latest first reversed is earliest first: every parent is before its children */
+	for (int i = 0, j = h->n - 1; i < j; i++, j--) {
+		struct sim_ev x = h->ev[i];
+		h->ev[i] = h->ev[j];
+		h->ev[j] = x;
+	}
+	h->heap = true;
+	h->top = &h->ev[0];
 }
 
 int sim_ttree_init(struct sim_ttree *tt, int ncpus)

@@ -36,9 +36,23 @@ struct sim_ev {
 	uint16_t type;
 };
 
+/*
+ * Few events pending (a machine of a few CPUs keeps about eight: the tick,
+ * the end, each CPU's noise and host-stall draws, a timer, an IPI) are kept
+ * as an array sorted latest first, so the earliest is the last: a pop takes
+ * it without sifting, and a push moves only the events due before the new
+ * one, which are few (most new events are near: an IPI, a timer's
+ * delivery). Beyond EVQ_SORTED_MAX the array turns into a binary min-heap
+ * for good (reversed, a sorted array is one). Keys are unique, so either
+ * form gives the events out in the same order.
+ */
+#define EVQ_SORTED_MAX 16
+
 struct sim_evheap {
-	struct sim_ev *ev;
+	struct sim_ev *ev;   /* ev[-1] is a sentinel at INT64_MAX: top of an empty array */
+	struct sim_ev *top;  /* the earliest event: &ev[n - 1] while sorted, &ev[0] as a heap */
 	int n, cap;
+	bool heap;
 };
 
 /* Room for cap events; -ENOMEM or 0. */
@@ -46,6 +60,8 @@ int sim_evheap_init(struct sim_evheap *h, int cap);
 void sim_evheap_free(struct sim_evheap *h);
 /* Double the room (a workload keeps more events pending than it was sized for); aborts on OOM. */
 void sim_evheap_grow(struct sim_evheap *h);
+/* The sorted array outgrew EVQ_SORTED_MAX: it becomes a heap. */
+void sim_evheap_to_heap(struct sim_evheap *h);
 
 static inline bool ev_before(const struct sim_ev *a, const struct sim_ev *b)
 {
@@ -57,19 +73,36 @@ static inline void sim_evheap_push(struct sim_evheap *h, struct sim_ev x)
 	if (h->n == h->cap)
 		sim_evheap_grow(h);
 	int i = h->n++;
-	while (i > 0) {
-		int p = (i - 1) / 2;
-		if (!ev_before(&x, &h->ev[p]))
-			break;
-		h->ev[i] = h->ev[p];
-		i = p;
+	if (__builtin_expect(h->heap, 0)) {
+		while (i > 0) {
+			int p = (i - 1) / 2;
+			if (!ev_before(&x, &h->ev[p]))
+				break;
+			h->ev[i] = h->ev[p];
+			i = p;
+		}
+		h->ev[i] = x;
+		return;
+	}
+	/* the events due before x move up one place */
+	while (i > 0 && ev_before(&h->ev[i - 1], &x)) {
+		h->ev[i] = h->ev[i - 1];
+		i--;
 	}
 	h->ev[i] = x;
+	h->top = &h->ev[h->n - 1];
+	if (__builtin_expect(h->n > EVQ_SORTED_MAX, 0))
+		sim_evheap_to_heap(h);
 }
 
-/* Remove and return the earliest event (the heap is not empty). */
+/* Remove and return the earliest event (the queue is not empty). */
 static inline struct sim_ev sim_evheap_pop(struct sim_evheap *h)
 {
+	if (!__builtin_expect(h->heap, 0)) {
+		struct sim_ev top = h->ev[--h->n];
+		h->top = &h->ev[h->n - 1];
+		return top;
+	}
 	struct sim_ev top = h->ev[0];
 	struct sim_ev x = h->ev[--h->n];
 	int n = h->n, i = 0;
