@@ -1587,12 +1587,14 @@ __attribute__((flatten)) int il_sim_run(struct il_sim *s, struct il_err *err)
 		int64_t kt;
 		uint64_t kk;
 		int kc;
-		if (s->tt.scan) {
-			kc = sim_ttree_scan_min(&s->tt, s->ncpus, &kt, &kk);
-		} else {
+		if (!s->tt.scan) {
 			kt = s->tt.t[1];
 			kk = s->tt.key[1];
 			kc = sim_ttree_key_cpu(kk);
+		} else if (s->tt.two) {
+			kc = sim_ttree_scan_min2(&s->tt, &kt, &kk);
+		} else {
+			kc = sim_ttree_scan_min(&s->tt, s->ncpus, &kt, &kk);
 		}
 		uint64_t ks = sim_ttree_key_seq(kk);
 		int64_t t = s->turbo_t;

@@ -59,6 +59,7 @@ int sim_ttree_init(struct sim_ttree *tt, int ncpus)
 	while (tt->leaves < ncpus)
 		tt->leaves *= 2;
 	tt->scan = ncpus <= TT_SCAN_MAX;
+	tt->two = ncpus == 2;
 	size_t n = 2 * (size_t)tt->leaves;
 	tt->t = malloc(n * sizeof(*tt->t));
 	tt->key = malloc(n * sizeof(*tt->key));
