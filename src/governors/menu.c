@@ -514,7 +514,8 @@ static inline uint64_t div_small(uint64_t x, unsigned int n)
  * the values outside it. Sums taken in another order agree modulo 2^64, so
  * the kernel's wrap-arounds come out the same.
  */
-static uint32_t typical_two_sided(const struct menu_cpu *d, unsigned int features)
+static inline __attribute__((always_inline)) uint32_t
+typical_two_sided(const struct menu_cpu *d, unsigned int features)
 {
 	const uint32_t *a = d->sorted;
 	unsigned int lo = 0, hi = INTERVALS - d->n_uint_max;
@@ -637,8 +638,9 @@ static inline bool fits_delta_tick(int64_t residency_ns, int64_t delta_tick, uns
  * menu_update(): turn the last idle period into a correction-factor sample
  * and an interval sample, as seen by the next select.
  */
-static void menu_update(struct menu_cpu *d, const struct il_driver *drv,
-			const struct il_device *dev, int64_t tick_nsec)
+static inline __attribute__((always_inline)) void
+menu_update(struct menu_cpu *d, const struct il_driver *drv, const struct il_device *dev,
+	    int64_t tick_nsec)
 {
 	const struct il_state *target = &drv->states[dev->last_state_idx];
 	const uint64_t next_ns = d->next_timer_ns;
@@ -846,13 +848,17 @@ menu_select_usec(const struct menu_config *cfg, struct menu_cpu *d, const struct
 	return idx;
 }
 
-static int menu_select(const void *config, void *cpu_data, const struct il_driver *drv,
-		       struct il_device *dev, const struct il_idle_inputs *in,
-		       bool *stop_tick)
+/*
+ * menu_select() for the features f and the polling escape's mode escape
+ * (cfg's, passed as arguments: menu_select() below calls it with the
+ * default presets' values as constants, so that their copies test no
+ * feature bit at run time; the text and so every decision is the same).
+ */
+static inline __attribute__((always_inline)) int
+menu_select_f(const struct menu_config *cfg, struct menu_cpu *d, const struct il_driver *drv,
+	      struct il_device *dev, const struct il_idle_inputs *in, bool *stop_tick,
+	      const unsigned int f, const enum escape_mode escape)
 {
-	const struct menu_config *cfg = config;
-	struct menu_cpu *d = cpu_data;
-	const unsigned int f = cfg->features;
 	const struct il_state *s = drv->states;
 	const int64_t tick_nsec = in->tick_nsec;
 	const bool stopped = in->tick_stopped;
@@ -972,8 +978,8 @@ static int menu_select(const void *config, void *cpu_data, const struct il_drive
 		}
 
 		/* prefer a physical state to busy polling when it is cheap enough */
-		if ((s[idx].flags & IL_FLAG_POLLING) && cfg->escape != ESCAPE_NONE &&
-		    (cfg->escape == ESCAPE_ANY ||
+		if ((s[idx].flags & IL_FLAG_POLLING) && escape != ESCAPE_NONE &&
+		    (escape == ESCAPE_ANY ||
 		     s[i].target_residency_ns < cfg->escape_below_ns) &&
 		    (uint64_t)s[i].target_residency_ns <= d->next_timer_ns &&
 		    ((f & F_LATENCY_FIRST) || s[i].exit_latency_ns <= latency_req) &&
@@ -1014,6 +1020,22 @@ static int menu_select(const void *config, void *cpu_data, const struct il_drive
 		}
 	}
 	return idx;
+}
+
+static int menu_select(const void *config, void *cpu_data, const struct il_driver *drv,
+		       struct il_device *dev, const struct il_idle_inputs *in,
+		       bool *stop_tick)
+{
+	const struct menu_config *cfg = config;
+	struct menu_cpu *d = cpu_data;
+	const unsigned int f = cfg->features;
+
+	/* the platforms' default release (6.18) and the latest, unpatched */
+	if (f == F_V6_18 && cfg->escape == ESCAPE_ANY)
+		return menu_select_f(cfg, d, drv, dev, in, stop_tick, F_V6_18, ESCAPE_ANY);
+	if (f == F_V7_1 && cfg->escape == ESCAPE_BELOW)
+		return menu_select_f(cfg, d, drv, dev, in, stop_tick, F_V7_1, ESCAPE_BELOW);
+	return menu_select_f(cfg, d, drv, dev, in, stop_tick, f, cfg->escape);
 }
 
 /* menu_reflect(): note the entered state; the update runs at the next select. */
