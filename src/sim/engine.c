@@ -223,7 +223,7 @@ static void run_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 			/* the delivery depends on how the expiry finds the CPU: drawn then */
 			ev_push(s, t->timer_t, EV_TIMER_EXPIRY, c->cpu, id, 0);
 		else
-			ev_push(s, t->timer_t + il_dist_sample(&s->p->timer_jitter, &s->rng),
+			ev_push(s, t->timer_t + sim_fixed_or_draw(s, s->jitter_ns, &s->p->timer_jitter),
 				EV_TIMER, c->cpu, id, 0);
 	}
 	if (__builtin_expect(s->cf.on, 0))
@@ -292,6 +292,7 @@ static bool cpu_interrupt(struct il_sim *s, struct sim_cpu *c, int64_t now, bool
 static bool state_polls(const struct il_sim *s, const struct sim_cpu *c);
 static void poll_wake(struct il_sim *s, struct sim_cpu *c, int64_t now);
 static void hw_wake(struct il_sim *s, struct sim_cpu *c, int64_t now, int64_t t);
+static int64_t monitor_wake(struct il_sim *s);
 
 /*
  * The nohz idle load balancer as it wakes idle CPUs (--sim-opt ilb=on;
@@ -365,12 +366,12 @@ static void ilb_kick(struct il_sim *s, struct sim_cpu *from, unsigned int flags,
 	bool polls = in_state && state_polls(s, c);
 	bool monitor = in_state && !polls && !c->exiting && s->st_monitor[c->idx];
 	if (b->poll_no_ipi && c->in_idle && (!in_state || polls || monitor)) {
-		int64_t at = monitor ? now + il_dist_sample(&s->p->monitor_wake, &s->rng) : now;
+		int64_t at = monitor ? now + monitor_wake(s) : now;
 		ev_push(s, at, EV_ILB, ilb, -1, 1);
 		return;
 	}
-	int64_t send = il_dist_sample(&s->p->ipi_send, &s->rng);
-	int64_t delivery = il_dist_sample(&s->p->ipi_delivery, &s->rng);
+	int64_t send = sim_fixed_or_draw(s, s->ipi_send_ns, &s->p->ipi_send);
+	int64_t delivery = sim_fixed_or_draw(s, s->ipi_delivery_ns, &s->p->ipi_delivery);
 	/* the sender is in its tick: the send is taken from its running burst */
 	cpu_interrupt(s, from, now, false, -1, now, send);
 	b->ipis++;
@@ -577,10 +578,16 @@ static void idle_iter(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	slot_set(s, c, now + entry, SLOT_ENTER);
 }
 
-static int64_t exit_sample(struct il_sim *s, const struct il_state *st)
+/*
+ * The distribution of state st's exit latency: its own, else the
+ * platform's for its entry method; NULL when neither draws, with the
+ * latency in *fixed_ns (0 for a polling state, else the table's).
+ */
+static const struct il_dist *exit_dist_of(const struct il_sim *s, const struct il_state *st,
+					  int64_t *fixed_ns)
 {
 	if (st->exit_dist.kind != IL_DIST_NONE)
-		return il_dist_sample(&st->exit_dist, &s->rng);
+		return &st->exit_dist;
 	const struct il_dist *d = NULL;
 	switch (st->entry) {
 	case IL_ENTRY_POLL: d = &s->p->poll_exit; break;
@@ -590,10 +597,48 @@ static int64_t exit_sample(struct il_sim *s, const struct il_state *st)
 	default: break;
 	}
 	if (d && d->kind != IL_DIST_NONE)
-		return il_dist_sample(d, &s->rng);
-	if (st->flags & IL_FLAG_POLLING)
-		return 0;
-	return st->exit_latency_ns;
+		return d;
+	*fixed_ns = st->flags & IL_FLAG_POLLING ? 0 : st->exit_latency_ns;
+	return NULL;
+}
+
+/* A value of d when it draws nothing (none or a constant), else SIM_DRAWS. */
+static int64_t dist_fixed(const struct il_dist *d, struct il_rng *rng)
+{
+	if (d->kind != IL_DIST_NONE && d->kind != IL_DIST_CONST)
+		return SIM_DRAWS;
+	return il_dist_sample(d, rng); /* takes no random number */
+}
+
+void sim_draw_consts(struct il_sim *s)
+{
+	for (int i = 0; i < s->drv->state_count; i++) {
+		int64_t fixed = 0;
+		const struct il_dist *d = exit_dist_of(s, &s->drv->states[i], &fixed);
+		s->st_exit_ns[i] = d ? dist_fixed(d, &s->rng) : fixed;
+		s->st_exit_dist[i] = d;
+	}
+	s->monitor_wake_ns = dist_fixed(&s->p->monitor_wake, &s->rng);
+	s->ipi_send_ns = dist_fixed(&s->p->ipi_send, &s->rng);
+	s->ipi_delivery_ns = dist_fixed(&s->p->ipi_delivery, &s->rng);
+	s->jitter_ns = dist_fixed(&s->p->timer_jitter, &s->rng);
+	s->jitter_halted_ns = dist_fixed(&s->p->timer_jitter_halted, &s->rng);
+}
+
+/*
+ * The exit latency of state idx: fixed on many platforms (zen3's MWAIT
+ * states, a table's latency), found in st_exit_ns[] without a call; else
+ * drawn from the distribution found at setup.
+ */
+static int64_t exit_sample(struct il_sim *s, int idx)
+{
+	return sim_fixed_or_draw(s, s->st_exit_ns[idx], s->st_exit_dist[idx]);
+}
+
+/* The monitor's wake-up (the store to a CPU's flags reaching its MWAIT), likewise. */
+static int64_t monitor_wake(struct il_sim *s)
+{
+	return sim_fixed_or_draw(s, s->monitor_wake_ns, &s->p->monitor_wake);
 }
 
 /* The entry window is over: call_cpuidle(), then ->enter. */
@@ -653,7 +698,7 @@ static void hw_wake(struct il_sim *s, struct sim_cpu *c, int64_t now, int64_t t)
 	/* a vCPU its host holds leaves the halt when it runs again */
 	if (t < c->stall_end)
 		t = c->stall_end;
-	up = t + exit_sample(s, st);
+	up = t + exit_sample(s, c->idx);
 	c->up_t = up;
 	c->exiting = true;
 	mode_set(s, c, M_STATE, now);
@@ -698,9 +743,8 @@ static void exit_path_read(struct il_sim *s, struct sim_cpu *c, int64_t now)
 /* need_resched became visible to a polling CPU at now. */
 static void poll_wake(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
-	const struct il_state *st = &s->drv->states[c->idx];
 	/* a vCPU its host holds sees need_resched when its poll loop runs again */
-	int64_t t = (now < c->stall_end ? c->stall_end : now) + exit_sample(s, st);
+	int64_t t = (now < c->stall_end ? c->stall_end : now) + exit_sample(s, c->idx);
 
 	c->exiting = true;
 	if (c->slot_kind == SLOT_NONE || t < c->slot_t)
@@ -1077,8 +1121,9 @@ __attribute__((flatten, noinline)) static void on_event(struct il_sim *s, const 
 			       s->drv->states[c->idx].entry == IL_ENTRY_TDX_HALT);
 		if (s->p->timer_jitter_halted.kind == IL_DIST_NONE)
 			halted = false;
-		int64_t at = now + il_dist_sample(halted ? &s->p->timer_jitter_halted :
-						  &s->p->timer_jitter, &s->rng);
+		int64_t at = now + (halted ? sim_fixed_or_draw(s, s->jitter_halted_ns,
+							       &s->p->timer_jitter_halted)
+					   : sim_fixed_or_draw(s, s->jitter_ns, &s->p->timer_jitter));
 		/*
 		 * A vCPU polling for its own task's timer is held by its host
 		 * until the interrupt is injected: its poll loop does not run,
@@ -1407,10 +1452,10 @@ static inline bool task_wake(struct il_sim *s, int from_cpu, int task)
 		} else if (s->st_monitor[c->idx]) {
 			/* polling in MWAIT: the store to its flags fires the monitor, no IPI */
 			s->monitor_wakes++;
-			hw_wake(s, c, now, now + il_dist_sample(&s->p->monitor_wake, &s->rng));
+			hw_wake(s, c, now, now + monitor_wake(s));
 		} else if (!c->ipi_pending) {
-			int64_t send = il_dist_sample(&s->p->ipi_send, &s->rng);
-			int64_t delivery = il_dist_sample(&s->p->ipi_delivery, &s->rng);
+			int64_t send = sim_fixed_or_draw(s, s->ipi_send_ns, &s->p->ipi_send);
+			int64_t delivery = sim_fixed_or_draw(s, s->ipi_delivery_ns, &s->p->ipi_delivery);
 			if (from_cpu >= 0)
 				s->cpus[from_cpu].extra_ns += send;
 			c->ipi_pending = true;

@@ -293,8 +293,16 @@ static int64_t to_ns(double x)
 	return (int64_t)(x + 0.5);
 }
 
-/* The kinds that draw: out of line, so that a constant needs no stack frame. */
-static __attribute__((noinline)) int64_t dist_draw(const struct il_dist *d, struct il_rng *r)
+/*
+ * The kinds that draw: out of line, so that a constant needs no stack
+ * frame. The engine calls it directly (sim_internal.h) for the
+ * distributions it found at setup to draw, without il_dist_sample()'s
+ * test of the kind.
+ */
+__attribute__((noinline, visibility("hidden"))) int64_t sim_dist_draw(const struct il_dist *d,
+								      struct il_rng *r);
+__attribute__((noinline, visibility("hidden"))) int64_t sim_dist_draw(const struct il_dist *d,
+								      struct il_rng *r)
 {
 	switch (d->kind) {
 	case IL_DIST_UNIFORM:
@@ -318,6 +326,6 @@ int64_t il_dist_sample(const struct il_dist *d, struct il_rng *r)
 	case IL_DIST_CONST:
 		return to_ns(d->a);
 	default:
-		return dist_draw(d, r);
+		return sim_dist_draw(d, r);
 	}
 }

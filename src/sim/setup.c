@@ -266,6 +266,7 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 	 */
 	for (int i = 0; i < s->drv->state_count; i++)
 		s->st_monitor[i] = s->drv->states[i].entry == IL_ENTRY_MWAIT && !p->bug_monitor;
+	sim_draw_consts(s);
 	for (int k = 0; k < s->ncores; k++) {
 		s->cores[k].first = k * tpc;
 		s->cores[k].nthreads = tpc;

@@ -294,6 +294,17 @@ struct il_sim {
 	bool st_monitor[IL_STATE_MAX];     /* state i waits in MWAIT with the polling bit set */
 	int64_t pmt_free_t;                /* the PM timer serves no read before then */
 	double st_power[IL_STATE_MAX];     /* else its power, W */
+	/*
+	 * The exit latency of state i (exit_sample()) and the monitor's
+	 * wake-up when their distribution is fixed (none, a constant), in ns;
+	 * SIM_DRAWS when each needs a draw (sim_draw_consts()), state i's
+	 * from st_exit_dist[i].
+	 */
+	int64_t st_exit_ns[IL_STATE_MAX];
+	const struct il_dist *st_exit_dist[IL_STATE_MAX];
+	int64_t monitor_wake_ns;
+	/* the same for the IPI's send and delivery and the timers' jitter */
+	int64_t ipi_send_ns, ipi_delivery_ns, jitter_ns, jitter_halted_ns;
 	struct sim_evheap evq;      /* timers, IPIs, interrupts, the tick, the end */
 	struct sim_task *tasks;
 	int ntasks, cap_tasks;
@@ -810,6 +821,21 @@ static inline void sim_halt_span(const struct il_sim *s, const struct sim_cpu *c
 	if (c->up_t >= 0 && s->drv->states[c->idx].exit_path_shared)
 		*read = span_measured(s, up, now);
 }
+
+/* il_sim.st_exit_ns[] and monitor_wake_ns: a draw it is */
+#define SIM_DRAWS INT64_MIN
+
+/* il_dist_sample() of a distribution that draws (neither none nor a constant; rng.c) */
+int64_t sim_dist_draw(const struct il_dist *d, struct il_rng *r);
+
+/* v, one of il_sim's resolved values, else a draw from d */
+static inline int64_t sim_fixed_or_draw(struct il_sim *s, int64_t v, const struct il_dist *d)
+{
+	return v != SIM_DRAWS ? v : sim_dist_draw(d, &s->rng);
+}
+
+/* Fill il_sim.st_exit_ns[] and monitor_wake_ns (s->drv and s->p are set; engine.c). */
+void sim_draw_consts(struct il_sim *s);
 
 /* Bring idle/busy time, energy, depth and frequency time up to end (result.c). */
 void sim_flush_accounting(struct il_sim *s, int64_t end);
