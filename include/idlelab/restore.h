@@ -8,7 +8,7 @@
  * the file's old value is read first and recorded, then the new one
  * written; il_change_restore() writes the old values back, last change
  * first. The first change installs the restore at exit (atexit) and on
- * SIGHUP/SIGINT/SIGTERM, and on SIGPIPE (a reader of the messages below
+ * SIGHUP/SIGINT/SIGQUIT/SIGTERM, and on SIGPIPE (a reader of the messages below
  * that has gone), where the action is the default: the handler writes
  * every old value back with async-signal-safe calls only (the file's
  * directory is kept open, so no path is walked again), removes

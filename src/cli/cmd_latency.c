@@ -198,7 +198,8 @@ const struct il_command cmd_latency = {
 	"  --root DIR           the machine's files below DIR instead of /\n"
 	"  --format F           table (default), csv or json\n\n"
 	"Every change is said on stderr and written back at the end, on an error, and\n"
-	"on SIGINT, SIGTERM or SIGHUP (SIGINT ends the run with the rows done so far).\n"
+	"on SIGINT, SIGTERM, SIGHUP or SIGQUIT (SIGINT ends the run with the rows done so\n"
+	"far).\n"
 	"Other runnable tasks on these CPUs show up as millisecond tails: run it on an\n"
 	"otherwise idle machine (the load average at start is printed).\n",
 	.run = run,

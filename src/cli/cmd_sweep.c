@@ -194,7 +194,8 @@ const struct il_command cmd_sweep = {
 	"                       /sys: the counters are read and the changes made there)\n"
 	"  --format F           table (default), csv or json\n\n"
 	"Every change is said on stderr and written back at the end, on an error, and\n"
-	"on SIGINT, SIGTERM or SIGHUP (SIGINT ends the sweep with the rows done so far).\n"
+	"on SIGINT, SIGTERM, SIGHUP or SIGQUIT (SIGINT ends the sweep with the rows done\n"
+	"so far).\n"
 	"Changes need root. The figures depend on the machine's load: run it on an\n"
 	"otherwise idle machine.\n",
 	.run = run,

@@ -44,9 +44,10 @@ static atomic_flag restoring = ATOMIC_FLAG_INIT;
 /*
  * SIGPIPE too: a change is said on stderr right after it is made, and a
  * reader of stderr that has gone (`2>&1 | head -1`) would otherwise kill
- * the process with the change in force.
+ * the process with the change in force. SIGQUIT (^\) too: its default
+ * action ends the process as SIGTERM's does, with a core dump besides.
  */
-static const int restore_signals[] = { SIGHUP, SIGINT, SIGTERM, SIGPIPE };
+static const int restore_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE };
 #define NSIGS (sizeof(restore_signals) / sizeof(restore_signals[0]))
 static struct sigaction old_action[NSIGS];
 

@@ -90,12 +90,16 @@ grep -q "latency: interrupted: the rows done so far" "$TMP/int" && ok || bad "SI
 grep -q "^halt " "$TMP/int.out" && ok || bad "SIGINT: no row: $(cat "$TMP/int.out")"
 
 # the other commands on the other signals: sweep on SIGINT (the rows so
-# far), latency on SIGTERM, sweep on SIGHUP; each writes everything back
+# far), latency on SIGTERM, sweep on SIGHUP, latency on SIGQUIT; each writes everything
+# back
 sigrun() { # sigrun SIG WANT_RC WHAT CMD...: start CMD, wait for its change, send SIG
 	local sig=$1 want=$2 what=$3
 	shift 3
-	python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
-		"$@" >"$TMP/sig.out" 2>"$TMP/sig" &
+	# SIGINT and SIGQUIT at their defaults, as from a terminal (a background job has them
+	# ignored); no core file from SIGQUIT's default action
+	(ulimit -c 0
+	 exec python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); signal.signal(signal.SIGQUIT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+		"$@") >"$TMP/sig.out" 2>"$TMP/sig" &
 	pid=$!
 	for _ in $(seq 400); do [ "$(cat "$G")" = menu ] && [ "$(cat "$D1")" = 1 ] && break; sleep 0.05; done
 	[ "$(cat "$G")" = menu ] && [ "$(cat "$D1")" = 1 ] && ok || bad "$what: never changed the tree"
@@ -116,6 +120,9 @@ sigrun TERM 143 "latency SIGTERM" "$IDLELAB" latency --root "$R" --mode halt --s
 [ -s "$TMP/sig.out" ] && bad "latency SIGTERM printed rows" || ok
 sigrun HUP 129 "sweep SIGHUP" "$IDLELAB" sweep --root "$R" --loops 10000000 --intervals 1000 \
 	--governor menu --disable 0
+# SIGQUIT (^\) ends the process as SIGTERM does: everything written back first
+sigrun QUIT 131 "latency SIGQUIT" "$IDLELAB" latency --root "$R" --mode halt --samples 10000000 \
+	--gap 1ms --governor menu --disable POLL
 
 # an error after the changes (the wakee CPU has no counters): written back
 cp -r "$R" "$TMP/r2"
