@@ -15,8 +15,9 @@
  * What it changes on the machine is the instance; everything set in it
  * goes with it. The instance is removed at the end, on error, and on
  * signals: the first SIGINT ends the recording normally (the output is
- * kept), the first SIGTERM, SIGHUP or SIGPIPE ends it and discards the
- * output, and a second signal removes the instance from the handler itself.
+ * kept), the first SIGTERM, SIGHUP, SIGQUIT or SIGPIPE ends it and
+ * discards the output, and a second signal removes the instance from the
+ * handler itself.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -479,9 +480,10 @@ static void on_signal(int sig)
 /*
  * SIGPIPE as SIGTERM: what was changed is said on stderr, and a reader of
  * it that has gone (`2>&1 | head -1`) would otherwise kill the process with
- * the instance in place and the output's temporary left.
+ * the instance in place and the output's temporary left. SIGQUIT (^\) too:
+ * its default action ends the process as SIGTERM's does.
  */
-static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
 
 static void install_signals(void)
 {
@@ -871,7 +873,7 @@ static int record(const struct record_opts *o)
 			fprintf(stderr, "trace record: %s killed by signal %d\n", o->command[0],
 				WTERMSIG(status));
 	}
-	/* SIGINT ends a recording as asked; SIGTERM, SIGHUP or SIGPIPE discards it */
+	/* SIGINT ends a recording as asked; SIGTERM, SIGHUP, SIGQUIT or SIGPIPE discards it */
 	keep = !stop_signal || stop_signal == SIGINT;
 	ret = keep ? 0 : 1;
 out:

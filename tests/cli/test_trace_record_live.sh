@@ -7,12 +7,13 @@
 # exactly, within the window's bracket (inner: from the end of the first read to the start of
 # the second; outer: from the start of the first to the end of the
 # second); time_us within 1 % plus 1 ms. Then the ways a recording ends:
-# COMMAND exiting, SIGINT (output kept), SIGTERM (output discarded, exit
-# by the signal); the instance is gone every time.
+# COMMAND exiting, SIGINT (output kept), SIGTERM and SIGQUIT (output
+# discarded, exit by the signal); the instance is gone every time.
 # Skipped (77) without root, tracefs, cpuidle or libtracefs.
 . "$SRCDIR/tests/cli/lib.sh"
 I=$IDLELAB
-T=/sys/kernel/tracing
+# IDLELAB_TRACEFS: tracefs mounted elsewhere (trace record reads it too)
+T=${IDLELAB_TRACEFS:-/sys/kernel/tracing}
 SYS=/sys/devices/system/cpu
 [ "$(id -u)" = 0 ] && [ -d "$T/instances" ] && [ -e "$T/events/power/cpu_idle/enable" ] &&
 	[ -d "$SYS/cpu0/cpuidle" ] || { echo "no root, tracefs or cpuidle: skipped"; exit 77; }
@@ -80,5 +81,13 @@ pid=$!; sleep 1; kill -TERM $pid; wait $pid; rc=$?
 expect_err "removed tracefs instance"
 [ -z "$(ls "$TMP" | grep '^term')" ] && ok || bad "SIGTERM: output left: $(ls "$TMP")"
 no_instance
+# SIGQUIT (^\) as SIGTERM: everything removed, exit by the signal (no core file)
+(ulimit -c 0; exec "$I" trace record -o "$TMP/quit.trace" 2>"$TMP/err") &
+pid=$!; sleep 1; kill -QUIT $pid; wait $pid; rc=$?
+[ $rc -eq 131 ] && ok || bad "SIGQUIT: exit $rc"
+expect_err "removed tracefs instance"
+[ -z "$(ls "$TMP" | grep '^quit')" ] && ok || bad "SIGQUIT: output left: $(ls "$TMP")"
+no_instance
+for d in "$T"/instances/idlelab-record-*; do [ -d "$d" ] && rmdir "$d"; done
 set +m
 finish
