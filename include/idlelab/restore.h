@@ -17,6 +17,15 @@
  * runs at a time: a signal that comes to another thread meanwhile (a
  * second ^C during the sweep) waits for it, then takes its course.
  *
+ * The changes in force are recorded, each before it is made, in
+ * ROOT/run/idlelab/changes ("/run" on the machine: it lasts until a
+ * reboot, as the changes do), which the process holds locked (flock) until
+ * they are written back. A process killed with SIGKILL leaves it behind,
+ * unlocked: the next one to change or recover that root writes it back
+ * first (a value someone changed again meanwhile is left as it is). While
+ * one process holds it, another one's first change is refused (EBUSY):
+ * two at once would each write back the other's values.
+ *
  * Every change and every restore is said on stderr:
  *   changed PATH from 'OLD' to 'NEW' (restored at exit)
  *   restored PATH to 'OLD'
@@ -54,6 +63,14 @@ int il_change_param(const char *root, const char *assignment, struct il_err *err
 /* Disable (1) or enable (0) state index of cpu: cpu<N>/cpuidle/state<I>/disable. */
 int il_change_state_disable(const char *root, int cpu, int state, int disable,
 			    struct il_err *err);
+
+/*
+ * Write back what a process that is gone (killed with SIGKILL, crashed)
+ * left changed below root, from the record it kept (ROOT/run/idlelab/
+ * changes), saying each; the first change of a process does it too. A
+ * record a living process holds is left to it. 0, or a negative errno.
+ */
+int il_change_recover(const char *root, struct il_err *err);
 
 /* Write every old value back, last change first; returns how many failed. */
 int il_change_restore(void);

@@ -200,6 +200,9 @@ const struct il_command cmd_latency = {
 	"Every change is said on stderr and written back at the end, on an error, and\n"
 	"on SIGINT, SIGTERM, SIGHUP or SIGQUIT (SIGINT ends the run with the rows done so\n"
 	"far).\n"
+	"What a run killed with SIGKILL left changed (it is recorded in /run/idlelab/\n"
+	"changes) is written back by the next sweep or latency; while one run's changes\n"
+	"are in force, another run's are refused.\n"
 	"Other runnable tasks on these CPUs show up as millisecond tails: run it on an\n"
 	"otherwise idle machine (the load average at start is printed).\n",
 	.run = run,

@@ -196,6 +196,9 @@ const struct il_command cmd_sweep = {
 	"Every change is said on stderr and written back at the end, on an error, and\n"
 	"on SIGINT, SIGTERM, SIGHUP or SIGQUIT (SIGINT ends the sweep with the rows done\n"
 	"so far).\n"
+	"What a run killed with SIGKILL left changed (it is recorded in /run/idlelab/\n"
+	"changes) is written back by the next sweep or latency; while one run's changes\n"
+	"are in force, another run's are refused.\n"
 	"Changes need root. The figures depend on the machine's load: run it on an\n"
 	"otherwise idle machine.\n",
 	.run = run,

@@ -160,6 +160,9 @@ int live_apply(const struct live_opts *lo)
 {
 	struct il_err err;
 
+	/* what a killed run left changed goes back first, asked for changes or not */
+	if (il_change_recover(lo->root, &err))
+		goto fail;
 	if (lo->governor && il_change_governor(lo->root, lo->governor, &err))
 		goto fail;
 	for (int i = 0; i < lo->nparams; i++)

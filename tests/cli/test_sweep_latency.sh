@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # idlelab sweep and idlelab latency on a copy of a captured tree (--root):
 # the changes they make (--governor, --param, --disable) are said, written
-# and written back at the end, on a refused change and on SIGTERM; the
+# and written back at the end, on a refused change and on signals; a
+# second run's change refused while they are in force; what a run killed
+# with SIGKILL left is written back by the next run; the
 # table's shape; usage refusals before anything is changed. The threads
 # run on CPUs 0 and 1 for a few wake-ups; no figure is checked (they
 # depend on the machine's load). Skips (77) with fewer than 2 CPUs.
@@ -123,6 +125,57 @@ sigrun HUP 129 "sweep SIGHUP" "$IDLELAB" sweep --root "$R" --loops 10000000 --in
 # SIGQUIT (^\) ends the process as SIGTERM does: everything written back first
 sigrun QUIT 131 "latency SIGQUIT" "$IDLELAB" latency --root "$R" --mode halt --samples 10000000 \
 	--gap 1ms --governor menu --disable POLL
+
+# --- two at once, and kill -9 ------------------------------------------------
+# The changes in force are recorded in ROOT/run/idlelab/changes, locked by the
+# process that made them. A second process's first change is refused: were it
+# made, each would write back the other's values (the first ending first puts
+# back 'haltpoll', then the second 'menu', the first's value).
+J="$R/run/idlelab/changes"
+changing() { # wait until the first run's changes are in force
+	for _ in $(seq 400); do [ "$(cat "$G")" = menu ] && [ "$(cat "$D1")" = 1 ] && break; sleep 0.05; done
+	[ "$(cat "$G")" = menu ] && [ "$(cat "$D1")" = 1 ] && ok || bad "$1: never changed the tree"
+}
+"$IDLELAB" sweep --root "$R" --loops 10000000 --intervals 1000 --governor menu --disable 0 \
+	>/dev/null 2>"$TMP/first" &
+pid=$!
+changing "two at once"
+grep -qF "the old values are kept in $J until written back" "$TMP/first" && ok ||
+	bad "the record is not said: $(cat "$TMP/first")"
+expect_exit 1 "$IDLELAB" latency --root "$R" --mode poll --samples 10 --gap 20us --governor ladder
+expect_err "$J: another idlelab (pid $pid) has changed this machine and not yet written it back"
+[ "$(cat "$G")" = menu ] && ok || bad "two at once: the second changed the governor"
+kill -TERM $pid
+wait $pid
+unchanged "two at once"
+[ -s "$J" ] && bad "the record kept after the restore: $(cat "$J")" || ok
+# kill -9 cannot be caught: the record stays, and the next run writes it back,
+# with or without changes of its own
+"$IDLELAB" sweep --root "$R" --loops 10000000 --intervals 1000 --governor menu --disable 0 \
+	>/dev/null 2>"$TMP/first" &
+pid=$!
+changing "kill -9"
+kill -KILL $pid
+wait $pid
+[ "$(cat "$G")" = menu ] && ok || bad "kill -9: the governor was written back?"
+expect_exit 0 "$IDLELAB" sweep --root "$R" --loops 3 --intervals 30
+expect_err "$J: idlelab $pid ended without writing back what it changed (killed?): writing it back now"
+expect_err "restored $G to 'haltpoll'"
+expect_err "restored $D1 to '0'"
+unchanged "the run after a kill -9"
+# a value changed again since is not the killed run's to write back
+"$IDLELAB" latency --root "$R" --mode halt --samples 10000000 --gap 1ms --governor menu \
+	--disable 0 >/dev/null 2>"$TMP/first" &
+pid=$!
+changing "kill -9, then a change by hand"
+kill -KILL $pid
+wait $pid
+echo teo >"$G"
+expect_exit 0 "$IDLELAB" latency --root "$R" --mode poll --samples 10 --gap 20us
+expect_err "$G is 'teo', not the 'menu' idlelab $pid wrote: left as it is (it was 'haltpoll' before)"
+expect_err "restored $D1 to '0'"
+echo haltpoll >"$G"
+unchanged "kill -9, then a change by hand"
 
 # an error after the changes (the wakee CPU has no counters): written back
 cp -r "$R" "$TMP/r2"
