@@ -162,7 +162,7 @@ static int child_end(struct il_child *ch, struct il_sim_batch *const *bs, int on
 /*
  * For the tests only (docs/batch.md): the rank dealt run k with
  * IDLELAB_TEST_KILL_RANK_SEED dies, and so does rank IDLELAB_TEST_KILL_RANK
- * when it is dealt its first run.
+ * when it is dealt its first run; each once the run's process has started.
  */
 static void kill_test(const struct il_sim_batch *b, int k)
 {
@@ -247,8 +247,6 @@ static void __attribute__((noreturn)) work(struct il_sim_batch *const *bs, int n
 			break;
 		}
 		MPI_Recv(t, sizeof(t), MPI_BYTE, 0, TAG_TASK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-		if (t[0] >= 0 && t[0] < nb)
-			kill_test(bs[t[0]], t[2]);
 		/* the header: the task, then 'R' and the result or 'F' and a message */
 		char msg[512];
 		int ok = t[0] >= 0 && t[0] < nb && t[1] >= 0 && t[1] < bs[t[0]]->nconfigs && t[2] >= 0 &&
@@ -260,6 +258,8 @@ static void __attribute__((noreturn)) work(struct il_sim_batch *const *bs, int n
 				 strerror(-e));
 			ok = 0;
 		} else {
+			/* the tests' dead rank dies with its run started (docs/batch.md) */
+			kill_test(bs[t[0]], t[2]);
 			/* wait for the run, saying each second that this rank lives */
 			for (;;) {
 				struct pollfd pf = { .fd = ch.fd, .events = POLLIN };

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -112,7 +113,7 @@ int il_child_start(struct il_child *ch, struct il_sim_batch *b, int bi, int c, i
 	if (pipe(fds) < 0)
 		return il_err_set(err, errno, "pipe: %s", strerror(errno));
 	fflush(NULL);
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork();
 	if (pid < 0) {
 		int e = errno;
 		close(fds[0]);
@@ -121,6 +122,13 @@ int il_child_start(struct il_child *ch, struct il_sim_batch *b, int bi, int c, i
 	}
 	if (pid == 0) {
 		close(fds[0]);
+		/*
+		 * A run outlives no rank: a rank killed with SIGKILL (or lost with
+		 * its machine's launcher) would leave it computing for nothing, a
+		 * core taken from the batch that resumes, until the run's end.
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+			_exit(4);
 		child_main(ch, b, c, k, fds[1]);
 	}
 	close(fds[1]);

@@ -102,6 +102,24 @@ n=$(grep -c '"idlelab": "sim"' "$TMP/d.json" 2>/dev/null)
 [ "${n:-0}" -ge 1 ] && [ "${n:-0}" -lt 3 ] && ok || bad "a dead rank: $n configurations written"
 expect_exit 0 mpi2 "$IDLELAB" batch "$small" --format json --resume "$TMP/k2" --quiet
 expect_same "$TMP/j1.json"
+# the run a dead rank had started dies with it: a run left computing would take a core
+# from the batch that resumes, for as long as the run lasts (here about 10 s)
+cat >"$TMP/long.ini" <<'END'
+[config.long]
+governor = menu
+workload = request-response
+wl = pairs=4
+runs = 2
+duration = 40s
+END
+expect_exit 137 mpirun -np 2 -x IDLELAB_TEST_KILL_RANK=1 "$IDLELAB" batch "$TMP/long.ini" --quiet
+for _ in 1 2 3 4 5 6; do pgrep -f "batch $TMP/long.ini" >/dev/null || break; sleep 0.5; done
+if pgrep -f "batch $TMP/long.ini" >/dev/null; then
+	bad "a run outlived its rank: $(pgrep -af "batch $TMP/long.ini")"
+	kill -KILL $(pgrep -f "batch $TMP/long.ini") 2>/dev/null
+else
+	ok
+fi
 expect_exit 2 mpirun -np 2 -x IDLELAB_MPI_RANK_TIMEOUT=soon "$IDLELAB" batch "$small" --quiet
 expect_err "IDLELAB_MPI_RANK_TIMEOUT: 'soon' is not a number of seconds in 1..86400"
 # and a partial file cut short, resumed on 2 ranks
