@@ -28,7 +28,7 @@
  * output is opened, so a file-size limit is an error, not a silent death).
  *
  * Temporaries are recorded in a fixed table (no allocation) that the
- * SIGHUP/SIGINT/SIGTERM handler installed by the first open uses to remove
+ * SIGHUP/SIGINT/SIGQUIT/SIGTERM handler installed by the first open uses to remove
  * them, with async-signal-safe calls only; it then restores the default
  * action and re-raises the signal, so the exit status is the signal's.
  * Signals that already have a handler (or are ignored) are left alone; a

@@ -32,7 +32,7 @@ static struct {
 	char path[PATH_MAX];
 } slots[IL_OUT_SLOTS];
 
-static const int cleanup_signals[] = { SIGHUP, SIGINT, SIGTERM };
+static const int cleanup_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM };
 #define NSIGNALS (sizeof(cleanup_signals) / sizeof(cleanup_signals[0]))
 
 /* Remove everything in the directory open as fd (depth-first). */
@@ -123,7 +123,7 @@ static void on_signal(int sig)
 	sigemptyset(&set);
 	sigaddset(&set, sig);
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-	/* not reached for the default action of SIGHUP/SIGINT/SIGTERM */
+	/* not reached for the default action of SIGHUP/SIGINT/SIGQUIT/SIGTERM */
 	_exit(128 + sig);
 }
 

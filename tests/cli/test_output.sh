@@ -201,6 +201,13 @@ if command -v strace >/dev/null && strace -qq -o /dev/null true 2>/dev/null; the
 		[ $rc -eq 130 ] && ok || bad "$w: exit status $rc after SIGINT (want 130)"
 		[ -z "$(ls -A "$TMP/sig.$w")" ] && ok || bad "$w: left after SIGINT: $(ls -A "$TMP/sig.$w")"
 	done
+	# SIGQUIT (^\) ends a process as SIGTERM does: the temporary goes too
+	w=${WRITERS%% *}
+	mkdir "$TMP/sigq.$w"
+	(ulimit -c 0; inject QUIT bash "$TMP/writer.sh" $w "$TMP/sigq.$w/out")
+	rc=$?
+	[ $rc -eq 131 ] && ok || bad "$w: exit status $rc after SIGQUIT (want 131)"
+	[ -z "$(ls -A "$TMP/sigq.$w")" ] && ok || bad "$w: left after SIGQUIT: $(ls -A "$TMP/sigq.$w")"
 	mkdir "$TMP/sigsave"
 	inject TERM "$IDLELAB" info --sysfs-root "$SYS" --save "$TMP/sigsave/out"
 	rc=$?
