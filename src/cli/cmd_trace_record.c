@@ -433,6 +433,47 @@ static int record(const struct record_opts *o)
 
 #else
 
+/*
+ * Instances "idlelab-record-PID" whose process no longer runs: what a run
+ * killed with SIGKILL left (tracing, its buffers allocated). Removed, and
+ * said; one whose PID runs (another recording, or the PID reused) is left.
+ */
+static void remove_stale_instances(const char *tracing)
+{
+	char dir[4200];
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(dir, sizeof(dir), "%s/instances", tracing);
+	if (!(d = opendir(dir)))
+		return;
+	while ((e = readdir(d))) {
+		char *end;
+		const char *num;
+		long pid;
+
+		if (strncmp(e->d_name, "idlelab-record-", 15))
+			continue;
+		num = e->d_name + 15;
+		errno = 0;
+		pid = strtol(num, &end, 10);
+		if (!*num || *end || errno || pid <= 0 || pid == (long)getpid())
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		char path[4500];
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (rmdir(path) == 0)
+			fprintf(stderr, "trace record: removed tracefs instance %s, left by process %ld, "
+				"which no longer runs\n", path, pid);
+		else
+			fprintf(stderr, "trace record: tracefs instance %s, left by process %ld, which "
+				"no longer runs: cannot remove it: %s\n", path, pid, strerror(errno));
+	}
+	closedir(d);
+}
+
+
 /* What the signal handler needs: set before the signals can come. */
 static volatile sig_atomic_t stop_signal;
 static char inst_path[4096];
@@ -667,6 +708,7 @@ static int record(const struct record_opts *o)
 	}
 	if (tracefs_set_tracing_dir(tracing))
 		return cli_error("trace record: %s: libtracefs refuses it", tracing);
+	remove_stale_instances(tracing);
 
 	/* the events: a default this kernel lacks is skipped, a named one is an error */
 	if (o->nevents) {

@@ -72,6 +72,14 @@ else
 	expect_err "removed tracefs instance $T/instances/idlelab-record-"
 	[ -z "$(ls -A "$T/instances")" ] && ok || bad "instance left: $(ls "$T/instances")"
 	[ -z "$(ls "$TMP" | grep '^x')" ] && ok || bad "output left: $(ls "$TMP")"
+	# an instance a recording killed with SIGKILL left (its PID runs no more; no PID
+	# reaches 99999999) is removed and said; one whose PID runs (1) is left alone
+	mkdir "$T/instances/idlelab-record-99999999" "$T/instances/idlelab-record-1"
+	expect_exit 1 env IDLELAB_TRACEFS="$T" "$I" trace record -e 'timer:*' -o "$TMP/x"
+	expect_err "removed tracefs instance $T/instances/idlelab-record-99999999, left by process 99999999, which no longer runs"
+	[ ! -e "$T/instances/idlelab-record-99999999" ] && ok || bad "a dead run's instance left"
+	[ -d "$T/instances/idlelab-record-1" ] && ok || bad "a running PID's instance removed"
+	rmdir "$T/instances/idlelab-record-1"
 	# stderr a pipe nobody reads: the SIGPIPE of 'created tracefs instance'
 	# removes the instance and the output's temporary, and is the exit status
 	rc=$(IDLELAB_TRACEFS="$T" python3 -c 'import os, subprocess, sys
