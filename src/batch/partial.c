@@ -251,8 +251,9 @@ int il_partial_open(struct il_partial **pp, const char *path, uint64_t fingerpri
 				if (where[i][k] >= 0)
 					snprintf(on, sizeof(on), "on rank %d", where[i][k]);
 				il_dist_run_name(b, k / b->runs, k % b->runs, name, sizeof(name));
-				fprintf(stderr, "idlelab: %s: %s was running %s when the batch "
-					"stopped; it runs again\n", path, name, on);
+				/* a run caught by the interruption, or one whose process failed */
+				fprintf(stderr, "idlelab: %s: %s, started %s, did not finish (the batch "
+					"stopped or its run failed); it runs again\n", path, name, on);
 			}
 			free(where[i]);
 		}

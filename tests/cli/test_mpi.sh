@@ -83,8 +83,8 @@ expect_exit 137 mpirun -np 3 --oversubscribe -x IDLELAB_TEST_KILL_RANK_SEED=2 "$
 	"$small" --format json --resume "$TMP/k" --quiet
 grep -q "exited on signal 9" "$TMP/err" && ok || bad "mpirun did not name the rank"
 expect_exit 0 mpi3 "$IDLELAB" batch "$small" --format json --resume "$TMP/k" --quiet
-expect_err "menu-sweep: governor menu@6.18 on kvm-haltpoll, sleep-sweep: run 2 (seed 2) was running on rank"
-expect_err "when the batch stopped; it runs again"
+expect_err "menu-sweep: governor menu@6.18 on kvm-haltpoll, sleep-sweep: run 2 (seed 2), started on rank"
+expect_err "did not finish (the batch stopped or its run failed); it runs again"
 expect_same "$TMP/j1.json"
 # a rank that dies where the launcher lets the others live (Open MPI: the MCA parameter
 # orte_abort_on_non_zero_status 0): rank 0 hears nothing from it for
