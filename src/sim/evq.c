@@ -58,6 +58,9 @@ int sim_ttree_init(struct sim_ttree *tt, int ncpus)
 	tt->leaves = 1;
 	while (tt->leaves < ncpus)
 		tt->leaves *= 2;
+	tt->depth = 0;
+	while (1 << tt->depth < tt->leaves)
+		tt->depth++;
 	tt->scan = ncpus <= TT_SCAN_MAX;
 	tt->two = ncpus == 2;
 	size_t n = 2 * (size_t)tt->leaves;
@@ -144,64 +147,83 @@ void sim_ttree_walk(struct sim_ttree *tt, int cpu, int64_t t, uint64_t key)
 	}
 }
 
-/* One level of that walk: node i's sibling against the winner so far, written to the parent. */
-static inline __attribute__((always_inline)) size_t
-walk_top_level(int64_t *nt, uint64_t *nk, size_t i, int64_t *tp, uint64_t *keyp)
-{
-	size_t j = i ^ 1;
-	int64_t t = *tp;
-	uint64_t ok = nk[j], key = *keyp;
-#if defined(__x86_64__) && defined(__GNUC__)
-	/*
-	 * (ot, ok) < (t, key) as one 128-bit subtract, then two cmovs; the
-	 * subtract consumes its own load of ot and the cmov reads ot from
-	 * memory again, instead of a register copy kept for it
-	 */
-	int64_t tmp;
-	__asm__("mov (%[nt],%[j],8), %[tmp]\n\t"
-		"cmp %[key], %[ok]\n\t"
-		"sbb %[t], %[tmp]\n\t"
-		"cmovb (%[nt],%[j],8), %[t]\n\t"
-		"cmovb %[ok], %[key]"
-		: [t] "+r"(t), [key] "+r"(key), [tmp] "=&r"(tmp)
-		: [nt] "r"(nt), [j] "r"(j), [ok] "r"(ok), "m"(nt[j])
-		: "cc");
-#else
-	int64_t ot = nt[j];
-	bool b = key_before(ot, ok, t, key);
-
-	t = b ? ot : t;
-	key = b ? ok : key;
-#endif
-	i >>= 1;
-	nt[i] = t;
-	nk[i] = key;
-	*tp = t;
-	*keyp = key;
-	return i;
-}
-
 /*
  * The walk of the CPU that won at the root: on its path every node is its,
  * so each level is recomputed and nothing can stop early. Which sibling
  * wins is data: as a branch it was mispredicted at ~30 % of the levels
  * (callgrind, 256 CPUs: 99 % of the run's mispredictions), so the selects
  * are cmovs; in asm, as gcc 12 turns the C selects back into a branch.
- * The chain per level (cmp, sbb, cmov) is ~4 cycles. The levels go in
- * pairs (an odd one first), one loop test for two.
+ * The chain per level (cmp, sbb, cmov) is ~4 cycles.
+ *
+ * The tree's depth is fixed at setup, so the walk is straight-line code
+ * entered at its level count (a jump table whose target never changes):
+ * no loop test per level, no count of the levels per walk.
  */
+#if defined(__x86_64__) && defined(__GNUC__)
+/*
+ * One level: node i's sibling j = i ^ 1 against the winner so far (t,
+ * key), as one 128-bit subtract (cmp, sbb) and two cmovs (the subtract
+ * consumes its own load of the sibling's time, the cmov reads it from
+ * memory again), written to the parent i >> 1. The index steps are in the
+ * asm too: with them in C around it, gcc 12 moved t between two registers
+ * at every level (each entry of the switch is a join point).
+ */
+#define WALK_TOP_LEVEL()						\
+	__asm__ volatile("mov %[i], %[j]\n\t"				\
+			 "xor $1, %[j]\n\t"				\
+			 "shr %[i]\n\t"				\
+			 "mov (%[nk],%[j],8), %[ok]\n\t"		\
+			 "mov (%[nt],%[j],8), %[tmp]\n\t"		\
+			 "cmp %[key], %[ok]\n\t"			\
+			 "sbb %[t], %[tmp]\n\t"			\
+			 "cmovb (%[nt],%[j],8), %[t]\n\t"		\
+			 "cmovb %[ok], %[key]\n\t"			\
+			 "mov %[t], (%[nt],%[i],8)\n\t"		\
+			 "mov %[key], (%[nk],%[i],8)"			\
+			 : [i] "+r"(i), [t] "+r"(t), [key] "+r"(key),	\
+			   [j] "=&r"(j), [ok] "=&r"(ok), [tmp] "=&r"(tmp) \
+			 : [nt] "r"(nt), [nk] "r"(nk)			\
+			 : "cc", "memory")
+#else
+#define WALK_TOP_LEVEL()						\
+	do {								\
+		j = i ^ 1;						\
+		ok = nk[j];						\
+		tmp = nt[j];						\
+		bool b_ = key_before(tmp, ok, t, key);			\
+		t = b_ ? tmp : t;					\
+		key = b_ ? ok : key;					\
+		i >>= 1;						\
+		nt[i] = t;						\
+		nk[i] = key;						\
+	} while (0)
+#endif
+
 void sim_ttree_walk_top(struct sim_ttree *tt, int cpu, int64_t t, uint64_t key)
 {
 	int64_t *nt = tt->t;
 	uint64_t *nk = tt->key;
 	size_t i = (size_t)tt->leaves + (size_t)cpu;
+	size_t j;
+	uint64_t ok;
+	int64_t tmp;
 
-	/* log2(leaves) levels, 63 - clz(i): an odd count when clz(i) is even */
-	if (!(__builtin_clzll(i) & 1))
-		i = walk_top_level(nt, nk, i, &t, &key);
-	while (i > 1) {
-		i = walk_top_level(nt, nk, i, &t, &key);
-		i = walk_top_level(nt, nk, i, &t, &key);
+	switch (tt->depth) {
+	case 13: WALK_TOP_LEVEL(); /* fallthrough */
+	case 12: WALK_TOP_LEVEL(); /* fallthrough */
+	case 11: WALK_TOP_LEVEL(); /* fallthrough */
+	case 10: WALK_TOP_LEVEL(); /* fallthrough */
+	case 9: WALK_TOP_LEVEL(); /* fallthrough */
+	case 8: WALK_TOP_LEVEL(); /* fallthrough */
+	case 7: WALK_TOP_LEVEL(); /* fallthrough */
+	case 6: WALK_TOP_LEVEL(); /* fallthrough */
+	case 5: WALK_TOP_LEVEL(); /* fallthrough */
+	case 4: WALK_TOP_LEVEL(); /* fallthrough */
+	case 3: WALK_TOP_LEVEL(); /* fallthrough */
+	case 2: WALK_TOP_LEVEL(); /* fallthrough */
+	case 1: WALK_TOP_LEVEL(); /* fallthrough */
+	case 0: break;
+	default: __builtin_unreachable();  /* IL_CPUS_MAX 8192: 13 levels */
 	}
 }
 

@@ -148,6 +148,7 @@ struct sim_ttree {
 	const int64_t *leaf_t;      /* &t[leaves] and &key[leaves], kept for the */
 	const uint64_t *leaf_key;   /* scan: two loads, not five instructions */
 	int leaves;          /* a power of two >= the number of CPUs */
+	int depth;           /* log2(leaves): at most 13 (IL_CPUS_MAX 8192) */
 	bool scan;           /* at most TT_SCAN_MAX CPUs: leaves only, scanned */
 	bool two;            /* two CPUs: the scan is one comparison (sim_ttree_scan_min2()) */
 };
