@@ -21,6 +21,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "idlelab/platform.h"
+
 /* ------------------------------------------------------- event heap */
 
 /*
@@ -141,6 +143,8 @@ static inline struct sim_ev sim_evheap_pop(struct sim_evheap *h)
  */
 #define TT_CPU_BITS 13 /* IL_CPUS_MAX is 8192 */
 #define TT_SEQ_MAX ((UINT64_C(1) << (64 - TT_CPU_BITS)) - 1)
+_Static_assert((1 << TT_CPU_BITS) >= IL_CPUS_MAX,
+	       "a key's CPU bits and the walk's 13 levels cover IL_CPUS_MAX");
 
 struct sim_ttree {
 	int64_t *t;
