@@ -132,7 +132,7 @@ static const struct il_opt opts[] = {
 	IL_OPT_DUR(C, start_ns, "start", 0, 1e12, "0",
 		   "when the clients start: the machine idles until then, as before a benchmark"),
 	IL_OPT_U64(C, release_cycles, "release_work", 0, 1ull << 40, "2000",
-		   "start > 0: cycles of the releasing task (CPU 0) per client it wakes"),
+		   "start > 0: cycles of the releasing task (CPU 0) per client it wakes (estimate)"),
 	IL_OPT_U64(C, setup_cycles, "setup_work", 0, 1ull << 40, "200000",
 		   "start > 0: cycles each client and server runs when created at time 0 (fork, "
 		   "connect, accept) before it waits (estimate)"),
