@@ -136,6 +136,7 @@ struct il_scn_sens {
 	int configs[IL_SCN_CONFIGS_MAX];
 	int nfactors;
 	double factors[IL_SCN_FACTORS_MAX];
+	int runs, quick_runs;         /* runs of each rerun; 0: the configuration's own */
 	int nfigures;
 	struct il_scn_figure *figures;
 	int line;
@@ -364,6 +365,12 @@ struct il_scn_rsens {
 	double *fig;                  /* nfigures x (nfactors + 1): the value at x1 first */
 	char (*values)[96];           /* nfactors + 1: the estimate's value at x1 first */
 };
+
+/*
+ * The runs of each rerun of sensitivity v in this mode: its own count
+ * (runs / quick.runs), else 0 (each configuration's own).
+ */
+int il_scn_sens_runs(const struct il_scn *s, int v, bool quick);
 
 struct il_scn_report {
 	const struct il_scn *scn;

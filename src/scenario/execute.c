@@ -639,6 +639,8 @@ static int build_batch(const struct il_scn *s, const struct il_scn_run_opts *o, 
 	b->nconfigs = 1;
 	b->configs = sc;
 	b->runs = o->quick ? c->quick_runs : c->runs;
+	if (v && (o->quick ? v->quick_runs : v->runs) > 0)
+		b->runs = o->quick ? v->quick_runs : v->runs;
 	b->jobs = o->jobs < 1 ? 1 : o->jobs;
 	b->label = bt->id;
 	if ((r = il_sim_batch_prepare(b, err))) {
@@ -824,21 +826,24 @@ int il_scn_cost(const struct il_scn *s, bool quick, struct il_scn_cost *cost, st
 	memset(cost, 0, sizeof(*cost));
 	for (int c = 0; c < s->nconfigs; c++) {
 		const struct il_scn_config *cf = &s->configs[c];
-		int times = 1;
-		for (int v = 0; v < s->nsens; v++)
-			for (int k = 0; k < s->sens[v].nconfigs; k++)
-				times += s->sens[v].configs[k] == c ? s->sens[v].nfactors : 0;
+		int runs = quick ? cf->quick_runs : cf->runs;
+		int nruns = runs;   /* the configuration's and its reruns' */
+		for (int v = 0; v < s->nsens; v++) {
+			const struct il_scn_sens *sv = &s->sens[v];
+			int vr = quick ? sv->quick_runs : sv->runs;
+			for (int k = 0; k < sv->nconfigs; k++)
+				nruns += sv->configs[k] == c ? sv->nfactors * (vr > 0 ? vr : runs) : 0;
+		}
 		struct il_platform *p = il_xcalloc(1, sizeof(*p));
 		int r = il_platform_load(p, cf->platform ? cf->platform : s->platform, err);
 		int ncpus = il_platform_ncpus(p);
 		free(p);
 		if (r)
 			return wrap(s, cf->line, err, "platform");
-		int runs = quick ? cf->quick_runs : cf->runs;
 		double secs = (double)(quick ? cf->quick_duration_ns : cf->duration_ns) * 1e-9;
-		cost->runs += times * runs;
-		cost->sim_s += times * runs * secs;
-		cost->cpu_sim_s += times * runs * secs * ncpus;
+		cost->runs += nruns;
+		cost->sim_s += nruns * secs;
+		cost->cpu_sim_s += nruns * secs * ncpus;
 	}
 	cost->est_wall_s = cost->cpu_sim_s / IL_SCN_CPU_SECONDS_PER_S;
 	return 0;

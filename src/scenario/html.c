@@ -335,6 +335,9 @@ int scn_html_report(const struct il_scn_report *r, FILE *out, struct il_err *err
 				fputc(' ', out);
 				scn_html_text(out, s->configs[sv->configs[k]].id);
 			}
+			int vr = il_scn_sens_runs(s, v, r->quick);
+			if (vr > 0)
+				fprintf(out, ", %d run%s at each factor", vr, vr > 1 ? "s" : "");
 			fputs(")</p>\n<table class=\"sensitivity\">\n<tr><th>figure</th>", out);
 			for (int f = 0; f < nf; f++) {
 				fprintf(out, "<th>x%g<br>", f ? sv->factors[f - 1] : 1.0);

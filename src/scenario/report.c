@@ -296,6 +296,11 @@ static void sens_value_text(const struct il_scn_report *r, int v, int f, char *b
 	snprintf(buf, size, "x%g: %s", f ? sv->factors[f - 1] : 1.0, r->sens[v].values[f]);
 }
 
+int il_scn_sens_runs(const struct il_scn *s, int v, bool quick)
+{
+	return quick ? s->sens[v].quick_runs : s->sens[v].runs;
+}
+
 static void text_sens(const struct il_scn_report *r, FILE *out)
 {
 	const struct il_scn *s = r->scn;
@@ -313,6 +318,9 @@ static void text_sens(const struct il_scn_report *r, FILE *out)
 		fprintf(out, "    rerun:");
 		for (int k = 0; k < sv->nconfigs; k++)
 			fprintf(out, " %s", s->configs[sv->configs[k]].id);
+		int vr = il_scn_sens_runs(s, v, r->quick);
+		if (vr > 0)
+			fprintf(out, " (%d run%s at each factor)", vr, vr > 1 ? "s" : "");
 		fprintf(out, "\n    values:");
 		for (int f = 0; f < nf; f++) {
 			sens_value_text(r, v, f, buf, sizeof(buf));
@@ -538,6 +546,9 @@ static void md_report(const struct il_scn_report *r, FILE *out)
 			fprintf(out, "\n`%s` (reruns:", sv->estimate);
 			for (int k = 0; k < sv->nconfigs; k++)
 				fprintf(out, " %s", s->configs[sv->configs[k]].id);
+			int vr = il_scn_sens_runs(s, v, r->quick);
+			if (vr > 0)
+				fprintf(out, ", %d run%s at each factor", vr, vr > 1 ? "s" : "");
 			fputs("): ", out);
 			md_text(out, sv->basis);
 			fputs("\n\n| figure", out);
@@ -726,6 +737,8 @@ static int json_report(const struct il_scn_report *r, FILE *out)
 		for (int k = 0; k < sv->nconfigs; k++)
 			il_json_string(&w, s->configs[sv->configs[k]].id);
 		il_json_end(&w);
+		if (il_scn_sens_runs(s, v, r->quick) > 0)
+			il_json_kint(&w, "runs", il_scn_sens_runs(s, v, r->quick));
 		il_json_key(&w, "factors");
 		il_json_array(&w, IL_JSON_INLINE);
 		il_json_int(&w, 1);

@@ -77,7 +77,8 @@ static const struct keydef checks_keys[] = {
 };
 static const struct keydef sens_keys[] = {
 	{ "estimate", KEY_REQUIRED }, { "basis", KEY_REQUIRED }, { "configs", KEY_REQUIRED },
-	{ "factors", 0 }, { "figure", KEY_REPEAT | KEY_REQUIRED }, { NULL, 0 },
+	{ "factors", 0 }, { "figure", KEY_REPEAT | KEY_REQUIRED }, { "runs", 0 }, { "quick.runs", 0 },
+	{ NULL, 0 },
 };
 static const struct keydef plot_keys[] = {
 	{ "title", KEY_REQUIRED }, { "xlabel", 0 }, { "ylabel", 0 }, { "kind", KEY_REQUIRED },
@@ -921,6 +922,12 @@ static int do_sens(struct parser *p, int si, struct il_scn_sens *v)
 		if (r)
 			return r;
 	}
+	/* the reruns' run counts: the configurations' own unless given */
+	if ((e = get(p, si, "runs")) && (r = get_runs(p, e, &v->runs)))
+		return r;
+	v->quick_runs = v->runs;
+	if ((e = get(p, si, "quick.runs")) && (r = get_runs(p, e, &v->quick_runs)))
+		return r;
 	int n = count_key(p, si, "figure");
 	v->figures = il_xcalloc((size_t)n, sizeof(*v->figures));
 	for (int i = 0; i < p->ne; i++) {

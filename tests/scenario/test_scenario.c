@@ -122,8 +122,44 @@ static void parses_base(void **unused)
 	assert_int_equal(s.sens[0].nfactors, 2);
 	NEAR(s.sens[0].factors[0], 0.5, 1e-12);
 	NEAR(s.sens[0].factors[1], 2, 1e-12);
+	assert_int_equal(s.sens[0].runs, 0);              /* the configurations' own */
+	assert_int_equal(s.sens[0].quick_runs, 0);
 	assert_int_equal(s.nplots, 1);
 	il_scn_free(&s);
+}
+
+/*
+ * A rerun's own run counts: config a has 2 runs; its reruns at 0.5 and 2
+ * take 1 run each in full mode and 3 in quick (quick.runs), and the cost
+ * counts them so.
+ */
+static void sens_runs(void **unused)
+{
+	(void)unused;
+	char *text = with_line(39, "configs = a\nruns = 1\nquick.runs = 3");
+	struct il_scn s;
+	struct il_err err;
+	struct il_scn_cost cost;
+	assert_int_equal(il_scn_parse(&s, text, strlen(text), "t.ini", &err), 0);
+	assert_int_equal(s.sens[0].runs, 1);
+	assert_int_equal(s.sens[0].quick_runs, 3);
+	for (int q = 0; q < 2; q++) {
+		struct il_scn_outcome out;
+		struct il_scn_run_opts o = { .quick = q, .jobs = 1, .seed = 1 };
+		int per = q ? 3 : 1;
+		if (il_scn_prepare(&s, &o, &out, &err))
+			fail_msg("%s:%d: %s", err.file, err.line, err.msg);
+		assert_int_equal(out.runs, 2 + 2 + 2 * per);
+		const struct il_scn_batch *b = il_scn_outcome_batch(&out, 0, 0, 1);
+		assert_non_null(b);
+		assert_int_equal(b->b.runs, per);
+		assert_int_equal(il_scn_outcome_batch(&out, 0, -1, -1)->b.runs, 2);
+		il_scn_outcome_free(&out);
+		assert_int_equal(il_scn_cost(&s, q, &cost, &err), 0);
+		assert_int_equal(cost.runs, 2 + 2 + 2 * per);
+	}
+	il_scn_free(&s);
+	free(text);
 }
 
 static const struct {
@@ -174,6 +210,8 @@ static const struct {
 	{ 37, "estimate = nodot", 37, "is not SECTION.KEY" },
 	{ 39, "configs = a, zz", 39, "no configuration 'zz'" },
 	{ 39, "configs = a\nfactors = 0.5, 1", 40, "other than 1" },
+	{ 39, "configs = a\nruns = 0", 40, "not a number of runs" },
+	{ 39, "configs = a\nquick.runs = many", 40, "not a number of runs" },
 	{ 43, "kind = pie", 43, "'pie' is not table or runs" },
 	{ 44, "table = none", 44, "no [table.none]" },
 	{ 45, "columns = Q", 45, "table t has no column 'Q'" },
@@ -764,6 +802,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parses_base),
+		cmocka_unit_test(sens_runs),
 		cmocka_unit_test(points_by_row),
 		cmocka_unit_test(refusals),
 		cmocka_unit_test(long_line_and_nul),
