@@ -323,6 +323,7 @@ struct il_scn_outcome {
 	int runs;                     /* all runs */
 	double sim_s;                 /* simulated seconds, all runs */
 	double wall_s, cpu_s;         /* measured by il_scn_run() */
+	int resumed;                  /* runs read from a partial results file: not in the times */
 };
 
 /*

@@ -324,6 +324,7 @@ static int cmd_run(int argc, char **argv)
 			return 1;
 		}
 	}
+	out.resumed = loaded;
 	struct cli_progress *pg = cli_progress_start(what, "runs", out.runs - loaded,
 						     cli_run_progress(&o));
 	il_scn_outcome_hook(&out, cli_progress_step, pg);

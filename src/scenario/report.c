@@ -374,8 +374,12 @@ static void run_facts(const struct il_scn_report *r, char *buf, size_t size)
 		snprintf(buf, size, "from given results");
 		return;
 	}
-	snprintf(buf, size, "%s, seed %llu, %d runs, %.1f simulated s in %.1f s (CPU %.1f s)",
-		 r->quick ? "quick" : "full", (unsigned long long)r->seed, r->out->runs,
+	char resumed[96] = "";
+	if (r->out->resumed > 0)
+		snprintf(resumed, sizeof(resumed), " (%d read from the partial results file, not in the "
+			 "times)", r->out->resumed);
+	snprintf(buf, size, "%s, seed %llu, %d runs%s, %.1f simulated s in %.1f s (CPU %.1f s)",
+		 r->quick ? "quick" : "full", (unsigned long long)r->seed, r->out->runs, resumed,
 		 r->out->sim_s, r->out->wall_s, r->out->cpu_s);
 }
 
@@ -634,6 +638,7 @@ static int json_report(const struct il_scn_report *r, FILE *out)
 	il_json_kdouble(&w, "simulated_s", r->out ? r->out->sim_s : NAN);
 	il_json_kdouble(&w, "wall_s", r->out ? r->out->wall_s : NAN);
 	il_json_kdouble(&w, "cpu_s", r->out ? r->out->cpu_s : NAN);
+	il_json_kdouble(&w, "resumed_runs", r->out ? r->out->resumed : NAN);
 
 	il_json_key(&w, "sources");
 	il_json_array(&w, IL_JSON_BLOCK);

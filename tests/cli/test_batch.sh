@@ -142,7 +142,7 @@ expect_same "$TMP/sim3.json"
 expect_exit 1 "$IDLELAB" sim "${simargs[@]}" --seed 9 --resume "$TMP/sp"
 expect_err "the partial results of other runs"
 tiny=$SRCDIR/tests/fixtures/scenario/tiny.ini
-untimed() { grep -v -e '"wall_s"' -e '"cpu_s"' "$1"; }
+untimed() { grep -v -e '"wall_s"' -e '"cpu_s"' -e '"resumed_runs"' "$1"; }
 expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --jobs 1 --format json --quiet
 untimed "$TMP/out" >"$TMP/scn.json"
 expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --format json --quiet --resume "$TMP/cp"
@@ -150,6 +150,12 @@ head -c $(($(stat -c %s "$TMP/cp") / 2)) "$TMP/cp" >"$TMP/cq"
 expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --format json --resume "$TMP/cq" --quiet
 expect_err "runs from"
 untimed "$TMP/out" | cmp -s - "$TMP/scn.json" && ok || bad "scenario run --resume differs"
+# the report says which runs it read rather than ran, and leaves them out of the times
+n=$(sed -n 's/^ *"resumed_runs": \([0-9]*\),*$/\1/p' "$TMP/out")
+[ -n "$n" ] && [ "$n" -gt 0 ] && ok || bad "resumed_runs: '$n'"
+expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --resume "$TMP/cq" --quiet
+grep -q "read from the partial results file, not in the times" "$TMP/out" && ok ||
+	bad "the text report does not say which runs were resumed"
 expect_exit 1 "$IDLELAB" scenario run "$tiny" --format json --resume "$TMP/cp" --quiet
 expect_err "the partial results of other runs"
 finish
