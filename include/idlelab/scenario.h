@@ -371,7 +371,10 @@ struct il_scn_rsens {
  * The runs of each rerun of sensitivity v in this mode: its own count
  * (runs / quick.runs), else 0 (each configuration's own).
  */
-int il_scn_sens_runs(const struct il_scn *s, int v, bool quick);
+static inline int il_scn_sens_runs(const struct il_scn *s, int v, bool quick)
+{
+	return quick ? s->sens[v].quick_runs : s->sens[v].runs;
+}
 
 struct il_scn_report {
 	const struct il_scn *scn;

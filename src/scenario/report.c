@@ -296,11 +296,6 @@ static void sens_value_text(const struct il_scn_report *r, int v, int f, char *b
 	snprintf(buf, size, "x%g: %s", f ? sv->factors[f - 1] : 1.0, r->sens[v].values[f]);
 }
 
-int il_scn_sens_runs(const struct il_scn *s, int v, bool quick)
-{
-	return quick ? s->sens[v].quick_runs : s->sens[v].runs;
-}
-
 static void text_sens(const struct il_scn_report *r, FILE *out)
 {
 	const struct il_scn *s = r->scn;
