@@ -213,9 +213,18 @@ static inline uint64_t il_pelt_decay_load(uint64_t val, uint64_t n)
 		val >>= n / IL_PELT_PERIOD;
 		n %= IL_PELT_PERIOD;
 	}
-	/* mul_u64_u32_shr(val, il_pelt_yn_inv[n], 32), in 32-bit halves (exact) */
+	/*
+	 * mul_u64_u32_shr(val, il_pelt_yn_inv[n], 32): the 96-bit product's
+	 * bits 32.., truncated to 64 (one 64 x 64 -> 128 multiply, as the
+	 * kernel's x86-64 version; the same value as its two 32-bit halves)
+	 */
+#ifdef __SIZEOF_INT128__
+	__extension__ typedef unsigned __int128 il_u128; /* a GNU type: -pedantic users too */
+	return (uint64_t)(((il_u128)val * il_pelt_yn_inv[n]) >> 32);
+#else
 	uint64_t lo = (val & 0xffffffffu) * il_pelt_yn_inv[n];
 	return (lo >> 32) + (val >> 32) * il_pelt_yn_inv[n];
+#endif
 }
 
 /* The three segments of a step over periods: the rest of the first, full ones, the start of the last. */
