@@ -1108,8 +1108,8 @@ static unsigned int sugov_raw_khz(const struct sim_cf *f, const struct sim_cf_cp
 	return (unsigned int)il_cf_raw_khz(f->su_headroom, util, ref, f->invariant, CAP);
 }
 
-/* sugov_update_single() */
-static void schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iowait, bool remote)
+/* sugov_update_single(); inline into the hooks' governor calls (sim_cf_update_util(), the tick) */
+static inline __attribute__((always_inline)) void schedutil(struct il_sim *s, struct sim_cpu *c, int64_t now, bool iowait, bool remote)
 {
 	struct sim_cf_cpu *fc = CF(c);
 	struct sim_cf *f = &s->cf;
@@ -1306,6 +1306,13 @@ static inline __attribute__((always_inline)) void update_util(struct il_sim *s, 
 		pstate_powersave(s, c, now, iowait);
 }
 
+/* update_util() out of line, for the rare paths (the hot ones inline it, and schedutil with it) */
+static __attribute__((noinline)) void update_util_cold(struct il_sim *s, struct sim_cpu *c, int64_t now,
+						       bool iowait, bool remote)
+{
+	update_util(s, c, now, iowait, remote);
+}
+
 /* The governor's hook after a PELT step of the inline hooks (sim_internal.h) that decayed. */
 void sim_cf_update_util(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
@@ -1346,8 +1353,8 @@ void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iow
 	t->fresh = false;
 	if (!s->cf.pelt) {
 		if (iowait)
-			update_util(s, c, now, true, remote);
-		update_util(s, c, now, false, remote);
+			update_util_cold(s, c, now, true, remote);
+		update_util_cold(s, c, now, false, remote);
 		return;
 	}
 	bool newt = t->pelt_cpu < 0;
@@ -1372,9 +1379,9 @@ void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iow
 			 */
 			sim_cf_rq_clock(s, c, now);
 			if (sim_cf_rq_pelt_adj(s, c, -1))
-				update_util(s, c, now, false, remote);
+				update_util_cold(s, c, now, false, remote);
 			fork_init(s, c, task);
-			update_util(s, c, now, false, remote);
+			update_util_cold(s, c, now, false, remote);
 			sim_cf_ue_add(s, CF(c), t);
 			t->cf_queued = true;
 			return;
@@ -1383,7 +1390,7 @@ void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iow
 	/* util_est_enqueue(), then the I/O waiter's cpufreq_update_util() */
 	sim_cf_ue_add(s, CF(c), t);
 	if (iowait)
-		update_util(s, c, now, true, remote);
+		update_util_cold(s, c, now, true, remote);
 	sim_cf_rq_clock(s, c, now);
 	decayed = sim_cf_rq_pelt_adj(s, c, -1);
 	/*
@@ -1425,7 +1432,7 @@ void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iow
 	}
 	t->cf_queued = true;
 	if (decayed)
-		update_util(s, c, now, false, remote);
+		update_util_cold(s, c, now, false, remote);
 }
 
 /* The dequeue hook's rare paths: no PELT, an exited process (see sim_cf_dequeue()). */
@@ -1434,7 +1441,7 @@ void sim_cf_dequeue_slow(struct il_sim *s, struct sim_cpu *c, int task, int64_t 
 	struct sim_cf_task *t = &s->cf.task[task];
 	if (!s->cf.pelt) {
 		t->dead = false;
-		update_util(s, c, now, false, false);
+		update_util_cold(s, c, now, false, false);
 		return;
 	}
 	sim_cf_ue_block_before(s, CF(c), task);
@@ -1446,7 +1453,7 @@ void sim_cf_dequeue_slow(struct il_sim *s, struct sim_cpu *c, int task, int64_t 
 	if (c->rq_len == 0)
 		sim_cf_idle_switch(CF(c), now);
 	if (decayed)
-		update_util(s, c, now, false, false);
+		update_util_cold(s, c, now, false, false);
 	sim_cf_ue_block_after(s, CF(c), task);
 	if (t->dead) {
 		/*
