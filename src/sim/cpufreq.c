@@ -1435,6 +1435,31 @@ void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iow
 		update_util_cold(s, c, now, false, remote);
 }
 
+/*
+ * sim_cf_enqueue() of a task waking on the queue it left, in runnable
+ * mode: the same steps in the same order, the task's step constant-folded
+ * (not on a queue: its sums only decay).
+ */
+void sim_cf_enqueue_r(struct il_sim *s, struct sim_cpu *c, int task, int64_t now, bool remote)
+{
+	struct sim_cf_task *t = &s->cf.task[task];
+	struct sim_cf_cpu *fc = CF(c);
+
+	sim_cf_ue_add(s, fc, t);
+	sim_cf_rq_clock(s, c, now);
+	bool decayed = sim_cf_rq_pelt_adj(s, c, -1);
+	/* onto an idle CPU, by its wakelist (sim_cf_enqueue_slow()) */
+	if (c->cur < 0 && c->rq_len == 1 && !t->wl_wait) {
+		t->wl_wait = true;
+		s->cf.rq_wl[c->cpu]++;
+	}
+	if (il_pelt_update_r(&t->pelt, &s->cf.task_r[task], fc->clock_pelt, false, false, 0))
+		t->ue_fresh = true;
+	t->cf_queued = true;
+	if (decayed)
+		update_util(s, c, now, false, remote);
+}
+
 /* The dequeue hook's rare paths: no PELT, an exited process (see sim_cf_dequeue()). */
 void sim_cf_dequeue_slow(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
 {

@@ -487,6 +487,16 @@ static inline bool sim_cf_rq_pelt_adj(struct il_sim *s, struct sim_cpu *c, int a
 			      running) || removed;
 }
 
+/* sim_cf_rq_pelt() without runnable boosting (the engine's inline hooks: runnable mode is out of line) */
+static inline bool sim_cf_rq_pelt_util(struct il_sim *s, struct sim_cpu *c)
+{
+	struct sim_cf_cpu *fc = &s->cf.cpu[c->cpu];
+	bool removed = sim_cf_rq_removed(s, c);
+	bool running = sim_cf_cfs_running(fc, c);
+	return il_pelt_update(&fc->rq_pelt, fc->clock_pelt, running || sim_cf_cfs_queued(fc, c) > 0,
+			      running) || removed;
+}
+
 static inline bool sim_cf_rq_pelt(struct il_sim *s, struct sim_cpu *c)
 {
 	return sim_cf_rq_pelt_adj(s, c, 0);
@@ -691,6 +701,8 @@ static inline void sim_cf_ue_block_after(struct il_sim *s, struct sim_cf_cpu *fc
 
 void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, int64_t now,
 			 bool remote);
+/* sim_cf_enqueue()'s common path in runnable mode (6.5 on), out of line: the engine's hooks stay small */
+void sim_cf_enqueue_r(struct il_sim *s, struct sim_cpu *c, int task, int64_t now, bool remote);
 void sim_cf_dequeue_slow(struct il_sim *s, struct sim_cpu *c, int task, int64_t now);
 void sim_cf_update_util(struct il_sim *s, struct sim_cpu *c, int64_t now);
 void sim_cf_update_util_remote(struct il_sim *s, struct sim_cpu *c, int64_t now);
@@ -734,15 +746,14 @@ static inline void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task,
 		sim_cf_enqueue_slow(s, c, task, iowait, now, remote);
 		return;
 	}
+	if (s->cf.runnable) {
+		sim_cf_enqueue_r(s, c, task, now, remote);
+		return;
+	}
 	sim_cf_ue_add(s, fc, t);
 	sim_cf_rq_clock(s, c, now);
-	bool decayed = sim_cf_rq_pelt_adj(s, c, -1);
-	/* runnable mode: onto an idle CPU, by its wakelist (sim_cf_enqueue_slow()) */
-	if (__builtin_expect(s->cf.runnable, 0) && c->cur < 0 && c->rq_len == 1 && !t->wl_wait) {
-		t->wl_wait = true;
-		s->cf.rq_wl[c->cpu]++;
-	}
-	if (sim_cf_task_pelt(s, task, fc->clock_pelt, false, false))
+	bool decayed = sim_cf_rq_pelt_util(s, c);
+	if (il_pelt_update(&t->pelt, fc->clock_pelt, false, false))
 		t->ue_fresh = true;
 	t->cf_queued = true;
 	if (decayed) {
