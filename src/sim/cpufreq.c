@@ -708,10 +708,76 @@ bool sim_cf_task_pelt_r(struct il_sim *s, int task, uint64_t now, bool load, boo
 }
 
 /*
+ * A step of sa to now that stays within its current period (no decay, so
+ * no new averages and no governor call): *units, the 1024 ns units it
+ * adds. False when it would cross a period boundary (or now is behind).
+ */
+static inline bool pelt_within(const struct il_pelt *sa, uint64_t now, uint64_t *units)
+{
+	if (now < sa->last_update_time)
+		return false;
+	*units = (now - sa->last_update_time) >> 10;
+	return *units + sa->period_contrib < 1024;
+}
+
+/*
+ * il_pelt_update_r() of such a step, with load already folded in (running
+ * and n zero when not loaded): what it does when no period ends.
+ */
+static inline void pelt_accrue(struct il_pelt *sa, struct il_pelt_r *r, uint64_t units,
+			       bool running, unsigned int n)
+{
+	if (!units)
+		return;
+	sa->last_update_time += units << 10;
+	sa->period_contrib += (uint32_t)units;
+	if (running)
+		sa->util_sum += units << 10;
+	if (n)
+		r->runnable_sum += ((uint64_t)n * units) << 10;
+}
+
+static __attribute__((noinline)) void pick_r_steps(struct il_sim *s, struct sim_cpu *c, int task,
+						   int64_t now);
+
+/*
  * sim_cf_pick() in runnable mode: a task woken onto the idle CPU joins its
  * queue only now (its wakelist, as it woke), so it was not runnable before.
+ * When neither the queue's step nor the task's ends a period (and no
+ * removal is pending), nothing decays and no governor is called: those
+ * steps are done here, with what il_pelt_update_r() does then; the rest
+ * in pick_r_steps(). Either way the same updates.
  */
 void sim_cf_pick_runnable(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
+{
+	struct sim_cf_task *t = &s->cf.task[task];
+	struct sim_cf_cpu *fc = CF(c);
+	uint64_t uq, ut;
+
+	sim_cf_rq_clock(s, c, now);
+	uint64_t pnow = fc->clock_pelt;
+	if (fc->removed || !pelt_within(&fc->rq_pelt, pnow, &uq) ||
+	    !pelt_within(&t->pelt, pnow, &ut)) {
+		pick_r_steps(s, c, task, now);
+		return;
+	}
+	bool running = sim_cf_cfs_running(fc, c);
+	int queued = sim_cf_cfs_queued(fc, c);
+	bool load = running || queued > 0;
+	int n = queued + running + 1 - s->cf.rq_wl[c->cpu];
+	pelt_accrue(&fc->rq_pelt, &s->cf.rq_r[c->cpu], uq, load && running,
+		    load && n > 0 ? (unsigned int)n : 0);
+	bool wl = t->wl_wait;
+	pelt_accrue(&t->pelt, &s->cf.task_r[task], ut, false, !wl);
+	if (wl) {
+		t->wl_wait = false;
+		s->cf.rq_wl[c->cpu]--;
+	}
+}
+
+/* sim_cf_pick_runnable()'s steps in general (sim_cf_rq_clock() again: it is idempotent at the same now) */
+static __attribute__((noinline)) void pick_r_steps(struct il_sim *s, struct sim_cpu *c, int task,
+						   int64_t now)
 {
 	struct sim_cf_task *t = &s->cf.task[task];
 	sim_cf_rq_clock(s, c, now);
@@ -1440,7 +1506,47 @@ void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iow
  * mode: the same steps in the same order, the task's step constant-folded
  * (not on a queue: its sums only decay).
  */
+static __attribute__((noinline)) void enqueue_r_steps(struct il_sim *s, struct sim_cpu *c, int task,
+						      int64_t now, bool remote);
+
 void sim_cf_enqueue_r(struct il_sim *s, struct sim_cpu *c, int task, int64_t now, bool remote)
+{
+	struct sim_cf_task *t = &s->cf.task[task];
+	struct sim_cf_cpu *fc = CF(c);
+	uint64_t uq, ut;
+
+	/*
+	 * Neither step ends a period and no removal is pending: nothing
+	 * decays, no governor call; the steps as il_pelt_update_r() does them
+	 * then (the PELT clock first: idempotent, enqueue_r_steps() may take
+	 * it again).
+	 */
+	sim_cf_rq_clock(s, c, now);
+	uint64_t pnow = fc->clock_pelt;
+	if (fc->removed || !pelt_within(&fc->rq_pelt, pnow, &uq) ||
+	    !pelt_within(&t->pelt, pnow, &ut)) {
+		enqueue_r_steps(s, c, task, now, remote);
+		return;
+	}
+	sim_cf_ue_add(s, fc, t);
+	bool running = sim_cf_cfs_running(fc, c);
+	int queued = sim_cf_cfs_queued(fc, c);
+	bool load = running || queued > 0;
+	int n = queued + running - 1 - s->cf.rq_wl[c->cpu];
+	pelt_accrue(&fc->rq_pelt, &s->cf.rq_r[c->cpu], uq, load && running,
+		    load && n > 0 ? (unsigned int)n : 0);
+	if (c->cur < 0 && c->rq_len == 1 && !t->wl_wait) {
+		t->wl_wait = true;
+		s->cf.rq_wl[c->cpu]++;
+	}
+	/* the task is not on a queue before: its step only moves its clock */
+	pelt_accrue(&t->pelt, NULL, ut, false, 0);
+	t->cf_queued = true;
+}
+
+/* sim_cf_enqueue_r()'s steps in general */
+static __attribute__((noinline)) void enqueue_r_steps(struct il_sim *s, struct sim_cpu *c, int task,
+						      int64_t now, bool remote)
 {
 	struct sim_cf_task *t = &s->cf.task[task];
 	struct sim_cf_cpu *fc = CF(c);
