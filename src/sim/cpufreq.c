@@ -100,6 +100,9 @@
 #define FP_ONE 256u            /* intel_pstate's int_tofp(1), FRAC_BITS 8 */
 #define CF(c) (&s->cf.cpu[(c)->cpu])
 
+/* sim_cf.hook: the governor behind cpufreq_update_util() */
+enum { SIM_CF_HOOK_NONE, SIM_CF_HOOK_SCHEDUTIL, SIM_CF_HOOK_ONDEMAND, SIM_CF_HOOK_PSTATE };
+
 /* ------------------------------------------------------------ spec */
 
 static const char *const drv_names[] = { "auto", "intel_pstate", "intel_cpufreq", "hwp",
@@ -442,6 +445,11 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	f->tick_hook = f->pelt || f->prm.driver == IL_CF_DRV_INTEL_PSTATE ||
 		       f->prm.gov == IL_CF_GOV_ONDEMAND;
 	f->votes = f->tick_hook || f->hwp;
+	f->hook = f->hwp || f->prm.gov == IL_CF_GOV_PERFORMANCE ? SIM_CF_HOOK_NONE :
+		  f->prm.gov == IL_CF_GOV_SCHEDUTIL		  ? SIM_CF_HOOK_SCHEDUTIL :
+		  f->prm.gov == IL_CF_GOV_ONDEMAND		  ? SIM_CF_HOOK_ONDEMAND :
+		  f->prm.driver == IL_CF_DRV_INTEL_PSTATE	  ? SIM_CF_HOOK_PSTATE :
+								    SIM_CF_HOOK_NONE;
 	int64_t lat_ns;   /* cpuinfo.transition_latency */
 	int64_t delay_us; /* policy->transition_delay_us */
 	switch (f->prm.driver) {
@@ -1359,16 +1367,15 @@ static void ondemand(struct il_sim *s, struct sim_cpu *c, int64_t now)
 static inline __attribute__((always_inline)) void update_util(struct il_sim *s, struct sim_cpu *c,
 								 int64_t now, bool iowait, bool remote)
 {
-	const struct sim_cf *f = &s->cf;
-	if (f->hwp || f->prm.gov == IL_CF_GOV_PERFORMANCE)
-		return;
-	if (f->prm.gov == IL_CF_GOV_SCHEDUTIL)
+	/* the choice made once at setup (sim_cf.hook): HWP and performance have no hook */
+	uint8_t hook = s->cf.hook;
+	if (hook == SIM_CF_HOOK_SCHEDUTIL)
 		schedutil(s, c, now, iowait, remote);
-	else if (remote)
+	else if (hook == SIM_CF_HOOK_NONE || remote)
 		return;
-	else if (f->prm.gov == IL_CF_GOV_ONDEMAND)
+	else if (hook == SIM_CF_HOOK_ONDEMAND)
 		ondemand(s, c, now);
-	else if (f->prm.driver == IL_CF_DRV_INTEL_PSTATE)
+	else
 		pstate_powersave(s, c, now, iowait);
 }
 
@@ -1614,10 +1621,11 @@ void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	/* arch_scale_freq_tick() */
 	sim_c0_flush(s, c, now);
 	/* the MSRs count whole cycles: differences of the running counts' floors */
-	uint64_t acnt = (uint64_t)fc->aperf - (uint64_t)fc->aperf_tick;
-	uint64_t mcnt = (uint64_t)fc->mperf - (uint64_t)fc->mperf_tick;
-	fc->aperf_tick = fc->aperf;
-	fc->mperf_tick = fc->mperf;
+	uint64_t aperf = (uint64_t)fc->aperf, mperf = (uint64_t)fc->mperf;
+	uint64_t acnt = aperf - fc->aperf_tick;
+	uint64_t mcnt = mperf - fc->mperf_tick;
+	fc->aperf_tick = aperf;
+	fc->mperf_tick = mperf;
 	if (f->invariant && mcnt > 0) {
 		/* (acnt << 2 x SCHED_CAPACITY_SHIFT) / (mcnt x arch_max_freq_ratio), at most 1024 */
 		uint64_t fs = (acnt << 20) / (mcnt * f->max_freq_ratio);

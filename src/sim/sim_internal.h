@@ -177,7 +177,7 @@ struct sim_cf_cpu {
 	/* line 2 */
 	int64_t c0_since;    /* APERF/MPERF count from then (level 0: C0) */
 	double aperf, mperf; /* cycles at the delivered and at the base frequency in C0 */
-	double aperf_tick, mperf_tick; /* at the last tick (arch_scale_freq_tick) */
+	uint64_t aperf_tick, mperf_tick; /* their whole cycles at the last tick (arch_scale_freq_tick) */
 	int64_t smp_t;                 /* intel_pstate sample / HWP window / ondemand sample */
 	int64_t busy_smp;              /* ondemand: busy time at the last sample */
 	double aperf0;                 /* APERF at the warm-up's end */
@@ -324,6 +324,7 @@ struct il_sim {
 		bool pelt;                 /* PELT and util_est are tracked (schedutil reads them) */
 		bool votes;                /* requests differ between CPUs: C0 changes move a domain */
 		bool tick_hook;            /* the tick has governor work (PELT, intel_pstate's sample) */
+		uint8_t hook;              /* what cpufreq_update_util() calls (SIM_CF_HOOK_*, cpufreq.c) */
 		/* schedutil's text by release (sim_cf_init(), docs/cpufreq.md) */
 		bool su_restore_cached;    /* 5.10: the hold restores cached_raw_freq (was reset) */
 		enum il_cf_headroom su_headroom; /* where the 1.25 goes: 5.14, 6.8 */
