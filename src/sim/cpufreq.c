@@ -1418,10 +1418,11 @@ static void fork_init(struct il_sim *s, struct sim_cpu *c, int task)
 
 /* The enqueue hook's rare paths: no PELT, an I/O waiter, a new or moved task (sim_cf_enqueue()). */
 void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, int64_t now,
-			 bool remote)
+			 int from_cpu)
 {
 	struct sim_cf_task *t = &s->cf.task[task];
 	bool decayed;
+	bool remote = sim_cf_remote(s, from_cpu, task, c); /* before fresh clears */
 
 	t->fresh = false;
 	if (!s->cf.pelt) {
@@ -1514,9 +1515,9 @@ void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iow
  * (not on a queue: its sums only decay).
  */
 static __attribute__((noinline)) void enqueue_r_steps(struct il_sim *s, struct sim_cpu *c, int task,
-						      int64_t now, bool remote);
+						      int64_t now, int from_cpu);
 
-void sim_cf_enqueue_r(struct il_sim *s, struct sim_cpu *c, int task, int64_t now, bool remote)
+void sim_cf_enqueue_r(struct il_sim *s, struct sim_cpu *c, int task, int64_t now, int from_cpu)
 {
 	struct sim_cf_task *t = &s->cf.task[task];
 	struct sim_cf_cpu *fc = CF(c);
@@ -1532,7 +1533,7 @@ void sim_cf_enqueue_r(struct il_sim *s, struct sim_cpu *c, int task, int64_t now
 	uint64_t pnow = fc->clock_pelt;
 	if (fc->removed || !pelt_within(&fc->rq_pelt, pnow, &uq) ||
 	    !pelt_within(&t->pelt, pnow, &ut)) {
-		enqueue_r_steps(s, c, task, now, remote);
+		enqueue_r_steps(s, c, task, now, from_cpu);
 		return;
 	}
 	sim_cf_ue_add(s, fc, t);
@@ -1553,7 +1554,7 @@ void sim_cf_enqueue_r(struct il_sim *s, struct sim_cpu *c, int task, int64_t now
 
 /* sim_cf_enqueue_r()'s steps in general */
 static __attribute__((noinline)) void enqueue_r_steps(struct il_sim *s, struct sim_cpu *c, int task,
-						      int64_t now, bool remote)
+						      int64_t now, int from_cpu)
 {
 	struct sim_cf_task *t = &s->cf.task[task];
 	struct sim_cf_cpu *fc = CF(c);
@@ -1570,7 +1571,7 @@ static __attribute__((noinline)) void enqueue_r_steps(struct il_sim *s, struct s
 		t->ue_fresh = true;
 	t->cf_queued = true;
 	if (decayed)
-		update_util(s, c, now, false, remote);
+		update_util(s, c, now, false, sim_cf_remote(s, from_cpu, task, c));
 }
 
 /* The dequeue hook's rare paths: no PELT, an exited process (see sim_cf_dequeue()). */

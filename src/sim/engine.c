@@ -857,7 +857,7 @@ static bool cpu_interrupt(struct il_sim *s, struct sim_cpu *c, int64_t now, bool
 			} else {
 				rq_push(c, wake_task);
 				if (__builtin_expect(s->cf.on, 0))
-					sim_cf_enqueue(s, c, wake_task, iow, now, false);
+					sim_cf_enqueue(s, c, wake_task, iow, now, -1);
 			}
 		}
 	}
@@ -1437,9 +1437,8 @@ static inline bool task_wake(struct il_sim *s, int from_cpu, int task)
 	if (!s->setup_done)
 		return true; /* queued when the run starts */
 	if (__builtin_expect(s->cf.on, 0)) {
-		bool remote = sim_cf_remote(s, from_cpu, task, c);
 		rq_push(c, task);
-		sim_cf_enqueue(s, c, task, iow, now, remote);
+		sim_cf_enqueue(s, c, task, iow, now, from_cpu);
 	} else {
 		rq_push(c, task);
 	}
@@ -1601,7 +1600,7 @@ __attribute__((flatten)) int il_sim_run(struct il_sim *s, struct il_err *err)
 		if (s->tasks[k].state == T_RUNNABLE) {
 			rq_push(&s->cpus[s->tasks[k].cpu], k);
 			if (s->cf.on)
-				sim_cf_enqueue(s, &s->cpus[s->tasks[k].cpu], k, false, 0, false);
+				sim_cf_enqueue(s, &s->cpus[s->tasks[k].cpu], k, false, 0, -1);
 		}
 	s->setup_done = true;
 	watchdog_arm(s);

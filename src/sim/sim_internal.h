@@ -701,9 +701,9 @@ static inline void sim_cf_ue_block_after(struct il_sim *s, struct sim_cf_cpu *fc
 }
 
 void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iowait, int64_t now,
-			 bool remote);
+			 int from_cpu);
 /* sim_cf_enqueue()'s common path in runnable mode (6.5 on), out of line: the engine's hooks stay small */
-void sim_cf_enqueue_r(struct il_sim *s, struct sim_cpu *c, int task, int64_t now, bool remote);
+void sim_cf_enqueue_r(struct il_sim *s, struct sim_cpu *c, int task, int64_t now, int from_cpu);
 void sim_cf_dequeue_slow(struct il_sim *s, struct sim_cpu *c, int task, int64_t now);
 void sim_cf_update_util(struct il_sim *s, struct sim_cpu *c, int64_t now);
 void sim_cf_update_util_remote(struct il_sim *s, struct sim_cpu *c, int64_t now);
@@ -715,7 +715,9 @@ void sim_cf_update_util_remote(struct il_sim *s, struct sim_cpu *c, int64_t now)
  * puts it on c's wakelist, where c activates it itself: always across
  * LLCs (TTWU_QUEUE), and from v6.0 also when c runs nothing
  * (ttwu_queue_cond(), f3dd3f674555). A new process is activated by its
- * parent's CPU (wake_up_new_task()). Call before the task is queued.
+ * parent's CPU (wake_up_new_task()). Asked after the task is queued (c's
+ * queue was empty if it now holds one task), and only when a governor
+ * call needs it: the enqueue hooks take from_cpu.
  */
 static inline bool sim_cf_remote(const struct il_sim *s, int from_cpu, int task,
 				 const struct sim_cpu *c)
@@ -728,27 +730,28 @@ static inline bool sim_cf_remote(const struct il_sim *s, int from_cpu, int task,
 		return true;
 	if (f->llc[from_cpu] != f->llc[c->cpu])
 		return false;
-	return !(f->idle_wakelist && c->cur < 0 && c->rq_len == 0);
+	return !(f->idle_wakelist && c->cur < 0 && c->rq_len == 1);
 }
 
 /*
- * task is put on c's run queue (a wake-up); iowait: it waited for I/O.
- * Inline into the engine's wake-ups: a task waking on the queue it left
- * (enqueue_entity() -> update_load_avg(), util_est_enqueue()); the rest
- * in sim_cf_enqueue_slow(), the same steps in the same order.
+ * task has been put on c's run queue (a wake-up by from_cpu, -1: none or
+ * c itself); iowait: it waited for I/O. Inline into the engine's wake-ups:
+ * a task waking on the queue it left (enqueue_entity() ->
+ * update_load_avg(), util_est_enqueue()); the rest in
+ * sim_cf_enqueue_slow(), the same steps in the same order.
  */
 static inline void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task, bool iowait,
-				  int64_t now, bool remote)
+				  int64_t now, int from_cpu)
 {
 	struct sim_cf_task *t = &s->cf.task[task];
 	struct sim_cf_cpu *fc = &s->cf.cpu[c->cpu];
 
 	if (!s->cf.pelt || iowait || t->pelt_cpu != c->cpu) {
-		sim_cf_enqueue_slow(s, c, task, iowait, now, remote);
+		sim_cf_enqueue_slow(s, c, task, iowait, now, from_cpu);
 		return;
 	}
 	if (s->cf.runnable) {
-		sim_cf_enqueue_r(s, c, task, now, remote);
+		sim_cf_enqueue_r(s, c, task, now, from_cpu);
 		return;
 	}
 	sim_cf_ue_add(s, fc, t);
@@ -758,7 +761,7 @@ static inline void sim_cf_enqueue(struct il_sim *s, struct sim_cpu *c, int task,
 		t->ue_fresh = true;
 	t->cf_queued = true;
 	if (decayed) {
-		if (remote)
+		if (sim_cf_remote(s, from_cpu, task, c))
 			sim_cf_update_util_remote(s, c, now);
 		else
 			sim_cf_update_util(s, c, now);
