@@ -194,6 +194,18 @@ static inline uint64_t il_pelt_div(uint64_t sum, uint32_t period_contrib)
 	return sum / (IL_PELT_MIN_DIVIDER + period_contrib);
 }
 
+/*
+ * il_pelt_div() with the reciprocal m = il_pelt_div_m[period_contrib]
+ * looked up by the caller: a step divides two to four sums by the same
+ * divider.
+ */
+static inline uint64_t il_pelt_div_by(uint64_t sum, uint64_t m, uint32_t period_contrib)
+{
+	if (sum < (1u << 27))
+		return (sum * m) >> 43;
+	return sum / (IL_PELT_MIN_DIVIDER + period_contrib);
+}
+
 /* y^n x 2^32, n = 0..31: the values of kernel/sched/sched-pelt.h */
 static const uint32_t il_pelt_yn_inv[IL_PELT_PERIOD] = {
 	0xffffffff, 0xfa83b2da, 0xf5257d14, 0xefe4b99a, 0xeac0c6e6, 0xe5b906e6,
@@ -294,9 +306,11 @@ static inline bool il_pelt_update_r(struct il_pelt *sa, struct il_pelt_r *r, uin
 	if (!periods)
 		return false;
 	/* ___update_load_avg() */
-	sa->util_avg = (unsigned long)il_pelt_div(sa->util_sum, sa->period_contrib);
+	uint32_t pc = sa->period_contrib;
+	uint64_t m = il_pelt_div_m[pc & 1023];
+	sa->util_avg = (unsigned long)il_pelt_div_by(sa->util_sum, m, pc);
 	if (r)
-		r->runnable_avg = (unsigned long)il_pelt_div(r->runnable_sum, sa->period_contrib);
+		r->runnable_avg = (unsigned long)il_pelt_div_by(r->runnable_sum, m, pc);
 	return true;
 }
 

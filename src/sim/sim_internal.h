@@ -590,11 +590,12 @@ static inline bool sim_cf_pelt_pair(struct il_pelt *se, struct il_pelt_r *ser, s
 	if (!periods)
 		return false;
 	uint32_t pc = rq->period_contrib;
-	se->util_avg = (unsigned long)il_pelt_div(se->util_sum, pc);
-	rq->util_avg = (unsigned long)il_pelt_div(rq->util_sum, pc);
+	uint64_t m = il_pelt_div_m[pc & 1023];
+	se->util_avg = (unsigned long)il_pelt_div_by(se->util_sum, m, pc);
+	rq->util_avg = (unsigned long)il_pelt_div_by(rq->util_sum, m, pc);
 	if (ser) {
-		ser->runnable_avg = (unsigned long)il_pelt_div(ser->runnable_sum, pc);
-		rqr->runnable_avg = (unsigned long)il_pelt_div(rqr->runnable_sum, pc);
+		ser->runnable_avg = (unsigned long)il_pelt_div_by(ser->runnable_sum, m, pc);
+		rqr->runnable_avg = (unsigned long)il_pelt_div_by(rqr->runnable_sum, m, pc);
 	}
 	*task_decayed = true;
 	return true;
