@@ -29,6 +29,7 @@
 #include "util.h"
 
 #define DEPTH_MAX 64
+#define NODES_MAX 100000      /* primaries of one expression, defines expanded */
 
 enum kind {
 	N_NUM, N_NEG, N_NOT, N_ADD, N_SUB, N_MUL, N_DIV,
@@ -59,6 +60,7 @@ struct pctx {
 	unsigned flags;
 	int line;
 	int depth;            /* primaries open, across define expansions (DEPTH_MAX) */
+	int nodes;            /* primaries read, across define expansions (NODES_MAX) */
 	int defines;          /* defines being expanded, one inside the other */
 	int per_run;          /* inside a per-run argument */
 	const char *define;   /* the define being expanded, for messages */
@@ -317,6 +319,7 @@ static struct il_scn_expr *parse_define(struct pctx *c, const char *name, const 
 		e = NULL;
 	}
 	c->failed = sub.failed;
+	c->nodes = sub.nodes;
 	return e;
 }
 
@@ -325,6 +328,11 @@ static struct il_scn_expr *primary(struct pctx *c)
 	skip(c);
 	if (++c->depth > DEPTH_MAX) {
 		perr(c, "expression nested too deep");
+		return NULL;
+	}
+	if (++c->nodes > NODES_MAX) {
+		perr(c, "expression too large (more than %d terms with its defines expanded)",
+		     NODES_MAX);
 		return NULL;
 	}
 	struct il_scn_expr *e = NULL;

@@ -283,6 +283,34 @@ static void long_line_and_nul(void **unused)
 	assert_non_null(strstr(err.msg, "no [scenario]"));
 }
 
+/*
+ * Defines that use defines: each of ten is ten times the one before, so
+ * the last expands to 10^10 terms. Refused at the first too large (d4,
+ * line 26), not expanded until memory runs out.
+ */
+static void define_blowup(void **unused)
+{
+	(void)unused;
+	struct il_scn s;
+	struct il_err err;
+	char defs[1024] = "m = r/x\nd0 = 1+1+1+1+1+1+1+1+1+1";
+
+	for (int i = 1; i < 10; i++) {
+		char d[4], line[64] = "";
+		snprintf(d, sizeof(d), "d%d", i - 1);
+		for (int k = 0; k < 10; k++)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s", k ? "+" : "", d);
+		snprintf(defs + strlen(defs), sizeof(defs) - strlen(defs), "\nd%d = %s", i, line);
+	}
+	char *text = with_line(21, defs);
+	assert_int_not_equal(il_scn_parse(&s, text, strlen(text), "t.ini", &err), 0);
+	assert_int_equal(err.line, 26);
+	assert_non_null(strstr(err.msg, "define d4: "));
+	assert_non_null(strstr(err.msg, "too large"));
+	assert_int_equal(s.nconfigs, 0);
+	free(text);
+}
+
 /* ------------------------------------------------------------------ hand-made results */
 
 struct fake {
@@ -806,6 +834,7 @@ int main(void)
 		cmocka_unit_test(points_by_row),
 		cmocka_unit_test(refusals),
 		cmocka_unit_test(long_line_and_nul),
+		cmocka_unit_test(define_blowup),
 		cmocka_unit_test(expressions),
 		cmocka_unit_test(zen3_checks),
 		cmocka_unit_test(report_contents),
