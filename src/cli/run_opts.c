@@ -4,6 +4,8 @@
  * parser, one set of messages, one way to open the partial results file.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -103,6 +105,19 @@ int cli_run_resume_open(const struct cli_run_opts *o, uint64_t fingerprint,
 	/* the ranks other than 0 neither read nor write it: rank 0 gathers the results */
 	if (!o->resume || il_dist_rank() != 0)
 		return 0;
+	/* a platform file's text: the command line and a batch file name only its path */
+	for (int i = 0; i < nb; i++) {
+		const char *path = bs[i]->platform->file;
+		struct il_err err;
+		char *text;
+		size_t len;
+		if (!strncmp(path, "builtin:", 8))
+			continue;
+		if (il_read_file(path, (size_t)64 << 20, &text, &len, &err))
+			return cli_report(&err);
+		fingerprint = il_fnv64(fingerprint, text, len);
+		free(text);
+	}
 	if (il_partial_open(pp, o->resume, fingerprint, bs, nb, loaded))
 		return 1;
 	if (*loaded)

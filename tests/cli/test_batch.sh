@@ -158,4 +158,16 @@ grep -q "read from the partial results file, not in the times" "$TMP/out" && ok 
 	bad "the text report does not say which runs were resumed"
 expect_exit 1 "$IDLELAB" scenario run "$tiny" --format json --resume "$TMP/cp" --quiet
 expect_err "the partial results of other runs"
+# a platform file changed since: its runs are other runs, though the command line is the same
+cp "$SRCDIR/platforms/kvm-haltpoll.ini" "$TMP/plat.ini"
+printf '[batch]\nplatform = %s\n[config.a]\nworkload = sleep-sweep\nwl = loops=2\nruns = 1\nduration = 100ms\n' \
+	"$TMP/plat.ini" >"$TMP/pb.ini"
+expect_exit 0 "$IDLELAB" batch "$TMP/pb.ini" --jobs 1 --resume "$TMP/pp"
+sed -i 's/^cores_per_package = 2$/cores_per_package = 4/' "$TMP/plat.ini"
+expect_exit 1 "$IDLELAB" batch "$TMP/pb.ini" --jobs 1 --resume "$TMP/pp"
+expect_err "the partial results of other runs"
+expect_exit 0 "$IDLELAB" sim --platform "$TMP/plat.ini" --wl-opt loops=2 --duration 100ms --resume "$TMP/ps"
+echo "; changed" >>"$TMP/plat.ini"
+expect_exit 1 "$IDLELAB" sim --platform "$TMP/plat.ini" --wl-opt loops=2 --duration 100ms --resume "$TMP/ps"
+expect_err "the partial results of other runs"
 finish
