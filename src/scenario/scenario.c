@@ -478,8 +478,13 @@ static int get_config_list(struct parser *p, const struct entry *e, int *idx, in
 	*n = 0;
 	for (int i = 0; i < nf && !r; i++) {
 		int c = il_scn_config_find(p->s, f[i]);
+		bool twice = false;
+		for (int k = 0; k < *n; k++)
+			twice |= idx[k] == c;
 		if (c < 0)
 			r = fail(p, e->line, "%s: no configuration '%s'", e->key, f[i]);
+		else if (twice)
+			r = fail(p, e->line, "%s: '%s' twice", e->key, f[i]);
 		else if (*n == IL_SCN_CONFIGS_MAX)
 			r = fail(p, e->line, "%s: at most %d configurations", e->key, IL_SCN_CONFIGS_MAX);
 		else
@@ -912,11 +917,21 @@ static int do_sens(struct parser *p, int si, struct il_scn_sens *v)
 		r = 0;
 		if (nf > IL_SCN_FACTORS_MAX)
 			r = fail(p, e->line, "factors: at most %d", IL_SCN_FACTORS_MAX);
-		for (int i = 0; i < nf && !r; i++)
+		for (int i = 0; i < nf && !r; i++) {
 			if (il_parse_double(f[i], &v->factors[i]) || !(v->factors[i] > 0) ||
 			    v->factors[i] > 1000 || v->factors[i] == 1)
 				r = fail(p, e->line, "factors: '%s' is not a factor in (0, 1000] other than 1",
 					 f[i]);
+			/* a rerun is named by its factor as %g prints it (sim-ID@SENS-x0.5.json) */
+			for (int k = 0; k < i && !r; k++) {
+				char a[32], b[32];
+				snprintf(a, sizeof(a), "%g", v->factors[k]);
+				snprintf(b, sizeof(b), "%g", v->factors[i]);
+				if (!strcmp(a, b))
+					r = fail(p, e->line, "factors: '%s' and '%s' are both x%s", f[k], f[i],
+						 a);
+			}
+		}
 		v->nfactors = nf;
 		scn_split_free(f, nf);
 		if (r)
