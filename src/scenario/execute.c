@@ -229,10 +229,16 @@ static const struct il_plat_key *key_known(const char *sect, const char *key)
 	for (int i = 0; i < il_platform_key_count(); i++) {
 		const struct il_plat_key *k = il_platform_key(i);
 		size_t sl = strlen(k->section);
+		size_t nl = strlen(k->name);
 		bool sect_ok = !strcmp(k->section, sect) ||
 			       (sl > 2 && !strcmp(k->section + sl - 2, ".N") &&
 				!strncmp(k->section, sect, sl - 1) && isdigit((unsigned char)sect[sl - 1]));
-		if (sect_ok && !strcmp(k->name, key))
+		/* "exit.NAME" stands for exit.<a state's name>; [turbo]'s "N" for every count */
+		bool name_ok = !strcmp(k->name, key) ||
+			       (!strcmp(k->name, "N") && *key && !key[strspn(key, "0123456789")]) ||
+			       (nl > 5 && !strcmp(k->name + nl - 5, ".NAME") &&
+				!strncmp(key, k->name, nl - 4) && key[nl - 4]);
+		if (sect_ok && name_ok)
 			return k;
 	}
 	return NULL;
@@ -260,6 +266,9 @@ int il_scn_platform_value(const char *text, const char *skey, char *buf, size_t 
 		span_text(text, w.vstart, w.vend, buf, size);
 		return 0;
 	}
+	if (!key_known(sect, key))
+		return il_err_set(err, EINVAL, "'%s' is not a key of the platform format ([%s] has "
+				  "no '%s')", skey, sect, key);
 	const char *def = key_default(sect, key);
 	if (!def)
 		return il_err_set(err, ENOENT, "%s is not given and has no default", skey);

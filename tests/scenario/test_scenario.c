@@ -693,6 +693,14 @@ static void overrides(void **unused)
 	assert_int_equal(il_scn_platform_value(plat, "cst.2.latency", buf, sizeof(buf), &err), 0);
 	assert_string_equal(buf, "350");
 	assert_int_equal(il_scn_platform_value(plat, "ipi.send", buf, sizeof(buf), &err), -ENOENT);
+	/* keys the format has that the file leaves out, and keys it does not have */
+	assert_int_equal(il_scn_platform_value(plat, "firmware.exit.C2", buf, sizeof(buf), &err),
+			 -ENOENT);
+	assert_int_equal(il_scn_platform_value(plat, "turbo.4", buf, sizeof(buf), &err), -ENOENT);
+	assert_int_equal(il_scn_platform_value(plat, "ipi.sned", buf, sizeof(buf), &err), -EINVAL);
+	assert_int_equal(il_scn_platform_value(plat, "turbo.x", buf, sizeof(buf), &err), -EINVAL);
+	assert_int_equal(il_scn_platform_value(plat, "firmware.exit.", buf, sizeof(buf), &err),
+			 -EINVAL);
 
 	assert_int_equal(il_scn_scale_value("lognormal:1500:0.35", 0.5, buf, sizeof(buf), &err), 0);
 	assert_string_equal(buf, "lognormal:750:0.35");                   /* sigma kept */
@@ -764,6 +772,10 @@ static void prepare_refusals(void **unused)
 		{ 5, "platform = nosuch", "no built-in platform" },
 		{ 37, "estimate = wl.nosuch", "no option 'nosuch'" },
 		{ 37, "estimate = firmware.cst", "not a number" },
+		/* a misspelt key is not one a platform leaves out */
+		{ 37, "estimate = firmware.pm_timer_raed", "not a key of the platform format" },
+		{ 37, "estimate = nosuch.key", "([nosuch] has no 'key')" },
+		{ 37, "estimate = turbo.x", "not a key of the platform format" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char *text = with_line(cases[i].line, cases[i].text);
