@@ -456,7 +456,7 @@ static int build_batch(const struct il_scn *s, const struct il_scn_run_opts *o, 
 	const struct il_scn_config *c = &s->configs[ci];
 	const struct il_scn_sens *v = vi >= 0 ? &s->sens[vi] : NULL;
 	const char *pname = c->platform ? c->platform : s->platform;
-	char label[300], what[200];
+	char label[300], what[600], assign[256] = "";
 	char *text = NULL;
 	int r;
 
@@ -487,7 +487,6 @@ static int build_batch(const struct il_scn *s, const struct il_scn_run_opts *o, 
 			free(text);
 			return wrap(s, v->line, err, "estimate");
 		} else {
-			char assign[256];
 			if ((r = il_scn_scale_value(bt->base_value, v->factors[fi], bt->value,
 						    sizeof(bt->value), err))) {
 				free(text);
@@ -511,9 +510,17 @@ static int build_batch(const struct il_scn *s, const struct il_scn_run_opts *o, 
 				at = c->pset[i].line;
 				break;
 			}
+		/* the estimate's line, where the value it was scaled to is refused */
+		bool scaled = *assign && err->line > 0 && pset_wrote_line(text, assign, err->line);
+		if (scaled)
+			at = v->line;
 		free(text);
-		snprintf(what, sizeof(what), "configuration %s: platform %s%s", c->id, pname,
-			 c->npset || v ? " with the overrides" : "");
+		if (scaled)
+			snprintf(what, sizeof(what), "configuration %s: platform %s with %s", c->id, pname,
+				 assign);
+		else
+			snprintf(what, sizeof(what), "configuration %s: platform %s%s", c->id, pname,
+				 c->npset || v ? " with the overrides" : "");
 		return wrap(s, at, err, what);
 	}
 	free(text);
