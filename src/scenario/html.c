@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "idlelab/plot.h"
 #include "idlelab/scenario.h"
@@ -387,7 +388,12 @@ int scn_html_report(const struct il_scn_report *r, FILE *out, struct il_err *err
 			fputs("; commit ", out);
 			scn_html_text(out, src->commit);
 		}
-		if (src->url) {
+		/* a link only to the web: no javascript: or data: in a page without script */
+		if (src->url && strncasecmp(src->url, "https://", 8) &&
+		    strncasecmp(src->url, "http://", 7)) {
+			fputs("; ", out);
+			scn_html_text(out, src->url);
+		} else if (src->url) {
 			fputs("; <a href=\"", out);
 			scn_html_text(out, src->url);
 			fputs("\">", out);

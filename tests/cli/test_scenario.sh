@@ -100,6 +100,11 @@ expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --format markdown
 expect_out "## Checks"
 expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --format html
 expect_out "<!DOCTYPE html>"
+# a source's url is a link only to the web: a javascript: one is text
+sed 's|^url = .*|url = javascript:alert(1)|' "$tiny" >"$TMP/js.ini"
+expect_exit 0 "$IDLELAB" scenario run "$TMP/js.ini" --quick --format html
+expect_out "; javascript:alert(1)</li>"
+grep -q 'href="javascript' "$TMP/out" && bad "a javascript: link in the page" || ok
 # --progress: on stderr, whatever stderr is
 expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --progress
 expect_err "scenario tiny: 8/8 runs"
