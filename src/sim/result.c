@@ -267,7 +267,9 @@ int il_sim_result(struct il_sim *s, struct il_sim_result *r, struct il_err *err)
 		r->shared_read_ns += c->shared_read_ns + read;
 		r->shared_reads += c->shared_reads;
 		r->host_stalls += c->stalls;
-		r->host_stall_ns += c->stall_ns;
+		/* held within the measured time: a stall may last past the run's end */
+		int64_t held = c->stall_ns - (c->stall_end > s->end_t ? c->stall_end - s->end_t : 0);
+		r->host_stall_ns += held < 0 ? 0 : held < r->duration_ns ? held : r->duration_ns;
 		r->stopper_idle += c->stopper_idle;
 		r->stopper_busy += c->stopper_busy;
 		o->energy_j = c->energy_j;

@@ -1419,6 +1419,19 @@ static void host_stalls(void **unused)
 	tg_reset(1, true);
 	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
 	assert_int_equal(x.r.host_stalls, 0);
+	/*
+	 * Stalls as long as a duration may be (2^63 - 1 ns): each vCPU is held
+	 * for what is left of the run, no more; the sum over the CPUs does not
+	 * overflow, and the share is at most 100 %.
+	 */
+	load(&x, PLAT_HEAD "[noise]\nhost_stall_rate = 1000\nhost_stall = 9223372036854775807\n"
+	     POLL_STATE C1_STATE);
+	params(&prm, 10000000);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	assert_true(x.r.host_stalls > 0);
+	assert_true(x.r.host_stall_ns > 0 && x.r.host_stall_ns <= 2 * x.r.duration_ns);
+	assert_true(metric(&x.r, "host stalls", "held_pct") <= 100);
 	if (x.r.cpu)
 		il_sim_result_free(&x.r);
 }
