@@ -736,8 +736,8 @@ static void exit_path_read(struct il_sim *s, struct sim_cpu *c, int64_t now)
 		if (hold < 0)
 			hold = 0;
 	}
-	s->pmt_free_t = start + hold;
-	slot_set(s, c, start + rt, SLOT_EXIT);
+	s->pmt_free_t = sim_t_add(start, hold);
+	slot_set(s, c, sim_t_add(start, rt), SLOT_EXIT);
 }
 
 /* need_resched became visible to a polling CPU at now. */
@@ -864,8 +864,8 @@ static bool cpu_interrupt(struct il_sim *s, struct sim_cpu *c, int64_t now, bool
 	if (!c->in_idle) {
 		if (cost_ns > 0 && c->mode == M_RUN && c->slot_kind == SLOT_RUN_DONE) {
 			/* the handler steals time from the running burst */
-			slot_set(s, c, c->slot_t + cost_ns, SLOT_RUN_DONE);
-			c->cyc_start += cost_ns;
+			slot_set(s, c, sim_t_add(c->slot_t, cost_ns), SLOT_RUN_DONE);
+			c->cyc_start = sim_t_add(c->cyc_start, cost_ns);
 		}
 		return true;
 	}
@@ -880,9 +880,9 @@ static bool cpu_interrupt(struct il_sim *s, struct sim_cpu *c, int64_t now, bool
 		} else if (!c->exiting) {
 			hw_wake(s, c, now, now);
 		}
-		c->post_ns += cost_ns;
+		c->post_ns = sim_t_add(c->post_ns, cost_ns);
 	} else if (c->mode == M_LOOP && c->slot_kind == SLOT_LOOP) {
-		slot_set(s, c, c->slot_t + cost_ns, SLOT_LOOP);
+		slot_set(s, c, sim_t_add(c->slot_t, cost_ns), SLOT_LOOP);
 	}
 	return true;
 }
@@ -1032,8 +1032,8 @@ static void host_stall(struct il_sim *s, struct sim_cpu *c, int64_t now, int64_t
 		if (c->slot_t < from)
 			break;
 		if (c->slot_kind == SLOT_RUN_DONE)
-			c->cyc_start += ext;
-		slot_set(s, c, c->slot_t + ext, c->slot_kind);
+			c->cyc_start = sim_t_add(c->cyc_start, ext);
+		slot_set(s, c, sim_t_add(c->slot_t, ext), c->slot_kind);
 		break;
 	}
 }

@@ -25,7 +25,11 @@
 #define LN2_HI 6.93147180369123816490e-01 /* ln 2 split so that k * LN2_HI is exact */
 #define LN2_LO 1.90821492927058770002e-10
 #define SQRT_HALF 0.70710678118654752440
-#define NS_MAX_SAMPLE 4611686018427387904.0 /* 2^62 ns: clamp for absurd draws */
+/*
+ * Clamp for absurd draws: the longest run (IL_SIM_DURATION_MAX_NS, 10^6 s),
+ * so that a time plus several draws stays far from what an int64 holds
+ */
+#define NS_MAX_SAMPLE 1e15
 
 static uint64_t splitmix64(uint64_t *x)
 {

@@ -378,6 +378,18 @@ struct il_sim {
 	} cf;
 };
 
+/*
+ * t + d for a time that grows by draws (d >= 0, each at most 10^15 ns):
+ * saturated at SIM_T_FAR, past any run's end, so that work a CPU piles up
+ * (interrupt handlers, host stalls, PM-timer reads queued behind one
+ * another) cannot overflow, however long the platform's distributions.
+ */
+#define SIM_T_FAR ((int64_t)1 << 62)
+static inline int64_t sim_t_add(int64_t t, int64_t d)
+{
+	return t >= SIM_T_FAR - d ? (t > SIM_T_FAR ? t : SIM_T_FAR) : t + d;
+}
+
 /* A CPU's last-level cache: its package's LLCs numbered after the earlier packages' (il_sim_llc_of()). */
 static inline int sim_llc_of(const struct il_sim *s, int cpu)
 {

@@ -860,6 +860,44 @@ static void exit_path_hold(void **unused)
 }
 
 /*
+ * Draws as long as a platform may write (2^63 - 1 ns), each clamped to the
+ * longest run: the two CPUs' PM-timer reads at 1 ms queued one behind the
+ * other; interrupt handlers piling up on a CPU 10^5 times a second, with
+ * host stalls and the stopper's hold. Times that add them do not overflow,
+ * and nothing is counted past the run's end.
+ */
+static void absurd_draws(void **unused)
+{
+	(void)unused;
+	struct run x = { 0 };
+	struct il_sim_params prm;
+	struct il_rng r;
+	struct il_dist d = { IL_DIST_CONST, 9.3e18, 0 };
+
+	il_rng_seed(&r, 1);
+	assert_int_equal(il_dist_sample(&d, &r), IL_SIM_DURATION_MAX_NS);
+	load(&x, PLAT_HEAD POLL_STATE C1_STATE "exit_latency_dist = 2000\n"
+	     "exit_path_cost = 9223372036854775807\nexit_path_shared = yes\n");
+	params(&prm, 1500000);
+	tg_reset(1, false);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	assert_true(x.r.shared_read_ns >= 0 && x.r.shared_read_ns <= 2 * x.r.duration_ns);
+	assert_true(x.r.halted_ns >= 0 && x.r.halted_ns <= 2 * x.r.duration_ns);
+
+	load(&x, PLAT_HEAD "watchdog_thresh = 1\nwatchdog_stopper = 9223372036854775807\n"
+	     "[noise]\nirq_rate = 100000\nirq_cost = 9223372036854775807\nhost_stall_rate = 10\n"
+	     "host_stall = 9223372036854775807\n" POLL_STATE C1_STATE);
+	params(&prm, 1000000000);
+	tg_reset(1, true);
+	simulate(&x, &tg_gov, &none_wl, &nothing, &prm);
+	assert_true(x.r.host_stall_ns >= 0 && x.r.host_stall_ns <= 2 * x.r.duration_ns);
+	for (int i = 0; i < 2; i++)
+		assert_true(x.r.cpu[i].busy_ns >= 0 && x.r.cpu[i].busy_ns <= x.r.duration_ns);
+	if (x.r.cpu)
+		il_sim_result_free(&x.r);
+}
+
+/*
  * kernel.watchdog_thresh = 1: every CPU's soft-lockup hrtimer fires each
  * 2/5 s (400 ms), first at a drawn F in (0, 400 ms], then forwarded by the
  * period. With the tick stopped and C1 (exit 1 us) the CPU is woken only by
@@ -1878,6 +1916,7 @@ int main(void)
 		cmocka_unit_test(warmup),
 		cmocka_unit_test(noise),
 		cmocka_unit_test(host_stalls),
+		cmocka_unit_test(absurd_draws),
 		cmocka_unit_test(watchdog_hrtimer),
 		cmocka_unit_test(watchdog_stopper),
 		cmocka_unit_test(watchdog_stopper_first),
