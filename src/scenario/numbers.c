@@ -19,6 +19,8 @@ const char *scn_num(double v, int decimals, char *buf, size_t size)
 		snprintf(buf, size, "n/a");
 	else if (isinf(v))
 		snprintf(buf, size, "%s", v > 0 ? "inf" : "-inf");
+	else if (fabs(v) >= 1e15) /* all its digits would not fit a cell (nor buf): cut, not shown */
+		snprintf(buf, size, "%.6g", v);
 	else {
 		snprintf(buf, size, "%.*f", decimals, v);
 		if (!strcmp(buf, "-0") || (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1)))
@@ -60,7 +62,9 @@ const char *scn_diff_text(const struct il_scn_table *t, int row, int col, double
 		snprintf(buf, size, "-");
 		return buf;
 	}
-	if (il_scn_cell_in_points(t, row, col))
+	if (fabs(d) >= 1e15)
+		snprintf(buf, size, il_scn_cell_in_points(t, row, col) ? "%+.3g" : "%+.3g%%", d);
+	else if (il_scn_cell_in_points(t, row, col))
 		snprintf(buf, size, "%+.2f", d);
 	else
 		snprintf(buf, size, "%+.1f%%", d);
