@@ -736,6 +736,10 @@ static int read_file(struct jr *j, struct file_ctx *fc)
 		return il_err_set_at(j->err, EINVAL, j->file, open_line,
 				     "no results format (this idlelab reads format %d)",
 				     IL_RESULTS_FORMAT);
+	/* idlelab sim writes one configuration at least: an empty list is not its results */
+	if (!fc->added)
+		return il_err_set_at(j->err, EINVAL, j->file, open_line,
+				     "no configurations (its \"configs\" list is empty)");
 	return 0;
 }
 

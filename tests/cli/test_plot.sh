@@ -48,6 +48,12 @@ expect_exit 1 "$IDLELAB" plot --metric above_pct --output "$TMP/x.svg" "$TMP/one
 expect_err "bad.json:1: cannot read it as JSON"
 expect_exit 1 "$IDLELAB" plot --metric above_pct --output "$TMP/x.svg" "$TMP/none.json"
 expect_err "none.json"
+# a results file with no configuration (plot read the first curve of none: SIGSEGV)
+echo '{"idlelab": "sim", "format": 1, "configs": []}' >"$TMP/empty.json"
+expect_exit 1 "$IDLELAB" plot --metric above_pct --output "$TMP/x.svg" "$TMP/empty.json"
+expect_err "empty.json:1: no configurations"
+expect_exit 1 "$IDLELAB" compare "$TMP/one.json" "$TMP/empty.json"
+expect_err "empty.json:1: no configurations"
 expect_exit 1 "$IDLELAB" plot --metric no_such_col --output "$TMP/x.svg" "$TMP/one.json"
 expect_err "has no grid row with column 'no_such_col'"
 expect_exit 1 "$IDLELAB" plot --metric above_pct --output "$TMP/x.svg" "$TMP/nogrid.json"

@@ -249,6 +249,7 @@ static void json(void **unused)
 	assert_int_equal(strlen(cfg[0].governor), 80);
 	il_results_free(cfg, 1);
 
+#define C1 "{\"governor\": \"g\", \"metrics\": []}"
 	static const struct {
 		const char *text;
 		int line;
@@ -267,10 +268,13 @@ static void json(void **unused)
 		{ "{\"idlelab\": \"sim\", \"format\": 1 \"x\": 2}", 1, "',' or '}' expected" },
 		{ "{\"idlelab\": \"sim\", \"format\": 1, \"configs\": [\n{\"governor\": \"g\","
 		  " \"metrics\": [0 {}]}]}", 2, "',' or ']' expected" },
-		{ "{\"idlelab\": \"sim\", \"format\": 1, \"x\": 1e99999, \"configs\": []}", 0, NULL },
-		{ "{\"idlelab\": \"sim\", \"format\": 1, \"configs\": []}\0", 0, NULL },
+		{ "{\"idlelab\": \"sim\", \"format\": 1, \"x\": 1e99999, \"configs\": [" C1 "]}",
+		  0, NULL },
+		{ "{\"idlelab\": \"sim\", \"format\": 1, \"configs\": [" C1 "]}\0", 0, NULL },
 		{ "{\"idlelab\": \"sim\", \"format\": 1, \"configs\": []}\n\n}", 3,
 		  "text after the end of the value" },
+		/* idlelab sim writes one configuration at least (plot took the first of none) */
+		{ "{\"idlelab\": \"sim\",\n\"format\": 1, \"configs\": []}", 1, "no configurations" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		size_t len = strlen(bad[i].text) + (i == 13); /* a trailing NUL is allowed */
