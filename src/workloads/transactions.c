@@ -288,6 +288,23 @@ static void warmup(const void *cfgp, void *stp, struct il_sim *s)
 			st->t[t].blocked = il_sim_now(s);
 }
 
+/*
+ * Some transaction must complete in the measured time: with none, the
+ * latencies and the time split would be 0, printed as figures (work or
+ * block I/O longer than the run).
+ */
+static int finished(const void *cfgp, void *stp, struct il_sim *s, struct il_err *err)
+{
+	const struct tx_state *st = stp;
+
+	(void)cfgp;
+	if (st->done)
+		return 0;
+	return il_err_set(err, EINVAL, "transactions: no transaction completed in the measured "
+			  "%.3f s: give a longer --duration, less work or shorter I/O per "
+			  "transaction", (double)il_sim_measured_ns(s) * 1e-9);
+}
+
 static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metrics *out)
 {
 	struct tx_state *st = stp;
@@ -333,5 +350,6 @@ const struct il_workload il_wl_transactions = {
 	.task_ran = task_ran,
 	.task_woke = task_woke,
 	.warmup = warmup,
+	.finished = finished,
 	.report = report,
 };

@@ -145,13 +145,16 @@ topo() { sed "s/^packages = 1/packages = $1/; s/^cores_per_package = 2/cores_per
 	s/^threads_per_core = 2/threads_per_core = $3/" "$SMALL" >"$TMP/topo.ini"; }
 # 5 x 1024: more clients than transactions had room for (heap overflow before)
 topo 5 1024 1
-expect_exit 0 "$IDLELAB" sim --platform "$TMP/topo.ini" --workload transactions --duration 200us \
+expect_exit 0 "$IDLELAB" sim --platform "$TMP/topo.ini" --workload transactions --duration 1ms \
 	--jobs 1
 grep -Eq '^transactions/clients +5120$' "$TMP/out" && ok || bad "not 5120 clients on 5120 CPUs"
 # exactly the limit runs, every workload sized for it
 topo 8 1024 1
+# (transactions: long enough for some to complete, as a run must)
 for w in transactions request-response idle; do
-	expect_exit 0 "$IDLELAB" sim --platform "$TMP/topo.ini" --workload $w --duration 100us --jobs 1
+	d=100us
+	[ $w = transactions ] && d=2ms
+	expect_exit 0 "$IDLELAB" sim --platform "$TMP/topo.ini" --workload $w --duration $d --jobs 1
 done
 expect_out "8192 CPUs"
 # one more thread per core is refused where the platform says so
@@ -270,6 +273,10 @@ expect_err "sim: --warmup: '-1' is not a duration"
 expect_exit 1 "$IDLELAB" sim --platform "$SMALL" --governor ladder --workload request-response \
 	--wl-opt client_work=1099511627776 --duration 10ms
 expect_err "request-response: no round trip completed in the measured 0.010 s"
+# transactions: none done (I/O longer than the run) is refused, not latencies of 0
+expect_exit 1 "$IDLELAB" sim --platform "$SMALL" --workload transactions --wl-opt ios=1 \
+	--wl-opt io=1000s --duration 10ms
+expect_err "transactions: no transaction completed in the measured 0.010 s"
 # tick_nohz_get_sleep_length() measures from ts->idle_entrytime: after a
 # poll that ended on its limit (no interrupt), the next selection sees the
 # same sleep length and tick distance as the one before it (unless a tick
