@@ -123,9 +123,20 @@ static void message(struct il_sim *s, int task, uint64_t work, double copy, doub
 			 (int64_t)(copy_ns * (double)size + 0.5));
 }
 
+/*
+ * The sender never blocks: a message that would take it no time (no work,
+ * or cycles that round to 0 ns at its clock) takes 1 ns, so that the
+ * simulated time goes on rather than the run sending at one instant for
+ * ever.
+ */
 static void send_one(const struct st_cfg *c, struct il_sim *s, int task, uint64_t size)
 {
-	message(s, task, c->send_cycles, c->send_copy, c->send_copy_ns, size);
+	uint64_t cycles = c->send_cycles + (uint64_t)(c->send_copy * (double)size + 0.5);
+	int64_t ns = (int64_t)(c->send_copy_ns * (double)size + 0.5);
+
+	if (!ns && (double)cycles * 1000.0 / il_sim_cpu_mhz(s, c->sender) < 0.5)
+		ns = 1;
+	il_sim_task_work(s, task, cycles, ns);
 }
 
 static void recv_one(const struct st_cfg *c, struct il_sim *s, int task, uint64_t size)

@@ -273,6 +273,10 @@ expect_err "sim: --warmup: '-1' is not a duration"
 expect_exit 1 "$IDLELAB" sim --platform "$SMALL" --governor ladder --workload request-response \
 	--wl-opt client_work=1099511627776 --duration 10ms
 expect_err "request-response: no round trip completed in the measured 0.010 s"
+# stream: a sender whose message costs nothing (1 cycle rounds to 0 ns) still lets time pass
+expect_exit 0 timeout 60 "$IDLELAB" sim --platform "$SMALL" --workload stream --wl-opt sizes=64,128 \
+	--wl-opt phase=1ms --wl-opt send_work=0 --wl-opt send_copy=0.01 --duration 3ms
+expect_out "128B"
 # transactions: none done (I/O longer than the run) is refused, not latencies of 0
 expect_exit 1 "$IDLELAB" sim --platform "$SMALL" --workload transactions --wl-opt ios=1 \
 	--wl-opt io=1000s --duration 10ms
