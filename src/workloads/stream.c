@@ -222,10 +222,12 @@ static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metr
 {
 	const struct st_cfg *c = cfgp;
 	struct st_state *st = stp;
-	int from = out->n;
+	int from = out->n, done = st->phase;
 
-	(void)s;
-	for (int k = 0; k < st->phase && k < c->nsizes; k++) {
+	/* a last phase that ends with the run is complete (finished()): its row too */
+	if (done == c->nsizes - 1 && il_sim_now(s) >= st->phase_end)
+		done++;
+	for (int k = 0; k < done && k < c->nsizes; k++) {
 		const struct st_row *r = &st->rows[k];
 		char row[40];
 		double secs = (double)c->phase_ns * 1e-9;

@@ -248,9 +248,10 @@ expect_err "sleep-sweep: 0 of 2 intervals completed in 0.100 s; the loops need a
 expect_exit 1 "$IDLELAB" sim --platform "$SMALL" --governor ladder --workload stream \
 	--wl-opt phase=10ms --wl-opt sizes=64,128,256 --duration 25ms
 expect_err "stream: 2 of 3 sizes completed in 0.025 s; the phases need 0.030 s"
-# a last phase that ends with the run is complete
+# a last phase that ends with the run is complete, and has its row
 expect_exit 0 "$IDLELAB" sim --platform "$SMALL" --governor ladder --workload stream \
 	--wl-opt phase=10ms --wl-opt sizes=64,128 --duration 20ms
+expect_out "128B "
 # request-response start=: the machine idles until the clients start (a warm-up
 # to the start leaves the count as it is), and a start at the run's end is refused
 expect_exit 0 "$IDLELAB" sim --platform "$SMALL" --governor ladder --workload request-response \
