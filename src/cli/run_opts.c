@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -105,6 +106,12 @@ int cli_run_resume_open(const struct cli_run_opts *o, uint64_t fingerprint,
 	/* the ranks other than 0 neither read nor write it: rank 0 gathers the results */
 	if (!o->resume || il_dist_rank() != 0)
 		return 0;
+	/* the output, written at the end, would replace the runs kept for a resume */
+	struct stat so, sr;
+	if (o->output && (!strcmp(o->output, o->resume) ||
+			  (!stat(o->output, &so) && !stat(o->resume, &sr) && so.st_dev == sr.st_dev &&
+			   so.st_ino == sr.st_ino)))
+		return cli_error("%s: --output and --resume name the same file", o->resume);
 	/* a platform file's text: the command line and a batch file name only its path */
 	for (int i = 0; i < nb; i++) {
 		const char *path = bs[i]->platform->file;

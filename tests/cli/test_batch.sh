@@ -170,4 +170,14 @@ expect_exit 0 "$IDLELAB" sim --platform "$TMP/plat.ini" --wl-opt loops=2 --durat
 echo "; changed" >>"$TMP/plat.ini"
 expect_exit 1 "$IDLELAB" sim --platform "$TMP/plat.ini" --wl-opt loops=2 --duration 100ms --resume "$TMP/ps"
 expect_err "the partial results of other runs"
+# --output and --resume the same file: the output would replace the kept runs (scenario run:
+# ran everything, then found its output taken); refused before anything runs
+expect_exit 1 "$IDLELAB" batch "$TMP/pb.ini" --jobs 1 --resume "$TMP/same" --output "$TMP/same"
+expect_err "--output and --resume name the same file"
+expect_exit 1 "$IDLELAB" scenario run "$tiny" --quick --resume "$TMP/same" --output "$TMP/same"
+expect_err "--output and --resume name the same file"
+[ ! -e "$TMP/same" ] && ok || bad "a refused resume left $TMP/same"
+ln -s "$TMP/pp" "$TMP/pp-link"
+expect_exit 1 "$IDLELAB" batch "$TMP/pb.ini" --resume "$TMP/pp" --output "$TMP/pp-link"
+expect_err "--output and --resume name the same file"
 finish
