@@ -12,6 +12,9 @@
  *   gain(A, B) = (A/B - 1) x 100, pct(A, B) = 100 A/B, ratio(A, B), least, greatest, abs(X)
  *   maxdiff(TABLE[, COLUMN])      the largest |difference| of a table (checks only)
  *
+ * A function over the runs may be in the per-run argument of another, not
+ * deeper: an expression is evaluated at most runs x runs times a node.
+ *
  * METRIC is "ROW/COL" as the results name them ("request-response/throughput_MBps",
  * "state C2/time_us", "/above_pct" for a run-level one), or the name of a
  * [define]; an identifier alone is a [define] holding an expression.
@@ -63,6 +66,7 @@ struct pctx {
 	int nodes;            /* primaries read, across define expansions (NODES_MAX) */
 	int defines;          /* defines being expanded, one inside the other */
 	int per_run;          /* inside a per-run argument */
+	int run_base;         /* per_run of the whole (a define checked alone: 1, for v()) */
 	const char *define;   /* the define being expanded, for messages */
 	struct il_err *err;
 	bool failed;
@@ -207,7 +211,24 @@ static struct il_scn_expr *call(struct pctx *c, const char *name)
 		perr(c, "unknown function '%s'", name);
 		return NULL;
 	}
-	struct il_scn_expr *e = node(funcs[fi].k);
+	/*
+	 * A function over the runs inside the per-run argument of one inside
+	 * another's: evaluated runs x runs x runs times (2^40 for 40 nested
+	 * countif of 2 runs), so refused; one over runs in another's per-run
+	 * argument (a median in countif's predicate) is runs x runs.
+	 */
+	enum kind k = funcs[fi].k;
+	if (c->per_run - c->run_base >= 2 && k >= N_STAT && k <= N_ATMAX && k != N_V) {
+		perr(c, "%s() inside a per-run argument of a function that is itself in one: runs "
+		     "over runs over runs", name);
+		return NULL;
+	}
+	/* a table's cells are over the runs already, and the same in every run */
+	if (c->per_run > c->run_base && k == N_MAXDIFF) {
+		perr(c, "maxdiff() in a per-run argument (it is the same in every run)");
+		return NULL;
+	}
+	struct il_scn_expr *e = node(k);
 	int r = 0;
 	e->stat = funcs[fi].stat;
 	switch (e->k) {
@@ -483,7 +504,8 @@ struct il_scn_expr *il_scn_expr_parse(const struct il_scn *s, const char *text, 
 				      int line, struct il_err *err)
 {
 	struct pctx c = { .s = s, .text = text, .pos = text, .flags = flags, .line = line, .err = err,
-			  .per_run = (flags & IL_SCN_EXPR_RUN) ? 1 : 0 };
+			  .per_run = (flags & IL_SCN_EXPR_RUN) ? 1 : 0,
+			  .run_base = (flags & IL_SCN_EXPR_RUN) ? 1 : 0 };
 	struct il_scn_expr *e = parse_or(&c);
 
 	skip(&c);

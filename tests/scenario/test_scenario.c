@@ -207,6 +207,14 @@ static const struct {
 	{ 35, "check = c1 | maxdiff(u) <= 5", 35, "no table 'u'" },
 	{ 35, "check = c1 | maxdiff(t, Z) <= 5", 35, "has no column 'Z'" },
 	{ 35, "check = c1 | countif(a, big) >= 1 && countif(a, big", 35, "')' expected" },
+	/* runs over runs over runs (2^40 evaluations for 40 of 2 runs), not runs over runs */
+	{ 35, "check = c1 | countif(a, countif(b, countif(a, v(m) > 0) > 0) > 0) > 0", 35,
+	  "countif() inside a per-run argument of a function that is itself in one" },
+	{ 35, "check = c1 | countif(a, meanif(b, mean(a, m), v(m) > 0) > 0) > 0", 35,
+	  "mean() inside a per-run argument" },
+	{ 35, "check = c1 | countif(a, maxdiff(t) > v(m)) > 0", 35, "maxdiff() in a per-run" },
+	{ 22, "big = countif(a, countif(b, countif(a, v(m) > 0) > 0) > 0)", 22,
+	  "define big: countif() inside a per-run argument" },
 	{ 37, "estimate = nodot", 37, "is not SECTION.KEY" },
 	{ 39, "configs = a, zz", 39, "no configuration 'zz'" },
 	{ 39, "configs = a\nfactors = 0.5, 1", 40, "other than 1" },
@@ -401,6 +409,9 @@ static void expressions(void **unused)
 	/* a define deep in parentheses is not a define that uses itself */
 	NEAR(eval_text(&s, &f.d, "countif(b, ((((((((((((((((big)))))))))))))))))", 0), 1, 1e-12);
 	NEAR(eval_text(&s, &f.d, "minif(a, v(r/y), v(r/x) > 1)", 0), 20, 1e-12);
+	/* a function over runs in another's per-run argument: runs x runs, allowed */
+	NEAR(eval_text(&s, &f.d, "countif(a, v(r/x) < median(b, r/x) / 6)", 0), 2, 1e-12);
+	NEAR(eval_text(&s, &f.d, "countif(a, countif(b, v(r/x) > 15) == 1)", 0), 4, 1e-12);
 	NEAR(eval_text(&s, &f.d, "maxif(a, v(r/y), v(r/x) < 4)", 0), 30, 1e-12);
 	NEAR(eval_text(&s, &f.d, "meanif(a, v(r/x), v(r/x) != 4)", 0), 2, 1e-12);
 	NEAR(eval_text(&s, &f.d, "at_min(a, r/x, v(/top))", 0), 1, 1e-12);  /* run 2 has x = 1 */
