@@ -114,7 +114,15 @@ struct section {
 	char id[IL_SCN_ID_MAX];
 	char name[80];
 	int line;
+	int e0, e1;               /* its entries: p->e[e0..e1), consecutive as in the file */
 };
+
+/* Bounds that keep the checks of a file (each key against its section's) fast. */
+#define SECTIONS_MAX 4096
+#define SECTION_KEYS_MAX 4096
+
+/* The entries of section si. */
+#define for_each_entry(p, si, i) for (int i = (p)->sect[si].e0; i < (p)->sect[si].e1; i++)
 
 struct parser {
 	const char *fname;
@@ -277,6 +285,8 @@ static int section_open(struct parser *p, const char *name, int line)
 		if (!strcmp(p->sect[i].name, name))
 			return fail(p, line, "duplicate section [%s] (first at line %d)", name,
 				    p->sect[i].line);
+	if (p->nsect == SECTIONS_MAX)
+		return fail(p, line, "more than %d sections", SECTIONS_MAX);
 	if (p->nsect == p->sect_cap) {
 		p->sect_cap = p->sect_cap ? 2 * p->sect_cap : 16;
 		p->sect = il_xrealloc(p->sect, (size_t)p->sect_cap * sizeof(*p->sect));
@@ -285,6 +295,7 @@ static int section_open(struct parser *p, const char *name, int line)
 	memset(s, 0, sizeof(*s));
 	s->kind = kind;
 	s->line = line;
+	s->e0 = s->e1 = p->ne;
 	snprintf(s->id, sizeof(s->id), "%s", id);
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	return 0;
@@ -340,11 +351,17 @@ static int read_lines(struct parser *p, const char *text, size_t len)
 			r = fail(p, line, "empty key");
 			break;
 		}
+		struct section *sc = &p->sect[p->nsect - 1];
+		if (sc->e1 - sc->e0 == SECTION_KEYS_MAX) {
+			r = fail(p, line, "[%s]: more than %d keys", sc->name, SECTION_KEYS_MAX);
+			break;
+		}
 		if (p->ne == p->cap) {
 			p->cap = p->cap ? 2 * p->cap : 64;
 			p->e = il_xrealloc(p->e, (size_t)p->cap * sizeof(*p->e));
 		}
 		p->e[p->ne++] = (struct entry){ p->nsect - 1, il_xstrdup(key), il_xstrdup(value), line };
+		sc->e1 = p->ne;
 	}
 	free(buf);
 	return r;
@@ -357,22 +374,18 @@ static int check_keys(struct parser *p)
 		const struct section *sc = &p->sect[si];
 		const struct keydef *kd = kinds[sc->kind].keys;
 		if (!kd) { /* [define]: any name, once */
-			for (int i = 0; i < p->ne; i++) {
-				if (p->e[i].sect != si)
-					continue;
+			for_each_entry(p, si, i) {
 				if (!valid_id(p->e[i].key) || strchr(p->e[i].key, '-'))
 					return fail(p, p->e[i].line, "[define]: '%s' is not a name (lower-case "
 						    "letters, digits, '_')", p->e[i].key);
-				for (int j = 0; j < i; j++)
-					if (p->e[j].sect == si && !strcmp(p->e[j].key, p->e[i].key))
+				for (int j = sc->e0; j < i; j++)
+					if (!strcmp(p->e[j].key, p->e[i].key))
 						return fail(p, p->e[i].line, "duplicate key '%s' (first at line %d)",
 							    p->e[i].key, p->e[j].line);
 			}
 			continue;
 		}
-		for (int i = 0; i < p->ne; i++) {
-			if (p->e[i].sect != si)
-				continue;
+		for_each_entry(p, si, i) {
 			const struct keydef *k = NULL;
 			for (const struct keydef *q = kd; q->name; q++)
 				if (!strcmp(q->name, p->e[i].key))
@@ -387,8 +400,8 @@ static int check_keys(struct parser *p)
 			}
 			if (k->flags & KEY_REPEAT)
 				continue;
-			for (int j = 0; j < i; j++)
-				if (p->e[j].sect == si && !strcmp(p->e[j].key, p->e[i].key))
+			for (int j = sc->e0; j < i; j++)
+				if (!strcmp(p->e[j].key, p->e[i].key))
 					return fail(p, p->e[i].line, "duplicate key '%s' (first at line %d)",
 						    p->e[i].key, p->e[j].line);
 		}
@@ -396,8 +409,8 @@ static int check_keys(struct parser *p)
 			if (!(q->flags & KEY_REQUIRED))
 				continue;
 			bool found = false;
-			for (int i = 0; i < p->ne && !found; i++)
-				found = p->e[i].sect == si && !strcmp(p->e[i].key, q->name);
+			for_each_entry(p, si, i)
+				found |= !strcmp(p->e[i].key, q->name);
 			if (!found)
 				return fail(p, sc->line, "[%s] has no '%s'", sc->name, q->name);
 		}
@@ -407,8 +420,8 @@ static int check_keys(struct parser *p)
 
 static const struct entry *get(const struct parser *p, int si, const char *key)
 {
-	for (int i = 0; i < p->ne; i++)
-		if (p->e[i].sect == si && !strcmp(p->e[i].key, key))
+	for_each_entry(p, si, i)
+		if (!strcmp(p->e[i].key, key))
 			return &p->e[i];
 	return NULL;
 }
@@ -422,8 +435,8 @@ static char *dup_opt(const struct parser *p, int si, const char *key)
 static int count_key(const struct parser *p, int si, const char *key)
 {
 	int n = 0;
-	for (int i = 0; i < p->ne; i++)
-		n += p->e[i].sect == si && !strcmp(p->e[i].key, key);
+	for_each_entry(p, si, i)
+		n += !strcmp(p->e[i].key, key);
 	return n;
 }
 
@@ -435,7 +448,7 @@ static int get_kvs(struct parser *p, int si, const char *key, bool need_eq, stru
 
 	*out = il_xcalloc((size_t)(cnt ? cnt : 1), sizeof(**out));
 	*n = 0;
-	for (int i = 0; i < p->ne; i++) {
+	for_each_entry(p, si, i) {
 		if (p->e[i].sect != si || strcmp(p->e[i].key, key))
 			continue;
 		const char *v = p->e[i].value;
@@ -658,7 +671,7 @@ static int do_table(struct parser *p, int si, struct il_scn_table *t)
 	t->rows = il_xcalloc((size_t)nrows, sizeof(*t->rows));
 	t->keys = il_xcalloc((size_t)nrows, sizeof(*t->keys));
 	t->cells = il_xcalloc((size_t)nrows * (size_t)t->ncols, sizeof(*t->cells));
-	for (int i = 0; i < p->ne; i++) {
+	for_each_entry(p, si, i) {
 		const struct entry *x = &p->e[i];
 		if (x->sect != si || strcmp(x->key, "row"))
 			continue;
@@ -714,7 +727,7 @@ static int do_table(struct parser *p, int si, struct il_scn_table *t)
 		if (r)
 			return r;
 	}
-	for (int i = 0; i < p->ne; i++) {
+	for_each_entry(p, si, i) {
 		const struct entry *x = &p->e[i];
 		if (x->sect != si || strcmp(x->key, "key"))
 			continue;
@@ -813,7 +826,7 @@ static int table_exprs(struct parser *p, int si, struct il_scn_table *t)
 	int r = 0;
 
 	for (int pass = 0; pass < 2 && !r; pass++)
-		for (int i = 0; i < p->ne && !r; i++) {
+		for (int i = p->sect[si].e0; i < p->sect[si].e1 && !r; i++) {
 			const struct entry *x = &p->e[i];
 			const char *want = pass ? "sim" : "cell", *rest;
 			char field[2][256];
@@ -875,7 +888,7 @@ static int do_checks(struct parser *p, int si)
 	int n = count_key(p, si, "check");
 
 	s->checks = il_xcalloc((size_t)n, sizeof(*s->checks));
-	for (int i = 0; i < p->ne; i++) {
+	for_each_entry(p, si, i) {
 		const struct entry *x = &p->e[i];
 		if (x->sect != si)
 			continue;
@@ -945,7 +958,7 @@ static int do_sens(struct parser *p, int si, struct il_scn_sens *v)
 		return r;
 	int n = count_key(p, si, "figure");
 	v->figures = il_xcalloc((size_t)n, sizeof(*v->figures));
-	for (int i = 0; i < p->ne; i++) {
+	for_each_entry(p, si, i) {
 		const struct entry *x = &p->e[i];
 		if (x->sect != si || strcmp(x->key, "figure"))
 			continue;
@@ -1070,7 +1083,7 @@ static int build(struct parser *p)
 		case SK_SOURCE: r = do_source(p, si, &s->sources[s->nsources++]); break;
 		case SK_CONFIG: r = do_config(p, si, &s->configs[s->nconfigs++]); break;
 		case SK_DEFINE:
-			for (int i = 0; i < p->ne; i++) {
+			for_each_entry(p, si, i) {
 				if (p->e[i].sect != si)
 					continue;
 				struct il_scn_define *d = &s->defines[s->ndefines++];

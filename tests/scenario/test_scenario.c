@@ -322,6 +322,44 @@ static void define_blowup(void **unused)
 	free(text);
 }
 
+/*
+ * A file of 200 000 defines or sections took minutes (each key checked
+ * against every key before it): a section holds at most 4096 keys, a file
+ * 4096 sections, and keys are looked up in their own section only.
+ */
+static void many_keys(void **unused)
+{
+	(void)unused;
+	struct il_scn s;
+	struct il_err err;
+	size_t size = sizeof(base) + 4097 * 40;
+	char *defs = malloc(size), *text;
+
+	/* [define] at line 20 holds m (21), these, and big: 4096 keys, then 4097 */
+	snprintf(defs, size, "m = r/x");
+	for (int i = 0; i < 4094; i++)
+		snprintf(defs + strlen(defs), size - strlen(defs), "\nd%d = 1", i);
+	text = with_line(21, defs);
+	assert_int_equal(il_scn_parse(&s, text, strlen(text), "k.ini", &err), 0);
+	il_scn_free(&s);
+	free(text);
+	snprintf(defs + strlen(defs), size - strlen(defs), "\nd4094 = 1");
+	text = with_line(21, defs);
+	assert_int_not_equal(il_scn_parse(&s, text, strlen(text), "k.ini", &err), 0);
+	assert_int_equal(err.line, 21 + 4096);
+	assert_non_null(strstr(err.msg, "[define]: more than 4096 keys"));
+	free(text);
+
+	/* base has 9 sections: 4087 more are 4096 */
+	snprintf(defs, size, "%s", base);
+	for (int i = 0; i < 4088; i++)
+		snprintf(defs + strlen(defs), size - strlen(defs), "[plot.q%d]\n", i);
+	assert_int_not_equal(il_scn_parse(&s, defs, strlen(defs), "k.ini", &err), 0);
+	assert_int_equal(err.line, 45 + 4088);
+	assert_non_null(strstr(err.msg, "more than 4096 sections"));
+	free(defs);
+}
+
 /* ------------------------------------------------------------------ hand-made results */
 
 struct fake {
@@ -864,6 +902,7 @@ int main(void)
 		cmocka_unit_test(refusals),
 		cmocka_unit_test(long_line_and_nul),
 		cmocka_unit_test(define_blowup),
+		cmocka_unit_test(many_keys),
 		cmocka_unit_test(expressions),
 		cmocka_unit_test(zen3_checks),
 		cmocka_unit_test(report_contents),
