@@ -614,6 +614,12 @@ static int build_batch(const struct il_scn *s, const struct il_scn_run_opts *o, 
 	free(texts);
 	/* configure copies what it keeps? lists and numbers: yes; the text is not needed later */
 	free(copy);
+	if (r && v && v->workload) {
+		/* the configuration's own options passed in its own batch, prepared before */
+		snprintf(what, sizeof(what), "configuration %s: workload %s with %s", c->id, wl->name,
+			 sens_opt);
+		return wrap(s, v->line, err, what);
+	}
 	if (r) {
 		snprintf(what, sizeof(what), "configuration %s: workload %s", c->id, wl->name);
 		return wrap(s, c->line, err, what);
