@@ -41,6 +41,35 @@ size_t il_sim_result_pack(const struct il_sim_result *r, void **buf)
 	return len;
 }
 
+/* A fixed-size text field ends within it. */
+static bool text_ends(const char *t, size_t size)
+{
+	return memchr(t, '\0', size) != NULL;
+}
+
+/*
+ * What the readers of a result index or print: counts in their arrays'
+ * bounds, enumerations in range, text terminated. Bytes from this build's
+ * child always pass; a partial results file is checksummed, so only a
+ * forged one could fail (docs/batch.md).
+ */
+static bool result_sane(const struct il_sim_result *r, const struct il_metric *m)
+{
+	if (r->nfreq < 0 || r->nfreq > (int)(sizeof(r->freq_mhz) / sizeof(r->freq_mhz[0])))
+		return false;
+	for (int i = 0; i < r->nstates; i++)
+		if (!text_ends(r->states[i].name, sizeof(r->states[i].name)) ||
+		    !text_ends(r->states[i].desc, sizeof(r->states[i].desc)) ||
+		    (unsigned int)r->states[i].entry > IL_ENTRY_TDX_HALT)
+			return false;
+	for (int i = 0; i < r->metrics.n; i++)
+		if (!text_ends(m[i].row, sizeof(m[i].row)) || !text_ends(m[i].col, sizeof(m[i].col)) ||
+		    !text_ends(m[i].unit, sizeof(m[i].unit)) ||
+		    (unsigned int)m[i].better > IL_BETTER_HIGHER)
+			return false;
+	return true;
+}
+
 int il_sim_result_unpack(const void *buf, size_t len, struct il_sim_result *res)
 {
 	const char *p = buf;
@@ -65,6 +94,11 @@ int il_sim_result_unpack(const void *buf, size_t len, struct il_sim_result *res)
 	}
 	memcpy(r.cpu, p + sizeof(r), cpus);
 	memcpy(r.metrics.m, p + sizeof(r) + cpus, ms);
+	if (!result_sane(&r, r.metrics.m)) {
+		free(r.cpu);
+		free(r.metrics.m);
+		return -1;
+	}
 	r.metrics.cap = r.metrics.n;
 	*res = r;
 	return 0;

@@ -110,6 +110,22 @@ static void pack_has_no_addresses(void **unused)
 	assert_true(u.metrics.m[0].value == 7);
 	free(u.cpu);
 	free(u.metrics.m);
+	/* forged bytes (a partial file's record with a valid checksum) are refused */
+	struct il_sim_result *h = pa;   /* the header is the struct, malloc-aligned */
+	h->nfreq = 65;
+	assert_int_equal(il_sim_result_unpack(pa, la, &u), -1);
+	h->nfreq = 0;
+	struct il_metric *m = (struct il_metric *)(void *)((char *)pa + sizeof(a) +
+							  2 * sizeof(*a.cpu));
+	memset(m->col, 'x', sizeof(m->col));
+	assert_int_equal(il_sim_result_unpack(pa, la, &u), -1);
+	memcpy(m->col, "round_trips", 12);
+	m->better = (enum il_better)7;
+	assert_int_equal(il_sim_result_unpack(pa, la, &u), -1);
+	m->better = IL_BETTER_NONE;
+	assert_int_equal(il_sim_result_unpack(pa, la, &u), 0);
+	free(u.cpu);
+	free(u.metrics.m);
 	free(pa);
 	free(pb);
 	free(a.cpu);
