@@ -7,6 +7,21 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
 ok() { passes=$((passes + 1)); }
+
+# default_signals CMD...: run CMD with SIGINT, SIGQUIT, SIGHUP and SIGTERM at
+# their default actions, as a command started from a terminal has them. A
+# suite started under nohup or as a background job passes some of them on
+# ignored, and a non-interactive shell cannot undo that ("signals ignored
+# upon entry to the shell cannot be trapped or reset", bash(1)); idlelab
+# keeps an ignored signal ignored, as it should, so a test of what a signal
+# does sets them here. It execs: the (sub)shell it runs in becomes CMD, so
+# call it in ( ) or with &, and $! is CMD's pid.
+default_signals() {
+	exec python3 -c 'import os, signal, sys
+for s in (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGTERM):
+    signal.signal(s, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' "$@"
+}
 bad() { fails=$((fails + 1)); echo "FAIL: $*" >&2; }
 
 # expect_exit CODE CMD...: run, keep stdout in $TMP/out, stderr in $TMP/err

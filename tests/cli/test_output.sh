@@ -191,7 +191,7 @@ if command -v strace >/dev/null && strace -qq -o /dev/null true 2>/dev/null; the
 	inject() { # SIG CMD...
 		local sig=$1; shift
 		# in a subshell whose stderr is quiet: no "Terminated" from bash
-		(strace -f -qq -o /dev/null -e trace=rename,renameat,renameat2 \
+		(default_signals strace -f -qq -o /dev/null -e trace=rename,renameat,renameat2 \
 			-e inject=rename,renameat,renameat2:signal=$sig:error=EINTR "$@"; exit $?) 2>/dev/null
 	}
 	for w in $WRITERS; do

@@ -77,8 +77,7 @@ unchanged "SIGTERM"
 grep -qF "restored $G to 'haltpoll'" "$TMP/sig" && ok || bad "no restore message on SIGTERM"
 # SIGINT ends a run with the rows so far and a restore (here sent to a
 # process that has SIGINT at its default, as from a terminal)
-python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
-	"$IDLELAB" latency --root "$R" --mode halt --samples 10000000 --gap 1ms \
+default_signals "$IDLELAB" latency --root "$R" --mode halt --samples 10000000 --gap 1ms \
 	--governor menu >"$TMP/int.out" 2>"$TMP/int" &
 pid=$!
 for _ in $(seq 400); do [ "$(cat "$G")" = menu ] && break; sleep 0.05; done
@@ -100,8 +99,7 @@ sigrun() { # sigrun SIG WANT_RC WHAT CMD...: start CMD, wait for its change, sen
 	# SIGINT and SIGQUIT at their defaults, as from a terminal (a background job has them
 	# ignored); no core file from SIGQUIT's default action
 	(ulimit -c 0
-	 exec python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); signal.signal(signal.SIGQUIT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
-		"$@") >"$TMP/sig.out" 2>"$TMP/sig" &
+	 default_signals "$@") >"$TMP/sig.out" 2>"$TMP/sig" &
 	pid=$!
 	for _ in $(seq 400); do [ "$(cat "$G")" = menu ] && [ "$(cat "$D1")" = 1 ] && break; sleep 0.05; done
 	[ "$(cat "$G")" = menu ] && [ "$(cat "$D1")" = 1 ] && ok || bad "$what: never changed the tree"

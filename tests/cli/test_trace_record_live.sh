@@ -70,7 +70,7 @@ no_instance
 # SIGINT ends it and keeps the output; SIGTERM removes everything (job
 # control on: a background job of a script would start with SIGINT ignored)
 set -m
-"$I" trace record -o "$TMP/int.trace" 2>"$TMP/err" &
+default_signals "$I" trace record -o "$TMP/int.trace" 2>"$TMP/err" &
 pid=$!; sleep 1; kill -INT $pid; wait $pid; rc=$?
 [ $rc -eq 0 ] && ok || bad "SIGINT: exit $rc"
 grep -q '# idlelab-sysfs end' "$TMP/int.trace" && ok || bad "SIGINT: no complete output"
@@ -82,7 +82,7 @@ expect_err "removed tracefs instance"
 [ -z "$(ls "$TMP" | grep '^term')" ] && ok || bad "SIGTERM: output left: $(ls "$TMP")"
 no_instance
 # SIGQUIT (^\) as SIGTERM: everything removed, exit by the signal (no core file)
-(ulimit -c 0; exec "$I" trace record -o "$TMP/quit.trace" 2>"$TMP/err") &
+(ulimit -c 0; default_signals "$I" trace record -o "$TMP/quit.trace" 2>"$TMP/err") &
 pid=$!; sleep 1; kill -QUIT $pid; wait $pid; rc=$?
 [ $rc -eq 131 ] && ok || bad "SIGQUIT: exit $rc"
 expect_err "removed tracefs instance"
