@@ -426,6 +426,28 @@ static int jr_opt_string(struct jr *j, int depth, char *out, size_t cap, bool *g
 	return jr_string(j, out, cap, NULL);
 }
 
+/*
+ * A metric's row or column name: refused when longer than its field, as two
+ * names cut to the same length would be one metric.
+ */
+static int jr_name(struct jr *j, int depth, char *out, size_t cap, bool *got, const char *what)
+{
+	bool cut = false;
+	int line = j->line, r;
+
+	if (jr_peek(j) != '"') {
+		*got = false;
+		return jr_skip(j, depth);
+	}
+	*got = true;
+	if ((r = jr_string(j, out, cap, &cut)))
+		return r;
+	if (cut)
+		return il_err_set_at(j->err, EINVAL, j->file, line, "a metric's %s is longer than %zu "
+				     "bytes", what, cap - 1);
+	return 0;
+}
+
 /* ---- the results ---- */
 
 struct file_ctx {
@@ -532,9 +554,9 @@ static int metric_member(struct jr *j, int depth, const char *key, void *ctx)
 	int r;
 
 	if (!strcmp(key, IL_RK_ROW))
-		return jr_opt_string(j, depth, m->row, sizeof(m->row), &mc->row);
+		return jr_name(j, depth, m->row, sizeof(m->row), &mc->row, "row");
 	if (!strcmp(key, IL_RK_COL))
-		return jr_opt_string(j, depth, m->col, sizeof(m->col), &mc->col);
+		return jr_name(j, depth, m->col, sizeof(m->col), &mc->col, "column");
 	if (!strcmp(key, IL_RK_UNIT))
 		return jr_opt_string(j, depth, m->unit, sizeof(m->unit), NULL);
 	if (!strcmp(key, IL_RK_BETTER)) {

@@ -73,6 +73,15 @@ static void bad(void **unused)
 		  "{\"row\": \"\", \"col\": \"a\", \"values\": [1, \"x\"]}]}]}",
 		  "configuration 1, metric /a: value 2 is not a number" },
 		{ "{\"idlelab\": \"sim\", \"configs\": []} trailing", "text after the end" },
+		/* two names cut to the field's 39 bytes would be one metric */
+		{ "{\"idlelab\": \"sim\", \"configs\": [{\"governor\": \"g\", \"metrics\": ["
+		  "{\"row\": \"0123456789012345678901234567890123456789\", \"col\": \"a\", "
+		  "\"values\": [1]}]}]}",
+		  "a metric's row is longer than 39 bytes" },
+		{ "{\"idlelab\": \"sim\", \"configs\": [{\"governor\": \"g\", \"metrics\": ["
+		  "{\"row\": \"\", \"col\": \"0123456789012345678901234567890123456789x\", "
+		  "\"values\": [1]}]}]}",
+		  "a metric's column is longer than 39 bytes" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct il_result_config cfg[2];
@@ -244,9 +253,17 @@ static void json(void **unused)
 		 "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"
 		 "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"
 		 "\xe2\x82\xac\xe2\x82\xac"); /* 14 euro signs, 42 bytes, into 40 */
+	/* a metric's name is not cut: two names alike in 39 bytes would be one metric */
+	assert_true(parse(text, cfg, 2, &err) < 0);
+	assert_non_null(strstr(err.msg, "a metric's row is longer than 39 bytes"));
+	/* other text is cut, at a character boundary (platform: 47 bytes) */
+	snprintf(text, sizeof(text), "{\"idlelab\": \"sim\", \"format\": 1, \"platform\": \"%s%s\", "
+		 "\"configs\": [{\"governor\": \"g\", \"metrics\": []}]}",
+		 "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+		 "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9",
+		 "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"); /* 40 + 9 bytes */
 	assert_int_equal(parse(text, cfg, 2, &err), 1);
-	assert_int_equal(strlen(cfg[0].m[0].row), 39);
-	assert_int_equal(strlen(cfg[0].governor), 80);
+	assert_int_equal(strlen(cfg[0].platform), 46);  /* the euro sign that did not fit whole */
 	il_results_free(cfg, 1);
 
 #define C1 "{\"governor\": \"g\", \"metrics\": []}"
