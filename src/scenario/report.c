@@ -433,7 +433,8 @@ static void text_report(const struct il_scn_report *r, FILE *out)
 static void md_text(FILE *out, const char *s)
 {
 	for (; *s; s++) {
-		if (*s == '|' || *s == '*' || *s == '_' || *s == '`' || *s == '\\' || *s == '<')
+		if (*s == '|' || *s == '*' || *s == '_' || *s == '`' || *s == '\\' || *s == '<' ||
+		    *s == '&' || *s == '[' || *s == ']')
 			fputc('\\', out);
 		fputc(*s, out);
 	}

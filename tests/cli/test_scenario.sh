@@ -98,6 +98,10 @@ expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --seed 99 --format json
 grep -q '"seed": 99' "$TMP/out" && ok || bad "seed not in the report"
 expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --format markdown
 expect_out "## Checks"
+# markdown: text that would be an entity or a link is escaped
+sed '6s/.*/title = R\&amp;D [see](x)/' "$tiny" >"$TMP/amp.ini"
+expect_exit 0 "$IDLELAB" scenario run "$TMP/amp.ini" --quick --format markdown
+expect_out 'R\&amp;D \[see\](x)'
 expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --format html
 expect_out "<!DOCTYPE html>"
 # a simulated value of 300 digits: shown as a number in a cell, not cut to its first 63 digits
