@@ -745,6 +745,36 @@ static inline void pelt_accrue(struct il_pelt *sa, struct il_pelt_r *r, uint64_t
 		r->runnable_sum += ((uint64_t)n * units) << 10;
 }
 
+/*
+ * The lean path of a runnable-mode enqueue or pick: the PELT clock to now;
+ * when neither the queue's step nor the task's ends a period and no
+ * removal is pending, the queue's step as il_pelt_update_r() does it then
+ * (sim_cf_rq_pelt_r()'s counts with adj), *ut the task's units, true;
+ * an enqueue (ue) adds the task's util_est first, as enqueue_r_steps().
+ * False, with nothing stepped: the general steps must run.
+ */
+static inline __attribute__((always_inline)) bool
+rq_step_within(struct il_sim *s, struct sim_cpu *c, struct sim_cf_task *t, int64_t now,
+	       int adj, bool ue, uint64_t *ut)
+{
+	struct sim_cf_cpu *fc = CF(c);
+	uint64_t uq;
+
+	sim_cf_rq_clock(s, c, now);
+	uint64_t pnow = fc->clock_pelt;
+	if (fc->removed || !pelt_within(&fc->rq_pelt, pnow, &uq) || !pelt_within(&t->pelt, pnow, ut))
+		return false;
+	if (ue)
+		sim_cf_ue_add(s, fc, t);
+	bool running = sim_cf_cfs_running(fc, c);
+	int queued = sim_cf_cfs_queued(fc, c);
+	bool load = running || queued > 0;
+	int n = queued + running + adj - s->cf.rq_wl[c->cpu];
+	pelt_accrue(&fc->rq_pelt, &s->cf.rq_r[c->cpu], uq, load && running,
+		    load && n > 0 ? (unsigned int)n : 0);
+	return true;
+}
+
 static __attribute__((noinline)) void pick_r_steps(struct il_sim *s, struct sim_cpu *c, int task,
 						   int64_t now);
 
@@ -759,22 +789,12 @@ static __attribute__((noinline)) void pick_r_steps(struct il_sim *s, struct sim_
 void sim_cf_pick_runnable(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
 {
 	struct sim_cf_task *t = &s->cf.task[task];
-	struct sim_cf_cpu *fc = CF(c);
-	uint64_t uq, ut;
+	uint64_t ut;
 
-	sim_cf_rq_clock(s, c, now);
-	uint64_t pnow = fc->clock_pelt;
-	if (fc->removed || !pelt_within(&fc->rq_pelt, pnow, &uq) ||
-	    !pelt_within(&t->pelt, pnow, &ut)) {
+	if (!rq_step_within(s, c, t, now, 1, false, &ut)) {
 		pick_r_steps(s, c, task, now);
 		return;
 	}
-	bool running = sim_cf_cfs_running(fc, c);
-	int queued = sim_cf_cfs_queued(fc, c);
-	bool load = running || queued > 0;
-	int n = queued + running + 1 - s->cf.rq_wl[c->cpu];
-	pelt_accrue(&fc->rq_pelt, &s->cf.rq_r[c->cpu], uq, load && running,
-		    load && n > 0 ? (unsigned int)n : 0);
 	bool wl = t->wl_wait;
 	pelt_accrue(&t->pelt, &s->cf.task_r[task], ut, false, !wl);
 	if (wl) {
@@ -1520,29 +1540,17 @@ static __attribute__((noinline)) void enqueue_r_steps(struct il_sim *s, struct s
 void sim_cf_enqueue_r(struct il_sim *s, struct sim_cpu *c, int task, int64_t now, int from_cpu)
 {
 	struct sim_cf_task *t = &s->cf.task[task];
-	struct sim_cf_cpu *fc = CF(c);
-	uint64_t uq, ut;
+	uint64_t ut;
 
 	/*
 	 * Neither step ends a period and no removal is pending: nothing
-	 * decays, no governor call; the steps as il_pelt_update_r() does them
-	 * then (the PELT clock first: idempotent, enqueue_r_steps() may take
-	 * it again).
+	 * decays, no governor call (the PELT clock is taken first:
+	 * idempotent, enqueue_r_steps() may take it again).
 	 */
-	sim_cf_rq_clock(s, c, now);
-	uint64_t pnow = fc->clock_pelt;
-	if (fc->removed || !pelt_within(&fc->rq_pelt, pnow, &uq) ||
-	    !pelt_within(&t->pelt, pnow, &ut)) {
+	if (!rq_step_within(s, c, t, now, -1, true, &ut)) {
 		enqueue_r_steps(s, c, task, now, from_cpu);
 		return;
 	}
-	sim_cf_ue_add(s, fc, t);
-	bool running = sim_cf_cfs_running(fc, c);
-	int queued = sim_cf_cfs_queued(fc, c);
-	bool load = running || queued > 0;
-	int n = queued + running - 1 - s->cf.rq_wl[c->cpu];
-	pelt_accrue(&fc->rq_pelt, &s->cf.rq_r[c->cpu], uq, load && running,
-		    load && n > 0 ? (unsigned int)n : 0);
 	if (c->cur < 0 && c->rq_len == 1 && !t->wl_wait) {
 		t->wl_wait = true;
 		s->cf.rq_wl[c->cpu]++;
