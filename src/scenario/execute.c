@@ -661,8 +661,8 @@ static int build_batch(const struct il_scn *s, const struct il_scn_run_opts *o, 
 	b->nconfigs = 1;
 	b->configs = sc;
 	b->runs = o->quick ? c->quick_runs : c->runs;
-	if (v && (o->quick ? v->quick_runs : v->runs) > 0)
-		b->runs = o->quick ? v->quick_runs : v->runs;
+	if (v && il_scn_sens_runs(s, vi, o->quick) > 0)
+		b->runs = il_scn_sens_runs(s, vi, o->quick);
 	b->jobs = o->jobs < 1 ? 1 : o->jobs;
 	b->label = bt->id;
 	if ((r = il_sim_batch_prepare(b, err))) {
@@ -852,7 +852,7 @@ int il_scn_cost(const struct il_scn *s, bool quick, struct il_scn_cost *cost, st
 		int nruns = runs;   /* the configuration's and its reruns' */
 		for (int v = 0; v < s->nsens; v++) {
 			const struct il_scn_sens *sv = &s->sens[v];
-			int vr = quick ? sv->quick_runs : sv->runs;
+			int vr = il_scn_sens_runs(s, v, quick);
 			for (int k = 0; k < sv->nconfigs; k++)
 				nruns += sv->configs[k] == c ? sv->nfactors * (vr > 0 ? vr : runs) : 0;
 		}
