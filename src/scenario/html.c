@@ -205,13 +205,7 @@ int scn_html_report(const struct il_scn_report *r, FILE *out, struct il_err *err
 		scn_html_text(out, s->status);
 		fputs("</p>\n", out);
 	}
-	if (r->out)
-		snprintf(buf, sizeof(buf), "%s run, seed %llu, %d runs%s, %.1f simulated s in %.1f s",
-			 r->quick ? "quick" : "full", (unsigned long long)r->seed, r->out->runs,
-			 r->out->resumed > 0 ? " (some read from a partial results file, not in the time)" : "",
-			 r->out->sim_s, r->out->wall_s);
-	else
-		snprintf(buf, sizeof(buf), "from given results");
+	scn_run_facts(r, buf, sizeof(buf));
 	fputs("<p>Platform <code>", out);
 	scn_html_text(out, s->platform);
 	fputs("</code>; ", out);

@@ -102,3 +102,18 @@ void scn_diff_desc(const struct il_scn_table *t, char *buf, size_t size)
 			first = false;
 		}
 }
+
+void scn_run_facts(const struct il_scn_report *r, char *buf, size_t size)
+{
+	if (!r->out) {
+		snprintf(buf, size, "from given results");
+		return;
+	}
+	char resumed[96] = "";
+	if (r->out->resumed > 0)
+		snprintf(resumed, sizeof(resumed), " (%d read from the partial results file, not in the "
+			 "times)", r->out->resumed);
+	snprintf(buf, size, "%s, seed %llu, %d runs%s, %.1f simulated s in %.1f s (CPU %.1f s)",
+		 r->quick ? "quick" : "full", (unsigned long long)r->seed, r->out->runs, resumed,
+		 r->out->sim_s, r->out->wall_s, r->out->cpu_s);
+}

@@ -363,21 +363,6 @@ static void text_checks(const struct il_scn_report *r, FILE *out)
 	fprintf(out, "  %d of %d pass, %d fail, %d n/a\n", r->npass, s->nchecks, r->nfail, r->nna);
 }
 
-static void run_facts(const struct il_scn_report *r, char *buf, size_t size)
-{
-	if (!r->out) {
-		snprintf(buf, size, "from given results");
-		return;
-	}
-	char resumed[96] = "";
-	if (r->out->resumed > 0)
-		snprintf(resumed, sizeof(resumed), " (%d read from the partial results file, not in the "
-			 "times)", r->out->resumed);
-	snprintf(buf, size, "%s, seed %llu, %d runs%s, %.1f simulated s in %.1f s (CPU %.1f s)",
-		 r->quick ? "quick" : "full", (unsigned long long)r->seed, r->out->runs, resumed,
-		 r->out->sim_s, r->out->wall_s, r->out->cpu_s);
-}
-
 static void text_report(const struct il_scn_report *r, FILE *out)
 {
 	const struct il_scn *s = r->scn;
@@ -392,7 +377,7 @@ static void text_report(const struct il_scn_report *r, FILE *out)
 		wrapped(out, "Mechanisms: ", s->mechanisms, TEXT_WIDTH);
 	if (s->status)
 		wrapped(out, "Status: ", s->status, TEXT_WIDTH);
-	run_facts(r, buf, sizeof(buf));
+	scn_run_facts(r, buf, sizeof(buf));
 	fprintf(out, "Platform: %s; %s\n", s->platform, buf);
 	fprintf(out, "Published figures are the sources' own; simulated ones come from the model "
 		"alone.\n\nConfigurations\n");
@@ -460,7 +445,7 @@ static void md_report(const struct il_scn_report *r, FILE *out)
 		md_text(out, s->status);
 		fputs("\n\n", out);
 	}
-	run_facts(r, buf, sizeof(buf));
+	scn_run_facts(r, buf, sizeof(buf));
 	fprintf(out, "Platform `%s`; %s. Published figures are the sources' own; simulated ones "
 		"come from the model alone.\n\n", s->platform, buf);
 	fputs("| configuration | label | kernel | governor | workload | runs |\n"

@@ -26,6 +26,10 @@ const char *scn_sim_text(const struct il_scn_table *t, int row, int col, double 
 const char *scn_diff_text(const struct il_scn_table *t, int row, int col, double d, char *buf,
 			  size_t size);
 
+/* How the report's runs were made: "full, seed 1, 85 runs (17 read from the
+ * partial results file, not in the times), ... simulated s in ... s (CPU ... s)". */
+void scn_run_facts(const struct il_scn_report *r, char *buf, size_t size);
+
 /* "simulated / published - 1 (%); in points: gain" */
 void scn_diff_desc(const struct il_scn_table *t, char *buf, size_t size);
 

@@ -156,6 +156,9 @@ n=$(sed -n 's/^ *"resumed_runs": \([0-9]*\),*$/\1/p' "$TMP/out")
 expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --resume "$TMP/cq" --quiet
 grep -q "read from the partial results file, not in the times" "$TMP/out" && ok ||
 	bad "the text report does not say which runs were resumed"
+expect_exit 0 "$IDLELAB" scenario run "$tiny" --quick --resume "$TMP/cq" --quiet --output "$TMP/rdir"
+grep -Eq "[0-9]+ runs \([0-9]+ read from the partial results file, not in the times\)" "$TMP/rdir/report.html" && ok ||
+	bad "the HTML report does not say how many runs were resumed"
 expect_exit 1 "$IDLELAB" scenario run "$tiny" --format json --resume "$TMP/cp" --quiet
 expect_err "the partial results of other runs"
 # a platform file changed since: its runs are other runs, though the command line is the same
