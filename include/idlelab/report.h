@@ -28,6 +28,14 @@ struct il_table *il_table_new(const char *title);
 void il_table_free(struct il_table *t);
 /* Add a column; call before the first row. */
 void il_table_col(struct il_table *t, const char *name);
+/*
+ * The first n columns name a row (cpu, state, ...; 1 unless set): a text
+ * table wider than IL_TABLE_WIDTH is printed in slices of its columns that
+ * each fit, and every slice repeats these.
+ */
+void il_table_keys(struct il_table *t, int n);
+/* Columns a text table fits in, as a terminal and a patch mail do. */
+#define IL_TABLE_WIDTH 100
 /* Start a new row; then add one cell per column in order. */
 void il_table_row(struct il_table *t);
 void il_table_str(struct il_table *t, const char *s);
@@ -40,8 +48,10 @@ void il_table_na(struct il_table *t);
 int il_table_rows(const struct il_table *t);
 
 /*
- * Print in a format: text (title, header, aligned rows), CSV (header and
- * rows; no title) or JSON (an array of objects keyed by column name).
+ * Print in a format: text (title, header, aligned rows; wider than
+ * IL_TABLE_WIDTH, in slices of the columns one under the other, a blank line
+ * between, the key columns in each), CSV (header and rows; no title) or JSON
+ * (an array of objects keyed by column name). CSV and JSON are never sliced.
  */
 int il_table_print(const struct il_table *t, enum il_format f, FILE *out);
 /* The table's JSON array as the next value of w (rows as inline objects). */

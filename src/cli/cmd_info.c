@@ -134,6 +134,7 @@ static int print_states_table(const struct il_sysfs_cpu *cpu, const char *title)
 					    "residency_us", "power_mW", "default_status" };
 	int r;
 
+	il_table_keys(t, 2);
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
 		il_table_col(t, cols[i]);
 	for (int i = 0; i < cpu->nstates; i++) {
@@ -206,6 +207,7 @@ static int print_text(const struct il_sysfs_info *info)
 
 		snprintf(title, sizeof(title), "cpu%d:", cpu->cpu);
 		t = il_table_new(title);
+		il_table_keys(t, 2);
 		il_table_col(t, "state");
 		il_table_col(t, "name");
 		il_table_col(t, "usage");

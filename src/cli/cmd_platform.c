@@ -492,6 +492,7 @@ static int show(const char *what, const char *release, char **options, const cha
 		il_table_free(sh.states);
 		return cli_report(&err);
 	}
+	il_table_keys(sh.states, 2);
 	struct il_table *csv = il_table_new(NULL);
 	static const char *const dims[] = { "platform", "kernel", "driver", "governor" };
 	for (size_t i = 0; i < sizeof(dims) / sizeof(dims[0]); i++)

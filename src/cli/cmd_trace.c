@@ -269,6 +269,7 @@ static struct il_table *states_table(const struct il_trace *t, const struct il_t
 				     const struct il_cpulist *only)
 {
 	struct il_table *tb = il_table_new("idle states");
+	il_table_keys(tb, 3);
 	int ncpus = base && base->ncpus > t->ncpus ? base->ncpus : t->ncpus;
 
 	il_table_col(tb, "cpu");
@@ -387,6 +388,7 @@ static struct il_table *wakeups_table(const struct il_trace *t, const struct il_
 				      const struct il_cpulist *only)
 {
 	struct il_table *tb = il_table_new("wake-ups");
+	il_table_keys(tb, 3);
 	int ncpus = base && base->ncpus > t->ncpus ? base->ncpus : t->ncpus;
 
 	il_table_col(tb, "cpu");

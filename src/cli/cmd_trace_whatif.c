@@ -114,6 +114,7 @@ static int check_out(struct ctx *c, const uint64_t *conf, int ncpus, size_t tota
 	char name[IL_NAME_LEN + 8], col[32];
 	int r;
 
+	il_table_keys(tb, 3);
 	il_table_col(tb, "cpu");
 	il_table_col(tb, "state");
 	il_table_col(tb, "name");
@@ -220,6 +221,7 @@ static int whatif_out(struct ctx *c)
 		"kernel_energy_j", "kernel_exit_latency_us",
 	};
 
+	il_table_keys(tb, 3);
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
 		il_table_col(tb, cols[i]);
 	for (int cpu = 0; cpu < c->ps.ncpus; cpu++) {

@@ -114,6 +114,7 @@ static struct il_table *delta_table_new(const char *title, bool lead)
 {
 	struct il_table *t = il_table_new(title);
 
+	il_table_keys(t, lead ? 6 : 3);
 	if (lead) {
 		il_table_col(t, "timestamp");
 		il_table_col(t, "interval");

@@ -45,6 +45,7 @@ static void print_cpu_table(const struct il_sim_batch *b, int c, FILE *out)
 		 (unsigned long long)b->params.seed,
 		 r->cpuidle ? "" : " [no cpuidle: the default idle routine's counts]");
 	struct il_table *t = il_table_new(title);
+	il_table_keys(t, 2);
 	static const char *const cols[] = { "cpu", "state", "usage", "time_us", "above", "below",
 					    "rejected", "above%", "below%", "idle_ms", "busy_ms" };
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
@@ -121,6 +122,7 @@ static void print_stats_table(const struct il_sim_batch *b, int c, FILE *out)
 	snprintf(title, sizeof(title), "%s: metrics over %d run%s", b->labels[c], b->runs,
 		 b->runs > 1 ? "s" : "");
 	struct il_table *t = il_table_new(title);
+	il_table_keys(t, 2);
 	il_table_col(t, "metric");
 	il_table_col(t, "unit");
 	if (b->runs > 1) {

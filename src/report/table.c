@@ -22,6 +22,7 @@ struct cell {
 struct il_table {
 	char *title;
 	int ncols, nrows, cap;
+	int nkeys;          /* leading columns repeated in every slice of a wide text table */
 	char **cols;
 	struct cell *cells; /* nrows * ncols */
 	int cur;            /* next cell index in current row */
@@ -50,7 +51,13 @@ struct il_table *il_table_new(const char *title)
 	struct il_table *t = il_xrealloc(NULL, sizeof(*t));
 	memset(t, 0, sizeof(*t));
 	t->title = il_xstrdup(title ? title : "");
+	t->nkeys = 1;
 	return t;
+}
+
+void il_table_keys(struct il_table *t, int n)
+{
+	t->nkeys = n < 0 ? 0 : n;
 }
 
 void il_table_free(struct il_table *t)
@@ -183,6 +190,54 @@ static void print_csv(const struct il_table *t, FILE *out)
 }
 
 /* Aligned text; every header and cell escaped for the terminal. */
+/* The key columns and columns [from, to), one block of the text table. */
+static void print_slice(const struct il_table *t, char **text, char **head, const size_t *w,
+			int nkeys, int from, int to, FILE *out)
+{
+	int n = nkeys + to - from;
+
+	for (int r = -1; r < t->nrows; r++) {
+		for (int j = 0; j < n; j++) {
+			int i = j < nkeys ? j : from + j - nkeys;
+			const char *s = r < 0 ? head[i] : text[r * t->ncols + i];
+			int pad = (int)(w[i] - il_text_width(s));
+			bool last = j + 1 == n;
+			if (r >= 0 && t->cells[r * t->ncols + i].kind == CELL_NUM) {
+				fprintf(out, "%*s%s", pad, "", s);
+			} else {
+				fputs(s, out);
+				if (!last)
+					fprintf(out, "%*s", pad, "");
+			}
+			if (!last)
+				fputs("  ", out);
+		}
+		fputc('\n', out);
+	}
+}
+
+/* The end of the slice that starts at column from, its keys keyw wide. */
+static int slice_end(int ncols, int from, const size_t *w, size_t keyw, size_t limit)
+{
+	int to = from;
+	size_t width = keyw;
+
+	while (to < ncols && (to == from || width + w[to] <= limit))
+		width += w[to++] + 2;
+	return to;
+}
+
+static int slice_count(int ncols, int nkeys, const size_t *w, size_t keyw, size_t limit)
+{
+	int n = 0, from = nkeys;
+
+	do {
+		from = slice_end(ncols, from, w, keyw, limit);
+		n++;
+	} while (from < ncols);
+	return n;
+}
+
 static int print_text(const struct il_table *t, FILE *out)
 {
 	size_t ncells = (size_t)t->nrows * (size_t)t->ncols;
@@ -210,30 +265,28 @@ static int print_text(const struct il_table *t, FILE *out)
 		il_text_fputs(t->title, out);
 		fputc('\n', out);
 	}
-	for (int i = 0; i < t->ncols; i++) {
-		fputs(head[i], out);
-		if (i + 1 < t->ncols)
-			fprintf(out, "%*s", (int)(w[i] - il_text_width(head[i]) + 2), "");
-	}
-	fputc('\n', out);
-	for (int r = 0; r < t->nrows; r++) {
-		for (int i = 0; i < t->ncols; i++) {
-			const struct cell *c = &t->cells[r * t->ncols + i];
-			const char *s = text[r * t->ncols + i];
-			int pad = (int)(w[i] - il_text_width(s));
-			bool last = i + 1 == t->ncols;
-			if (c->kind == CELL_NUM) {
-				fprintf(out, "%*s%s", pad, "", s);
-			} else {
-				fputs(s, out);
-				if (!last)
-					fprintf(out, "%*s", pad, "");
-			}
-			if (!last)
-				fputs("  ", out);
-		}
-		fputc('\n', out);
-	}
+	/*
+	 * Slices: the key columns, then the others in order, as many as fit in
+	 * IL_TABLE_WIDTH (at least one, however wide). The fewest slices that
+	 * fit are then made as even as they can be: the narrowest limit that
+	 * still needs no more slices.
+	 */
+	int nkeys = t->nkeys < t->ncols ? t->nkeys : t->ncols;
+	size_t keyw = 0, limit = IL_TABLE_WIDTH;
+	for (int i = 0; i < nkeys; i++)
+		keyw += w[i] + 2;
+	int nslices = slice_count(t->ncols, nkeys, w, keyw, limit);
+	if (nslices > 1)
+		while (limit > keyw && slice_count(t->ncols, nkeys, w, keyw, limit - 1) == nslices)
+			limit--;
+	int from = nkeys;
+	do {
+		int to = slice_end(t->ncols, from, w, keyw, limit);
+		if (from > nkeys)
+			fputc('\n', out);
+		print_slice(t, text, head, w, nkeys, from, to, out);
+		from = to;
+	} while (from < t->ncols);
 	for (size_t k = 0; k < ncells + (size_t)t->ncols; k++)
 		free(text[k]);
 	free(text);

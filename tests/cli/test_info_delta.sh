@@ -34,12 +34,16 @@ expect_exit 0 "$IDLELAB" info --diff "$TMP/a" "$TMP/b"
 expect_out "interval: 2.000 s"
 expect_out "  param.haltpoll.guest_halt_poll_ns: 0 -> 200000"
 # 500000 us of 2 s = 25 %, 1000 entries / 2 s, 250 of 1000 above, 10 below
-grep -Eq '^ +0 +1 +haltpoll idle +1000 +500000 +250 +10 +25\.00 +500\.00 +25\.00 +1\.00$' "$TMP/out" &&
+# (the table is wider than 100 columns: two slices, cpu, state and name in both)
+grep -Eq '^ +0 +1 +haltpoll idle +1000 +500000 +250 +10 +25\.00$' "$TMP/out" &&
+	grep -Eq '^ +0 +1 +haltpoll idle +500\.00 +25\.00 +1\.00$' "$TMP/out" &&
 	ok || bad "cpu0 state1 row: $(cat "$TMP/out")"
-grep -Eq '^ +1 +0 +POLL +40 +200 +0 +0 +0\.01 +20\.00 +0\.00 +0\.00$' "$TMP/out" &&
+grep -Eq '^ +1 +0 +POLL +40 +200 +0 +0 +0\.01$' "$TMP/out" &&
+	grep -Eq '^ +1 +0 +POLL +20\.00 +0\.00 +0\.00$' "$TMP/out" &&
 	ok || bad "cpu1 state0 row: $(cat "$TMP/out")"
 # no usage: the ratios are n/a, not 0
-grep -Eq '^ +1 +1 +haltpoll idle +0 +0 +0 +0 +0\.00 +0\.00 +n/a +n/a$' "$TMP/out" &&
+grep -Eq '^ +1 +1 +haltpoll idle +0 +0 +0 +0 +0\.00$' "$TMP/out" &&
+	grep -Eq '^ +1 +1 +haltpoll idle +0\.00 +n/a +n/a$' "$TMP/out" &&
 	ok || bad "cpu1 state1 row: $(cat "$TMP/out")"
 
 expect_exit 0 "$IDLELAB" info --diff "$TMP/a" "$TMP/b" --csv
@@ -93,7 +97,8 @@ expect_err "cpu1 is in the first read only"
 expect_exit 0 "$IDLELAB" info --diff "$FX/kvm-haltpoll" "$TMP/b"
 expect_out "interval: not known (no boottime_ns in both idlelab-meta.txt): no rates or residency %"
 grep -q "changed:" "$TMP/out" && bad "changes listed against a snapshot without metadata" || ok
-grep -Eq '^ +0 +1 +haltpoll idle +1000 +500000 +250 +10 +n/a +n/a +25\.00 +1\.00$' "$TMP/out" &&
+grep -Eq '^ +0 +1 +haltpoll idle +1000 +500000 +250 +10 +n/a$' "$TMP/out" &&
+	grep -Eq '^ +0 +1 +haltpoll idle +n/a +25\.00 +1\.00$' "$TMP/out" &&
 	ok || bad "rates without an interval: $(cat "$TMP/out")"
 # a boottime_ns past S64_MAX or empty is no number (not S64_MAX, not 0)
 for t in 99999999999999999999 ''; do

@@ -357,6 +357,74 @@ static void table_formats(void **unused)
 	il_table_free(t);
 }
 
+/* A text table wider than IL_TABLE_WIDTH: even slices, each with the keys. */
+static void table_slices(void **unused)
+{
+	(void)unused;
+	struct il_table *t = il_table_new("wide");
+	char cell[32];
+	struct mem m;
+
+	/* keys 3 + 2 and 5 + 2 columns, six of 18 + 2: 130 columns in all; four fit
+	 * in 100, so two slices, and three in each fit in 70 */
+	il_table_keys(t, 2);
+	il_table_col(t, "cpu");
+	il_table_col(t, "state");
+	for (int i = 1; i <= 6; i++) {
+		snprintf(cell, sizeof(cell), "c%d", i);
+		il_table_col(t, cell);
+	}
+	il_table_row(t);
+	il_table_i64(t, 0);
+	il_table_str(t, "C1");
+	for (int i = 0; i < 6; i++) {
+		memset(cell, 'a' + i, 17);
+		snprintf(cell + 17, sizeof(cell) - 17, "%d", i + 1);
+		il_table_str(t, cell);
+	}
+	mem_open(&m);
+	assert_int_equal(il_table_print(t, IL_FORMAT_TABLE, m.f), 0);
+	assert_string_equal(mem_text(&m), "wide\n"
+		"cpu  state  c1                  c2                  c3\n"
+		"  0  C1     aaaaaaaaaaaaaaaaa1  bbbbbbbbbbbbbbbbb2  ccccccccccccccccc3\n\n"
+		"cpu  state  c4                  c5                  c6\n"
+		"  0  C1     ddddddddddddddddd4  eeeeeeeeeeeeeeeee5  fffffffffffffffff6\n");
+	mem_close(&m);
+	/* CSV is one table whatever its width */
+	mem_open(&m);
+	assert_int_equal(il_table_print(t, IL_FORMAT_CSV, m.f), 0);
+	assert_int_equal(strncmp(mem_text(&m), "cpu,state,c1,c2,c3,c4,c5,c6\n0,C1,", 33), 0);
+	mem_close(&m);
+	il_table_free(t);
+
+	/* 100 columns exactly: one table; one column wider than the limit: a slice of
+	 * its own; no keys: nothing repeated */
+	t = il_table_new(NULL);
+	il_table_keys(t, 0);
+	il_table_col(t, "a");
+	il_table_col(t, "b");
+	il_table_row(t);
+	char wide[120];
+	memset(wide, 'x', 97);
+	wide[97] = 0;
+	il_table_str(t, "y");
+	il_table_str(t, wide);
+	mem_open(&m);
+	assert_int_equal(il_table_print(t, IL_FORMAT_TABLE, m.f), 0);
+	assert_int_equal(strlen(mem_text(&m)), 5 + 101); /* "a  b", "y  xx...x": 100 wide */
+	mem_close(&m);
+	memset(wide, 'x', 110);
+	wide[110] = 0;
+	il_table_row(t);
+	il_table_str(t, "z");
+	il_table_str(t, wide);
+	mem_open(&m);
+	assert_int_equal(il_table_print(t, IL_FORMAT_TABLE, m.f), 0);
+	assert_non_null(strstr(mem_text(&m), "a\ny\nz\n\nb"));
+	mem_close(&m);
+	il_table_free(t);
+}
+
 static void formats(void **unused)
 {
 	(void)unused;
@@ -379,7 +447,8 @@ int main(void)
 		cmocka_unit_test(json_layout),  cmocka_unit_test(json_strings),
 		cmocka_unit_test(json_numbers), cmocka_unit_test(json_misuse),
 		cmocka_unit_test(text_escapes), cmocka_unit_test(csv_fields),
-		cmocka_unit_test(table_formats), cmocka_unit_test(formats),
+		cmocka_unit_test(table_formats), cmocka_unit_test(table_slices),
+		cmocka_unit_test(formats),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
