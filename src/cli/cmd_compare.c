@@ -214,6 +214,53 @@ struct text_row {
 	bool group;             /* a row name alone, over the metrics below it */
 };
 
+/* The end of the slice of configurations from (>= 1) on: its value and diff columns. */
+static int cmp_slice_end(int ncfg, int from, const int *w, int keyw, int limit)
+{
+	int to = from, width = keyw;
+
+	while (to < ncfg && (to == from || width + 4 + w[2 * to] + w[2 * to + 1] <= limit))
+		width += 4 + w[2 * to] + w[2 * to + 1], to++;
+	return to;
+}
+
+static int cmp_slices(int ncfg, const int *w, int keyw, int limit)
+{
+	int n = 0, from = 1;
+
+	do {
+		from = cmp_slice_end(ncfg, from, w, keyw, limit);
+		n++;
+	} while (from < ncfg);
+	return n;
+}
+
+/* The metric, the first configuration and configurations [from, to). */
+static void print_slice(FILE *out, const struct text_row *rows, int nrows, const int *w, int from,
+			int to)
+{
+	fprintf(out, "%-*s  %*d", w[0], "metric", w[1], 1);
+	for (int j = from; j < to; j++)
+		fprintf(out, "  %*d  %*s", w[2 * j], j + 1, w[2 * j + 1], "diff");
+	fputc('\n', out);
+	for (int r = 0; r < nrows; r++) {
+		if (rows[r].group) {
+			fprintf(out, "%s\n", rows[r].cell[0]);
+			continue;
+		}
+		/* the metric left-aligned, the numbers right-aligned */
+		int pad = w[0] - width(rows[r].cell[0]);
+		fputs(rows[r].cell[0], out);
+		for (int i = 1; i < 2 * to; i = i == 1 ? 2 * from : i + 1) {
+			const char *s = rows[r].cell[i] ? rows[r].cell[i] : "";
+			pad += 2 + w[i] - width(s);
+			fprintf(out, "%*s%s", pad, "", s);
+			pad = 0;
+		}
+		fputc('\n', out);
+	}
+}
+
 static void print_table(FILE *out, const struct compare *c, const bool *shown)
 {
 	int ncols = 2 * c->ncfg; /* metric, value 1, (value k, diff k)... */
@@ -272,31 +319,27 @@ static void print_table(FILE *out, const struct compare *c, const bool *shown)
 		for (int i = 0; i < ncols && !rows[r].group; i++)
 			if (rows[r].cell[i] && width(rows[r].cell[i]) > w[i])
 				w[i] = width(rows[r].cell[i]);
-	fprintf(out, "%-*s", w[0], "metric");
-	for (int j = 0; j < c->ncfg; j++) {
-		fprintf(out, "  %*d", w[j == 0 ? 1 : 2 * j], j + 1);
-		if (j)
-			fprintf(out, "  %*s", w[2 * j + 1], "diff");
-	}
-	fputc('\n', out);
-	for (int r = 0; r < nrows; r++) {
-		if (rows[r].group) {
-			fprintf(out, "%s\n", rows[r].cell[0]);
-		} else {
-			/* the metric left-aligned, the numbers right-aligned */
-			int pad = w[0] - width(rows[r].cell[0]);
-			fputs(rows[r].cell[0], out);
-			for (int i = 1; i < ncols; i++) {
-				const char *s = rows[r].cell[i] ? rows[r].cell[i] : "";
-				pad += 2 + w[i] - width(s);
-				fprintf(out, "%*s%s", pad, "", s);
-				pad = 0;
-			}
+	/*
+	 * Wider than IL_TABLE_WIDTH: slices of the configurations after the
+	 * first, each with the metric and the first's column, the fewest that
+	 * fit made as even as they can be (as il_table_print() does).
+	 */
+	int keyw = w[0] + 2 + w[1], limit = IL_TABLE_WIDTH;
+	int nslices = cmp_slices(c->ncfg, w, keyw, limit);
+	if (nslices > 1)
+		while (limit > keyw && cmp_slices(c->ncfg, w, keyw, limit - 1) == nslices)
+			limit--;
+	int from = 1;
+	do {
+		int to = cmp_slice_end(c->ncfg, from, w, keyw, limit);
+		if (from > 1)
 			fputc('\n', out);
-		}
+		print_slice(out, rows, nrows, w, from, to);
+		from = to;
+	} while (from < c->ncfg);
+	for (int r = 0; r < nrows; r++)
 		for (int i = 0; i < ncols; i++)
 			free(rows[r].cell[i]);
-	}
 	free(rows);
 }
 

@@ -98,6 +98,19 @@ expect_out "  2  haltpoll@6.18+guest_halt_poll_ns=200000"
 [ "$(grep -c 'kvm-haltpoll' "$TMP/out")" -eq 1 ] && ok || bad "the platform is not named once"
 grep -q '^metric  *1  *2  *diff  *3  *diff  *4  *diff$' "$TMP/out" && ok || bad "column keys"
 [ -s "$TMP/err" ] && bad "warnings for one workload: $(cat "$TMP/err")" || ok
+# seven configurations are wider than 100 columns: slices of configurations, each with the
+# metric and the first's column, made even (three configurations and three)
+"$IDLELAB" sim --platform kvm-haltpoll --workload pingpong --duration 50ms --runs 2 \
+	--governor menu --governor teo --governor haltpoll --governor ladder --governor menu@6.1 \
+	--governor teo@6.1 --governor menu@5.4 --format json --output "$TMP/seven.json" || bad "sim seven"
+expect_exit 0 "$IDLELAB" compare "$TMP/seven.json"
+w=$(awk '{ if (length > m) m = length } END { print m }' "$TMP/out")
+[ "$w" -le 100 ] && ok || { bad "compare of 7 is $w columns wide"; cat "$TMP/out"; }
+[ "$(grep -c '^metric ' "$TMP/out")" -eq 2 ] && ok || bad "compare of 7: not two slices"
+grep -q '^metric  *1  *2  *diff  *3  *diff  *4  *diff$' "$TMP/out" &&
+	grep -q '^metric  *1  *5  *diff  *6  *diff  *7  *diff$' "$TMP/out" && ok ||
+	bad "compare of 7: slices $(grep '^metric' "$TMP/out")"
+[ "$(grep -c '^usage  ' "$TMP/out")" -eq 2 ] && ok || bad "compare of 7: a row in each slice"
 # JSON gives numbers; CSV is tidy (one header, one row per configuration and metric)
 expect_exit 0 "$IDLELAB" compare --format json "$TMP/demo.json"
 python3 - "$TMP/out" <<'PY' && ok || bad "compare json numbers"
