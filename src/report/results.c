@@ -450,6 +450,13 @@ static int jr_name(struct jr *j, int depth, char *out, size_t cap, bool *got, co
 
 /* ---- the results ---- */
 
+/* A metric's number of values, and where it is. */
+struct values_count {
+	size_t n, config;
+	int line;
+	char row[40], col[40];
+};
+
 struct file_ctx {
 	const char *name;
 	struct il_err *err;
@@ -459,6 +466,9 @@ struct file_ctx {
 	bool kind, configs, format;
 	char workload[40], workload_options[256], platform[48];
 	int runs;
+	/* the metrics with the fewest and the most values (nulls counted), to set against runs */
+	struct values_count fewest, most;
+	bool counted;
 };
 
 struct config_ctx {
@@ -476,6 +486,7 @@ struct metric_ctx {
 	size_t cap;
 	size_t bad;       /* first value that is not a number, from 1 (0: none) */
 	int bad_line;
+	size_t nelems;    /* the values array's length, nulls included */
 };
 
 static void metrics_free(struct il_result_config *c)
@@ -514,6 +525,7 @@ static int value_elem(struct jr *j, int depth, size_t idx, int line, void *ctx)
 	double v;
 	int r;
 
+	mc->nelems++;
 	if (c == 'n')
 		return jr_literal(j, "null"); /* a value that was not finite (NaN) */
 	if (c != '-' && !digit(c)) {
@@ -573,6 +585,7 @@ static int metric_member(struct jr *j, int depth, const char *key, void *ctx)
 		/* the last "values" counts */
 		m->n = 0;
 		mc->bad = 0;
+		mc->nelems = 0;
 		mc->values = jr_peek(j) == '[';
 		return mc->values ? jr_array(j, depth, value_elem, mc) : jr_skip(j, depth);
 	}
@@ -618,6 +631,15 @@ static int metric_elem(struct jr *j, int depth, size_t k, int line, void *ctx)
 		free(m->values);
 		return r;
 	}
+	struct file_ctx *fc = cc->fc;
+	struct values_count here = { .n = mc.nelems, .config = ci + 1, .line = line };
+	memcpy(here.row, m->row, sizeof(here.row));
+	memcpy(here.col, m->col, sizeof(here.col));
+	if (!fc->counted || here.n < fc->fewest.n)
+		fc->fewest = here;
+	if (!fc->counted || here.n > fc->most.n)
+		fc->most = here;
+	fc->counted = true;
 	cf->nmetrics++;
 	return 0;
 malformed:
@@ -762,6 +784,15 @@ static int read_file(struct jr *j, struct file_ctx *fc)
 	if (!fc->added)
 		return il_err_set_at(j->err, EINVAL, j->file, open_line,
 				     "no configurations (its \"configs\" list is empty)");
+	/* and one value (or null) per run for every metric */
+	if (fc->runs > 0 && fc->counted &&
+	    (fc->most.n != (size_t)fc->runs || fc->fewest.n != (size_t)fc->runs)) {
+		const struct values_count *vc =
+			fc->most.n != (size_t)fc->runs ? &fc->most : &fc->fewest;
+		return il_err_set_at(j->err, EINVAL, j->file, vc->line,
+				     "configuration %zu, metric %s/%s: %zu values for %d runs",
+				     vc->config, vc->row, vc->col, vc->n, fc->runs);
+	}
 	return 0;
 }
 

@@ -154,7 +154,7 @@ mk() { # mk FILE WORKLOAD GOVERNOR METRICS...
 mk "$TMP/h1.json" w g1 \
 	'{"row": "", "col": "same", "values": [5, 5, 5]}' \
 	'{"row": "", "col": "const", "values": [5, 5, 5]}' \
-	'{"row": "", "col": "none", "values": []}' \
+	'{"row": "", "col": "none", "values": [null, null, null]}' \
 	'{"row": "", "col": "nulls", "values": [1, null, 2]}' \
 	'{"row": "freq 2600 MHz", "col": "time_pct", "unit": "%", "values": [100, 100, 100]}'
 mk "$TMP/h2.json" w g2 \
@@ -194,9 +194,22 @@ expect_err "idlelab: compare: warning: the configurations ran different workload
 expect_out "  1  g1, workload w ($TMP/h1.json #1)"
 expect_exit 0 "$IDLELAB" compare "$TMP/a.json" "$TMP/b.json"
 expect_err "warning: the configurations ran wake-latency with different options (1: defaults, 2: mean=100us)"
+# one value (or null) per run: more or fewer are refused, naming the metric's line
+mk "$TMP/h5.json" w g5 \
+	'{"row": "", "col": "same", "values": [5, 5, 5]}' \
+	'{"row": "", "col": "const", "values": [5, 5, 5, 5]}'
+expect_exit 1 "$IDLELAB" compare "$TMP/h1.json" "$TMP/h5.json" --output "$TMP/h5.out"
+expect_err "h5.json:4: configuration 1, metric /const: 4 values for 3 runs"
+[ -e "$TMP/h5.out" ] && bad "partial output left behind" || ok
+mk "$TMP/h6.json" w g6 '{"row": "", "col": "same", "values": [5, 5, 5]}' \
+	'{"row": "wake latency", "col": "p99_us", "values": []}'
+expect_exit 1 "$IDLELAB" compare "$TMP/h6.json"
+expect_err "h6.json:4: configuration 1, metric wake latency/p99_us: 0 values for 3 runs"
+expect_exit 1 "$IDLELAB" plot --metric same --output "$TMP/h6.svg" "$TMP/h6.json"
+expect_err "0 values for 3 runs"
 # names from a file are escaped for the terminal as in every text table (D15): a C1 CSI
 # (U+009B), ESC, a backslash; nothing a terminal acts on reaches it
-mk "$TMP/e1.json" 'w\u009b2J' 'g\u001b[31mred\\x' '{"row": "r\u001b]0;t\u0007", "col": "c", "values": [1, 2]}'
+mk "$TMP/e1.json" 'w\u009b2J' 'g\u001b[31mred\\x' '{"row": "r\u001b]0;t\u0007", "col": "c", "values": [1, 2, 3]}'
 expect_exit 0 "$IDLELAB" compare "$TMP/e1.json" "$TMP/e1.json"
 expect_out 'workload w\u009b2J'
 expect_out 'g\e[31mred\\x'
