@@ -71,6 +71,26 @@ void il_text_fputs(const char *s, FILE *out);
 /* The same, keeping line feeds (messages of several lines). */
 void il_text_fputs_lines(const char *s, FILE *out);
 
+/*
+ * Text already escaped for the terminal, its lines longer than width (in
+ * characters) folded at spaces: the folded part indented to the column after
+ * the line's first ": " (a "key: value" line), or its own indent plus two
+ * when that is past half the width. A word longer than a line stays whole.
+ */
+void il_text_fold(const char *text, int width, FILE *out);
+/*
+ * Text written to a memory stream, then folded: il_fold_open() gives the
+ * stream (NULL when out of memory), il_fold_close() folds what was written
+ * to it into out and frees it (0, or -ENOMEM).
+ */
+struct il_fold {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+FILE *il_fold_open(struct il_fold *fd);
+int il_fold_close(struct il_fold *fd, int width, FILE *out);
+
 /* One CSV field (RFC 4180): quoted when it holds , " CR or LF; always valid UTF-8. */
 void il_csv_field(const char *s, FILE *out);
 

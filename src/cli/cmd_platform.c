@@ -143,60 +143,60 @@ static const char *freq_max_what(const struct il_freq_max *f)
 }
 
 /* The freq_max line of the text: the value at the release shown and where the rule starts. */
-static void print_freq_max(const struct shown *sh)
+static void print_freq_max(const struct shown *sh, FILE *out)
 {
 	const struct il_freq_max *f = &sh->fm, *nf = &sh->fm_new;
 
-	printf("freq_max: ");
+	fprintf(out, "freq_max: ");
 	if (f->invariant) {
 		if (sh->p->turbo_disabled)
-			printf("%g MHz (turbo off at boot: base; %g MHz, %s, with turbo)", f->mhz,
+			fprintf(out, "%g MHz (turbo off at boot: base; %g MHz, %s, with turbo)", f->mhz,
 			       f->turbo_mhz, f->what);
 		else
-			printf("%g MHz (%s)", f->mhz, f->what);
-		printf(", ratio %lu; ", f->ratio);
-		il_text_fputs(f->why, stdout);
-		printf("; from %s, none before\n", f->since);
+			fprintf(out, "%g MHz (%s)", f->mhz, f->what);
+		fprintf(out, ", ratio %lu; ", f->ratio);
+		il_text_fputs(f->why, out);
+		fprintf(out, "; from %s, none before\n", f->since);
 	} else if (nf->invariant) {
-		printf("none at ");
-		il_text_fputs(sh->m->release, stdout);
-		printf(" (");
-		il_text_fputs(f->why, stdout);
-		printf("); %g MHz (%s) from %s\n", nf->turbo_mhz, nf->what, nf->since);
+		fprintf(out, "none at ");
+		il_text_fputs(sh->m->release, out);
+		fprintf(out, " (");
+		il_text_fputs(f->why, out);
+		fprintf(out, "); %g MHz (%s) from %s\n", nf->turbo_mhz, nf->what, nf->since);
 	} else {
-		printf("%s (", f->rule == IL_FMAX_UNMODELLED ? "not modelled" : "none");
-		il_text_fputs(f->why, stdout);
-		printf(")\n");
+		fprintf(out, "%s (", f->rule == IL_FMAX_UNMODELLED ? "not modelled" : "none");
+		il_text_fputs(f->why, out);
+		fprintf(out, ")\n");
 	}
 }
 
-static void print_cpufreq(const struct il_platform *p)
+static void print_cpufreq(const struct il_platform *p, FILE *out)
 {
 	double ps[IL_PLAT_PSTATES_MAX];
 	int n = il_platform_pstates(p, ps, IL_PLAT_PSTATES_MAX);
 
-	printf("cpufreq: %s", il_cpufreq_driver_name(p->cpufreq_driver));
+	fprintf(out, "cpufreq: %s", il_cpufreq_driver_name(p->cpufreq_driver));
 	if (p->cpufreq_driver == IL_CPUFREQ_INTEL_PSTATE)
-		printf(" (mode %s)", il_pstate_mode_name(p->pstate_mode));
-	printf(", governor ");
-	il_text_fputs(p->cpufreq_governor[0] ? p->cpufreq_governor : "(driver default)", stdout);
-	printf(", policy per %s; EFFIC %g MHz, base %g MHz", il_cpufreq_scope_name(p->cpufreq_scope),
+		fprintf(out, " (mode %s)", il_pstate_mode_name(p->pstate_mode));
+	fprintf(out, ", governor ");
+	il_text_fputs(p->cpufreq_governor[0] ? p->cpufreq_governor : "(driver default)", out);
+	fprintf(out, ", policy per %s; EFFIC %g MHz, base %g MHz", il_cpufreq_scope_name(p->cpufreq_scope),
 	       p->efficient_mhz, p->base_mhz);
 	if (p->turbo_disabled)
-		printf(", turbo off at boot");
-	printf("\n");
+		fprintf(out, ", turbo off at boot");
+	fprintf(out, "\n");
 	if (p->hwp)
-		printf("hwp: lowest %g, efficient %g, guaranteed %g, highest %g MHz\n", p->hwp_lowest_mhz,
+		fprintf(out, "hwp: lowest %g, efficient %g, guaranteed %g, highest %g MHz\n", p->hwp_lowest_mhz,
 		       p->hwp_efficient_mhz, p->hwp_guaranteed_mhz, p->hwp_highest_mhz);
 	else
-		printf("hwp: no\n");
-	printf("p-states (acpi-cpufreq):");
+		fprintf(out, "hwp: no\n");
+	fprintf(out, "p-states (acpi-cpufreq):");
 	for (int i = 0; i < n; i++)
-		printf(" %g", ps[i]);
-	printf(" MHz");
+		fprintf(out, " %g", ps[i]);
+	fprintf(out, " MHz");
 	if (p->transition_ns)
-		printf(", transition latency %lld ns", (long long)p->transition_ns);
-	printf("\n");
+		fprintf(out, ", transition latency %lld ns", (long long)p->transition_ns);
+	fprintf(out, "\n");
 }
 
 
@@ -208,98 +208,110 @@ static const struct il_gov_preset *governor_preset(const struct il_machine_idle 
 	return ops ? il_gov_preset_for_release(ops, m->release) : NULL;
 }
 
-static void print_text(const struct shown *sh)
+static void print_text(const struct shown *sh, FILE *out)
 {
 	const struct il_platform *p = sh->p;
 	const struct il_machine_idle *m = sh->m;
 
-	printf("platform: ");
-	il_text_fputs(p->name, stdout);
-	printf(" (");
-	il_text_fputs(p->description, stdout);
-	printf(")\ncpus: %d (%d package%s x %d cores x %d threads), HZ=%u\n", il_platform_ncpus(p),
+	fprintf(out, "platform: ");
+	il_text_fputs(p->name, out);
+	fprintf(out, " (");
+	il_text_fputs(p->description, out);
+	fprintf(out, ")\ncpus: %d (%d package%s x %d cores x %d threads), HZ=%u\n", il_platform_ncpus(p),
 	       p->packages, p->packages > 1 ? "s" : "", p->cores_per_package, p->threads_per_core,
 	       p->hz);
-	printf("kernel: ");
-	il_text_fputs(m->release, stdout);
-	printf("\n");
+	fprintf(out, "kernel: ");
+	il_text_fputs(m->release, out);
+	fprintf(out, "\n");
 	if (p->switch_cycles.kind != IL_DIST_NONE) {
 		char d[96];
-		printf("wake-up path (switch_cycles): %s cycles at the package clock\n",
+		fprintf(out, "wake-up path (switch_cycles): %s cycles at the package clock\n",
 		       il_dist_str(&p->switch_cycles, d, sizeof(d)));
 	} else if (p->switch_ns > 0) {
-		printf("wake-up path (switch_ns): %lld ns\n", (long long)p->switch_ns);
+		fprintf(out, "wake-up path (switch_ns): %lld ns\n", (long long)p->switch_ns);
 	}
 	if (il_platform_watchdog_period_ns(p) > 0) {
-		printf("watchdog: soft-lockup hrtimer every %g s",
+		fprintf(out, "watchdog: soft-lockup hrtimer every %g s",
 		       (double)il_platform_watchdog_period_ns(p) * 1e-9);
 		if (il_platform_watchdog_stopper(p)) {
 			char d[96];
-			printf(", waking the stopper thread (holds %s ns)",
+			fprintf(out, ", waking the stopper thread (holds %s ns)",
 			       il_dist_str(&p->watchdog_stopper, d, sizeof(d)));
 		}
-		printf("\n");
+		fprintf(out, "\n");
 	}
 	if (p->noptions) {
-		printf("options:");
+		fprintf(out, "options:");
 		for (int i = 0; i < p->noptions; i++) {
-			printf(" ");
-			il_text_fputs(p->options[i].key, stdout);
-			printf("%s", p->options[i].value[0] ? "=" : "");
-			il_text_fputs(p->options[i].value, stdout);
+			fprintf(out, " ");
+			il_text_fputs(p->options[i].key, out);
+			fprintf(out, "%s", p->options[i].value[0] ? "=" : "");
+			il_text_fputs(p->options[i].value, out);
 		}
-		printf("\n");
+		fprintf(out, "\n");
 	}
 	if (sh->drv) {
-		printf("driver: ");
-		il_text_fputs(sh->drv->name[0] ? sh->drv->name : "(unnamed)", stdout);
+		fprintf(out, "driver: ");
+		il_text_fputs(sh->drv->name[0] ? sh->drv->name : "(unnamed)", out);
 		if (sh->drv->governor[0]) {
-			printf(" (preferred governor ");
-			il_text_fputs(sh->drv->governor, stdout);
-			printf(")");
+			fprintf(out, " (preferred governor ");
+			il_text_fputs(sh->drv->governor, out);
+			fprintf(out, ")");
 		}
-		printf("\n");
+		fprintf(out, "\n");
 	} else {
-		printf("driver: none (no cpuidle driver registers)\n");
+		fprintf(out, "driver: none (no cpuidle driver registers)\n");
 	}
-	printf("governor: ");
-	il_text_fputs(m->governor, stdout);
+	fprintf(out, "governor: ");
+	il_text_fputs(m->governor, out);
 	/* the governor's preset in force at the release: what --kernel runs */
 	const struct il_gov_preset *gp = governor_preset(m);
 	if (gp) {
-		printf("@%s (", gp->release);
-		il_text_fputs(gp->text, stdout);
-		printf(")");
+		fprintf(out, "@%s (", gp->release);
+		il_text_fputs(gp->text, out);
+		fprintf(out, ")");
 	}
-	printf("\n");
+	fprintf(out, "\n");
 	if (p->arch == IL_ARCH_X86 || m->routine != IL_IDLE_ROUTINE_NONE) {
-		printf("default idle: %s: ", il_idle_routine_name(m->routine));
-		il_text_fputs(m->routine_why, stdout);
-		printf("\n");
+		fprintf(out, "default idle: %s: ", il_idle_routine_name(m->routine));
+		il_text_fputs(m->routine_why, out);
+		fprintf(out, "\n");
 	}
 	if (m->snooze_timeout_ns)
-		printf("snooze timeout: %llu ns\n", (unsigned long long)m->snooze_timeout_ns);
+		fprintf(out, "snooze timeout: %llu ns\n", (unsigned long long)m->snooze_timeout_ns);
 	if (p->nturbo) {
 		char tb[1024];
-		printf("turbo: %s MHz by active cores", turbo_ranges(p, false, tb, sizeof(tb)));
+		fprintf(out, "turbo: %s MHz by active cores", turbo_ranges(p, false, tb, sizeof(tb)));
 		if (p->base_mhz > 0)
-			printf(" (base %g MHz)", p->base_mhz);
-		printf("\n");
+			fprintf(out, " (base %g MHz)", p->base_mhz);
+		fprintf(out, "\n");
 	}
 	if (p->arch == IL_ARCH_X86)
-		print_freq_max(sh);
+		print_freq_max(sh, out);
 	if (p->has_cpufreq)
-		print_cpufreq(p);
-	printf("\n");
-	il_table_print(sh->states, IL_FORMAT_TABLE, stdout);
+		print_cpufreq(p, out);
+	fprintf(out, "\n");
+	il_table_print(sh->states, IL_FORMAT_TABLE, out);
 	if (m->nnotes) {
-		printf("\nnotes:\n");
+		fprintf(out, "\nnotes:\n");
 		for (int i = 0; i < m->nnotes; i++) {
-			printf("  ");
-			il_text_fputs(m->notes[i], stdout);
-			printf("\n");
+			fprintf(out, "  ");
+			il_text_fputs(m->notes[i], out);
+			fprintf(out, "\n");
 		}
 	}
+}
+
+/* The text, its lines folded to the width of a table (IL_TABLE_WIDTH). */
+static int print_folded(const struct shown *sh)
+{
+	struct il_fold fd;
+	FILE *f = il_fold_open(&fd);
+
+	if (!f)
+		return -ENOMEM;
+	print_text(sh, f);
+	return il_fold_close(&fd, IL_TABLE_WIDTH, stdout);
 }
 
 /* Everything the text shows, as one object. */
@@ -564,7 +576,7 @@ static int show(const char *what, const char *release, char **options, const cha
 	else if (fmt == IL_FORMAT_CSV)
 		r = il_table_print(csv, IL_FORMAT_CSV, stdout);
 	else
-		print_text(&sh);
+		r = print_folded(&sh);
 	il_table_free(sh.states);
 	il_table_free(csv);
 	if (fflush(stdout) || ferror(stdout))

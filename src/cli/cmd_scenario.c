@@ -22,6 +22,7 @@
 #include "progress.h"
 #include "run_opts.h"
 #include "idlelab/json.h"
+#include "idlelab/report.h"
 #include "idlelab/outfile.h"
 #include "idlelab/sim_report.h"
 #include "idlelab/scenario.h"
@@ -120,19 +121,31 @@ static int cmd_list(int argc, char **argv)
 			il_json_kdouble(&w, "quick_estimated_s", quick.est_wall_s);
 			il_json_end(&w);
 		} else {
-			printf("%s%s\n  %s\n", i ? "\n" : "", s.name, s.title);
+			/* lines folded to the tables' width (a long list of configurations) */
+			struct il_fold fd;
+			FILE *f = il_fold_open(&fd);
+			if (!f) {
+				il_scn_free(&s);
+				return cli_error("out of memory");
+			}
+			fprintf(f, "%s%s\n  %s\n", i ? "\n" : "", s.name, s.title);
 			if (src)
-				printf("  source: %s, %s%s%s\n", src->author, src->list ? src->list : "",
-				       src->list ? " " : "", src->date);
-			printf("  platform: %s\n  configurations:", s.platform);
+				fprintf(f, "  source: %s, %s%s%s\n", src->author, src->list ? src->list : "",
+					src->list ? " " : "", src->date);
+			fprintf(f, "  platform: %s\n  configurations:", s.platform);
 			for (int c = 0; c < s.nconfigs; c++)
-				printf(" %s", s.configs[c].id);
+				fprintf(f, " %s", s.configs[c].id);
 			if (s.nsens)
-				printf("; %d estimate%s rerun at other values", s.nsens, s.nsens > 1 ? "s" : "");
+				fprintf(f, "; %d estimate%s rerun at other values", s.nsens,
+					s.nsens > 1 ? "s" : "");
 			duration_text(full.est_wall_s, a, sizeof(a));
 			duration_text(quick.est_wall_s, b, sizeof(b));
-			printf("\n  runs: %d full (%.0f simulated s, about %s), %d quick (%.0f s, about %s)\n",
-			       full.runs, full.sim_s, a, quick.runs, quick.sim_s, b);
+			fprintf(f, "\n  runs: %d full (%.0f simulated s, about %s), %d quick (%.0f s, about %s)\n",
+				full.runs, full.sim_s, a, quick.runs, quick.sim_s, b);
+			if (il_fold_close(&fd, IL_TABLE_WIDTH, stdout)) {
+				il_scn_free(&s);
+				return cli_error("out of memory");
+			}
 		}
 		il_scn_free(&s);
 	}

@@ -355,6 +355,18 @@ static void print_csv(const struct il_sim_batch *b, FILE *out)
 		}
 }
 
+/* The text, its lines folded to the tables' width (the header with long options). */
+static int print_folded(const struct il_sim_batch *b, const char *wl_opts_text, FILE *out)
+{
+	struct il_fold fd;
+	FILE *f = il_fold_open(&fd);
+
+	if (!f)
+		return -ENOMEM;
+	print_text(b, wl_opts_text, f);
+	return il_fold_close(&fd, IL_TABLE_WIDTH, out);
+}
+
 int il_sim_batch_print(const struct il_sim_batch *b, enum il_format f, const char *wl_opts_text,
 		       FILE *out)
 {
@@ -362,7 +374,7 @@ int il_sim_batch_print(const struct il_sim_batch *b, enum il_format f, const cha
 		return il_results_write(b, wl_opts_text, out);
 	if (f == IL_FORMAT_CSV)
 		print_csv(b, out);
-	else
-		print_text(b, wl_opts_text, out);
+	else if (print_folded(b, wl_opts_text, out))
+		return -ENOMEM;
 	return ferror(out) ? -EIO : 0;
 }

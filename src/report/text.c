@@ -3,6 +3,7 @@
  * Text as it leaves idlelab: UTF-8 validation (once, for JSON, CSV and the
  * terminal), escapes for text meant for a terminal, CSV fields.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,4 +198,90 @@ void il_csv_field(const char *s, FILE *out)
 	utf8_write(s, quote, out);
 	if (quote)
 		fputc('"', out);
+}
+
+/* Width in characters of the first n bytes of s. */
+static int width_n(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	int w = 0;
+
+	for (size_t i = 0; i < n; w++) {
+		size_t len = p[i] < 0x80 ? 1 : il_utf8_len(p + i, n - i);
+		i += len ? len : 1;
+	}
+	return w;
+}
+
+static void fold_line(const char *s, size_t n, int width, FILE *out)
+{
+	if (width_n(s, n) <= width) {
+		fwrite(s, 1, n, out);
+		fputc('\n', out);
+		return;
+	}
+	size_t lead = strspn(s, " ");
+	const char *colon = NULL;
+	for (size_t k = 0; k + 1 < n && !colon; k++)
+		if (s[k] == ':' && s[k + 1] == ' ')
+			colon = s + k;
+	int indent = colon ? width_n(s, (size_t)(colon - s) + 2) : 0;
+	if (!colon || indent > width / 2)
+		indent = (int)lead + 2;
+	int col = 0;
+	size_t i = 0;
+	bool first = true;
+	while (i < n) {
+		/* the next word and the spaces before it */
+		size_t sp = i;
+		while (sp < n && s[sp] == ' ')
+			sp++;
+		size_t end = sp;
+		while (end < n && s[end] != ' ')
+			end++;
+		if (end == sp)
+			break; /* trailing spaces */
+		int gap = width_n(s + i, sp - i), ww = width_n(s + sp, end - sp);
+		if (!first && col > indent && col + gap + ww > width) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+			gap = 0;
+		}
+		fprintf(out, "%*s", gap, "");
+		fwrite(s + sp, 1, end - sp, out);
+		col += gap + ww;
+		first = false;
+		i = end;
+	}
+	fputc('\n', out);
+}
+
+void il_text_fold(const char *text, int width, FILE *out)
+{
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		size_t n = nl ? (size_t)(nl - text) : strlen(text);
+		fold_line(text, n, width, out);
+		text += n + (nl != NULL);
+	}
+}
+
+FILE *il_fold_open(struct il_fold *fd)
+{
+	fd->buf = NULL;
+	fd->len = 0;
+	fd->f = open_memstream(&fd->buf, &fd->len);
+	return fd->f;
+}
+
+int il_fold_close(struct il_fold *fd, int width, FILE *out)
+{
+	int r = fclose(fd->f) ? -ENOMEM : 0;
+
+	if (!r)
+		il_text_fold(fd->buf, width, out);
+	free(fd->buf);
+	fd->buf = NULL;
+	fd->f = NULL;
+	return r;
 }

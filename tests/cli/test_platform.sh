@@ -44,7 +44,11 @@ expect_exit 1 "$IDLELAB" platform show no-such-platform
 expect_err "unknown platform 'no-such-platform'"
 # turbo bins, freq_max per release and the cpufreq facts (issue 12), in every format
 expect_exit 0 "$IDLELAB" platform show intel-cascadelake-sp
-expect_out "turbo: 1-2C 3900, 3-4C 3700, 5-16C 3600, 17-20C 3300, 21-24C 3100 MHz by active cores (base 2400 MHz)"
+# (folded at 100 columns, under the value)
+expect_out "turbo: 1-2C 3900, 3-4C 3700, 5-16C 3600, 17-20C 3300, 21-24C 3100 MHz by active cores (base 2400"
+expect_out "       MHz)"
+w=$(awk '{ if (length > m) m = length } END { print m }' "$TMP/out")
+[ "$w" -le 100 ] && ok || bad "platform show is $w columns wide"
 expect_out "freq_max: 3700 MHz (4C turbo), ratio 1578; Skylake-X: the first turbo group of >= 4 cores"
 expect_out "from 5.7, none before"
 expect_out "cpufreq: intel_pstate (mode auto), governor powersave, policy per cpu; EFFIC 1000 MHz, base 2400 MHz"

@@ -15,6 +15,10 @@ for n in zen3-dummy-wait amd-default-idle intel-cst-claim power10-poll-escape fr
 done
 expect_out "K Prateek Nayak"
 expect_out "runs: "
+# freq-invariance's 16 configurations folded under "configurations: ", within 100 columns
+w=$(awk '{ if (length > m) m = length } END { print m }' "$TMP/out")
+[ "$w" -le 100 ] && ok || bad "scenario list is $w columns wide"
+grep -q '^                  clx-tb-inv ' "$TMP/out" && ok || bad "configurations not folded under their key"
 expect_exit 0 "$IDLELAB" scenario list --format json
 cp "$TMP/out" "$TMP/list.json"
 valid_json "$TMP/list.json" && ok || bad "list json"

@@ -425,6 +425,35 @@ static void table_slices(void **unused)
 	il_table_free(t);
 }
 
+static void fold_of(const char *in, int width, const char *want)
+{
+	struct mem m;
+
+	mem_open(&m);
+	il_text_fold(in, width, m.f);
+	assert_string_equal(mem_text(&m), want);
+	mem_close(&m);
+}
+
+/* Lines past the width folded at spaces, under the value of "key: value". */
+static void text_fold(void **unused)
+{
+	(void)unused;
+	fold_of("short\nkey: one two\n", 20, "short\nkey: one two\n");
+	/* 20 columns: "key: one two three" is 18, "four" would make 23 */
+	fold_of("key: one two three four five", 20, "key: one two three\n     four five\n");
+	/* no ": ", or past half the width: the line's indent plus two */
+	fold_of("  aaaa bbbb cccc dddd", 12, "  aaaa bbbb\n    cccc\n    dddd\n");
+	fold_of("a long key here: x y z w", 12, "a long key\n  here: x y\n  z w\n");
+	/* a word longer than a line stays whole; spaces inside a line are kept */
+	fold_of("k: xxxxxxxxxxxxxxx y", 10, "k: xxxxxxxxxxxxxxx\n   y\n");
+	fold_of("a  b", 10, "a  b\n");
+	/* characters, not bytes: "é" is one column */
+	fold_of("k: \xc3\xa9\xc3\xa9\xc3\xa9 \xc3\xa9\xc3\xa9", 9,
+		"k: \xc3\xa9\xc3\xa9\xc3\xa9 \xc3\xa9\xc3\xa9\n");
+	fold_of("\n\n", 5, "\n\n");
+}
+
 static void formats(void **unused)
 {
 	(void)unused;
@@ -448,6 +477,7 @@ int main(void)
 		cmocka_unit_test(json_numbers), cmocka_unit_test(json_misuse),
 		cmocka_unit_test(text_escapes), cmocka_unit_test(csv_fields),
 		cmocka_unit_test(table_formats), cmocka_unit_test(table_slices),
+		cmocka_unit_test(text_fold),
 		cmocka_unit_test(formats),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
