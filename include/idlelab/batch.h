@@ -108,10 +108,18 @@ int il_sim_batches_run(struct il_sim_batch **bs, int nb, int *failed_batch, stru
 /* One run of one configuration of one batch: the unit the batch layer deals. */
 struct il_sim_task {
 	int batch, config, run;
-	double cost;                  /* estimate: simulated CPU-seconds */
+	double cost;                  /* estimate: il_sim_task_cost() */
 };
-/* The estimate tasks are ordered by: simulated time (with the warm-up) times CPUs. */
+/*
+ * What one run of a configuration of b takes, roughly, in seconds on one
+ * core: the idle periods its workload would have (est_idle_periods, over
+ * the whole run with the warm-up), the busy CPUs' ticks and the platform's
+ * device interrupts, at IL_SIM_EST_PERIODS_PER_S. For the order tasks are
+ * dealt in (longest first) and scenario list's times; never a result.
+ */
 double il_sim_task_cost(const struct il_sim_batch *b);
+/* Idle periods simulated per second on one core, for that estimate (measured: 3-8 M). */
+#define IL_SIM_EST_PERIODS_PER_S 4e6
 /*
  * The tasks of the batches that are left to run (not have[], not in a
  * contained configuration), longest first; equal costs keep the batches'

@@ -218,10 +218,9 @@ const struct il_scn_source *il_scn_source_find(const struct il_scn *s, const cha
 
 /*
  * Runs, simulated seconds and a rough wall-time estimate (seconds on one
- * core: CPUs x simulated time / IL_SCN_CPU_SECONDS_PER_S, an upper bound
- * for workloads that end early) of every configuration and sensitivity rerun.
+ * core: il_sim_task_cost() of each run, from the workload's options before
+ * anything runs) of every configuration and sensitivity rerun.
  */
-#define IL_SCN_CPU_SECONDS_PER_S 70.0
 struct il_scn_cost {
 	int runs;
 	double sim_s;

@@ -22,6 +22,7 @@ extern "C" {
 #endif
 
 struct il_sim;
+struct il_platform;
 
 /* The longest option key, with its NUL (no option's name comes near it). */
 #define IL_WL_KEY_MAX 32
@@ -67,6 +68,15 @@ struct il_workload {
 	/* Add the workload's metrics at the end of a run. */
 	void (*report)(const void *cfg, void *st, struct il_sim *s, struct il_metrics *out);
 	void (*cleanup)(void *st);
+	/*
+	 * How many idle periods a run of duration_ns would have on platform p
+	 * at most, roughly (optional; without it, one per CPU every 100 µs):
+	 * what a run costs to simulate, so that a batch deals its longest runs
+	 * first and scenario list says how long a scenario takes. Never a
+	 * result: from the options alone, before anything runs.
+	 */
+	double (*est_idle_periods)(const void *cfg, const struct il_platform *p,
+				   int64_t duration_ns);
 };
 
 extern const struct il_workload *const il_workloads[]; /* NULL-terminated */
@@ -95,6 +105,14 @@ int il_wl_check_cpus(const struct il_workload *wl, const struct il_sim *s, int a
  * sibling, else cpu itself (a one-CPU machine).
  */
 int il_wl_other_core(const struct il_sim *s, int cpu);
+/*
+ * For est_idle_periods: the clock a platform's cycles run at (its base
+ * frequency, else its top turbo bin, else 2 GHz), Hz; and what a wake-up
+ * takes from the waker's send to the wakee running, ns (both only for
+ * estimates of what a run costs).
+ */
+double il_wl_est_hz(const struct il_platform *p);
+#define IL_WL_EST_WAKE_NS 3000.0
 
 #ifdef __cplusplus
 }

@@ -154,8 +154,9 @@ static int cmd_list(int argc, char **argv)
 		if (il_json_finish(&w))
 			return cli_error("standard output: cannot write");
 	} else {
-		printf("\n(times: a rough estimate on one core, %.0f simulated CPU-seconds per second; "
-		       "--jobs divides them)\n", IL_SCN_CPU_SECONDS_PER_S);
+		printf("\n(times: a rough estimate on one core, from each workload's options at %.0f M\n"
+		       "idle periods simulated per second; a bound where runs collapse or end early;\n"
+		       "--jobs divides them)\n", IL_SIM_EST_PERIODS_PER_S / 1e6);
 	}
 	return 0;
 }

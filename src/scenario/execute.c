@@ -845,28 +845,22 @@ const struct il_scn_batch *il_scn_outcome_batch(const struct il_scn_outcome *out
 
 int il_scn_cost(const struct il_scn *s, bool quick, struct il_scn_cost *cost, struct il_err *err)
 {
+	struct il_scn_run_opts o = { .quick = quick, .jobs = 1, .seed = 1 };
+	struct il_scn_outcome out;
+	int r = il_scn_prepare(s, &o, &out, err);
+
 	memset(cost, 0, sizeof(*cost));
-	for (int c = 0; c < s->nconfigs; c++) {
-		const struct il_scn_config *cf = &s->configs[c];
-		int runs = quick ? cf->quick_runs : cf->runs;
-		int nruns = runs;   /* the configuration's and its reruns' */
-		for (int v = 0; v < s->nsens; v++) {
-			const struct il_scn_sens *sv = &s->sens[v];
-			int vr = il_scn_sens_runs(s, v, quick);
-			for (int k = 0; k < sv->nconfigs; k++)
-				nruns += sv->configs[k] == c ? sv->nfactors * (vr > 0 ? vr : runs) : 0;
-		}
-		struct il_platform *p = il_xcalloc(1, sizeof(*p));
-		int r = il_platform_load(p, cf->platform ? cf->platform : s->platform, err);
-		int ncpus = il_platform_ncpus(p);
-		free(p);
-		if (r)
-			return wrap(s, cf->line, err, "platform");
-		double secs = (double)(quick ? cf->quick_duration_ns : cf->duration_ns) * 1e-9;
-		cost->runs += nruns;
-		cost->sim_s += nruns * secs;
-		cost->cpu_sim_s += nruns * secs * ncpus;
+	if (r)
+		return r;
+	for (int i = 0; i < out.nbatches; i++) {
+		const struct il_sim_batch *b = &out.batches[i].b;
+		double secs = (double)b->params.duration_ns * 1e-9;
+		int n = b->runs * b->nconfigs;
+		cost->runs += n;
+		cost->sim_s += n * secs;
+		cost->cpu_sim_s += n * secs * il_platform_ncpus(b->platform);
+		cost->est_wall_s += n * il_sim_task_cost(b);
 	}
-	cost->est_wall_s = cost->cpu_sim_s / IL_SCN_CPU_SECONDS_PER_S;
+	il_scn_outcome_free(&out);
 	return 0;
 }

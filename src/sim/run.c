@@ -5,6 +5,7 @@
  * + k, so configurations are compared on the same random streams.
  */
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -128,8 +129,20 @@ int il_sim_batch_run_one(struct il_sim_batch *b, int c, int k, struct il_err *er
 
 double il_sim_task_cost(const struct il_sim_batch *b)
 {
-	return (double)(b->params.duration_ns > 0 ? b->params.duration_ns : 0) * 1e-9 *
-	       il_platform_ncpus(b->platform);
+	const struct il_platform *p = b->platform;
+	int64_t d = b->params.duration_ns > 0 ? b->params.duration_ns : 0;
+	double ncpus = il_platform_ncpus(p), secs = (double)d * 1e-9;
+	/* without the workload's estimate: a wake-up per CPU every 100 µs */
+	double periods = b->wl && b->wl->est_idle_periods
+				 ? b->wl->est_idle_periods(b->wl_cfg, p, d)
+				 : ncpus * secs * 1e4;
+
+	if (!(periods >= 0) || isinf(periods)) /* absurd options (an infinite mean) */
+		periods = ncpus * secs * 1e4;
+
+	/* a tick costs about a quarter of an idle period; half the CPUs busy, ticking */
+	periods += ncpus / 2 * p->hz * secs / 4 + p->irq_rate * ncpus * secs;
+	return periods / IL_SIM_EST_PERIODS_PER_S;
 }
 
 struct task_order {

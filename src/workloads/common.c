@@ -33,3 +33,12 @@ int il_wl_other_core(const struct il_sim *s, int cpu)
 		return ((pkg + 1) % p->packages) * cpp * tpc;
 	return tpc > 1 ? core * tpc + (cpu - core * tpc + 1) % tpc : cpu;
 }
+
+double il_wl_est_hz(const struct il_platform *p)
+{
+	if (p->base_mhz > 0)
+		return p->base_mhz * 1e6;
+	if (p->nturbo > 0 && p->turbo_mhz[0] > 0)
+		return p->turbo_mhz[0] * 1e6;
+	return 2e9;
+}

@@ -14,6 +14,7 @@
 #include "idlelab/rng.h"
 #include "idlelab/sim.h"
 #include "idlelab/stats.h"
+#include "idlelab/platform.h"
 #include "idlelab/workload.h"
 #include "wl_api.h"
 
@@ -120,6 +121,16 @@ static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metr
 		      secs > 0 ? (double)st->fired / secs / il_sim_ncpus(s) : 0);
 }
 
+/* Every CPU's housekeeping timer, and the device interrupts. */
+static double est_idle_periods(const void *cfgp, const struct il_platform *p, int64_t d)
+{
+	const struct id_cfg *c = cfgp;
+	double ncpus = il_platform_ncpus(p);
+	double timers = ncpus * (double)d / ((double)c->period_ns + (double)c->jitter_ns / 2);
+
+	return timers + c->irq_rate * (c->irq_cpu < 0 ? ncpus : 1) * (double)d * 1e-9;
+}
+
 const struct il_workload il_wl_idle = {
 	.name = "idle",
 	.summary = "an almost idle machine with periodic housekeeping timers (idle power)",
@@ -133,4 +144,5 @@ const struct il_workload il_wl_idle = {
 	.irq = irq,
 	.warmup = warmup,
 	.report = report,
+	.est_idle_periods = est_idle_periods,
 };

@@ -17,6 +17,7 @@
 #include "idlelab/hist.h"
 #include "idlelab/sim.h"
 #include "idlelab/stats.h"
+#include "idlelab/platform.h"
 #include "idlelab/workload.h"
 #include "wl_api.h"
 
@@ -147,6 +148,15 @@ static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metr
 		      2.0 * (double)st->rate.max);
 }
 
+/* One idle period per hand-over: a side's work and the other's wake-up. */
+static double est_idle_periods(const void *cfgp, const struct il_platform *p, int64_t d)
+{
+	const struct pp_cfg *c = cfgp;
+	double t = (double)c->cycles / il_wl_est_hz(p) * 1e9 + (double)c->work_ns + IL_WL_EST_WAKE_NS;
+
+	return (double)d / t;
+}
+
 const struct il_workload il_wl_pingpong = {
 	.name = "pingpong",
 	.summary = "two tasks on two CPUs pass a token through pipes (context_switch2)",
@@ -160,4 +170,5 @@ const struct il_workload il_wl_pingpong = {
 	.task_woke = task_woke,
 	.warmup = warmup,
 	.report = report,
+	.est_idle_periods = est_idle_periods,
 };

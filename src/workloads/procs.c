@@ -38,6 +38,7 @@
 
 #include "idlelab/sim.h"
 #include "idlelab/stats.h"
+#include "idlelab/platform.h"
 #include "idlelab/workload.h"
 #include "wl_api.h"
 
@@ -321,6 +322,25 @@ static int kb_check(const void *cfgp, struct il_err *err)
 	return 0;
 }
 
+/*
+ * Each chain idles once per burst (its wait) and once per process (the
+ * fork and exit); gitsource's shell once more per command.
+ */
+static double est_idle_periods(const void *cfgp, const struct il_platform *p, int64_t d)
+{
+	const struct pc_cfg *c = cfgp;
+	double hz = il_wl_est_hz(p);
+	double jobs = c->jobs ? c->jobs : il_platform_ncpus(p) / 2 > 0 ? il_platform_ncpus(p) / 2 : 1;
+	double cycles = (double)c->short_procs * (double)c->short_cycles + (double)c->long_cycles +
+			(c->parent ? (double)c->parent_cycles : 0);
+	double procs = c->short_procs + (c->long_cycles ? 1 : 0);
+	double bursts = cycles / (double)c->burst_cycles + procs;
+	double t = cycles / hz * 1e9 + bursts * ((double)c->wait_ns + IL_WL_EST_WAKE_NS);
+	double periods = bursts + procs * (c->parent ? 2 : 1);
+
+	return jobs * periods * (double)d / t;
+}
+
 const struct il_workload il_wl_gitsource = {
 	.name = "gitsource",
 	.summary = "git's test suite: a shell forks one short-lived command after another",
@@ -334,6 +354,7 @@ const struct il_workload il_wl_gitsource = {
 	.task_woke = task_woke,
 	.warmup = warmup,
 	.report = report,
+	.est_idle_periods = est_idle_periods,
 };
 
 const struct il_workload il_wl_kernbench = {
@@ -349,4 +370,5 @@ const struct il_workload il_wl_kernbench = {
 	.task_woke = task_woke,
 	.warmup = warmup,
 	.report = report,
+	.est_idle_periods = est_idle_periods,
 };

@@ -35,6 +35,7 @@
 #include "idlelab/rng.h"
 #include "idlelab/sim.h"
 #include "idlelab/stats.h"
+#include "idlelab/platform.h"
 #include "idlelab/workload.h"
 #include "wl_api.h"
 
@@ -541,6 +542,24 @@ static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metr
 	}
 }
 
+/*
+ * Each pair's client and server idle once per exchange: both works, the
+ * request's and the reply's copies (of the payload) and two wake-ups.
+ */
+static double est_idle_periods(const void *cfgp, const struct il_platform *p, int64_t d)
+{
+	const struct rr_cfg *c = cfgp;
+	double hz = il_wl_est_hz(p), bytes = (double)c->payload;
+	double pairs = c->pairs ? (double)c->pairs : (double)(il_platform_ncpus(p) / 2);
+	double t = (double)(c->client_cycles + c->server_cycles) / hz * 1e9 +
+		   (double)(c->client_ns + c->server_ns) +
+		   2 * (c->send_copy * bytes / hz * 1e9 + c->recv_copy_ns * bytes) +
+		   2 * IL_WL_EST_WAKE_NS;
+	double busy = (double)(d > c->start_ns ? d - c->start_ns : 0);
+
+	return pairs * 2 * busy / t;
+}
+
 const struct il_workload il_wl_request_response = {
 	.name = "request-response",
 	.summary = "tbench-like client/server pairs over loopback: MB/s and round-trip latency",
@@ -554,4 +573,5 @@ const struct il_workload il_wl_request_response = {
 	.warmup = warmup,
 	.finished = finished,
 	.report = report,
+	.est_idle_periods = est_idle_periods,
 };

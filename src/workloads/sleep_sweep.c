@@ -28,6 +28,7 @@
 #include "idlelab/hist.h"
 #include "idlelab/sim.h"
 #include "idlelab/stats.h"
+#include "idlelab/platform.h"
 #include "idlelab/workload.h"
 #include "wl_api.h"
 
@@ -335,6 +336,23 @@ static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metr
 	il_metrics_mark_grid(out, from);
 }
 
+/*
+ * The wakee idles once per wake-up, the waker too unless it spins; the
+ * sweep ends itself after loops x intervals.
+ */
+static double est_idle_periods(const void *cfgp, const struct il_platform *p, int64_t d)
+{
+	const struct ss_cfg *c = cfgp;
+	double hz = il_wl_est_hz(p), sweep = 0;
+	double work = (double)(c->waker_cycles + c->wakee_cycles) / hz * 1e9 +
+		      (double)(c->waker_ns + c->wakee_ns);
+
+	for (int i = 0; i < c->n; i++)
+		sweep += (double)c->loops * ((double)c->interval_ns[i] + work) + (double)c->row_gap_ns;
+	double n = (double)c->loops * c->n * (c->mode == SS_BUSY ? 1 : 2);
+	return sweep > (double)d ? n * (double)d / sweep : n;
+}
+
 const struct il_workload il_wl_sleep_sweep = {
 	.name = "sleep-sweep",
 	.summary = "a waker wakes a blocked wakee after each interval of a list",
@@ -348,4 +366,5 @@ const struct il_workload il_wl_sleep_sweep = {
 	.task_woke = task_woke,
 	.finished = finished,
 	.report = report,
+	.est_idle_periods = est_idle_periods,
 };

@@ -26,6 +26,7 @@
 
 #include "idlelab/sim.h"
 #include "idlelab/stats.h"
+#include "idlelab/platform.h"
 #include "idlelab/workload.h"
 #include "wl_api.h"
 
@@ -245,6 +246,23 @@ static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metr
 	il_metrics_mark_grid(out, from);
 }
 
+/* At most one receiver idle period per message, each size for its phase. */
+static double est_idle_periods(const void *cfgp, const struct il_platform *p, int64_t d)
+{
+	const struct st_cfg *c = cfgp;
+	double hz = il_wl_est_hz(p), n = 0, left = (double)d;
+
+	for (int i = 0; i < c->nsizes && left > 0; i++) {
+		double sz = (double)c->sizes[i];
+		double send = ((double)c->send_cycles + c->send_copy * sz) / hz * 1e9 + c->send_copy_ns * sz;
+		double recv = ((double)c->recv_cycles + c->recv_copy * sz) / hz * 1e9 + c->recv_copy_ns * sz;
+		double phase = (double)c->phase_ns < left ? (double)c->phase_ns : left;
+		n += phase / ((send > recv ? send : recv) + 1);
+		left -= phase;
+	}
+	return n;
+}
+
 const struct il_workload il_wl_stream = {
 	.name = "stream",
 	.summary = "netperf UDP_STREAM over loopback: a sender that never blocks, a receiver on "
@@ -259,4 +277,5 @@ const struct il_workload il_wl_stream = {
 	.task_woke = task_woke,
 	.finished = finished,
 	.report = report,
+	.est_idle_periods = est_idle_periods,
 };

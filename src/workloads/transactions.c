@@ -40,6 +40,7 @@
 #include "idlelab/rng.h"
 #include "idlelab/sim.h"
 #include "idlelab/stats.h"
+#include "idlelab/platform.h"
 #include "idlelab/workload.h"
 #include "wl_api.h"
 
@@ -338,6 +339,18 @@ static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metr
 		      st->done ? 1000.0 * secs * st->n / (double)st->done : 0);
 }
 
+/* Each connection's backend and its thread idle once per transaction. */
+static double est_idle_periods(const void *cfgp, const struct il_platform *p, int64_t d)
+{
+	const struct tx_cfg *c = cfgp;
+	double clients = c->clients ? (double)c->clients : (double)il_platform_ncpus(p);
+	double t = (double)(c->client_cycles + c->backend_cycles) / il_wl_est_hz(p) * 1e9 +
+		   (double)(c->client_ns + c->backend_ns) + 2 * IL_WL_EST_WAKE_NS +
+		   (double)c->ios * il_dist_mean(&c->io);
+
+	return clients * (2 + (double)c->ios) * (double)d / t;
+}
+
 const struct il_workload il_wl_transactions = {
 	.name = "transactions",
 	.summary = "pgbench -S: pgbench threads and one backend per connection over Unix sockets: "
@@ -352,4 +365,5 @@ const struct il_workload il_wl_transactions = {
 	.warmup = warmup,
 	.finished = finished,
 	.report = report,
+	.est_idle_periods = est_idle_periods,
 };

@@ -13,6 +13,7 @@
 #include "idlelab/rng.h"
 #include "idlelab/sim.h"
 #include "idlelab/stats.h"
+#include "idlelab/platform.h"
 #include "idlelab/workload.h"
 #include "wl_api.h"
 
@@ -129,6 +130,16 @@ static void report(const void *cfgp, void *stp, struct il_sim *s, struct il_metr
 		      il_hist_mean(&st->lat) / 1000);
 }
 
+/* One idle period per wake-up, a gap of min + mean apart. */
+static double est_idle_periods(const void *cfgp, const struct il_platform *p, int64_t d)
+{
+	const struct wl_cfg *c = cfgp;
+	double t = (double)(c->min_ns + c->mean_ns) + (double)c->cycles / il_wl_est_hz(p) * 1e9 +
+		   IL_WL_EST_WAKE_NS;
+
+	return (double)d / t;
+}
+
 const struct il_workload il_wl_wake_latency = {
 	.name = "wake-latency",
 	.summary = "one CPU wakes an idle CPU at random times; time until the task runs",
@@ -142,4 +153,5 @@ const struct il_workload il_wl_wake_latency = {
 	.task_woke = task_woke,
 	.warmup = warmup,
 	.report = report,
+	.est_idle_periods = est_idle_periods,
 };

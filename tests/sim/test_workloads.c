@@ -758,6 +758,110 @@ static void batch_memory(void **unused)
 	assert_true(result > (5u << 20) && result < (6u << 20));
 }
 
+/* A workload's estimate of its idle periods (what a run costs), by hand. */
+static double est(const char *name, const char *opts, int64_t d)
+{
+	struct il_err e;
+	const struct il_workload *wl = il_workload_find(name);
+	struct il_wl_opt o[16];
+	int n = 0;
+	char buf[512];
+
+	assert_non_null(wl);
+	assert_non_null(wl->est_idle_periods);
+	snprintf(buf, sizeof(buf), "%s", opts);
+	for (char *save = NULL, *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
+		assert_true(il_wl_opt_parse(t, &o[n++], NULL));
+	void *cfg = calloc(1, wl->config_size);
+	assert_int_equal(il_workload_configure(wl, cfg, o, n, &e), 0);
+	double v = wl->est_idle_periods(cfg, &plat, d);
+	free(cfg);
+	return v;
+}
+
+static void est_costs(void **unused)
+{
+	(void)unused;
+	struct il_err e;
+	assert_int_equal(il_platform_load_string(&plat, PLAT, strlen(PLAT), "t.ini", &e), 0);
+	/* no base or turbo frequency: 2 GHz */
+	assert_float_equal(il_wl_est_hz(&plat), 2e9, 0);
+	/* a hand-over: 1000 cycles (500 ns) and a 3 µs wake-up */
+	assert_float_equal(est("pingpong", "work=1000", 1000000000), 1e9 / 3500, 1e-6);
+	/* ten wake-ups 100 µs apart, the waker spinning: 10; half the sweep in the run: 5;
+	 * the waker sleeping too: twice as many */
+	const char *sw = "intervals=100 loops=10 waker_work=0 wakee_work=0";
+	assert_float_equal(est("sleep-sweep", sw, 1000000000), 10, 1e-9);
+	assert_float_equal(est("sleep-sweep", sw, 500000), 5, 1e-9);
+	assert_float_equal(est("sleep-sweep", "intervals=100 loops=10 waker_work=0 wakee_work=0 "
+			       "mode=relative", 1000000000), 20, 1e-9);
+	/* one pair: 4000 cycles (2 µs), 1000 bytes copied twice (0.1 cycle, 1 ns a byte:
+	 * 2 x 1.05 µs) and two wake-ups (6 µs), 10.1 µs an exchange, two idle periods
+	 * each; the clients start at 0.5 s of 1 s */
+	const char *rr = "pairs=1 client_work=2000 server_work=2000 payload=1000 send_copy=0.1 "
+			 "recv_copy_ns=1";
+	assert_float_equal(est("request-response", rr, 1000000000), 2e9 / 10100, 1e-6);
+	char rr2[256];
+	snprintf(rr2, sizeof(rr2), "%s start=500ms", rr);
+	assert_float_equal(est("request-response", rr2, 1000000000), 1e9 / 10100, 1e-6);
+	/* every CPU's timer each 4 ms + 0.5 ms / 2, and 100 interrupts a second on each */
+	double ncpus = il_platform_ncpus(&plat);
+	assert_float_equal(est("idle", "period=4ms jitter=500us irq_rate=100", 1000000000),
+			   ncpus * 1e9 / 4250000 + 100 * ncpus, 1e-6);
+	/* kernbench, one chain of one 20 M-cycle process in 10 M-cycle bursts with 20 µs
+	 * waits: 3 bursts' waits (2 + the process's own), 10 ms + 3 x 23 µs; 4 idle periods */
+	assert_float_equal(est("kernbench", "jobs=1 short_procs=0 work=20000000 burst=10000000 "
+			       "wait=20us", 1000000000), 4 * 1e9 / (10e6 + 3 * 23000), 1e-6);
+}
+
+/* Tasks are dealt longest first by that estimate, whatever the batches' order. */
+static void task_order(void **unused)
+{
+	(void)unused;
+	struct il_err e;
+	static struct il_platform p;
+	struct il_sim_config cfg = { .gov_spec = "menu" };
+	struct il_sim_batch b[2], *bs[2] = { &b[0], &b[1] };
+	const char *wls[2] = { "idle", "pingpong" };
+	void *wcfg[2];
+
+	assert_int_equal(il_platform_load_string(&p, PLAT, strlen(PLAT), "t.ini", &e), 0);
+	for (int i = 0; i < 2; i++) {
+		const struct il_workload *wl = il_workload_find(wls[i]);
+		wcfg[i] = calloc(1, wl->config_size);
+		assert_int_equal(il_workload_configure(wl, wcfg[i], NULL, 0, &e), 0);
+		memset(&b[i], 0, sizeof(b[i]));
+		il_sim_params_default(&b[i].params);
+		b[i].params.duration_ns = 1000000;
+		b[i].platform = &p;
+		b[i].wl = wl;
+		b[i].wl_cfg = wcfg[i];
+		b[i].nconfigs = 1;
+		b[i].configs = &cfg;
+		b[i].runs = 2;
+		b[i].jobs = 1;
+		assert_int_equal(il_sim_batch_prepare(&b[i], &e), 0);
+	}
+	/* pingpong for 1 ms: 10^6 / 3500 hand-overs (1000 cycles at 2 GHz and a wake-up),
+	 * one of the 2 CPUs ticking at 1000 Hz a quarter each */
+	assert_float_equal(il_sim_task_cost(&b[1]), (1e6 / 3500 + 0.25) / IL_SIM_EST_PERIODS_PER_S,
+			   1e-12);
+	assert_true(il_sim_task_cost(&b[0]) < il_sim_task_cost(&b[1]));
+	int n;
+	struct il_sim_task *t = il_sim_tasks(bs, 2, &n);
+	assert_int_equal(n, 4);
+	int want[4][2] = { { 1, 0 }, { 1, 1 }, { 0, 0 }, { 0, 1 } }; /* (batch, run) */
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(t[i].batch, want[i][0]);
+		assert_int_equal(t[i].run, want[i][1]);
+	}
+	free(t);
+	for (int i = 0; i < 2; i++) {
+		il_sim_batch_free(&b[i]);
+		free(wcfg[i]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -781,6 +885,8 @@ int main(void)
 		cmocka_unit_test(other_core),
 		cmocka_unit_test(refusals),
 		cmocka_unit_test(batch_memory),
+		cmocka_unit_test(est_costs),
+		cmocka_unit_test(task_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown);
 }
