@@ -52,7 +52,7 @@ struct il_sim_batch {
 	struct il_cpufreq_params cpufreq[8]; /* parsed per config */
 	bool per_cpu_table;           /* print the per-CPU table even on many CPUs */
 	/* called after each finished run by the thread that ran it (NULL: nothing) */
-	void (*run_done)(void *arg);
+	void (*run_done)(void *arg, double cost); /* cost: il_sim_task_cost() of the run */
 	void *run_done_arg;
 	/* called once per run whose result is in results[], c * runs + k, by one thread at a
 	   time (the process that gathers the results); NULL: nothing */

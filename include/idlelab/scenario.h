@@ -335,8 +335,12 @@ int il_scn_prepare(const struct il_scn *s, const struct il_scn_run_opts *o,
 int il_scn_execute(struct il_scn_outcome *out, const struct il_scn_run_opts *o,
 		   struct il_err *err);
 void il_scn_outcome_free(struct il_scn_outcome *out);
-/* Call run_done(arg) once per finished run, from any thread (a progress counter). */
-void il_scn_outcome_hook(struct il_scn_outcome *out, void (*run_done)(void *arg), void *arg);
+/*
+ * Call run_done(arg, cost) once per finished run, from any thread (a
+ * progress counter; cost: the run's il_sim_task_cost()).
+ */
+void il_scn_outcome_hook(struct il_scn_outcome *out, void (*run_done)(void *arg, double cost),
+			 void *arg);
 /* The data of the configurations (without the sensitivity reruns). */
 void il_scn_outcome_data(const struct il_scn_outcome *out, struct il_scn_data *d,
 			 struct il_scn_cfg_runs *cfg /* scn->nconfigs */);

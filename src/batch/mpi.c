@@ -335,7 +335,7 @@ static void gathered(struct deal *d, int ti, const char *bytes, size_t len, cons
 	if (b->result_done)
 		b->result_done(b->result_done_arg, b, t->config, t->run);
 	if (b->run_done)
-		b->run_done(b->run_done_arg);
+		b->run_done(b->run_done_arg, il_sim_task_cost(b));
 }
 
 static void note_dealt(const struct deal *d, int ti, int where)

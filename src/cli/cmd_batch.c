@@ -187,7 +187,7 @@ static int run(int argc, char **argv)
 		goto done;
 	}
 	struct cli_progress *pg = cli_progress_start("batch", "runs", out.runs - loaded,
-						     cli_run_progress(&o));
+						     cli_progress_cost(bs, nb), cli_run_progress(&o));
 	il_scn_outcome_hook(&out, cli_progress_step, pg);
 	int fb = 0, failed = 0;
 	r = il_sim_batches_run(bs, nb, &fb, &err);

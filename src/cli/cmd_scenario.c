@@ -340,6 +340,7 @@ static int cmd_run(int argc, char **argv)
 	}
 	out.resumed = loaded;
 	struct cli_progress *pg = cli_progress_start(what, "runs", out.runs - loaded,
+						     cli_progress_cost(bs, out.nbatches),
 						     cli_run_progress(&o));
 	il_scn_outcome_hook(&out, cli_progress_step, pg);
 	int ret = 0;

@@ -431,7 +431,9 @@ static int run(int argc, char **argv)
 		/* never while the trace writes to stderr */
 		enum cli_progress_mode pm = b.params.trace == stderr ? CLI_PROGRESS_OFF
 								     : cli_run_progress(&ro);
-		struct cli_progress *pg = cli_progress_start("sim", "runs", ngovs * runs - loaded, pm);
+		struct il_sim_batch *one = &b;
+		struct cli_progress *pg = cli_progress_start("sim", "runs", ngovs * runs - loaded,
+							     cli_progress_cost(&one, 1), pm);
 		b.run_done = cli_progress_step;
 		b.run_done_arg = pg;
 		r = il_sim_batch_run(&b, &err);

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "idlelab/batch.h"
 #include "progress.h"
 
 #define DELAY_NS 2000000000ll   /* auto mode: silent for the first 2 s (see delay_ns()) */
@@ -17,6 +18,8 @@
 struct cli_progress {
 	const char *what, *unit;
 	int total;
+	double total_cost;
+	double done_cost;         /* under lock */
 	bool tty;                 /* auto mode: redraw one line in place */
 	atomic_int done;
 	pthread_mutex_t lock;
@@ -56,7 +59,11 @@ static void print(struct cli_progress *p, int done, long long t, bool final)
 		fprintf(stderr, "%s: %d/%d %s in %.1f s", p->what, done, p->total, p->unit, el);
 	} else {
 		fprintf(stderr, "%s: %d/%d %s, %.1f s", p->what, done, p->total, p->unit, el);
-		if (done > 0 && done < p->total)
+		/* the runs are dealt longest first: reckon by their cost, not their count */
+		double dc = p->done_cost;
+		if (done > 0 && done < p->total && p->total_cost > 0 && dc > 0 && dc < p->total_cost)
+			fprintf(stderr, ", ETA %.1f s", el * (p->total_cost - dc) / dc);
+		else if (done > 0 && done < p->total)
 			fprintf(stderr, ", ETA %.1f s", el * (p->total - done) / done);
 	}
 	fputs(p->tty ? "\033[K" : "\n", stderr);
@@ -87,7 +94,7 @@ static void *run(void *arg)
 }
 
 struct cli_progress *cli_progress_start(const char *what, const char *unit, int total,
-					enum cli_progress_mode mode)
+					double total_cost, enum cli_progress_mode mode)
 {
 	struct cli_progress *p;
 	pthread_condattr_t ca;
@@ -100,6 +107,7 @@ struct cli_progress *cli_progress_start(const char *what, const char *unit, int 
 	p->what = what;
 	p->unit = unit;
 	p->total = total;
+	p->total_cost = total_cost;
 	p->tty = mode == CLI_PROGRESS_AUTO;
 	p->last_done = -1;
 	atomic_init(&p->done, 0);
@@ -122,12 +130,28 @@ struct cli_progress *cli_progress_start(const char *what, const char *unit, int 
 	return p;
 }
 
-void cli_progress_step(void *arg)
+void cli_progress_step(void *arg, double cost)
 {
 	struct cli_progress *p = arg;
 
-	if (p)
-		atomic_fetch_add(&p->done, 1);
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->done_cost += cost;
+	pthread_mutex_unlock(&p->lock);
+	atomic_fetch_add(&p->done, 1);
+}
+
+double cli_progress_cost(struct il_sim_batch *const *bs, int nb)
+{
+	int n;
+	struct il_sim_task *t = il_sim_tasks(bs, nb, &n);
+	double sum = 0;
+
+	for (int i = 0; i < n; i++)
+		sum += t[i].cost;
+	free(t);
+	return sum;
 }
 
 void cli_progress_stop(struct cli_progress *p)

@@ -16,11 +16,18 @@ enum cli_progress_mode { CLI_PROGRESS_AUTO = 0, CLI_PROGRESS_FORCE, CLI_PROGRESS
 
 struct cli_progress;
 
-/* Start showing progress of total steps of 'what' (NULL if nothing will be shown). */
+/*
+ * Start showing progress of total steps of 'what' (NULL if nothing will be
+ * shown). total_cost: what the steps cost in all (their il_sim_task_cost()),
+ * which the ETA is reckoned by (0: by the count of steps).
+ */
 struct cli_progress *cli_progress_start(const char *what, const char *unit, int total,
-					enum cli_progress_mode mode);
-/* One step done; any thread may call it (p may be NULL). */
-void cli_progress_step(void *p);
+					double total_cost, enum cli_progress_mode mode);
+/* One step of that cost done; any thread may call it (p may be NULL). */
+void cli_progress_step(void *p, double cost);
+/* The cost of the runs of the batches left to run (not resumed), for total_cost. */
+struct il_sim_batch;
+double cli_progress_cost(struct il_sim_batch *const *bs, int nb);
 /* Stop, erase the line of the auto mode, free. */
 void cli_progress_stop(struct cli_progress *p);
 

@@ -804,7 +804,8 @@ int il_scn_execute(struct il_scn_outcome *out, const struct il_scn_run_opts *o,
 	return 0;
 }
 
-void il_scn_outcome_hook(struct il_scn_outcome *out, void (*run_done)(void *arg), void *arg)
+void il_scn_outcome_hook(struct il_scn_outcome *out, void (*run_done)(void *arg, double cost),
+			 void *arg)
 {
 	for (int i = 0; i < out->nbatches; i++) {
 		out->batches[i].b.run_done = run_done;

@@ -234,7 +234,7 @@ static void *worker(void *arg)
 			pthread_mutex_unlock(&x->lock);
 		}
 		if (b->run_done)
-			b->run_done(b->run_done_arg);
+			b->run_done(b->run_done_arg, il_sim_task_cost(b));
 	}
 	return NULL;
 }
@@ -349,7 +349,7 @@ static void child_done(struct il_sim_batch *b, struct il_child *ch)
 		if (b->result_done)
 			b->result_done(b->result_done_arg, b, ch->config, ch->run);
 		if (b->run_done)
-			b->run_done(b->run_done_arg);
+			b->run_done(b->run_done_arg, il_sim_task_cost(b));
 	} else if (!f[0]) {
 		char why[IL_ERR_MSG_MAX + IL_ERR_FILE_MAX + 32];
 		uint64_t seed = b->params.seed + (uint64_t)ch->run;

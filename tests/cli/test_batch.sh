@@ -117,6 +117,33 @@ for cut in 40 $((size / 3)) $((size / 2 + 17)) $((size - 9)); do
 	expect_exit 0 "$IDLELAB" batch "$small" --jobs 2 --format json --resume "$TMP/q"
 	expect_same "$TMP/j1.json"
 done
+# --progress reckons the ETA by the runs' estimated cost, not their count: the run dealt
+# first costs twice the two after it together (150 ms of request-response against 37.5 ms
+# each), so when it is done the rest takes half the time it took
+cat >"$TMP/eta.ini" <<'EOF'
+[config.dear]
+platform = amd-zen3-epyc
+governor = menu
+workload = request-response
+runs = 1
+duration = 150ms
+
+[config.quarter]
+platform = amd-zen3-epyc
+governor = menu
+workload = request-response
+runs = 2
+duration = 37500us
+EOF
+expect_exit 0 "$IDLELAB" batch "$TMP/eta.ini" --progress --jobs 1
+python3 - "$TMP/err" <<'PY' && ok || bad "ETA by cost: $(cat "$TMP/err")"
+import re, sys
+l = [m for m in map(re.compile(r"batch: 1/3 runs, (\d+\.\d) s, ETA (\d+\.\d) s").fullmatch,
+                    open(sys.argv[1]).read().splitlines()) if m]
+assert len(l) == 1, "no line after the first run"
+el, eta = float(l[0][1]), float(l[0][2])
+assert el >= 0.1 and abs(eta - el / 2) <= 0.1, (el, eta)
+PY
 # a whole file: nothing runs
 expect_exit 0 "$IDLELAB" batch "$small" --format json --resume "$TMP/p" --progress
 expect_err "8 of 8 runs from"
