@@ -461,28 +461,33 @@ static void json_side(struct il_json *w, const struct side *sd, const struct il_
 	il_json_end(w);
 }
 
-static void text_notes(const struct side *sd, const struct il_cpulist *only, const char *label)
+/* The trace's facts, folded to the tables' width by the caller. */
+static void text_notes(const struct side *sd, const struct il_cpulist *only, const char *label,
+		       FILE *out)
 {
 	const struct il_trace *t = &sd->t;
 	char ab[512];
 
 	ab_text(t, ab, sizeof(ab));
-	printf("%s%s: %llu lines, %llu events (%llu cpu_idle, %llu cpu_idle_miss), %.6f s\n",
-	       label, sd->path, (unsigned long long)t->lines, (unsigned long long)t->events,
-	       (unsigned long long)t->idle_events, (unsigned long long)t->miss_events,
-	       t->have_ts ? (double)(t->last_ts - t->first_ts) / 1e9 : 0.0);
-	printf("%sabove/below: %s\n", label, ab);
-	trace_sysfs_note(t, label);
+	fputs(label, out);
+	il_text_fputs(sd->path, out);
+	fprintf(out, ": %llu lines, %llu events (%llu cpu_idle, %llu cpu_idle_miss), %.6f s\n",
+		(unsigned long long)t->lines, (unsigned long long)t->events,
+		(unsigned long long)t->idle_events, (unsigned long long)t->miss_events,
+		t->have_ts ? (double)(t->last_ts - t->first_ts) / 1e9 : 0.0);
+	fprintf(out, "%sabove/below: %s\n", label, ab);
+	trace_sysfs_note(t, label, out);
 	for (int cpu = 0; cpu < t->ncpus; cpu++) {
 		const struct il_trace_cpu *c = t->cpus[cpu];
 		if (!c || !want(only, cpu))
 			continue;
 		if (c->partial_start || c->lost_events || c->lost_markers || c->dropped || c->unpaired)
-			printf("%scpu %d: %llu exit(s) without an entry (idle when the trace began, "
-			       "or the entry lost: not counted), %llu lost events, %llu period(s) dropped around them, "
-			       "%llu entries without exit\n", label, cpu,
-			       (unsigned long long)c->partial_start, (unsigned long long)c->lost_events,
-			       (unsigned long long)c->dropped, (unsigned long long)c->unpaired);
+			fprintf(out, "%scpu %d: %llu exit(s) without an entry (idle when the trace "
+				"began, or the entry lost: not counted), %llu lost events, %llu "
+				"period(s) dropped around them, %llu entries without exit\n", label,
+				cpu, (unsigned long long)c->partial_start,
+				(unsigned long long)c->lost_events, (unsigned long long)c->dropped,
+				(unsigned long long)c->unpaired);
 	}
 }
 
@@ -514,11 +519,17 @@ static int report(struct side *a, struct side *b, const struct il_cpulist *only,
 		il_json_end(&w);
 		r = il_json_finish(&w);
 	} else {
-		text_notes(a, only, "");
-		if (b)
-			text_notes(b, only, "baseline ");
+		struct il_fold fd;
+		FILE *f = il_fold_open(&fd);
+		if (f) {
+			text_notes(a, only, "", f);
+			if (b)
+				text_notes(b, only, "baseline ", f);
+		}
+		r = f ? il_fold_close(&fd, IL_TABLE_WIDTH, stdout) : -ENOMEM;
 		putchar('\n');
-		r = il_table_print(st, fmt, stdout);
+		if (!r)
+			r = il_table_print(st, fmt, stdout);
 		putchar('\n');
 		if (!r)
 			r = il_table_print(wk, fmt, stdout);

@@ -259,13 +259,13 @@ static void ts_text(uint64_t ns, char *buf, size_t n)
 		 (unsigned long long)(ns % 1000000000ull / 1000));
 }
 
-void trace_sysfs_note(const struct il_trace *t, const char *label)
+void trace_sysfs_note(const struct il_trace *t, const char *label, FILE *out)
 {
 	char a[32], b[32], c[32], d[32];
 
 	if (!trace_sysfs_present(t))
 		return;
-	printf("%ssysfs_*: the kernel's counters, end - start, as idlelab trace record read them\n",
+	fprintf(out, "%ssysfs_*: the kernel's counters, end - start, as idlelab trace record read them\n",
 	       label);
 	if (t->sysfs_marks != 15)
 		return;
@@ -273,7 +273,7 @@ void trace_sysfs_note(const struct il_trace *t, const char *label)
 	ts_text(t->sysfs_mark[1], b, sizeof(b));
 	ts_text(t->sysfs_mark[2], c, sizeof(c));
 	ts_text(t->sysfs_mark[3], d, sizeof(d));
-	printf("%ssysfs read at %s..%s and %s..%s: the same periods are counted with "
+	fprintf(out, "%ssysfs read at %s..%s and %s..%s: the same periods are counted with "
 	       "--window %s,%s (or %s,%s with the reads)\n", label, a, b, c, d, b, c, a, d);
 }
 

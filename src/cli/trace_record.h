@@ -62,7 +62,7 @@ bool trace_sysfs_present(const struct il_trace *t);
 void trace_sysfs_cols(struct il_table *tb, const struct il_trace *t);
 void trace_sysfs_cells(struct il_table *tb, const struct il_trace *t,
 		       const struct il_trace_state *s);
-void trace_sysfs_note(const struct il_trace *t, const char *label);
+void trace_sysfs_note(const struct il_trace *t, const char *label, FILE *out);
 
 int cmd_trace_record(int argc, char **argv);
 int cmd_trace_snapshot(int argc, char **argv);

@@ -25,6 +25,13 @@ for f in basic.trace basic-trace-cmd.txt; do
 	expect_same "$TMP/want.csv"
 	expect_err "CPU 1 lost 3 events"
 done
+# the text: the trace's facts folded to 100 columns, under their value
+expect_exit 0 "$I" trace report "$F/basic-trace-cmd.txt"
+w=$(awk '{ if (length > m) m = length } END { print m }' "$TMP/out")
+[ "$w" -le 100 ] && ok || bad "trace report is $w columns wide"
+grep -q '^cpu 1: 2 exit(s) without an entry .*, 3$' "$TMP/out" &&
+	grep -q '^       lost events, 1 period(s) dropped around them, 0 entries without exit$' "$TMP/out" &&
+	ok || bad "the lost-events line is not folded: $(cat "$TMP/out")"
 # the same from standard input
 expect_exit 0 "$I" trace report - --format csv <"$F/basic.trace"
 expect_same "$TMP/want.csv"
