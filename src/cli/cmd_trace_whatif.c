@@ -492,6 +492,8 @@ static int go(struct ctx *c)
 		struct il_trace_period *p = &c->ps.p[i];
 		bool st;
 		int64_t lat = latency_req(c, p->cpu);
+		if (il_gov_watch)
+			il_gov_watch->row = p->line;
 		int k = il_trace_run_step(&c->krun, p, lat, &st);
 
 		sel[i] = k;
@@ -536,16 +538,43 @@ out:
 	return r;
 }
 
+static int go_child(void *arg)
+{
+	return go(arg);
+}
+
+/* Is spec a governor loaded from an object (or a file built into one)? */
+static bool loaded(const char *spec)
+{
+	struct il_err err;
+	struct il_gov *g = spec ? il_gov_new(spec, 1, &err) : NULL;
+	bool l = g && il_gov_is_loaded(g);
+
+	il_gov_free(g);
+	return l;
+}
+
 int cli_trace_whatif(int argc, char **argv)
 {
 	struct ctx *c = calloc(1, sizeof(*c));
+	char name[512] = "";
 	int r;
 
 	if (!c)
 		return cli_error("out of memory");
 	r = parse(argc, argv, &c->o);
-	if (r == 0)
-		r = go(c);
+	/*
+	 * A loaded governor runs in a child: its crash or loop is reported
+	 * with the trace line of the period being decided.
+	 */
+	if (r == 0) {
+		bool lg = loaded(c->o.governor), lk = loaded(c->o.kgov);
+		if (lg && lk)
+			snprintf(name, sizeof(name), "%s or %s", c->o.governor, c->o.kgov);
+		else if (lg || lk)
+			snprintf(name, sizeof(name), "%s", lg ? c->o.governor : c->o.kgov);
+		r = *name ? cli_contained(name, c->o.file, go_child, c) : go(c);
+	}
 	else if (r < 0)
 		r = 0;
 	il_trace_run_free(&c->run);

@@ -133,6 +133,22 @@ expect_err "governor file:$KG/loop.c looped: a select call on cpu1 at simulated 
 expect_same "$TMP/menu.csv"
 expect_exit 1 "$IDLELAB" replay --governor "file:$KG/loop.c" "$RP/zen3.log"
 expect_err "zen3.log:107: governor file:$KG/loop.c looped"
+# trace check, whatif and to-replay (the governor's 100th period enters at line 199)
+awk 'BEGIN { for (i = 0; i < 150; i++) {
+	printf "          <idle>-0       [001] d..1.   %d.%06d: cpu_idle: state=1 cpu_id=1\n", 100, 2 * i * 10
+	printf "          <idle>-0       [001] d..1.   %d.%06d: cpu_idle: state=4294967295 cpu_id=1\n", 100, (2 * i + 1) * 10 } }' \
+	>"$TMP/p150.trace"
+expect_exit 1 "$IDLELAB" trace whatif --governor "file:$KG/loop.c" --states intel-haswell-ep \
+	"$TMP/p150.trace"
+expect_err "p150.trace:199: governor file:$KG/loop.c looped: a select call on cpu1"
+expect_exit 1 "$IDLELAB" trace check --governor "file:$KG/crash.c" --states intel-haswell-ep \
+	"$TMP/p150.trace"
+expect_err "p150.trace:199: governor file:$KG/crash.c crashed (SIGSEGV) in select on cpu1"
+[ -s "$TMP/out" ] && bad "trace check printed results before the crash" || ok
+expect_exit 1 "$IDLELAB" trace to-replay --kernel-governor "file:$KG/crash.c" \
+	--states intel-haswell-ep "$TMP/p150.trace" -o "$TMP/p150.log"
+expect_err "p150.trace:199: governor file:$KG/crash.c crashed (SIGSEGV)"
+[ ! -e "$TMP/p150.log" ] && ok || bad "to-replay wrote a log past a crash"
 unset IDLELAB_GOV_CALL_LIMIT_MS
 
 # scenario: a configuration's "governor = file:X.c" runs the file's
