@@ -27,6 +27,17 @@ int cli_report(const struct il_err *err);
 /* "unknown option" / "missing value" messages with a pointer to help; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*
+ * Are a and b the same file: the same name, or the same file by another
+ * name or through a symbolic link? "-" and NULL are never the same.
+ */
+bool cli_same_file(const char *a, const char *b);
+/*
+ * Refuse an output file (of option opt) that is the input in (cli_same_file):
+ * writing it would replace what is read. Returns 0, or cli_usage_error()'s 2
+ * naming the option and both paths.
+ */
+int cli_output_not_input(const char *cmd, const char *opt, const char *out, const char *in);
+/*
  * The options of a command whose only option is --format (governors,
  * platforms): 0 with *fmt set, or cli_usage_error()'s 2 for an unknown
  * option, a missing or unknown format, or an argument.

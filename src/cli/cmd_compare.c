@@ -528,6 +528,11 @@ static int run(int argc, char **argv)
 	}
 	if (argc - optind < 1)
 		return cli_usage_error("compare", "give at least one RUN.json");
+	for (int i = optind; i < argc; i++) {
+		int r = cli_output_not_input("compare", "--output", output, argv[i]);
+		if (r)
+			return r;
+	}
 	memset(&c, 0, sizeof(c));
 	for (int i = optind; i < argc; i++) {
 		struct il_err err;

@@ -402,7 +402,7 @@ static int run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct replay_opts o = { .fmt = IL_FORMAT_TABLE };
-	int c;
+	int c, r;
 
 	optind = 1;
 	opterr = 0;
@@ -438,6 +438,9 @@ static int run(int argc, char **argv)
 	if (optind + 1 < argc)
 		return cli_usage_error("replay", "unexpected argument '%s'", argv[optind + 1]);
 	o.log = argv[optind];
+	if ((r = cli_output_not_input("replay", "--output", o.output, o.log)) ||
+	    (r = cli_output_not_input("replay", "--output", o.output, o.expect)))
+		return r;
 	/* a loaded governor runs in a child: its crash or loop is reported with the row */
 	return loaded ? cli_contained(o.governor, o.log, replay_child, &o) : replay(&o);
 }

@@ -420,6 +420,13 @@ static int parse(int argc, char **argv, struct opts *o)
 	if (!strcmp(o->sub, "check") && o->kgov)
 		return cli_usage_error("trace", "check takes no --kernel-governor (its --governor "
 				       "runs with the kernel's history)");
+	int r;
+	if ((r = cli_output_not_input("trace", "-o", o->output, o->file)) ||
+	    (r = cli_output_not_input("trace", "--decisions", o->decisions, o->file)))
+		return r;
+	if (cli_same_file(o->decisions, o->output))
+		return cli_usage_error("trace", "--decisions %s: the same file as -o %s",
+				       o->decisions, o->output);
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -78,6 +79,25 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nTry 'idlelab help%s%s'.\n", cmd ? " " : "", cmd ? cmd : "");
 	return 2;
+}
+
+bool cli_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!a || !b || !strcmp(a, "-") || !strcmp(b, "-"))
+		return false;
+	/* the same name, or the same file by another name or through a link */
+	return !strcmp(a, b) || (!stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+				 sa.st_ino == sb.st_ino);
+}
+
+int cli_output_not_input(const char *cmd, const char *opt, const char *out, const char *in)
+{
+	if (!cli_same_file(out, in))
+		return 0;
+	return cli_usage_error(cmd, "%s %s: the same file as the input %s (writing it would "
+			       "replace what is read)", opt, out, in);
 }
 
 int cli_format_only(const char *cmd, int argc, char **argv, enum il_format *fmt)
