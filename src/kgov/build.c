@@ -14,10 +14,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -74,12 +77,39 @@ static int find_layer(char *kapi, char *inc, size_t size, struct il_err *err)
 			  "to a directory with include/ and runtime.c)");
 }
 
-/* Run argv, its stdout and stderr into *out (malloc'd). Returns the exit status or -errno. */
+/*
+ * What the compiler may use: a file such as '#include "/dev/zero"' or a
+ * macro that expands without end must end in an error, not take the
+ * machine's memory or run on. A governor file's build takes a few tens of
+ * MB and well under a second.
+ */
+#define CC_MEM_MAX ((rlim_t)1 << 30)    /* address space, bytes */
+#define CC_CPU_MAX 120                  /* CPU time, seconds */
+#define CC_FILE_MAX ((rlim_t)256 << 20) /* a file it writes, bytes */
+#define CC_OUT_MAX ((size_t)64 << 20)   /* its stdout and stderr kept, bytes */
+
+static void limit(int res, rlim_t v)
+{
+	struct rlimit rl;
+
+	if (getrlimit(res, &rl) == 0 && (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > v)) {
+		rl.rlim_cur = rl.rlim_max = v;
+		setrlimit(res, &rl);
+	}
+}
+
+/*
+ * Run argv under the limits above, its stdout and stderr into *out
+ * (malloc'd). Returns the exit status, 128 + the signal that ended it,
+ * -E2BIG when it wrote more than CC_OUT_MAX (it is killed, *out is NULL),
+ * or -errno.
+ */
 static int run(char *const argv[], char **out, size_t *outlen)
 {
 	int fd[2];
 	size_t cap = 4096, len = 0;
 	char *buf = malloc(cap);
+	bool big = false;
 
 	*out = NULL;
 	*outlen = 0;
@@ -98,6 +128,9 @@ static int run(char *const argv[], char **out, size_t *outlen)
 	if (pid == 0) {
 		dup2(fd[1], 1);
 		dup2(fd[1], 2);
+		limit(RLIMIT_AS, CC_MEM_MAX);
+		limit(RLIMIT_CPU, CC_CPU_MAX);
+		limit(RLIMIT_FSIZE, CC_FILE_MAX);
 		execvp(argv[0], argv);
 		dprintf(2, "%s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -105,9 +138,12 @@ static int run(char *const argv[], char **out, size_t *outlen)
 	close(fd[1]);
 	for (;;) {
 		if (len + 1 >= cap) {
-			char *nb = realloc(buf, cap * 2);
-			if (!nb)
+			char *nb = cap < CC_OUT_MAX ? realloc(buf, cap * 2) : NULL;
+			if (!nb) {
+				big = true;
+				kill(pid, SIGKILL);
 				break;
+			}
 			buf = nb;
 			cap *= 2;
 		}
@@ -126,9 +162,32 @@ static int run(char *const argv[], char **out, size_t *outlen)
 			free(buf);
 			return -errno;
 		}
+	if (big) {
+		free(buf);   /* only the start of what it wrote without end: no use */
+		return -E2BIG;
+	}
 	*out = buf;
 	*outlen = len;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* The error of a run that failed (r from run()), with the compiler's log in log. */
+static int run_error(const char *cc, const char *src, int r, const char *log, struct il_err *err)
+{
+	char list[1024];
+
+	if (r == -E2BIG)
+		return il_err_set(err, E2BIG, "%s: %s wrote more than %zu MiB: not a governor "
+				  "file", src, cc, CC_OUT_MAX >> 20);
+	if (r < 0)
+		return il_err_set(err, -r, "%s: cannot run: %s", cc, strerror(-r));
+	if (r == 128 + SIGXCPU || r == 128 + SIGKILL)
+		return il_err_set(err, EINVAL, "%s: %s was ended after %d s of CPU time or at "
+				  "%llu MiB of memory: not a governor file", src, cc, CC_CPU_MAX,
+				  (unsigned long long)(CC_MEM_MAX >> 20));
+	il_kgov_missing_symbols(log, list, sizeof(list));
+	return il_err_set(err, EINVAL, "%s: does not compile against idlelab's kernel-API "
+			  "layer%s%s", src, list[0] ? "; missing: " : "", list);
 }
 
 static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
@@ -252,13 +311,8 @@ int il_kgov_build(const char *src, const char *release, const char *out, char *s
 		       (char *)src, runtime, NULL };
 	r = run(pp, &text, &len);
 	if (r != 0) {
-		char list[1024];
-		il_kgov_missing_symbols(text, list, sizeof(list));
 		*log = text;
-		if (r < 0)
-			return il_err_set(err, -r, "%s: cannot run: %s", cc, strerror(-r));
-		return il_err_set(err, EINVAL, "%s: does not compile against idlelab's kernel-API "
-				  "layer%s%s", src, list[0] ? "; missing: " : "", list);
+		return run_error(cc, src, r, text, err);
 	}
 	uint64_t h = fnv1a(0xcbf29ce484222325ull, text, len);
 	h = fnv1a(h, relv, strlen(relv));
@@ -301,14 +355,9 @@ int il_kgov_build(const char *src, const char *release, const char *out, char *s
 			 "-o", tmp, (char *)src, runtime, "-Wl,--no-undefined", NULL };
 	r = run(argv, &text, &len);
 	if (r != 0) {
-		char list[1024];
 		unlink(tmp);
-		il_kgov_missing_symbols(text, list, sizeof(list));
 		*log = text;
-		if (r < 0)
-			return il_err_set(err, -r, "%s: cannot run: %s", cc, strerror(-r));
-		return il_err_set(err, EINVAL, "%s: does not compile against idlelab's kernel-API "
-				  "layer%s%s", src, list[0] ? "; missing: " : "", list);
+		return run_error(cc, src, r, text, err);
 	}
 	if (len)
 		*log = text; /* warnings */

@@ -104,6 +104,15 @@ mkdir "$TMP/bdir"
 expect_exit 1 "$IDLELAB" governor build "$TMP/broken.c" -o "$TMP/bdir/b.so"
 [ -z "$(ls -A "$TMP/bdir")" ] && ok || bad "a failed build left $(ls "$TMP/bdir")"
 
+# the compiler runs under limits: a file that includes an endless one ends
+# in an error within the memory limit (it used to take all the machine's)
+printf '#include "/dev/zero"\n' >"$TMP/zero.c"
+run_rss timeout 120 "$IDLELAB" governor build "$TMP/zero.c" -o "$TMP/zero.so"
+[ "$rc" -eq 1 ] && ok || bad "build of an endless include: exit $rc"
+expect_err "idlelab: $TMP/zero.c: "
+[ "$rss" -lt 1100000 ] && ok || bad "build of an endless include: $rss KiB"
+[ ! -e "$TMP/zero.so" ] && ok || bad "a failed build left its object"
+
 # a crash or a loop (crash.c, loop.c: at their 100th decision) ends only
 # its configuration, with where it happened: the built-in's results are
 # those of a run without it, and the exit status is 1
