@@ -112,6 +112,13 @@ run_rss timeout 120 "$IDLELAB" governor build "$TMP/zero.c" -o "$TMP/zero.so"
 expect_err "idlelab: $TMP/zero.c: "
 [ "$rss" -lt 1100000 ] && ok || bad "build of an endless include: $rss KiB"
 [ ! -e "$TMP/zero.so" ] && ok || bad "a failed build left its object"
+# a header that is not there: the compiler's messages, not the preprocessed text
+printf '#include <linux/cpuidle.h>\n#include <nosuch.h>\n' >"$TMP/noinc.c"
+expect_exit 1 "$IDLELAB" governor build "$TMP/noinc.c"
+expect_err "idlelab: $TMP/noinc.c: does not compile against idlelab's kernel-API layer; missing: nosuch.h"
+if grep -q kapi_module "$TMP/err" || [ "$(wc -c <"$TMP/err")" -gt 2000 ]; then
+	bad "the preprocessed text on stderr ($(wc -c <"$TMP/err") bytes)"
+else ok; fi
 
 # a crash or a loop (crash.c, loop.c: at their 100th decision) ends only
 # its configuration, with where it happened: the built-in's results are
