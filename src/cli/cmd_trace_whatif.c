@@ -507,6 +507,16 @@ static int go(struct ctx *c)
 		stop[i] = st;
 		if (c->run.devs)
 			sel[i] = il_trace_run_step(&c->run, p, lat, &stop[i]);
+		/* as replay: a state that is not in the table is the governor's error */
+		const struct il_gov *bad = c->kgov && (k < 0 || k >= c->tab.drv.state_count) ? c->kgov
+			: c->run.devs && (sel[i] < 0 || sel[i] >= c->tab.drv.state_count) ? c->gov
+			: NULL;
+		if (bad) {
+			r = cli_error("%s:%d: governor %s returned an invalid state index %d (%d states)",
+				      o->file, p->line, bad->spec, bad == c->kgov ? k : sel[i],
+				      c->tab.drv.state_count);
+			goto out;
+		}
 		if (!want(o, p->cpu))
 			continue;
 		total++;

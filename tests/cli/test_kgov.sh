@@ -76,6 +76,17 @@ expect_exit 1 "$IDLELAB" replay --governor "file:$KG/bad-index.c" "$RP/zen3.log"
 expect_err "zen3.log:10: governor file:$KG/bad-index.c returned an invalid state index"
 expect_exit 1 "$IDLELAB" governor check "$KG/bad-index.c" --against menu@6.12 "$RP/zen3.log"
 expect_err "zen3.log:10:"
+# trace check and whatif say it at the period's line (they used to drop the period, exit 0)
+HT=$SRCDIR/tests/fixtures/trace/hrtimer.trace
+for sub in check whatif; do
+	expect_exit 1 "$IDLELAB" trace $sub --governor "file:$KG/bad-index.c" --states intel-haswell-ep "$HT"
+	expect_err "hrtimer.trace:19: governor file:$KG/bad-index.c returned an invalid state index 5 (5 states)"
+	[ -s "$TMP/out" ] && bad "trace $sub printed results past an invalid index" || ok
+done
+expect_exit 1 "$IDLELAB" trace to-replay --kernel-governor "file:$KG/bad-index.c" \
+	--states intel-haswell-ep "$HT" -o "$TMP/bad-index.log"
+expect_err "hrtimer.trace:19: governor file:$KG/bad-index.c returned an invalid state index"
+[ ! -e "$TMP/bad-index.log" ] && ok || bad "to-replay wrote a log past an invalid index"
 expect_exit 1 "$IDLELAB" governor build "$TMP/nonexistent.c"
 expect_err "nonexistent.c"
 expect_exit 1 "$IDLELAB" governor check "$KG/fixed.c" --against menu@6.12 "$TMP/nolog.log"
