@@ -27,6 +27,13 @@ int cli_report(const struct il_err *err);
 /* "unknown option" / "missing value" messages with a pointer to help; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*
+ * A file or directory name (what: "file", "directory") given with opt (an
+ * option, or the argument's name such as LOG for an argument) must not be
+ * empty: "--output: an empty file name", cli_usage_error()'s 2. NULL (not
+ * given) is 0.
+ */
+int cli_name_given(const char *cmd, const char *opt, const char *what, const char *name);
+/*
  * Are a and b the same file: the same name, or the same file by another
  * name or through a symbolic link? "-" and NULL are never the same.
  */

@@ -438,7 +438,10 @@ static int run(int argc, char **argv)
 	if (optind + 1 < argc)
 		return cli_usage_error("replay", "unexpected argument '%s'", argv[optind + 1]);
 	o.log = argv[optind];
-	if ((r = cli_output_not_input("replay", "--output", o.output, o.log)) ||
+	if ((r = cli_name_given("replay", "LOG", "file", o.log)) ||
+	    (r = cli_name_given("replay", "--output", "file", o.output)) ||
+	    (r = cli_name_given("replay", "--expect", "file", o.expect)) ||
+	    (r = cli_output_not_input("replay", "--output", o.output, o.log)) ||
 	    (r = cli_output_not_input("replay", "--output", o.output, o.expect)))
 		return r;
 	/* a loaded governor runs in a child: its crash or loop is reported with the row */

@@ -617,6 +617,9 @@ static int cmd_report(int argc, char **argv)
 		return cli_usage_error("trace", "report needs a trace FILE");
 	if (optind + 1 < argc)
 		return cli_usage_error("trace", "unexpected argument '%s'", argv[optind + 1]);
+	if (cli_name_given("trace", "FILE", "file", argv[optind]) ||
+	    cli_name_given("trace", "--baseline", "file", baseline))
+		return 2;
 	uint64_t win[2] = { 0, UINT64_MAX };
 	if (window) {
 		char buf[64];

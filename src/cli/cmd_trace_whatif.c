@@ -421,7 +421,10 @@ static int parse(int argc, char **argv, struct opts *o)
 		return cli_usage_error("trace", "check takes no --kernel-governor (its --governor "
 				       "runs with the kernel's history)");
 	int r;
-	if ((r = cli_output_not_input("trace", "-o", o->output, o->file)) ||
+	if ((r = cli_name_given("trace", "FILE", "file", o->file)) ||
+	    (r = cli_name_given("trace", "-o", "file", o->output)) ||
+	    (r = cli_name_given("trace", "--decisions", "file", o->decisions)) ||
+	    (r = cli_output_not_input("trace", "-o", o->output, o->file)) ||
 	    (r = cli_output_not_input("trace", "--decisions", o->decisions, o->file)))
 		return r;
 	if (cli_same_file(o->decisions, o->output))

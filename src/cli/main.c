@@ -81,6 +81,13 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return 2;
 }
 
+int cli_name_given(const char *cmd, const char *opt, const char *what, const char *name)
+{
+	if (!name || *name)
+		return 0;
+	return cli_usage_error(cmd, "%s: an empty %s name", opt, what);
+}
+
 bool cli_same_file(const char *a, const char *b)
 {
 	struct stat sa, sb;
