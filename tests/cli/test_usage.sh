@@ -114,6 +114,7 @@ usage "batch: --quiet and --progress exclude each other" batch tests/fixtures/ba
 	--quiet --progress
 usage "scenario: --quiet and --progress exclude each other" scenario run \
 	tests/fixtures/scenario/tiny.ini --progress --quiet
+usage "sim: --quiet and --progress exclude each other" sim --duration 20ms --quiet --progress
 
 # bad input: exit 1, the file named
 input() {
