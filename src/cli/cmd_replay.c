@@ -408,7 +408,14 @@ static int run(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":g:e:f:o:qs", opts, NULL)) != -1) {
 		switch (c) {
-		case 'g': o.governor = optarg; break;
+		case 'g':
+			/* one governor decides: a second would silently replace the first */
+			if (o.governor)
+				return cli_usage_error("replay", "--governor given twice ('%s', '%s'): "
+						       "replay decides with one governor", o.governor,
+						       optarg);
+			o.governor = optarg;
+			break;
 		case 'e': o.expect = optarg; break;
 		case 'o': o.output = optarg; break;
 		case 'q': o.quiet = true; break;

@@ -596,6 +596,11 @@ static int cmd_report(int argc, char **argv)
 			states = optarg;
 			break;
 		case 'b':
+			/* one baseline is printed beside FILE: a second would replace it */
+			if (baseline)
+				return cli_usage_error("trace", "--baseline given twice ('%s', '%s'): "
+						       "report compares FILE with one baseline",
+						       baseline, optarg);
 			baseline = optarg;
 			break;
 		case 't':

@@ -356,10 +356,22 @@ static int parse(int argc, char **argv, struct opts *o)
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":g:o:", lo, NULL)) != -1) {
 		switch (ch) {
-		case 'g': o->governor = optarg; break;
+		case 'g':
+			/* one governor decides: a second would silently replace the first */
+			if (o->governor)
+				return cli_usage_error("trace", "--governor given twice ('%s', '%s'): "
+						       "%s decides with one governor", o->governor,
+						       optarg, o->sub);
+			o->governor = optarg;
+			break;
 		case 's': o->states = optarg; break;
 		case 'P': o->states = optarg; o->platform = true; break;
-		case 'k': o->kgov = optarg; break;
+		case 'k':
+			if (o->kgov)
+				return cli_usage_error("trace", "--kernel-governor given twice ('%s', "
+						       "'%s')", o->kgov, optarg);
+			o->kgov = optarg;
+			break;
 		case 'd': o->decisions = optarg; break;
 		case 'o': o->output = optarg; break;
 		case 'c':

@@ -115,6 +115,16 @@ usage "batch: --quiet and --progress exclude each other" batch tests/fixtures/ba
 usage "scenario: --quiet and --progress exclude each other" scenario run \
 	tests/fixtures/scenario/tiny.ini --progress --quiet
 usage "sim: --quiet and --progress exclude each other" sim --duration 20ms --quiet --progress
+# a single-valued option of replay and trace given twice is refused, not
+# replaced by the last (sim's --governor is repeatable: it compares them)
+usage "replay: --governor given twice ('menu', 'teo'): replay decides with one governor" \
+	replay --governor menu --governor teo tests/fixtures/replay/zen3.log
+usage "trace: --governor given twice ('menu', 'teo'): check decides with one governor" \
+	trace check -g menu -g teo tests/fixtures/trace/hrtimer.trace
+usage "trace: --kernel-governor given twice ('menu', 'teo')" \
+	trace whatif -g menu --kernel-governor menu --kernel-governor teo tests/fixtures/trace/hrtimer.trace
+usage "trace: --baseline given twice" trace report tests/fixtures/trace/basic.trace \
+	--baseline tests/fixtures/trace/basic.trace --baseline tests/fixtures/trace/hrtimer.trace
 
 # bad input: exit 1, the file named
 input() {
