@@ -535,7 +535,9 @@ int il_trace_periods_parse(struct il_trace_periods *ps, const char *text, size_t
 int il_trace_periods_read(struct il_trace_periods *ps, const char *path, struct il_err *err)
 {
 	enum { CHUNK = 1 << 20, CARRY = IL_TRACE_LINE_MAX + 1 };
-	FILE *f = fopen(path, "rb");
+	bool std = !strcmp(path, "-");   /* standard input, as trace report reads it */
+	const char *name = std ? "standard input" : path;
+	FILE *f = std ? stdin : fopen(path, "rb");
 	struct reader r;
 	char *buf = NULL, *carry = NULL;
 	size_t carry_len = 0;
@@ -549,7 +551,8 @@ int il_trace_periods_read(struct il_trace_periods *ps, const char *path, struct 
 	if (!buf || !carry || reader_begin(&r, ps, path, err)) {
 		free(buf);
 		free(carry);
-		fclose(f);
+		if (!std)
+			fclose(f);
 		return il_err_set(err, ENOMEM, "out of memory");
 	}
 	while (!x) {
@@ -559,7 +562,7 @@ int il_trace_periods_read(struct il_trace_periods *ps, const char *path, struct 
 			break;
 		if (first && il_trace_is_dat(buf, k)) {
 			x = il_err_set(err, EINVAL, "%s: a trace-cmd .dat file: convert it with "
-				       "trace-cmd report", path);
+				       "trace-cmd report", name);
 			break;
 		}
 		first = false;
@@ -587,12 +590,13 @@ int il_trace_periods_read(struct il_trace_periods *ps, const char *path, struct 
 		}
 	}
 	if (!x && ferror(f))
-		x = il_err_set(err, EIO, "%s: cannot read", path);
+		x = il_err_set(err, EIO, "%s: cannot read", name);
 	if (!x && carry_len)
 		r.line++;   /* a cut last line is left out, as trace report does */
 	free(buf);
 	free(carry);
-	fclose(f);
+	if (!std)
+		fclose(f);
 	return reader_end(&r, x);
 }
 
