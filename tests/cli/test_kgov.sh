@@ -176,6 +176,18 @@ expect_exit 1 "$IDLELAB" trace to-replay --kernel-governor "file:$KG/crash.c" \
 	--states intel-haswell-ep "$TMP/p150.trace" -o "$TMP/p150.log"
 expect_err "p150.trace:199: governor file:$KG/crash.c crashed (SIGSEGV)"
 [ ! -e "$TMP/p150.log" ] && ok || bad "to-replay wrote a log past a crash"
+# the object's constructors, initcall, exit and destructors run once in a
+# watched child before the first load: a loop or a crash there is said as
+# such (it used to hang idlelab, or end it with SIGSEGV)
+for cmd in "sim --duration 20ms --workload wake-latency --governor" "replay $RP/zen3.log --governor" \
+	"trace whatif --states intel-haswell-ep $SRCDIR/tests/fixtures/trace/hrtimer.trace --governor"; do
+	# shellcheck disable=SC2086
+	expect_exit 2 timeout 60 "$IDLELAB" $cmd "file:$KG/init-loop.c"
+	expect_err "governor file:$KG/init-loop.c looped while loading or unloading: ran past 200 ms"
+	# shellcheck disable=SC2086
+	expect_exit 2 timeout 60 "$IDLELAB" $cmd "file:$KG/init-crash.c"
+	expect_err "governor file:$KG/init-crash.c crashed (SIGSEGV) while loading or unloading"
+done
 unset IDLELAB_GOV_CALL_LIMIT_MS
 
 # scenario: a configuration's "governor = file:X.c" runs the file's
