@@ -64,6 +64,34 @@ static const char usage[] =
 /* -------------------------------------------------------------- the table */
 
 /*
+ * Why latency or residency of a state cannot be used, naming its file: the
+ * reader's note for it ("not a number: 'x'"), else missing or too large.
+ */
+static int bad_field(const struct il_sysfs_info *info, const char *root, int cpu, int state,
+		     enum il_sysfs_field f, const struct il_sysfs_val *v, struct il_err *err)
+{
+	char path[4400];
+	int rl = (int)strlen(root);
+
+	while (rl > 1 && root[rl - 1] == '/')
+		rl--;
+	snprintf(path, sizeof(path), "%.*s/cpu%d/cpuidle/state%d/%s", rl, root, cpu, state,
+		 il_sysfs_field_file(f));
+	if (v->status == IL_SYSFS_OK)
+		return il_err_set(err, ERANGE, "%s: %llu us is over %u", path,
+				  (unsigned long long)v->v, UINT32_MAX);
+	for (int i = 0; i < info->notes.n; i++) {
+		const struct il_err *n = &info->notes.items[i];
+		size_t fl = strlen(n->file), pl = strlen(path) - (size_t)rl;
+		/* the note's path ends with ours below the root */
+		if (fl >= pl && !strcmp(n->file + fl - pl, path + rl))
+			return il_err_set(err, EINVAL, "%s: %s", path, n->msg);
+	}
+	return il_err_set(err, EINVAL, "%s: %s", path,
+			  v->status == IL_SYSFS_MISSING ? "missing" : "not readable");
+}
+
+/*
  * The state table of a sysfs tree (ROOT: its first CPU's states) or of one
  * CPU's ROOT/cpuN/cpuidle directory.
  */
@@ -113,14 +141,21 @@ static int table_from_sysfs(const char *dir, struct il_trace_table *tab, struct 
 		const struct il_sysfs_state *s = &c->states[i];
 		struct il_state *st = &tab->drv.states[i];
 
-		if (s->index != i || i >= IL_STATE_MAX ||
-		    s->val[IL_SF_LATENCY].status != IL_SYSFS_OK ||
-		    s->val[IL_SF_RESIDENCY].status != IL_SYSFS_OK ||
-		    s->val[IL_SF_LATENCY].v > UINT32_MAX || s->val[IL_SF_RESIDENCY].v > UINT32_MAX) {
-			r = il_err_set(err, EINVAL, "%s: cpu%d state%d: no readable latency and residency",
-				       dir, c->cpu, s->index);
+		if (i >= IL_STATE_MAX) {
+			r = il_err_set(err, EINVAL, "%s: cpu%d: more than %d states", dir, c->cpu,
+				       IL_STATE_MAX);
 			break;
 		}
+		if (s->index != i) {
+			r = il_err_set(err, EINVAL, "%s: cpu%d: no state%d (state%d follows state%d)",
+				       dir, c->cpu, i, s->index, i - 1);
+			break;
+		}
+		for (enum il_sysfs_field f = IL_SF_LATENCY; f <= IL_SF_RESIDENCY && !r; f++)
+			if (s->val[f].status != IL_SYSFS_OK || s->val[f].v > UINT32_MAX)
+				r = bad_field(&info, root, c->cpu, i, f, &s->val[f], err);
+		if (r)
+			break;
 		snprintf(st->name, sizeof(st->name), "%s", s->name.s ? s->name.s : "");
 		st->exit_latency = (unsigned int)s->val[IL_SF_LATENCY].v;
 		st->target_residency = (unsigned int)s->val[IL_SF_RESIDENCY].v;

@@ -120,6 +120,23 @@ expect_exit 1 "$I" trace report "$TMP/nosuch"
 expect_err "nosuch: cannot open"
 expect_exit 1 "$I" trace report "$F/basic.trace" --states nosuch-platform
 expect_err "--states nosuch-platform"
+# a state table that cannot be used names the file and what is wrong with it
+# (it was "cpu0 state2: no readable latency and residency" for all of these)
+cp -r "$SRCDIR/tests/fixtures/sysfs/intel-icx-intel_idle" "$TMP/st"
+chmod -R u+w "$TMP/st"
+echo garbage >"$TMP/st/cpu0/cpuidle/state2/latency"
+expect_exit 1 "$I" trace report "$F/basic.trace" --states "$TMP/st/"
+expect_err "idlelab: --states $TMP/st/: $TMP/st/cpu0/cpuidle/state2/latency: not a number: 'garbage'"
+echo 99999999999 >"$TMP/st/cpu0/cpuidle/state2/latency"
+expect_exit 1 "$I" trace report "$F/basic.trace" --states "$TMP/st/cpu0/cpuidle"
+expect_err "$TMP/st/cpu0/cpuidle/state2/latency: 99999999999 us is over 4294967295"
+rm "$TMP/st/cpu0/cpuidle/state1/residency"
+expect_exit 1 "$I" trace report "$F/basic.trace" --states "$TMP/st"
+expect_err "$TMP/st/cpu0/cpuidle/state1/residency: missing"
+echo 600 >"$TMP/st/cpu0/cpuidle/state1/residency"
+rm -r "$TMP/st/cpu0/cpuidle/state2"
+expect_exit 1 "$I" trace report "$F/basic.trace" --states "$TMP/st"
+expect_err "$TMP/st: cpu0: no state2 (state3 follows state1)"
 
 # usage
 expect_exit 2 "$I" trace
