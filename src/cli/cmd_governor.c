@@ -181,6 +181,10 @@ static int gov_check(int argc, char **argv)
 	struct il_gov *g = il_gov_new(against, 1, &err);
 	if (!g)
 		return cli_usage_error("governor", "--against %s: %s", against, err.msg);
+	/* a loaded SPEC runs in the same child: a crash there may be either's */
+	char name[512];
+	snprintf(name, sizeof(name), "%s%s%s", file, il_gov_is_loaded(g) ? " or " : "",
+		 il_gov_is_loaded(g) ? against : "");
 	il_gov_free(g);
 	if (has_suffix(file, ".c")) {
 		if ((r = build(file, rel, NULL, so, sizeof(so))))
@@ -199,7 +203,7 @@ static int gov_check(int argc, char **argv)
 	int worst = 0, failed = 0;
 	for (int i = optind + 1; i < argc; i++) {
 		struct check_arg a = { argv[i], spec, against, file };
-		r = cli_contained(file, argv[i], check_child, &a);
+		r = cli_contained(name, argv[i], check_child, &a);
 		if (r == 1)
 			failed = 1;
 		else if (r > worst)

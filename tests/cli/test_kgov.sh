@@ -152,6 +152,9 @@ expect_exit 1 "$IDLELAB" governor check "$KG/crash.c" --against menu@6.12 "$RP/z
 	"$RP/kvm.log"
 expect_err "zen3.log:107: governor $KG/crash.c crashed (SIGSEGV)"
 expect_err "kvm.log:106: governor $KG/crash.c crashed (SIGSEGV)"
+# a loaded --against runs in the same child: a crash is not put on FILE alone
+expect_exit 1 "$IDLELAB" governor check "$KG/fixed.c" --against "file:$KG/crash.c" "$RP/zen3.log"
+expect_err "zen3.log:107: governor $KG/fixed.c or file:$KG/crash.c crashed (SIGSEGV)"
 # a loop is ended by the CPU-time limit on one call (200 ms here)
 export IDLELAB_GOV_CALL_LIMIT_MS=200
 expect_exit 1 "$IDLELAB" sim --platform intel-haswell-ep --governor "file:$KG/loop.c" \
