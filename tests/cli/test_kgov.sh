@@ -215,4 +215,13 @@ expect_exit 2 "$IDLELAB" governor check "$KG/fixed.c" "$RP/zen3.log"
 expect_err "--against"
 expect_exit 2 "$IDLELAB" governor check "$KG/fixed.c" --against nosuch "$RP/zen3.log"
 expect_exit 2 "$IDLELAB" governor build "$KG/fixed.c" --frob
+# --kernel is checked as an option, and refused where nothing is built
+expect_exit 2 "$IDLELAB" governor build "$KG/fixed.c" --kernel 1.0
+expect_err "idlelab: governor: --kernel: kernel release 1.0 is outside the releases"
+expect_exit 2 "$IDLELAB" governor build "$KG/fixed.c" --kernel ""
+expect_err "idlelab: governor: --kernel: kernel release '' is not MAJOR.MINOR"
+expect_exit 2 "$IDLELAB" governor check "$so" --kernel 6.12 --against menu@6.12 "$RP/zen3.log"
+expect_err "--kernel 6.12: $so is built already"
+expect_exit 2 "$IDLELAB" governor check "$KG/fixed.c" --against menu@6.12 ""
+expect_err "idlelab: governor: LOG: an empty file name"
 finish
