@@ -53,7 +53,8 @@ static const char usage[] =
 	"                  sysfs tree (/sys/devices/system/cpu or a copy saved by\n"
 	"                  idlelab info --save; its first CPU), one CPU's cpuidle\n"
 	"                  directory (.../cpu3/cpuidle) or an idlelab platform\n"
-	"                  (name or file)\n"
+	"                  (name or file; a cpu_idle event on a CPU it does not\n"
+	"                  have is refused)\n"
 	"  --baseline B    a second trace, printed beside FILE with the differences\n"
 	"  --table T       with csv: the states table (default) or the wakeups table\n"
 	"  --window W      FROM,TO in trace timestamps (seconds): count only the\n"
@@ -195,6 +196,7 @@ static int table_from_platform(const char *what, struct il_trace_table *tab, str
 				  "idle routine has no state table)", p.name);
 	memset(tab, 0, sizeof(*tab));
 	tab->drv = m.drv;
+	tab->ncpus = il_platform_ncpus(&p);
 	for (int i = 0; i < m.drv.state_count; i++)
 		if (m.drv.states[i].flags & IL_FLAG_OFF)
 			tab->disabled |= 1u << i;

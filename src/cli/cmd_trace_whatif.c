@@ -474,6 +474,11 @@ static int go(struct ctx *c)
 		return cli_error("--states %s: %s", o->states, err.msg);
 	if (il_trace_periods_read(&c->ps, o->file, &err))
 		return cli_report(&err);
+	/* a period on a CPU the platform does not have: the trace is not of it */
+	for (size_t i = 0; c->tab.ncpus && i < c->ps.n; i++)
+		if (c->ps.p[i].cpu >= c->tab.ncpus)
+			return cli_error("%s:%d: cpu_idle: cpu_id %d is past the %d CPUs of %s", o->file,
+					 c->ps.p[i].line, c->ps.p[i].cpu, c->tab.ncpus, c->tab.origin);
 	if (c->ps.n && c->ps.maxstate >= c->tab.drv.state_count)
 		return cli_error("%s: state %d entered, not in the state table of %s (%d states)",
 				 o->file, c->ps.maxstate, c->tab.origin, c->tab.drv.state_count);
