@@ -325,9 +325,6 @@ static int run(int argc, char **argv)
 	b.params.seed = ro.seed;
 	if (optind < argc)
 		return cli_usage_error("sim", "unexpected argument '%s'", argv[optind]);
-	int qp = cli_run_opts_one_progress(&ro);
-	if (qp)
-		return qp;
 	/* after the whole command line: an option after it is checked too */
 	if (list_wl) {
 		list_workloads();

@@ -114,7 +114,6 @@ usage "batch: --quiet and --progress exclude each other" batch tests/fixtures/ba
 	--quiet --progress
 usage "scenario: --quiet and --progress exclude each other" scenario run \
 	tests/fixtures/scenario/tiny.ini --progress --quiet
-usage "sim: --quiet and --progress exclude each other" sim --duration 20ms --quiet --progress
 # a single-valued option of replay and trace given twice is refused, not
 # replaced by the last (sim's --governor is repeatable: it compares them)
 usage "replay: --governor given twice ('menu', 'teo'): replay decides with one governor" \
