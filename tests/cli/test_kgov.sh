@@ -76,6 +76,9 @@ expect_exit 1 "$IDLELAB" replay --governor "file:$KG/bad-index.c" "$RP/zen3.log"
 expect_err "zen3.log:10: governor file:$KG/bad-index.c returned an invalid state index"
 expect_exit 1 "$IDLELAB" governor check "$KG/bad-index.c" --against menu@6.12 "$RP/zen3.log"
 expect_err "zen3.log:10:"
+# a governor the kernel would refuse to register says why
+expect_exit 2 "$IDLELAB" replay --governor "file:$KG/no-select.c" "$RP/zen3.log"
+expect_err "an initcall failed with -22 (cpuidle_register_governor(): the governor has no .select)"
 # trace check and whatif say it at the period's line (they used to drop the period, exit 0)
 HT=$SRCDIR/tests/fixtures/trace/hrtimer.trace
 for sub in check whatif; do
