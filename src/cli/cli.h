@@ -58,5 +58,11 @@ int cli_format_only(const char *cmd, int argc, char **argv, enum il_format *fmt)
  * child was at, il_gov_watch->row) when the governor crashed or looped.
  */
 int cli_contained(const char *name, const char *file, int (*fn)(void *), void *arg);
+/*
+ * Flush standard output and check it: rc when everything arrived, else
+ * "standard output: cannot write: REASON" (unless already said) and rc,
+ * or 1 when rc is 0. main() ends with it, and so does a contained child.
+ */
+int cli_finish_stdout(int rc);
 
 #endif

@@ -169,7 +169,7 @@ static int help(int argc, char **argv)
  * descriptor is an error (exit 1) with its reason, not a silent success
  * (the buffer is otherwise flushed after main returns, unchecked).
  */
-static int finish(int rc)
+int cli_finish_stdout(int rc)
 {
 	errno = 0;
 	int flush = fflush(stdout);
@@ -197,10 +197,10 @@ int main(int argc, char **argv)
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
 		printf("idlelab %s\n", IDLELAB_VERSION);
-		return finish(0);
+		return cli_finish_stdout(0);
 	}
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help"))
-		return finish(help(argc - 1, argv + 1));
+		return cli_finish_stdout(help(argc - 1, argv + 1));
 	const struct il_command *c = find(cmd);
 	if (!c)
 		return cli_usage_error(NULL, "'%s' is not an idlelab command", cmd);
@@ -209,7 +209,7 @@ int main(int argc, char **argv)
 	for (int i = 2; i < argc; i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			fputs(c->usage, stdout);
-			return finish(0);
+			return cli_finish_stdout(0);
 		}
-	return finish(c->run(argc - 1, argv + 1));
+	return cli_finish_stdout(c->run(argc - 1, argv + 1));
 }

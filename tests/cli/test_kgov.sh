@@ -155,6 +155,15 @@ expect_exit 1 "$IDLELAB" governor check "$KG/crash.c" --against menu@6.12 "$RP/z
 	"$RP/kvm.log"
 expect_err "zen3.log:107: governor $KG/crash.c crashed (SIGSEGV)"
 expect_err "kvm.log:106: governor $KG/crash.c crashed (SIGSEGV)"
+# what a contained child prints is checked as main() checks it: a full disk
+# is an error (governor check printed into /dev/full and exited 0)
+if [ -w /dev/full ]; then
+	"$IDLELAB" governor check "$KG/ladder-like.c" --against ladder@6.12 "$RP/zen3.log" \
+		>/dev/full 2>"$TMP/err"
+	rc=$?
+	[ $rc -eq 1 ] && ok || bad "governor check into /dev/full: exit $rc"
+	expect_err "idlelab: standard output: cannot write: No space left on device"
+fi
 # a loaded --against runs in the same child: a crash is not put on FILE alone
 expect_exit 1 "$IDLELAB" governor check "$KG/fixed.c" --against "file:$KG/crash.c" "$RP/zen3.log"
 expect_err "zen3.log:107: governor $KG/fixed.c or file:$KG/crash.c crashed (SIGSEGV)"
