@@ -31,13 +31,18 @@ extern struct kapi_param __stop_kapi_param[] __attribute__((weak)) KAPI_HIDDEN;
 static const struct kapi_host *host;
 static struct cpuidle_governor *registered;
 static int nregistered;
+static const char *refused;   /* why cpuidle_register_governor() refused, else NULL */
 /* the inputs of enable, which the kernel calls outside the idle loop */
 static struct il_idle_inputs no_inputs = { .tick_nsec = 4000000, .true_idle_ns = -1 };
 
 int cpuidle_register_governor(struct cpuidle_governor *gov)
 {
-	if (!gov || !gov->select)
+	/* the kernel's refusal, kept to say why the initcall failed */
+	if (!gov || !gov->select) {
+		refused = !gov ? "cpuidle_register_governor(NULL)"
+			       : "cpuidle_register_governor(): the governor has no .select";
 		return -EINVAL;
+	}
 	registered = gov;
 	nregistered++;
 	return 0;
@@ -104,7 +109,8 @@ static int mod_init(const struct kapi_host *h, int ncpus, char *err, size_t errs
 	for (kapi_initcall_t *fn = __start_kapi_initcall; fn && fn < __stop_kapi_initcall; fn++) {
 		int r = (*fn)();
 		if (r < 0) {
-			snprintf(err, errsize, "an initcall failed with %d", r);
+			snprintf(err, errsize, "an initcall failed with %d%s%s%s", r,
+				 refused ? " (" : "", refused ? refused : "", refused ? ")" : "");
 			return r;
 		}
 	}

@@ -195,7 +195,7 @@ struct il_gov_watch {
 	volatile int in_call;        /* IL_GOV_IN_* while a call runs, else 0 */
 	volatile int looped;         /* set when the CPU-time limit ended a call */
 };
-enum { IL_GOV_IN_SELECT = 1, IL_GOV_IN_REFLECT, IL_GOV_IN_ENABLE };
+enum { IL_GOV_IN_SELECT = 1, IL_GOV_IN_REFLECT, IL_GOV_IN_ENABLE, IL_GOV_IN_LOAD };
 extern struct il_gov_watch *il_gov_watch;
 
 /* Is gov a governor that is not built in (loaded from an object)? */
@@ -221,7 +221,10 @@ void il_gov_watch_child(struct il_gov_watch *w, long limit_ms);
  * exited with another (the child reported its own error); -1 when a
  * signal ended it, with a sentence in buf: "governor X crashed (SIGSEGV)
  * in select on cpu1 at simulated time 1.234567 ms", "governor X looped: a
- * select call on cpu1 at ... ran past 1 s of CPU time".
+ * select call on cpu1 at ... ran past 1 s of CPU time"; IL_GOV_IN_LOAD (the
+ * object's constructors, initcalls, exit and destructors): "governor X
+ * crashed (SIGSEGV) while loading or unloading", "governor X looped while
+ * loading or unloading: ran past 1000 ms of CPU time".
  */
 int il_gov_watch_verdict(const struct il_gov_watch *w, int status, const char *name,
 			 char *buf, size_t size);

@@ -59,6 +59,7 @@ struct il_scn_config {
 	char id[IL_SCN_ID_MAX];
 	char *label;
 	char *platform;               /* NULL: the scenario's */
+	int platform_line;            /* of its platform key (0: none) */
 	char kernel[16];              /* "" = the platform's */
 	char *governor;               /* "" = the kernel's choice */
 	char *cpufreq;                /* --cpufreq SPEC, "" = no cpufreq layer */
@@ -176,6 +177,7 @@ struct il_scn {
 	char *title;
 	char *finding;
 	char *platform;
+	int platform_line;             /* of its platform key (0: none, the default) */
 	char *mechanisms;             /* the mechanisms that must produce the effect */
 	char *status;                 /* optional: what is still missing */
 	int nsources, nconfigs, ntables, nchecks, nsens, nplots, ndefines;

@@ -104,6 +104,7 @@ struct il_trace_cpu {
 struct il_trace_table {
 	struct il_driver drv;     /* normalised with il_driver_init() */
 	unsigned int disabled;    /* bit i: state i disabled */
+	int ncpus;                /* the platform's CPUs; 0: not known (a sysfs tree) */
 	char origin[300];         /* what it was read from, for the report */
 };
 

@@ -27,6 +27,24 @@ int cli_report(const struct il_err *err);
 /* "unknown option" / "missing value" messages with a pointer to help; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*
+ * A file or directory name (what: "file", "directory") given with opt (an
+ * option, or the argument's name such as LOG for an argument) must not be
+ * empty: "--output: an empty file name", cli_usage_error()'s 2. NULL (not
+ * given) is 0.
+ */
+int cli_name_given(const char *cmd, const char *opt, const char *what, const char *name);
+/*
+ * Are a and b the same file: the same name, or the same file by another
+ * name or through a symbolic link? "-" and NULL are never the same.
+ */
+bool cli_same_file(const char *a, const char *b);
+/*
+ * Refuse an output file (of option opt) that is the input in (cli_same_file):
+ * writing it would replace what is read. Returns 0, or cli_usage_error()'s 2
+ * naming the option and both paths.
+ */
+int cli_output_not_input(const char *cmd, const char *opt, const char *out, const char *in);
+/*
  * The options of a command whose only option is --format (governors,
  * platforms): 0 with *fmt set, or cli_usage_error()'s 2 for an unknown
  * option, a missing or unknown format, or an argument.
@@ -40,5 +58,11 @@ int cli_format_only(const char *cmd, int argc, char **argv, enum il_format *fmt)
  * child was at, il_gov_watch->row) when the governor crashed or looped.
  */
 int cli_contained(const char *name, const char *file, int (*fn)(void *), void *arg);
+/*
+ * Flush standard output and check it: rc when everything arrived, else
+ * "standard output: cannot write: REASON" (unless already said) and rc,
+ * or 1 when rc is 0. main() ends with it, and so does a contained child.
+ */
+int cli_finish_stdout(int rc);
 
 #endif

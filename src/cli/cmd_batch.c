@@ -144,7 +144,9 @@ static int run(int argc, char **argv)
 		return cli_usage_error("batch", "a batch FILE is needed");
 	if (optind + 1 != argc)
 		return cli_usage_error("batch", "one FILE, not also '%s'", argv[optind + 1]);
-	if ((r = cli_run_opts_one_progress(&o)))
+	if ((r = cli_run_opts_one_progress(&o)) ||
+	    (r = cli_name_given("batch", "FILE", "file", argv[optind])) ||
+	    (r = cli_output_not_input("batch", "--output", o.output, argv[optind])))
 		return r;
 	struct il_scn_run_opts ro = { .quick = o.quick, .jobs = o.jobs, .seed = o.seed };
 

@@ -44,6 +44,8 @@ static int run(int argc, char **argv)
 		return cli_usage_error("capture", "missing the directory to write");
 	if (optind + 1 < argc)
 		return cli_usage_error("capture", "unexpected argument '%s'", argv[optind + 1]);
+	if ((r = cli_name_given("capture", "OUTDIR", "directory", argv[optind])))
+		return r;
 	r = il_host_capture(root, argv[optind], &notes, &nfiles, &err);
 	for (int i = 0; i < notes.n; i++)
 		cli_report(&notes.items[i]);

@@ -571,6 +571,13 @@ static int run(int argc, char **argv)
 	}
 	if (argc - optind < 1)
 		return cli_usage_error("compare", "give at least one RUN.json");
+	if (cli_name_given("compare", "--output", "file", output))
+		return 2;
+	for (int i = optind; i < argc; i++) {
+		int r = cli_name_given("compare", "RUN.json", "file", argv[i]);
+		if (r || (r = cli_output_not_input("compare", "--output", output, argv[i])))
+			return r;
+	}
 	memset(&c, 0, sizeof(c));
 	for (int i = optind; i < argc; i++) {
 		struct il_err err;

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "idlelab/governor.h"
+#include "idlelab/release.h"
 #include "idlelab/replay.h"
 #include "../kgov/kgov.h"
 
@@ -48,7 +49,13 @@ static int parse(int argc, char **argv, const char **rel, const char **out, cons
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":k:o:", opts, NULL)) != -1) {
 		switch (c) {
-		case 'k': *rel = optarg; break;
+		case 'k': {
+			struct il_err err;
+			if (il_release_check(optarg, &err))
+				return cli_usage_error("governor", "--kernel: %s", err.msg);
+			*rel = optarg;
+			break;
+		}
 		case 'o':
 			if (!out)
 				return cli_usage_error("governor", "-o is an option of build");
@@ -176,16 +183,26 @@ static int gov_check(int argc, char **argv)
 	if (argc - optind < 2)
 		return cli_usage_error("governor", "check takes FILE.c (or OBJ.so) and at least one LOG");
 	const char *file = argv[optind];
+	for (int i = optind + 1; i < argc; i++)
+		if ((r = cli_name_given("governor", "LOG", "file", argv[i])))
+			return r;
 	struct il_err err;
 	il_err_clear(&err);
 	struct il_gov *g = il_gov_new(against, 1, &err);
 	if (!g)
 		return cli_usage_error("governor", "--against %s: %s", against, err.msg);
+	/* a loaded SPEC runs in the same child: a crash there may be either's */
+	char name[512];
+	snprintf(name, sizeof(name), "%s%s%s", file, il_gov_is_loaded(g) ? " or " : "",
+		 il_gov_is_loaded(g) ? against : "");
 	il_gov_free(g);
 	if (has_suffix(file, ".c")) {
 		if ((r = build(file, rel, NULL, so, sizeof(so))))
 			return r;
 	} else if (has_suffix(file, ".so")) {
+		if (rel)
+			return cli_usage_error("governor", "--kernel %s: %s is built already (--kernel "
+					       "is the release a FILE.c is built for)", rel, file);
 		snprintf(so, sizeof(so), "%s%s", strchr(file, '/') ? "" : "./", file);
 	} else {
 		return cli_usage_error("governor", "%s: neither FILE.c nor OBJ.so", file);
@@ -199,7 +216,7 @@ static int gov_check(int argc, char **argv)
 	int worst = 0, failed = 0;
 	for (int i = optind + 1; i < argc; i++) {
 		struct check_arg a = { argv[i], spec, against, file };
-		r = cli_contained(file, argv[i], check_child, &a);
+		r = cli_contained(name, argv[i], check_child, &a);
 		if (r == 1)
 			failed = 1;
 		else if (r > worst)

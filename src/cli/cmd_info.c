@@ -465,6 +465,8 @@ static int run(int argc, char **argv)
 	} else if (optind < argc) {
 		return cli_usage_error("info", "unexpected argument '%s'", argv[optind]);
 	}
+	if (cli_name_given("info", "--save", "directory", save))
+		return 2;
 	if (count && !interval_ns)
 		return cli_usage_error("info", "--count needs --interval");
 	if (save && interval_ns)

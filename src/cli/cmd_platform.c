@@ -624,6 +624,8 @@ static int capture_run(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("platform", "capture: unexpected argument '%s'", argv[optind]);
+	if (cli_name_given("platform", "capture: -o", "file", out))
+		return 2;
 	if (il_host_read(root, false, &h, &err))
 		return cli_report(&err);
 	for (int i = 0; i < h.notes.n; i++)

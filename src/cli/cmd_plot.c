@@ -163,6 +163,12 @@ static int run(int argc, char **argv)
 		return cli_usage_error("plot", "give the SVG file to write with --output FILE.svg");
 	if (argc - optind < 1)
 		return cli_usage_error("plot", "give at least one RUN.json");
+	if ((ret = cli_name_given("plot", "--output", "file", output)))
+		return ret;
+	for (int i = optind; i < argc; i++)
+		if ((ret = cli_name_given("plot", "RUN.json", "file", argv[i])) ||
+		    (ret = cli_output_not_input("plot", "--output", output, argv[i])))
+			return ret;
 	for (int i = optind; i < argc && !ret; i++)
 		ret = read_file(argv[i], col, prefix, curves, &ncurves);
 

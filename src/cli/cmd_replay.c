@@ -402,13 +402,20 @@ static int run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct replay_opts o = { .fmt = IL_FORMAT_TABLE };
-	int c;
+	int c, r;
 
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":g:e:f:o:qs", opts, NULL)) != -1) {
 		switch (c) {
-		case 'g': o.governor = optarg; break;
+		case 'g':
+			/* one governor decides: a second would silently replace the first */
+			if (o.governor)
+				return cli_usage_error("replay", "--governor given twice ('%s', '%s'): "
+						       "replay decides with one governor", o.governor,
+						       optarg);
+			o.governor = optarg;
+			break;
 		case 'e': o.expect = optarg; break;
 		case 'o': o.output = optarg; break;
 		case 'q': o.quiet = true; break;
@@ -438,6 +445,12 @@ static int run(int argc, char **argv)
 	if (optind + 1 < argc)
 		return cli_usage_error("replay", "unexpected argument '%s'", argv[optind + 1]);
 	o.log = argv[optind];
+	if ((r = cli_name_given("replay", "LOG", "file", o.log)) ||
+	    (r = cli_name_given("replay", "--output", "file", o.output)) ||
+	    (r = cli_name_given("replay", "--expect", "file", o.expect)) ||
+	    (r = cli_output_not_input("replay", "--output", o.output, o.log)) ||
+	    (r = cli_output_not_input("replay", "--output", o.output, o.expect)))
+		return r;
 	/* a loaded governor runs in a child: its crash or loop is reported with the row */
 	return loaded ? cli_contained(o.governor, o.log, replay_child, &o) : replay(&o);
 }

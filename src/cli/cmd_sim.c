@@ -371,6 +371,9 @@ static int run(int argc, char **argv)
 		else if (il_platform_set_option(p, o.key, o.value, &err) < 0)
 			r = cli_usage_error("sim", "--set %s: %s", sets[i], err.msg);
 	}
+	/* a platform file is an input: the output must not replace it */
+	if (r == 0 && strncmp(p->file, "builtin:", 8))
+		r = cli_output_not_input("sim", "--output", ro.output, p->file);
 	/* a bad governor spec or parameter is bad usage, found before any run */
 	for (int i = 0; r == 0 && i < (ngovs ? ngovs : 1); i++)
 		r = check_governor(ngovs ? govs[i] : NULL, p, kernel, &b);

@@ -53,7 +53,8 @@ static const char usage[] =
 	"                  sysfs tree (/sys/devices/system/cpu or a copy saved by\n"
 	"                  idlelab info --save; its first CPU), one CPU's cpuidle\n"
 	"                  directory (.../cpu3/cpuidle) or an idlelab platform\n"
-	"                  (name or file)\n"
+	"                  (name or file; a cpu_idle event on a CPU it does not\n"
+	"                  have is refused)\n"
 	"  --baseline B    a second trace, printed beside FILE with the differences\n"
 	"  --table T       with csv: the states table (default) or the wakeups table\n"
 	"  --window W      FROM,TO in trace timestamps (seconds): count only the\n"
@@ -62,6 +63,34 @@ static const char usage[] =
 	TRACE_RECORD_USAGE;
 
 /* -------------------------------------------------------------- the table */
+
+/*
+ * Why latency or residency of a state cannot be used, naming its file: the
+ * reader's note for it ("not a number: 'x'"), else missing or too large.
+ */
+static int bad_field(const struct il_sysfs_info *info, const char *root, int cpu, int state,
+		     enum il_sysfs_field f, const struct il_sysfs_val *v, struct il_err *err)
+{
+	char path[4400];
+	int rl = (int)strlen(root);
+
+	while (rl > 1 && root[rl - 1] == '/')
+		rl--;
+	snprintf(path, sizeof(path), "%.*s/cpu%d/cpuidle/state%d/%s", rl, root, cpu, state,
+		 il_sysfs_field_file(f));
+	if (v->status == IL_SYSFS_OK)
+		return il_err_set(err, ERANGE, "%s: %llu us is over %u", path,
+				  (unsigned long long)v->v, UINT32_MAX);
+	for (int i = 0; i < info->notes.n; i++) {
+		const struct il_err *n = &info->notes.items[i];
+		size_t fl = strlen(n->file), pl = strlen(path) - (size_t)rl;
+		/* the note's path ends with ours below the root */
+		if (fl >= pl && !strcmp(n->file + fl - pl, path + rl))
+			return il_err_set(err, EINVAL, "%s: %s", path, n->msg);
+	}
+	return il_err_set(err, EINVAL, "%s: %s", path,
+			  v->status == IL_SYSFS_MISSING ? "missing" : "not readable");
+}
 
 /*
  * The state table of a sysfs tree (ROOT: its first CPU's states) or of one
@@ -113,14 +142,21 @@ static int table_from_sysfs(const char *dir, struct il_trace_table *tab, struct 
 		const struct il_sysfs_state *s = &c->states[i];
 		struct il_state *st = &tab->drv.states[i];
 
-		if (s->index != i || i >= IL_STATE_MAX ||
-		    s->val[IL_SF_LATENCY].status != IL_SYSFS_OK ||
-		    s->val[IL_SF_RESIDENCY].status != IL_SYSFS_OK ||
-		    s->val[IL_SF_LATENCY].v > UINT32_MAX || s->val[IL_SF_RESIDENCY].v > UINT32_MAX) {
-			r = il_err_set(err, EINVAL, "%s: cpu%d state%d: no readable latency and residency",
-				       dir, c->cpu, s->index);
+		if (i >= IL_STATE_MAX) {
+			r = il_err_set(err, EINVAL, "%s: cpu%d: more than %d states", dir, c->cpu,
+				       IL_STATE_MAX);
 			break;
 		}
+		if (s->index != i) {
+			r = il_err_set(err, EINVAL, "%s: cpu%d: no state%d (state%d follows state%d)",
+				       dir, c->cpu, i, s->index, i - 1);
+			break;
+		}
+		for (enum il_sysfs_field f = IL_SF_LATENCY; f <= IL_SF_RESIDENCY && !r; f++)
+			if (s->val[f].status != IL_SYSFS_OK || s->val[f].v > UINT32_MAX)
+				r = bad_field(&info, root, c->cpu, i, f, &s->val[f], err);
+		if (r)
+			break;
 		snprintf(st->name, sizeof(st->name), "%s", s->name.s ? s->name.s : "");
 		st->exit_latency = (unsigned int)s->val[IL_SF_LATENCY].v;
 		st->target_residency = (unsigned int)s->val[IL_SF_RESIDENCY].v;
@@ -160,6 +196,7 @@ static int table_from_platform(const char *what, struct il_trace_table *tab, str
 				  "idle routine has no state table)", p.name);
 	memset(tab, 0, sizeof(*tab));
 	tab->drv = m.drv;
+	tab->ncpus = il_platform_ncpus(&p);
 	for (int i = 0; i < m.drv.state_count; i++)
 		if (m.drv.states[i].flags & IL_FLAG_OFF)
 			tab->disabled |= 1u << i;
@@ -609,6 +646,11 @@ static int cmd_report(int argc, char **argv)
 			states = optarg;
 			break;
 		case 'b':
+			/* one baseline is printed beside FILE: a second would replace it */
+			if (baseline)
+				return cli_usage_error("trace", "--baseline given twice ('%s', '%s'): "
+						       "report compares FILE with one baseline",
+						       baseline, optarg);
 			baseline = optarg;
 			break;
 		case 't':
@@ -630,6 +672,9 @@ static int cmd_report(int argc, char **argv)
 		return cli_usage_error("trace", "report needs a trace FILE");
 	if (optind + 1 < argc)
 		return cli_usage_error("trace", "unexpected argument '%s'", argv[optind + 1]);
+	if (cli_name_given("trace", "FILE", "file", argv[optind]) ||
+	    cli_name_given("trace", "--baseline", "file", baseline))
+		return 2;
 	uint64_t win[2] = { 0, UINT64_MAX };
 	if (window) {
 		char buf[64];

@@ -207,6 +207,8 @@ int cmd_trace_snapshot(int argc, char **argv)
 		return cli_usage_error("trace", "snapshot: '%s' is not start or end", tag);
 	if (optind + 1 < argc)
 		return cli_usage_error("trace", "unexpected argument '%s'", argv[optind + 1]);
+	if (cli_name_given("trace", "-o", "file", output))
+		return 2;
 	if (il_out_open(&out, output, &err))
 		return cli_report(&err);
 	r = write_snapshot(out.f, tag, &err);
@@ -1044,6 +1046,8 @@ int cmd_trace_record(int argc, char **argv)
 	}
 	if (!o.output)
 		return cli_usage_error("trace", "record needs -o FILE");
+	if (cli_name_given("trace", "-o", "file", o.output))
+		return 2;
 	if (ends_with(o.output, ".dat"))
 		return cli_usage_error("trace", "-o %s: trace record writes ftrace text, not "
 				       "trace-cmd .dat (name it e.g. idle.trace; for a .dat, record "

@@ -358,10 +358,22 @@ static int parse(int argc, char **argv, struct opts *o)
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":g:o:", lo, NULL)) != -1) {
 		switch (ch) {
-		case 'g': o->governor = optarg; break;
+		case 'g':
+			/* one governor decides: a second would silently replace the first */
+			if (o->governor)
+				return cli_usage_error("trace", "--governor given twice ('%s', '%s'): "
+						       "%s decides with one governor", o->governor,
+						       optarg, o->sub);
+			o->governor = optarg;
+			break;
 		case 's': o->states = optarg; break;
 		case 'P': o->states = optarg; o->platform = true; break;
-		case 'k': o->kgov = optarg; break;
+		case 'k':
+			if (o->kgov)
+				return cli_usage_error("trace", "--kernel-governor given twice ('%s', "
+						       "'%s')", o->kgov, optarg);
+			o->kgov = optarg;
+			break;
 		case 'd': o->decisions = optarg; break;
 		case 'o': o->output = optarg; break;
 		case 'c':
@@ -422,6 +434,16 @@ static int parse(int argc, char **argv, struct opts *o)
 	if (!strcmp(o->sub, "check") && o->kgov)
 		return cli_usage_error("trace", "check takes no --kernel-governor (its --governor "
 				       "runs with the kernel's history)");
+	int r;
+	if ((r = cli_name_given("trace", "FILE", "file", o->file)) ||
+	    (r = cli_name_given("trace", "-o", "file", o->output)) ||
+	    (r = cli_name_given("trace", "--decisions", "file", o->decisions)) ||
+	    (r = cli_output_not_input("trace", "-o", o->output, o->file)) ||
+	    (r = cli_output_not_input("trace", "--decisions", o->decisions, o->file)))
+		return r;
+	if (cli_same_file(o->decisions, o->output))
+		return cli_usage_error("trace", "--decisions %s: the same file as -o %s",
+				       o->decisions, o->output);
 	return 0;
 }
 
@@ -454,6 +476,11 @@ static int go(struct ctx *c)
 		return cli_error("--states %s: %s", o->states, err.msg);
 	if (il_trace_periods_read(&c->ps, o->file, &err))
 		return cli_report(&err);
+	/* a period on a CPU the platform does not have: the trace is not of it */
+	for (size_t i = 0; c->tab.ncpus && i < c->ps.n; i++)
+		if (c->ps.p[i].cpu >= c->tab.ncpus)
+			return cli_error("%s:%d: cpu_idle: cpu_id %d is past the %d CPUs of %s", o->file,
+					 c->ps.p[i].line, c->ps.p[i].cpu, c->tab.ncpus, c->tab.origin);
 	if (c->ps.n && c->ps.maxstate >= c->tab.drv.state_count)
 		return cli_error("%s: state %d entered, not in the state table of %s (%d states)",
 				 o->file, c->ps.maxstate, c->tab.origin, c->tab.drv.state_count);
@@ -494,12 +521,24 @@ static int go(struct ctx *c)
 		struct il_trace_period *p = &c->ps.p[i];
 		bool st;
 		int64_t lat = latency_req(c, p->cpu);
+		if (il_gov_watch)
+			il_gov_watch->row = p->line;
 		int k = il_trace_run_step(&c->krun, p, lat, &st);
 
 		sel[i] = k;
 		stop[i] = st;
 		if (c->run.devs)
 			sel[i] = il_trace_run_step(&c->run, p, lat, &stop[i]);
+		/* as replay: a state that is not in the table is the governor's error */
+		const struct il_gov *bad = c->kgov && (k < 0 || k >= c->tab.drv.state_count) ? c->kgov
+			: c->run.devs && (sel[i] < 0 || sel[i] >= c->tab.drv.state_count) ? c->gov
+			: NULL;
+		if (bad) {
+			r = cli_error("%s:%d: governor %s returned an invalid state index %d (%d states)",
+				      o->file, p->line, bad->spec, bad == c->kgov ? k : sel[i],
+				      c->tab.drv.state_count);
+			goto out;
+		}
 		if (!want(o, p->cpu))
 			continue;
 		total++;
@@ -538,16 +577,43 @@ out:
 	return r;
 }
 
+static int go_child(void *arg)
+{
+	return go(arg);
+}
+
+/* Is spec a governor loaded from an object (or a file built into one)? */
+static bool loaded(const char *spec)
+{
+	struct il_err err;
+	struct il_gov *g = spec ? il_gov_new(spec, 1, &err) : NULL;
+	bool l = g && il_gov_is_loaded(g);
+
+	il_gov_free(g);
+	return l;
+}
+
 int cli_trace_whatif(int argc, char **argv)
 {
 	struct ctx *c = calloc(1, sizeof(*c));
+	char name[512] = "";
 	int r;
 
 	if (!c)
 		return cli_error("out of memory");
 	r = parse(argc, argv, &c->o);
-	if (r == 0)
-		r = go(c);
+	/*
+	 * A loaded governor runs in a child: its crash or loop is reported
+	 * with the trace line of the period being decided.
+	 */
+	if (r == 0) {
+		bool lg = loaded(c->o.governor), lk = loaded(c->o.kgov);
+		if (lg && lk)
+			snprintf(name, sizeof(name), "%s or %s", c->o.governor, c->o.kgov);
+		else if (lg || lk)
+			snprintf(name, sizeof(name), "%s", lg ? c->o.governor : c->o.kgov);
+		r = *name ? cli_contained(name, c->o.file, go_child, c) : go(c);
+	}
 	else if (r < 0)
 		r = 0;
 	il_trace_run_free(&c->run);

@@ -30,7 +30,8 @@ int cli_contained(const char *name, const char *file, int (*fn)(void *), void *a
 	}
 	if (pid == 0) {
 		il_gov_watch_child(w, 0);
-		int rc = fn(arg);
+		/* its output must have arrived, as main() checks it for the parent's */
+		int rc = cli_finish_stdout(fn(arg));
 		fflush(NULL);
 		_exit(rc);
 	}

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -80,6 +81,32 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return 2;
 }
 
+int cli_name_given(const char *cmd, const char *opt, const char *what, const char *name)
+{
+	if (!name || *name)
+		return 0;
+	return cli_usage_error(cmd, "%s: an empty %s name", opt, what);
+}
+
+bool cli_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!a || !b || !strcmp(a, "-") || !strcmp(b, "-"))
+		return false;
+	/* the same name, or the same file by another name or through a link */
+	return !strcmp(a, b) || (!stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+				 sa.st_ino == sb.st_ino);
+}
+
+int cli_output_not_input(const char *cmd, const char *opt, const char *out, const char *in)
+{
+	if (!cli_same_file(out, in))
+		return 0;
+	return cli_usage_error(cmd, "%s %s: the same file as the input %s (writing it would "
+			       "replace what is read)", opt, out, in);
+}
+
 int cli_format_only(const char *cmd, int argc, char **argv, enum il_format *fmt)
 {
 	static const struct option opts[] = {
@@ -142,7 +169,7 @@ static int help(int argc, char **argv)
  * descriptor is an error (exit 1) with its reason, not a silent success
  * (the buffer is otherwise flushed after main returns, unchecked).
  */
-static int finish(int rc)
+int cli_finish_stdout(int rc)
 {
 	errno = 0;
 	int flush = fflush(stdout);
@@ -170,10 +197,10 @@ int main(int argc, char **argv)
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
 		printf("idlelab %s\n", IDLELAB_VERSION);
-		return finish(0);
+		return cli_finish_stdout(0);
 	}
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help"))
-		return finish(help(argc - 1, argv + 1));
+		return cli_finish_stdout(help(argc - 1, argv + 1));
 	const struct il_command *c = find(cmd);
 	if (!c)
 		return cli_usage_error(NULL, "'%s' is not an idlelab command", cmd);
@@ -182,7 +209,7 @@ int main(int argc, char **argv)
 	for (int i = 2; i < argc; i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			fputs(c->usage, stdout);
-			return finish(0);
+			return cli_finish_stdout(0);
 		}
-	return finish(c->run(argc - 1, argv + 1));
+	return cli_finish_stdout(c->run(argc - 1, argv + 1));
 }

@@ -105,6 +105,7 @@ static const char *call_name(int in_call)
 	case IL_GOV_IN_SELECT: return "select";
 	case IL_GOV_IN_REFLECT: return "reflect";
 	case IL_GOV_IN_ENABLE: return "enable";
+	case IL_GOV_IN_LOAD: return "load";
 	default: return "?";
 	}
 }
@@ -120,6 +121,15 @@ int il_gov_watch_verdict(const struct il_gov_watch *w, int status, const char *n
 		return WEXITSTATUS(status);
 	int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	const char *sname = sig ? sigabbrev_np(sig) : NULL;
+	if (w->in_call == IL_GOV_IN_LOAD) {
+		if (w->looped)
+			snprintf(buf, size, "governor %s looped while loading or unloading: ran past "
+				 "%ld ms of CPU time", name, limit_ms_of(0));
+		else
+			snprintf(buf, size, "governor %s crashed (SIG%s) while loading or unloading",
+				 name, sname ? sname : "?");
+		return -1;
+	}
 	if (w->in_call == IL_GOV_IN_ENABLE)
 		snprintf(where, sizeof(where), "in enable on cpu%d", w->cpu);
 	else if (w->in_call)

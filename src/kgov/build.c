@@ -14,10 +14,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -74,61 +78,175 @@ static int find_layer(char *kapi, char *inc, size_t size, struct il_err *err)
 			  "to a directory with include/ and runtime.c)");
 }
 
-/* Run argv, its stdout and stderr into *out (malloc'd). Returns the exit status or -errno. */
-static int run(char *const argv[], char **out, size_t *outlen)
+/*
+ * What the compiler may use: a file such as '#include "/dev/zero"' or a
+ * macro that expands without end must end in an error, not take the
+ * machine's memory or run on. A governor file's build takes a few tens of
+ * MB and well under a second.
+ */
+#define CC_MEM_MAX ((rlim_t)1 << 30)    /* address space, bytes */
+#define CC_CPU_MAX 120                  /* CPU time, seconds */
+#define CC_FILE_MAX ((rlim_t)256 << 20) /* a file it writes, bytes */
+#define CC_OUT_MAX ((size_t)64 << 20)   /* its stdout and stderr kept, bytes */
+
+static void limit(int res, rlim_t v)
 {
-	int fd[2];
-	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap);
+	struct rlimit rl;
+
+	if (getrlimit(res, &rl) == 0 && (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > v)) {
+		rl.rlim_cur = rl.rlim_max = v;
+		setrlimit(res, &rl);
+	}
+}
+
+/* What a child wrote on one pipe, at most CC_OUT_MAX bytes, NUL-terminated. */
+struct sink {
+	int fd;
+	char *buf;
+	size_t len, cap;
+};
+
+/* Read what is there into k: 1 more may come, 0 end of file, -E2BIG over CC_OUT_MAX. */
+static int drain(struct sink *k)
+{
+	if (k->len + 1 >= k->cap) {
+		char *nb = k->cap < CC_OUT_MAX ? realloc(k->buf, k->cap * 2) : NULL;
+		if (!nb)
+			return -E2BIG;
+		k->buf = nb;
+		k->cap *= 2;
+	}
+	ssize_t r = read(k->fd, k->buf + k->len, k->cap - k->len - 1);
+	if (r < 0 && errno == EINTR)
+		return 1;
+	if (r <= 0)
+		return 0;
+	k->len += (size_t)r;
+	k->buf[k->len] = '\0';
+	return 1;
+}
+
+/*
+ * Run argv under the limits above, its stdout into *out and its stderr
+ * into *log (malloc'd, NUL-terminated; log NULL: stderr into *out as
+ * well). Returns the exit status, 128 + the signal that ended it, -E2BIG
+ * when it wrote more than CC_OUT_MAX on one of them (it is killed, *out
+ * is NULL), or -errno.
+ */
+static int run(char *const argv[], char **out, size_t *outlen, char **log)
+{
+	struct sink k[2] = { { -1, NULL, 0, 4096 }, { -1, NULL, 0, 4096 } };
+	int fo[2] = { -1, -1 }, fe[2] = { -1, -1 }, n = log ? 2 : 1, e = 0;
+	bool big = false;
 
 	*out = NULL;
 	*outlen = 0;
-	if (!buf || pipe2(fd, O_CLOEXEC) < 0) {
-		free(buf);
-		return -errno;
+	if (log)
+		*log = NULL;
+	k[0].buf = calloc(1, k[0].cap);
+	k[1].buf = calloc(1, k[1].cap);
+	if (!k[0].buf || !k[1].buf || pipe2(fo, O_CLOEXEC) < 0 ||
+	    (log && pipe2(fe, O_CLOEXEC) < 0)) {
+		e = errno ? errno : ENOMEM;
+		goto fail;
 	}
 	pid_t pid = fork();
 	if (pid < 0) {
-		int e = errno;
-		close(fd[0]);
-		close(fd[1]);
-		free(buf);
-		return -e;
+		e = errno;
+		goto fail;
 	}
 	if (pid == 0) {
-		dup2(fd[1], 1);
-		dup2(fd[1], 2);
+		dup2(fo[1], 1);
+		dup2(log ? fe[1] : fo[1], 2);
+		limit(RLIMIT_AS, CC_MEM_MAX);
+		limit(RLIMIT_CPU, CC_CPU_MAX);
+		limit(RLIMIT_FSIZE, CC_FILE_MAX);
 		execvp(argv[0], argv);
 		dprintf(2, "%s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
-	close(fd[1]);
-	for (;;) {
-		if (len + 1 >= cap) {
-			char *nb = realloc(buf, cap * 2);
-			if (!nb)
-				break;
-			buf = nb;
-			cap *= 2;
-		}
-		ssize_t r = read(fd[0], buf + len, cap - len - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		len += (size_t)r;
+	close(fo[1]);
+	k[0].fd = fo[0];
+	if (log) {
+		close(fe[1]);
+		k[1].fd = fe[0];
 	}
-	close(fd[0]);
-	buf[len] = '\0';
+	for (int open_n = n; open_n > 0 && !big;) {
+		struct pollfd pf[2];
+		int np = 0;
+		for (int i = 0; i < n; i++)
+			if (k[i].fd >= 0)
+				pf[np++] = (struct pollfd){ .fd = k[i].fd, .events = POLLIN };
+		if (poll(pf, (nfds_t)np, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (int j = 0; j < np; j++) {
+			if (!pf[j].revents)
+				continue;
+			struct sink *s = k[0].fd == pf[j].fd ? &k[0] : &k[1];
+			int r = drain(s);
+			if (r == -E2BIG) {
+				big = true;
+				kill(pid, SIGKILL);
+			} else if (r == 0) {
+				close(s->fd);
+				s->fd = -1;
+				open_n--;
+			}
+		}
+	}
+	for (int i = 0; i < 2; i++)
+		if (k[i].fd >= 0)
+			close(k[i].fd);
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR) {
-			free(buf);
-			return -errno;
+			e = errno;
+			goto freed;
 		}
-	*out = buf;
-	*outlen = len;
+	if (big) {
+		e = E2BIG;   /* only the start of what it wrote without end: no use */
+		goto freed;
+	}
+	*out = k[0].buf;
+	*outlen = k[0].len;
+	if (log)
+		*log = k[1].buf;
+	else
+		free(k[1].buf);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+fail:
+	for (int i = 0; i < 2; i++) {
+		if (fo[i] >= 0)
+			close(fo[i]);
+		if (fe[i] >= 0)
+			close(fe[i]);
+	}
+freed:
+	free(k[0].buf);
+	free(k[1].buf);
+	return -e;
+}
+
+/* The error of a run that failed (r from run()), with the compiler's log in log. */
+static int run_error(const char *cc, const char *src, int r, const char *log, struct il_err *err)
+{
+	char list[1024];
+
+	if (r == -E2BIG)
+		return il_err_set(err, E2BIG, "%s: %s wrote more than %zu MiB: not a governor "
+				  "file", src, cc, CC_OUT_MAX >> 20);
+	if (r < 0)
+		return il_err_set(err, -r, "%s: cannot run: %s", cc, strerror(-r));
+	if (r == 128 + SIGXCPU || r == 128 + SIGKILL)
+		return il_err_set(err, EINVAL, "%s: %s was ended after %d s of CPU time or at "
+				  "%llu MiB of memory: not a governor file", src, cc, CC_CPU_MAX,
+				  (unsigned long long)(CC_MEM_MAX >> 20));
+	il_kgov_missing_symbols(log, list, sizeof(list));
+	return il_err_set(err, EINVAL, "%s: does not compile against idlelab's kernel-API "
+			  "layer%s%s", src, list[0] ? "; missing: " : "", list);
 }
 
 static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
@@ -250,16 +368,15 @@ int il_kgov_build(const char *src, const char *release, const char *out, char *s
 	/* the cache key: every byte the compiler will see, and how it is called */
 	char *pp[] = { (char *)cc, "-E", "-P", "-std=gnu11", kinc, iinc, relv[0] ? relv : "-DKAPI",
 		       (char *)src, runtime, NULL };
-	r = run(pp, &text, &len);
+	/* its messages apart from the preprocessed text: only they are shown */
+	char *pplog = NULL;
+	r = run(pp, &text, &len, &pplog);
 	if (r != 0) {
-		char list[1024];
-		il_kgov_missing_symbols(text, list, sizeof(list));
-		*log = text;
-		if (r < 0)
-			return il_err_set(err, -r, "%s: cannot run: %s", cc, strerror(-r));
-		return il_err_set(err, EINVAL, "%s: does not compile against idlelab's kernel-API "
-				  "layer%s%s", src, list[0] ? "; missing: " : "", list);
+		free(text);
+		*log = pplog;
+		return run_error(cc, src, r, pplog, err);
 	}
+	free(pplog);
 	uint64_t h = fnv1a(0xcbf29ce484222325ull, text, len);
 	h = fnv1a(h, relv, strlen(relv));
 	h = fnv1a(h, cc, strlen(cc));
@@ -299,16 +416,11 @@ int il_kgov_build(const char *src, const char *release, const char *out, char *s
 			 "-std=gnu11", "-Werror=implicit-function-declaration",
 			 "-Werror=implicit-int", kinc, iinc, relv[0] ? relv : "-DKAPI",
 			 "-o", tmp, (char *)src, runtime, "-Wl,--no-undefined", NULL };
-	r = run(argv, &text, &len);
+	r = run(argv, &text, &len, NULL);
 	if (r != 0) {
-		char list[1024];
 		unlink(tmp);
-		il_kgov_missing_symbols(text, list, sizeof(list));
 		*log = text;
-		if (r < 0)
-			return il_err_set(err, -r, "%s: cannot run: %s", cc, strerror(-r));
-		return il_err_set(err, EINVAL, "%s: does not compile against idlelab's kernel-API "
-				  "layer%s%s", src, list[0] ? "; missing: " : "", list);
+		return run_error(cc, src, r, text, err);
 	}
 	if (len)
 		*log = text; /* warnings */

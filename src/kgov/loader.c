@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kgov.h"
@@ -42,6 +43,8 @@ struct kgov_inst {
 	int invalid_idx, invalid_cpu;
 	uint64_t invalid_clock;
 };
+
+static int probe(const char *spec, const char *path, struct il_err *err);
 
 /* spec -> object path, so that "file:X.c" is compiled once per process */
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -195,6 +198,8 @@ static int resolve(const char *spec, char *path, size_t size, struct il_err *err
 	} else {
 		snprintf(path, size, "%s", spec);
 	}
+	if (r == 0)
+		r = probe(spec, path, err);
 	if (r == 0 && nresolved < 16 && strlen(spec) < sizeof(resolved[0].spec)) {
 		snprintf(resolved[nresolved].spec, sizeof(resolved[0].spec), "%s", spec);
 		snprintf(resolved[nresolved].path, sizeof(resolved[0].path), "%s", path);
@@ -240,6 +245,56 @@ static void *open_copy(const char *path, struct il_err *err)
 		il_err_set(err, ENOEXEC, "%s: cannot load: %s", path, dlerror());
 	unlink(tmp);
 	return dl;
+}
+
+static void probe_log(void *data, int level, const char *msg)
+{
+	(void)data; (void)level; (void)msg;   /* the real load prints them */
+}
+
+/*
+ * Load, init, exit and unload the object once in a watched child before
+ * the first load in this process: the object's constructors, initcall,
+ * exit and destructors run the user's code outside select and reflect,
+ * and a crash or a loop there would end or hang idlelab itself. 0 when
+ * the child ended (an init error is said by the real load), else the
+ * watch's sentence in err.
+ */
+static int probe(const char *spec, const char *path, struct il_err *err)
+{
+	struct il_gov_watch *w = il_gov_watch_map();
+	char msg[256];
+	int status = 0;
+
+	if (!w)
+		return il_err_set(err, errno, "cannot map shared memory for a governor's watch: %s",
+				  strerror(errno));
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		il_gov_watch_unmap(w);
+		return il_err_set(err, e, "fork: %s", strerror(e));
+	}
+	if (pid == 0) {
+		struct il_err e;
+		struct kapi_host host = { probe_log, host_poll_time, NULL };
+		il_gov_watch_child(w, 0);
+		w->in_call = IL_GOV_IN_LOAD;
+		void *dl = open_copy(path, &e);
+		const struct kapi_module *m = dl ? dlsym(dl, "kapi_module") : NULL;
+		if (m && m->abi_version == KAPI_ABI_VERSION && m->init(&host, 1, msg, sizeof(msg)) >= 0)
+			m->exit();
+		if (dl)
+			dlclose(dl);
+		w->in_call = 0;
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	int v = il_gov_watch_verdict(w, status, spec, msg, sizeof(msg));
+	il_gov_watch_unmap(w);
+	return v < 0 ? il_err_set(err, ECHILD, "%s", msg) : 0;
 }
 
 static struct il_gov *kgov_load(const char *spec, int ncpus, struct il_err *err)

@@ -468,8 +468,10 @@ static int build_batch(const struct il_scn *s, const struct il_scn_run_opts *o, 
 		snprintf(bt->id, sizeof(bt->id), "%s@%s*%g", c->id, v->id, v->factors[fi]);
 	else
 		snprintf(bt->id, sizeof(bt->id), "%s", c->id);
+	/* the line of the platform key that named it, else the configuration's */
+	int pline = c->platform ? c->platform_line : s->platform_line;
 	if ((r = platform_text(pname, &text, label, sizeof(label), err)))
-		return wrap(s, c->line, err, "platform");
+		return wrap(s, pline ? pline : c->line, err, "platform");
 	for (int i = 0; i < c->npset; i++) {
 		char *t = il_scn_platform_override(text, c->pset[i].text, err);
 		free(text);

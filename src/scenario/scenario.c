@@ -432,6 +432,13 @@ static char *dup_opt(const struct parser *p, int si, const char *key)
 	return e ? il_xstrdup(e->value) : NULL;
 }
 
+/* The line of key in section si, 0 when it is not there. */
+static int key_line(const struct parser *p, int si, const char *key)
+{
+	const struct entry *e = get(p, si, key);
+	return e ? e->line : 0;
+}
+
 static int count_key(const struct parser *p, int si, const char *key)
 {
 	int n = 0;
@@ -521,6 +528,7 @@ static int do_scenario(struct parser *p, int si)
 	s->title = dup_opt(p, si, "title");
 	s->finding = dup_opt(p, si, "finding");
 	s->platform = dup_opt(p, si, "platform");
+	s->platform_line = key_line(p, si, "platform");
 	s->mechanisms = dup_opt(p, si, "mechanisms");
 	s->status = dup_opt(p, si, "status");
 	return 0;
@@ -552,6 +560,7 @@ static int do_config(struct parser *p, int si, struct il_scn_config *c)
 	if (!c->label)
 		c->label = il_xstrdup(c->id);
 	c->platform = dup_opt(p, si, "platform");
+	c->platform_line = key_line(p, si, "platform");
 	/* a spec a run's configuration (struct il_sim_config) cannot hold is refused, not cut */
 	if ((e = get(p, si, "governor")) && strlen(e->value) >= IL_SIM_SPEC_MAX)
 		return fail(p, e->line, "governor: longer than %d characters", IL_SIM_SPEC_MAX - 1);
@@ -1151,6 +1160,7 @@ static int build_batch(struct parser *p)
 		const struct entry *e;
 		s->title = dup_opt(p, si, "title");
 		s->platform = dup_opt(p, si, "platform");
+		s->platform_line = key_line(p, si, "platform");
 		if ((e = get(p, si, "seed"))) {
 			if (il_parse_u64(e->value, &seed))
 				r = fail(p, e->line, "seed: '%s' is not an unsigned integer", e->value);

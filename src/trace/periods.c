@@ -475,17 +475,46 @@ static int line(struct reader *r, const char *s, const char *e)
 	return l.kind == IL_FTRACE_EVENT ? event(r, &l) : 0;
 }
 
+static int reader_begin(struct reader *r, struct il_trace_periods *ps, const char *name,
+			struct il_err *err)
+{
+	memset(r, 0, sizeof(*r));
+	r->ps = ps;
+	r->file = name;
+	r->err = err;
+	memset(ps, 0, sizeof(*ps));
+	r->cpu = calloc(IL_TRACE_CPU_MAX, sizeof(*r->cpu));
+	if (!r->cpu)
+		return il_err_set(err, ENOMEM, "out of memory");
+	return 0;
+}
+
+/* Close the periods still held (x: the error so far), free the reader. */
+static int reader_end(struct reader *r, int x)
+{
+	struct il_trace_periods *ps = r->ps;
+
+	for (int i = 0; i < IL_TRACE_CPU_MAX && !x; i++) {
+		x = emit(r, &r->cpu[i]);
+		if (r->cpu[i].in_idle)
+			ps->unfinished++;
+	}
+	free(r->cpu);
+	free(r->t);
+	if (x)
+		il_trace_periods_free(ps);
+	return x;
+}
+
 int il_trace_periods_parse(struct il_trace_periods *ps, const char *text, size_t len,
 			   const char *name, struct il_err *err)
 {
-	struct reader r = { .ps = ps, .file = name, .err = err };
+	struct reader r;
 	const char *p = text, *end = text + len;
 	int x = 0;
 
-	memset(ps, 0, sizeof(*ps));
-	r.cpu = calloc(IL_TRACE_CPU_MAX, sizeof(*r.cpu));
-	if (!r.cpu)
-		return il_err_set(err, ENOMEM, "out of memory");
+	if (reader_begin(&r, ps, name, err))
+		return -1;
 	while (p < end && !x) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl) {
@@ -495,57 +524,80 @@ int il_trace_periods_parse(struct il_trace_periods *ps, const char *text, size_t
 		x = line(&r, p, nl);
 		p = nl + 1;
 	}
-	for (int i = 0; i < IL_TRACE_CPU_MAX && !x; i++) {
-		x = emit(&r, &r.cpu[i]);
-		if (r.cpu[i].in_idle)
-			ps->unfinished++;
-	}
-	free(r.cpu);
-	free(r.t);
-	if (x)
-		il_trace_periods_free(ps);
-	return x;
+	return reader_end(&r, x);
 }
 
+/*
+ * The file is read a chunk at a time, never whole: a line that does not
+ * end within IL_TRACE_LINE_MAX bytes (and its '\r') is refused where it
+ * begins, so an endless input without newlines (/dev/zero) ends at once.
+ */
 int il_trace_periods_read(struct il_trace_periods *ps, const char *path, struct il_err *err)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int x;
+	enum { CHUNK = 1 << 20, CARRY = IL_TRACE_LINE_MAX + 1 };
+	bool std = !strcmp(path, "-");   /* standard input, as trace report reads it */
+	const char *name = std ? "standard input" : path;
+	FILE *f = std ? stdin : fopen(path, "rb");
+	struct reader r;
+	char *buf = NULL, *carry = NULL;
+	size_t carry_len = 0;
+	bool first = true;
+	int x = 0;
 
 	if (!f)
 		return il_err_set(err, errno, "%s: cannot open: %s", path, strerror(errno));
-	for (;;) {
-		if (cap - len < 65536) {
-			cap = cap ? cap * 2 : 1 << 20;
-			char *b = realloc(buf, cap);
-			if (!b) {
-				free(buf);
-				fclose(f);
-				return il_err_set(err, ENOMEM, "out of memory");
-			}
-			buf = b;
-		}
-		size_t k = fread(buf + len, 1, cap - len, f);
-		len += k;
+	buf = malloc(CHUNK);
+	carry = malloc(CARRY);
+	if (!buf || !carry || reader_begin(&r, ps, path, err)) {
+		free(buf);
+		free(carry);
+		if (!std)
+			fclose(f);
+		return il_err_set(err, ENOMEM, "out of memory");
+	}
+	while (!x) {
+		size_t k = fread(buf, 1, CHUNK, f);
+		const char *p = buf, *end = buf + k;
 		if (k == 0)
 			break;
+		if (first && il_trace_is_dat(buf, k)) {
+			x = il_err_set(err, EINVAL, "%s: a trace-cmd .dat file: convert it with "
+				       "trace-cmd report", name);
+			break;
+		}
+		first = false;
+		while (p < end && !x) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			size_t n = (size_t)((nl ? nl : end) - p);
+			if (carry_len + n > CARRY) {
+				r.line++;
+				x = FAIL(&r, "line longer than %d bytes", IL_TRACE_LINE_MAX);
+				break;
+			}
+			if (!nl) {
+				memcpy(carry + carry_len, p, n);
+				carry_len += n;
+				break;
+			}
+			if (carry_len) {
+				memcpy(carry + carry_len, p, n);
+				x = line(&r, carry, carry + carry_len + n);
+				carry_len = 0;
+			} else {
+				x = line(&r, p, nl);
+			}
+			p = nl + 1;
+		}
 	}
-	if (ferror(f)) {
-		free(buf);
-		fclose(f);
-		return il_err_set(err, EIO, "%s: cannot read", path);
-	}
-	fclose(f);
-	if (il_trace_is_dat(buf, len)) {
-		free(buf);
-		return il_err_set(err, EINVAL, "%s: a trace-cmd .dat file: convert it with "
-				  "trace-cmd report", path);
-	}
-	x = il_trace_periods_parse(ps, buf, len, path, err);
+	if (!x && ferror(f))
+		x = il_err_set(err, EIO, "%s: cannot read", name);
+	if (!x && carry_len)
+		r.line++;   /* a cut last line is left out, as trace report does */
 	free(buf);
-	return x;
+	free(carry);
+	if (!std)
+		fclose(f);
+	return reader_end(&r, x);
 }
 
 /* ------------------------------------------------------------------ runs */

@@ -363,6 +363,9 @@ static int ev_cpu_idle(struct il_trace *t, const char *p, const char *end, uint6
 	if (state != IL_TRACE_PWR_EVENT_EXIT && state >= IL_STATE_MAX)
 		return FAIL(t, err, "cpu_idle: state %llu is not below %d (CPUIDLE_STATE_MAX)",
 			    (unsigned long long)state, IL_STATE_MAX);
+	if (t->table && t->table->ncpus && cpu >= (uint64_t)t->table->ncpus)
+		return FAIL(t, err, "cpu_idle: cpu_id %llu is past the %d CPUs of %s",
+			    (unsigned long long)cpu, t->table->ncpus, t->table->origin);
 	if (t->table && state != IL_TRACE_PWR_EVENT_EXIT &&
 	    state >= (uint64_t)t->table->drv.state_count)
 		return FAIL(t, err, "cpu_idle: state %llu is not in the state table of %s (%d states)",

@@ -31,6 +31,15 @@ expect_exit() {
 	got=$?
 	if [ "$got" -eq "$want" ]; then ok; else bad "exit $got (want $want): $*"; cat "$TMP/err" >&2; fi
 }
+# run_rss CMD...: run as expect_exit does; exit code into $rc, max RSS in KiB into $rss
+run_rss() {
+	set -- $(python3 -c '
+import resource, subprocess, sys
+with open(sys.argv[1], "w") as o, open(sys.argv[2], "w") as e:
+    rc = subprocess.call(sys.argv[3:], stdout=o, stderr=e)
+print(rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$TMP/out" "$TMP/err" "$@")
+	rc=$1 rss=$2
+}
 # expect_err TEXT: stderr of the last command contains TEXT
 expect_err() { if grep -qF -- "$1" "$TMP/err"; then ok; else bad "stderr lacks '$1':"; cat "$TMP/err" >&2; fi; }
 expect_out() { if grep -qF -- "$1" "$TMP/out"; then ok; else bad "stdout lacks '$1':"; cat "$TMP/out" >&2; fi; }

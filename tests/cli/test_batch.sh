@@ -42,7 +42,7 @@ expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
 expect_err "no [config.ID] section"
 badfile '[config.a]' 'workload = sleep-sweep' 'runs = 2' 'duration = 1s' 'platform = no-such'
 expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
-expect_err "bad.ini:1: platform"
+expect_err "bad.ini:5: platform: no built-in platform 'no-such'"
 expect_err "no-such"
 [ ! -s "$TMP/out" ] && ok || bad "an error left output"
 # a workload option is named by its own line; quick.wl ones also in a full run
@@ -85,6 +85,12 @@ badfile '[config.a]' 'workload = idle' 'runs = 1' 'duration = 10ms' \
 	"cpufreq = schedutil+invariance=on+util_est=off+rate_limit_us=100+transition_us=30+min_mhz=1500+max_mhz=3000"
 expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
 expect_err "bad.ini:5: cpufreq: longer than 95 characters"
+# [batch]'s platform that cannot be loaded is named at its key, as a
+# configuration's is (both were named at the configuration's section line)
+badfile '[batch]' 'seed = 2' 'platform = ./nosuch.ini' '' '[config.a]' 'workload = idle' 'runs = 1' \
+	'duration = 10ms'
+expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
+expect_err "bad.ini:3: platform: ./nosuch.ini: cannot open"
 # a cpufreq layer, as a scenario's configuration takes it
 expect_exit 0 "$IDLELAB" sim --platform intel-cascadelake-sp --workload gitsource \
 	--cpufreq intel_cpufreq:schedutil --duration 50ms --jobs 1 --format csv

@@ -76,6 +76,20 @@ expect_exit 1 "$IDLELAB" replay --governor "file:$KG/bad-index.c" "$RP/zen3.log"
 expect_err "zen3.log:10: governor file:$KG/bad-index.c returned an invalid state index"
 expect_exit 1 "$IDLELAB" governor check "$KG/bad-index.c" --against menu@6.12 "$RP/zen3.log"
 expect_err "zen3.log:10:"
+# a governor the kernel would refuse to register says why
+expect_exit 2 "$IDLELAB" replay --governor "file:$KG/no-select.c" "$RP/zen3.log"
+expect_err "an initcall failed with -22 (cpuidle_register_governor(): the governor has no .select)"
+# trace check and whatif say it at the period's line (they used to drop the period, exit 0)
+HT=$SRCDIR/tests/fixtures/trace/hrtimer.trace
+for sub in check whatif; do
+	expect_exit 1 "$IDLELAB" trace $sub --governor "file:$KG/bad-index.c" --states intel-haswell-ep "$HT"
+	expect_err "hrtimer.trace:19: governor file:$KG/bad-index.c returned an invalid state index 5 (5 states)"
+	[ -s "$TMP/out" ] && bad "trace $sub printed results past an invalid index" || ok
+done
+expect_exit 1 "$IDLELAB" trace to-replay --kernel-governor "file:$KG/bad-index.c" \
+	--states intel-haswell-ep "$HT" -o "$TMP/bad-index.log"
+expect_err "hrtimer.trace:19: governor file:$KG/bad-index.c returned an invalid state index"
+[ ! -e "$TMP/bad-index.log" ] && ok || bad "to-replay wrote a log past an invalid index"
 expect_exit 1 "$IDLELAB" governor build "$TMP/nonexistent.c"
 expect_err "nonexistent.c"
 expect_exit 1 "$IDLELAB" governor check "$KG/fixed.c" --against menu@6.12 "$TMP/nolog.log"
@@ -104,6 +118,22 @@ mkdir "$TMP/bdir"
 expect_exit 1 "$IDLELAB" governor build "$TMP/broken.c" -o "$TMP/bdir/b.so"
 [ -z "$(ls -A "$TMP/bdir")" ] && ok || bad "a failed build left $(ls "$TMP/bdir")"
 
+# the compiler runs under limits: a file that includes an endless one ends
+# in an error within the memory limit (it used to take all the machine's)
+printf '#include "/dev/zero"\n' >"$TMP/zero.c"
+run_rss timeout 120 "$IDLELAB" governor build "$TMP/zero.c" -o "$TMP/zero.so"
+[ "$rc" -eq 1 ] && ok || bad "build of an endless include: exit $rc"
+expect_err "idlelab: $TMP/zero.c: "
+[ "$rss" -lt 1100000 ] && ok || bad "build of an endless include: $rss KiB"
+[ ! -e "$TMP/zero.so" ] && ok || bad "a failed build left its object"
+# a header that is not there: the compiler's messages, not the preprocessed text
+printf '#include <linux/cpuidle.h>\n#include <nosuch.h>\n' >"$TMP/noinc.c"
+expect_exit 1 "$IDLELAB" governor build "$TMP/noinc.c"
+expect_err "idlelab: $TMP/noinc.c: does not compile against idlelab's kernel-API layer; missing: nosuch.h"
+if grep -q kapi_module "$TMP/err" || [ "$(wc -c <"$TMP/err")" -gt 2000 ]; then
+	bad "the preprocessed text on stderr ($(wc -c <"$TMP/err") bytes)"
+else ok; fi
+
 # a crash or a loop (crash.c, loop.c: at their 100th decision) ends only
 # its configuration, with where it happened: the built-in's results are
 # those of a run without it, and the exit status is 1
@@ -125,6 +155,18 @@ expect_exit 1 "$IDLELAB" governor check "$KG/crash.c" --against menu@6.12 "$RP/z
 	"$RP/kvm.log"
 expect_err "zen3.log:107: governor $KG/crash.c crashed (SIGSEGV)"
 expect_err "kvm.log:106: governor $KG/crash.c crashed (SIGSEGV)"
+# what a contained child prints is checked as main() checks it: a full disk
+# is an error (governor check printed into /dev/full and exited 0)
+if [ -w /dev/full ]; then
+	"$IDLELAB" governor check "$KG/ladder-like.c" --against ladder@6.12 "$RP/zen3.log" \
+		>/dev/full 2>"$TMP/err"
+	rc=$?
+	[ $rc -eq 1 ] && ok || bad "governor check into /dev/full: exit $rc"
+	expect_err "idlelab: standard output: cannot write: No space left on device"
+fi
+# a loaded --against runs in the same child: a crash is not put on FILE alone
+expect_exit 1 "$IDLELAB" governor check "$KG/fixed.c" --against "file:$KG/crash.c" "$RP/zen3.log"
+expect_err "zen3.log:107: governor $KG/fixed.c or file:$KG/crash.c crashed (SIGSEGV)"
 # a loop is ended by the CPU-time limit on one call (200 ms here)
 export IDLELAB_GOV_CALL_LIMIT_MS=200
 expect_exit 1 "$IDLELAB" sim --platform intel-haswell-ep --governor "file:$KG/loop.c" \
@@ -133,6 +175,34 @@ expect_err "governor file:$KG/loop.c looped: a select call on cpu1 at simulated 
 expect_same "$TMP/menu.csv"
 expect_exit 1 "$IDLELAB" replay --governor "file:$KG/loop.c" "$RP/zen3.log"
 expect_err "zen3.log:107: governor file:$KG/loop.c looped"
+# trace check, whatif and to-replay (the governor's 100th period enters at line 199)
+awk 'BEGIN { for (i = 0; i < 150; i++) {
+	printf "          <idle>-0       [001] d..1.   %d.%06d: cpu_idle: state=1 cpu_id=1\n", 100, 2 * i * 10
+	printf "          <idle>-0       [001] d..1.   %d.%06d: cpu_idle: state=4294967295 cpu_id=1\n", 100, (2 * i + 1) * 10 } }' \
+	>"$TMP/p150.trace"
+expect_exit 1 "$IDLELAB" trace whatif --governor "file:$KG/loop.c" --states intel-haswell-ep \
+	"$TMP/p150.trace"
+expect_err "p150.trace:199: governor file:$KG/loop.c looped: a select call on cpu1"
+expect_exit 1 "$IDLELAB" trace check --governor "file:$KG/crash.c" --states intel-haswell-ep \
+	"$TMP/p150.trace"
+expect_err "p150.trace:199: governor file:$KG/crash.c crashed (SIGSEGV) in select on cpu1"
+[ -s "$TMP/out" ] && bad "trace check printed results before the crash" || ok
+expect_exit 1 "$IDLELAB" trace to-replay --kernel-governor "file:$KG/crash.c" \
+	--states intel-haswell-ep "$TMP/p150.trace" -o "$TMP/p150.log"
+expect_err "p150.trace:199: governor file:$KG/crash.c crashed (SIGSEGV)"
+[ ! -e "$TMP/p150.log" ] && ok || bad "to-replay wrote a log past a crash"
+# the object's constructors, initcall, exit and destructors run once in a
+# watched child before the first load: a loop or a crash there is said as
+# such (it used to hang idlelab, or end it with SIGSEGV)
+for cmd in "sim --duration 20ms --workload wake-latency --governor" "replay $RP/zen3.log --governor" \
+	"trace whatif --states intel-haswell-ep $SRCDIR/tests/fixtures/trace/hrtimer.trace --governor"; do
+	# shellcheck disable=SC2086
+	expect_exit 2 timeout 60 "$IDLELAB" $cmd "file:$KG/init-loop.c"
+	expect_err "governor file:$KG/init-loop.c looped while loading or unloading: ran past 200 ms"
+	# shellcheck disable=SC2086
+	expect_exit 2 timeout 60 "$IDLELAB" $cmd "file:$KG/init-crash.c"
+	expect_err "governor file:$KG/init-crash.c crashed (SIGSEGV) while loading or unloading"
+done
 unset IDLELAB_GOV_CALL_LIMIT_MS
 
 # scenario: a configuration's "governor = file:X.c" runs the file's
@@ -157,4 +227,13 @@ expect_exit 2 "$IDLELAB" governor check "$KG/fixed.c" "$RP/zen3.log"
 expect_err "--against"
 expect_exit 2 "$IDLELAB" governor check "$KG/fixed.c" --against nosuch "$RP/zen3.log"
 expect_exit 2 "$IDLELAB" governor build "$KG/fixed.c" --frob
+# --kernel is checked as an option, and refused where nothing is built
+expect_exit 2 "$IDLELAB" governor build "$KG/fixed.c" --kernel 1.0
+expect_err "idlelab: governor: --kernel: kernel release 1.0 is outside the releases"
+expect_exit 2 "$IDLELAB" governor build "$KG/fixed.c" --kernel ""
+expect_err "idlelab: governor: --kernel: kernel release '' is not MAJOR.MINOR"
+expect_exit 2 "$IDLELAB" governor check "$so" --kernel 6.12 --against menu@6.12 "$RP/zen3.log"
+expect_err "--kernel 6.12: $so is built already"
+expect_exit 2 "$IDLELAB" governor check "$KG/fixed.c" --against menu@6.12 ""
+expect_err "idlelab: governor: LOG: an empty file name"
 finish

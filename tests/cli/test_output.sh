@@ -17,6 +17,44 @@ umask 022
 	bad "sim for compare"
 "$IDLELAB" sim --workload sleep-sweep --runs 1 --format json --output "$TMP/s.json" || bad "sim for plot"
 
+# an output that is an input (by name, another name or a link) is refused
+# before anything is read or written: the input is left as it was
+mkdir "$TMP/same"
+cp "$FX/replay/haltpoll-small.log" "$TMP/same/r.log"
+cp "$FX/replay/haltpoll-small.expect" "$TMP/same/r.exp"
+cp "$FX/trace/hrtimer.trace" "$TMP/same/h.trace"
+cp "$FX/batch/one.ini" "$TMP/same/one.ini"
+cp "$TMP/r.json" "$TMP/same/r.json"
+cp "$SRCDIR/platforms/kvm-haltpoll.ini" "$TMP/same/p.ini"
+ln -s r.log "$TMP/same/link.log"
+(cd "$TMP/same" && sha256sum * >"$TMP/same.sum")
+S=$TMP/same
+same_refused() {
+	expect_exit 2 "$@"
+	expect_err "the same file as"
+}
+same_refused "$IDLELAB" replay --governor haltpoll --output "$S/r.log" "$S/r.log"
+same_refused "$IDLELAB" replay --governor haltpoll --output "$S/link.log" "$S/r.log"
+same_refused "$IDLELAB" replay --governor haltpoll --output "$S/r.log" "$S/./link.log"
+same_refused "$IDLELAB" replay --governor haltpoll --expect "$S/r.exp" --output "$S/r.exp" "$S/r.log"
+same_refused "$IDLELAB" trace to-replay --states intel-haswell-ep -o "$S/h.trace" "$S/h.trace"
+expect_err "idlelab: trace: -o $S/h.trace: the same file as the input $S/h.trace"
+same_refused "$IDLELAB" trace whatif --governor menu --states intel-haswell-ep \
+	--decisions "$S/h.trace" "$S/h.trace"
+same_refused "$IDLELAB" trace to-replay --states intel-haswell-ep -o "$S/x.log" \
+	--decisions "$S/x.log" "$S/h.trace"
+same_refused "$IDLELAB" batch "$S/one.ini" --quiet --output "$S/one.ini"
+same_refused "$IDLELAB" compare --output "$S/r.json" "$TMP/r.json" "$S/r.json"
+same_refused "$IDLELAB" plot --metric above_pct --output "$S/r.json" "$S/r.json"
+same_refused "$IDLELAB" sim --platform "$S/p.ini" --duration 20ms --output "$S/p.ini"
+expect_err "idlelab: sim: --output $S/p.ini: the same file as the input $S/p.ini"
+(cd "$TMP/same" && sha256sum -c --quiet "$TMP/same.sum") && ok || bad "an input was changed"
+[ "$(ls "$TMP/same" | wc -l)" -eq 7 ] && ok || bad "left in the directory: $(ls "$TMP/same")"
+# a built-in platform's name is not a file: an output of that name is written
+(cd "$TMP/same" && "$IDLELAB" sim --platform kvm-haltpoll --workload wake-latency --duration 20ms \
+	--runs 1 --output kvm-haltpoll) && [ -s "$TMP/same/kvm-haltpoll" ] && ok ||
+	bad "sim --output named as the built-in platform"
+
 WRITERS="replay sim compare plot"
 # writer.sh NAME OUT: exec writer NAME with --output OUT (same PID, for the
 # planted-link case; under ulimit and strace)

@@ -139,15 +139,6 @@ done
 
 # Logs and decisions files are read line by line: memory does not grow with
 # the file, and a NUL byte or an over-long line is refused at its line at once.
-# run_rss CMD...: run as expect_exit does; exit code into $rc, max RSS in KiB into $rss
-run_rss() {
-	set -- $(python3 -c '
-import resource, subprocess, sys
-with open(sys.argv[1], "w") as o, open(sys.argv[2], "w") as e:
-    rc = subprocess.call(sys.argv[3:], stdout=o, stderr=e)
-print(rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$TMP/out" "$TMP/err" "$@")
-	rc=$1 rss=$2
-}
 printf "$H$C$R" >"$TMP/sparse.log"
 truncate -s 300M "$TMP/sparse.log"   # 300 MB of NUL bytes after line 6, no disk used
 run_rss "$IDLELAB" replay --governor menu "$TMP/sparse.log"

@@ -127,6 +127,37 @@ expect_exit 1 "$I" trace report "$TMP/nosuch"
 expect_err "nosuch: cannot open"
 expect_exit 1 "$I" trace report "$F/basic.trace" --states nosuch-platform
 expect_err "--states nosuch-platform"
+# a CPU past a platform's is refused at its line: the trace is not of that machine
+printf '          <idle>-0       [005] d..1.   100.000050: cpu_idle: state=1 cpu_id=5\n' >"$TMP/cpu5.trace"
+expect_exit 1 "$I" trace report "$TMP/cpu5.trace" --states kvm-haltpoll
+expect_err "cpu5.trace:1: cpu_idle: cpu_id 5 is past the 2 CPUs of platform kvm-haltpoll"
+[ ! -s "$TMP/out" ] && ok || bad "refused trace printed on stdout"
+expect_exit 0 "$I" trace report "$TMP/cpu5.trace" --states intel-skylake-client
+printf '          <idle>-0       [005] d..1.   100.000060: cpu_idle: state=4294967295 cpu_id=5\n' \
+	>>"$TMP/cpu5.trace"
+for sub in check whatif; do
+	expect_exit 1 "$I" trace $sub --governor menu --states kvm-haltpoll "$TMP/cpu5.trace"
+	expect_err "cpu5.trace:1: cpu_idle: cpu_id 5 is past the 2 CPUs of platform kvm-haltpoll"
+done
+expect_exit 1 "$I" trace to-replay --states kvm-haltpoll -o "$TMP/cpu5.log" "$TMP/cpu5.trace"
+[ ! -e "$TMP/cpu5.log" ] && ok || bad "to-replay wrote a log for a CPU the platform lacks"
+# a state table that cannot be used names the file and what is wrong with it
+# (it was "cpu0 state2: no readable latency and residency" for all of these)
+cp -r "$SRCDIR/tests/fixtures/sysfs/intel-icx-intel_idle" "$TMP/st"
+chmod -R u+w "$TMP/st"
+echo garbage >"$TMP/st/cpu0/cpuidle/state2/latency"
+expect_exit 1 "$I" trace report "$F/basic.trace" --states "$TMP/st/"
+expect_err "idlelab: --states $TMP/st/: $TMP/st/cpu0/cpuidle/state2/latency: not a number: 'garbage'"
+echo 99999999999 >"$TMP/st/cpu0/cpuidle/state2/latency"
+expect_exit 1 "$I" trace report "$F/basic.trace" --states "$TMP/st/cpu0/cpuidle"
+expect_err "$TMP/st/cpu0/cpuidle/state2/latency: 99999999999 us is over 4294967295"
+rm "$TMP/st/cpu0/cpuidle/state1/residency"
+expect_exit 1 "$I" trace report "$F/basic.trace" --states "$TMP/st"
+expect_err "$TMP/st/cpu0/cpuidle/state1/residency: missing"
+echo 600 >"$TMP/st/cpu0/cpuidle/state1/residency"
+rm -r "$TMP/st/cpu0/cpuidle/state2"
+expect_exit 1 "$I" trace report "$F/basic.trace" --states "$TMP/st"
+expect_err "$TMP/st: cpu0: no state2 (state3 follows state1)"
 
 # usage
 expect_exit 2 "$I" trace

@@ -122,6 +122,30 @@ expect_err "qosbad.trace:1: idlelab-pmqos: resume_latency_us is not a number, n/
 expect_exit 1 "$I" trace check --governor haltpoll --states $S "$TMP/qosbad.trace"
 expect_err "qosbad.trace:1: idlelab-pmqos: not start or end"
 
+# FILE - is standard input, as for trace report (it was "-: cannot open")
+expect_exit 0 "$I" trace whatif --governor menu --states $P "$F"
+sed 1d "$TMP/out" >"$TMP/whatif.file"
+expect_exit 0 "$I" trace whatif --governor menu --states $P - <"$F"
+expect_out "-: 4 idle periods re-decided by menu"
+sed 1d "$TMP/out" >"$TMP/whatif.stdin"
+cmp -s "$TMP/whatif.file" "$TMP/whatif.stdin" && ok || bad "whatif of - differs from the file's"
+expect_exit 0 "$I" trace to-replay --states $P -o "$TMP/stdin.log" - <"$F"
+expect_exit 0 "$I" trace to-replay --states $P -o "$TMP/file.log" "$F"
+cmp -s "$TMP/stdin.log" "$TMP/file.log" && ok || bad "to-replay of - differs from the file's"
+printf 'x\0\n' | expect_exit 1 "$I" trace check --governor menu --states $P -
+expect_err "idlelab: -:1: NUL byte in the text"
+
+# the trace is read a chunk at a time: an endless input without a newline
+# is refused at its first line, not read into memory (it used to be whole)
+truncate -s 300M "$TMP/zero.trace"   # sparse: no disk used
+for sub in check whatif; do
+	run_rss "$I" trace $sub --governor menu --states $P "$TMP/zero.trace"
+	[ "$rc" -eq 1 ] && ok || bad "$sub of NUL bytes: exit $rc"
+	expect_err "$TMP/zero.trace:1: line longer than 8192 bytes"
+	[ "$rss" -lt 100000 ] && ok || bad "$sub of NUL bytes: $rss KiB to refuse line 1"
+done
+rm -f "$TMP/zero.trace"
+
 # refusals
 printf ' <idle>-0 [000] 1.000000: hrtimer_start: hrtimer=1 function=f\n' >"$TMP/bad.trace"
 expect_exit 1 "$I" trace check --governor menu --states $P "$TMP/bad.trace"

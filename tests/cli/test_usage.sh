@@ -114,6 +114,16 @@ usage "batch: --quiet and --progress exclude each other" batch tests/fixtures/ba
 	--quiet --progress
 usage "scenario: --quiet and --progress exclude each other" scenario run \
 	tests/fixtures/scenario/tiny.ini --progress --quiet
+# a single-valued option of replay and trace given twice is refused, not
+# replaced by the last (sim's --governor is repeatable: it compares them)
+usage "replay: --governor given twice ('menu', 'teo'): replay decides with one governor" \
+	replay --governor menu --governor teo tests/fixtures/replay/zen3.log
+usage "trace: --governor given twice ('menu', 'teo'): check decides with one governor" \
+	trace check -g menu -g teo tests/fixtures/trace/hrtimer.trace
+usage "trace: --kernel-governor given twice ('menu', 'teo')" \
+	trace whatif -g menu --kernel-governor menu --kernel-governor teo tests/fixtures/trace/hrtimer.trace
+usage "trace: --baseline given twice" trace report tests/fixtures/trace/basic.trace \
+	--baseline tests/fixtures/trace/basic.trace --baseline tests/fixtures/trace/hrtimer.trace
 
 # bad input: exit 1, the file named
 input() {
@@ -159,4 +169,26 @@ usage "--root: an empty directory name" latency --root "" --samples 1
 usage "--sysfs-root: an empty directory name" info --sysfs-root ""
 usage "--diff: an empty directory name" info --diff "" "$SYS"
 usage "--diff: an empty directory name" info --diff "$SYS" ""
+# an empty file name is bad usage naming its option or argument (it was
+# "idlelab: empty output file name" or "idlelab: cannot open: ...", exit 1)
+R=$SRCDIR/tests/fixtures/replay/zen3.log
+T=$SRCDIR/tests/fixtures/trace/hrtimer.trace
+usage "replay: LOG: an empty file name" replay --governor menu ""
+usage "replay: --output: an empty file name" replay --governor menu --output "" "$R"
+usage "replay: --expect: an empty file name" replay --governor menu --expect "" "$R"
+usage "trace: FILE: an empty file name" trace report ""
+usage "trace: --baseline: an empty file name" trace report "$T" --baseline ""
+usage "trace: FILE: an empty file name" trace whatif --governor menu ""
+usage "trace: -o: an empty file name" trace to-replay -o "" "$T"
+usage "trace: --decisions: an empty file name" trace check --governor menu --decisions "" "$T"
+usage "trace: -o: an empty file name" trace snapshot start -o ""
+usage "trace: -o: an empty file name" trace record -o ""
+usage "compare: --output: an empty file name" compare --output "" "$TMP/r.json"
+usage "compare: RUN.json: an empty file name" compare "$TMP/r.json" ""
+usage "plot: --output: an empty file name" plot --metric usage --output "" "$TMP/r.json"
+usage "plot: RUN.json: an empty file name" plot --metric usage --output "$TMP/p.svg" ""
+usage "batch: FILE: an empty file name" batch ""
+usage "platform: capture: -o: an empty file name" platform capture -o ""
+usage "info: --save: an empty directory name" info --save ""
+usage "capture: OUTDIR: an empty directory name" capture ""
 finish
