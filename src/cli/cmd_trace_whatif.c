@@ -173,26 +173,36 @@ static int check_out(struct ctx *c, const uint64_t *conf, int ncpus, size_t tota
 		il_json_end(&w);
 		r = il_json_finish(&w);
 	} else {
-		printf("%s: %zu idle periods, %s\n", c->o.file, total, desc);
-		printf("states: %s\n", c->tab.origin);
-		printf("agreement: %zu of %zu periods (%.2f %%) the governor picks the kernel's state\n",
-		       equal, total, pct);
-		printf("inputs: sleep length and next event from the hrtimer queue in %zu of %zu periods "
-		       "(estimated; the rest before the CPU's first hrtimer expiry: none known)\n",
-		       known, total);
-		char lim[160];
-		latency_text(c, lim, sizeof(lim));
-		printf("inputs: tick stopped from %s; latency limit %s; HZ %u (%s)\n",
-		       c->ps.tick_stops ? (c->ps.sched_switch ? "tick_stop and sched_switch"
-				: "tick_stop (no sched_switch events: never restarted)")
-				: "nothing (no tick_stop events: running)",
-		       lim, c->o.hz,
-		       c->o.hz_given ? "--hz" : c->ps.hz ? "the trace's idlelab-kernel line" :
-		       "the default: give --hz");
-		printf("edges: %llu exit(s) without entry, %llu unfinished, %llu dropped\n\n",
-		       (unsigned long long)c->ps.partial_start, (unsigned long long)c->ps.unfinished,
-		       (unsigned long long)c->ps.dropped);
-		r = il_table_print(tb, c->o.fmt, stdout);
+		/* the facts folded to the table's width */
+		struct il_fold fd;
+		FILE *f = il_fold_open(&fd);
+		if (f) {
+			il_text_fputs(c->o.file, f);
+			fprintf(f, ": %zu idle periods, %s\n", total, desc);
+			fputs("states: ", f);
+			il_text_fputs(c->tab.origin, f);
+			fprintf(f, "\nagreement: %zu of %zu periods (%.2f %%) the governor picks the "
+				"kernel's state\n", equal, total, pct);
+			fprintf(f, "inputs: sleep length and next event from the hrtimer queue in %zu of "
+				"%zu periods (estimated; the rest before the CPU's first hrtimer expiry: "
+				"none known)\n", known, total);
+			char lim[160];
+			latency_text(c, lim, sizeof(lim));
+			fprintf(f, "inputs: tick stopped from %s; latency limit %s; HZ %u (%s)\n",
+				c->ps.tick_stops ? (c->ps.sched_switch ? "tick_stop and sched_switch"
+					: "tick_stop (no sched_switch events: never restarted)")
+					: "nothing (no tick_stop events: running)",
+				lim, c->o.hz,
+				c->o.hz_given ? "--hz" : c->ps.hz ? "the trace's idlelab-kernel line" :
+				"the default: give --hz");
+			fprintf(f, "edges: %llu exit(s) without entry, %llu unfinished, %llu dropped\n",
+				(unsigned long long)c->ps.partial_start,
+				(unsigned long long)c->ps.unfinished, (unsigned long long)c->ps.dropped);
+		}
+		r = f ? il_fold_close(&fd, IL_TABLE_WIDTH, stdout) : -ENOMEM;
+		putchar('\n');
+		if (!r)
+			r = il_table_print(tb, c->o.fmt, stdout);
 	}
 	il_table_free(tb);
 	return r;
@@ -269,10 +279,23 @@ static int whatif_out(struct ctx *c)
 		if (c->o.fmt == IL_FORMAT_TABLE) {
 			char desc[256];
 			il_gov_describe(c->gov, desc, sizeof(desc));
-			printf("%s: %zu idle periods re-decided by %s\nstates: %s\n"
-			       "energy: state power x residency (n/a without --platform or its "
-			       "power.NAME); exit_latency_us: the states' exit latency "
-			       "summed over their entries\n\n", c->o.file, c->ps.n, desc, c->tab.origin);
+			struct il_fold fd;
+			FILE *f = il_fold_open(&fd);
+			if (!f) {
+				il_table_free(tb);
+				return -ENOMEM;
+			}
+			il_text_fputs(c->o.file, f);
+			fprintf(f, ": %zu idle periods re-decided by %s\nstates: ", c->ps.n, desc);
+			il_text_fputs(c->tab.origin, f);
+			fputs("\nenergy: state power x residency (n/a without --platform or its "
+			      "power.NAME); exit_latency_us: the states' exit latency summed over their "
+			      "entries\n", f);
+			if (il_fold_close(&fd, IL_TABLE_WIDTH, stdout)) {
+				il_table_free(tb);
+				return -ENOMEM;
+			}
+			putchar('\n');
 		}
 		r = il_table_print(tb, c->o.fmt, stdout);
 	}

@@ -93,7 +93,9 @@ expect_err "hpbad.trace:8: guest_halt_poll_ns: not grow or shrink"
 (echo "# idlelab-pmqos start cpu_dma_latency_us=0"; cat "$H") >"$TMP/qos.trace"
 expect_exit 0 "$I" trace check --governor haltpoll --states $S "$TMP/qos.trace"
 expect_out "agreement: 4 of 6 periods"
-expect_out "latency limit from the PM QoS lines at the window's start (no end lines)"
+# (folded at 100 columns)
+expect_out "latency limit from the PM QoS"
+expect_out "        lines at the window's start (no end lines)"
 expect_exit 0 "$I" trace check --governor haltpoll --states $S --latency-req 1000000 "$TMP/qos.trace"
 expect_out "agreement: 6 of 6 periods"
 # a limit past S64_MAX is refused, not taken as S64_MAX
