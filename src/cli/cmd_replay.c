@@ -201,9 +201,21 @@ static void report_head(FILE *out, struct il_json *w, const struct replay_opts *
 	} else if (o->fmt == IL_FORMAT_CSV) {
 		fputs("group,row,cpu,state,name,metric,unit,value\n", out);
 	} else {
-		fprintf(out, "log: %s (%zu rows, %d CPU%s, HZ=%u)\n", o->log, log->nrows,
-			log->ncpus, log->ncpus == 1 ? "" : "s", log->hz);
-		fprintf(out, "governor: %s%s%s\n\n", gov->spec, desc[0] ? " - " : "", desc);
+		/* folded to the tables' width: a governor's description runs long */
+		struct il_fold fd;
+		FILE *f = il_fold_open(&fd);
+		FILE *h = f ? f : out;
+		fputs("log: ", h);
+		il_text_fputs(o->log, h);
+		fprintf(h, " (%zu rows, %d CPU%s, HZ=%u)\ngovernor: ", log->nrows, log->ncpus,
+			log->ncpus == 1 ? "" : "s", log->hz);
+		il_text_fputs(gov->spec, h);
+		fputs(desc[0] ? " - " : "", h);
+		il_text_fputs(desc, h);
+		fputc('\n', h);
+		if (f)
+			il_fold_close(&fd, IL_TABLE_WIDTH, out);
+		fputc('\n', out);
 	}
 }
 

@@ -75,6 +75,10 @@ expect_out "rows compared: 9"
 expect_out "rows equal: 9"
 expect_out "first differing row: none"
 expect_out "  0      0  POLL               4    65500      0      3         1"
+# the governor's long description folded at 100 columns, under the value
+w=$(awk '{ if (length > m) m = length } END { print m }' "$TMP/out")
+[ "$w" -le 100 ] && ok || bad "replay is $w columns wide: $(cat "$TMP/out")"
+grep -q '^          [^ ]' "$TMP/out" && ok || bad "the governor line is not folded: $(cat "$TMP/out")"
 
 # without the parameter the poll window grows at row 0 and row 1 polls
 grep -v '^# param' "$LOG" >"$TMP/noparam.log"
