@@ -361,13 +361,21 @@ int il_kgov_build(const char *src, const char *release, const char *out, char *s
 		return r;
 	snprintf(kinc, sizeof(kinc), "-I%s/include", kapi);
 	snprintf(iinc, sizeof(iinc), "-I%s", inc);
-	snprintf(runtime, sizeof(runtime), "%s/runtime.c", kapi);
+	/*
+	 * The compiler reads an argument that starts with '-' as an option
+	 * ("-ofoo.c" would write foo.c): such a name is given as ./NAME.
+	 */
+	char srcarg[PATH_MAX + 4];
+	if ((size_t)snprintf(srcarg, sizeof(srcarg), "%s%s", src[0] == '-' ? "./" : "", src) >=
+	    sizeof(srcarg))
+		return il_err_set(err, ENAMETOOLONG, "%s: path too long", src);
+	snprintf(runtime, sizeof(runtime), "%s%s/runtime.c", kapi[0] == '-' ? "./" : "", kapi);
 	if (!cc || !cc[0])
 		cc = "cc";
 
 	/* the cache key: every byte the compiler will see, and how it is called */
 	char *pp[] = { (char *)cc, "-E", "-P", "-std=gnu11", kinc, iinc, relv[0] ? relv : "-DKAPI",
-		       (char *)src, runtime, NULL };
+		       srcarg, runtime, NULL };
 	/* its messages apart from the preprocessed text: only they are shown */
 	char *pplog = NULL;
 	r = run(pp, &text, &len, &pplog);
@@ -415,7 +423,7 @@ int il_kgov_build(const char *src, const char *release, const char *out, char *s
 	char *argv[] = { (char *)cc, "-O2", "-fPIC", "-shared", "-fvisibility=hidden",
 			 "-std=gnu11", "-Werror=implicit-function-declaration",
 			 "-Werror=implicit-int", kinc, iinc, relv[0] ? relv : "-DKAPI",
-			 "-o", tmp, (char *)src, runtime, "-Wl,--no-undefined", NULL };
+			 "-o", tmp, srcarg, runtime, "-Wl,--no-undefined", NULL };
 	r = run(argv, &text, &len, NULL);
 	if (r != 0) {
 		unlink(tmp);

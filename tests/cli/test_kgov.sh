@@ -118,6 +118,17 @@ mkdir "$TMP/bdir"
 expect_exit 1 "$IDLELAB" governor build "$TMP/broken.c" -o "$TMP/bdir/b.so"
 [ -z "$(ls -A "$TMP/bdir")" ] && ok || bad "a failed build left $(ls "$TMP/bdir")"
 
+# a file whose name starts with '-' is a file to the compiler, not an option
+# ("-ovictim.c" made cc write its output over victim.c)
+mkdir "$TMP/dash"
+cp "$KG/fixed.c" "$TMP/dash/-ovictim.c"
+echo precious >"$TMP/dash/victim.c"
+(cd "$TMP/dash" && "$IDLELAB" governor build -- -ovictim.c >"$TMP/out" 2>"$TMP/err") && ok ||
+	bad "build of -ovictim.c: $(cat "$TMP/err")"
+[ "$(cat "$TMP/dash/victim.c")" = precious ] && ok || bad "the build wrote over victim.c"
+(cd "$TMP/dash" && "$IDLELAB" replay --governor file:-ovictim.c "$RP/zen3.log" --quiet >/dev/null 2>&1) &&
+	ok || bad "replay --governor file:-ovictim.c"
+
 # the compiler runs under limits: a file that includes an endless one ends
 # in an error within the memory limit (it used to take all the machine's)
 printf '#include "/dev/zero"\n' >"$TMP/zero.c"
