@@ -118,6 +118,11 @@ mkdir "$TMP/bdir"
 expect_exit 1 "$IDLELAB" governor build "$TMP/broken.c" -o "$TMP/bdir/b.so"
 [ -z "$(ls -A "$TMP/bdir")" ] && ok || bad "a failed build left $(ls "$TMP/bdir")"
 
+# a compiler that cannot be run is said as such (it read as "does not compile")
+CC=/nonexistent/cc expect_exit 1 "$IDLELAB" governor build "$KG/fixed.c" -o "$TMP/nocc.so"
+expect_err "idlelab: cannot run the compiler '/nonexistent/cc' (\$CC, else cc): No such file or directory"
+[ ! -e "$TMP/nocc.so" ] && ok || bad "a build without a compiler left an object"
+
 # a file whose name starts with '-' is a file to the compiler, not an option
 # ("-ovictim.c" made cc write its output over victim.c)
 mkdir "$TMP/dash"
