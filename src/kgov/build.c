@@ -131,12 +131,13 @@ static int drain(struct sink *k)
  * into *log (malloc'd, NUL-terminated; log NULL: stderr into *out as
  * well). Returns the exit status, 128 + the signal that ended it, -E2BIG
  * when it wrote more than CC_OUT_MAX on one of them (it is killed, *out
- * is NULL), or -errno.
+ * is NULL), or -errno (of the exec when argv[0] could not be run: a
+ * compiler that is not there is not a file that does not compile).
  */
 static int run(char *const argv[], char **out, size_t *outlen, char **log)
 {
 	struct sink k[2] = { { -1, NULL, 0, 4096 }, { -1, NULL, 0, 4096 } };
-	int fo[2] = { -1, -1 }, fe[2] = { -1, -1 }, n = log ? 2 : 1, e = 0;
+	int fo[2] = { -1, -1 }, fe[2] = { -1, -1 }, fx[2] = { -1, -1 }, n = log ? 2 : 1, e = 0;
 	bool big = false;
 
 	*out = NULL;
@@ -145,7 +146,7 @@ static int run(char *const argv[], char **out, size_t *outlen, char **log)
 		*log = NULL;
 	k[0].buf = calloc(1, k[0].cap);
 	k[1].buf = calloc(1, k[1].cap);
-	if (!k[0].buf || !k[1].buf || pipe2(fo, O_CLOEXEC) < 0 ||
+	if (!k[0].buf || !k[1].buf || pipe2(fo, O_CLOEXEC) < 0 || pipe2(fx, O_CLOEXEC) < 0 ||
 	    (log && pipe2(fe, O_CLOEXEC) < 0)) {
 		e = errno ? errno : ENOMEM;
 		goto fail;
@@ -162,9 +163,14 @@ static int run(char *const argv[], char **out, size_t *outlen, char **log)
 		limit(RLIMIT_CPU, CC_CPU_MAX);
 		limit(RLIMIT_FSIZE, CC_FILE_MAX);
 		execvp(argv[0], argv);
-		dprintf(2, "%s: %s\n", argv[0], strerror(errno));
+		/* the exec's errno through fx, closed by a successful exec */
+		int xe = errno;
+		if (write(fx[1], &xe, sizeof(xe)) < 0)
+			dprintf(2, "%s: %s\n", argv[0], strerror(xe));
 		_exit(127);
 	}
+	close(fx[1]);
+	fx[1] = -1;
 	close(fo[1]);
 	k[0].fd = fo[0];
 	if (log) {
@@ -200,12 +206,21 @@ static int run(char *const argv[], char **out, size_t *outlen, char **log)
 	for (int i = 0; i < 2; i++)
 		if (k[i].fd >= 0)
 			close(k[i].fd);
-	int st;
+	int st, xe = 0;
+	ssize_t xn;
+	while ((xn = read(fx[0], &xe, sizeof(xe))) < 0 && errno == EINTR)
+		;
+	close(fx[0]);
+	fx[0] = -1;
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR) {
 			e = errno;
 			goto freed;
 		}
+	if (xn == (ssize_t)sizeof(xe) && xe) {
+		e = xe;
+		goto freed;
+	}
 	if (big) {
 		e = E2BIG;   /* only the start of what it wrote without end: no use */
 		goto freed;
@@ -223,6 +238,8 @@ fail:
 			close(fo[i]);
 		if (fe[i] >= 0)
 			close(fe[i]);
+		if (fx[i] >= 0)
+			close(fx[i]);
 	}
 freed:
 	free(k[0].buf);
@@ -239,7 +256,8 @@ static int run_error(const char *cc, const char *src, int r, const char *log, st
 		return il_err_set(err, E2BIG, "%s: %s wrote more than %zu MiB: not a governor "
 				  "file", src, cc, CC_OUT_MAX >> 20);
 	if (r < 0)
-		return il_err_set(err, -r, "%s: cannot run: %s", cc, strerror(-r));
+		return il_err_set(err, -r, "cannot run the compiler '%s' ($CC, else cc): %s", cc,
+				  strerror(-r));
 	if (r == 128 + SIGXCPU || r == 128 + SIGKILL)
 		return il_err_set(err, EINVAL, "%s: %s was ended after %d s of CPU time or at "
 				  "%llu MiB of memory: not a governor file", src, cc, CC_CPU_MAX,
@@ -361,13 +379,21 @@ int il_kgov_build(const char *src, const char *release, const char *out, char *s
 		return r;
 	snprintf(kinc, sizeof(kinc), "-I%s/include", kapi);
 	snprintf(iinc, sizeof(iinc), "-I%s", inc);
-	snprintf(runtime, sizeof(runtime), "%s/runtime.c", kapi);
+	/*
+	 * The compiler reads an argument that starts with '-' as an option
+	 * ("-ofoo.c" would write foo.c): such a name is given as ./NAME.
+	 */
+	char srcarg[PATH_MAX + 4];
+	if ((size_t)snprintf(srcarg, sizeof(srcarg), "%s%s", src[0] == '-' ? "./" : "", src) >=
+	    sizeof(srcarg))
+		return il_err_set(err, ENAMETOOLONG, "%s: path too long", src);
+	snprintf(runtime, sizeof(runtime), "%s%s/runtime.c", kapi[0] == '-' ? "./" : "", kapi);
 	if (!cc || !cc[0])
 		cc = "cc";
 
 	/* the cache key: every byte the compiler will see, and how it is called */
 	char *pp[] = { (char *)cc, "-E", "-P", "-std=gnu11", kinc, iinc, relv[0] ? relv : "-DKAPI",
-		       (char *)src, runtime, NULL };
+		       srcarg, runtime, NULL };
 	/* its messages apart from the preprocessed text: only they are shown */
 	char *pplog = NULL;
 	r = run(pp, &text, &len, &pplog);
@@ -415,7 +441,7 @@ int il_kgov_build(const char *src, const char *release, const char *out, char *s
 	char *argv[] = { (char *)cc, "-O2", "-fPIC", "-shared", "-fvisibility=hidden",
 			 "-std=gnu11", "-Werror=implicit-function-declaration",
 			 "-Werror=implicit-int", kinc, iinc, relv[0] ? relv : "-DKAPI",
-			 "-o", tmp, (char *)src, runtime, "-Wl,--no-undefined", NULL };
+			 "-o", tmp, srcarg, runtime, "-Wl,--no-undefined", NULL };
 	r = run(argv, &text, &len, NULL);
 	if (r != 0) {
 		unlink(tmp);

@@ -209,15 +209,35 @@ static int resolve(const char *spec, char *path, size_t size, struct il_err *err
 	return r;
 }
 
+/* The largest object copied: a governor's is tens of KB. */
+#define KGOV_OBJ_MAX (256 << 20)
+
 /* dlopen a private copy of path. */
 static void *open_copy(const char *path, struct il_err *err)
 {
 	const char *td = getenv("TMPDIR");
 	char tmp[4096];
-	int in = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO does not block the open (it is refused below) */
+	int in = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
 	if (in < 0) {
 		il_err_set(err, errno, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	/*
+	 * Only a regular file of an object's size is copied: /dev/zero or a
+	 * FIFO would be copied into TMPDIR without end.
+	 */
+	struct stat st;
+	if (fstat(in, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > KGOV_OBJ_MAX) {
+		if (fstat(in, &st) < 0)
+			il_err_set(err, errno, "%s: %s", path, strerror(errno));
+		else if (!S_ISREG(st.st_mode))
+			il_err_set(err, EINVAL, "%s: not a regular file: not a governor object", path);
+		else
+			il_err_set(err, EFBIG, "%s: more than %d MiB: not a governor object", path,
+				   KGOV_OBJ_MAX >> 20);
+		close(in);
 		return NULL;
 	}
 	snprintf(tmp, sizeof(tmp), "%s/idlelab-kgov-XXXXXX.so", td && td[0] ? td : "/tmp");
@@ -229,10 +249,15 @@ static void *open_copy(const char *path, struct il_err *err)
 	}
 	char buf[65536];
 	ssize_t n;
+	off_t total = 0;
 	int ok = 1;
-	while ((n = read(in, buf, sizeof(buf))) > 0)
+	while ((n = read(in, buf, sizeof(buf))) > 0 && ok) {
 		if (write(out, buf, (size_t)n) != n)
 			ok = 0;
+		/* it grew while being read */
+		if ((total += n) > KGOV_OBJ_MAX)
+			ok = 0;
+	}
 	if (n < 0)
 		ok = 0;
 	close(in);

@@ -118,6 +118,36 @@ mkdir "$TMP/bdir"
 expect_exit 1 "$IDLELAB" governor build "$TMP/broken.c" -o "$TMP/bdir/b.so"
 [ -z "$(ls -A "$TMP/bdir")" ] && ok || bad "a failed build left $(ls "$TMP/bdir")"
 
+# only a regular file of an object's size is copied to be loaded: /dev/zero
+# was copied into TMPDIR without end, a FIFO blocked the open
+mkdir "$TMP/tmpd"
+TMPDIR=$TMP/tmpd expect_exit 2 timeout 60 "$IDLELAB" replay --governor /dev/zero "$RP/zen3.log"
+expect_err "--governor /dev/zero: /dev/zero: not a regular file: not a governor object"
+mkfifo "$TMP/fifo.so"
+TMPDIR=$TMP/tmpd expect_exit 2 timeout 60 "$IDLELAB" replay --governor "$TMP/fifo.so" "$RP/zen3.log"
+expect_err "fifo.so: not a regular file: not a governor object"
+truncate -s 300M "$TMP/big.so"
+TMPDIR=$TMP/tmpd expect_exit 2 timeout 60 "$IDLELAB" replay --governor "$TMP/big.so" "$RP/zen3.log"
+expect_err "big.so: more than 256 MiB: not a governor object"
+[ -z "$(ls -A "$TMP/tmpd")" ] && ok || bad "left in TMPDIR: $(ls -A "$TMP/tmpd")"
+rm -f "$TMP/big.so"
+
+# a compiler that cannot be run is said as such (it read as "does not compile")
+CC=/nonexistent/cc expect_exit 1 "$IDLELAB" governor build "$KG/fixed.c" -o "$TMP/nocc.so"
+expect_err "idlelab: cannot run the compiler '/nonexistent/cc' (\$CC, else cc): No such file or directory"
+[ ! -e "$TMP/nocc.so" ] && ok || bad "a build without a compiler left an object"
+
+# a file whose name starts with '-' is a file to the compiler, not an option
+# ("-ovictim.c" made cc write its output over victim.c)
+mkdir "$TMP/dash"
+cp "$KG/fixed.c" "$TMP/dash/-ovictim.c"
+echo precious >"$TMP/dash/victim.c"
+(cd "$TMP/dash" && "$IDLELAB" governor build -- -ovictim.c >"$TMP/out" 2>"$TMP/err") && ok ||
+	bad "build of -ovictim.c: $(cat "$TMP/err")"
+[ "$(cat "$TMP/dash/victim.c")" = precious ] && ok || bad "the build wrote over victim.c"
+(cd "$TMP/dash" && "$IDLELAB" replay --governor file:-ovictim.c "$RP/zen3.log" --quiet >/dev/null 2>&1) &&
+	ok || bad "replay --governor file:-ovictim.c"
+
 # the compiler runs under limits: a file that includes an endless one ends
 # in an error within the memory limit (it used to take all the machine's)
 printf '#include "/dev/zero"\n' >"$TMP/zero.c"
