@@ -128,6 +128,8 @@ static void fmt_value(char *buf, size_t size, double v)
 
 	if (isnan(v))
 		snprintf(buf, size, "n/a");
+	else if (a >= 1e15) /* its digits would not fit a column: 1e+308, inf */
+		snprintf(buf, size, "%.6g", v);
 	else
 		snprintf(buf, size, "%.*f", a >= 1e5 ? 0 : a >= 1000 ? 1 : 3, v);
 }
@@ -139,6 +141,8 @@ static void fmt_diff(char *buf, size_t size, const struct il_result_diff *d)
 
 	if (isnan(d->diff_pct))
 		snprintf(buf, size, "n/a%s", mark);
+	else if (a >= 1e9)
+		snprintf(buf, size, "%+.3g%%%s", d->diff_pct, mark);
 	else
 		snprintf(buf, size, "%+.*f%%%s", a >= 1000 ? 0 : a >= 100 ? 1 : 2, d->diff_pct, mark);
 }

@@ -952,17 +952,28 @@ void il_result_diff(const struct il_result_metric *base, const struct il_result_
 		d->diff_pct = d->value == 0 ? 0 : NAN;
 	else
 		d->diff_pct = 100 * (d->value - d->base) / fabs(d->base);
+	if (isinf(d->diff_pct) && isfinite(d->base) && isfinite(d->value))
+		/* values near DBL_MAX: the same, divided first (only then: other bits kept) */
+		d->diff_pct = (d->value / fabs(d->base) - d->base / fabs(d->base)) * 100;
 	if (base->n < 2 || m->n < 2)
 		return;
 	il_stats_compute(base->values, base->n, &sa);
 	il_stats_compute(m->values, m->n, &sb);
 	double va = sa.stddev * sa.stddev / base->n, vb = sb.stddev * sb.stddev / m->n;
+	double dm = sb.amean - sa.amean;
+	if (isinf(va + vb) && isfinite(sa.stddev) && isfinite(sb.stddev)) {
+		/* deviations near DBL_MAX: t and df in units of the larger (both scale-free) */
+		double k = fmax(sa.stddev, sb.stddev);
+		va = (sa.stddev / k) * (sa.stddev / k) / base->n;
+		vb = (sb.stddev / k) * (sb.stddev / k) / m->n;
+		dm = sb.amean / k - sa.amean / k;
+	}
 	if (va + vb == 0) {
 		/* identical runs on both sides: a difference is not a finding of the test */
 		d->sig = IL_SIG_NO_VARIANCE;
 		return;
 	}
-	d->t = (sb.amean - sa.amean) / sqrt(va + vb);
+	d->t = dm / sqrt(va + vb);
 	d->df = (va + vb) * (va + vb) / (va * va / (base->n - 1) + vb * vb / (m->n - 1));
 	d->p = il_student_t_p(d->t, d->df);
 	d->sig = d->p < 0.05 ? IL_SIG_SIGNIFICANT : IL_SIG_NOT_SIGNIFICANT;

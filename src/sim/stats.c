@@ -66,6 +66,8 @@ void il_stats_compute(const double *v, int n, struct il_stats *st)
 	st->min = s[0];
 	st->max = s[n - 1];
 	st->median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	if (!isfinite(st->median) && isfinite(s[0]) && isfinite(s[n - 1]))
+		st->median = s[n / 2 - 1] / 2 + s[n / 2] / 2; /* two finite values near DBL_MAX */
 	double sum = 0, inv = 0;
 	bool pos = true;
 	for (int i = 0; i < n; i++) {
@@ -76,12 +78,31 @@ void il_stats_compute(const double *v, int n, struct il_stats *st)
 			pos = false;
 	}
 	st->amean = sum / n;
+	/*
+	 * Finite values whose sum or squares overflow (near DBL_MAX): the same
+	 * sums over values scaled down, only then, so that every other result
+	 * keeps its bits.
+	 */
+	bool finite = isfinite(s[0]) && isfinite(s[n - 1]);
+	double scale = fmax(fabs(s[0]), fabs(s[n - 1]));
+	if (!isfinite(st->amean) && finite) {
+		sum = 0;
+		for (int i = 0; i < n; i++)
+			sum += s[i] / scale;
+		st->amean = sum / n * scale;
+	}
 	st->hmean = pos ? n / inv : 0;
 	if (n > 1) {
 		double ss = 0;
 		for (int i = 0; i < n; i++)
 			ss += (s[i] - st->amean) * (s[i] - st->amean);
 		st->stddev = sqrt(ss / (n - 1));
+		if (!isfinite(st->stddev) && finite && isfinite(st->amean)) {
+			ss = 0;
+			for (int i = 0; i < n; i++)
+				ss += (s[i] / scale - st->amean / scale) * (s[i] / scale - st->amean / scale);
+			st->stddev = sqrt(ss / (n - 1)) * scale;
+		}
 	}
 	st->coefvar = st->amean != 0 ? 100 * st->stddev / fabs(st->amean) : 0;
 	free(s);

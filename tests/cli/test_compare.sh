@@ -207,6 +207,13 @@ expect_exit 1 "$IDLELAB" compare "$TMP/h6.json"
 expect_err "h6.json:4: configuration 1, metric wake latency/p99_us: 0 values for 3 runs"
 expect_exit 1 "$IDLELAB" plot --metric same --output "$TMP/h6.svg" "$TMP/h6.json"
 expect_err "0 values for 3 runs"
+# values near DBL_MAX: means, deviations and differences that do not overflow, short cells
+mk "$TMP/huge.json" w gh '{"row": "", "col": "same", "values": [1e308, 1.5e308, 1.7e308]}'
+mk "$TMP/tiny.json" w gt '{"row": "", "col": "same", "values": [1e300, 2e300, 3e300]}'
+expect_exit 0 "$IDLELAB" compare "$TMP/huge.json" "$TMP/tiny.json"
+grep -q '^same  *1.4e+308  *2e+300  *-100.00% \*$' "$TMP/out" && ok || bad "huge values: $(cat "$TMP/out")"
+w=$(awk '{ if (length > m) m = length } END { print m }' "$TMP/out")
+[ "$w" -le 100 ] && ok || bad "huge values: $w columns"
 # names from a file are escaped for the terminal as in every text table (D15): a C1 CSI
 # (U+009B), ESC, a backslash; nothing a terminal acts on reaches it
 mk "$TMP/e1.json" 'w\u009b2J' 'g\u001b[31mred\\x' '{"row": "r\u001b]0;t\u0007", "col": "c", "values": [1, 2, 3]}'

@@ -31,6 +31,17 @@ static void summary(void **unused)
 	il_stats_compute(one, 1, &st);
 	NEAR(st.stddev, 0, 1e-12);
 	NEAR(st.median, 7, 1e-12);
+	/* finite values whose sum and squares overflow: scaled, not inf (1.4e308 and a
+	 * sample stddev of sqrt(0.13) x 1e308 = 3.606e307) */
+	const double big[] = { 1e308, 1.5e308, 1.7e308 };
+	il_stats_compute(big, 3, &st);
+	assert_true(isfinite(st.amean) && isfinite(st.stddev) && isfinite(st.median));
+	NEAR(st.amean / 1e308, 1.4, 1e-12);
+	NEAR(st.median / 1e308, 1.5, 1e-12);
+	NEAR(st.stddev / 1e307, sqrt(0.13) * 10, 1e-9);
+	const double two[] = { 1.6e308, 1.7e308 };
+	il_stats_compute(two, 2, &st);
+	NEAR(st.median / 1e308, 1.65, 1e-12);
 }
 
 static void welch(void **unused)
