@@ -16,6 +16,7 @@
 #include "idlelab/host.h"
 #include "idlelab/json.h"
 #include "idlelab/report.h"
+#include "util.h"
 
 /* Print s (escaped for the terminal) wrapped at width, each line indented by indent blanks. */
 static void wrap(const char *text, int indent, int width)
@@ -218,9 +219,8 @@ static int run(int argc, char **argv)
 						       optarg);
 			break;
 		case 'i': {
-			char *end;
-			double sec = strtod(optarg, &end);
-			if (end != optarg && !*end && sec == sec)
+			double sec;
+			if (il_parse_double(optarg, &sec) == 0)
 				interval_ns = sec >= 0 && sec < 86400 ? (int64_t)(sec * 1e9) : -2;
 			else if (il_parse_duration_ns(optarg, &interval_ns))
 				interval_ns = -2;
@@ -230,9 +230,8 @@ static int run(int argc, char **argv)
 			break;
 		}
 		case 'm': {
-			char *end;
-			double v = strtod(optarg, &end);
-			if (end == optarg || *end || !(v > 0 && v <= 100))
+			double v;
+			if (il_parse_double(optarg, &v) || !(v > 0 && v <= 100))
 				return cli_usage_error("doctor", "--miss-threshold: '%s' is not a "
 						       "percentage above 0 and at most 100", optarg);
 			o.miss_pct = v;

@@ -18,6 +18,7 @@
 #include "idlelab/report.h"
 #include "idlelab/sysfs.h"
 #include "info.h"
+#include "util.h"
 
 /* ------------------------------------------------------------------ */
 /* Cells */
@@ -416,9 +417,8 @@ static int run(int argc, char **argv)
 		case 'd': diff = optarg; break;
 		case 'i': {
 			/* a bare number is seconds, as turbostat -i and cpupower monitor -i take it */
-			char *end;
-			double sec = strtod(optarg, &end);
-			if (end != optarg && !*end && sec == sec) {
+			double sec;
+			if (il_parse_double(optarg, &sec) == 0) {
 				interval_ns = sec * 1e9 < 9.2e18 ? (int64_t)(sec * 1e9) : -1;
 			} else if (il_parse_duration_ns(optarg, &interval_ns)) {
 				return cli_usage_error("info", "--interval: '%s' is not a duration "
@@ -430,9 +430,8 @@ static int run(int argc, char **argv)
 			break;
 		}
 		case 'n': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (end == optarg || *end || v < 1 || v > 1000000000)
+			int64_t v;
+			if (il_parse_i64(optarg, &v) || v < 1 || v > 1000000000)
 				return cli_usage_error("info", "--count: '%s' is not a number of "
 						       "intervals (1 or more)", optarg);
 			count = v;

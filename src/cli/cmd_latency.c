@@ -14,6 +14,7 @@
 #include "idlelab/restore.h"
 #include "idlelab/wakebench.h"
 #include "live_opts.h"
+#include "util.h"
 
 static const char *const cols[] = {
 	"mode", "from_cpu", "to_cpu", "samples", "dropped", "min_us", "p25_us", "p50_us",
@@ -85,11 +86,11 @@ static int run(int argc, char **argv)
 			}
 			break;
 		case 'n': {
-			char *end;
-			samples = strtol(optarg, &end, 10);
-			if (end == optarg || *end || samples < 1 || samples > 10000000)
+			int64_t v;
+			if (il_parse_i64(optarg, &v) || v < 1 || v > 10000000)
 				return cli_usage_error("latency", "--samples: '%s' is not 1..10000000",
 						       optarg);
+			samples = v;
 			break;
 		}
 		case 'g':

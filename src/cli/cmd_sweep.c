@@ -17,6 +17,7 @@
 #include "idlelab/wakebench.h"
 #include "idlelab/workload.h"
 #include "live_opts.h"
+#include "util.h"
 
 #define SWEEP_INTERVALS_MAX 64
 
@@ -109,11 +110,11 @@ static int run(int argc, char **argv)
 				return cli_usage_error("sweep", "--intervals: %s", err.msg);
 			break;
 		case 'n': {
-			char *end;
-			loops = strtol(optarg, &end, 10);
-			if (end == optarg || *end || loops < 1 || loops > 10000000)
+			int64_t v;
+			if (il_parse_i64(optarg, &v) || v < 1 || v > 10000000)
 				return cli_usage_error("sweep", "--loops: '%s' is not 1..10000000",
 						       optarg);
+			loops = v;
 			break;
 		}
 		case 'f':

@@ -44,6 +44,7 @@
 #include "idlelab/trace.h"
 #include "idlelab/sysfs.h"
 #include "trace_record.h"
+#include "util.h"
 
 #ifdef IL_HAVE_LIBTRACEFS
 #include <tracefs.h>
@@ -1029,13 +1030,11 @@ int cmd_trace_record(int argc, char **argv)
 			o.output = optarg;
 			break;
 		case 'b': {
-			char *end;
-			errno = 0;
-			o.buffer_kb = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || o.buffer_kb <= 0 ||
-			    o.buffer_kb > 16 * 1024 * 1024)
+			int64_t v;
+			if (il_parse_i64(optarg, &v) || v <= 0 || v > 16 * 1024 * 1024)
 				return cli_usage_error("trace", "--buffer-kb: '%s' is not a size in "
 						       "KiB (1..16777216)", optarg);
+			o.buffer_kb = (long)v;
 			break;
 		}
 		case ':':
