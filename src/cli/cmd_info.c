@@ -439,13 +439,22 @@ static int run(int argc, char **argv)
 		}
 		case 'c': cpus = optarg; break;
 		case 's': save = optarg; break;
-		case 'C': fmt = IL_FORMAT_CSV; fmt_set = true; break;
-		case 'J': fmt = IL_FORMAT_JSON; fmt_set = true; break;
-		case 'f':
-			if (il_format_parse(optarg, &fmt))
+		case 'C':
+		case 'J':
+		case 'f': {
+			enum il_format f = c == 'C' ? IL_FORMAT_CSV : IL_FORMAT_JSON;
+			if (c == 'f' && il_format_parse(optarg, &f))
 				return cli_usage_error("info", "unknown format '%s'", optarg);
+			/* --csv, --json and --format name one format, not the last of several */
+			if (fmt_set && f != fmt)
+				return cli_usage_error("info", "%s: a second format ('%s' after '%s')",
+						       c == 'C' ? "--csv" : c == 'J' ? "--json" : "--format",
+						       il_format_name(f),
+						       il_format_name(fmt));
+			fmt = f;
 			fmt_set = true;
 			break;
+		}
 		case ':':
 			return cli_usage_error("info", "option '%s' needs a value",
 					       argv[optind - 1]);

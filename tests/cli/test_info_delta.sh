@@ -206,6 +206,12 @@ expect_exit 2 "$IDLELAB" info --interval soon
 expect_err "--interval: 'soon' is not a duration"
 expect_exit 2 "$IDLELAB" info --interval 1 --count 0
 expect_err "--count: '0' is not a number of intervals"
+# one format: a second, other one is refused, the same one again is not
+expect_exit 2 "$IDLELAB" info --csv --json
+expect_err "info: --json: a second format ('json' after 'csv')"
+expect_exit 2 "$IDLELAB" info --json --format csv
+expect_err "info: --format: a second format ('csv' after 'json')"
+expect_exit 0 "$IDLELAB" info --sysfs-root "$FX/kvm-haltpoll" --format csv --csv
 # numbers as every other option takes them: no blank before, no suffix after
 expect_exit 2 "$IDLELAB" info --interval " 5"
 expect_err "--interval: ' 5' is not a duration"
