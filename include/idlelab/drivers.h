@@ -40,6 +40,7 @@ struct il_machine_idle {
 	struct il_driver drv;        /* its table (valid if cpuidle) */
 	uint64_t snooze_timeout_ns;  /* pseries snooze loop time limit, 0 = none */
 	bool force_poll;             /* idle=poll / nohlt: cpu_idle_force_poll */
+	bool nohz_off;               /* nohz=off (any false kstrtobool): tick_nohz_enabled false */
 	enum il_idle_routine routine;/* arch default idle (x86 select_idle_routine) */
 	char routine_why[IL_NOTE_LEN];
 	struct il_state default_state; /* the routine as a single state for the simulator */

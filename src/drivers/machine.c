@@ -110,10 +110,8 @@ static int registered_governors(const struct il_platform *p, bool nohz_off,
  */
 static void choose_governor(const struct il_platform *p, struct il_machine_idle *m)
 {
-	const char *nohz = il_platform_option(p, "nohz");
-	bool nohz_off = nohz && !strcmp(nohz, "off");
 	struct gov_rating govs[NGOVS];
-	int ngovs = registered_governors(p, nohz_off, govs);
+	int ngovs = registered_governors(p, m->nohz_off, govs);
 	const char *param = il_platform_option(p, "cpuidle.governor");
 	const char *chosen = NULL;
 	unsigned int best = 0;
@@ -151,7 +149,7 @@ static void choose_governor(const struct il_platform *p, struct il_machine_idle 
 			il_machine_note(m, "governor: the driver prefers %s, which is not "
 					"registered here: %s stays", m->drv.governor, chosen);
 		}
-	} else if (nohz_off && !strcmp(chosen, "ladder")) {
+	} else if (m->nohz_off && !strcmp(chosen, "ladder")) {
 		il_machine_note(m, "governor: nohz=off rates ladder %u, above menu", best);
 	}
 	snprintf(m->governor, sizeof(m->governor), "%s", chosen);
@@ -285,6 +283,12 @@ int il_machine_idle_build(const struct il_platform *p, const char *release,
 	if (idle && p->arch == IL_ARCH_X86 && il_boot_idle_override(p) == IL_IDLE_NO_OVERRIDE)
 		il_machine_note(out, "idle=%s: not poll, halt or nomwait; the kernel refuses it "
 				"(malformed early option) and keeps no override", idle);
+	/* setup_tick_nohz(): kstrtobool() into tick_nohz_enabled, kept when it fails */
+	const char *nohz = il_platform_option(p, "nohz");
+	out->nohz_off = !il_option_bool(p, "nohz", true);
+	if (nohz && *nohz && il_option_bool(p, "nohz", true) && !il_option_bool(p, "nohz", false))
+		il_machine_note(out, "nohz=%s: not a boolean; the kernel refuses it and keeps the "
+				"tick's stop (nohz on)", nohz);
 
 	/* 1. the arch default idle routine, chosen at boot before any initcall */
 	if (p->arch == IL_ARCH_X86) {

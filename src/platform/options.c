@@ -21,7 +21,8 @@ const struct il_boot_option il_boot_options[] = {
 	  "x86 boot_option_idle_override (idle_setup()): select_idle_routine(), intel_idle, "
 	  "acpi_idle and haltpoll read it" },
 	{ "nohz", "on|off",
-	  "nohz=off: tick_nohz_enabled false, ladder registers with rating 25 (init_ladder())" },
+	  "nohz=off (kstrtobool: 0, n, false too): tick_nohz_enabled false, no idle path stops "
+	  "the tick, ladder registers with rating 25 (init_ladder())" },
 	{ "cpuidle.off", "N",
 	  "cpuidle core parameter: any non-zero integer makes every driver registration fail" },
 	{ "cpuidle.governor", "NAME",

@@ -179,6 +179,8 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 	s->params.switch_ns = il_sim_switch_ns(params, p);
 	/* --sim-opt switch_ns wins over both of the platform's */
 	s->switch_by_cycles = params->switch_ns < 0 && p->switch_cycles.kind != IL_DIST_NONE;
+	/* nohz=off at boot: no idle path stops the tick, whatever --sim-opt nohz says */
+	s->params.nohz = params->nohz && !m->nohz_off;
 	s->params.nocpuidle_tick = nocpuidle_tick;
 	s->params.single_state_tick = single_tick;
 	s->poll_rule = il_poll_rule_for_release(rel);

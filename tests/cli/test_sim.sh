@@ -305,4 +305,13 @@ for w in pingpong transactions request-response; do
 	awk '{ exit !($1 >= 0 && $1 <= 100) }' "$TMP/ts" && [ -s "$TMP/ts" ] && ok ||
 		bad "$w: tick_stopped_pct $(cat "$TMP/ts") is not within 0..100"
 done
+# nohz=off at boot (tick_nohz_enabled false, any false kstrtobool) stops no tick, as
+# --sim-opt nohz=off does; menu stops it on a 41 % share of its wake-latency periods
+for o in "--set nohz=0" "--sim-opt nohz=off" ""; do
+	"$IDLELAB" sim --platform intel-cascadelake-sp --workload wake-latency --duration 100ms \
+		--format csv $o >"$TMP/nz.csv" 2>/dev/null
+	v=$(awk -F, '$7 == "total" && $11 == "tick_stopped_pct" { print $13 }' "$TMP/nz.csv")
+	if [ -n "$o" ]; then [ "$v" = 0 ] && ok || bad "$o: tick_stopped_pct $v"
+	else awk -v v="$v" 'BEGIN { exit !(v > 10) }' && ok || bad "nohz on: tick_stopped_pct $v"; fi
+done
 finish

@@ -238,6 +238,21 @@ static void governor_ratings(void **state)
 	static const char *const nohz_on[] = { "nohz=on", NULL };
 	build(LPAR, NULL, nohz_on, &m);
 	assert_string_equal(m.governor, "menu");
+	assert_false(m.nohz_off);
+	/* kstrtobool(): the first character decides, "0", "n", "false" are off too */
+	static const char *const offs[] = { "nohz=0", "nohz=n", "nohz=false", "nohz=OFF" };
+	for (size_t i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
+		const char *o[] = { offs[i], NULL };
+		build(LPAR, NULL, o, &m);
+		assert_true(m.nohz_off);
+		assert_string_equal(m.governor, "ladder");
+	}
+	/* not a boolean: refused, the tick's stop kept, said */
+	static const char *const bad[] = { "nohz=xyz", NULL };
+	build(LPAR, NULL, bad, &m);
+	assert_false(m.nohz_off);
+	assert_string_equal(m.governor, "menu");
+	assert_true(has_note(&m, "nohz=xyz: not a boolean"));
 }
 
 static void idle_poll_with_driver(void **state)
