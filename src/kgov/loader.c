@@ -46,9 +46,18 @@ struct kgov_inst {
 
 static int probe(const char *spec, const char *path, struct il_err *err);
 
-/* spec -> object path, so that "file:X.c" is compiled once per process */
+/*
+ * spec -> object path, so that "file:X.c" is compiled and probed once per
+ * process; a probe that failed (an initcall that loops: 1 s of CPU) fails
+ * again from here with its message, not run again.
+ */
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct { char spec[96]; char path[4096]; } resolved[16];
+static struct {
+	char spec[96];
+	char path[4096];
+	int r;             /* 0, or the probe's error, in err */
+	struct il_err err;
+} resolved[16];
 static int nresolved;
 
 static void host_log(void *data, int level, const char *msg)
@@ -186,8 +195,11 @@ static int resolve(const char *spec, char *path, size_t size, struct il_err *err
 	for (int i = 0; i < nresolved; i++)
 		if (!strcmp(resolved[i].spec, spec)) {
 			snprintf(path, size, "%s", resolved[i].path);
+			r = resolved[i].r;
+			if (r && err)
+				*err = resolved[i].err;
 			pthread_mutex_unlock(&cache_lock);
-			return 0;
+			return r;
 		}
 	if (!strncmp(spec, "file:", 5)) {
 		char *log = NULL;
@@ -198,11 +210,16 @@ static int resolve(const char *spec, char *path, size_t size, struct il_err *err
 	} else {
 		snprintf(path, size, "%s", spec);
 	}
-	if (r == 0)
+	bool built = r == 0;
+	if (built)
 		r = probe(spec, path, err);
-	if (r == 0 && nresolved < 16 && strlen(spec) < sizeof(resolved[0].spec)) {
+	/* kept: what built, whether its probe passed or not (a build error is not kept) */
+	if (built && nresolved < 16 && strlen(spec) < sizeof(resolved[0].spec)) {
 		snprintf(resolved[nresolved].spec, sizeof(resolved[0].spec), "%s", spec);
 		snprintf(resolved[nresolved].path, sizeof(resolved[0].path), "%s", path);
+		resolved[nresolved].r = r;
+		if (r && err)
+			resolved[nresolved].err = *err;
 		nresolved++;
 	}
 	pthread_mutex_unlock(&cache_lock);
