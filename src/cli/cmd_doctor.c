@@ -163,7 +163,8 @@ static void print_json(const struct il_host *h, const struct il_doctor *d,
 	il_json_finish(&j);
 }
 
-static int list_checks(void)
+/* The checks: CSV as documented, or the --format given (table or json). */
+static int list_checks(enum il_format fmt)
 {
 	struct il_table *t = il_table_new(NULL);
 
@@ -176,7 +177,7 @@ static int list_checks(void)
 		il_table_str(t, il_severity_name(il_doctor_checks[i].severity));
 		il_table_str(t, il_doctor_checks[i].what);
 	}
-	int r = il_table_print(t, IL_FORMAT_CSV, stdout);
+	int r = il_table_print(t, fmt, stdout);
 	il_table_free(t);
 	return r ? 1 : 0;
 }
@@ -193,6 +194,7 @@ static int run(int argc, char **argv)
 	};
 	const char *root = NULL;
 	enum il_format fmt = IL_FORMAT_TABLE;
+	bool fmt_set = false, list = false;
 	struct il_doctor_opts o;
 	int64_t interval_ns = -1;
 	struct il_host h;
@@ -217,6 +219,7 @@ static int run(int argc, char **argv)
 			if (il_format_parse(optarg, &fmt) || fmt == IL_FORMAT_CSV)
 				return cli_usage_error("doctor", "unknown format '%s' (table or json)",
 						       optarg);
+			fmt_set = true;
 			break;
 		case 'i': {
 			double sec;
@@ -237,7 +240,7 @@ static int run(int argc, char **argv)
 			o.miss_pct = v;
 			break;
 		}
-		case 'l': return list_checks();
+		case 'l': list = true; break;
 		case ':':
 			return cli_usage_error("doctor", "option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -246,6 +249,9 @@ static int run(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("doctor", "unexpected argument '%s'", argv[optind]);
+	/* after every option is read: --list --bogus is refused, --list --format json kept */
+	if (list)
+		return list_checks(fmt_set ? fmt : IL_FORMAT_CSV);
 	if (root && interval_ns > 0)
 		return cli_usage_error("doctor", "--interval samples the live machine; a tree given "
 				       "with --root is judged by its counters since boot");
@@ -315,7 +321,8 @@ const struct il_command cmd_doctor = {
 	"  --miss-threshold PCT high-miss-rate when above or below reach PCT % of a\n"
 	"                       state's entries (default 20; states with fewer than 100\n"
 	"                       entries are not judged)\n"
-	"  --list               the checks as CSV: id, severity, what each finds\n\n"
+	"  --list               the checks as CSV: id, severity, what each finds (as a\n"
+	"                       table or JSON with --format)\n\n"
 	"Files are read by the rules of `idlelab info` (no link below the root\n"
 	"followed, regular files only); one that cannot be read is reported on\n"
 	"stderr and not judged. The exit status is 0 whether or not something was\n"

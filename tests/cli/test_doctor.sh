@@ -197,6 +197,12 @@ for id in acpi-dummy-wait amd-hlt-default-idle intel-cst-states-off poll-escape 
 done
 expect_exit 2 "$IDLELAB" doctor --format csv
 expect_err "unknown format 'csv' (table or json)"
+# --list reads every option: a mistyped one is refused, --format is kept
+expect_exit 2 "$IDLELAB" doctor --list --bogus
+expect_err "unknown option '--bogus'"
+expect_exit 0 "$IDLELAB" doctor --list --format json
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d) == 10 and d[0]["id"] == "acpi-dummy-wait"' \
+	"$TMP/out" && ok || bad "--list --format json: $(cat "$TMP/out")"
 expect_exit 2 "$IDLELAB" doctor --root "$FX/kvm-haltpoll" --interval 2
 expect_err "--interval samples the live machine"
 expect_exit 2 "$IDLELAB" doctor --interval -1
