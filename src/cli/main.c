@@ -160,6 +160,8 @@ static int help(int argc, char **argv)
 	const struct il_command *c = find(argv[1]);
 	if (!c)
 		return cli_usage_error(NULL, "'%s' is not an idlelab command", argv[1]);
+	if (argc > 2)
+		return cli_usage_error(NULL, "help: unexpected argument '%s' (help COMMAND)", argv[2]);
 	fputs(c->usage, stdout);
 	return 0;
 }

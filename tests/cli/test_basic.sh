@@ -17,6 +17,8 @@ expect_exit 2 "$IDLELAB" frobnicate
 expect_err "idlelab: 'frobnicate' is not an idlelab command"
 expect_exit 2 "$IDLELAB" help frobnicate
 expect_err "'frobnicate' is not an idlelab command"
+expect_exit 2 "$IDLELAB" help platform --bogus
+expect_err "help: unexpected argument '--bogus'"
 expect_exit 2 "$IDLELAB" platforms --bogus
 expect_err "unknown option '--bogus'"
 expect_err "Try 'idlelab help platforms'"
