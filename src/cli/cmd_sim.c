@@ -203,6 +203,7 @@ static int run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *platform = IL_DEFAULT_PLATFORM, *kernel = "", *wl_name = "sleep-sweep";
+	bool platform_set = false, kernel_set = false, wl_set = false;
 	struct cli_run_opts ro;
 	struct il_partial *partial = NULL;
 	const char *govs[8];
@@ -226,7 +227,16 @@ static int run(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
 		switch (c) {
-		case 'p': platform = optarg; break;
+		case 'p':
+			/* --governor and --cpufreq repeat into configurations; these do not:
+			 * a second would silently replace the first (batch runs several) */
+			if (platform_set)
+				return cli_usage_error("sim", "--platform given twice ('%s', '%s'): sim "
+						       "runs one platform (idlelab batch runs several)",
+						       platform, optarg);
+			platform = optarg;
+			platform_set = true;
+			break;
 		case 'g':
 			if (ngovs == 8)
 				return cli_usage_error("sim", "at most 8 --governor values");
@@ -248,11 +258,23 @@ static int run(int argc, char **argv)
 			break;
 		}
 		case 'k':
+			if (kernel_set)
+				return cli_usage_error("sim", "--kernel given twice ('%s', '%s'): sim "
+						       "runs one release (governor@REL picks one per "
+						       "governor)", kernel, optarg);
 			if (il_release_check(optarg, &err))
 				return cli_usage_error("sim", "--kernel: %s", err.msg);
 			kernel = optarg;
+			kernel_set = true;
 			break;
-		case 'w': wl_name = optarg; break;
+		case 'w':
+			if (wl_set)
+				return cli_usage_error("sim", "--workload given twice ('%s', '%s'): sim "
+						       "runs one workload (idlelab batch runs several)",
+						       wl_name, optarg);
+			wl_name = optarg;
+			wl_set = true;
+			break;
 		case 'W':
 			if (nwl == MAX_WL_OPTS)
 				return cli_usage_error("sim", "at most %d --wl-opt values", MAX_WL_OPTS);

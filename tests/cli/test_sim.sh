@@ -305,6 +305,13 @@ for w in pingpong transactions request-response; do
 	awk '{ exit !($1 >= 0 && $1 <= 100) }' "$TMP/ts" && [ -s "$TMP/ts" ] && ok ||
 		bad "$w: tick_stopped_pct $(cat "$TMP/ts") is not within 0..100"
 done
+# --governor and --cpufreq repeat into configurations; --platform, --workload and --kernel
+# name one each, and a second is refused rather than silently replacing the first
+for o in "--platform kvm-haltpoll --platform amd-zen3-epyc" "--workload idle --workload pingpong" \
+	"--kernel 6.1 --kernel 6.6"; do
+	expect_exit 2 "$IDLELAB" sim $o
+	expect_err "given twice"
+done
 # nohz=off at boot (tick_nohz_enabled false, any false kstrtobool) stops no tick, as
 # --sim-opt nohz=off does; menu stops it on a 41 % share of its wake-latency periods
 for o in "--set nohz=0" "--sim-opt nohz=off" ""; do
