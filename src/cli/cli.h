@@ -34,6 +34,15 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
  */
 int cli_name_given(const char *cmd, const char *opt, const char *what, const char *name);
 /*
+ * An option that names one thing (where others repeat into configurations):
+ * *slot takes value, or a second value, which would silently replace the
+ * first, is refused as "OPT given twice ('A', 'B')[: WHY]". given says
+ * whether one came already, for a slot that holds a default; NULL: *slot
+ * being set says it. 0, or cli_usage_error()'s 2.
+ */
+int cli_option_once(const char *cmd, const char *opt, const char **slot, bool *given,
+		    const char *value, const char *why);
+/*
  * Are a and b the same file: the same name, or the same file by another
  * name or through a symbolic link? "-" and NULL are never the same.
  */

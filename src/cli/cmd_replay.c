@@ -421,12 +421,9 @@ static int run(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":g:e:f:o:qs", opts, NULL)) != -1) {
 		switch (c) {
 		case 'g':
-			/* one governor decides: a second would silently replace the first */
-			if (o.governor)
-				return cli_usage_error("replay", "--governor given twice ('%s', '%s'): "
-						       "replay decides with one governor", o.governor,
-						       optarg);
-			o.governor = optarg;
+			if ((r = cli_option_once("replay", "--governor", &o.governor, NULL, optarg,
+						 "replay decides with one governor")))
+				return r;
 			break;
 		case 'e': o.expect = optarg; break;
 		case 'o': o.output = optarg; break;

@@ -210,7 +210,7 @@ static int run(int argc, char **argv)
 	const char *cfs[8];
 	const char *sets[16];
 	int ncfs = 0;
-	int ngovs = 0, nsets = 0, nwl = 0, runs = 1, c;
+	int ngovs = 0, nsets = 0, nwl = 0, runs = 1, c, once;
 	enum il_format fmt = IL_FORMAT_TABLE;
 	struct il_wl_opt wl_opts[MAX_WL_OPTS];
 	const char *wl_args[MAX_WL_OPTS]; /* the --wl-opt values as given, for the output */
@@ -228,14 +228,10 @@ static int run(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
-			/* --governor and --cpufreq repeat into configurations; these do not:
-			 * a second would silently replace the first (batch runs several) */
-			if (platform_set)
-				return cli_usage_error("sim", "--platform given twice ('%s', '%s'): sim "
-						       "runs one platform (idlelab batch runs several)",
-						       platform, optarg);
-			platform = optarg;
-			platform_set = true;
+			/* --governor and --cpufreq repeat into configurations; these do not */
+			if ((once = cli_option_once("sim", "--platform", &platform, &platform_set, optarg,
+						 "sim runs one platform (idlelab batch runs several)")))
+				return once;
 			break;
 		case 'g':
 			if (ngovs == 8)
@@ -258,22 +254,17 @@ static int run(int argc, char **argv)
 			break;
 		}
 		case 'k':
-			if (kernel_set)
-				return cli_usage_error("sim", "--kernel given twice ('%s', '%s'): sim "
-						       "runs one release (governor@REL picks one per "
-						       "governor)", kernel, optarg);
+			if ((once = cli_option_once("sim", "--kernel", &kernel, &kernel_set, optarg,
+						 "sim runs one release (governor@REL picks one per "
+						 "governor)")))
+				return once;
 			if (il_release_check(optarg, &err))
 				return cli_usage_error("sim", "--kernel: %s", err.msg);
-			kernel = optarg;
-			kernel_set = true;
 			break;
 		case 'w':
-			if (wl_set)
-				return cli_usage_error("sim", "--workload given twice ('%s', '%s'): sim "
-						       "runs one workload (idlelab batch runs several)",
-						       wl_name, optarg);
-			wl_name = optarg;
-			wl_set = true;
+			if ((once = cli_option_once("sim", "--workload", &wl_name, &wl_set, optarg,
+						 "sim runs one workload (idlelab batch runs several)")))
+				return once;
 			break;
 		case 'W':
 			if (nwl == MAX_WL_OPTS)

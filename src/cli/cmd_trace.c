@@ -646,12 +646,9 @@ static int cmd_report(int argc, char **argv)
 			states = optarg;
 			break;
 		case 'b':
-			/* one baseline is printed beside FILE: a second would replace it */
-			if (baseline)
-				return cli_usage_error("trace", "--baseline given twice ('%s', '%s'): "
-						       "report compares FILE with one baseline",
-						       baseline, optarg);
-			baseline = optarg;
+			if ((ret = cli_option_once("trace", "--baseline", &baseline, NULL, optarg,
+						   "report compares FILE with one baseline")))
+				return ret;
 			break;
 		case 't':
 			if (strcmp(optarg, "states") && strcmp(optarg, "wakeups"))

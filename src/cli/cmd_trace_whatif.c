@@ -371,7 +371,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	struct il_err err;
-	int ch;
+	int ch, once;
 
 	o->sub = argv[0];
 	o->hz = IL_HZ_DEFAULT;
@@ -381,21 +381,20 @@ static int parse(int argc, char **argv, struct opts *o)
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":g:o:", lo, NULL)) != -1) {
 		switch (ch) {
-		case 'g':
-			/* one governor decides: a second would silently replace the first */
-			if (o->governor)
-				return cli_usage_error("trace", "--governor given twice ('%s', '%s'): "
-						       "%s decides with one governor", o->governor,
-						       optarg, o->sub);
-			o->governor = optarg;
+		case 'g': {
+			char why[64];
+			snprintf(why, sizeof(why), "%s decides with one governor", o->sub);
+			if ((once = cli_option_once("trace", "--governor", &o->governor, NULL, optarg,
+						    why)))
+				return once;
 			break;
+		}
 		case 's': o->states = optarg; break;
 		case 'P': o->states = optarg; o->platform = true; break;
 		case 'k':
-			if (o->kgov)
-				return cli_usage_error("trace", "--kernel-governor given twice ('%s', "
-						       "'%s')", o->kgov, optarg);
-			o->kgov = optarg;
+			if ((once = cli_option_once("trace", "--kernel-governor", &o->kgov, NULL,
+						    optarg, NULL)))
+				return once;
 			break;
 		case 'd': o->decisions = optarg; break;
 		case 'o': o->output = optarg; break;

@@ -88,6 +88,18 @@ int cli_name_given(const char *cmd, const char *opt, const char *what, const cha
 	return cli_usage_error(cmd, "%s: an empty %s name", opt, what);
 }
 
+int cli_option_once(const char *cmd, const char *opt, const char **slot, bool *given,
+		    const char *value, const char *why)
+{
+	if (given ? *given : *slot != NULL)
+		return cli_usage_error(cmd, "%s given twice ('%s', '%s')%s%s", opt, *slot, value,
+				       why ? ": " : "", why ? why : "");
+	*slot = value;
+	if (given)
+		*given = true;
+	return 0;
+}
+
 bool cli_same_file(const char *a, const char *b)
 {
 	struct stat sa, sb;
