@@ -59,25 +59,33 @@ static struct il_sim_result res;
 static double run_mhz = 1000; /* the platform has no frequencies: default_mhz */
 static const char *run_plat = PLAT;
 
+/* A new configuration of wl from options "k=v k=v": il_workload_configure()'s result. */
+static int configure(const struct il_workload *wl, const char *opts, void **cfg, struct il_err *e)
+{
+	struct il_wl_opt o[16];
+	int n = 0;
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s", opts);
+	for (char *save = NULL, *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
+		assert_true(il_wl_opt_parse(t, &o[n++], NULL));
+	*cfg = calloc(1, wl->config_size);
+	return il_workload_configure(wl, *cfg, o, n, e);
+}
+
 /* Run workload name with options "k=v k=v" for duration; result in res. */
 static void run(const char *name, const char *opts, int64_t duration)
 {
 	struct il_err e;
 	const struct il_workload *wl = il_workload_find(name);
-	struct il_wl_opt o[16];
-	int n = 0;
-	char buf[512];
+	void *cfg;
 
 	assert_non_null(wl);
 	assert_int_equal(il_platform_load_string(&plat, run_plat, strlen(run_plat), "t.ini", &e), 0);
 	memset(&mach, 0, sizeof(mach));
 	mach.cpuidle = true;
 	mach.drv = plat.table;
-	snprintf(buf, sizeof(buf), "%s", opts);
-	for (char *save = NULL, *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
-		assert_true(il_wl_opt_parse(t, &o[n++], NULL));
-	void *cfg = calloc(1, wl->config_size);
-	if (il_workload_configure(wl, cfg, o, n, &e))
+	if (configure(wl, opts, &cfg, &e))
 		print_error("%s\n", e.msg);
 	struct il_sim_params prm;
 	il_sim_params_default(&prm);
@@ -763,17 +771,11 @@ static double est(const char *name, const char *opts, int64_t d)
 {
 	struct il_err e;
 	const struct il_workload *wl = il_workload_find(name);
-	struct il_wl_opt o[16];
-	int n = 0;
-	char buf[512];
+	void *cfg;
 
 	assert_non_null(wl);
 	assert_non_null(wl->est_idle_periods);
-	snprintf(buf, sizeof(buf), "%s", opts);
-	for (char *save = NULL, *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
-		assert_true(il_wl_opt_parse(t, &o[n++], NULL));
-	void *cfg = calloc(1, wl->config_size);
-	assert_int_equal(il_workload_configure(wl, cfg, o, n, &e), 0);
+	assert_int_equal(configure(wl, opts, &cfg, &e), 0);
 	double v = wl->est_idle_periods(cfg, &plat, d);
 	free(cfg);
 	return v;
