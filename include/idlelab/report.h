@@ -36,6 +36,15 @@ void il_table_col(struct il_table *t, const char *name);
 void il_table_keys(struct il_table *t, int n);
 /* Columns a text table fits in, as a terminal and a patch mail do. */
 #define IL_TABLE_WIDTH 100
+/*
+ * How a text table wider than limit is cut: n units (a column, or a group
+ * of them) of widths w[] after the key columns, keyw wide with their
+ * separators, sep between two units. Each slice takes, in order, the units
+ * that fit (at least one, however wide); the fewest slices that fit are
+ * made as even as they can be (the narrowest limit that needs no more).
+ * ends[k] (room for n, at least 1) is where slice k ends; returns the slices.
+ */
+int il_text_slices(const size_t *w, int n, size_t keyw, size_t sep, size_t limit, int *ends);
 /* Start a new row; then add one cell per column in order. */
 void il_table_row(struct il_table *t);
 void il_table_str(struct il_table *t, const char *s);

@@ -218,27 +218,6 @@ struct text_row {
 	bool group;             /* a row name alone, over the metrics below it */
 };
 
-/* The end of the slice of configurations from (>= 1) on: its value and diff columns. */
-static int cmp_slice_end(int ncfg, int from, const int *w, int keyw, int limit)
-{
-	int to = from, width = keyw;
-
-	while (to < ncfg && (to == from || width + 4 + w[2 * to] + w[2 * to + 1] <= limit))
-		width += 4 + w[2 * to] + w[2 * to + 1], to++;
-	return to;
-}
-
-static int cmp_slices(int ncfg, const int *w, int keyw, int limit)
-{
-	int n = 0, from = 1;
-
-	do {
-		from = cmp_slice_end(ncfg, from, w, keyw, limit);
-		n++;
-	} while (from < ncfg);
-	return n;
-}
-
 /* The metric, the first configuration and configurations [from, to). */
 static void print_slice(FILE *out, const struct text_row *rows, int nrows, const int *w, int from,
 			int to)
@@ -325,22 +304,20 @@ static void print_table(FILE *out, const struct compare *c, const bool *shown)
 				w[i] = width(rows[r].cell[i]);
 	/*
 	 * Wider than IL_TABLE_WIDTH: slices of the configurations after the
-	 * first, each with the metric and the first's column, the fewest that
-	 * fit made as even as they can be (as il_table_print() does).
+	 * first (each unit its value and diff columns), each with the metric
+	 * and the first's column, cut as il_table_print() cuts its columns.
 	 */
-	int keyw = w[0] + 2 + w[1], limit = IL_TABLE_WIDTH;
-	int nslices = cmp_slices(c->ncfg, w, keyw, limit);
-	if (nslices > 1)
-		while (limit > keyw && cmp_slices(c->ncfg, w, keyw, limit - 1) == nslices)
-			limit--;
-	int from = 1;
-	do {
-		int to = cmp_slice_end(c->ncfg, from, w, keyw, limit);
-		if (from > 1)
+	size_t unit[CMP_MAX_CONFIGS];
+	int ends[CMP_MAX_CONFIGS];
+	for (int j = 1; j < c->ncfg; j++)
+		unit[j - 1] = (size_t)(w[2 * j] + 2 + w[2 * j + 1]);
+	int nslices = il_text_slices(unit, c->ncfg - 1, (size_t)(w[0] + 2 + w[1] + 2), 2,
+				     IL_TABLE_WIDTH, ends);
+	for (int k = 0, from = 1; k < nslices; from = 1 + ends[k++]) {
+		if (k)
 			fputc('\n', out);
-		print_slice(out, rows, nrows, w, from, to);
-		from = to;
-	} while (from < c->ncfg);
+		print_slice(out, rows, nrows, w, from, 1 + ends[k]);
+	}
 	for (int r = 0; r < nrows; r++)
 		for (int i = 0; i < ncols; i++)
 			free(rows[r].cell[i]);

@@ -216,26 +216,32 @@ static void print_slice(const struct il_table *t, char **text, char **head, cons
 	}
 }
 
-/* The end of the slice that starts at column from, its keys keyw wide. */
-static int slice_end(int ncols, int from, const size_t *w, size_t keyw, size_t limit)
+/* Units [from, n) cut greedily at limit: the slices, their ends in ends (if not NULL). */
+static int cut(const size_t *w, int n, size_t keyw, size_t sep, size_t limit, int *ends)
 {
-	int to = from;
-	size_t width = keyw;
-
-	while (to < ncols && (to == from || width + w[to] <= limit))
-		width += w[to++] + 2;
-	return to;
-}
-
-static int slice_count(int ncols, int nkeys, const size_t *w, size_t keyw, size_t limit)
-{
-	int n = 0, from = nkeys;
+	int k = 0, from = 0;
 
 	do {
-		from = slice_end(ncols, from, w, keyw, limit);
-		n++;
-	} while (from < ncols);
-	return n;
+		int to = from;
+		size_t width = keyw;
+		while (to < n && (to == from || width + w[to] <= limit))
+			width += w[to++] + sep;
+		if (ends)
+			ends[k] = to;
+		k++;
+		from = to;
+	} while (from < n);
+	return k;
+}
+
+int il_text_slices(const size_t *w, int n, size_t keyw, size_t sep, size_t limit, int *ends)
+{
+	int k = cut(w, n, keyw, sep, limit, NULL);
+
+	if (k > 1)
+		while (limit > keyw && cut(w, n, keyw, sep, limit - 1, NULL) == k)
+			limit--;
+	return cut(w, n, keyw, sep, limit, ends);
 }
 
 static int print_text(const struct il_table *t, FILE *out)
@@ -265,28 +271,19 @@ static int print_text(const struct il_table *t, FILE *out)
 		il_text_fputs(t->title, out);
 		fputc('\n', out);
 	}
-	/*
-	 * Slices: the key columns, then the others in order, as many as fit in
-	 * IL_TABLE_WIDTH (at least one, however wide). The fewest slices that
-	 * fit are then made as even as they can be: the narrowest limit that
-	 * still needs no more slices.
-	 */
+	/* slices of the columns after the keys, each with the keys (il_text_slices()) */
 	int nkeys = t->nkeys < t->ncols ? t->nkeys : t->ncols;
-	size_t keyw = 0, limit = IL_TABLE_WIDTH;
+	size_t keyw = 0;
 	for (int i = 0; i < nkeys; i++)
 		keyw += w[i] + 2;
-	int nslices = slice_count(t->ncols, nkeys, w, keyw, limit);
-	if (nslices > 1)
-		while (limit > keyw && slice_count(t->ncols, nkeys, w, keyw, limit - 1) == nslices)
-			limit--;
-	int from = nkeys;
-	do {
-		int to = slice_end(t->ncols, from, w, keyw, limit);
-		if (from > nkeys)
+	int *ends = il_xcalloc((size_t)(t->ncols - nkeys) + 1, sizeof(*ends));
+	int nslices = il_text_slices(w + nkeys, t->ncols - nkeys, keyw, 2, IL_TABLE_WIDTH, ends);
+	for (int k = 0, from = nkeys; k < nslices; from = nkeys + ends[k++]) {
+		if (k)
 			fputc('\n', out);
-		print_slice(t, text, head, w, nkeys, from, to, out);
-		from = to;
-	} while (from < t->ncols);
+		print_slice(t, text, head, w, nkeys, from, nkeys + ends[k], out);
+	}
+	free(ends);
 	for (size_t k = 0; k < ncells + (size_t)t->ncols; k++)
 		free(text[k]);
 	free(text);
