@@ -124,22 +124,24 @@ for cut in 40 $((size / 3)) $((size / 2 + 17)) $((size - 9)); do
 	expect_same "$TMP/j1.json"
 done
 # --progress reckons the ETA by the runs' estimated cost, not their count: the run dealt
-# first costs twice the two after it together (150 ms of request-response against 37.5 ms
-# each), so when it is done the rest takes half the time it took
+# first costs twice the two after it together (300 ms of request-response against 75 ms
+# each), so when it is done the rest takes half the time it took. (The line after it is
+# printed only when the run took over 250 ms, the progress line's period: 300 ms of it
+# take some 0.8 s of a quiet core.)
 cat >"$TMP/eta.ini" <<'EOF'
 [config.dear]
 platform = amd-zen3-epyc
 governor = menu
 workload = request-response
 runs = 1
-duration = 150ms
+duration = 300ms
 
 [config.quarter]
 platform = amd-zen3-epyc
 governor = menu
 workload = request-response
 runs = 2
-duration = 37500us
+duration = 75ms
 EOF
 expect_exit 0 "$IDLELAB" batch "$TMP/eta.ini" --progress --jobs 1
 python3 - "$TMP/err" <<'PY' && ok || bad "ETA by cost: $(cat "$TMP/err")"
