@@ -100,6 +100,7 @@ struct il_platform {
 	bool bug_amd_apic_c1e;         /* X86_BUG_AMD_APIC_C1E */
 	unsigned int pkg_cst_config;   /* MSR_PKG_CST_CONFIG_CONTROL */
 	bool sgx_enabled;              /* SGX present and enabled (intel_idle SKL-H fix-up) */
+	unsigned int pkgc_irtl[5];     /* MSR_PKGC6/7/8/9/10_IRTL (intel_idle Goldmont fix-up) */
 	bool shared_processor;         /* pseries shared LPAR */
 	double base_mhz;
 	double tb_mhz;                 /* POWER timebase frequency */

@@ -10,9 +10,9 @@
  * 4c411cca33cf ("intel_idle: fix ACPI _CST matching for newer Xeon
  * platforms", Sep 2024), both first in v6.12 (the latter via pm-6.12-rc1-2),
  * so every release with the GNR table matches its C6 flavours on the
- * C-state nibble. The Haswell/Broadwell/Skylake/SKX/ICX/SPR tables are the
- * 00433eae1771 text for every release modelled; their earlier revisions
- * (e.g. the ICX C6 update of v5.13) are not.
+ * C-state nibble. Every model of the 00433eae1771 match table is here
+ * (Nehalem to Snow Ridge, with the IVT, BXT, SKL-H, SKX, SPR and ADL
+ * fix-ups); a model's entry carries the releases it is in.
  *
  * Release-dependent behaviour (mainline tags, m->release):
  *  - before v5.6 intel_idle knows nothing of _CST: no use_acpi, no OFF
@@ -51,6 +51,9 @@
 #define REL_STATES_OFF "5.6"
 #define REL_IGNORE_UNUSABLE_CST "5.10"
 #define REL_GNR "6.12"
+#define REL_ADL "5.18"
+#define REL_PREFERRED "5.18"
+#define REL_ADL_N "5.19"
 #define REL_PARTIAL_HINT "6.12"
 
 /* One entry of a built-in table (struct cpuidle_state as the tables give it). */
@@ -63,83 +66,37 @@ struct icstate {
 	unsigned int target_residency; /* µs */
 };
 
-static const struct icstate hsw_cstates[] = {
-	{ "C1", 0x00, 0, 0, 2, 2 },
-	{ "C1E", 0x01, 0, F_ALWAYS_ENABLE, 10, 20 },
-	{ "C3", 0x10, TLB, 0, 33, 100 },
-	{ "C6", 0x20, TLB, 0, 133, 400 },
-	{ "C7s", 0x32, TLB, 0, 166, 500 },
-	{ "C8", 0x40, TLB, 0, 300, 900 },
-	{ "C9", 0x50, TLB, 0, 600, 1800 },
-	{ "C10", 0x60, TLB, 0, 2600, 7700 },
-	{ NULL, 0, 0, 0, 0, 0 },
-};
-
-static const struct icstate bdw_cstates[] = {
-	{ "C1", 0x00, 0, 0, 2, 2 },
-	{ "C1E", 0x01, 0, F_ALWAYS_ENABLE, 10, 20 },
-	{ "C3", 0x10, TLB, 0, 40, 100 },
-	{ "C6", 0x20, TLB, 0, 133, 400 },
-	{ "C7s", 0x32, TLB, 0, 166, 500 },
-	{ "C8", 0x40, TLB, 0, 300, 900 },
-	{ "C9", 0x50, TLB, 0, 600, 1800 },
-	{ "C10", 0x60, TLB, 0, 2600, 7700 },
-	{ NULL, 0, 0, 0, 0, 0 },
-};
-
-static const struct icstate skl_cstates[] = {
-	{ "C1", 0x00, 0, 0, 2, 2 },
-	{ "C1E", 0x01, 0, F_ALWAYS_ENABLE, 10, 20 },
-	{ "C3", 0x10, TLB, 0, 70, 100 },
-	{ "C6", 0x20, TLB, F_IBRS, 85, 200 },
-	{ "C7s", 0x33, TLB, F_IBRS, 124, 800 },
-	{ "C8", 0x40, TLB, F_IBRS, 200, 800 },
-	{ "C9", 0x50, TLB, F_IBRS, 480, 5000 },
-	{ "C10", 0x60, TLB, F_IBRS, 890, 5000 },
-	{ NULL, 0, 0, 0, 0, 0 },
-};
-
-static const struct icstate skx_cstates[] = {
-	{ "C1", 0x00, 0, F_IRQ_ENABLE, 2, 2 },
-	{ "C1E", 0x01, 0, F_ALWAYS_ENABLE, 10, 20 },
-	{ "C6", 0x20, TLB, F_IBRS, 133, 600 },
-	{ NULL, 0, 0, 0, 0, 0 },
-};
-
-static const struct icstate icx_cstates[] = {
-	{ "C1", 0x00, 0, F_IRQ_ENABLE, 1, 1 },
-	{ "C1E", 0x01, 0, F_ALWAYS_ENABLE, 4, 4 },
-	{ "C6", 0x20, TLB, 0, 170, 600 },
-	{ NULL, 0, 0, 0, 0, 0 },
-};
-
-static const struct icstate spr_cstates[] = {
-	{ "C1", 0x00, 0, 0, 1, 1 },
-	{ "C1E", 0x01, 0, F_ALWAYS_ENABLE, 2, 4 },
-	{ "C6", 0x20, TLB, F_INIT_XSTATE, 290, 800 },
-	{ NULL, 0, 0, 0, 0, 0 },
-};
-
-static const struct icstate gnr_cstates[] = {
-	{ "C1", 0x00, 0, 0, 1, 1 },
-	{ "C1E", 0x01, 0, F_ALWAYS_ENABLE, 4, 4 },
-	{ "C6", 0x20, TLB, F_INIT_XSTATE | F_PARTIAL_HINT_MATCH, 170, 650 },
-	{ "C6P", 0x21, TLB, F_INIT_XSTATE | F_PARTIAL_HINT_MATCH, 210, 1000 },
-	{ NULL, 0, 0, 0, 0, 0 },
-};
-
 /*
- * Xeon Phi (Knights Landing and Knights Mill share idle_cpu_knl) and
- * Cherry Trail (Airmont, idle_cpu_cht), the 00433eae1771 text; both tables
- * predate v5.4 and are unchanged in the releases modelled. idle_cpu_knl
- * cross-checks with _CST (use_acpi) and keeps C1E promotion; idle_cpu_cht
- * disables it and, in hardware, the C6 auto-demotion (MSR_CC6/MC6_DEMOTION_
- * POLICY_CONFIG cleared), which the model has no counterpart for.
+ * The built-in tables of the 0.5.1 text, in its order. AE = ALWAYS_ENABLE.
  */
-static const struct icstate knl_cstates[] = {
-	{ "C1", 0x00, 0, 0, 1, 2 },
-	{ "C6", 0x10, TLB, 0, 120, 500 },
-	{ NULL, 0, 0, 0, 0, 0 },
+#define AE F_ALWAYS_ENABLE
+#define UNUSABLE IL_FLAG_UNUSABLE
+#define END { NULL, 0, 0, 0, 0, 0 }
+
+static const struct icstate nehalem_cstates[] = {
+	{ "C1", 0x00, 0, 0, 3, 6 },
+	{ "C1E", 0x01, 0, AE, 10, 20 },
+	{ "C3", 0x10, TLB, 0, 20, 80 },
+	{ "C6", 0x20, TLB, 0, 200, 800 },
+	END,
+};
+
+static const struct icstate snb_cstates[] = {
+	{ "C1", 0x00, 0, 0, 2, 2 },
+	{ "C1E", 0x01, 0, AE, 10, 20 },
+	{ "C3", 0x10, TLB, 0, 80, 211 },
+	{ "C6", 0x20, TLB, 0, 104, 345 },
+	{ "C7", 0x30, TLB, 0, 109, 345 },
+	END,
+};
+
+static const struct icstate byt_cstates[] = {
+	{ "C1", 0x00, 0, 0, 1, 1 },
+	{ "C6N", 0x58, TLB, 0, 300, 275 },
+	{ "C6S", 0x52, TLB, 0, 500, 560 },
+	{ "C7", 0x60, TLB, 0, 1200, 4000 },
+	{ "C7S", 0x64, TLB, 0, 10000, 20000 },
+	END,
 };
 
 static const struct icstate cht_cstates[] = {
@@ -148,30 +105,253 @@ static const struct icstate cht_cstates[] = {
 	{ "C6S", 0x52, TLB, 0, 200, 560 },
 	{ "C7", 0x60, TLB, 0, 1200, 4000 },
 	{ "C7S", 0x64, TLB, 0, 10000, 20000 },
-	{ NULL, 0, 0, 0, 0, 0 },
+	END,
 };
 
-/* struct idle_cpu: a model's table and flags. */
+static const struct icstate ivb_cstates[] = {
+	{ "C1", 0x00, 0, 0, 1, 1 },
+	{ "C1E", 0x01, 0, AE, 10, 20 },
+	{ "C3", 0x10, TLB, 0, 59, 156 },
+	{ "C6", 0x20, TLB, 0, 80, 300 },
+	{ "C7", 0x30, TLB, 0, 87, 300 },
+	END,
+};
+
+/* Ivy Town: one table for 1-2 sockets, one for 3-4, one for more */
+static const struct icstate ivt_cstates[] = {
+	{ "C1", 0x00, 0, 0, 1, 1 },
+	{ "C1E", 0x01, 0, AE, 10, 80 },
+	{ "C3", 0x10, TLB, 0, 59, 156 },
+	{ "C6", 0x20, TLB, 0, 82, 300 },
+	END,
+};
+
+static const struct icstate ivt_cstates_4s[] = {
+	{ "C1", 0x00, 0, 0, 1, 1 },
+	{ "C1E", 0x01, 0, AE, 10, 250 },
+	{ "C3", 0x10, TLB, 0, 59, 300 },
+	{ "C6", 0x20, TLB, 0, 84, 400 },
+	END,
+};
+
+static const struct icstate ivt_cstates_8s[] = {
+	{ "C1", 0x00, 0, 0, 1, 1 },
+	{ "C1E", 0x01, 0, AE, 10, 500 },
+	{ "C3", 0x10, TLB, 0, 59, 600 },
+	{ "C6", 0x20, TLB, 0, 88, 700 },
+	END,
+};
+
+static const struct icstate hsw_cstates[] = {
+	{ "C1", 0x00, 0, 0, 2, 2 },
+	{ "C1E", 0x01, 0, AE, 10, 20 },
+	{ "C3", 0x10, TLB, 0, 33, 100 },
+	{ "C6", 0x20, TLB, 0, 133, 400 },
+	{ "C7s", 0x32, TLB, 0, 166, 500 },
+	{ "C8", 0x40, TLB, 0, 300, 900 },
+	{ "C9", 0x50, TLB, 0, 600, 1800 },
+	{ "C10", 0x60, TLB, 0, 2600, 7700 },
+	END,
+};
+
+static const struct icstate bdw_cstates[] = {
+	{ "C1", 0x00, 0, 0, 2, 2 },
+	{ "C1E", 0x01, 0, AE, 10, 20 },
+	{ "C3", 0x10, TLB, 0, 40, 100 },
+	{ "C6", 0x20, TLB, 0, 133, 400 },
+	{ "C7s", 0x32, TLB, 0, 166, 500 },
+	{ "C8", 0x40, TLB, 0, 300, 900 },
+	{ "C9", 0x50, TLB, 0, 600, 1800 },
+	{ "C10", 0x60, TLB, 0, 2600, 7700 },
+	END,
+};
+
+static const struct icstate skl_cstates[] = {
+	{ "C1", 0x00, 0, 0, 2, 2 },
+	{ "C1E", 0x01, 0, AE, 10, 20 },
+	{ "C3", 0x10, TLB, 0, 70, 100 },
+	{ "C6", 0x20, TLB, F_IBRS, 85, 200 },
+	{ "C7s", 0x33, TLB, F_IBRS, 124, 800 },
+	{ "C8", 0x40, TLB, F_IBRS, 200, 800 },
+	{ "C9", 0x50, TLB, F_IBRS, 480, 5000 },
+	{ "C10", 0x60, TLB, F_IBRS, 890, 5000 },
+	END,
+};
+
+static const struct icstate skx_cstates[] = {
+	{ "C1", 0x00, 0, F_IRQ_ENABLE, 2, 2 },
+	{ "C1E", 0x01, 0, AE, 10, 20 },
+	{ "C6", 0x20, TLB, F_IBRS, 133, 600 },
+	END,
+};
+
+static const struct icstate icx_cstates[] = {
+	{ "C1", 0x00, 0, F_IRQ_ENABLE, 1, 1 },
+	{ "C1E", 0x01, 0, AE, 4, 4 },
+	{ "C6", 0x20, TLB, 0, 170, 600 },
+	END,
+};
+
+/*
+ * Alder Lake: C1 and C1E exclude each other (C1E exists only through the
+ * C1E promotion bit), so C1 is unusable by default and C1E is on; the
+ * ADL fix-up swaps them when preferred_cstates asks for C1.
+ */
+static const struct icstate adl_cstates[] = {
+	{ "C1", 0x00, UNUSABLE, 0, 1, 1 },
+	{ "C1E", 0x01, 0, AE, 2, 4 },
+	{ "C6", 0x20, TLB, 0, 220, 600 },
+	{ "C8", 0x40, TLB, 0, 280, 800 },
+	{ "C10", 0x60, TLB, 0, 680, 2000 },
+	END,
+};
+
+static const struct icstate adl_l_cstates[] = {
+	{ "C1", 0x00, UNUSABLE, 0, 1, 1 },
+	{ "C1E", 0x01, 0, AE, 2, 4 },
+	{ "C6", 0x20, TLB, 0, 170, 500 },
+	{ "C8", 0x40, TLB, 0, 200, 600 },
+	{ "C10", 0x60, TLB, 0, 230, 700 },
+	END,
+};
+
+static const struct icstate adl_n_cstates[] = {
+	{ "C1", 0x00, UNUSABLE, 0, 1, 1 },
+	{ "C1E", 0x01, 0, AE, 2, 4 },
+	{ "C6", 0x20, TLB, 0, 195, 585 },
+	{ "C8", 0x40, TLB, 0, 260, 1040 },
+	{ "C10", 0x60, TLB, 0, 660, 1980 },
+	END,
+};
+
+static const struct icstate spr_cstates[] = {
+	{ "C1", 0x00, 0, 0, 1, 1 },
+	{ "C1E", 0x01, 0, AE, 2, 4 },
+	{ "C6", 0x20, TLB, F_INIT_XSTATE, 290, 800 },
+	END,
+};
+
+static const struct icstate gnr_cstates[] = {
+	{ "C1", 0x00, 0, 0, 1, 1 },
+	{ "C1E", 0x01, 0, AE, 4, 4 },
+	{ "C6", 0x20, TLB, F_INIT_XSTATE | F_PARTIAL_HINT_MATCH, 170, 650 },
+	{ "C6P", 0x21, TLB, F_INIT_XSTATE | F_PARTIAL_HINT_MATCH, 210, 1000 },
+	END,
+};
+
+/* Bonnell and Saltwell Atoms: the first state is named C1E, with hint 0x00 */
+static const struct icstate atom_cstates[] = {
+	{ "C1E", 0x00, 0, 0, 10, 20 },
+	{ "C2", 0x10, 0, 0, 20, 80 },
+	{ "C4", 0x30, TLB, 0, 100, 400 },
+	{ "C6", 0x52, TLB, 0, 140, 560 },
+	END,
+};
+
+static const struct icstate tangier_cstates[] = {
+	{ "C1", 0x00, 0, 0, 1, 4 },
+	{ "C4", 0x30, TLB, 0, 100, 400 },
+	{ "C6", 0x52, TLB, 0, 140, 560 },
+	{ "C7", 0x60, TLB, 0, 1200, 4000 },
+	{ "C9", 0x64, TLB, 0, 10000, 20000 },
+	END,
+};
+
+static const struct icstate avn_cstates[] = {
+	{ "C1", 0x00, 0, 0, 2, 2 },
+	{ "C6", 0x51, TLB, 0, 15, 45 },
+	END,
+};
+
+static const struct icstate knl_cstates[] = {
+	{ "C1", 0x00, 0, 0, 1, 2 },
+	{ "C6", 0x10, TLB, 0, 120, 500 },
+	END,
+};
+
+/* Goldmont (Broxton/Apollo Lake, Gemini Lake): the IRTL MSRs may replace C6..C10 */
+static const struct icstate bxt_cstates[] = {
+	{ "C1", 0x00, 0, 0, 2, 2 },
+	{ "C1E", 0x01, 0, AE, 10, 20 },
+	{ "C6", 0x20, TLB, 0, 133, 133 },
+	{ "C7s", 0x31, TLB, 0, 155, 155 },
+	{ "C8", 0x40, TLB, 0, 1000, 1000 },
+	{ "C9", 0x50, TLB, 0, 2000, 2000 },
+	{ "C10", 0x60, TLB, 0, 10000, 10000 },
+	END,
+};
+
+static const struct icstate dnv_cstates[] = {
+	{ "C1", 0x00, 0, 0, 2, 2 },
+	{ "C1E", 0x01, 0, AE, 10, 20 },
+	{ "C6", 0x20, TLB, 0, 50, 500 },
+	END,
+};
+
+static const struct icstate snr_cstates[] = {
+	{ "C1", 0x00, 0, 0, 2, 2 },
+	{ "C1E", 0x01, 0, AE, 15, 25 },
+	{ "C6", 0x20, TLB, 0, 130, 500 },
+	END,
+};
+
+/*
+ * struct idle_cpu: a model's table and flags. auto_demotion and
+ * byt_demotion are MSR writes at registration that the model only notes
+ * (the hardware's own demotion of C-states is not modelled).
+ */
+enum fixup { FIX_NONE, FIX_IVT, FIX_BXT, FIX_SKLH, FIX_SKX, FIX_SPR, FIX_ADL };
+
 struct idle_cpu {
 	const char *label;
 	const struct icstate *table;
 	bool disable_promotion_to_c1e;
 	bool use_acpi;
+	bool auto_demotion;          /* auto_demotion_disable_flags != 0 */
+	bool byt_demotion;           /* byt_auto_demotion_disable_flag */
 };
 
-static const struct idle_cpu cpu_hsw = { "Haswell", hsw_cstates, true, false };
-static const struct idle_cpu cpu_hsx = { "Haswell-X", hsw_cstates, true, true };
-static const struct idle_cpu cpu_bdw = { "Broadwell", bdw_cstates, true, false };
-static const struct idle_cpu cpu_bdx = { "Broadwell-X", bdw_cstates, true, true };
-static const struct idle_cpu cpu_skl = { "Skylake", skl_cstates, true, false };
-static const struct idle_cpu cpu_skx = { "Skylake-X", skx_cstates, true, true };
-static const struct idle_cpu cpu_icx = { "Ice Lake-X", icx_cstates, true, true };
-static const struct idle_cpu cpu_spr = { "Sapphire Rapids", spr_cstates, true, true };
-static const struct idle_cpu cpu_gnr = { "Granite Rapids", gnr_cstates, true, true };
-static const struct idle_cpu cpu_knl = { "Xeon Phi", knl_cstates, false, true };
-static const struct idle_cpu cpu_cht = { "Cherry Trail", cht_cstates, true, false };
+static const struct idle_cpu cpu_nehalem = { "Nehalem", nehalem_cstates, true, false, true, false };
+static const struct idle_cpu cpu_nhx = { "Nehalem-EP/EX", nehalem_cstates, true, true, true, false };
+static const struct idle_cpu cpu_atom = { "Atom", atom_cstates, false, false, false, false };
+static const struct idle_cpu cpu_tangier = { "Tangier", tangier_cstates, false, false, false, false };
+static const struct idle_cpu cpu_lincroft = { "Lincroft", atom_cstates, false, false, true, false };
+static const struct idle_cpu cpu_snb = { "Sandy Bridge", snb_cstates, true, false, false, false };
+static const struct idle_cpu cpu_snx = { "Sandy Bridge-X", snb_cstates, true, true, false, false };
+static const struct idle_cpu cpu_byt = { "Bay Trail", byt_cstates, true, false, false, true };
+static const struct idle_cpu cpu_cht = { "Cherry Trail", cht_cstates, true, false, false, true };
+static const struct idle_cpu cpu_ivb = { "Ivy Bridge", ivb_cstates, true, false, false, false };
+static const struct idle_cpu cpu_ivt = { "Ivy Town", ivt_cstates, true, true, false, false };
+static const struct idle_cpu cpu_hsw = { "Haswell", hsw_cstates, true, false, false, false };
+static const struct idle_cpu cpu_hsx = { "Haswell-X", hsw_cstates, true, true, false, false };
+static const struct idle_cpu cpu_bdw = { "Broadwell", bdw_cstates, true, false, false, false };
+static const struct idle_cpu cpu_bdx = { "Broadwell-X", bdw_cstates, true, true, false, false };
+static const struct idle_cpu cpu_skl = { "Skylake", skl_cstates, true, false, false, false };
+static const struct idle_cpu cpu_skx = { "Skylake-X", skx_cstates, true, true, false, false };
+static const struct idle_cpu cpu_icx = { "Ice Lake-X", icx_cstates, true, true, false, false };
+static const struct idle_cpu cpu_adl = { "Alder Lake", adl_cstates, false, false, false, false };
+static const struct idle_cpu cpu_adl_l = { "Alder Lake-L", adl_l_cstates, false, false, false, false };
+static const struct idle_cpu cpu_adl_n = { "Alder Lake-N", adl_n_cstates, false, false, false, false };
+static const struct idle_cpu cpu_spr = { "Sapphire Rapids", spr_cstates, true, true, false, false };
+static const struct idle_cpu cpu_gnr = { "Granite Rapids", gnr_cstates, true, true, false, false };
+static const struct idle_cpu cpu_avn = { "Avoton", avn_cstates, true, true, false, false };
+static const struct idle_cpu cpu_knl = { "Xeon Phi", knl_cstates, false, true, false, false };
+static const struct idle_cpu cpu_bxt = { "Goldmont", bxt_cstates, true, false, false, false };
+static const struct idle_cpu cpu_dnv = { "Denverton", dnv_cstates, true, true, false, false };
+static const struct idle_cpu cpu_snr = { "Snow Ridge", snr_cstates, true, true, false, false };
 
 /* family 6 model numbers (asm/intel-family.h) */
+#define M_NEHALEM_EP 0x1a
+#define M_NEHALEM 0x1e
+#define M_NEHALEM_G 0x1f
+#define M_NEHALEM_EX 0x2e
+#define M_WESTMERE 0x25
+#define M_WESTMERE_EP 0x2c
+#define M_WESTMERE_EX 0x2f
+#define M_SANDYBRIDGE 0x2a
+#define M_SANDYBRIDGE_X 0x2d
+#define M_IVYBRIDGE 0x3a
+#define M_IVYBRIDGE_X 0x3e
 #define M_HASWELL 0x3c
 #define M_HASWELL_X 0x3f
 #define M_HASWELL_L 0x45
@@ -187,30 +367,85 @@ static const struct idle_cpu cpu_cht = { "Cherry Trail", cht_cstates, true, fals
 #define M_SKYLAKE_X 0x55
 #define M_ICELAKE_X 0x6a
 #define M_ICELAKE_D 0x6c
+#define M_ALDERLAKE 0x97
+#define M_ALDERLAKE_L 0x9a
+#define M_ATOM_GRACEMONT 0xbe         /* Alder Lake-N */
 #define M_SAPPHIRERAPIDS_X 0x8f
 #define M_EMERALDRAPIDS_X 0xcf
 #define M_GRANITERAPIDS_X 0xad
+#define M_ATOM_BONNELL 0x1c
+#define M_ATOM_BONNELL_MID 0x26
+#define M_ATOM_SALTWELL 0x36
+#define M_ATOM_SILVERMONT 0x37
+#define M_ATOM_SILVERMONT_D 0x4d
+#define M_ATOM_SILVERMONT_MID 0x4a
 #define M_ATOM_AIRMONT 0x4c
+#define M_ATOM_GOLDMONT 0x5c
+#define M_ATOM_GOLDMONT_D 0x5f
+#define M_ATOM_GOLDMONT_PLUS 0x7a
+#define M_ATOM_TREMONT_D 0x86
 #define M_XEON_PHI_KNL 0x57
 #define M_XEON_PHI_KNM 0x85
 
+/*
+ * intel_idle_ids[]: which table a model gets in which releases. since is
+ * the first release with the entry (NULL: every release modelled), until
+ * the first without it (NULL: still there); an entry a later release
+ * changed appears once per text. fixup names the model's
+ * *_idle_state_table_update().
+ */
 static const struct {
 	int model;
 	const struct idle_cpu *icpu;
-	const char *since;           /* first release with the entry, NULL = all modelled */
+	const char *since;
+	const char *until;
+	enum fixup fixup;
 } intel_idle_ids[] = {
-	{ M_HASWELL, &cpu_hsw, NULL },       { M_HASWELL_X, &cpu_hsx, NULL },
-	{ M_HASWELL_L, &cpu_hsw, NULL },     { M_HASWELL_G, &cpu_hsw, NULL },
-	{ M_BROADWELL, &cpu_bdw, NULL },     { M_BROADWELL_G, &cpu_bdw, NULL },
-	{ M_BROADWELL_X, &cpu_bdx, NULL },   { M_BROADWELL_D, &cpu_bdx, NULL },
-	{ M_SKYLAKE_L, &cpu_skl, NULL },     { M_SKYLAKE, &cpu_skl, NULL },
-	{ M_KABYLAKE_L, &cpu_skl, NULL },    { M_KABYLAKE, &cpu_skl, NULL },
-	{ M_SKYLAKE_X, &cpu_skx, NULL },
-	{ M_ICELAKE_X, &cpu_icx, NULL },     { M_ICELAKE_D, &cpu_icx, NULL },
-	{ M_SAPPHIRERAPIDS_X, &cpu_spr, NULL }, { M_EMERALDRAPIDS_X, &cpu_spr, NULL },
-	{ M_GRANITERAPIDS_X, &cpu_gnr, REL_GNR },
-	{ M_ATOM_AIRMONT, &cpu_cht, NULL },
-	{ M_XEON_PHI_KNL, &cpu_knl, NULL },   { M_XEON_PHI_KNM, &cpu_knl, NULL },
+	{ M_NEHALEM_EP, &cpu_nhx, NULL, NULL, FIX_NONE },
+	{ M_NEHALEM, &cpu_nehalem, NULL, NULL, FIX_NONE },
+	{ M_NEHALEM_G, &cpu_nehalem, NULL, NULL, FIX_NONE },
+	{ M_WESTMERE, &cpu_nehalem, NULL, NULL, FIX_NONE },
+	{ M_WESTMERE_EP, &cpu_nhx, NULL, NULL, FIX_NONE },
+	{ M_NEHALEM_EX, &cpu_nhx, NULL, NULL, FIX_NONE },
+	{ M_ATOM_BONNELL, &cpu_atom, NULL, NULL, FIX_NONE },
+	{ M_ATOM_BONNELL_MID, &cpu_lincroft, NULL, NULL, FIX_NONE },
+	{ M_WESTMERE_EX, &cpu_nhx, NULL, NULL, FIX_NONE },
+	{ M_SANDYBRIDGE, &cpu_snb, NULL, NULL, FIX_NONE },
+	{ M_SANDYBRIDGE_X, &cpu_snx, NULL, NULL, FIX_NONE },
+	{ M_ATOM_SALTWELL, &cpu_atom, NULL, NULL, FIX_NONE },
+	{ M_ATOM_SILVERMONT, &cpu_byt, NULL, NULL, FIX_NONE },
+	{ M_ATOM_SILVERMONT_MID, &cpu_tangier, NULL, NULL, FIX_NONE },
+	{ M_ATOM_AIRMONT, &cpu_cht, NULL, NULL, FIX_NONE },
+	{ M_IVYBRIDGE, &cpu_ivb, NULL, NULL, FIX_NONE },
+	{ M_IVYBRIDGE_X, &cpu_ivt, NULL, NULL, FIX_IVT },
+	{ M_HASWELL, &cpu_hsw, NULL, NULL, FIX_NONE },
+	{ M_HASWELL_X, &cpu_hsx, NULL, NULL, FIX_NONE },
+	{ M_HASWELL_L, &cpu_hsw, NULL, NULL, FIX_NONE },
+	{ M_HASWELL_G, &cpu_hsw, NULL, NULL, FIX_NONE },
+	{ M_ATOM_SILVERMONT_D, &cpu_avn, NULL, NULL, FIX_NONE },
+	{ M_BROADWELL, &cpu_bdw, NULL, NULL, FIX_NONE },
+	{ M_BROADWELL_G, &cpu_bdw, NULL, NULL, FIX_NONE },
+	{ M_BROADWELL_X, &cpu_bdx, NULL, NULL, FIX_NONE },
+	{ M_BROADWELL_D, &cpu_bdx, NULL, NULL, FIX_NONE },
+	{ M_SKYLAKE_L, &cpu_skl, NULL, NULL, FIX_NONE },
+	{ M_SKYLAKE, &cpu_skl, NULL, NULL, FIX_SKLH },
+	{ M_KABYLAKE_L, &cpu_skl, NULL, NULL, FIX_NONE },
+	{ M_KABYLAKE, &cpu_skl, NULL, NULL, FIX_NONE },
+	{ M_SKYLAKE_X, &cpu_skx, NULL, NULL, FIX_SKX },
+	{ M_ICELAKE_X, &cpu_icx, NULL, NULL, FIX_NONE },
+	{ M_ICELAKE_D, &cpu_icx, NULL, NULL, FIX_NONE },
+	{ M_ALDERLAKE, &cpu_adl, REL_ADL, NULL, FIX_ADL },
+	{ M_ALDERLAKE_L, &cpu_adl_l, REL_ADL, NULL, FIX_ADL },
+	{ M_ATOM_GRACEMONT, &cpu_adl_n, REL_ADL_N, NULL, FIX_ADL },
+	{ M_SAPPHIRERAPIDS_X, &cpu_spr, NULL, NULL, FIX_SPR },
+	{ M_EMERALDRAPIDS_X, &cpu_spr, NULL, NULL, FIX_SPR },
+	{ M_GRANITERAPIDS_X, &cpu_gnr, REL_GNR, NULL, FIX_NONE },
+	{ M_XEON_PHI_KNL, &cpu_knl, NULL, NULL, FIX_NONE },
+	{ M_XEON_PHI_KNM, &cpu_knl, NULL, NULL, FIX_NONE },
+	{ M_ATOM_GOLDMONT, &cpu_bxt, NULL, NULL, FIX_BXT },
+	{ M_ATOM_GOLDMONT_PLUS, &cpu_bxt, NULL, NULL, FIX_BXT },
+	{ M_ATOM_GOLDMONT_D, &cpu_dnv, NULL, NULL, FIX_NONE },
+	{ M_ATOM_TREMONT_D, &cpu_snr, NULL, NULL, FIX_NONE },
 };
 
 /* Module parameters (intel_idle.*). */
@@ -219,6 +454,7 @@ struct intel_idle_params {
 	unsigned int states_off;     /* intel_idle.states_off */
 	bool no_acpi;                /* intel_idle.no_acpi */
 	bool force_use_acpi;         /* intel_idle.use_acpi */
+	unsigned int preferred;      /* intel_idle.preferred_cstates */
 };
 
 /* The built state of the driver during init. */
@@ -227,19 +463,33 @@ struct intel_idle_ctx {
 	struct il_machine_idle *m;
 	struct intel_idle_params o;
 	const struct idle_cpu *icpu;
+	enum fixup fixup;
 	struct il_acpi_power acpi;   /* acpi_state_table */
 	int acpi_count;              /* acpi_state_table.count (0 = _CST not used) */
 };
 
-static const struct idle_cpu *match_cpu(const struct il_platform *p, const struct il_machine_idle *m)
+static bool entry_in_release(size_t i, const struct il_machine_idle *m)
+{
+	return (!intel_idle_ids[i].since || il_release_at_least(m, intel_idle_ids[i].since)) &&
+	       (!intel_idle_ids[i].until || !il_release_at_least(m, intel_idle_ids[i].until));
+}
+
+/* x86_match_cpu(intel_idle_ids): the entry for the model in m's release, or -1. */
+static int match_entry(const struct il_platform *p, const struct il_machine_idle *m)
 {
 	if (p->family != 6)
-		return NULL;
+		return -1;
 	for (size_t i = 0; i < sizeof(intel_idle_ids) / sizeof(intel_idle_ids[0]); i++)
-		if (intel_idle_ids[i].model == p->model &&
-		    (!intel_idle_ids[i].since || il_release_at_least(m, intel_idle_ids[i].since)))
-			return intel_idle_ids[i].icpu;
-	return NULL;
+		if (intel_idle_ids[i].model == p->model && entry_in_release(i, m))
+			return (int)i;
+	return -1;
+}
+
+static const struct idle_cpu *match_cpu(const struct il_platform *p, const struct il_machine_idle *m)
+{
+	int i = match_entry(p, m);
+
+	return i < 0 ? NULL : intel_idle_ids[i].icpu;
 }
 
 const char *il_intel_idle_table_name(const struct il_platform *p, const struct il_machine_idle *m)
@@ -276,6 +526,16 @@ static void read_params(struct intel_idle_ctx *c)
 			il_machine_note(c->m, "intel_idle: states_off=%s refused, keeps 0", v);
 		else
 			c->o.states_off = (unsigned int)x;
+	}
+	v = il_platform_option(p, "intel_idle.preferred_cstates");
+	if (v) {
+		if (!il_release_at_least(c->m, REL_PREFERRED))
+			il_machine_note(c->m, "intel_idle: preferred_cstates does not exist before %s: "
+					"ignored", REL_PREFERRED);
+		else if (il_kstrtoll(v, 0, UINT_MAX, &x))
+			il_machine_note(c->m, "intel_idle: preferred_cstates=%s refused, keeps 0", v);
+		else
+			c->o.preferred = (unsigned int)x;
 	}
 	c->o.no_acpi = il_option_bool(p, "intel_idle.no_acpi", false);
 	c->o.force_use_acpi = il_option_bool(p, "intel_idle.use_acpi", false);
@@ -384,15 +644,42 @@ static void mwait_state(const struct il_platform *p, struct il_state *s, unsigne
 	s->exit_dist = il_driver_exit_dist(p, s);
 }
 
+/* ivt_idle_state_table_update(): the table by socket count (packages). */
+static const struct icstate *ivt_table(struct intel_idle_ctx *c)
+{
+	int sockets = c->p->packages;
+
+	if (sockets > 4) {
+		il_machine_note(c->m, "intel_idle: IVT fix-up: %d sockets: the > 4-socket table", sockets);
+		return ivt_cstates_8s;
+	}
+	if (sockets > 2) {
+		il_machine_note(c->m, "intel_idle: IVT fix-up: %d sockets: the 3-4-socket table", sockets);
+		return ivt_cstates_4s;
+	}
+	return ivt_cstates;
+}
+
+/* irtl_2_usec(): value (bits 9:0) times the unit (bits 12:10), in whole µs. */
+static unsigned int irtl_usec(unsigned int irtl)
+{
+	static const unsigned int unit_ns[8] = { 1, 32, 1024, 32768, 1048576, 33554432, 0, 0 };
+
+	if (!irtl)
+		return 0;
+	return (unsigned int)((unsigned long long)(irtl & 0x3ff) * unit_ns[(irtl >> 10) & 7] / 1000);
+}
+
 /*
- * Per-model table fix-ups (sklh/skx/spr_idle_state_table_update) on a
- * mutable copy of the table.
+ * Per-model table fix-ups (the *_idle_state_table_update() functions) on
+ * a mutable copy of the table. The MSR values come from the platform.
  */
 static void table_fixups(struct intel_idle_ctx *c, struct icstate *t)
 {
 	const struct il_platform *p = c->p;
 
-	if (p->model == M_SKYLAKE) {
+	switch (c->fixup) {
+	case FIX_SKLH:
 		/* SKL-H: skip C8 and C9 when PC10 is the package limit and SGX is off */
 		if (c->o.max_cstate <= 7 || !(p->cpuid5_edx & (0xfu << 28)) ||
 		    (p->pkg_cst_config & 0xf) != 8 || p->sgx_enabled)
@@ -400,20 +687,51 @@ static void table_fixups(struct intel_idle_ctx *c, struct icstate *t)
 		t[5].flags |= IL_FLAG_UNUSABLE;
 		t[6].flags |= IL_FLAG_UNUSABLE;
 		il_machine_note(c->m, "intel_idle: SKL-H fix-up: PC10 limit, SGX off: C8 and C9 unusable");
-	} else if (p->model == M_SKYLAKE_X) {
+		break;
+	case FIX_SKX:
 		if ((p->pkg_cst_config & 0x7) < 2) {
 			t[2].exit_latency = 92;
 			t[2].target_residency = 276;
 			il_machine_note(c->m, "intel_idle: SKX fix-up: package C6 not allowed "
 					"(PKG_CST_CONFIG limit %u): C6 92/276 us", p->pkg_cst_config & 0x7);
 		}
-	} else if (p->model == M_SAPPHIRERAPIDS_X || p->model == M_EMERALDRAPIDS_X) {
+		break;
+	case FIX_SPR:
 		if ((p->pkg_cst_config & 0x7) < 2) {
 			t[2].exit_latency = 190;
 			t[2].target_residency = 600;
 			il_machine_note(c->m, "intel_idle: SPR fix-up: package C6 not allowed "
 					"(PKG_CST_CONFIG limit %u): C6 190/600 us", p->pkg_cst_config & 0x7);
 		}
+		break;
+	case FIX_BXT:
+		/* the IRTL MSRs of PC6..PC10 give C6..C10 latency and residency */
+		for (int i = 0; i < 5; i++) {
+			unsigned int us = irtl_usec(p->pkgc_irtl[i]);
+
+			if (!us)
+				continue;
+			t[2 + i].exit_latency = us;
+			t[2 + i].target_residency = us;
+			il_machine_note(c->m, "intel_idle: BXT fix-up: MSR_PKGC%d_IRTL 0x%x: %s %u/%u us",
+					i + 6, p->pkgc_irtl[i], t[2 + i].name, us, us);
+		}
+		break;
+	case FIX_ADL:
+		/* preferred_cstates with C1 (bit 1) but not C1E (bit 2): C1 instead of C1E */
+		if ((c->o.preferred & 2u) && !(c->o.preferred & 4u)) {
+			t[0].flags &= ~IL_FLAG_UNUSABLE;
+			t[1].flags |= IL_FLAG_UNUSABLE;
+			il_machine_note(c->m, "intel_idle: ADL fix-up: preferred_cstates=0x%x: C1 usable, "
+					"C1E unusable, C1E promotion disabled", c->o.preferred);
+		} else {
+			il_machine_note(c->m, "intel_idle: ADL fix-up: C1E promotion enabled "
+					"(MSR_IA32_POWER_CTL bit 1 set), C1 unusable");
+		}
+		break;
+	case FIX_IVT:
+	case FIX_NONE:
+		break;
 	}
 }
 
@@ -436,10 +754,11 @@ static void init_cstates_icpu(struct intel_idle_ctx *c)
 	char skipped[IL_NOTE_LEN] = "", off[IL_NOTE_LEN] = "";
 	bool use_acpi = il_release_at_least(c->m, REL_CST) && (c->icpu->use_acpi || c->o.force_use_acpi);
 	bool tsc_noted = false;
+	const struct icstate *src = c->fixup == FIX_IVT ? ivt_table(c) : c->icpu->table;
 	int n = 0;
 
-	while (n < IL_STATE_MAX && c->icpu->table[n].name) {
-		t[n] = c->icpu->table[n];
+	while (n < IL_STATE_MAX && src[n].name) {
+		t[n] = src[n];
 		n++;
 	}
 	t[n].name = NULL;
@@ -552,7 +871,12 @@ int il_intel_idle_probe(const struct il_platform *p, struct il_machine_idle *m,
 		il_machine_note(m, "intel_idle: disabled (intel_idle.max_cstate=0)");
 		return 1;
 	}
-	c.icpu = match_cpu(p, m);
+	{
+		int e = match_entry(p, m);
+
+		c.icpu = e < 0 ? NULL : intel_idle_ids[e].icpu;
+		c.fixup = e < 0 ? FIX_NONE : intel_idle_ids[e].fixup;
+	}
 	if (c.icpu && !p->mwait) {
 		il_machine_note(m, "intel_idle: %s without MWAIT: not loaded (enable MWAIT in BIOS setup)",
 				c.icpu->label);
@@ -571,6 +895,12 @@ int il_intel_idle_probe(const struct il_platform *p, struct il_machine_idle *m,
 		return 1;
 	}
 	if (c.icpu) {
+		if (c.icpu->auto_demotion)
+			il_machine_note(m, "intel_idle: %s: hardware C-state auto-demotion disabled "
+					"(MSR_PKG_CST_CONFIG_CONTROL)", c.icpu->label);
+		if (c.icpu->byt_demotion)
+			il_machine_note(m, "intel_idle: %s: C6 auto-demotion disabled "
+					"(MSR_CC6/MC6_DEMOTION_POLICY_CONFIG cleared)", c.icpu->label);
 		if (c.icpu->disable_promotion_to_c1e)
 			il_machine_note(m, "intel_idle: %s: C1E promotion disabled (MSR_IA32_POWER_CTL "
 					"bit 1 cleared), C1E is a state of its own", c.icpu->label);
@@ -606,8 +936,7 @@ int il_intel_idle_probe(const struct il_platform *p, struct il_machine_idle *m,
 
 void il_intel_idle_state_names(const struct il_platform *p, struct il_state_names *s)
 {
-	const struct idle_cpu *icpu = NULL;
-	bool acpi_table = true;
+	bool acpi_table = true, known = false;
 	char name[32];
 
 	/* the probe's conditions that no release or option changes */
@@ -615,17 +944,22 @@ void il_intel_idle_state_names(const struct il_platform *p, struct il_state_name
 	    !p->mwait || !(p->cpuid5_ecx & IL_CPUID5_ECX_EXTENSIONS_SUPPORTED) ||
 	    !(p->cpuid5_ecx & IL_CPUID5_ECX_INTERRUPT_BREAK) || !p->cpuid5_edx)
 		return;
-	for (size_t i = 0; i < sizeof(intel_idle_ids) / sizeof(intel_idle_ids[0]); i++)
-		if (intel_idle_ids[i].model == p->model) {
-			icpu = intel_idle_ids[i].icpu;
-			/* before its first release the model has no table: _CST */
-			acpi_table = intel_idle_ids[i].since != NULL;
-			break;
-		}
 	il_state_names_add(s, "POLL", "intel_idle", "poll_exit");
-	for (int i = 0; icpu && icpu->table[i].name; i++)
-		if (hint_has_substates(p, icpu->table[i].hint))
-			il_state_names_add(s, icpu->table[i].name, "intel_idle", NULL);
+	/* every text the model has in some release; _CST names where some release lacks one */
+	for (size_t i = 0; i < sizeof(intel_idle_ids) / sizeof(intel_idle_ids[0]); i++) {
+		const struct icstate *t = intel_idle_ids[i].icpu->table;
+
+		if (intel_idle_ids[i].model != p->model)
+			continue;
+		if (!known)
+			acpi_table = false;
+		known = true;
+		if (intel_idle_ids[i].since || intel_idle_ids[i].until)
+			acpi_table = true;
+		for (int j = 0; t[j].name; j++)
+			if (hint_has_substates(p, t[j].hint))
+				il_state_names_add(s, t[j].name, "intel_idle", NULL);
+	}
 	for (int i = 1; acpi_table && i <= il_acpi_cst_max_slot(p); i++) {
 		snprintf(name, sizeof(name), "C%d_ACPI", i);
 		il_state_names_add(s, name, "intel_idle", NULL);

@@ -39,6 +39,8 @@ const struct il_boot_option il_boot_options[] = {
 	  "intel_idle (v5.6+): states whose index bit is set are off by default" },
 	{ "intel_idle.no_acpi", "bool", "intel_idle (v5.6+): never use _CST" },
 	{ "intel_idle.use_acpi", "bool", "intel_idle (v5.6+): cross-check with _CST on any model" },
+	{ "intel_idle.preferred_cstates", "MASK",
+	  "intel_idle (v5.18+): on Alder Lake bit 1 without bit 2 registers C1 instead of C1E" },
 	{ "processor.max_cstate", "N", "acpi_idle: deepest _CST/FADT slot used (0 acts as 1)" },
 	{ "processor.latency_factor", "N", "acpi_idle: target residency = latency x this (2)" },
 	{ "processor.nocst", "bool", "acpi_idle: ignore _CST, use the FADT" },

@@ -386,6 +386,213 @@ static void xeon_phi_cherry_trail(void **state)
 	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C6N C6S");
 }
 
+
+/* exit latency and target residency of every state, against a list */
+static void lat_res(const struct il_machine_idle *m, const unsigned int *lat, const unsigned int *res,
+		    int n)
+{
+	assert_int_equal(m->drv.state_count, n);
+	for (int i = 0; i < n; i++) {
+		assert_int_equal(m->drv.states[i].exit_latency, lat[i]);
+		assert_int_equal(m->drv.states[i].target_residency, res[i]);
+	}
+}
+
+/*
+ * The 0.5.1 tables of the older and smaller models, by hand from
+ * 00433eae1771: Nehalem/Westmere (nhx with use_acpi), Sandy Bridge, Ivy
+ * Bridge, Bay Trail, Bonnell/Saltwell Atom (a first state named C1E with
+ * hint 0x00, C1E promotion left alone), Tangier, Avoton, Denverton, Snow
+ * Ridge. A state is kept when the CPUID.5:EDX nibble of its hint's
+ * C-state (hint >> 4, plus one) is not zero: EDX 0x11112222 covers hints
+ * 0x00..0x30, 0x03010110 the Atom's 0x00, 0x10, 0x30 and 0x52.
+ */
+static void older_models(void **state)
+{
+	struct il_machine_idle m;
+	char b[128];
+	(void)state;
+
+	/* Nehalem (0x1e) */
+	{
+		static const unsigned int lat[] = { 0, 3, 10, 20, 200 }, res[] = { 0, 6, 20, 80, 800 };
+
+		build("6.18", &m, CPU("0x1e", "0x11112222"), NULL, NULL, NULL, NULL);
+		assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6");
+		lat_res(&m, lat, res, 5);
+		assert_true(has_note(&m, "Nehalem: hardware C-state auto-demotion disabled"));
+		assert_true(has_note(&m, "C1E promotion disabled"));
+	}
+	/* Westmere-EP (0x2c): nhx, use_acpi: a _CST without C3/C6 hints turns them off */
+	build("6.18", &m, CPU("0x2c", "0x11112222"),
+	      "[cst.1]\ntype = C1\nlatency = 3\nmethod = ffh\naddress = 0x00\n", NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3- C6-");
+	/* Sandy Bridge (0x2a) and Sandy Bridge-X (0x2d) */
+	{
+		static const unsigned int lat[] = { 0, 2, 10, 80, 104, 109 },
+					  res[] = { 0, 2, 20, 211, 345, 345 };
+
+		build("6.18", &m, CPU("0x2a", "0x11112222"), NULL, NULL, NULL, NULL);
+		assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6 C7");
+		lat_res(&m, lat, res, 6);
+		build("6.18", &m, CPU("0x2d", "0x11112222"), CST_NO_C6, NULL, NULL, NULL);
+		assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C3 C6- C7-");
+	}
+	/* Ivy Bridge (0x3a) */
+	{
+		static const unsigned int lat[] = { 0, 1, 10, 59, 80, 87 },
+					  res[] = { 0, 1, 20, 156, 300, 300 };
+
+		build("6.18", &m, CPU("0x3a", "0x11112222"), NULL, NULL, NULL, NULL);
+		lat_res(&m, lat, res, 6);
+	}
+	/* Bay Trail (0x37): C6N 0x58 needs 9 sub-states in the C6 nibble */
+	{
+		static const unsigned int lat[] = { 0, 1, 300, 500, 1200, 10000 },
+					  res[] = { 0, 1, 275, 560, 4000, 20000 };
+
+		build("6.18", &m, CPU("0x37", "0x99990022"), NULL, NULL, NULL, NULL);
+		assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C6N C6S C7 C7S");
+		lat_res(&m, lat, res, 6);
+		assert_true(has_note(&m, "Bay Trail: C6 auto-demotion disabled"));
+	}
+	/* Saltwell Atom (0x36): C1E at hint 0x00, C2 0x10 without TLB_FLUSHED */
+	{
+		static const unsigned int lat[] = { 0, 10, 20, 100, 140 }, res[] = { 0, 20, 80, 400, 560 };
+
+		build("6.18", &m, CPU("0x36", "0x03010110"), NULL, NULL, NULL, NULL);
+		assert_string_equal(names(&m, b, sizeof(b)), "POLL C1E C2 C4 C6");
+		lat_res(&m, lat, res, 5);
+		assert_int_equal(m.drv.states[1].mwait_hint, 0x00);
+		assert_int_equal(m.drv.states[2].flags & IL_FLAG_TLB_FLUSHED, 0);
+		assert_true(m.drv.states[3].flags & IL_FLAG_TLB_FLUSHED);
+		assert_false(has_note(&m, "C1E promotion"));
+	}
+	/* Lincroft (0x26): atom's table, with auto-demotion disabled */
+	build("6.18", &m, CPU("0x26", "0x03010110"), NULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1E C2 C4 C6");
+	assert_true(has_note(&m, "Lincroft: hardware C-state auto-demotion disabled"));
+	/* Tangier (0x4a) */
+	{
+		static const unsigned int lat[] = { 0, 1, 100, 140, 1200, 10000 },
+					  res[] = { 0, 4, 400, 560, 4000, 20000 };
+
+		build("6.18", &m, CPU("0x4a", "0x55330022"), NULL, NULL, NULL, NULL);
+		assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C4 C6 C7 C9");
+		lat_res(&m, lat, res, 6);
+	}
+	/* Avoton (0x4d): C6 at hint 0x51, 15/45, use_acpi */
+	build("6.18", &m, CPU("0x4d", "0x02000020"), NULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C6");
+	assert_int_equal(m.drv.states[2].exit_latency, 15);
+	assert_int_equal(m.drv.states[2].target_residency, 45);
+	assert_int_equal(m.drv.states[2].mwait_hint, 0x51);
+	/* Denverton (0x5f) and Snow Ridge (0x86) */
+	build("6.18", &m, CPU("0x5f", "0x2020"), NULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6");
+	assert_int_equal(m.drv.states[3].exit_latency, 50);
+	assert_int_equal(m.drv.states[3].target_residency, 500);
+	build("6.18", &m, CPU("0x86", "0x2020"), NULL, NULL, NULL, NULL);
+	assert_int_equal(m.drv.states[2].exit_latency, 15);
+	assert_int_equal(m.drv.states[2].target_residency, 25);
+	assert_int_equal(m.drv.states[3].exit_latency, 130);
+	assert_int_equal(m.drv.states[3].target_residency, 500);
+	/* Snow Ridge parts without C6 in CPUID.5 (EDX 0x20) skip it */
+	build("6.18", &m, CPU("0x86", "0x20"), NULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E");
+}
+
+/* Ivy Town: the table follows the socket count (1-2, 3-4, more). */
+static void ivy_town_sockets(void **state)
+{
+	struct il_machine_idle m;
+	static const unsigned int lat2[] = { 0, 1, 10, 59, 82 }, res2[] = { 0, 1, 80, 156, 300 },
+				  lat4[] = { 0, 1, 10, 59, 84 }, res4[] = { 0, 1, 250, 300, 400 },
+				  lat8[] = { 0, 1, 10, 59, 88 }, res8[] = { 0, 1, 500, 600, 700 };
+	(void)state;
+
+	build("6.18", &m, CPU("0x3e", "0x1120"), NULL, NULL, NULL, NULL);
+	lat_res(&m, lat2, res2, 5);
+	build("6.18", &m, CPU("0x3e", "0x1120"), "[topology]\npackages = 3\n", NULL, NULL, NULL);
+	lat_res(&m, lat4, res4, 5);
+	assert_true(has_note(&m, "3 sockets"));
+	build("6.18", &m, CPU("0x3e", "0x1120"), "[topology]\npackages = 4\n", NULL, NULL, NULL);
+	lat_res(&m, lat4, res4, 5);
+	build("6.18", &m, CPU("0x3e", "0x1120"), "[topology]\npackages = 5\n", NULL, NULL, NULL);
+	lat_res(&m, lat8, res8, 5);
+	build("6.18", &m, CPU("0x3e", "0x1120"), "[topology]\npackages = 8\n", NULL, NULL, NULL);
+	lat_res(&m, lat8, res8, 5);
+}
+
+/*
+ * Goldmont: the IRTL MSRs replace C6..C10. 0x8858 = valid bit 15, unit 2
+ * (1024 ns), value 0x58 = 88: 88 x 1024 ns = 90112 ns = 90 us (whole µs,
+ * truncated). 0x0c05 = unit 3 (32768 ns) x 5 = 163840 ns = 163 us. Units
+ * 6 and 7 are 0 ns: the table's value stays.
+ */
+static void goldmont_irtl(void **state)
+{
+	struct il_machine_idle m;
+	char b[128];
+	static const unsigned int lat[] = { 0, 2, 10, 133, 155, 1000, 2000, 10000 },
+				  res[] = { 0, 2, 20, 133, 155, 1000, 2000, 10000 };
+	(void)state;
+
+	build("6.18", &m, CPU("0x5c", "0x11142120"), NULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6 C7s C8 C9 C10");
+	lat_res(&m, lat, res, 8);
+	build("6.18", &m, CPU("0x7a", "0x11142120"),
+	      "[cpu]\npkgc6_irtl = 0x8858\npkgc8_irtl = 0x0c05\npkgc10_irtl = 0x1801\n", NULL, NULL,
+	      NULL);
+	assert_int_equal(m.drv.states[3].exit_latency, 90);
+	assert_int_equal(m.drv.states[3].target_residency, 90);
+	assert_int_equal(m.drv.states[4].exit_latency, 155);
+	assert_int_equal(m.drv.states[5].exit_latency, 163);
+	assert_int_equal(m.drv.states[5].target_residency, 163);
+	assert_int_equal(m.drv.states[7].exit_latency, 10000);
+	assert_true(has_note(&m, "MSR_PKGC6_IRTL 0x8858: C6 90/90 us"));
+}
+
+/*
+ * Alder Lake: C1 unusable and C1E on by default; preferred_cstates bit 1
+ * without bit 2 swaps them (v5.18+); before its first release the model
+ * has no table: a _CST one.
+ */
+static void alder_lake(void **state)
+{
+	struct il_machine_idle m;
+	char b[128];
+	static const unsigned int lat[] = { 0, 2, 220, 280, 680 }, res[] = { 0, 4, 600, 800, 2000 },
+				  lat_l[] = { 0, 2, 170, 200, 230 }, res_l[] = { 0, 4, 500, 600, 700 },
+				  lat_n[] = { 0, 2, 195, 260, 660 }, res_n[] = { 0, 4, 585, 1040, 1980 };
+	(void)state;
+
+	build("6.18", &m, CPU("0x97", "0x10102020"), NULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1E C6 C8 C10");
+	lat_res(&m, lat, res, 5);
+	assert_true(has_note(&m, "C1E promotion enabled"));
+	build("6.18", &m, CPU("0x97", "0x10102020"), NULL, NULL, "intel_idle.preferred_cstates", "2");
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C6 C8 C10");
+	assert_int_equal(m.drv.states[1].exit_latency, 1);
+	assert_int_equal(m.drv.states[1].target_residency, 1);
+	/* both C1 and C1E preferred: the default stays */
+	build("6.18", &m, CPU("0x97", "0x10102020"), NULL, NULL, "intel_idle.preferred_cstates", "6");
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1E C6 C8 C10");
+	build("6.18", &m, CPU("0x9a", "0x10102020"), NULL, NULL, NULL, NULL);
+	lat_res(&m, lat_l, res_l, 5);
+	build("6.18", &m, CPU("0xbe", "0x10102020"), NULL, NULL, NULL, NULL);
+	lat_res(&m, lat_n, res_n, 5);
+	/* no C1E promotion disabling on ADL: the descriptor leaves it to the fix-up */
+	assert_false(has_note(&m, "C1E promotion disabled"));
+	/*
+	 * before the table: _CST gives the states; its C2 (hint 0x10) has no
+	 * sub-states in EDX 0x10102020, so the FFH probe drops it
+	 */
+	build("5.15", &m, CPU("0x97", "0x10102020"), CST_FULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1_ACPI C2_ACPI");
+	assert_int_equal(m.drv.states[2].mwait_hint, 0x20);
+}
+
 static void unknown_model(void **state)
 {
 	struct il_machine_idle m;
@@ -529,6 +736,10 @@ int main(void)
 		cmocka_unit_test(sklh_fixup),
 		cmocka_unit_test(granite_rapids),
 		cmocka_unit_test(xeon_phi_cherry_trail),
+		cmocka_unit_test(older_models),
+		cmocka_unit_test(ivy_town_sockets),
+		cmocka_unit_test(goldmont_irtl),
+		cmocka_unit_test(alder_lake),
 		cmocka_unit_test(unknown_model),
 		cmocka_unit_test(refusals),
 		cmocka_unit_test(timer_stop),
