@@ -215,9 +215,12 @@ static void print_text(const struct shown *sh, FILE *out)
 
 	fprintf(out, "platform: ");
 	il_text_fputs(p->name, out);
-	fprintf(out, " (");
-	il_text_fputs(p->description, out);
-	fprintf(out, ")\ncpus: %d (%d package%s x %d cores x %d threads), HZ=%u\n", il_platform_ncpus(p),
+	if (p->description[0]) {
+		fprintf(out, " (");
+		il_text_fputs(p->description, out);
+		fprintf(out, ")");
+	}
+	fprintf(out, "\ncpus: %d (%d package%s x %d cores x %d threads), HZ=%u\n", il_platform_ncpus(p),
 	       p->packages, p->packages > 1 ? "s" : "", p->cores_per_package, p->threads_per_core,
 	       p->hz);
 	fprintf(out, "kernel: ");
