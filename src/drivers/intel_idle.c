@@ -5,14 +5,18 @@
  * server models and the _CST-built table for models it does not know.
  *
  * Follows torvalds/linux drivers/idle/intel_idle.c at 00433eae1771 (2023,
- * "0.5.1"), read in full, plus later tables from their posted diffs:
- * Granite Rapids 370406bf5738 (Aug 2024) and CPUIDLE_FLAG_PARTIAL_HINT_MATCH
- * 4c411cca33cf ("intel_idle: fix ACPI _CST matching for newer Xeon
- * platforms", Sep 2024), both first in v6.12 (the latter via pm-6.12-rc1-2),
- * so every release with the GNR table matches its C6 flavours on the
- * C-state nibble. Every model of the 00433eae1771 match table is here
- * (Nehalem to Snow Ridge, with the IVT, BXT, SKL-H, SKX, SPR and ADL
- * fix-ups); a model's entry carries the releases it is in.
+ * "0.5.1"), read in full, with the history of every table and model entry
+ * from v5.4 to v7.0: a v5.5-era text and a v6.17-rc3 text
+ * (Kingxukai/linux@9b44fff655e2) read in full, the release of each change
+ * from the PM pull requests that name it (pm-X.Y-rc1 tags) or the patch
+ * mails: Ice Lake-X 5.9 (C6 170/600 from 5.13), Snow Ridge 5.11, the SKX
+ * fix-up 5.14, Sapphire Rapids 5.18 (9edf3c0ffef0; C1E independent from
+ * 6.0, 1548fac47a11), Alder Lake 5.19 (d1cf8bbfed1e), Alder Lake-N 6.1,
+ * Emerald Rapids 6.3, Meteor Lake-L, Grand Ridge and Sierra Forest 6.8,
+ * Granite Rapids 370406bf5738 and partial hint matching 4c411cca33cf 6.12,
+ * Tremont without a table 6.12, Granite Rapids-D 6.13, Clearwater Forest
+ * 6.14, no_native 6.15, table= and the end of preferred_cstates 7.0.
+ * docs/drivers-b.md has the table of models and releases.
  *
  * Release-dependent behaviour (mainline tags, m->release):
  *  - before v5.6 intel_idle knows nothing of _CST: no use_acpi, no OFF
@@ -29,12 +33,14 @@
  *    report: C3 and C6 disabled by default); from v5.10 every failure path
  *    (not usable, claim refused) resets it and all built-in states are on.
  */
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "acpi_cst.h"
 #include "drivers_internal.h"
+#include "idlelab/release.h"
 
 #define MAX_CSTATE_DEFAULT (IL_STATE_MAX - 1)  /* CPUIDLE_STATE_MAX - 1 */
 
@@ -51,10 +57,26 @@
 #define REL_STATES_OFF "5.6"
 #define REL_IGNORE_UNUSABLE_CST "5.10"
 #define REL_GNR "6.12"
-#define REL_ADL "5.18"
-#define REL_PREFERRED "5.18"
-#define REL_ADL_N "5.19"
 #define REL_PARTIAL_HINT "6.12"
+#define REL_ICX "5.9"                /* Chen Yu, pm-5.9-rc1 */
+#define REL_SNR "5.11"               /* 9cf93f056f78, v5.11-rc2 fixes */
+#define REL_ICX_C6 "5.13"            /* ICX C6 128/384 -> 170/600, ICELAKE_D added */
+#define REL_SKX_FIXUP "5.14"         /* skx_idle_state_table_update(), Chen Yu */
+#define REL_SPR "5.18"               /* 9edf3c0ffef0, with preferred_cstates da0e58c038e6 */
+#define REL_PREFERRED "5.18"
+#define REL_PREFERRED_GONE "7.0"     /* a36dc37b5672 removes preferred_cstates */
+#define REL_ADL "5.19"               /* d1cf8bbfed1e, pm-5.19-rc1 */
+#define REL_SPR_C1E "6.0"            /* 1548fac47a11: SPR C1 and C1E independent */
+#define REL_ADL_N "6.1"              /* pm-6.1-rc1 */
+#define REL_EMR "6.3"                /* pm-6.3-rc1 */
+#define REL_MTL_GRR_SRF "6.8"        /* eeae55ed9c0a, ac89d11b93cc, 92813fd5b156 */
+#define REL_TMT "6.12"               /* Jasper/Elkhart Lake: C1E promotion off, _CST states */
+#define REL_GNRD "6.13"              /* f557e0d1c2e6, pm-6.13-rc1 */
+#define REL_CWF "6.14"               /* eeed4bfbe9b9: Clearwater Forest takes the SRF table */
+#define REL_NO_NATIVE "6.15"         /* intel_idle.no_native, pm-6.15-rc1 */
+#define REL_TABLE "7.0"              /* 111f77a23348: intel_idle.table= */
+#define TABLE_MAX_LATENCY_US 5000u   /* MAX_CMDLINE_LATENCY_US */
+#define TABLE_MAX_RESIDENCY_US 100000u /* MAX_CMDLINE_RESIDENCY_US */
 
 /* One entry of a built-in table (struct cpuidle_state as the tables give it). */
 struct icstate {
@@ -239,6 +261,59 @@ static const struct icstate gnr_cstates[] = {
 	END,
 };
 
+/* Ice Lake-X before 5.13: C6 128/384 */
+static const struct icstate icx_cstates_5_9[] = {
+	{ "C1", 0x00, 0, 0, 1, 1 },
+	{ "C1E", 0x01, 0, AE, 4, 4 },
+	{ "C6", 0x20, TLB, 0, 128, 384 },
+	END,
+};
+
+/*
+ * Sapphire Rapids in 5.18 and 5.19: C1 and C1E exclude each other there,
+ * C1E is unusable by default (preferred_cstates can swap them, see the
+ * SPR fix-up); 1548fac47a11 (v6.0) made them independent.
+ */
+static const struct icstate spr_cstates_5_18[] = {
+	{ "C1", 0x00, 0, 0, 1, 1 },
+	{ "C1E", 0x01, UNUSABLE, AE, 2, 4 },
+	{ "C6", 0x20, TLB, 0, 290, 800 },
+	END,
+};
+
+static const struct icstate gnrd_cstates[] = {
+	{ "C1", 0x00, 0, 0, 1, 1 },
+	{ "C1E", 0x01, 0, AE, 4, 4 },
+	{ "C6", 0x20, TLB, F_INIT_XSTATE | F_PARTIAL_HINT_MATCH, 220, 650 },
+	{ "C6P", 0x21, TLB, F_INIT_XSTATE | F_PARTIAL_HINT_MATCH, 240, 750 },
+	END,
+};
+
+/* Meteor Lake-L: no C1 row */
+static const struct icstate mtl_l_cstates[] = {
+	{ "C1E", 0x01, 0, AE, 1, 1 },
+	{ "C6", 0x20, TLB, 0, 140, 420 },
+	{ "C10", 0x60, TLB, 0, 310, 930 },
+	END,
+};
+
+/* Grand Ridge */
+static const struct icstate grr_cstates[] = {
+	{ "C1", 0x00, 0, AE, 1, 1 },
+	{ "C1E", 0x01, 0, AE, 2, 10 },
+	{ "C6S", 0x22, TLB, 0, 140, 500 },
+	END,
+};
+
+/* Sierra Forest (and Clearwater Forest from 6.14); C6S/C6SP match _CST on the nibble from 6.12 */
+static const struct icstate srf_cstates[] = {
+	{ "C1", 0x00, 0, AE, 1, 1 },
+	{ "C1E", 0x01, 0, AE, 2, 10 },
+	{ "C6S", 0x22, TLB, F_PARTIAL_HINT_MATCH, 270, 700 },
+	{ "C6SP", 0x23, TLB, F_PARTIAL_HINT_MATCH, 310, 900 },
+	END,
+};
+
 /* Bonnell and Saltwell Atoms: the first state is named C1E, with hint 0x00 */
 static const struct icstate atom_cstates[] = {
 	{ "C1E", 0x00, 0, 0, 10, 20 },
@@ -300,11 +375,11 @@ static const struct icstate snr_cstates[] = {
  * byt_demotion are MSR writes at registration that the model only notes
  * (the hardware's own demotion of C-states is not modelled).
  */
-enum fixup { FIX_NONE, FIX_IVT, FIX_BXT, FIX_SKLH, FIX_SKX, FIX_SPR, FIX_ADL };
+enum fixup { FIX_NONE, FIX_IVT, FIX_BXT, FIX_SKLH, FIX_SKX, FIX_SPR, FIX_SPR_5_18, FIX_ADL };
 
 struct idle_cpu {
 	const char *label;
-	const struct icstate *table;
+	const struct icstate *table;  /* NULL: the states come from _CST (Tremont, 6.12) */
 	bool disable_promotion_to_c1e;
 	bool use_acpi;
 	bool auto_demotion;          /* auto_demotion_disable_flags != 0 */
@@ -332,7 +407,15 @@ static const struct idle_cpu cpu_icx = { "Ice Lake-X", icx_cstates, true, true, 
 static const struct idle_cpu cpu_adl = { "Alder Lake", adl_cstates, false, false, false, false };
 static const struct idle_cpu cpu_adl_l = { "Alder Lake-L", adl_l_cstates, false, false, false, false };
 static const struct idle_cpu cpu_adl_n = { "Alder Lake-N", adl_n_cstates, false, false, false, false };
+static const struct idle_cpu cpu_icx_5_9 = { "Ice Lake-X", icx_cstates_5_9, true, true, false, false };
 static const struct idle_cpu cpu_spr = { "Sapphire Rapids", spr_cstates, true, true, false, false };
+static const struct idle_cpu cpu_spr_5_18 = { "Sapphire Rapids", spr_cstates_5_18, true, true, false,
+					      false };
+static const struct idle_cpu cpu_gnrd = { "Granite Rapids-D", gnrd_cstates, true, true, false, false };
+static const struct idle_cpu cpu_mtl_l = { "Meteor Lake-L", mtl_l_cstates, false, false, false, false };
+static const struct idle_cpu cpu_grr = { "Grand Ridge", grr_cstates, true, true, false, false };
+static const struct idle_cpu cpu_srf = { "Sierra Forest", srf_cstates, true, true, false, false };
+static const struct idle_cpu cpu_tmt = { "Tremont", NULL, true, false, false, false };
 static const struct idle_cpu cpu_gnr = { "Granite Rapids", gnr_cstates, true, true, false, false };
 static const struct idle_cpu cpu_avn = { "Avoton", avn_cstates, true, true, false, false };
 static const struct idle_cpu cpu_knl = { "Xeon Phi", knl_cstates, false, true, false, false };
@@ -373,6 +456,13 @@ static const struct idle_cpu cpu_snr = { "Snow Ridge", snr_cstates, true, true, 
 #define M_SAPPHIRERAPIDS_X 0x8f
 #define M_EMERALDRAPIDS_X 0xcf
 #define M_GRANITERAPIDS_X 0xad
+#define M_GRANITERAPIDS_D 0xae
+#define M_METEORLAKE_L 0xaa
+#define M_ATOM_TREMONT 0x96
+#define M_ATOM_TREMONT_L 0x9c
+#define M_ATOM_CRESTMONT 0xb6         /* Grand Ridge */
+#define M_ATOM_CRESTMONT_X 0xaf       /* Sierra Forest */
+#define M_ATOM_DARKMONT_X 0xdd        /* Clearwater Forest */
 #define M_ATOM_BONNELL 0x1c
 #define M_ATOM_BONNELL_MID 0x26
 #define M_ATOM_SALTWELL 0x36
@@ -431,21 +521,32 @@ static const struct {
 	{ M_SKYLAKE, &cpu_skl, NULL, NULL, FIX_SKLH },
 	{ M_KABYLAKE_L, &cpu_skl, NULL, NULL, FIX_NONE },
 	{ M_KABYLAKE, &cpu_skl, NULL, NULL, FIX_NONE },
-	{ M_SKYLAKE_X, &cpu_skx, NULL, NULL, FIX_SKX },
-	{ M_ICELAKE_X, &cpu_icx, NULL, NULL, FIX_NONE },
-	{ M_ICELAKE_D, &cpu_icx, NULL, NULL, FIX_NONE },
+	{ M_SKYLAKE_X, &cpu_skx, NULL, REL_SKX_FIXUP, FIX_NONE },
+	{ M_SKYLAKE_X, &cpu_skx, REL_SKX_FIXUP, NULL, FIX_SKX },
+	{ M_ICELAKE_X, &cpu_icx_5_9, REL_ICX, REL_ICX_C6, FIX_NONE },
+	{ M_ICELAKE_X, &cpu_icx, REL_ICX_C6, NULL, FIX_NONE },
+	{ M_ICELAKE_D, &cpu_icx, REL_ICX_C6, NULL, FIX_NONE },
 	{ M_ALDERLAKE, &cpu_adl, REL_ADL, NULL, FIX_ADL },
 	{ M_ALDERLAKE_L, &cpu_adl_l, REL_ADL, NULL, FIX_ADL },
 	{ M_ATOM_GRACEMONT, &cpu_adl_n, REL_ADL_N, NULL, FIX_ADL },
-	{ M_SAPPHIRERAPIDS_X, &cpu_spr, NULL, NULL, FIX_SPR },
-	{ M_EMERALDRAPIDS_X, &cpu_spr, NULL, NULL, FIX_SPR },
+	{ M_METEORLAKE_L, &cpu_mtl_l, REL_MTL_GRR_SRF, NULL, FIX_NONE },
+	{ M_SAPPHIRERAPIDS_X, &cpu_spr_5_18, REL_SPR, REL_SPR_C1E, FIX_SPR_5_18 },
+	{ M_SAPPHIRERAPIDS_X, &cpu_spr, REL_SPR_C1E, NULL, FIX_SPR },
+	{ M_EMERALDRAPIDS_X, &cpu_spr, REL_EMR, NULL, FIX_SPR },
 	{ M_GRANITERAPIDS_X, &cpu_gnr, REL_GNR, NULL, FIX_NONE },
+	{ M_GRANITERAPIDS_D, &cpu_gnrd, REL_GNRD, NULL, FIX_NONE },
 	{ M_XEON_PHI_KNL, &cpu_knl, NULL, NULL, FIX_NONE },
 	{ M_XEON_PHI_KNM, &cpu_knl, NULL, NULL, FIX_NONE },
 	{ M_ATOM_GOLDMONT, &cpu_bxt, NULL, NULL, FIX_BXT },
 	{ M_ATOM_GOLDMONT_PLUS, &cpu_bxt, NULL, NULL, FIX_BXT },
 	{ M_ATOM_GOLDMONT_D, &cpu_dnv, NULL, NULL, FIX_NONE },
-	{ M_ATOM_TREMONT_D, &cpu_snr, NULL, NULL, FIX_NONE },
+	{ M_ATOM_TREMONT, &cpu_tmt, REL_TMT, NULL, FIX_NONE },
+	{ M_ATOM_TREMONT_L, &cpu_tmt, REL_TMT, NULL, FIX_NONE },
+	{ M_ATOM_TREMONT_D, &cpu_dnv, NULL, REL_SNR, FIX_NONE },
+	{ M_ATOM_TREMONT_D, &cpu_snr, REL_SNR, NULL, FIX_NONE },
+	{ M_ATOM_CRESTMONT, &cpu_grr, REL_MTL_GRR_SRF, NULL, FIX_NONE },
+	{ M_ATOM_CRESTMONT_X, &cpu_srf, REL_MTL_GRR_SRF, NULL, FIX_NONE },
+	{ M_ATOM_DARKMONT_X, &cpu_srf, REL_CWF, NULL, FIX_NONE },
 };
 
 /* Module parameters (intel_idle.*). */
@@ -455,6 +556,8 @@ struct intel_idle_params {
 	bool no_acpi;                /* intel_idle.no_acpi */
 	bool force_use_acpi;         /* intel_idle.use_acpi */
 	unsigned int preferred;      /* intel_idle.preferred_cstates */
+	bool no_native;              /* intel_idle.no_native */
+	const char *table;           /* intel_idle.table */
 };
 
 /* The built state of the driver during init. */
@@ -490,6 +593,33 @@ static const struct idle_cpu *match_cpu(const struct il_platform *p, const struc
 	int i = match_entry(p, m);
 
 	return i < 0 ? NULL : intel_idle_ids[i].icpu;
+}
+
+const char *il_intel_idle_model_table(int family, int model, const char *release,
+				      const char **first)
+{
+	struct il_machine_idle m;
+	const char *label = NULL, *since = NULL;
+	bool any = false;
+
+	memset(&m, 0, sizeof(m));
+	snprintf(m.release, sizeof(m.release), "%s", release ? release : "");
+	for (size_t i = 0; family == 6 && i < sizeof(intel_idle_ids) / sizeof(intel_idle_ids[0]); i++) {
+		if (intel_idle_ids[i].model != model)
+			continue;
+		if (release ? entry_in_release(i, &m) : !intel_idle_ids[i].until)
+			label = intel_idle_ids[i].icpu->label;
+		/* the earliest since of the model's entries ("" for one in every release) */
+		if (!intel_idle_ids[i].since)
+			since = "";
+		else if (!any || (since && since[0] &&
+				  il_release_cmp(intel_idle_ids[i].since, since) < 0))
+			since = intel_idle_ids[i].since;
+		any = true;
+	}
+	if (first)
+		*first = since;
+	return label;
 }
 
 const char *il_intel_idle_table_name(const struct il_platform *p, const struct il_machine_idle *m)
@@ -532,10 +662,24 @@ static void read_params(struct intel_idle_ctx *c)
 		if (!il_release_at_least(c->m, REL_PREFERRED))
 			il_machine_note(c->m, "intel_idle: preferred_cstates does not exist before %s: "
 					"ignored", REL_PREFERRED);
+		else if (il_release_at_least(c->m, REL_PREFERRED_GONE))
+			il_machine_note(c->m, "intel_idle: preferred_cstates was removed in %s "
+					"(a36dc37b5672): ignored", REL_PREFERRED_GONE);
 		else if (il_kstrtoll(v, 0, UINT_MAX, &x))
 			il_machine_note(c->m, "intel_idle: preferred_cstates=%s refused, keeps 0", v);
 		else
 			c->o.preferred = (unsigned int)x;
+	}
+	c->o.no_native = il_option_bool(p, "intel_idle.no_native", false);
+	if (c->o.no_native && !il_release_at_least(c->m, REL_NO_NATIVE)) {
+		il_machine_note(c->m, "intel_idle: no_native does not exist before %s: ignored",
+				REL_NO_NATIVE);
+		c->o.no_native = false;
+	}
+	c->o.table = il_platform_option(p, "intel_idle.table");
+	if (c->o.table && !il_release_at_least(c->m, REL_TABLE)) {
+		il_machine_note(c->m, "intel_idle: table does not exist before %s: ignored", REL_TABLE);
+		c->o.table = NULL;
 	}
 	c->o.no_acpi = il_option_bool(p, "intel_idle.no_acpi", false);
 	c->o.force_use_acpi = il_option_bool(p, "intel_idle.use_acpi", false);
@@ -696,6 +840,16 @@ static void table_fixups(struct intel_idle_ctx *c, struct icstate *t)
 					"(PKG_CST_CONFIG limit %u): C6 92/276 us", p->pkg_cst_config & 0x7);
 		}
 		break;
+	case FIX_SPR_5_18:
+		/* preferred_cstates with C1E (bit 2) but not C1 (bit 1): C1E instead of C1 */
+		if ((c->o.preferred & 4u) && !(c->o.preferred & 2u)) {
+			t[0].flags |= IL_FLAG_UNUSABLE;
+			t[1].flags &= ~IL_FLAG_UNUSABLE;
+			il_machine_note(c->m, "intel_idle: SPR fix-up: preferred_cstates=0x%x: C1E "
+					"usable, C1 unusable, C1E promotion enabled", c->o.preferred);
+		}
+		/* the package C6 limit as from 6.0 */
+		__attribute__((fallthrough));
 	case FIX_SPR:
 		if ((p->pkg_cst_config & 0x7) < 2) {
 			t[2].exit_latency = 190;
@@ -846,6 +1000,117 @@ static void init_cstates_acpi(struct intel_idle_ctx *c)
 	}
 }
 
+/* get_cmdline_field(): the text up to sep (cut there), or NULL at the end or a space. */
+static char *table_field(char *args, char **field, char sep)
+{
+	size_t i = 0;
+
+	while (args[i] && !isspace((unsigned char)args[i]) && args[i] != sep)
+		i++;
+	*field = args;
+	if (args[i] != sep)
+		return NULL;
+	args[i] = '\0';
+	return args + i + 1;
+}
+
+/* validate_cmdline_cstate(): a state of the adjusted table against the one before it. */
+static bool table_state_ok(const struct il_state *s, const struct il_state *prev)
+{
+	return s->exit_latency && s->exit_latency <= TABLE_MAX_LATENCY_US &&
+	       s->target_residency <= TABLE_MAX_RESIDENCY_US &&
+	       s->target_residency >= s->exit_latency &&
+	       s->exit_latency > prev->exit_latency && s->target_residency > prev->target_residency;
+}
+
+/*
+ * cmdline_table_adjust() (v7.0: 111f77a23348, validation be6a150829b3):
+ * intel_idle.table=NAME:LATENCY:RESIDENCY[,...] sets the named states'
+ * exit latency and target residency in µs (an empty field keeps the
+ * value) on a copy of the built table; the copy replaces the table only
+ * if every entry parses and every state from 1 on passes the checks.
+ * POLL and unknown names are skipped. The hardware is not changed: each
+ * state keeps its wake-up distribution.
+ */
+static void table_option(struct intel_idle_ctx *c)
+{
+	struct il_driver *drv = &c->m->drv;
+	struct il_state t[IL_STATE_MAX];
+	char buf[sizeof(((struct il_plat_option *)0)->value)], *args = buf;
+	const char *why = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", c->o.table);
+	if (!buf[0])
+		return;
+	memcpy(t, drv->states, sizeof(t[0]) * (size_t)drv->state_count);
+	while (args && !why) {
+		char *fields, *name, *val;
+		struct il_state *s = NULL;
+		unsigned int x;
+		int extra;
+
+		args = table_field(args, &fields, ',');
+		fields = table_field(fields, &name, ':');
+		if (!fields) {
+			why = "an entry without ':'";
+			break;
+		}
+		if (!strcmp(name, "POLL")) {
+			il_machine_note(c->m, "intel_idle: table: cannot adjust POLL");
+			continue;
+		}
+		for (int i = 0; i < drv->state_count; i++)
+			if (!strcmp(name, drv->states[i].name)) {
+				s = &t[i];
+				break;
+			}
+		if (!s) {
+			il_machine_note(c->m, "intel_idle: table: C-state '%s' was not found", name);
+			continue;
+		}
+		fields = table_field(fields, &val, ':');
+		if (!fields || (*val && il_kstrtouint(val, &x))) {
+			why = "a latency that is not a number, or no residency field";
+			break;
+		}
+		if (*val)
+			s->exit_latency = x;
+		fields = table_field(fields, &val, ':');
+		if (*val) {
+			if (il_kstrtouint(val, &x)) {
+				why = "a residency that is not a number";
+				break;
+			}
+			s->target_residency = x;
+		}
+		/* up to three more fields are allowed and ignored */
+		for (extra = 0; fields && extra < 3; extra++)
+			fields = table_field(fields, &val, ':');
+		if (fields)
+			why = "too many fields";
+	}
+	for (int i = 1; !why && i < drv->state_count; i++)
+		if (!table_state_ok(&t[i], &t[i - 1])) {
+			il_machine_note(c->m, "intel_idle: table: C-state '%s' validation failed "
+					"(%u/%u us)", t[i].name, t[i].exit_latency, t[i].target_residency);
+			why = "a state failed validation";
+		}
+	if (why) {
+		il_machine_note(c->m, "intel_idle: table=%s: %s; the table is not adjusted", c->o.table,
+				why);
+		return;
+	}
+	for (int i = 1; i < drv->state_count; i++) {
+		if (t[i].exit_latency != drv->states[i].exit_latency ||
+		    t[i].target_residency != drv->states[i].target_residency)
+			il_machine_note(c->m, "intel_idle: table: %s %u/%u us (was %u/%u)", t[i].name,
+					t[i].exit_latency, t[i].target_residency,
+					drv->states[i].exit_latency, drv->states[i].target_residency);
+		drv->states[i].exit_latency = t[i].exit_latency;
+		drv->states[i].target_residency = t[i].target_residency;
+	}
+}
+
 int il_intel_idle_probe(const struct il_platform *p, struct il_machine_idle *m,
 			struct il_err *err)
 {
@@ -894,6 +1159,17 @@ int il_intel_idle_probe(const struct il_platform *p, struct il_machine_idle *m,
 				p->cpuid5_edx);
 		return 1;
 	}
+	if (c.icpu && c.o.no_native && !c.o.no_acpi) {
+		il_machine_note(m, "intel_idle: no_native: the %s table is ignored, _CST only",
+				c.icpu->label);
+		c.icpu = NULL;
+		c.fixup = FIX_NONE;
+	}
+	if (c.icpu && !c.icpu->table && !cst_extract(&c)) {
+		il_machine_note(m, "intel_idle: %s has no built-in table and no usable _CST: not "
+				"loaded", c.icpu->label);
+		return 1;
+	}
 	if (c.icpu) {
 		if (c.icpu->auto_demotion)
 			il_machine_note(m, "intel_idle: %s: hardware C-state auto-demotion disabled "
@@ -904,7 +1180,8 @@ int il_intel_idle_probe(const struct il_platform *p, struct il_machine_idle *m,
 		if (c.icpu->disable_promotion_to_c1e)
 			il_machine_note(m, "intel_idle: %s: C1E promotion disabled (MSR_IA32_POWER_CTL "
 					"bit 1 cleared), C1E is a state of its own", c.icpu->label);
-		if ((c.icpu->use_acpi || c.o.force_use_acpi) && il_release_at_least(m, REL_CST))
+		if (c.icpu->table && (c.icpu->use_acpi || c.o.force_use_acpi) &&
+		    il_release_at_least(m, REL_CST))
 			cst_extract(&c);
 	} else if (!il_release_at_least(m, REL_CST)) {
 		il_machine_note(m, "intel_idle: model 0x%x has no built-in table and kernels before "
@@ -923,13 +1200,16 @@ int il_intel_idle_probe(const struct il_platform *p, struct il_machine_idle *m,
 	if (c.o.states_off & 1u)
 		m->drv.states[0].flags |= IL_FLAG_OFF;
 	m->drv.state_count = 1;
-	if (c.icpu)
+	if (c.icpu && c.icpu->table)
 		init_cstates_icpu(&c);
 	else
 		init_cstates_acpi(&c);
+	if (c.o.table)
+		table_option(&c);
 	il_driver_init(&m->drv);
 	m->cpuidle = true;
-	il_machine_note(m, "intel_idle: %s, %d states", c.icpu ? c.icpu->label : "_CST table",
+	il_machine_note(m, "intel_idle: %s, %d states",
+			c.icpu && c.icpu->table ? c.icpu->label : "_CST table",
 			m->drv.state_count);
 	return 0;
 }

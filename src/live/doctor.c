@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "idlelab/doctor.h"
+#include "idlelab/drivers.h"
 #include "idlelab/governor.h"
 #include "idlelab/release.h"
 #include "util.h"
@@ -33,6 +34,9 @@ const struct il_doctor_check il_doctor_checks[] = {
 	{ "intel-cst-states-off", IL_SEV_WARNING,
 	  "intel_idle marks states disabled by default from a _CST it could not take control of, "
 	  "on a kernel before 75af76d0a34e (5.10)" },
+	{ "intel-idle-cst-table", IL_SEV_INFO,
+	  "intel_idle builds its states from _CST for a CPU model whose built-in table a later "
+	  "kernel has" },
 	{ "poll-escape", IL_SEV_WARNING,
 	  "menu on pseries without the residency gate of its polling-state override "
 	  "(07d815701274, 6.19): short idle periods leave snooze for CEDE" },
@@ -327,6 +331,66 @@ static void check_intel_cst(struct ctx *c)
 	refs(f, "75af76d0a34e \"intel_idle: Ignore _CST if control cannot be taken from the "
 	     "platform\" (v5.10); e6d4f08a6776 \"intel_idle: Use ACPI _CST on server systems\" "
 	     "(v5.6); Mel Gorman, linux-pm 2020-10-06");
+}
+
+/* What idlelab's intel_idle model says of this CPU model in this release. */
+static void ev_intel_table(struct ctx *c, struct il_finding *f)
+{
+	const struct il_cpuinfo *ci = &c->h->cpuinfo;
+	const char *first, *label;
+
+	if (!c->h->has_cpuinfo || ci->family < 0 || ci->model < 0)
+		return;
+	label = il_intel_idle_model_table(ci->family, ci->model, c->rel[0] ? c->rel : NULL, &first);
+	if (label && c->rel[0])
+		ev(f, "drivers/idle/intel_idle.c (idlelab's model)", "intel_idle of %s has the %s "
+		   "table for family %d model 0x%x", c->rel, label, ci->family, ci->model);
+	else if (first && first[0])
+		ev(f, "drivers/idle/intel_idle.c (idlelab's model)", "intel_idle has a table for "
+		   "family %d model 0x%x from %s on%s%s", ci->family, ci->model, first,
+		   c->rel[0] ? ", not in " : "", c->rel);
+	else if (!first)
+		ev(f, "drivers/idle/intel_idle.c (idlelab's model)", "no intel_idle release modelled "
+		   "has a table for family %d model 0x%x", ci->family, ci->model);
+}
+
+/* intel_idle with a _CST-built table where a later release has the model's own */
+static void check_intel_cst_table(struct ctx *c)
+{
+	const struct il_sysfs_cpu *cpu = first_cpu(c);
+	const struct il_cpuinfo *ci = &c->h->cpuinfo;
+	const char *first, *label;
+	struct il_finding *f;
+	int acpi = 0;
+
+	if (!cpu || strcmp(c->driver, "intel_idle") || !c->h->has_cpuinfo || !c->rel[0])
+		return;
+	for (int i = 0; i < cpu->nstates; i++) {
+		const char *n = sname(&cpu->states[i]);
+		size_t l = strlen(n);
+
+		if (l > 5 && !strcmp(n + l - 5, "_ACPI"))
+			acpi++;
+	}
+	if (!acpi)
+		return;
+	label = il_intel_idle_model_table(ci->family, ci->model, c->rel, &first);
+	if (label || !first || !first[0] || !before(c, first))
+		return;
+	label = il_intel_idle_model_table(ci->family, ci->model, first, NULL);
+	f = finding(c, "intel-idle-cst-table", "intel_idle on kernel %s builds its states from "
+		    "_CST: its %s table came in %s", c->rel, label ? label : "model's", first);
+	ev_driver(c, f);
+	ev_cpu(c, f);
+	ev_release(c, f);
+	ev_intel_table(c, f);
+	ev(f, CPU_DIR "/cpu0/cpuidle", "%d of %d states named C<n>_ACPI", acpi, cpu->nstates);
+	action(f, "A kernel whose intel_idle does not know the CPU model builds the states from the "
+	       "firmware's _CST: latencies as the firmware reports them, target residencies of "
+	       "three times the latency, and only the states _CST lists. A kernel from %s on uses "
+	       "the model's own table (compare with: idlelab platform show PLATFORM --kernel %s, "
+	       "PLATFORM captured by idlelab platform capture).", first, first);
+	refs(f, "drivers/idle/intel_idle.c intel_idle_ids[], intel_idle_init_cstates_acpi()");
 }
 
 /* menu on pseries before the residency threshold of its polling override */
@@ -807,6 +871,7 @@ static void check_driver(struct ctx *c)
 		if (h->config && !strstr(h->config, "CONFIG_INTEL_IDLE=y"))
 			ev(f, h->config_file, "CONFIG_INTEL_IDLE not set");
 		ev_release(c, f);
+		ev_intel_table(c, f);
 		action(f, "intel_idle registers before acpi_idle unless it is not built, "
 		       "intel_idle.max_cstate=0 is given, or this kernel knows neither the CPU model "
 		       "nor a usable _CST for it (a CPU newer than the kernel). acpi_idle then builds "
@@ -872,6 +937,7 @@ void il_doctor_run(const struct il_host *h, const struct il_doctor_opts *o, stru
 	check_dummy_wait(&c);
 	check_amd_hlt(&c);
 	check_intel_cst(&c);
+	check_intel_cst_table(&c);
 	check_poll_escape(&c);
 	check_haltpoll(&c);
 	check_states_disabled(&c);

@@ -40,7 +40,12 @@ const struct il_boot_option il_boot_options[] = {
 	{ "intel_idle.no_acpi", "bool", "intel_idle (v5.6+): never use _CST" },
 	{ "intel_idle.use_acpi", "bool", "intel_idle (v5.6+): cross-check with _CST on any model" },
 	{ "intel_idle.preferred_cstates", "MASK",
-	  "intel_idle (v5.18+): on Alder Lake bit 1 without bit 2 registers C1 instead of C1E" },
+	  "intel_idle (v5.18..6.19): Alder Lake: bit 1 without bit 2 registers C1 instead of C1E; "
+	  "Sapphire Rapids (5.18, 5.19): bit 2 without bit 1 registers C1E instead of C1" },
+	{ "intel_idle.no_native", "bool",
+	  "intel_idle (v6.15+): ignore the built-in table, build the states from _CST" },
+	{ "intel_idle.table", "NAME:LAT:RES,...",
+	  "intel_idle (v7.0+): set states' exit latency and target residency, us (empty: keep)" },
 	{ "processor.max_cstate", "N", "acpi_idle: deepest _CST/FADT slot used (0 acts as 1)" },
 	{ "processor.latency_factor", "N", "acpi_idle: target residency = latency x this (2)" },
 	{ "processor.nocst", "bool", "acpi_idle: ignore _CST, use the FADT" },

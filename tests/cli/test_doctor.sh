@@ -105,6 +105,29 @@ cpt intel-haswell-cst
 for c in 0 1; do for s in 3 4; do echo 0 >"$TMP/t/sys/devices/system/cpu/cpu$c/cpuidle/state$s/disable"; done; done
 expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
 expect_out "info intel-cst-states-off: intel_idle on kernel 5.9 has states disabled by default (C3, C6), enabled again by hand"
+# intel-idle-cst-table: an Alder Lake (0x97) on 5.15, intel_idle with C<n>_ACPI states
+# (its table came in 5.19); not on 5.19; not with the model's own names
+adl() {
+	cpt intel-icx-healthy; rel "$1"
+	sed -i 's/^model\t\t: 106$/model\t\t: 151/' "$TMP/t/proc/cpuinfo"
+	for c in 0 1; do for s in 1 2 3; do
+		echo "C${s}_ACPI" >"$TMP/t/sys/devices/system/cpu/cpu$c/cpuidle/state$s/name"
+	done; done
+}
+adl 5.15.0-91-generic
+want "$TMP/t" "intel-idle-cst-table"
+expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
+expect_out "info intel-idle-cst-table: intel_idle on kernel 5.15 builds its states from _CST: its Alder Lake table came in 5.19"
+expect_out "intel_idle has a table for family 6 model 0x97 from 5.19 on, not in 5.15"
+expect_out "3 of 4 states named C<n>_ACPI"
+adl 5.19.0
+want "$TMP/t" ""
+cpt intel-icx-healthy; rel 5.15.0-91-generic
+sed -i 's/^model\t\t: 106$/model\t\t: 151/' "$TMP/t/proc/cpuinfo"
+want "$TMP/t" ""
+# unexpected-driver's evidence: what this release's intel_idle has for the model
+expect_exit 0 "$IDLELAB" doctor --root "$FX/intel-haswell-acpi"
+expect_out "intel_idle of 5.9 has the Haswell-X table for family 6 model 0x3f"
 # poll-escape: 6.19 has the gate; teo has none of it
 cpt power10-menu; rel 6.19.0
 want "$TMP/t" "high-miss-rate"
@@ -188,9 +211,10 @@ expect_err "sys/module/intel_idle/parameters/max_cstate: symbolic link: not foll
 
 # --- --list and usage errors -----------------------------------------------
 expect_exit 0 "$IDLELAB" doctor --list
-[ "$(head -1 "$TMP/out")" = "id,severity,finds" ] && [ "$(wc -l <"$TMP/out")" -eq 11 ] && ok ||
+[ "$(head -1 "$TMP/out")" = "id,severity,finds" ] && [ "$(wc -l <"$TMP/out")" -eq 12 ] && ok ||
 	bad "--list: $(cat "$TMP/out")"
-for id in acpi-dummy-wait amd-hlt-default-idle intel-cst-states-off poll-escape haltpoll-no-poll \
+for id in acpi-dummy-wait amd-hlt-default-idle intel-cst-states-off intel-idle-cst-table \
+	poll-escape haltpoll-no-poll \
 	states-disabled high-miss-rate pm-qos-limit unexpected-driver unexpected-governor; do
 	grep -q "^$id," "$TMP/out" && ok || bad "--list lacks $id"
 	grep -q "^### \`$id\`" "$SRCDIR/docs/doctor.md" && ok || bad "docs/doctor.md lacks $id"
@@ -201,7 +225,7 @@ expect_err "unknown format 'csv' (table or json)"
 expect_exit 2 "$IDLELAB" doctor --list --bogus
 expect_err "unknown option '--bogus'"
 expect_exit 0 "$IDLELAB" doctor --list --format json
-python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d) == 10 and d[0]["id"] == "acpi-dummy-wait"' \
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d) == 11 and d[0]["id"] == "acpi-dummy-wait"' \
 	"$TMP/out" && ok || bad "--list --format json: $(cat "$TMP/out")"
 expect_exit 2 "$IDLELAB" doctor --root "$FX/kvm-haltpoll" --interval 2
 expect_err "--interval samples the live machine"

@@ -25,6 +25,7 @@
 	"mwait = yes\ncpuid5_ecx = 3\ncpuid5_edx = " edx "\n[firmware]\nmwait_exit = 1500\n"
 #define HSX CPU("0x3f", "0x2120")
 #define SKX CPU("0x55", "0x2020")
+#define SKX_PC6 SKX "[cpu]\npkg_cst_config = 7\n"
 #define SKL CPU("0x5e", "0x11142120")
 #define ICX CPU("0x6a", "0x2020")
 #define SPR CPU("0x8f", "0x2020")
@@ -593,6 +594,243 @@ static void alder_lake(void **state)
 	assert_int_equal(m.drv.states[2].mwait_hint, 0x20);
 }
 
+
+/*
+ * Which table a model gets in which release (intel_idle_ids[] history,
+ * from the PM pull requests of each release): Ice Lake-X from 5.9 with C6
+ * 128/384, 170/600 from 5.13 (when Ice Lake-D joins); Snow Ridge's own
+ * table from 5.11 (Denverton's before); the SKX fix-up from 5.14;
+ * Emerald Rapids from 6.3.
+ */
+static void release_history(void **state)
+{
+	struct il_machine_idle m;
+	char b[128];
+	(void)state;
+
+	/*
+	 * Ice Lake-X: _CST before 5.9 (its C2, hint 0x10, has no sub-states in
+	 * EDX 0x2020 and is dropped), then the two texts
+	 */
+	build("5.8", &m, ICX, CST_FULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1_ACPI C2_ACPI");
+	build("5.9", &m, ICX, CST_FULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6");
+	assert_int_equal(m.drv.states[3].exit_latency, 128);
+	assert_int_equal(m.drv.states[3].target_residency, 384);
+	build("5.12", &m, ICX, CST_FULL, NULL, NULL, NULL);
+	assert_int_equal(m.drv.states[3].exit_latency, 128);
+	build("5.13", &m, ICX, CST_FULL, NULL, NULL, NULL);
+	assert_int_equal(m.drv.states[3].exit_latency, 170);
+	assert_int_equal(m.drv.states[3].target_residency, 600);
+	/* Ice Lake-D: only from 5.13 */
+	build("5.12", &m, CPU("0x6c", "0x2020"), CST_FULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1_ACPI C2_ACPI");
+	build("5.13", &m, CPU("0x6c", "0x2020"), CST_FULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6");
+	/* Snow Ridge: Denverton's table (C1E 10/20, C6 50/500) before 5.11 */
+	build("5.10", &m, CPU("0x86", "0x2020"), NULL, NULL, NULL, NULL);
+	assert_int_equal(m.drv.states[2].exit_latency, 10);
+	assert_int_equal(m.drv.states[3].exit_latency, 50);
+	build("5.11", &m, CPU("0x86", "0x2020"), NULL, NULL, NULL, NULL);
+	assert_int_equal(m.drv.states[2].exit_latency, 15);
+	assert_int_equal(m.drv.states[3].exit_latency, 130);
+	/* the SKX package-C6 fix-up: 5.14 on */
+	build("5.13", &m, SKX, "[cpu]\npkg_cst_config = 0\n", NULL, NULL, NULL);
+	assert_int_equal(m.drv.states[3].exit_latency, 133);
+	assert_int_equal(m.drv.states[3].target_residency, 600);
+	build("5.14", &m, SKX, "[cpu]\npkg_cst_config = 0\n", NULL, NULL, NULL);
+	assert_int_equal(m.drv.states[3].exit_latency, 92);
+	assert_int_equal(m.drv.states[3].target_residency, 276);
+	/* Emerald Rapids: the SPR table from 6.3 */
+	build("6.2", &m, CPU("0xcf", "0x2020"), CST_FULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1_ACPI C2_ACPI");
+	build("6.3", &m, CPU("0xcf", "0x2020"), CST_FULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6");
+	/* Alder Lake from 5.19, Alder Lake-N (Gracemont) from 6.1 */
+	build("5.18", &m, CPU("0x97", "0x10102020"), CST_FULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1_ACPI C2_ACPI");
+	build("5.19", &m, CPU("0x97", "0x10102020"), CST_FULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1E C6 C8 C10");
+	build("6.0", &m, CPU("0xbe", "0x10102020"), CST_FULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1_ACPI C2_ACPI");
+	build("6.1", &m, CPU("0xbe", "0x10102020"), CST_FULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1E C6 C8 C10");
+	/* the public lookup gives the same */
+	{
+		const char *first;
+
+		assert_null(il_intel_idle_model_table(6, 0x97, "5.18", &first));
+		assert_string_equal(first, "5.19");
+		assert_string_equal(il_intel_idle_model_table(6, 0x97, "5.19", NULL), "Alder Lake");
+		assert_null(il_intel_idle_model_table(6, 0x6a, "5.4", &first));
+		assert_string_equal(first, "5.9");
+		assert_string_equal(il_intel_idle_model_table(6, 0x3f, "5.4", &first), "Haswell-X");
+		assert_string_equal(first, "");
+		assert_null(il_intel_idle_model_table(6, 0x99, "6.18", &first));
+		assert_null(first);
+		assert_null(il_intel_idle_model_table(15, 0x3f, "6.18", &first));
+		assert_null(first);
+	}
+}
+
+/*
+ * Sapphire Rapids: _CST before 5.18; in 5.18 and 5.19 C1E is unusable and
+ * preferred_cstates bit 2 without bit 1 swaps C1 for C1E; from 6.0 (1548fac47a11)
+ * both are registered and the option no longer touches SPR.
+ */
+static void sapphire_rapids_releases(void **state)
+{
+	struct il_machine_idle m;
+	char b[128];
+	(void)state;
+
+	build("5.17", &m, SPR, CST_FULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1_ACPI C2_ACPI");
+	build("5.18", &m, SPR, CST_FULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C6");
+	build("5.19", &m, SPR, CST_FULL, NULL, "intel_idle.preferred_cstates", "4");
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1E C6");
+	assert_int_equal(m.drv.states[1].exit_latency, 2);
+	assert_int_equal(m.drv.states[1].target_residency, 4);
+	/* both bits: the defaults, and the package-C6 limit still applies */
+	build("5.18", &m, SPR, CST_FULL, "[cpu]\npkg_cst_config = 1\n", "intel_idle.preferred_cstates",
+	      "6");
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C6");
+	assert_int_equal(m.drv.states[2].exit_latency, 190);
+	build("6.0", &m, SPR, CST_FULL, NULL, "intel_idle.preferred_cstates", "4");
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6");
+	/* preferred_cstates was removed in 7.0: Alder Lake keeps its default */
+	build("6.19", &m, CPU("0x97", "0x10102020"), NULL, NULL, "intel_idle.preferred_cstates", "2");
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C6 C8 C10");
+	build("7.0", &m, CPU("0x97", "0x10102020"), NULL, NULL, "intel_idle.preferred_cstates", "2");
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1E C6 C8 C10");
+	assert_true(has_note(&m, "preferred_cstates was removed in 7.0"));
+	build("5.17", &m, CPU("0x97", "0x10102020"), CST_FULL, NULL, "intel_idle.preferred_cstates",
+	      "2");
+	assert_true(has_note(&m, "preferred_cstates does not exist before 5.18"));
+}
+
+/*
+ * The 2023-2025 tables: Meteor Lake-L (no C1), Grand Ridge, Sierra Forest
+ * (C6S 0x22 and C6SP 0x23; they match a _CST C6 hint on the nibble from
+ * 6.12), Clearwater Forest on the SRF table from 6.14, Granite Rapids-D
+ * from 6.13, and the Tremont parts (6.12) with no table of their own.
+ * EDX 0x00002220: sub-states for the C1, C2 and C3 nibbles (hints 0x00..0x23).
+ */
+static void newer_tables(void **state)
+{
+	struct il_machine_idle m;
+	char b[128];
+	static const char *cst_c6_20 = "[cst.1]\ntype = C1\nlatency = 1\nmethod = ffh\naddress = 0x00\n"
+				       "[cst.2]\ntype = C2\nlatency = 200\nmethod = ffh\naddress = 0x20\n";
+	(void)state;
+
+	build("6.8", &m, CPU("0xaa", "0x10102020"), NULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1E C6 C10");
+	assert_int_equal(m.drv.states[1].exit_latency, 1);
+	assert_int_equal(m.drv.states[2].target_residency, 420);
+	assert_int_equal(m.drv.states[3].exit_latency, 310);
+	assert_int_equal(m.drv.states[3].target_residency, 930);
+	build("6.8", &m, CPU("0xb6", "0x00002220"), NULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6S");
+	assert_int_equal(m.drv.states[2].target_residency, 10);
+	assert_int_equal(m.drv.states[3].exit_latency, 140);
+	/* Sierra Forest with a _CST that lists C6 as 0x20: exact matching turns both off (6.8) */
+	build("6.8", &m, CPU("0xaf", "0x00002220"), cst_c6_20, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6S- C6SP-");
+	build("6.12", &m, CPU("0xaf", "0x00002220"), cst_c6_20, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6S C6SP");
+	assert_int_equal(m.drv.states[3].exit_latency, 270);
+	assert_int_equal(m.drv.states[4].target_residency, 900);
+	/* Clearwater Forest */
+	build("6.13", &m, CPU("0xdd", "0x00002220"), CST_FULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1_ACPI C2_ACPI C3_ACPI");
+	build("6.14", &m, CPU("0xdd", "0x00002220"), NULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6S C6SP");
+	/* Granite Rapids-D */
+	build("6.13", &m, CPU("0xae", "0x00002220"), NULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6 C6P");
+	assert_int_equal(m.drv.states[3].exit_latency, 220);
+	assert_int_equal(m.drv.states[4].exit_latency, 240);
+	assert_int_equal(m.drv.states[4].target_residency, 750);
+	/* Jasper Lake (0x9c): from 6.12 _CST states with C1E promotion disabled; no _CST: no driver */
+	build("6.12", &m, CPU("0x9c", "0x2020"), CST_FULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1_ACPI C2_ACPI");
+	assert_true(has_note(&m, "Tremont: C1E promotion disabled"));
+	build("6.11", &m, CPU("0x9c", "0x2020"), CST_FULL, NULL, NULL, NULL);
+	assert_false(has_note(&m, "C1E promotion disabled"));
+	assert_int_equal(probe("6.12", &m, CPU("0x96", "0x2020"), NULL, NULL, NULL, NULL), 1);
+	assert_true(has_note(&m, "Tremont has no built-in table and no usable _CST"));
+}
+
+/* no_native (6.15) and table= (7.0, with its validation) */
+static void no_native_and_table(void **state)
+{
+	struct il_machine_idle m;
+	char b[128];
+	(void)state;
+
+	build("6.15", &m, SKX, CST_FULL, NULL, "intel_idle.no_native", "1");
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1_ACPI C2_ACPI");
+	build("6.14", &m, SKX, CST_FULL, NULL, "intel_idle.no_native", "1");
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6");
+	assert_true(has_note(&m, "no_native does not exist before 6.15"));
+	/* no_acpi wins over no_native */
+	build("6.15", &m, SKX, CST_FULL, "[kernel]\noption = intel_idle.no_acpi=1\n",
+	      "intel_idle.no_native", "1");
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6");
+
+	/* SKX with package C6 allowed (no fix-up): C1 2/2, C1E 10/20, C6 133/600 */
+	build("7.0", &m, SKX_PC6, NULL, NULL, "intel_idle.table", "C1E:5:30,C6::400");
+	assert_int_equal(m.drv.states[2].exit_latency, 5);
+	assert_int_equal(m.drv.states[2].target_residency, 30);
+	assert_int_equal(m.drv.states[3].exit_latency, 133);
+	assert_int_equal(m.drv.states[3].target_residency, 400);
+	assert_int_equal(m.drv.states[3].target_residency_ns, 400000);
+	/* the hardware keeps its wake-up: C6's exit distribution is still 133 us */
+	assert_int_equal((int)m.drv.states[3].exit_dist.a, 133000);
+	assert_true(has_note(&m, "table: C1E 5/30 us (was 10/20)"));
+	/* POLL and unknown names are skipped, the rest applies */
+	build("7.0", &m, SKX_PC6, NULL, NULL, "intel_idle.table", "POLL:1:1,C7:1:1,C6:200:700");
+	assert_int_equal(m.drv.states[3].exit_latency, 200);
+	assert_true(has_note(&m, "cannot adjust POLL"));
+	assert_true(has_note(&m, "C-state 'C7' was not found"));
+	/* four ignored fields are one too many; a missing residency field; not a number */
+	build("7.0", &m, SKX_PC6, NULL, NULL, "intel_idle.table", "C6:200:700:a:b:c");
+	assert_int_equal(m.drv.states[3].exit_latency, 200);
+	build("7.0", &m, SKX_PC6, NULL, NULL, "intel_idle.table", "C6:200:700:a:b:c:d");
+	assert_int_equal(m.drv.states[3].exit_latency, 133);
+	assert_true(has_note(&m, "too many fields; the table is not adjusted"));
+	build("7.0", &m, SKX_PC6, NULL, NULL, "intel_idle.table", "C6:200");
+	assert_int_equal(m.drv.states[3].exit_latency, 133);
+	build("7.0", &m, SKX_PC6, NULL, NULL, "intel_idle.table", "C6:x:700");
+	assert_int_equal(m.drv.states[3].target_residency, 600);
+	/* validation: latency 0, above 5000 us, residency above 100000 us or below the latency, not rising */
+	build("7.0", &m, SKX_PC6, NULL, NULL, "intel_idle.table", "C1:0:2");
+	assert_int_equal(m.drv.states[1].target_residency, 2);
+	assert_true(has_note(&m, "C-state 'C1' validation failed (0/2 us)"));
+	build("7.0", &m, SKX_PC6, NULL, NULL, "intel_idle.table", "C6:5001:6000");
+	assert_int_equal(m.drv.states[3].exit_latency, 133);
+	build("7.0", &m, SKX_PC6, NULL, NULL, "intel_idle.table", "C6:5000:100000");
+	assert_int_equal(m.drv.states[3].exit_latency, 5000);
+	build("7.0", &m, SKX_PC6, NULL, NULL, "intel_idle.table", "C6:5000:100001");
+	assert_int_equal(m.drv.states[3].exit_latency, 133);
+	build("7.0", &m, SKX_PC6, NULL, NULL, "intel_idle.table", "C6:300:200");
+	assert_int_equal(m.drv.states[3].exit_latency, 133);
+	build("7.0", &m, SKX_PC6, NULL, NULL, "intel_idle.table", "C1E:2:20");
+	assert_int_equal(m.drv.states[2].exit_latency, 10);
+	assert_true(has_note(&m, "C-state 'C1E' validation failed (2/20 us)"));
+	/* a table that fails as built (Bay Trail's C6N: 300/275) cannot be adjusted at all */
+	build("7.0", &m, CPU("0x37", "0x99990022"), NULL, NULL, "intel_idle.table", "C7:1300:4000");
+	assert_int_equal(m.drv.states[4].exit_latency, 1200);
+	assert_true(has_note(&m, "C-state 'C6N' validation failed (300/275 us)"));
+	/* not before 7.0 */
+	build("6.19", &m, SKX_PC6, NULL, NULL, "intel_idle.table", "C6::400");
+	assert_int_equal(m.drv.states[3].target_residency, 600);
+	assert_true(has_note(&m, "table does not exist before 7.0"));
+}
+
 static void unknown_model(void **state)
 {
 	struct il_machine_idle m;
@@ -740,6 +978,10 @@ int main(void)
 		cmocka_unit_test(ivy_town_sockets),
 		cmocka_unit_test(goldmont_irtl),
 		cmocka_unit_test(alder_lake),
+		cmocka_unit_test(release_history),
+		cmocka_unit_test(sapphire_rapids_releases),
+		cmocka_unit_test(newer_tables),
+		cmocka_unit_test(no_native_and_table),
 		cmocka_unit_test(unknown_model),
 		cmocka_unit_test(refusals),
 		cmocka_unit_test(timer_stop),
