@@ -25,8 +25,10 @@
  *    pair with an invalid slot equal; 233323f9b9f8 ("Fix invalid comparison
  *    with insertion sort for latency", v6.10) sorts the valid ones only.
  *  - AMD Zen (family >= 0x17) gets bm_check = 1, bm_control = 0 from
- *    "x86: ACPI: cstate: Optimize C3 entry on AMD CPUs" (Deepak Sharma, 2021,
- *    believed v5.16).
+ *    a8fb40966f19 ("x86: ACPI: cstate: Optimize C3 entry on AMD CPUs",
+ *    Deepak Sharma): in linux-pm's bleeding-edge and linux-next in October
+ *    2021 beside 5.16 material (intel_pstate's HWP Guaranteed notification),
+ *    so v5.16; stable took it into 5.15.91 and 5.10.y in 2023.
  * Not modelled: _LPI (arm64), DMI max_cstate quirks, PIIX4 errata; the
  * per-entry run-time paths (BM_STS demotion of C3 to the safe state, C2->C1
  * demotion without _CST) are said in notes, not simulated.
