@@ -63,7 +63,7 @@ enum il_pstate_mode { IL_PSTATE_MODE_AUTO = 0, IL_PSTATE_MODE_ACTIVE, IL_PSTATE_
 /* One "key = value" option such as "idle=halt" or "intel_idle.max_cstate=1". */
 struct il_plat_option {
 	char key[48];
-	char value[48];
+	char value[256];               /* intel_idle.table takes up to 255 characters */
 	int line;                      /* platform file line; 0: set by a caller (--option) */
 };
 

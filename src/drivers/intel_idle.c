@@ -74,6 +74,8 @@
 #define REL_GNRD "6.13"              /* f557e0d1c2e6, pm-6.13-rc1 */
 #define REL_CWF "6.14"               /* eeed4bfbe9b9: Clearwater Forest takes the SRF table */
 #define REL_NO_NATIVE "6.15"         /* intel_idle.no_native, pm-6.15-rc1 */
+#define REL_ANY_FAMILY "6.17"        /* Len Brown: _CST tables for any Intel family with MWAIT */
+#define REL_ADL_FIXUP_GONE "7.0"     /* a36dc37b5672 drops adl_idle_state_table_update() */
 #define REL_TABLE "7.0"              /* 111f77a23348: intel_idle.table= */
 #define TABLE_MAX_LATENCY_US 5000u   /* MAX_CMDLINE_LATENCY_US */
 #define TABLE_MAX_RESIDENCY_US 100000u /* MAX_CMDLINE_RESIDENCY_US */
@@ -526,9 +528,12 @@ static const struct {
 	{ M_ICELAKE_X, &cpu_icx_5_9, REL_ICX, REL_ICX_C6, FIX_NONE },
 	{ M_ICELAKE_X, &cpu_icx, REL_ICX_C6, NULL, FIX_NONE },
 	{ M_ICELAKE_D, &cpu_icx, REL_ICX_C6, NULL, FIX_NONE },
-	{ M_ALDERLAKE, &cpu_adl, REL_ADL, NULL, FIX_ADL },
-	{ M_ALDERLAKE_L, &cpu_adl_l, REL_ADL, NULL, FIX_ADL },
-	{ M_ATOM_GRACEMONT, &cpu_adl_n, REL_ADL_N, NULL, FIX_ADL },
+	{ M_ALDERLAKE, &cpu_adl, REL_ADL, REL_ADL_FIXUP_GONE, FIX_ADL },
+	{ M_ALDERLAKE, &cpu_adl, REL_ADL_FIXUP_GONE, NULL, FIX_NONE },
+	{ M_ALDERLAKE_L, &cpu_adl_l, REL_ADL, REL_ADL_FIXUP_GONE, FIX_ADL },
+	{ M_ALDERLAKE_L, &cpu_adl_l, REL_ADL_FIXUP_GONE, NULL, FIX_NONE },
+	{ M_ATOM_GRACEMONT, &cpu_adl_n, REL_ADL_N, REL_ADL_FIXUP_GONE, FIX_ADL },
+	{ M_ATOM_GRACEMONT, &cpu_adl_n, REL_ADL_FIXUP_GONE, NULL, FIX_NONE },
 	{ M_METEORLAKE_L, &cpu_mtl_l, REL_MTL_GRR_SRF, NULL, FIX_NONE },
 	{ M_SAPPHIRERAPIDS_X, &cpu_spr_5_18, REL_SPR, REL_SPR_C1E, FIX_SPR_5_18 },
 	{ M_SAPPHIRERAPIDS_X, &cpu_spr, REL_SPR_C1E, NULL, FIX_SPR },
@@ -1147,7 +1152,7 @@ int il_intel_idle_probe(const struct il_platform *p, struct il_machine_idle *m,
 				c.icpu->label);
 		return 1;
 	}
-	if (!c.icpu && (p->family != 6 || !p->mwait)) {
+	if (!c.icpu && ((p->family != 6 && !il_release_at_least(m, REL_ANY_FAMILY)) || !p->mwait)) {
 		il_machine_note(m, "intel_idle: family %d model 0x%x%s: not supported", p->family,
 				p->model, p->mwait ? "" : " without MWAIT");
 		return 1;
@@ -1216,31 +1221,28 @@ int il_intel_idle_probe(const struct il_platform *p, struct il_machine_idle *m,
 
 void il_intel_idle_state_names(const struct il_platform *p, struct il_state_names *s)
 {
-	bool acpi_table = true, known = false;
 	char name[32];
 
-	/* the probe's conditions that no release or option changes */
-	if (p->arch != IL_ARCH_X86 || p->vendor != IL_VENDOR_INTEL || p->family != 6 ||
-	    !p->mwait || !(p->cpuid5_ecx & IL_CPUID5_ECX_EXTENSIONS_SUPPORTED) ||
+	/* the probe's conditions that no release or option changes (any family: 6.17+) */
+	if (p->arch != IL_ARCH_X86 || p->vendor != IL_VENDOR_INTEL || !p->mwait || !(p->cpuid5_ecx & IL_CPUID5_ECX_EXTENSIONS_SUPPORTED) ||
 	    !(p->cpuid5_ecx & IL_CPUID5_ECX_INTERRUPT_BREAK) || !p->cpuid5_edx)
 		return;
 	il_state_names_add(s, "POLL", "intel_idle", "poll_exit");
-	/* every text the model has in some release; _CST names where some release lacks one */
+	/* every text the model has in some release */
 	for (size_t i = 0; i < sizeof(intel_idle_ids) / sizeof(intel_idle_ids[0]); i++) {
 		const struct icstate *t = intel_idle_ids[i].icpu->table;
 
 		if (intel_idle_ids[i].model != p->model)
 			continue;
-		if (!known)
-			acpi_table = false;
-		known = true;
-		if (intel_idle_ids[i].since || intel_idle_ids[i].until)
-			acpi_table = true;
-		for (int j = 0; t[j].name; j++)
+		for (int j = 0; t && t[j].name; j++)
 			if (hint_has_substates(p, t[j].hint))
 				il_state_names_add(s, t[j].name, "intel_idle", NULL);
 	}
-	for (int i = 1; acpi_table && i <= il_acpi_cst_max_slot(p); i++) {
+	/*
+	 * _CST names: a model before its table's release, one without a table
+	 * (Tremont), and every model under no_native (6.15+) builds them
+	 */
+	for (int i = 1; i <= il_acpi_cst_max_slot(p); i++) {
 		snprintf(name, sizeof(name), "C%d_ACPI", i);
 		il_state_names_add(s, name, "intel_idle", NULL);
 	}

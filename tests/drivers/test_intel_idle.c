@@ -706,6 +706,10 @@ static void sapphire_rapids_releases(void **state)
 	build("7.0", &m, CPU("0x97", "0x10102020"), NULL, NULL, "intel_idle.preferred_cstates", "2");
 	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1E C6 C8 C10");
 	assert_true(has_note(&m, "preferred_cstates was removed in 7.0"));
+	/* 7.0 drops the ADL fix-up too: C1E promotion is left as the firmware set it */
+	assert_false(has_note(&m, "ADL fix-up"));
+	build("6.19", &m, CPU("0x97", "0x10102020"), NULL, NULL, NULL, NULL);
+	assert_true(has_note(&m, "ADL fix-up: C1E promotion enabled"));
 	build("5.17", &m, CPU("0x97", "0x10102020"), CST_FULL, NULL, "intel_idle.preferred_cstates",
 	      "2");
 	assert_true(has_note(&m, "preferred_cstates does not exist before 5.18"));
@@ -762,6 +766,32 @@ static void newer_tables(void **state)
 	assert_false(has_note(&m, "C1E promotion disabled"));
 	assert_int_equal(probe("6.12", &m, CPU("0x96", "0x2020"), NULL, NULL, NULL, NULL), 1);
 	assert_true(has_note(&m, "Tremont has no built-in table and no usable _CST"));
+	/* a family other than 6 with MWAIT: _CST states from 6.17 (Len Brown, Aug 2025) */
+	{
+		char fam[1024];
+		const char *c6 = CPU("0x01", "0x2020");
+		const char *at = strstr(c6, "family = 6");
+
+		snprintf(fam, sizeof(fam), "%.*sfamily = 19%s", (int)(at - c6), c6, at + 10);
+		assert_int_equal(probe("6.16", &m, fam, CST_FULL, NULL, NULL, NULL), 1);
+		assert_true(has_note(&m, "family 19 model 0x1: not supported"));
+		build("6.17", &m, fam, CST_FULL, NULL, NULL, NULL);
+		assert_string_equal(names(&m, b, sizeof(b)), "POLL C1_ACPI C2_ACPI");
+	}
+	/*
+	 * the whole machine, whose state-key check walks every text of the model
+	 * (a descriptor without a table crashed it); _CST names are valid keys
+	 */
+	{
+		struct il_platform p;
+		struct il_err e;
+
+		load(&p, CPU("0x96", "0x2020"), CST_FULL, "[firmware]\nexit.C2_ACPI = 40000\n");
+		assert_int_equal(il_machine_idle_build(&p, "6.12", &m, &e), 0);
+		assert_string_equal(m.drv.name, "intel_idle");
+		assert_string_equal(m.drv.states[2].name, "C2_ACPI");
+		assert_int_equal((int)m.drv.states[2].exit_dist.a, 40000);
+	}
 }
 
 /* no_native (6.15) and table= (7.0, with its validation) */
@@ -825,6 +855,11 @@ static void no_native_and_table(void **state)
 	build("7.0", &m, CPU("0x37", "0x99990022"), NULL, NULL, "intel_idle.table", "C7:1300:4000");
 	assert_int_equal(m.drv.states[4].exit_latency, 1200);
 	assert_true(has_note(&m, "C-state 'C6N' validation failed (300/275 us)"));
+	/* up to 255 characters, as the kernel's string parameter */
+	build("7.0", &m, SKX_PC6, NULL, NULL, "intel_idle.table",
+	      "C1:2:2,C1E:10:20,C6:133:600,C1:2:2,C1E:10:20,C6:133:600,C1:2:2,C1E:10:20,"
+	      "C6:133:600,C1:2:2,C1E:10:20,C6:150:650");
+	assert_int_equal(m.drv.states[3].exit_latency, 150);
 	/* not before 7.0 */
 	build("6.19", &m, SKX_PC6, NULL, NULL, "intel_idle.table", "C6::400");
 	assert_int_equal(m.drv.states[3].target_residency, 600);
@@ -861,9 +896,11 @@ static void unknown_model(void **state)
 			       "[firmware]\ncst_claim = no\n", NULL, NULL), 1);
 	assert_int_equal(probe("5.5", &m, CPU("0x99", "0x2120"), CST_FULL, NULL, NULL, NULL), 1);
 	assert_true(has_note(&m, "do not use _CST"));
-	/* not family 6 */
-	assert_int_equal(probe("6.18", &m, CPU("0x99", "0x2120"), CST_FULL, "[cpu]\nfamily = 15\n",
+	/* not family 6: not before 6.17, _CST states from it */
+	assert_int_equal(probe("6.16", &m, CPU("0x99", "0x2120"), CST_FULL, "[cpu]\nfamily = 15\n",
 			       NULL, NULL), 1);
+	assert_int_equal(probe("6.18", &m, CPU("0x99", "0x2120"), CST_FULL, "[cpu]\nfamily = 15\n",
+			       NULL, NULL), 0);
 }
 
 static void refusals(void **state)
