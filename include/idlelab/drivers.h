@@ -70,6 +70,29 @@ const char *il_idle_routine_name(enum il_idle_routine r);
 const char *il_intel_idle_model_table(int family, int model, const char *release,
 				      const char **first);
 
+/*
+ * What intel_idle's built-in table of release (NULL: the newest) gives the
+ * state NAME of an Intel CPU of this family and model: the table's exit
+ * latency and target residency in µs, and the other values the driver's
+ * fix-ups can give it on some machines, each with its cause. Returns
+ * false when the release has no table for the model or the table has no
+ * such state. any_value: a fix-up takes the values from the machine
+ * (Goldmont's IRTL MSRs), so any value can be right.
+ */
+#define IL_INTEL_IDLE_ALTS 4
+struct il_intel_idle_expect {
+	unsigned int exit_latency, target_residency;
+	int nalt;
+	struct {
+		unsigned int exit_latency, target_residency;
+		const char *cause;
+	} alt[IL_INTEL_IDLE_ALTS];
+	const char *any_value;       /* NULL, or the cause that allows any value */
+};
+
+bool il_intel_idle_expect_state(int family, int model, const char *release, const char *name,
+				struct il_intel_idle_expect *out);
+
 #ifdef __cplusplus
 }
 #endif

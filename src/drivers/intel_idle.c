@@ -627,6 +627,73 @@ const char *il_intel_idle_model_table(int family, int model, const char *release
 	return label;
 }
 
+static void expect_alt(struct il_intel_idle_expect *out, unsigned int lat, unsigned int res,
+		       const char *cause)
+{
+	if (out->nalt < IL_INTEL_IDLE_ALTS &&
+	    (lat != out->exit_latency || res != out->target_residency)) {
+		out->alt[out->nalt].exit_latency = lat;
+		out->alt[out->nalt].target_residency = res;
+		out->alt[out->nalt].cause = cause;
+		out->nalt++;
+	}
+}
+
+bool il_intel_idle_expect_state(int family, int model, const char *release, const char *name,
+				struct il_intel_idle_expect *out)
+{
+	struct il_machine_idle m;
+	const struct icstate *t;
+	int e = -1, idx = -1;
+
+	memset(out, 0, sizeof(*out));
+	memset(&m, 0, sizeof(m));
+	snprintf(m.release, sizeof(m.release), "%s", release ? release : "");
+	for (size_t i = 0; family == 6 && i < sizeof(intel_idle_ids) / sizeof(intel_idle_ids[0]); i++)
+		if (intel_idle_ids[i].model == model &&
+		    (release ? entry_in_release(i, &m) : !intel_idle_ids[i].until)) {
+			e = (int)i;
+			break;
+		}
+	if (e < 0 || !(t = intel_idle_ids[e].icpu->table))
+		return false;
+	for (int j = 0; t[j].name; j++)
+		if (!strcmp(t[j].name, name)) {
+			idx = j;
+			break;
+		}
+	if (idx < 0)
+		return false;
+	out->exit_latency = t[idx].exit_latency;
+	out->target_residency = t[idx].target_residency;
+	switch (intel_idle_ids[e].fixup) {
+	case FIX_SKX:
+		if (idx == 2)
+			expect_alt(out, 92, 276, "the SKX fix-up: package C6 not allowed by "
+				   "MSR_PKG_CST_CONFIG_CONTROL (a firmware setting)");
+		break;
+	case FIX_SPR:
+	case FIX_SPR_5_18:
+		if (idx == 2)
+			expect_alt(out, 190, 600, "the SPR fix-up: package C6 not allowed by "
+				   "MSR_PKG_CST_CONFIG_CONTROL (a firmware setting)");
+		break;
+	case FIX_IVT:
+		expect_alt(out, ivt_cstates_4s[idx].exit_latency, ivt_cstates_4s[idx].target_residency,
+			   "the IVT table for 3-4 sockets");
+		expect_alt(out, ivt_cstates_8s[idx].exit_latency, ivt_cstates_8s[idx].target_residency,
+			   "the IVT table for more than 4 sockets");
+		break;
+	case FIX_BXT:
+		if (idx >= 2 && idx <= 6)
+			out->any_value = "the BXT fix-up: the firmware's IRTL MSRs";
+		break;
+	default:
+		break;
+	}
+	return true;
+}
+
 const char *il_intel_idle_table_name(const struct il_platform *p, const struct il_machine_idle *m)
 {
 	const struct idle_cpu *icpu;

@@ -37,6 +37,10 @@ const struct il_doctor_check il_doctor_checks[] = {
 	{ "intel-idle-cst-table", IL_SEV_INFO,
 	  "intel_idle builds its states from _CST for a CPU model whose built-in table a later "
 	  "kernel has" },
+	{ "intel-idle-table-values", IL_SEV_INFO,
+	  "intel_idle's states have latencies or residencies other than its table for the CPU "
+	  "model: a fix-up for a firmware setting (package C6 not allowed), intel_idle.table, or "
+	  "a kernel that differs from mainline" },
 	{ "poll-escape", IL_SEV_WARNING,
 	  "menu on pseries without the residency gate of its polling-state override "
 	  "(07d815701274, 6.19): short idle periods leave snooze for CEDE" },
@@ -391,6 +395,69 @@ static void check_intel_cst_table(struct ctx *c)
 	       "the model's own table (compare with: idlelab platform show PLATFORM --kernel %s, "
 	       "PLATFORM captured by idlelab platform capture).", first, first);
 	refs(f, "drivers/idle/intel_idle.c intel_idle_ids[], intel_idle_init_cstates_acpi()");
+}
+
+/* intel_idle's numbers against its table for the model and release */
+static void check_intel_table_values(struct ctx *c)
+{
+	const struct il_sysfs_cpu *cpu = first_cpu(c);
+	const struct il_cpuinfo *ci = &c->h->cpuinfo;
+	char p[128], buf[260];
+	const char *table_opt = NULL;
+
+	if (!cpu || strcmp(c->driver, "intel_idle") || !c->h->has_cpuinfo || !c->rel[0])
+		return;
+	if (!before(c, "7.0") && il_host_cmdline_opt(c->h, "intel_idle.table", buf, sizeof(buf)))
+		table_opt = buf;
+	for (int i = 0; i < cpu->nstates; i++) {
+		const struct il_sysfs_state *s = &cpu->states[i];
+		struct il_intel_idle_expect x;
+		const char *cause = NULL;
+		unsigned long long lat, res;
+		struct il_finding *f;
+
+		if (s->val[IL_SF_LATENCY].status != IL_SYSFS_OK ||
+		    s->val[IL_SF_RESIDENCY].status != IL_SYSFS_OK ||
+		    !il_intel_idle_expect_state(ci->family, ci->model, c->rel, sname(s), &x))
+			continue;
+		lat = s->val[IL_SF_LATENCY].v;
+		res = s->val[IL_SF_RESIDENCY].v;
+		if (lat == x.exit_latency && res == x.target_residency)
+			continue;
+		if (x.any_value)
+			continue;
+		for (int a = 0; a < x.nalt; a++)
+			if (lat == x.alt[a].exit_latency && res == x.alt[a].target_residency)
+				cause = x.alt[a].cause;
+		f = finding(c, "intel-idle-table-values", "intel_idle's %s is %llu/%llu us, its table "
+			    "for kernel %s says %u/%u", sname(s), lat, res, c->rel, x.exit_latency,
+			    x.target_residency);
+		ev_driver(c, f);
+		snprintf(p, sizeof(p), CPU_DIR "/cpu%d/cpuidle/state%d/latency", cpu->cpu, s->index);
+		ev(f, p, "%llu", lat);
+		snprintf(p, sizeof(p), CPU_DIR "/cpu%d/cpuidle/state%d/residency", cpu->cpu, s->index);
+		ev(f, p, "%llu", res);
+		ev_cpu(c, f);
+		ev_release(c, f);
+		if (cause && strstr(cause, "package C6")) {
+			action(f, "These are %s: the firmware limits the package to PC2 or shallower, so "
+			       "the package never enters PC6 however long the cores idle (more idle power; "
+			       "the cores' C6 exit is shorter). Raise the package C-state limit in the "
+			       "firmware setup if power matters.", cause);
+		} else if (cause) {
+			action(f, "These are %s.", cause);
+		} else if (table_opt) {
+			ev(f, "/proc/cmdline", "intel_idle.table=%s", table_opt);
+			action(f, "intel_idle.table on the command line set them (7.0+).");
+		} else {
+			action(f, "Neither a fix-up nor intel_idle.table explains them: a distribution "
+			       "kernel carrying other values than mainline %s, or a patched driver. "
+			       "idlelab's simulations of this machine use mainline's table unless the "
+			       "platform file gives the states (idlelab platform capture does).", c->rel);
+		}
+		refs(f, "drivers/idle/intel_idle.c: the model's *_cstates[] table and its "
+		     "*_idle_state_table_update()");
+	}
 }
 
 /* menu on pseries before the residency threshold of its polling override */
@@ -938,6 +1005,7 @@ void il_doctor_run(const struct il_host *h, const struct il_doctor_opts *o, stru
 	check_amd_hlt(&c);
 	check_intel_cst(&c);
 	check_intel_cst_table(&c);
+	check_intel_table_values(&c);
 	check_poll_escape(&c);
 	check_haltpoll(&c);
 	check_states_disabled(&c);

@@ -128,6 +128,30 @@ want "$TMP/t" ""
 # unexpected-driver's evidence: what this release's intel_idle has for the model
 expect_exit 0 "$IDLELAB" doctor --root "$FX/intel-haswell-acpi"
 expect_out "intel_idle of 5.9 has the Haswell-X table for family 6 model 0x3f"
+# intel-idle-table-values: a Sapphire Rapids (0x8f) whose C6 has the SPR fix-up's numbers
+# (package C6 not allowed by the firmware); an Ice Lake C6 no fix-up explains; intel_idle.table
+st() { # st STATE LAT RES: on both CPUs
+	for c in 0 1; do
+		echo "$2" >"$TMP/t/sys/devices/system/cpu/cpu$c/cpuidle/state$1/latency"
+		echo "$3" >"$TMP/t/sys/devices/system/cpu/cpu$c/cpuidle/state$1/residency"
+	done
+}
+cpt intel-icx-healthy
+sed -i 's/^model\t\t: 106$/model\t\t: 143/' "$TMP/t/proc/cpuinfo"
+st 2 2 4; st 3 190 600
+want "$TMP/t" "intel-idle-table-values"
+expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
+expect_out "info intel-idle-table-values: intel_idle's C6 is 190/600 us, its table for kernel 6.12 says 290/800"
+expect_out "the SPR fix-up: package C6 not allowed by MSR_PKG_CST_CONFIG_CONTROL"
+st 3 290 800
+want "$TMP/t" ""
+cpt intel-icx-healthy; st 3 100 600
+want "$TMP/t" "intel-idle-table-values"
+expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
+expect_out "Neither a fix-up nor intel_idle.table explains them"
+rel 7.0.0; echo "$(cat "$TMP/t/proc/cmdline") intel_idle.table=C6:100:600" >"$TMP/t/proc/cmdline"
+expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
+expect_out "/proc/cmdline = intel_idle.table=C6:100:600"
 # poll-escape: 6.19 has the gate; teo has none of it
 cpt power10-menu; rel 6.19.0
 want "$TMP/t" "high-miss-rate"
@@ -211,9 +235,10 @@ expect_err "sys/module/intel_idle/parameters/max_cstate: symbolic link: not foll
 
 # --- --list and usage errors -----------------------------------------------
 expect_exit 0 "$IDLELAB" doctor --list
-[ "$(head -1 "$TMP/out")" = "id,severity,finds" ] && [ "$(wc -l <"$TMP/out")" -eq 12 ] && ok ||
+[ "$(head -1 "$TMP/out")" = "id,severity,finds" ] && [ "$(wc -l <"$TMP/out")" -eq 13 ] && ok ||
 	bad "--list: $(cat "$TMP/out")"
 for id in acpi-dummy-wait amd-hlt-default-idle intel-cst-states-off intel-idle-cst-table \
+	intel-idle-table-values \
 	poll-escape haltpoll-no-poll \
 	states-disabled high-miss-rate pm-qos-limit unexpected-driver unexpected-governor; do
 	grep -q "^$id," "$TMP/out" && ok || bad "--list lacks $id"
@@ -225,7 +250,7 @@ expect_err "unknown format 'csv' (table or json)"
 expect_exit 2 "$IDLELAB" doctor --list --bogus
 expect_err "unknown option '--bogus'"
 expect_exit 0 "$IDLELAB" doctor --list --format json
-python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d) == 11 and d[0]["id"] == "acpi-dummy-wait"' \
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d) == 12 and d[0]["id"] == "acpi-dummy-wait"' \
 	"$TMP/out" && ok || bad "--list --format json: $(cat "$TMP/out")"
 expect_exit 2 "$IDLELAB" doctor --root "$FX/kvm-haltpoll" --interval 2
 expect_err "--interval samples the live machine"

@@ -672,6 +672,35 @@ static void release_history(void **state)
 		assert_null(il_intel_idle_model_table(15, 0x3f, "6.18", &first));
 		assert_null(first);
 	}
+	/* what a state's numbers may be, and why (doctor's intel-idle-table-values) */
+	{
+		struct il_intel_idle_expect x;
+
+		assert_true(il_intel_idle_expect_state(6, 0x55, "6.12", "C6", &x));
+		assert_int_equal(x.exit_latency, 133);
+		assert_int_equal(x.target_residency, 600);
+		assert_int_equal(x.nalt, 1);
+		assert_int_equal(x.alt[0].exit_latency, 92);
+		assert_int_equal(x.alt[0].target_residency, 276);
+		assert_non_null(strstr(x.alt[0].cause, "package C6"));
+		/* before the SKX fix-up existed, no alternative */
+		assert_true(il_intel_idle_expect_state(6, 0x55, "5.13", "C6", &x));
+		assert_int_equal(x.nalt, 0);
+		assert_true(il_intel_idle_expect_state(6, 0x8f, "5.18", "C6", &x));
+		assert_int_equal(x.alt[0].exit_latency, 190);
+		assert_true(il_intel_idle_expect_state(6, 0x3e, NULL, "C1E", &x));
+		assert_int_equal(x.target_residency, 80);
+		assert_int_equal(x.nalt, 2);
+		assert_int_equal(x.alt[0].target_residency, 250);
+		assert_int_equal(x.alt[1].target_residency, 500);
+		assert_true(il_intel_idle_expect_state(6, 0x5c, "6.18", "C8", &x));
+		assert_non_null(x.any_value);
+		assert_true(il_intel_idle_expect_state(6, 0x5c, "6.18", "C1E", &x));
+		assert_null(x.any_value);
+		assert_false(il_intel_idle_expect_state(6, 0x55, "6.12", "C7", &x));
+		assert_false(il_intel_idle_expect_state(6, 0x8f, "5.17", "C6", &x));
+		assert_false(il_intel_idle_expect_state(6, 0x9c, "6.12", "C1", &x));
+	}
 }
 
 /*
