@@ -1249,7 +1249,9 @@ int il_intel_idle_probe(const struct il_platform *p, struct il_machine_idle *m,
 		if (c.icpu->byt_demotion)
 			il_machine_note(m, "intel_idle: %s: C6 auto-demotion disabled "
 					"(MSR_CC6/MC6_DEMOTION_POLICY_CONFIG cleared)", c.icpu->label);
-		if (c.icpu->disable_promotion_to_c1e)
+		/* (the 5.18 SPR fix-up turns it back on when preferred_cstates asks for C1E) */
+		if (c.icpu->disable_promotion_to_c1e &&
+		    !(c.fixup == FIX_SPR_5_18 && (c.o.preferred & 4u) && !(c.o.preferred & 2u)))
 			il_machine_note(m, "intel_idle: %s: C1E promotion disabled (MSR_IA32_POWER_CTL "
 					"bit 1 cleared), C1E is a state of its own", c.icpu->label);
 		if (c.icpu->table && (c.icpu->use_acpi || c.o.force_use_acpi) &&

@@ -720,6 +720,8 @@ static void sapphire_rapids_releases(void **state)
 	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C6");
 	build("5.19", &m, SPR, CST_FULL, NULL, "intel_idle.preferred_cstates", "4");
 	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1E C6");
+	assert_true(has_note(&m, "C1E promotion enabled"));
+	assert_false(has_note(&m, "C1E promotion disabled"));
 	assert_int_equal(m.drv.states[1].exit_latency, 2);
 	assert_int_equal(m.drv.states[1].target_residency, 4);
 	/* both bits: the defaults, and the package-C6 limit still applies */
