@@ -60,12 +60,12 @@ int il_machine_idle_build(const struct il_platform *p, const char *release,
 const char *il_idle_routine_name(enum il_idle_routine r);
 
 /*
- * intel_idle's built-in table for an Intel CPU of this family and model in
- * kernel release (a mainline tag, "5.15"; NULL: the newest): the table's label ("Alder
- * Lake"), or NULL when that release has none (it builds one from _CST or
- * does not load). *first (may be NULL) gets the first modelled release
- * whose intel_idle has a table for the model: NULL if none has, "" if
- * every modelled release has.
+ * intel_idle's built-in table for an Intel CPU of this family and model
+ * in kernel release (a mainline tag such as "5.15"; NULL: the newest):
+ * the table's label ("Alder Lake"), or NULL when that release has none
+ * (it builds the states from _CST, as for Tremont, or does not load).
+ * *first (may be NULL) gets the first modelled release whose intel_idle
+ * has a table for the model: NULL if none has, "" if every one has.
  */
 const char *il_intel_idle_model_table(int family, int model, const char *release,
 				      const char **first);

@@ -389,9 +389,11 @@ struct idle_cpu {
 };
 
 static const struct idle_cpu cpu_nehalem = { "Nehalem", nehalem_cstates, true, false, true, false };
-static const struct idle_cpu cpu_nhx = { "Nehalem-EP/EX", nehalem_cstates, true, true, true, false };
+static const struct idle_cpu cpu_nhx = { "Nehalem-EP/EX", nehalem_cstates,
+	true, true, true, false };
 static const struct idle_cpu cpu_atom = { "Atom", atom_cstates, false, false, false, false };
-static const struct idle_cpu cpu_tangier = { "Tangier", tangier_cstates, false, false, false, false };
+static const struct idle_cpu cpu_tangier = { "Tangier", tangier_cstates,
+	false, false, false, false };
 static const struct idle_cpu cpu_lincroft = { "Lincroft", atom_cstates, false, false, true, false };
 static const struct idle_cpu cpu_snb = { "Sandy Bridge", snb_cstates, true, false, false, false };
 static const struct idle_cpu cpu_snx = { "Sandy Bridge-X", snb_cstates, true, true, false, false };
@@ -407,14 +409,19 @@ static const struct idle_cpu cpu_skl = { "Skylake", skl_cstates, true, false, fa
 static const struct idle_cpu cpu_skx = { "Skylake-X", skx_cstates, true, true, false, false };
 static const struct idle_cpu cpu_icx = { "Ice Lake-X", icx_cstates, true, true, false, false };
 static const struct idle_cpu cpu_adl = { "Alder Lake", adl_cstates, false, false, false, false };
-static const struct idle_cpu cpu_adl_l = { "Alder Lake-L", adl_l_cstates, false, false, false, false };
-static const struct idle_cpu cpu_adl_n = { "Alder Lake-N", adl_n_cstates, false, false, false, false };
-static const struct idle_cpu cpu_icx_5_9 = { "Ice Lake-X", icx_cstates_5_9, true, true, false, false };
+static const struct idle_cpu cpu_adl_l = { "Alder Lake-L", adl_l_cstates,
+	false, false, false, false };
+static const struct idle_cpu cpu_adl_n = { "Alder Lake-N", adl_n_cstates,
+	false, false, false, false };
+static const struct idle_cpu cpu_icx_5_9 = { "Ice Lake-X", icx_cstates_5_9,
+	true, true, false, false };
 static const struct idle_cpu cpu_spr = { "Sapphire Rapids", spr_cstates, true, true, false, false };
-static const struct idle_cpu cpu_spr_5_18 = { "Sapphire Rapids", spr_cstates_5_18, true, true, false,
-					      false };
-static const struct idle_cpu cpu_gnrd = { "Granite Rapids-D", gnrd_cstates, true, true, false, false };
-static const struct idle_cpu cpu_mtl_l = { "Meteor Lake-L", mtl_l_cstates, false, false, false, false };
+static const struct idle_cpu cpu_spr_5_18 = { "Sapphire Rapids", spr_cstates_5_18,
+	true, true, false, false };
+static const struct idle_cpu cpu_gnrd = { "Granite Rapids-D", gnrd_cstates,
+	true, true, false, false };
+static const struct idle_cpu cpu_mtl_l = { "Meteor Lake-L", mtl_l_cstates,
+	false, false, false, false };
 static const struct idle_cpu cpu_grr = { "Grand Ridge", grr_cstates, true, true, false, false };
 static const struct idle_cpu cpu_srf = { "Sierra Forest", srf_cstates, true, true, false, false };
 static const struct idle_cpu cpu_tmt = { "Tremont", NULL, true, false, false, false };
@@ -593,7 +600,8 @@ static int match_entry(const struct il_platform *p, const struct il_machine_idle
 	return -1;
 }
 
-static const struct idle_cpu *match_cpu(const struct il_platform *p, const struct il_machine_idle *m)
+static const struct idle_cpu *match_cpu(const struct il_platform *p,
+					const struct il_machine_idle *m)
 {
 	int i = match_entry(p, m);
 
@@ -610,7 +618,8 @@ const char *il_intel_idle_model_table(int family, int model, const char *release
 	memset(&m, 0, sizeof(m));
 	snprintf(m.release, sizeof(m.release), "%s", release ? release : "");
 	for (size_t i = 0; family == 6 && i < sizeof(intel_idle_ids) / sizeof(intel_idle_ids[0]); i++) {
-		if (intel_idle_ids[i].model != model)
+		/* Tremont's descriptor has no table: its states are _CST ones */
+		if (intel_idle_ids[i].model != model || !intel_idle_ids[i].icpu->table)
 			continue;
 		if (release ? entry_in_release(i, &m) : !intel_idle_ids[i].until)
 			label = intel_idle_ids[i].icpu->label;
@@ -678,12 +687,19 @@ bool il_intel_idle_expect_state(int family, int model, const char *release, cons
 			expect_alt(out, 190, 600, "the SPR fix-up: package C6 not allowed by "
 				   "MSR_PKG_CST_CONFIG_CONTROL (a firmware setting)");
 		break;
-	case FIX_IVT:
-		expect_alt(out, ivt_cstates_4s[idx].exit_latency, ivt_cstates_4s[idx].target_residency,
-			   "the IVT table for 3-4 sockets");
-		expect_alt(out, ivt_cstates_8s[idx].exit_latency, ivt_cstates_8s[idx].target_residency,
-			   "the IVT table for more than 4 sockets");
+	case FIX_IVT: {
+		static const struct { const struct icstate *t; const char *cause; } ivt[2] = {
+			{ ivt_cstates_4s, "the IVT table for 3-4 sockets" },
+			{ ivt_cstates_8s, "the IVT table for more than 4 sockets" },
+		};
+
+		for (int k = 0; k < 2; k++)
+			for (const struct icstate *r = ivt[k].t; r->name; r++)
+				if (!strcmp(r->name, name))
+					expect_alt(out, r->exit_latency, r->target_residency,
+						   ivt[k].cause);
 		break;
+	}
 	case FIX_BXT:
 		if (idx >= 2 && idx <= 6)
 			out->any_value = "the BXT fix-up: the firmware's IRTL MSRs";
@@ -890,8 +906,38 @@ static unsigned int irtl_usec(unsigned int irtl)
  * Per-model table fix-ups (the *_idle_state_table_update() functions) on
  * a mutable copy of the table. The MSR values come from the platform.
  */
+/* A table's row by name (the fix-ups' rows; NULL if the table has none such). */
+static struct icstate *row(struct icstate *t, const char *name)
+{
+	for (; t->name; t++)
+		if (!strcmp(t->name, name))
+			return t;
+	return NULL;
+}
+
+static void set_flag(struct icstate *t, const char *name, unsigned int flag, bool on)
+{
+	struct icstate *r = row(t, name);
+
+	if (r && on)
+		r->flags |= flag;
+	else if (r)
+		r->flags &= ~flag;
+}
+
+static void set_times(struct icstate *t, const char *name, unsigned int lat, unsigned int res)
+{
+	struct icstate *r = row(t, name);
+
+	if (r) {
+		r->exit_latency = lat;
+		r->target_residency = res;
+	}
+}
+
 static void table_fixups(struct intel_idle_ctx *c, struct icstate *t)
 {
+	static const char *const bxt_rows[5] = { "C6", "C7s", "C8", "C9", "C10" };
 	const struct il_platform *p = c->p;
 
 	switch (c->fixup) {
@@ -900,34 +946,34 @@ static void table_fixups(struct intel_idle_ctx *c, struct icstate *t)
 		if (c->o.max_cstate <= 7 || !(p->cpuid5_edx & (0xfu << 28)) ||
 		    (p->pkg_cst_config & 0xf) != 8 || p->sgx_enabled)
 			return;
-		t[5].flags |= IL_FLAG_UNUSABLE;
-		t[6].flags |= IL_FLAG_UNUSABLE;
-		il_machine_note(c->m, "intel_idle: SKL-H fix-up: PC10 limit, SGX off: C8 and C9 unusable");
+		set_flag(t, "C8", IL_FLAG_UNUSABLE, true);
+		set_flag(t, "C9", IL_FLAG_UNUSABLE, true);
+		il_machine_note(c->m, "intel_idle: SKL-H fix-up: PC10 limit, SGX off: C8 and C9 "
+				"unusable");
 		break;
 	case FIX_SKX:
 		if ((p->pkg_cst_config & 0x7) < 2) {
-			t[2].exit_latency = 92;
-			t[2].target_residency = 276;
+			set_times(t, "C6", 92, 276);
 			il_machine_note(c->m, "intel_idle: SKX fix-up: package C6 not allowed "
-					"(PKG_CST_CONFIG limit %u): C6 92/276 us", p->pkg_cst_config & 0x7);
+					"(PKG_CST_CONFIG limit %u): C6 92/276 us",
+					p->pkg_cst_config & 0x7);
 		}
 		break;
 	case FIX_SPR_5_18:
 		/* preferred_cstates with C1E (bit 2) but not C1 (bit 1): C1E instead of C1 */
 		if ((c->o.preferred & 4u) && !(c->o.preferred & 2u)) {
-			t[0].flags |= IL_FLAG_UNUSABLE;
-			t[1].flags &= ~IL_FLAG_UNUSABLE;
+			set_flag(t, "C1", IL_FLAG_UNUSABLE, true);
+			set_flag(t, "C1E", IL_FLAG_UNUSABLE, false);
 			il_machine_note(c->m, "intel_idle: SPR fix-up: preferred_cstates=0x%x: C1E "
 					"usable, C1 unusable, C1E promotion enabled", c->o.preferred);
 		}
-		/* the package C6 limit as from 6.0 */
-		__attribute__((fallthrough));
+		/* fallthrough - the package C6 limit, as from 6.0 */
 	case FIX_SPR:
 		if ((p->pkg_cst_config & 0x7) < 2) {
-			t[2].exit_latency = 190;
-			t[2].target_residency = 600;
+			set_times(t, "C6", 190, 600);
 			il_machine_note(c->m, "intel_idle: SPR fix-up: package C6 not allowed "
-					"(PKG_CST_CONFIG limit %u): C6 190/600 us", p->pkg_cst_config & 0x7);
+					"(PKG_CST_CONFIG limit %u): C6 190/600 us",
+					p->pkg_cst_config & 0x7);
 		}
 		break;
 	case FIX_BXT:
@@ -937,19 +983,19 @@ static void table_fixups(struct intel_idle_ctx *c, struct icstate *t)
 
 			if (!us)
 				continue;
-			t[2 + i].exit_latency = us;
-			t[2 + i].target_residency = us;
-			il_machine_note(c->m, "intel_idle: BXT fix-up: MSR_PKGC%d_IRTL 0x%x: %s %u/%u us",
-					i + 6, p->pkgc_irtl[i], t[2 + i].name, us, us);
+			set_times(t, bxt_rows[i], us, us);
+			il_machine_note(c->m, "intel_idle: BXT fix-up: MSR_PKGC%d_IRTL 0x%x: %s %u/%u "
+					"us", i + 6, p->pkgc_irtl[i], bxt_rows[i], us, us);
 		}
 		break;
 	case FIX_ADL:
 		/* preferred_cstates with C1 (bit 1) but not C1E (bit 2): C1 instead of C1E */
 		if ((c->o.preferred & 2u) && !(c->o.preferred & 4u)) {
-			t[0].flags &= ~IL_FLAG_UNUSABLE;
-			t[1].flags |= IL_FLAG_UNUSABLE;
-			il_machine_note(c->m, "intel_idle: ADL fix-up: preferred_cstates=0x%x: C1 usable, "
-					"C1E unusable, C1E promotion disabled", c->o.preferred);
+			set_flag(t, "C1", IL_FLAG_UNUSABLE, false);
+			set_flag(t, "C1E", IL_FLAG_UNUSABLE, true);
+			il_machine_note(c->m, "intel_idle: ADL fix-up: preferred_cstates=0x%x: C1 "
+					"usable, C1E unusable, C1E promotion disabled",
+					c->o.preferred);
 		} else {
 			il_machine_note(c->m, "intel_idle: ADL fix-up: C1E promotion enabled "
 					"(MSR_IA32_POWER_CTL bit 1 set), C1 unusable");
@@ -1124,7 +1170,7 @@ static void table_option(struct intel_idle_ctx *c)
 		args = table_field(args, &fields, ',');
 		fields = table_field(fields, &name, ':');
 		if (!fields) {
-			why = "an entry without ':'";
+			why = *name ? "an entry without ':'" : "an empty entry (a trailing or doubled ',')";
 			break;
 		}
 		if (!strcmp(name, "POLL")) {
@@ -1188,6 +1234,7 @@ int il_intel_idle_probe(const struct il_platform *p, struct il_machine_idle *m,
 {
 	struct intel_idle_ctx c;
 	enum il_idle_override ov;
+	int entry;
 
 	(void)err;
 	if (p->arch != IL_ARCH_X86 || p->vendor != IL_VENDOR_INTEL) {
@@ -1208,12 +1255,9 @@ int il_intel_idle_probe(const struct il_platform *p, struct il_machine_idle *m,
 		il_machine_note(m, "intel_idle: disabled (intel_idle.max_cstate=0)");
 		return 1;
 	}
-	{
-		int e = match_entry(p, m);
-
-		c.icpu = e < 0 ? NULL : intel_idle_ids[e].icpu;
-		c.fixup = e < 0 ? FIX_NONE : intel_idle_ids[e].fixup;
-	}
+	entry = match_entry(p, m);
+	c.icpu = entry < 0 ? NULL : intel_idle_ids[entry].icpu;
+	c.fixup = entry < 0 ? FIX_NONE : intel_idle_ids[entry].fixup;
 	if (c.icpu && !p->mwait) {
 		il_machine_note(m, "intel_idle: %s without MWAIT: not loaded (enable MWAIT in BIOS setup)",
 				c.icpu->label);
@@ -1293,12 +1337,14 @@ void il_intel_idle_state_names(const struct il_platform *p, struct il_state_name
 	char name[32];
 
 	/* the probe's conditions that no release or option changes (any family: 6.17+) */
-	if (p->arch != IL_ARCH_X86 || p->vendor != IL_VENDOR_INTEL || !p->mwait || !(p->cpuid5_ecx & IL_CPUID5_ECX_EXTENSIONS_SUPPORTED) ||
+	if (p->arch != IL_ARCH_X86 || p->vendor != IL_VENDOR_INTEL || !p->mwait ||
+	    !(p->cpuid5_ecx & IL_CPUID5_ECX_EXTENSIONS_SUPPORTED) ||
 	    !(p->cpuid5_ecx & IL_CPUID5_ECX_INTERRUPT_BREAK) || !p->cpuid5_edx)
 		return;
 	il_state_names_add(s, "POLL", "intel_idle", "poll_exit");
-	/* every text the model has in some release */
-	for (size_t i = 0; i < sizeof(intel_idle_ids) / sizeof(intel_idle_ids[0]); i++) {
+	/* every text the model has in some release (the match list is family 6's) */
+	for (size_t i = 0; p->family == 6 && i < sizeof(intel_idle_ids) / sizeof(intel_idle_ids[0]);
+	     i++) {
 		const struct icstate *t = intel_idle_ids[i].icpu->table;
 
 		if (intel_idle_ids[i].model != p->model)

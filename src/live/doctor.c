@@ -347,14 +347,14 @@ static void ev_intel_table(struct ctx *c, struct il_finding *f)
 		return;
 	label = il_intel_idle_model_table(ci->family, ci->model, c->rel[0] ? c->rel : NULL, &first);
 	if (label && c->rel[0])
-		ev(f, "drivers/idle/intel_idle.c (idlelab's model)", "intel_idle of %s has the %s "
+		ev(f, "", "idlelab's intel_idle model: intel_idle of %s has the %s "
 		   "table for family %d model 0x%x", c->rel, label, ci->family, ci->model);
 	else if (first && first[0])
-		ev(f, "drivers/idle/intel_idle.c (idlelab's model)", "intel_idle has a table for "
+		ev(f, "", "idlelab's intel_idle model: intel_idle has a table for "
 		   "family %d model 0x%x from %s on%s%s", ci->family, ci->model, first,
 		   c->rel[0] ? ", not in " : "", c->rel);
 	else if (!first)
-		ev(f, "drivers/idle/intel_idle.c (idlelab's model)", "no intel_idle release modelled "
+		ev(f, "", "idlelab's intel_idle model: no intel_idle release modelled "
 		   "has a table for family %d model 0x%x", ci->family, ci->model);
 }
 
@@ -391,10 +391,21 @@ static void check_intel_cst_table(struct ctx *c)
 	ev(f, CPU_DIR "/cpu0/cpuidle", "%d of %d states named C<n>_ACPI", acpi, cpu->nstates);
 	action(f, "A kernel whose intel_idle does not know the CPU model builds the states from the "
 	       "firmware's _CST: latencies as the firmware reports them, target residencies of "
-	       "three times the latency, and only the states _CST lists. A kernel from %s on uses "
-	       "the model's own table (compare with: idlelab platform show PLATFORM --kernel %s, "
+	       "three times the latency beyond C1, and only the states _CST lists. A kernel "
+	       "from %s on uses the model's own table (compare with: idlelab platform show PLATFORM --kernel %s, "
 	       "PLATFORM captured by idlelab platform capture).", first, first);
 	refs(f, "drivers/idle/intel_idle.c intel_idle_ids[], intel_idle_init_cstates_acpi()");
+}
+
+/* intel_idle.table=NAME:LAT:RES,... names the state (the text before an entry's first ':') */
+static bool table_names_state(const char *opt, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *e = opt; e; e = strchr(e, ',') ? strchr(e, ',') + 1 : NULL)
+		if (!strncmp(e, name, n) && e[n] == ':')
+			return true;
+	return false;
 }
 
 /* intel_idle's numbers against its table for the model and release */
@@ -446,7 +457,7 @@ static void check_intel_table_values(struct ctx *c)
 			       "firmware setup if power matters.", cause);
 		} else if (cause) {
 			action(f, "These are %s.", cause);
-		} else if (table_opt) {
+		} else if (table_opt && table_names_state(table_opt, sname(s))) {
 			ev(f, "/proc/cmdline", "intel_idle.table=%s", table_opt);
 			action(f, "intel_idle.table on the command line set them (7.0+).");
 		} else {

@@ -125,9 +125,15 @@ want "$TMP/t" ""
 cpt intel-icx-healthy; rel 5.15.0-91-generic
 sed -i 's/^model\t\t: 106$/model\t\t: 151/' "$TMP/t/proc/cpuinfo"
 want "$TMP/t" ""
-# unexpected-driver's evidence: what this release's intel_idle has for the model
+# a Jasper Lake (0x9c): no intel_idle release has a table of its own for it (6.12's
+# descriptor only turns C1E promotion off), so C<n>_ACPI states are what every kernel gives
+adl 6.8.0; sed -i 's/^model\t\t: 151$/model\t\t: 156/' "$TMP/t/proc/cpuinfo"
+want "$TMP/t" ""
+# unexpected-driver's evidence: what this release's intel_idle has for the model, as a fact
+# of idlelab's model (no file)
 expect_exit 0 "$IDLELAB" doctor --root "$FX/intel-haswell-acpi"
-expect_out "intel_idle of 5.9 has the Haswell-X table for family 6 model 0x3f"
+expect_out "    idlelab's intel_idle model: intel_idle of 5.9 has the Haswell-X table for family 6 model 0x3f"
+grep -q "intel_idle.c (idlelab" "$TMP/out" && bad "model evidence shown as a file" || ok
 # intel-idle-table-values: a Sapphire Rapids (0x8f) whose C6 has the SPR fix-up's numbers
 # (package C6 not allowed by the firmware); an Ice Lake C6 no fix-up explains; intel_idle.table
 st() { # st STATE LAT RES: on both CPUs
@@ -152,6 +158,21 @@ expect_out "Neither a fix-up nor intel_idle.table explains them"
 rel 7.0.0; echo "$(cat "$TMP/t/proc/cmdline") intel_idle.table=C6:100:600" >"$TMP/t/proc/cmdline"
 expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
 expect_out "/proc/cmdline = intel_idle.table=C6:100:600"
+expect_out "intel_idle.table on the command line set them"
+# a table= that does not name the state explains nothing
+sed -i 's/intel_idle.table=C6:100:600/intel_idle.table=C1E:4:5/' "$TMP/t/proc/cmdline"
+expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
+expect_out "Neither a fix-up nor intel_idle.table explains them"
+# Emerald Rapids (0xcf) on 6.3 with the SPR fix-up's C6; Goldmont's IRTL states are not judged
+cpt intel-icx-healthy; rel 6.3.0
+sed -i 's/^model\t\t: 106$/model\t\t: 207/' "$TMP/t/proc/cpuinfo"
+st 2 2 4; st 3 190 600
+want "$TMP/t" "intel-idle-table-values"
+cpt intel-icx-healthy; sed -i 's/^model\t\t: 106$/model\t\t: 92/' "$TMP/t/proc/cpuinfo"
+st 1 2 2; st 2 10 20; st 3 77 77
+echo C6 >"$TMP/t/sys/devices/system/cpu/cpu0/cpuidle/state3/name"
+echo C6 >"$TMP/t/sys/devices/system/cpu/cpu1/cpuidle/state3/name"
+want "$TMP/t" ""
 # poll-escape: 6.19 has the gate; teo has none of it
 cpt power10-menu; rel 6.19.0
 want "$TMP/t" "high-miss-rate"

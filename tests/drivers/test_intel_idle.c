@@ -387,7 +387,6 @@ static void xeon_phi_cherry_trail(void **state)
 	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C6N C6S");
 }
 
-
 /* exit latency and target residency of every state, against a list */
 static void lat_res(const struct il_machine_idle *m, const unsigned int *lat, const unsigned int *res,
 		    int n)
@@ -594,7 +593,6 @@ static void alder_lake(void **state)
 	assert_int_equal(m.drv.states[2].mwait_hint, 0x20);
 }
 
-
 /*
  * Which table a model gets in which release (intel_idle_ids[] history,
  * from the PM pull requests of each release): Ice Lake-X from 5.9 with C6
@@ -671,6 +669,16 @@ static void release_history(void **state)
 		assert_null(first);
 		assert_null(il_intel_idle_model_table(15, 0x3f, "6.18", &first));
 		assert_null(first);
+		/* models with several entries; the newest release; Tremont has no table */
+		assert_string_equal(il_intel_idle_model_table(6, 0x55, "5.4", &first), "Skylake-X");
+		assert_string_equal(first, "");
+		assert_string_equal(il_intel_idle_model_table(6, 0x86, "5.10", &first), "Denverton");
+		assert_string_equal(first, "");
+		assert_null(il_intel_idle_model_table(6, 0x6c, "5.12", &first));
+		assert_string_equal(first, "5.13");
+		assert_string_equal(il_intel_idle_model_table(6, 0x97, NULL, NULL), "Alder Lake");
+		assert_null(il_intel_idle_model_table(6, 0x9c, "6.12", &first));
+		assert_null(first);
 	}
 	/* what a state's numbers may be, and why (doctor's intel-idle-table-values) */
 	{
@@ -729,6 +737,8 @@ static void sapphire_rapids_releases(void **state)
 	      "6");
 	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C6");
 	assert_int_equal(m.drv.states[2].exit_latency, 190);
+	assert_false(has_note(&m, "SPR fix-up: preferred"));
+	assert_true(has_note(&m, "C1E promotion disabled"));
 	build("6.0", &m, SPR, CST_FULL, NULL, "intel_idle.preferred_cstates", "4");
 	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6");
 	/* preferred_cstates was removed in 7.0: Alder Lake keeps its default */
@@ -808,6 +818,22 @@ static void newer_tables(void **state)
 		assert_true(has_note(&m, "family 19 model 0x1: not supported"));
 		build("6.17", &m, fam, CST_FULL, NULL, NULL, NULL);
 		assert_string_equal(names(&m, b, sizeof(b)), "POLL C1_ACPI C2_ACPI");
+		/* the state names a platform file may use: _CST ones, no family-6 table's */
+		{
+			struct il_state_names sn;
+			struct il_platform p;
+			char f55[1024];
+			const char *at55 = strstr(fam, "model = 0x01");
+
+			snprintf(f55, sizeof(f55), "%.*smodel = 0x55%s", (int)(at55 - fam), fam,
+				 at55 + 12);
+			load(&p, f55, CST_FULL, NULL);
+			memset(&sn, 0, sizeof(sn));
+			il_intel_idle_state_names(&p, &sn);
+			for (int i = 0; i < sn.n; i++)
+				assert_string_not_equal(sn.v[i].name, "C1E");
+			assert_string_equal(sn.v[1].name, "C1_ACPI");
+		}
 	}
 	/*
 	 * the whole machine, whose state-key check walks every text of the model
@@ -886,11 +912,45 @@ static void no_native_and_table(void **state)
 	build("7.0", &m, CPU("0x37", "0x99990022"), NULL, NULL, "intel_idle.table", "C7:1300:4000");
 	assert_int_equal(m.drv.states[4].exit_latency, 1200);
 	assert_true(has_note(&m, "C-state 'C6N' validation failed (300/275 us)"));
-	/* up to 255 characters, as the kernel's string parameter */
-	build("7.0", &m, SKX_PC6, NULL, NULL, "intel_idle.table",
-	      "C1:2:2,C1E:10:20,C6:133:600,C1:2:2,C1E:10:20,C6:133:600,C1:2:2,C1E:10:20,"
-	      "C6:133:600,C1:2:2,C1E:10:20,C6:150:650");
+	/*
+	 * up to 255 characters, as the kernel's string parameter; 256 are refused:
+	 * "C1::," + 40 x "C1E::," (empty fields keep the values) + "C6:150:650" is 255
+	 */
+	{
+		char v[300] = "C1::,", v256[300] = "C1E::,";
+		struct il_platform p;
+		struct il_err e;
+
+		for (int i = 0; i < 40; i++) {
+			strcat(v, "C1E::,");
+			strcat(v256, "C1E::,");
+		}
+		strcat(v, "C6:150:650");
+		strcat(v256, "C6:150:650");
+		assert_int_equal(strlen(v), 255);
+		assert_int_equal(strlen(v256), 256);
+		load(&p, SKX_PC6, NULL, NULL);
+		assert_int_equal(il_platform_set_option(&p, "intel_idle.table", v, NULL), 0);
+		memset(&m, 0, sizeof(m));
+		assert_int_equal(il_machine_idle_build(&p, "7.0", &m, &e), 0);
+		assert_int_equal(m.drv.states[3].exit_latency, 150);
+		assert_int_equal(m.drv.states[3].target_residency, 650);
+		assert_int_not_equal(il_platform_set_option(&p, "intel_idle.table", v256, NULL), 0);
+	}
+	/* a trailing or doubled comma is an empty entry: nothing is adjusted */
+	build("7.0", &m, SKX_PC6, NULL, NULL, "intel_idle.table", "C6:200:700,");
+	assert_int_equal(m.drv.states[3].exit_latency, 133);
+	assert_true(has_note(&m, "an empty entry (a trailing or doubled ',')"));
+	build("7.0", &m, SKX_PC6, NULL, NULL, "intel_idle.table", "C1E:5:30,,C6:200:700");
+	assert_int_equal(m.drv.states[2].exit_latency, 10);
+	/* on a _CST table the names are C<n>_ACPI */
+	build("7.0", &m, CPU("0x99", "0x2120"), CST_FULL, NULL, "intel_idle.table", "C3_ACPI:150:500");
 	assert_int_equal(m.drv.states[3].exit_latency, 150);
+	assert_int_equal(m.drv.states[3].target_residency, 500);
+	/* Skylake's table repeats residencies (C7s and C8 800, C9 and C10 5000): never adjustable */
+	build("7.0", &m, SKL, NULL, NULL, "intel_idle.table", "C1E:5:30");
+	assert_int_equal(m.drv.states[2].exit_latency, 10);
+	assert_true(has_note(&m, "validation failed"));
 	/* not before 7.0 */
 	build("6.19", &m, SKX_PC6, NULL, NULL, "intel_idle.table", "C6::400");
 	assert_int_equal(m.drv.states[3].target_residency, 600);
