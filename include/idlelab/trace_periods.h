@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "idlelab/device.h"
 #include "idlelab/err.h"
@@ -41,7 +42,7 @@ struct il_trace_period {
 
 struct il_trace_periods {
 	size_t n, cap;
-	struct il_trace_period *p;  /* in the order they were complete */
+	struct il_trace_period *p;  /* in the order they were complete (NULL when scanned) */
 	int ncpus;                /* highest CPU with a period + 1 */
 	uint64_t lines, events, partial_start, unfinished, dropped, hrtimer_events, tick_stops;
 	bool sched_switch;        /* the trace has sched_switch events */
@@ -79,6 +80,43 @@ int64_t il_trace_periods_latency_req(const struct il_trace_periods *ps, int cpu,
 
 /* Read a whole ftrace text file; errors name FILE:LINE. Free with il_trace_periods_free. */
 int il_trace_periods_read(struct il_trace_periods *ps, const char *path, struct il_err *err);
+
+/*
+ * A trace read more than once: a first pass for the facts that come before
+ * the periods (counts, CPUs, states, PM QoS, HZ, the poll windows at the
+ * start), a second that hands each period to a governor run, so that no
+ * pass holds the periods. A regular file is read again from where it was
+ * opened, up to the length the first pass read. Standard input ("-") and
+ * anything else (a pipe, a FIFO, /dev/stdin) is copied by the first pass
+ * to an unnamed temporary file (O_TMPFILE, else one unlinked at once) in
+ * $TMPDIR, else /tmp, which the next passes read: nothing is left behind,
+ * however the program ends.
+ */
+struct il_trace_source {
+	const char *path;         /* as given; "-" is standard input */
+	FILE *f;                  /* what the first pass reads */
+	FILE *spool;              /* the copy the next passes read; NULL: f again */
+	int64_t start;            /* f's offset when opened */
+	uint64_t len;             /* bytes the first pass read */
+	int passes;
+};
+
+/* again: it will be read more than once (a pipe gets its copy). */
+int il_trace_source_open(struct il_trace_source *s, const char *path, bool again,
+			 struct il_err *err);
+void il_trace_source_close(struct il_trace_source *s);
+
+/* Each period as it completes (in il_trace_periods' order); non-zero stops the pass. */
+typedef int (*il_trace_period_fn)(void *arg, struct il_trace_period *p);
+
+/*
+ * One pass over s, as il_trace_periods_read. With fn, the periods are
+ * handed to it and not kept (ps->p stays NULL, ps->n counts them); a
+ * non-zero return of fn ends the pass and is returned. A later pass that
+ * finds less than the first read is an error ("changed while read").
+ */
+int il_trace_periods_scan(struct il_trace_periods *ps, struct il_trace_source *s,
+			  il_trace_period_fn fn, void *arg, struct il_err *err);
 /* The same from memory (name for errors). */
 int il_trace_periods_parse(struct il_trace_periods *ps, const char *text, size_t len,
 			   const char *name, struct il_err *err);

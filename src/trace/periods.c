@@ -15,9 +15,12 @@
  * at the next wheel event).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "idlelab/trace.h"
 #include "idlelab/trace_periods.h"
@@ -47,6 +50,8 @@ struct reader {
 	struct timer *t;
 	size_t nt, ct;
 	struct il_err *err;
+	il_trace_period_fn fn;     /* NULL: keep the periods in ps->p */
+	void *arg;
 };
 
 #define FAIL(r, ...) il_err_set_at((r)->err, EINVAL, (r)->file, (r)->line, __VA_ARGS__)
@@ -112,7 +117,7 @@ static int emit(struct reader *r, struct pcpu *c)
 	c->held = false;
 	c->done.got_tick = c->got_tick;
 	c->got_tick = false;
-	if (ps->n == ps->cap) {
+	if (!r->fn && ps->n == ps->cap) {
 		size_t cap = ps->cap ? ps->cap * 2 : 1024;
 		struct il_trace_period *p = realloc(ps->p, cap * sizeof(*p));
 		if (!p)
@@ -120,12 +125,14 @@ static int emit(struct reader *r, struct pcpu *c)
 		ps->p = p;
 		ps->cap = cap;
 	}
-	ps->p[ps->n++] = c->done;
+	if (!r->fn)
+		ps->p[ps->n] = c->done;
+	ps->n++;
 	if (c->done.cpu + 1 > ps->ncpus)
 		ps->ncpus = c->done.cpu + 1;
 	if (c->done.state > ps->maxstate)
 		ps->maxstate = c->done.state;
-	return 0;
+	return r->fn ? r->fn(r->arg, &c->done) : 0;
 }
 
 /* The inputs select saw at an entry at trace time ts on CPU cpu. */
@@ -527,39 +534,122 @@ int il_trace_periods_parse(struct il_trace_periods *ps, const char *text, size_t
 	return reader_end(&r, x);
 }
 
+/* An unnamed file for the copy of a pipe: O_TMPFILE, else unlinked at once. */
+static FILE *spool_new(const char *dir)
+{
+	char path[4096];
+	int fd = -1;
+
+#ifdef O_TMPFILE
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#endif
+	if (fd < 0) {
+		if ((size_t)snprintf(path, sizeof(path), "%s/idlelab-trace.XXXXXX", dir) >= sizeof(path)) {
+			errno = ENAMETOOLONG;
+			return NULL;
+		}
+		fd = mkstemp(path);
+		if (fd < 0)
+			return NULL;
+		unlink(path);
+	}
+	FILE *f = fdopen(fd, "w+b");
+	if (!f)
+		close(fd);
+	return f;
+}
+
+static const char *tmp_dir(void)
+{
+	const char *d = getenv("TMPDIR");
+
+	return d && *d ? d : "/tmp";
+}
+
+int il_trace_source_open(struct il_trace_source *s, const char *path, bool again,
+			 struct il_err *err)
+{
+	bool std = !strcmp(path, "-");   /* standard input, as trace report reads it */
+	struct stat st;
+
+	memset(s, 0, sizeof(*s));
+	s->path = path;
+	s->f = std ? stdin : fopen(path, "rb");
+	if (!s->f)
+		return il_err_set(err, errno, "%s: cannot open: %s", path, strerror(errno));
+	if (!again)
+		return 0;
+	/* a regular file is read again from here; anything else is copied */
+	if (fstat(fileno(s->f), &st) == 0 && S_ISREG(st.st_mode) &&
+	    (s->start = (int64_t)ftello(s->f)) >= 0)
+		return 0;
+	s->start = 0;
+	if (!(s->spool = spool_new(tmp_dir()))) {
+		int e = errno;
+		const char *name = std ? "standard input" : path;
+		il_trace_source_close(s);
+		return il_err_set(err, e, "%s: cannot make a temporary copy in %s: %s", name,
+				  tmp_dir(), strerror(e));
+	}
+	return 0;
+}
+
+void il_trace_source_close(struct il_trace_source *s)
+{
+	if (s->f && s->f != stdin)
+		fclose(s->f);
+	if (s->spool)
+		fclose(s->spool);
+	memset(s, 0, sizeof(*s));
+}
+
 /*
  * The file is read a chunk at a time, never whole: a line that does not
  * end within IL_TRACE_LINE_MAX bytes (and its '\r') is refused where it
  * begins, so an endless input without newlines (/dev/zero) ends at once.
  */
-int il_trace_periods_read(struct il_trace_periods *ps, const char *path, struct il_err *err)
+int il_trace_periods_scan(struct il_trace_periods *ps, struct il_trace_source *s,
+			  il_trace_period_fn fn, void *arg, struct il_err *err)
 {
 	enum { CHUNK = 1 << 20, CARRY = IL_TRACE_LINE_MAX + 1 };
-	bool std = !strcmp(path, "-");   /* standard input, as trace report reads it */
+	const char *path = s->path;
+	bool std = !strcmp(path, "-");
 	const char *name = std ? "standard input" : path;
-	FILE *f = std ? stdin : fopen(path, "rb");
+	bool again = s->passes++ > 0;
+	FILE *f = again && s->spool ? s->spool : s->f;
+	uint64_t left = again ? s->len : UINT64_MAX;
 	struct reader r;
 	char *buf = NULL, *carry = NULL;
 	size_t carry_len = 0;
 	bool first = true;
 	int x = 0;
 
-	if (!f)
-		return il_err_set(err, errno, "%s: cannot open: %s", path, strerror(errno));
+	if (again && fseeko(f, s->spool ? 0 : (off_t)s->start, SEEK_SET))
+		return il_err_set(err, errno, "%s: cannot read it again: %s", name, strerror(errno));
 	buf = malloc(CHUNK);
 	carry = malloc(CARRY);
 	if (!buf || !carry || reader_begin(&r, ps, path, err)) {
 		free(buf);
 		free(carry);
-		if (!std)
-			fclose(f);
 		return il_err_set(err, ENOMEM, "out of memory");
 	}
-	while (!x) {
-		size_t k = fread(buf, 1, CHUNK, f);
+	r.fn = fn;
+	r.arg = arg;
+	while (!x && left) {
+		size_t k = fread(buf, 1, left < CHUNK ? (size_t)left : CHUNK, f);
 		const char *p = buf, *end = buf + k;
 		if (k == 0)
 			break;
+		if (again) {
+			left -= k;
+		} else {
+			s->len += k;
+			if (s->spool && fwrite(buf, 1, k, s->spool) != k) {
+				x = il_err_set(err, errno, "%s: cannot write its temporary copy in %s: %s",
+					       name, tmp_dir(), strerror(errno));
+				break;
+			}
+		}
 		if (first && il_trace_is_dat(buf, k)) {
 			x = il_err_set(err, EINVAL, "%s: a trace-cmd .dat file: convert it with "
 				       "trace-cmd report", name);
@@ -591,13 +681,28 @@ int il_trace_periods_read(struct il_trace_periods *ps, const char *path, struct 
 	}
 	if (!x && ferror(f))
 		x = il_err_set(err, EIO, "%s: cannot read", name);
+	if (!x && again && left)
+		x = il_err_set(err, EIO, "%s: changed while read (shorter the second time)", name);
+	if (!x && !again && s->spool && fflush(s->spool))
+		x = il_err_set(err, errno, "%s: cannot write its temporary copy in %s: %s", name,
+			       tmp_dir(), strerror(errno));
 	if (!x && carry_len)
 		r.line++;   /* a cut last line is left out, as trace report does */
 	free(buf);
 	free(carry);
-	if (!std)
-		fclose(f);
 	return reader_end(&r, x);
+}
+
+int il_trace_periods_read(struct il_trace_periods *ps, const char *path, struct il_err *err)
+{
+	struct il_trace_source s;
+	int x;
+
+	if ((x = il_trace_source_open(&s, path, false, err)))
+		return x;
+	x = il_trace_periods_scan(ps, &s, NULL, NULL, err);
+	il_trace_source_close(&s);
+	return x;
 }
 
 /* ------------------------------------------------------------------ runs */
