@@ -6,11 +6,14 @@
  * replay log (docs/replay.md) for idlelab replay.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "idlelab/device.h"
@@ -40,12 +43,28 @@ struct opts {
 	bool platform;            /* --platform: state power from it */
 };
 
+/*
+ * The trace is read twice (docs/design.md, "Traces in two passes"): the
+ * first pass gathers ps (counts, CPUs, states, PM QoS, HZ, poll windows)
+ * and keeps no period; the second hands each period to the runs. The rows
+ * of --decisions and -o go to unnamed temporary files meanwhile and are
+ * copied into their outputs where they used to be written, after the last
+ * period, so that a refusal or a governor's crash leaves no output.
+ */
 struct ctx {
 	struct opts o;
 	struct il_trace_table tab;
-	struct il_trace_periods ps;
+	struct il_trace_periods ps;  /* the first pass's facts */
 	struct il_gov *gov, *kgov;
 	struct il_trace_run run, krun;
+	struct il_trace_source src;
+	int bad_cpu, bad_line;       /* the first period on a CPU past the table's */
+	bool check;
+	FILE *dec_rows, *log_rows;   /* the rows of --decisions and -o until written */
+	const char *dec_dir, *log_dir;
+	uint64_t *conf;
+	size_t total, equal, known, row;
+	int err;                     /* what stopped the second pass */
 };
 
 /* tolerant: a parameter the governor does not have is for the other one */
@@ -303,6 +322,70 @@ static int whatif_out(struct ctx *c)
 	return r;
 }
 
+/* ------------------------------------------------------- rows until written */
+
+/* An unnamed file in dir (O_TMPFILE, else unlinked at once): nothing stays behind. */
+static FILE *unnamed_file(const char *dir)
+{
+	char path[4200];
+	int fd = -1;
+
+#ifdef O_TMPFILE
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#endif
+	if (fd < 0) {
+		if ((size_t)snprintf(path, sizeof(path), "%s/.idlelab-rows.XXXXXX", dir) >= sizeof(path))
+			return NULL;
+		if ((fd = mkstemp(path)) < 0)
+			return NULL;
+		unlink(path);
+	}
+	FILE *f = fdopen(fd, "w+b");
+	if (!f)
+		close(fd);
+	return f;
+}
+
+/*
+ * The rows of output path, until they are copied there: beside it when it
+ * is a file (the same file system it will be written to), else (standard
+ * output, a device, a FIFO, a directory that cannot take it) in $TMPDIR.
+ */
+static FILE *rows_file(const char *path, char *dir, size_t n)
+{
+	struct stat st;
+	FILE *f;
+
+	if (strcmp(path, "-") && (stat(path, &st) ? errno == ENOENT : S_ISREG(st.st_mode))) {
+		const char *slash = strrchr(path, '/');
+		if (!slash)
+			snprintf(dir, n, ".");
+		else
+			snprintf(dir, n, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+		if ((f = unnamed_file(dir)))
+			return f;
+	}
+	const char *t = getenv("TMPDIR");
+	snprintf(dir, n, "%s", t && *t ? t : "/tmp");
+	return unnamed_file(dir);
+}
+
+/* Copy the rows to an output (whose write errors il_out_close reports). */
+static int copy_rows(FILE *rows, FILE *to, const char *dir)
+{
+	char buf[1 << 16];
+	size_t k;
+
+	if (fflush(rows) || fseeko(rows, 0, SEEK_SET))
+		return cli_error("%s: cannot write a temporary file: %s", dir, strerror(errno));
+	while ((k = fread(buf, 1, sizeof(buf), rows)) > 0)
+		if (fwrite(buf, 1, k, to) != k)
+			break;
+	if (ferror(rows))
+		return cli_error("%s: cannot read a temporary file back: %s", dir, strerror(errno));
+	return 0;
+}
+
 /* ------------------------------------------------------------- to-replay */
 
 static int write_log(struct ctx *c, FILE *f)
@@ -335,15 +418,7 @@ static int write_log(struct ctx *c, FILE *f)
 		fprintf(f, "# param,%.*s,%s\n", (int)(eq - c->o.param[i]), c->o.param[i], eq + 1);
 	}
 	fprintf(f, "%s\n", IL_REPLAY_COLUMNS);
-	for (size_t i = 0; i < c->ps.n; i++) {
-		const struct il_trace_period *p = &c->ps.p[i];
-		if (!want(&c->o, p->cpu))
-			continue;
-		fprintf(f, "%d,%" PRId64 ",%" PRId64 ",%d,%" PRId64 ",0,0,%" PRId64 ",%d,%d\n", p->cpu,
-			p->sleep_length_ns, p->delta_tick_ns, p->tick_stopped, latency_req(c, p->cpu),
-			p->residency_ns, p->got_tick, p->poll_time_limit);
-	}
-	return 0;
+	return copy_rows(c->log_rows, f, c->log_dir);
 }
 
 /* ------------------------------------------------------------------ main */
@@ -469,7 +544,7 @@ static int parse(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-static int write_decisions(struct ctx *c, const int *sel, const bool *stop)
+static int write_decisions(struct ctx *c)
 {
 	struct il_out out;
 	struct il_err err;
@@ -478,31 +553,87 @@ static int write_decisions(struct ctx *c, const int *sel, const bool *stop)
 	if (il_out_open(&out, c->o.decisions, &err))
 		return cli_report(&err);
 	fprintf(out.f, "row,cpu,selected,stop_tick\n");
-	for (size_t i = 0, row = 0; i < c->ps.n; i++)
-		if (want(&c->o, c->ps.p[i].cpu))
-			fprintf(out.f, "%zu,%d,%d,%d\n", row++, c->ps.p[i].cpu, sel[i], stop[i]);
+	if ((r = copy_rows(c->dec_rows, out.f, c->dec_dir))) {
+		il_out_close(&out, false, &err);
+		return r;
+	}
 	if ((r = il_out_close(&out, true, &err)))
 		return cli_report(&err);
+	return 0;
+}
+
+/* The first pass: the first period on a CPU the state table's platform lacks. */
+static int first_pass(void *arg, struct il_trace_period *p)
+{
+	struct ctx *c = arg;
+
+	if (c->tab.ncpus && p->cpu >= c->tab.ncpus && !c->bad_line) {
+		c->bad_line = p->line;
+		c->bad_cpu = p->cpu;
+	}
+	return 0;
+}
+
+/* The second pass: a period decided by the runs, counted, its rows spooled. */
+static int second_pass(void *arg, struct il_trace_period *p)
+{
+	struct ctx *c = arg;
+	struct opts *o = &c->o;
+	bool st, stop;
+	int64_t lat = latency_req(c, p->cpu);
+
+	if (il_gov_watch)
+		il_gov_watch->row = p->line;
+	int k = il_trace_run_step(&c->krun, p, lat, &st);
+	int sel = k;
+
+	stop = st;
+	if (c->run.devs)
+		sel = il_trace_run_step(&c->run, p, lat, &stop);
+	/* as replay: a state that is not in the table is the governor's error */
+	const struct il_gov *bad = c->kgov && (k < 0 || k >= c->tab.drv.state_count) ? c->kgov
+		: c->run.devs && (sel < 0 || sel >= c->tab.drv.state_count) ? c->gov
+		: NULL;
+	if (bad) {
+		c->err = cli_error("%s:%d: governor %s returned an invalid state index %d (%d states)",
+				   o->file, p->line, bad->spec, bad == c->kgov ? k : sel,
+				   c->tab.drv.state_count);
+		return c->err;
+	}
+	if (!want(o, p->cpu))
+		return 0;
+	c->total++;
+	c->known += p->timers_known;
+	if (c->check && k >= 0 && k < IL_STATE_MAX) {
+		c->equal += k == p->state;
+		c->conf[((size_t)p->cpu * IL_STATE_MAX + (size_t)p->state) * IL_STATE_MAX + (size_t)k]++;
+	}
+	if (c->dec_rows)
+		fprintf(c->dec_rows, "%zu,%d,%d,%d\n", c->row++, p->cpu, sel, stop);
+	if (c->log_rows)
+		fprintf(c->log_rows, "%d,%" PRId64 ",%" PRId64 ",%d,%" PRId64 ",0,0,%" PRId64 ",%d,%d\n",
+			p->cpu, p->sleep_length_ns, p->delta_tick_ns, p->tick_stopped, lat,
+			p->residency_ns, p->got_tick, p->poll_time_limit);
 	return 0;
 }
 
 static int go(struct ctx *c)
 {
 	struct opts *o = &c->o;
+	struct il_trace_periods again = { 0 };
+	char dec_dir[4200], log_dir[4200];
 	struct il_err err;
-	int *sel = NULL;
-	bool *stop = NULL;
 	int r;
 
 	if (load_table(o->states, &c->tab, &err))
 		return cli_error("--states %s: %s", o->states, err.msg);
-	if (il_trace_periods_read(&c->ps, o->file, &err))
+	if (il_trace_source_open(&c->src, o->file, true, &err) ||
+	    il_trace_periods_scan(&c->ps, &c->src, first_pass, c, &err))
 		return cli_report(&err);
 	/* a period on a CPU the platform does not have: the trace is not of it */
-	for (size_t i = 0; c->tab.ncpus && i < c->ps.n; i++)
-		if (c->ps.p[i].cpu >= c->tab.ncpus)
-			return cli_error("%s:%d: cpu_idle: cpu_id %d is past the %d CPUs of %s", o->file,
-					 c->ps.p[i].line, c->ps.p[i].cpu, c->tab.ncpus, c->tab.origin);
+	if (c->bad_line)
+		return cli_error("%s:%d: cpu_idle: cpu_id %d is past the %d CPUs of %s", o->file,
+				 c->bad_line, c->bad_cpu, c->tab.ncpus, c->tab.origin);
 	if (c->ps.n && c->ps.maxstate >= c->tab.drv.state_count)
 		return cli_error("%s: state %d entered, not in the state table of %s (%d states)",
 				 o->file, c->ps.maxstate, c->tab.origin, c->tab.drv.state_count);
@@ -510,7 +641,7 @@ static int go(struct ctx *c)
 	/* the kernel's CONFIG_HZ from trace record's kernel line, unless --hz says */
 	if (!o->hz_given && c->ps.hz)
 		o->hz = c->ps.hz;
-	bool check = !strcmp(o->sub, "check");
+	bool check = c->check = !strcmp(o->sub, "check");
 	const char *kspec = check ? o->governor : o->kgov;
 	if (kspec && !(c->kgov = il_gov_new(kspec, ncpus, &err)))
 		return cli_usage_error("trace", "--%sgovernor %s: %s", check ? "" : "kernel-", kspec,
@@ -531,51 +662,32 @@ static int go(struct ctx *c)
 	if (!check && c->gov && (r = il_trace_run_init(&c->run, &c->tab.drv, c->tab.disabled,
 						       c->gov, false, o->hz, ncpus, &err)))
 		return cli_report(&err);
-	sel = calloc(c->ps.n + 1, sizeof(*sel));
-	stop = calloc(c->ps.n + 1, sizeof(*stop));
-	uint64_t *conf = calloc((size_t)ncpus * IL_STATE_MAX * IL_STATE_MAX, sizeof(*conf));
-	if (!sel || !stop || !conf) {
-		r = cli_error("out of memory");
+	c->conf = calloc((size_t)ncpus * IL_STATE_MAX * IL_STATE_MAX, sizeof(*c->conf));
+	if (!c->conf)
+		return cli_error("out of memory");
+	bool to_replay = !strcmp(o->sub, "to-replay");
+	if (o->decisions && !(c->dec_rows = rows_file(o->decisions, dec_dir, sizeof(dec_dir))))
+		return cli_error("%s: cannot make a temporary file: %s", dec_dir, strerror(errno));
+	if (to_replay && !(c->log_rows = rows_file(o->output, log_dir, sizeof(log_dir))))
+		return cli_error("%s: cannot make a temporary file: %s", log_dir, strerror(errno));
+	c->dec_dir = dec_dir;
+	c->log_dir = log_dir;
+	/* the second pass: the periods, in the order of the first */
+	if (il_trace_periods_scan(&again, &c->src, second_pass, c, &err)) {
+		r = c->err ? c->err : cli_report(&err);
 		goto out;
 	}
-	size_t total = 0, equal = 0, known = 0;
-	for (size_t i = 0; i < c->ps.n; i++) {
-		struct il_trace_period *p = &c->ps.p[i];
-		bool st;
-		int64_t lat = latency_req(c, p->cpu);
-		if (il_gov_watch)
-			il_gov_watch->row = p->line;
-		int k = il_trace_run_step(&c->krun, p, lat, &st);
-
-		sel[i] = k;
-		stop[i] = st;
-		if (c->run.devs)
-			sel[i] = il_trace_run_step(&c->run, p, lat, &stop[i]);
-		/* as replay: a state that is not in the table is the governor's error */
-		const struct il_gov *bad = c->kgov && (k < 0 || k >= c->tab.drv.state_count) ? c->kgov
-			: c->run.devs && (sel[i] < 0 || sel[i] >= c->tab.drv.state_count) ? c->gov
-			: NULL;
-		if (bad) {
-			r = cli_error("%s:%d: governor %s returned an invalid state index %d (%d states)",
-				      o->file, p->line, bad->spec, bad == c->kgov ? k : sel[i],
-				      c->tab.drv.state_count);
-			goto out;
-		}
-		if (!want(o, p->cpu))
-			continue;
-		total++;
-		known += p->timers_known;
-		if (check && k >= 0 && k < IL_STATE_MAX) {
-			equal += k == p->state;
-			conf[((size_t)p->cpu * IL_STATE_MAX + (size_t)p->state) * IL_STATE_MAX + (size_t)k]++;
-		}
-	}
-	if (o->decisions && (r = write_decisions(c, sel, stop)))
+	if (again.n != c->ps.n) {
+		r = cli_error("%s: changed while read (%zu idle periods, then %zu)", o->file, c->ps.n,
+			      again.n);
 		goto out;
-	if (!strcmp(o->sub, "to-replay")) {
+	}
+	if (o->decisions && (r = write_decisions(c)))
+		goto out;
+	if (to_replay) {
 		struct il_out out;
 		/* a log without a row replays nothing: say so rather than write it */
-		if (!total) {
+		if (!c->total) {
 			r = cli_error("%s: no idle period (a power:cpu_idle entry and its exit)%s; "
 				      "no log written", o->file, o->have_only ? " on the CPUs of --cpu" : "");
 			goto out;
@@ -589,13 +701,11 @@ static int go(struct ctx *c)
 			r = cli_report(&err);
 		goto out;
 	}
-	r = check ? check_out(c, conf, ncpus, total, equal, known) : whatif_out(c);
+	r = check ? check_out(c, c->conf, ncpus, c->total, c->equal, c->known) : whatif_out(c);
 	if (r || fflush(stdout) || ferror(stdout))
 		r = cli_error("standard output: cannot write: %s", strerror(errno));
 out:
-	free(sel);
-	free(stop);
-	free(conf);
+	il_trace_periods_free(&again);
 	return r;
 }
 
@@ -644,6 +754,12 @@ int cli_trace_whatif(int argc, char **argv)
 		il_gov_free(c->gov);
 	il_gov_free(c->kgov);
 	il_trace_periods_free(&c->ps);
+	il_trace_source_close(&c->src);
+	if (c->dec_rows)
+		fclose(c->dec_rows);
+	if (c->log_rows)
+		fclose(c->log_rows);
+	free(c->conf);
 	il_cpulist_free(&c->o.only);
 	free(c);
 	return r;
