@@ -61,6 +61,9 @@ run_matrix() {
 		cases+=("trace to-replay --kernel-governor haltpoll --states $P $tr -o @L --decisions @D")
 		cases+=("trace to-replay --kernel-governor menu --states $P $tr -o - --decisions -")
 		cases+=("trace to-replay --states $P $tr -o @L --latency-req 5000")
+		cases+=("trace to-replay --states $P $tr -o /dev/full --decisions /dev/null")
+		cases+=("trace to-replay --states $P $tr -o /dev/null --decisions /dev/full")
+		cases+=("trace whatif --governor menu --states $P $tr --decisions /dev/full")
 	done
 	for tr in "$F/haltpoll-window.trace" "$F/haltpoll-seed.trace" "$T/g2.trace"; do
 		for g in haltpoll menu teo; do
