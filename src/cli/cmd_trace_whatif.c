@@ -60,8 +60,7 @@ struct ctx {
 	struct il_trace_source src;
 	int bad_cpu, bad_line;       /* the first period on a CPU past the table's */
 	bool check;
-	FILE *dec_rows, *log_rows;   /* the rows of --decisions and -o until written */
-	const char *dec_dir, *log_dir;
+	struct rows *dec, *log;      /* the rows of --decisions and -o until written */
 	uint64_t *conf;
 	size_t total, equal, known, row;
 	int err;                     /* what stopped the second pass */
@@ -324,6 +323,13 @@ static int whatif_out(struct ctx *c)
 
 /* ------------------------------------------------------- rows until written */
 
+struct rows {
+	FILE *f;
+	char dir[4200];           /* where f is */
+	bool beside;              /* in the output's directory: its file system */
+	int werr;                 /* errno of the first failed write */
+};
+
 /* An unnamed file in dir (O_TMPFILE, else unlinked at once): nothing stays behind. */
 static FILE *unnamed_file(const char *dir)
 {
@@ -351,45 +357,78 @@ static FILE *unnamed_file(const char *dir)
  * is a file (the same file system it will be written to), else (standard
  * output, a device, a FIFO, a directory that cannot take it) in $TMPDIR.
  */
-static FILE *rows_file(const char *path, char *dir, size_t n)
+static int rows_open(struct rows **rp, const char *path)
 {
+	struct rows *r = calloc(1, sizeof(*r));
 	struct stat st;
-	FILE *f;
 
+	if (!(*rp = r))
+		return cli_error("out of memory");
 	if (strcmp(path, "-") && (stat(path, &st) ? errno == ENOENT : S_ISREG(st.st_mode))) {
 		const char *slash = strrchr(path, '/');
 		if (!slash)
-			snprintf(dir, n, ".");
+			snprintf(r->dir, sizeof(r->dir), ".");
 		else
-			snprintf(dir, n, "%.*s", slash == path ? 1 : (int)(slash - path), path);
-		if ((f = unnamed_file(dir)))
-			return f;
+			snprintf(r->dir, sizeof(r->dir), "%.*s", slash == path ? 1 : (int)(slash - path),
+				 path);
+		if ((r->f = unnamed_file(r->dir))) {
+			r->beside = true;
+			return 0;
+		}
 	}
 	const char *t = getenv("TMPDIR");
-	snprintf(dir, n, "%s", t && *t ? t : "/tmp");
-	return unnamed_file(dir);
+	snprintf(r->dir, sizeof(r->dir), "%s", t && *t ? t : "/tmp");
+	if (!(r->f = unnamed_file(r->dir)))
+		return cli_error("%s: cannot make a temporary file: %s", r->dir, strerror(errno));
+	return 0;
 }
 
-/* Copy the rows to an output (whose write errors il_out_close reports). */
-static int copy_rows(FILE *rows, FILE *to, const char *dir)
+static void rows_free(struct rows *r)
+{
+	if (r && r->f)
+		fclose(r->f);
+	free(r);
+}
+
+/*
+ * Whether all rows for output path were written, before it is opened (a
+ * direct output gets nothing then). A failed write beside the output is
+ * the output's, said as il_out says it.
+ */
+static int rows_check(struct rows *r, const char *path)
+{
+	if (!r->werr && fflush(r->f))
+		r->werr = errno;
+	if (!r->werr && ferror(r->f))
+		r->werr = EIO;
+	if (!r->werr)
+		return 0;
+	return r->beside ? cli_error("%s: cannot write: %s", path, strerror(r->werr))
+			 : cli_error("%s: cannot write a temporary file: %s", r->dir,
+				     strerror(r->werr));
+}
+
+/* Copy the rows to an output (whose own write errors il_out_close reports). */
+static int copy_rows(struct rows *r, struct il_out *out)
 {
 	char buf[1 << 16];
 	size_t k;
 
-	if (fflush(rows) || fseeko(rows, 0, SEEK_SET))
-		return cli_error("%s: cannot write a temporary file: %s", dir, strerror(errno));
-	while ((k = fread(buf, 1, sizeof(buf), rows)) > 0)
-		if (fwrite(buf, 1, k, to) != k)
+	if (fseeko(r->f, 0, SEEK_SET))
+		return cli_error("%s: cannot read a temporary file back: %s", r->dir, strerror(errno));
+	while ((k = fread(buf, 1, sizeof(buf), r->f)) > 0)
+		if (fwrite(buf, 1, k, out->f) != k)
 			break;
-	if (ferror(rows))
-		return cli_error("%s: cannot read a temporary file back: %s", dir, strerror(errno));
+	if (ferror(r->f))
+		return cli_error("%s: cannot read a temporary file back: %s", r->dir, strerror(errno));
 	return 0;
 }
 
 /* ------------------------------------------------------------- to-replay */
 
-static int write_log(struct ctx *c, FILE *f)
+static int write_log(struct ctx *c, struct il_out *out)
 {
+	FILE *f = out->f;
 	const struct il_driver *drv = &c->tab.drv;
 	char flags[128];
 
@@ -418,7 +457,7 @@ static int write_log(struct ctx *c, FILE *f)
 		fprintf(f, "# param,%.*s,%s\n", (int)(eq - c->o.param[i]), c->o.param[i], eq + 1);
 	}
 	fprintf(f, "%s\n", IL_REPLAY_COLUMNS);
-	return copy_rows(c->log_rows, f, c->log_dir);
+	return copy_rows(c->log, out);
 }
 
 /* ------------------------------------------------------------------ main */
@@ -550,10 +589,12 @@ static int write_decisions(struct ctx *c)
 	struct il_err err;
 	int r;
 
+	if ((r = rows_check(c->dec, c->o.decisions)))
+		return r;
 	if (il_out_open(&out, c->o.decisions, &err))
 		return cli_report(&err);
 	fprintf(out.f, "row,cpu,selected,stop_tick\n");
-	if ((r = copy_rows(c->dec_rows, out.f, c->dec_dir))) {
+	if ((r = copy_rows(c->dec, &out))) {
 		il_out_close(&out, false, &err);
 		return r;
 	}
@@ -608,12 +649,14 @@ static int second_pass(void *arg, struct il_trace_period *p)
 		c->equal += k == p->state;
 		c->conf[((size_t)p->cpu * IL_STATE_MAX + (size_t)p->state) * IL_STATE_MAX + (size_t)k]++;
 	}
-	if (c->dec_rows)
-		fprintf(c->dec_rows, "%zu,%d,%d,%d\n", c->row++, p->cpu, sel, stop);
-	if (c->log_rows)
-		fprintf(c->log_rows, "%d,%" PRId64 ",%" PRId64 ",%d,%" PRId64 ",0,0,%" PRId64 ",%d,%d\n",
-			p->cpu, p->sleep_length_ns, p->delta_tick_ns, p->tick_stopped, lat,
-			p->residency_ns, p->got_tick, p->poll_time_limit);
+	if (c->dec && fprintf(c->dec->f, "%zu,%d,%d,%d\n", c->row++, p->cpu, sel, stop) < 0 &&
+	    !c->dec->werr)
+		c->dec->werr = errno ? errno : EIO;
+	if (c->log && fprintf(c->log->f, "%d,%" PRId64 ",%" PRId64 ",%d,%" PRId64 ",0,0,%" PRId64
+			      ",%d,%d\n", p->cpu, p->sleep_length_ns, p->delta_tick_ns,
+			      p->tick_stopped, lat, p->residency_ns, p->got_tick,
+			      p->poll_time_limit) < 0 && !c->log->werr)
+		c->log->werr = errno ? errno : EIO;
 	return 0;
 }
 
@@ -621,7 +664,6 @@ static int go(struct ctx *c)
 {
 	struct opts *o = &c->o;
 	struct il_trace_periods again = { 0 };
-	char dec_dir[4200], log_dir[4200];
 	struct il_err err;
 	int r;
 
@@ -666,12 +708,9 @@ static int go(struct ctx *c)
 	if (!c->conf)
 		return cli_error("out of memory");
 	bool to_replay = !strcmp(o->sub, "to-replay");
-	if (o->decisions && !(c->dec_rows = rows_file(o->decisions, dec_dir, sizeof(dec_dir))))
-		return cli_error("%s: cannot make a temporary file: %s", dec_dir, strerror(errno));
-	if (to_replay && !(c->log_rows = rows_file(o->output, log_dir, sizeof(log_dir))))
-		return cli_error("%s: cannot make a temporary file: %s", log_dir, strerror(errno));
-	c->dec_dir = dec_dir;
-	c->log_dir = log_dir;
+	if ((o->decisions && (r = rows_open(&c->dec, o->decisions))) ||
+	    (to_replay && (r = rows_open(&c->log, o->output))))
+		return r;
 	/* the second pass: the periods, in the order of the first */
 	if (il_trace_periods_scan(&again, &c->src, second_pass, c, &err)) {
 		r = c->err ? c->err : cli_report(&err);
@@ -692,11 +731,13 @@ static int go(struct ctx *c)
 				      "no log written", o->file, o->have_only ? " on the CPUs of --cpu" : "");
 			goto out;
 		}
+		if ((r = rows_check(c->log, o->output)))
+			goto out;
 		if (il_out_open(&out, o->output, &err)) {
 			r = cli_report(&err);
 			goto out;
 		}
-		r = write_log(c, out.f);
+		r = write_log(c, &out);
 		if (il_out_close(&out, r == 0, &err) && !r)
 			r = cli_report(&err);
 		goto out;
@@ -755,10 +796,8 @@ int cli_trace_whatif(int argc, char **argv)
 	il_gov_free(c->kgov);
 	il_trace_periods_free(&c->ps);
 	il_trace_source_close(&c->src);
-	if (c->dec_rows)
-		fclose(c->dec_rows);
-	if (c->log_rows)
-		fclose(c->log_rows);
+	rows_free(c->dec);
+	rows_free(c->log);
 	free(c->conf);
 	il_cpulist_free(&c->o.only);
 	free(c);
