@@ -156,7 +156,7 @@ _idlelab()
 
 	# operands
 	case $cmd${sub:+ $sub} in
-	'platform show')
+	'platform show' | 'platform history')
 		mapfile -t COMPREPLY < <(compgen -W "$("$prog" platforms --format csv 2>/dev/null |
 			tail -n +2 | cut -d, -f1)" -- "$cur")
 		mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -X '!*.ini' -- "$cur"; compgen -d -- "$cur") ;;

@@ -587,6 +587,263 @@ static int show(const char *what, const char *release, char **options, const cha
 	return r ? 1 : 0;
 }
 
+/* ---- platform history: the setup of every modelled release ---- */
+
+struct hist_entry {
+	char rel[8];
+	struct il_machine_idle m;
+	char gov[48];              /* "menu@6.1" (the preset in force) */
+	char sig[4096];            /* what the text shows, to merge equal releases */
+};
+
+/* The mainline tags from IL_RELEASE_OLDEST to IL_RELEASE_NEWEST, in order. */
+static int history_releases(char rels[][8], int max)
+{
+	int n = 0, first = atoi(IL_RELEASE_OLDEST), last = atoi(IL_RELEASE_NEWEST);
+	struct il_err e;
+
+	for (int major = first; major <= last; major++)
+		for (int minor = 0; minor < 100 && n < max; minor++) {
+			char r[8];
+
+			snprintf(r, sizeof(r), "%d.%d", major, minor);
+			if (!il_release_check(r, &e))
+				snprintf(rels[n++], sizeof(rels[0]), "%s", r);
+		}
+	return n;
+}
+
+/* The states a release gives: the driver's, else the default routine as one. */
+static int hist_states(const struct il_machine_idle *m, const struct il_state **st)
+{
+	if (!m->cpuidle) {
+		st[0] = &m->default_state;
+		return 1;
+	}
+	for (int i = 0; i < m->drv.state_count; i++)
+		st[i] = &m->drv.states[i];
+	return m->drv.state_count;
+}
+
+static void hist_sign(struct hist_entry *h)
+{
+	const struct il_gov_preset *gp = governor_preset(&h->m);
+	const struct il_state *st[IL_STATE_MAX];
+	int n = hist_states(&h->m, st);
+	size_t l;
+
+	/* without a cpuidle driver no governor runs */
+	snprintf(h->gov, sizeof(h->gov), "%s%s%s", h->m.cpuidle ? h->m.governor : "-",
+		 gp && h->m.cpuidle ? "@" : "", gp && h->m.cpuidle ? gp->release : "");
+	l = (size_t)snprintf(h->sig, sizeof(h->sig), "%s|%s|%s|",
+			     h->m.cpuidle ? h->m.drv.name : "-", h->gov,
+			     il_idle_routine_name(h->m.routine));
+	for (int i = 0; i < n && l < sizeof(h->sig); i++)
+		l += (size_t)snprintf(h->sig + l, sizeof(h->sig) - l, "%s %u/%u%s,", st[i]->name,
+				      st[i]->exit_latency, st[i]->target_residency,
+				      (st[i]->flags & IL_FLAG_OFF) ? "-" : "");
+}
+
+/* The last release of the range that starts at i (consecutive equal setups). */
+static int hist_range_end(const struct hist_entry *h, int n, int i)
+{
+	int j = i;
+
+	while (j + 1 < n && !strcmp(h[j + 1].sig, h[i].sig))
+		j++;
+	return j;
+}
+
+static void hist_text(const struct il_platform *p, const struct hist_entry *h, int n, FILE *out)
+{
+	fprintf(out, "platform: ");
+	il_text_fputs(p->name, out);
+	if (p->description[0]) {
+		fprintf(out, " (");
+		il_text_fputs(p->description, out);
+		fprintf(out, ")");
+	}
+	fprintf(out, "\nkernels: %s .. %s, releases that set it up alike merged\n", h[0].rel,
+		h[n - 1].rel);
+	fprintf(out, "states: NAME latency/residency in us, a '-' after it: off by default\n");
+	for (int i = 0; i < n;) {
+		const struct il_state *st[IL_STATE_MAX];
+		int j = hist_range_end(h, n, i), ns;
+
+		fprintf(out, "\n%s", h[i].rel);
+		if (j > i)
+			fprintf(out, " .. %s", h[j].rel);
+		fprintf(out, ": ");
+		if (h[i].m.cpuidle) {
+			il_text_fputs(h[i].m.drv.name, out);
+			fprintf(out, ", governor ");
+			il_text_fputs(h[i].gov, out);
+		} else {
+			fprintf(out, "no cpuidle driver");
+		}
+		if (p->arch == IL_ARCH_X86 || h[i].m.routine != IL_IDLE_ROUTINE_NONE)
+			fprintf(out, ", default idle %s", il_idle_routine_name(h[i].m.routine));
+		fprintf(out, "\n  ");
+		ns = hist_states(&h[i].m, st);
+		for (int k = 0; k < ns; k++) {
+			fprintf(out, "%s", k ? ", " : "");
+			il_text_fputs(st[k]->name, out);
+			fprintf(out, " %u/%u%s", st[k]->exit_latency, st[k]->target_residency,
+				(st[k]->flags & IL_FLAG_OFF) ? "-" : "");
+		}
+		fprintf(out, "\n");
+		i = j + 1;
+	}
+	fprintf(out, "\n(a release's notes: idlelab platform show NAME --kernel RELEASE)\n");
+}
+
+static int hist_json(const struct il_platform *p, const struct hist_entry *h, int n)
+{
+	struct il_json w;
+
+	il_json_init(&w, stdout);
+	il_json_object(&w, IL_JSON_BLOCK);
+	il_json_kstring(&w, "platform", p->name);
+	il_json_kstring(&w, "from", h[0].rel);
+	il_json_kstring(&w, "to", h[n - 1].rel);
+	il_json_key(&w, "ranges");
+	il_json_array(&w, IL_JSON_BLOCK);
+	for (int i = 0; i < n;) {
+		const struct il_gov_preset *gp = governor_preset(&h[i].m);
+		const struct il_state *st[IL_STATE_MAX];
+		int j = hist_range_end(h, n, i), ns;
+
+		il_json_object(&w, IL_JSON_BLOCK);
+		il_json_kstring(&w, "from", h[i].rel);
+		il_json_kstring(&w, "to", h[j].rel);
+		il_json_key(&w, "releases");
+		il_json_array(&w, IL_JSON_INLINE);
+		for (int k = i; k <= j; k++)
+			il_json_string(&w, h[k].rel);
+		il_json_end(&w);
+		il_json_kstring(&w, "driver", h[i].m.cpuidle ? h[i].m.drv.name : NULL);
+		il_json_kstring(&w, "governor", h[i].m.cpuidle ? h[i].m.governor : NULL);
+		il_json_kstring(&w, "governor_preset", gp && h[i].m.cpuidle ? gp->release : NULL);
+		il_json_kstring(&w, "default_idle", il_idle_routine_name(h[i].m.routine));
+		il_json_key(&w, "states");
+		il_json_array(&w, IL_JSON_BLOCK);
+		ns = hist_states(&h[i].m, st);
+		for (int k = 0; k < ns; k++) {
+			il_json_object(&w, IL_JSON_INLINE);
+			il_json_kint(&w, "state", k);
+			il_json_kstring(&w, "name", st[k]->name);
+			il_json_kuint(&w, "latency_us", st[k]->exit_latency);
+			il_json_kuint(&w, "residency_us", st[k]->target_residency);
+			il_json_kstring(&w, "default_status",
+					(st[k]->flags & IL_FLAG_OFF) ? "disabled" : "enabled");
+			il_json_end(&w);
+		}
+		il_json_end(&w);
+		il_json_end(&w);
+		i = j + 1;
+	}
+	il_json_end(&w);
+	il_json_end(&w);
+	return il_json_finish(&w);
+}
+
+/* Tidy CSV: one row per release and state. */
+static int hist_csv(const struct hist_entry *h, int n)
+{
+	static const char *const cols[] = { "kernel", "driver", "governor", "default_idle",
+					    "state", "name", "latency_us", "residency_us",
+					    "default_status" };
+	struct il_table *t = il_table_new(NULL);
+	int r;
+
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		il_table_col(t, cols[i]);
+	for (int i = 0; i < n; i++) {
+		const struct il_state *st[IL_STATE_MAX];
+		int ns = hist_states(&h[i].m, st);
+
+		for (int k = 0; k < ns; k++) {
+			il_table_row(t);
+			il_table_str(t, h[i].rel);
+			if (h[i].m.cpuidle)
+				il_table_str(t, h[i].m.drv.name);
+			else
+				il_table_na(t);
+			if (h[i].m.cpuidle)
+				il_table_str(t, h[i].gov);
+			else
+				il_table_na(t);
+			il_table_str(t, il_idle_routine_name(h[i].m.routine));
+			il_table_u64(t, (uint64_t)k);
+			il_table_str(t, st[k]->name);
+			il_table_u64(t, st[k]->exit_latency);
+			il_table_u64(t, st[k]->target_residency);
+			il_table_str(t, (st[k]->flags & IL_FLAG_OFF) ? "disabled" : "enabled");
+		}
+	}
+	r = il_table_print(t, IL_FORMAT_CSV, stdout);
+	il_table_free(t);
+	return r;
+}
+
+/*
+ * platform history NAME|FILE: the driver, governor, default routine and
+ * states of every modelled release, consecutive releases that give the
+ * same merged into a range.
+ */
+static int history(const char *what, char **options, const char **optnames, int noptions,
+		   enum il_format fmt)
+{
+	char rels[64][8];
+	struct hist_entry *h;
+	struct il_platform p;
+	struct il_err err;
+	int n = history_releases(rels, 64), r = 0;
+
+	if (il_platform_load(&p, what, &err))
+		return cli_report(&err);
+	for (int i = 0; i < noptions; i++) {
+		char buf[320];
+		char *eq;
+
+		snprintf(buf, sizeof(buf), "%s", options[i]);
+		eq = strchr(buf, '=');
+		if (eq)
+			*eq++ = '\0';
+		if (il_platform_set_option(&p, buf, eq ? eq : "", &err))
+			return cli_usage_error("platform", "--%s %s: %s", optnames[i], options[i],
+					       err.msg);
+	}
+	h = il_xcalloc((size_t)n, sizeof(*h));
+	for (int i = 0; i < n; i++) {
+		memcpy(h[i].rel, rels[i], sizeof(h[i].rel));
+		if (il_machine_idle_build(&p, h[i].rel, &h[i].m, &err)) {
+			free(h);
+			return cli_report(&err);
+		}
+		hist_sign(&h[i]);
+	}
+	if (fmt == IL_FORMAT_JSON) {
+		r = hist_json(&p, h, n);
+	} else if (fmt == IL_FORMAT_CSV) {
+		r = hist_csv(h, n);
+	} else {
+		struct il_fold fd;
+		FILE *f = il_fold_open(&fd);
+
+		if (!f) {
+			r = -ENOMEM;
+		} else {
+			hist_text(&p, h, n, f);
+			r = il_fold_close(&fd, IL_TABLE_WIDTH, stdout);
+		}
+	}
+	free(h);
+	if (fflush(stdout) || ferror(stdout))
+		r = -EIO;
+	return r ? 1 : 0;
+}
+
 #define MAX_CLI_OPTIONS 32
 
 /* platform capture [--root DIR] [--name NAME] [-o FILE]: a platform file of this machine */
@@ -682,12 +939,16 @@ static int platform_run(int argc, char **argv)
 	bool lines = false;
 	int c;
 
+	bool hist;
+
 	if (argc < 2)
-		return cli_usage_error("platform", "missing subcommand (show, capture)");
+		return cli_usage_error("platform", "missing subcommand (show, history, capture)");
 	if (!strcmp(argv[1], "capture"))
 		return capture_run(argc - 1, argv + 1);
-	if (strcmp(argv[1], "show"))
-		return cli_usage_error("platform", "unknown subcommand '%s' (show, capture)", argv[1]);
+	hist = !strcmp(argv[1], "history");
+	if (strcmp(argv[1], "show") && !hist)
+		return cli_usage_error("platform", "unknown subcommand '%s' (show, history, "
+				       "capture)", argv[1]);
 	argc--;
 	argv++;
 	optind = 1;
@@ -734,7 +995,13 @@ static int platform_run(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1)
-		return cli_usage_error("platform", "show takes one platform name or file");
+		return cli_usage_error("platform", "%s takes one platform name or file",
+				       hist ? "history" : "show");
+	if (hist && (release || lines))
+		return cli_usage_error("platform", "history shows every release: %s is show's",
+				       release ? "--kernel" : "--lines");
+	if (hist)
+		return history(argv[optind], options, optnames, noptions, fmt);
 	return show(argv[optind], release, options, optnames, noptions, lines, fmt);
 }
 
@@ -751,6 +1018,8 @@ const struct il_command cmd_platform = {
 	.summary = "show the idle states the kernel derives for a platform; capture this machine's",
 	.usage = "usage: idlelab platform show NAME|FILE [--kernel RELEASE] [--set KEY=VALUE]...\n"
 		 "                              [--lines] [--format table|csv|json]\n"
+		 "       idlelab platform history NAME|FILE [--set KEY=VALUE]...\n"
+		 "                              [--format table|csv|json]\n"
 		 "       idlelab platform capture [--root DIR] [--name NAME] [-o FILE]\n\n"
 		 "Derives the idle setup the kernel would make for a built-in platform or a\n"
 		 "platform file: which cpuidle driver registers and its states (state, name,\n"
@@ -774,6 +1043,11 @@ const struct il_command cmd_platform = {
 		 "                       default:enabled|disabled' as developers post it\n"
 		 "  --format F           table (default), csv (the state table, each row with\n"
 		 "                       platform, kernel, driver, governor) or json (all of it)\n\n"
+		 "history shows, for every kernel release idlelab models (5.4 .. 7.1), the\n"
+		 "driver, the governor's text, the default idle routine and the states with\n"
+		 "their latency and residency, consecutive releases that set the platform up\n"
+		 "alike merged into one range: which release changes what on this machine.\n"
+		 "CSV has a row per release and state, JSON the ranges.\n\n"
 		 "capture writes a platform file of this machine (or of a tree written by\n"
 		 "`idlelab capture`), so that `idlelab sim --platform FILE` simulates it:\n"
 		 "topology, the CPUID facts of /proc/cpuinfo, HZ from the kernel configuration,\n"

@@ -117,4 +117,44 @@ expect_exit 1 "$IDLELAB" platform show "$f"
 expect_err "idlelab: $f:7: hwp_highest_mhz without hwp = yes"
 expect_exit 2 "$IDLELAB" platform
 expect_exit 2 "$IDLELAB" platform list
+
+# --- platform history: every release, equal setups merged ---------------------------------
+expect_exit 0 "$IDLELAB" platform history intel-haswell-ep
+# the _CST firmware of the 2020 report: C3 and C6 off by default from 5.6 until 75af76d0a34e (5.10)
+expect_out "5.6 .. 5.9: intel_idle, governor menu@5.5, default idle mwait_idle"
+expect_out "  POLL 0/0, C1 2/2, C1E 10/20, C3 33/100-, C6 133/400-"
+expect_out "5.10 .. 5.12: intel_idle, governor menu@5.5"
+expect_out "kernels: 5.4 .. 7.1"
+awk 'length > 100 { exit 1 }' "$TMP/out" && ok || bad "history: a line over 100 columns"
+# an Alder Lake platform file without _CST: no driver until intel_idle knows the model (5.19)
+f=$TMP/adl.ini
+printf '[platform]\nname = adl\n[cpu]\narch = x86\nvendor = intel\nfamily = 6\nmodel = 0x97\nmwait = yes\ncpuid5_ecx = 3\ncpuid5_edx = 0x10102020\n' >"$f"
+expect_exit 0 "$IDLELAB" platform history "$f"
+expect_out "5.4 .. 5.18: no cpuidle driver, default idle mwait_idle"
+expect_out "5.19 .. 6.0: intel_idle, governor menu@5.13"
+expect_out "  POLL 0/0, C1E 2/4, C6 220/600, C8 280/800, C10 680/2000"
+# --set applies to every release (preferred_cstates exists 5.18 .. 6.19)
+expect_exit 0 "$IDLELAB" platform history "$f" --set intel_idle.preferred_cstates=2
+expect_out "  POLL 0/0, C1 1/1, C6 220/600, C8 280/800, C10 680/2000"
+# JSON: ranges that cover every release once, in order; CSV: a row per release and state
+expect_exit 0 "$IDLELAB" platform history intel-haswell-ep --format json
+python3 - "$TMP/out" <<'EOF' && ok || bad "history json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rels = [r for x in d["ranges"] for r in x["releases"]]
+assert rels[0] == "5.4" and rels[-1] == "7.1" and len(rels) == len(set(rels)) == 38, rels
+assert all(x["from"] == x["releases"][0] and x["to"] == x["releases"][-1] for x in d["ranges"])
+off = [x for x in d["ranges"] if any(s["default_status"] == "disabled" for s in x["states"])]
+assert [x["from"] for x in off] == ["5.6"] and off[0]["to"] == "5.9", off
+assert all(isinstance(s["latency_us"], int) for x in d["ranges"] for s in x["states"])
+EOF
+expect_exit 0 "$IDLELAB" platform history intel-haswell-ep --format csv
+[ "$(head -1 "$TMP/out")" = "kernel,driver,governor,default_idle,state,name,latency_us,residency_us,default_status" ] &&
+	[ "$(grep -c '^5.7,intel_idle,menu@5.5,' "$TMP/out")" -eq 5 ] && [ "$(wc -l <"$TMP/out")" -eq 191 ] && ok ||
+	bad "history csv: $(head -3 "$TMP/out")"
+expect_exit 2 "$IDLELAB" platform history intel-haswell-ep --kernel 6.1
+expect_err "history shows every release: --kernel is show's"
+expect_exit 2 "$IDLELAB" platform history intel-haswell-ep kvm-haltpoll
+expect_err "history takes one platform name or file"
+expect_exit 1 "$IDLELAB" platform history "$TMP/missing.ini"
 finish

@@ -56,7 +56,9 @@ want "sim --cpufreq acpi-cpufreq:o" "acpi-cpufreq:ondemand"
 want "replay --e" "--expect"
 want "platform capture --" "--name --output --root"
 want "platform show kvm-haltpoll --" "--format --kernel --lines --set"
-[ "$(comp_empty platform)" = "capture show" ] && ok || bad "platform subcommands: $(comp_empty platform)"
+want "platform history kvm-haltpoll --" "--format --set"
+want "platform history kvm-h" "kvm-haltpoll"
+[ "$(comp_empty platform)" = "capture history show" ] && ok || bad "platform subcommands: $(comp_empty platform)"
 [ "$(comp_empty scenario)" = "list run show" ] && ok || bad "scenario subcommands: $(comp_empty scenario)"
 # batch: its options, a .ini FILE, paths for --resume and --output
 has "batch --" --jobs --resume --output --format --quick --seed
