@@ -164,7 +164,7 @@ expect_err "--name: platform name 'my box': letters, digits, '-', '_', '.' only"
 expect_exit 2 "$IDLELAB" platform capture --root "$FX/kvm-haltpoll" extra
 expect_err "capture: unexpected argument 'extra'"
 expect_exit 2 "$IDLELAB" platform frobnicate
-expect_err "unknown subcommand 'frobnicate' (show, capture)"
+expect_err "unknown subcommand 'frobnicate' (show, history, capture)"
 # --- a tree that is no machine's: refused, nothing written ------------------
 # (an empty directory, and one with sys/devices/system/cpu but no cpu<N>/:
 # read as a machine, they made a platform file sim refuses and a capture)
