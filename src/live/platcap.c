@@ -12,6 +12,9 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -150,6 +153,27 @@ static void topology(struct out *o, const struct il_host *h)
 	    n / (npk * threads), threads);
 }
 
+/*
+ * CPUID leaf 5 (MONITOR/MWAIT: intel_idle's sub-state check, the x86
+ * default idle's choice of MWAIT) is not in /proc/cpuinfo. On the live
+ * machine, when idlelab itself runs on x86, the instruction gives it as the
+ * kernel sees it; a captured tree has no record of it.
+ */
+static void cpuid5(struct out *o, const struct il_host *h)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned int a, b, c, d;
+
+	if (h->live && __get_cpuid_max(0, NULL) >= 5 && __get_cpuid(5, &a, &b, &c, &d)) {
+		put(o, "; CPUID leaf 5 of the CPU that ran the capture\n"
+		       "cpuid5_ecx = 0x%x\ncpuid5_edx = 0x%x\n", c, d);
+		return;
+	}
+#endif
+	put(o, "; CPUID leaf 5 (cpuid5_ecx, cpuid5_edx) is not in /proc/cpuinfo%s: left at 0\n",
+	    h->live ? "" : " (a captured tree)");
+}
+
 static void cpu_section(struct out *o, const struct il_host *h)
 {
 	const struct il_cpuinfo *ci = &h->cpuinfo;
@@ -182,7 +206,7 @@ static void cpu_section(struct out *o, const struct il_host *h)
 		put(o, "mwait = %s\n", ci->monitor ? "yes" : "no");
 		put(o, "arat = %s\n", ci->arat ? "yes" : "no");
 		put(o, "nonstop_tsc = %s\n", ci->nonstop_tsc ? "yes" : "no");
-		put(o, "; CPUID leaf 5 (cpuid5_ecx, cpuid5_edx) is not in /proc/cpuinfo: left at 0\n");
+		cpuid5(o, h);
 	}
 	if (ci->arch == IL_ARCH_POWERPC) {
 		if (ci->timebase)

@@ -156,6 +156,16 @@ expect_out "default idle: default_idle (hlt)"
 "$IDLELAB" platform capture --root "$FX/intel-icx-healthy" --name x | grep -v "T..:..:..Z" >"$TMP/p1"
 "$IDLELAB" platform capture --root "$FX/intel-icx-healthy" --name x | grep -v "T..:..:..Z" >"$TMP/p2"
 cmp -s "$TMP/p1" "$TMP/p2" && ok || bad "platform capture is not repeatable"
+# CPUID leaf 5: a tree has no record of it; the live machine on x86 gives it by the instruction
+grep -qF "is not in /proc/cpuinfo (a captured tree): left at 0" "$TMP/p1" && ok ||
+	bad "capture of a tree: no word on CPUID leaf 5"
+if [ "$(uname -m)" = x86_64 ] && [ -r /proc/cpuinfo ]; then
+	# (whatever this machine's values and idle states: only the line's form is checked)
+	if "$IDLELAB" platform capture --name live >"$TMP/live.ini" 2>/dev/null; then
+		grep -q '^cpuid5_edx = 0x[0-9a-f]*$' "$TMP/live.ini" && ok ||
+			bad "live capture on x86: no cpuid5_edx: $(grep -i cpuid "$TMP/live.ini")"
+	fi
+fi
 # every line within the platform format's 196 characters
 awk 'length > 196 { print FILENAME ": " length; bad = 1 } END { exit bad }' "$TMP"/*.ini && ok ||
 	bad "a platform line is too long"
