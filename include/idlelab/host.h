@@ -252,6 +252,12 @@ bool il_host_release_tag(const struct il_host *h, char *buf, size_t size);
  * per-CPU resume latencies that are set). Add to m.
  */
 void il_host_meta(const struct il_host *h, struct il_meta *m);
+/*
+ * CPUID leaf 5 (which /proc/cpuinfo does not show): on the live machine by
+ * the instruction, when idlelab runs on x86 (1); from a captured tree's
+ * "cpuid5: ecx=0x.. edx=0x.." metadata line (2); else 0.
+ */
+int il_host_cpuid5(const struct il_host *h, unsigned int *ecx, unsigned int *edx);
 
 /*
  * Write a capture of h (read with with_files) and its cpuidle tree to

@@ -15,6 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include "idlelab/host.h"
 #include "idlelab/outfile.h"
@@ -739,6 +742,25 @@ bool il_host_release_tag(const struct il_host *h, char *buf, size_t size)
 	return true;
 }
 
+int il_host_cpuid5(const struct il_host *h, unsigned int *ecx, unsigned int *edx)
+{
+	const char *v;
+
+	if (h->live) {
+#if defined(__x86_64__) || defined(__i386__)
+		unsigned int a, b;
+
+		if (__get_cpuid_max(0, NULL) >= 5 && __get_cpuid(5, &a, &b, ecx, edx))
+			return 1;
+#endif
+		return 0;
+	}
+	v = h->has_meta ? il_meta_get(&h->meta, "cpuid5") : NULL;
+	if (v && sscanf(v, "ecx=%x edx=%x", ecx, edx) == 2)
+		return 2;
+	return 0;
+}
+
 void il_host_meta(const struct il_host *h, struct il_meta *m)
 {
 	struct timespec rt, bt;
@@ -778,6 +800,12 @@ void il_host_meta(const struct il_host *h, struct il_meta *m)
 		il_meta_add(m, "cmdline", h->cmdline);
 	if (h->hz)
 		il_meta_addf(m, "hz", "%u (CONFIG_HZ, %s)", h->hz, h->config_file);
+	{
+		unsigned int ecx, edx;
+
+		if (il_host_cpuid5(h, &ecx, &edx))
+			il_meta_addf(m, "cpuid5", "ecx=0x%x edx=0x%x", ecx, edx);
+	}
 	for (int i = 0; i < h->nparams; i++) {
 		char key[128];
 		snprintf(key, sizeof(key), "param.%s.%s", h->params[i].module, h->params[i].name);

@@ -12,9 +12,6 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -155,23 +152,22 @@ static void topology(struct out *o, const struct il_host *h)
 
 /*
  * CPUID leaf 5 (MONITOR/MWAIT: intel_idle's sub-state check, the x86
- * default idle's choice of MWAIT) is not in /proc/cpuinfo. On the live
- * machine, when idlelab itself runs on x86, the instruction gives it as the
- * kernel sees it; a captured tree has no record of it.
+ * default idle's choice of MWAIT) is not in /proc/cpuinfo: the live x86
+ * machine's by the instruction, a tree's if its capture recorded it.
  */
 static void cpuid5(struct out *o, const struct il_host *h)
 {
-#if defined(__x86_64__) || defined(__i386__)
-	unsigned int a, b, c, d;
+	unsigned int ecx, edx;
+	int from = il_host_cpuid5(h, &ecx, &edx);
 
-	if (h->live && __get_cpuid_max(0, NULL) >= 5 && __get_cpuid(5, &a, &b, &c, &d)) {
-		put(o, "; CPUID leaf 5 of the CPU that ran the capture\n"
-		       "cpuid5_ecx = 0x%x\ncpuid5_edx = 0x%x\n", c, d);
+	if (from) {
+		put(o, "; CPUID leaf 5 %s\ncpuid5_ecx = 0x%x\ncpuid5_edx = 0x%x\n",
+		    from == 1 ? "of the CPU that ran the capture" :
+				"as the tree's idlelab-meta.txt recorded it", ecx, edx);
 		return;
 	}
-#endif
 	put(o, "; CPUID leaf 5 (cpuid5_ecx, cpuid5_edx) is not in /proc/cpuinfo%s: left at 0\n",
-	    h->live ? "" : " (a captured tree)");
+	    h->live ? "" : " and the tree did not record it");
 }
 
 static void cpu_section(struct out *o, const struct il_host *h)

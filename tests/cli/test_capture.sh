@@ -157,8 +157,14 @@ expect_out "default idle: default_idle (hlt)"
 "$IDLELAB" platform capture --root "$FX/intel-icx-healthy" --name x | grep -v "T..:..:..Z" >"$TMP/p2"
 cmp -s "$TMP/p1" "$TMP/p2" && ok || bad "platform capture is not repeatable"
 # CPUID leaf 5: a tree has no record of it; the live machine on x86 gives it by the instruction
-grep -qF "is not in /proc/cpuinfo (a captured tree): left at 0" "$TMP/p1" && ok ||
+grep -qF "is not in /proc/cpuinfo and the tree did not record it: left at 0" "$TMP/p1" && ok ||
 	bad "capture of a tree: no word on CPUID leaf 5"
+# a tree whose capture recorded it (idlelab-meta.txt's cpuid5 line)
+rm -rf "$TMP/c5"; cp -r "$FX/intel-icx-healthy" "$TMP/c5"
+echo "cpuid5: ecx=0x3 edx=0x2020" >>"$TMP/c5/idlelab-meta.txt"
+expect_exit 0 "$IDLELAB" platform capture --root "$TMP/c5"
+expect_out "; CPUID leaf 5 as the tree's idlelab-meta.txt recorded it"
+expect_out "cpuid5_edx = 0x2020"
 if [ "$(uname -m)" = x86_64 ] && [ -r /proc/cpuinfo ]; then
 	# (whatever this machine's values and idle states: only the line's form is checked)
 	if "$IDLELAB" platform capture --name live >"$TMP/live.ini" 2>/dev/null; then
