@@ -625,6 +625,13 @@ static int hist_states(const struct il_machine_idle *m, const struct il_state **
 	return m->drv.state_count;
 }
 
+/* A state whose exit does work inside its residency (acpi_idle's PM-timer dummy wait). */
+static const char *exit_wait(const struct il_state *s)
+{
+	return s->exit_path_cost.kind == IL_DIST_NONE ? "" :
+	       s->exit_path_shared ? " +exit read" : " +exit wait";
+}
+
 static void hist_sign(struct hist_entry *h)
 {
 	const struct il_gov_preset *gp = governor_preset(&h->m);
@@ -639,9 +646,9 @@ static void hist_sign(struct hist_entry *h)
 			     h->m.cpuidle ? h->m.drv.name : "-", h->gov,
 			     il_idle_routine_name(h->m.routine));
 	for (int i = 0; i < n && l < sizeof(h->sig); i++)
-		l += (size_t)snprintf(h->sig + l, sizeof(h->sig) - l, "%s %u/%u%s,", st[i]->name,
+		l += (size_t)snprintf(h->sig + l, sizeof(h->sig) - l, "%s %u/%u%s%s,", st[i]->name,
 				      st[i]->exit_latency, st[i]->target_residency,
-				      (st[i]->flags & IL_FLAG_OFF) ? "-" : "");
+				      (st[i]->flags & IL_FLAG_OFF) ? "-" : "", exit_wait(st[i]));
 }
 
 /* The last release of the range that starts at i (consecutive equal setups). */
@@ -665,7 +672,8 @@ static void hist_text(const struct il_platform *p, const struct hist_entry *h, i
 	}
 	fprintf(out, "\nkernels: %s .. %s, releases that set it up alike merged\n", h[0].rel,
 		h[n - 1].rel);
-	fprintf(out, "states: NAME latency/residency in us, a '-' after it: off by default\n");
+	fprintf(out, "states: NAME latency/residency in us, a '-' after it: off by default; +exit "
+		"read: each exit reads a shared device, as acpi_idle's PM-timer dummy wait\n");
 	for (int i = 0; i < n;) {
 		const struct il_state *st[IL_STATE_MAX];
 		int j = hist_range_end(h, n, i), ns;
@@ -688,8 +696,8 @@ static void hist_text(const struct il_platform *p, const struct hist_entry *h, i
 		for (int k = 0; k < ns; k++) {
 			fprintf(out, "%s", k ? ", " : "");
 			il_text_fputs(st[k]->name, out);
-			fprintf(out, " %u/%u%s", st[k]->exit_latency, st[k]->target_residency,
-				(st[k]->flags & IL_FLAG_OFF) ? "-" : "");
+			fprintf(out, " %u/%u%s%s", st[k]->exit_latency, st[k]->target_residency,
+				(st[k]->flags & IL_FLAG_OFF) ? "-" : "", exit_wait(st[k]));
 		}
 		fprintf(out, "\n");
 		i = j + 1;
@@ -736,6 +744,7 @@ static int hist_json(const struct il_platform *p, const struct hist_entry *h, in
 			il_json_kuint(&w, "residency_us", st[k]->target_residency);
 			il_json_kstring(&w, "default_status",
 					(st[k]->flags & IL_FLAG_OFF) ? "disabled" : "enabled");
+			il_json_kbool(&w, "exit_wait", st[k]->exit_path_cost.kind != IL_DIST_NONE);
 			il_json_end(&w);
 		}
 		il_json_end(&w);

@@ -152,6 +152,14 @@ expect_exit 0 "$IDLELAB" platform history intel-haswell-ep --format csv
 [ "$(head -1 "$TMP/out")" = "kernel,driver,governor,default_idle,state,name,latency_us,residency_us,default_status" ] &&
 	[ "$(grep -c '^5.7,intel_idle,menu@5.5,' "$TMP/out")" -eq 5 ] && [ "$(wc -l <"$TMP/out")" -eq 191 ] && ok ||
 	bad "history csv: $(head -3 "$TMP/out")"
+# Zen 3's acpi_idle: the PM-timer dummy wait on every C2 exit until e400ad8b7e6a (6.0)
+expect_exit 0 "$IDLELAB" platform history amd-zen3-epyc
+expect_out "5.13 .. 5.19: acpi_idle, governor menu@5.13, default idle default_idle (hlt)"
+expect_out "  POLL 0/0, C1 1/2, C2 30/60 +exit read"
+expect_out "6.0: acpi_idle, governor menu@5.13, default idle mwait_idle (mwait C1)"
+expect_exit 0 "$IDLELAB" platform history amd-zen3-epyc --format json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); w=[(x["from"],[s["exit_wait"] for s in x["states"]]) for x in d["ranges"]]; assert w[0]==("5.4",[False,False,True]) and ("6.0",[False,False,False]) in w, w' \
+	"$TMP/out" && ok || bad "history json exit_wait"
 expect_exit 2 "$IDLELAB" platform history intel-haswell-ep --kernel 6.1
 expect_err "history shows every release: --kernel is show's"
 expect_exit 2 "$IDLELAB" platform history intel-haswell-ep kvm-haltpoll
