@@ -276,7 +276,9 @@ int il_host_cpuid5(const struct il_host *h, unsigned int *ecx, unsigned int *edx
  * topology, the CPUID facts of /proc/cpuinfo, HZ, release, the boot
  * options idlelab models, and the running driver's states of the first
  * CPU as an explicit [driver]/[state.N] table (flags and entry methods
- * inferred from names and descs). NULL with err for a bad name.
+ * inferred from names and descs). NULL with err for a bad name (err names
+ * no file), or for a state of that table whose latency or residency was
+ * not read (err names the file).
  */
 char *il_host_platform_text(const struct il_host *h, const char *name, struct il_err *err);
 

@@ -904,7 +904,8 @@ static int capture_run(int argc, char **argv)
 	text = il_host_platform_text(&h, name, &err);
 	il_host_free(&h);
 	if (!text)
-		return cli_usage_error("platform", "--name: %s", err.msg);
+		return err.file[0] ? cli_report(&err) :
+				     cli_usage_error("platform", "--name: %s", err.msg);
 	{
 		/* what sim --platform will read: a file that does not load is not written */
 		struct il_platform *p = il_xcalloc(1, sizeof(*p));

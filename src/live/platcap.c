@@ -19,6 +19,7 @@
 #include "idlelab/host.h"
 #include "idlelab/platform.h"
 #include "idlelab/release.h"
+#include "tree.h"
 #include "util.h"
 
 struct out {
@@ -300,6 +301,35 @@ static void kernel_section(struct out *o, const struct il_host *h)
 	options(o, h);
 }
 
+/*
+ * A state's latency and residency are the table: one not read (missing,
+ * unreadable, out of range) would be written as 0, a table of another
+ * machine, so the capture is refused naming the file.
+ */
+static int state_values_read(const struct il_host *h, const struct il_sysfs_cpu *cpu,
+			     struct il_err *err)
+{
+	static const struct { int f; const char *name; } need[] = {
+		{ IL_SF_LATENCY, "latency" }, { IL_SF_RESIDENCY, "residency" },
+	};
+
+	for (int i = 0; cpu && i < cpu->nstates && i < IL_STATE_MAX; i++)
+		for (size_t k = 0; k < sizeof(need) / sizeof(need[0]); k++) {
+			char rel[96], *path;
+
+			if (cpu->states[i].val[need[k].f].status == IL_SYSFS_OK)
+				continue;
+			snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/cpuidle/state%d/%s",
+				 cpu->cpu, cpu->states[i].index, need[k].name);
+			path = il_tree_join(h->root ? h->root : "/", rel);
+			il_err_set_at(err, EIO, path ? path : rel, 0,
+				      "not read: no state table to write");
+			free(path);
+			return -EIO;
+		}
+	return 0;
+}
+
 /* The running driver's states (of the first CPU) as an explicit table. */
 static void states(struct out *o, const struct il_host *h, const char *driver)
 {
@@ -392,6 +422,9 @@ char *il_host_platform_text(const struct il_host *h, const char *name, struct il
 		il_err_set(err, EINVAL, "platform name '%s': 1 to 63 characters", name);
 		return NULL;
 	}
+	if (!h->sysfs_rc && strcmp(driver, "none") &&
+	    state_values_read(h, h->sysfs.ncpus ? &h->sysfs.cpus[0] : NULL, err))
+		return NULL;
 	clock_gettime(CLOCK_REALTIME, &now);
 	gmtime_r(&now.tv_sec, &tm);
 	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);

@@ -129,6 +129,18 @@ mkdir -p "$TMP/plim"
 rc=$?
 [ $rc -eq 1 ] && grep -q "p.ini: cannot write: File too large" "$TMP/err" && [ -z "$(ls -A "$TMP/plim")" ] &&
 	ok || bad "platform capture -o, file-size limit: rc $rc, $(cat "$TMP/err"), left: $(ls -A "$TMP/plim")"
+# a state whose latency or residency cannot be read is no table to write: exit 1, no file
+for f in latency residency; do
+	rm -rf "$TMP/pc"; cp -r "$FX/intel-icx-healthy" "$TMP/pc"
+	rm "$TMP/pc/sys/devices/system/cpu/cpu0/cpuidle/state3/$f"
+	expect_exit 1 "$IDLELAB" platform capture --root "$TMP/pc" -o "$TMP/pc.ini"
+	expect_err "$TMP/pc/sys/devices/system/cpu/cpu0/cpuidle/state3/$f: missing"
+	expect_err "cpu0/cpuidle/state3/$f: not read: no state table to write"
+	[ -e "$TMP/pc.ini" ] && bad "platform capture wrote a table without state3's $f" || ok
+done
+echo 99999999999999999999999 >"$TMP/pc/sys/devices/system/cpu/cpu0/cpuidle/state3/residency"
+expect_exit 1 "$IDLELAB" platform capture --root "$TMP/pc" -o "$TMP/pc.ini"
+[ -e "$TMP/pc.ini" ] && bad "platform capture wrote a table with a residency out of range" || ok
 # the facts each tree shows
 "$IDLELAB" platform show "$TMP/kvm-haltpoll.ini" >"$TMP/out"
 expect_out "cpus: 2 (1 package x 2 cores x 1 threads), HZ=250"
