@@ -855,6 +855,32 @@ static int history(const char *what, char **options, const char **optnames, int 
 
 #define MAX_CLI_OPTIONS 32
 
+/*
+ * -o names an existing file of the part of --root that is read (sys/,
+ * proc/, dev/, boot/, idlelab-meta.txt): writing it would replace an input.
+ */
+static bool out_in_tree(const char *root, const char *out)
+{
+	static const char *const read[] = { "sys/", "proc/", "dev/", "boot/", "idlelab-meta.txt" };
+	char *r, *o;
+	bool in = false;
+
+	if (!root || !out || !strcmp(out, "-"))
+		return false;
+	r = realpath(root, NULL);
+	o = realpath(out, NULL);
+	if (r && o) {
+		size_t n = strcmp(r, "/") ? strlen(r) : 0;
+
+		if (!strncmp(o, r, n) && o[n] == '/')
+			for (size_t i = 0; i < sizeof(read) / sizeof(read[0]); i++)
+				in |= !strncmp(o + n + 1, read[i], strlen(read[i]));
+	}
+	free(r);
+	free(o);
+	return in;
+}
+
 /* platform capture [--root DIR] [--name NAME] [-o FILE]: a platform file of this machine */
 static int capture_run(int argc, char **argv)
 {
@@ -895,6 +921,9 @@ static int capture_run(int argc, char **argv)
 		return cli_usage_error("platform", "capture: unexpected argument '%s'", argv[optind]);
 	if (cli_name_given("platform", "capture: -o", "file", out))
 		return 2;
+	if (out_in_tree(root, out))
+		return cli_usage_error("platform", "capture: -o %s: a file of the tree read (--root %s):"
+				       " writing it would replace what is read", out, root);
 	if (il_host_read(root, false, &h, &err))
 		return cli_report(&err);
 	for (int i = 0; i < h.notes.n; i++)

@@ -141,6 +141,13 @@ done
 echo 99999999999999999999999 >"$TMP/pc/sys/devices/system/cpu/cpu0/cpuidle/state3/residency"
 expect_exit 1 "$IDLELAB" platform capture --root "$TMP/pc" -o "$TMP/pc.ini"
 [ -e "$TMP/pc.ini" ] && bad "platform capture wrote a table with a residency out of range" || ok
+# -o naming a file of the tree read would replace what is read
+rm -rf "$TMP/pc"; cp -r "$FX/intel-icx-healthy" "$TMP/pc"
+cp "$TMP/pc/proc/cpuinfo" "$TMP/cpuinfo.orig"
+expect_exit 2 "$IDLELAB" platform capture --root "$TMP/pc" -o "$TMP/pc/proc/cpuinfo"
+expect_err "a file of the tree read (--root $TMP/pc): writing it would replace what is read"
+cmp -s "$TMP/pc/proc/cpuinfo" "$TMP/cpuinfo.orig" && ok || bad "platform capture -o replaced the tree's cpuinfo"
+expect_exit 0 "$IDLELAB" platform capture --root "$TMP/pc" -o "$TMP/pc/new.ini"
 # the facts each tree shows
 "$IDLELAB" platform show "$TMP/kvm-haltpoll.ini" >"$TMP/out"
 expect_out "cpus: 2 (1 package x 2 cores x 1 threads), HZ=250"
