@@ -472,8 +472,13 @@ static int show(const char *what, const char *release, char **options, const cha
 	if (il_platform_load(&p, what, &err))
 		return cli_report(&err);
 	for (int i = 0; i < noptions; i++) {
-		char buf[160];
-		snprintf(buf, sizeof(buf), "%s", options[i]);
+		/* the option whole: a cut value would be another option (il_platform_set_option) */
+		char buf[sizeof(p.options[0].key) + sizeof(p.options[0].value) + 1];
+		if (snprintf(buf, sizeof(buf), "%s", options[i]) >= (int)sizeof(buf)) {
+			char *eq = strchr(options[i], '=');
+			return cli_usage_error("platform", "--%s %.*s=...: option too long", optnames[i],
+					       eq ? (int)(eq - options[i]) : 40, options[i]);
+		}
 		char *eq = strchr(buf, '=');
 		if (eq)
 			*eq++ = '\0';

@@ -115,6 +115,12 @@ expect_out "turbo off at boot"
 printf '[platform]\nname = x\n[cpu]\nbase_mhz = 2000\n[cpufreq]\nefficient_mhz = 800\nhwp_highest_mhz = 3000\n' >"$f"
 expect_exit 1 "$IDLELAB" platform show "$f"
 expect_err "idlelab: $f:7: hwp_highest_mhz without hwp = yes"
+# --set with a long value (intel_idle.table takes 255 characters) is read whole, as sim reads it
+v=$(printf 'ZZ::,%.0s' $(seq 1 36))C6:100:700
+expect_exit 0 "$IDLELAB" platform show intel-cascadelake-sp --kernel 7.0 --set "intel_idle.table=$v" --format csv
+expect_out "intel-cascadelake-sp,7.0,intel_idle,menu,3,C6,MWAIT 0x20,100,700,"
+expect_exit 2 "$IDLELAB" platform show intel-cascadelake-sp --kernel 7.0 --set "intel_idle.table=$(printf 'C6::,%.0s' $(seq 1 52))"
+expect_err "option 'intel_idle.table' too long"
 expect_exit 2 "$IDLELAB" platform
 expect_exit 2 "$IDLELAB" platform list
 
