@@ -19,8 +19,12 @@ void il_machine_note(struct il_machine_idle *m, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (m->nnotes >= IL_NOTES_MAX)
+	if (m->nnotes >= IL_NOTES_MAX) {
+		/* the last kept note says so, not silence (the outcome may be among those left out) */
+		snprintf(m->notes[IL_NOTES_MAX - 1], IL_NOTE_LEN, "(more notes than idlelab keeps, %d: "
+			 "the rest are left out)", IL_NOTES_MAX - 1);
 		return;
+	}
 	va_start(ap, fmt);
 	vsnprintf(m->notes[m->nnotes++], IL_NOTE_LEN, fmt, ap);
 	va_end(ap);

@@ -852,6 +852,23 @@ static void newer_tables(void **state)
 }
 
 /* no_native (6.15) and table= (7.0, with its validation) */
+/* More notes than are kept: the last kept one says some were left out. */
+static void notes_overflow(void **state)
+{
+	struct il_machine_idle m;
+	char v[256] = "";
+	(void)state;
+
+	for (int i = 0; i < 30; i++)
+		snprintf(v + strlen(v), sizeof(v) - strlen(v), "Z%d::,", i);
+	strcat(v, "C6:200:700");
+	build("7.0", &m, SKX_PC6, NULL, NULL, "intel_idle.table", v);
+	assert_int_equal(m.drv.states[3].exit_latency, 200);
+	assert_int_equal(m.nnotes, IL_NOTES_MAX);
+	assert_true(has_note(&m, "C-state 'Z0' was not found"));
+	assert_true(strstr(m.notes[IL_NOTES_MAX - 1], "more notes than idlelab keeps") != NULL);
+}
+
 static void no_native_and_table(void **state)
 {
 	struct il_machine_idle m;
@@ -1112,6 +1129,7 @@ int main(void)
 		cmocka_unit_test(no_native_and_table),
 		cmocka_unit_test(unknown_model),
 		cmocka_unit_test(refusals),
+		cmocka_unit_test(notes_overflow),
 		cmocka_unit_test(timer_stop),
 		cmocka_unit_test(builtin_platforms),
 	};
