@@ -720,6 +720,24 @@ const char *il_intel_idle_table_name(const struct il_platform *p, const struct i
 	return icpu ? icpu->label : NULL;
 }
 
+/*
+ * A bool parameter (param_set_bool(): kstrtobool()); a value it refuses
+ * leaves the default, which the kernel logs, and so does the note.
+ */
+static bool bool_param(struct intel_idle_ctx *c, const char *name)
+{
+	char key[48];
+	const char *v;
+	bool b;
+
+	snprintf(key, sizeof(key), "intel_idle.%s", name);
+	b = il_option_bool(c->p, key, false);
+	v = il_platform_option(c->p, key);
+	if (v && *v && !b && il_option_bool(c->p, key, true))
+		il_machine_note(c->m, "intel_idle: %s=%s refused, keeps N", name, v);
+	return b;
+}
+
 static void read_params(struct intel_idle_ctx *c)
 {
 	const struct il_platform *p = c->p;
@@ -758,23 +776,26 @@ static void read_params(struct intel_idle_ctx *c)
 		else
 			c->o.preferred = (unsigned int)x;
 	}
-	c->o.no_native = il_option_bool(p, "intel_idle.no_native", false);
-	if (c->o.no_native && !il_release_at_least(c->m, REL_NO_NATIVE)) {
-		il_machine_note(c->m, "intel_idle: no_native does not exist before %s: ignored",
-				REL_NO_NATIVE);
-		c->o.no_native = false;
+	if (!il_release_at_least(c->m, REL_NO_NATIVE)) {
+		if (il_option_bool(p, "intel_idle.no_native", false))
+			il_machine_note(c->m, "intel_idle: no_native does not exist before %s: "
+					"ignored", REL_NO_NATIVE);
+	} else {
+		c->o.no_native = bool_param(c, "no_native");
 	}
 	c->o.table = il_platform_option(p, "intel_idle.table");
 	if (c->o.table && !il_release_at_least(c->m, REL_TABLE)) {
 		il_machine_note(c->m, "intel_idle: table does not exist before %s: ignored", REL_TABLE);
 		c->o.table = NULL;
 	}
-	c->o.no_acpi = il_option_bool(p, "intel_idle.no_acpi", false);
-	c->o.force_use_acpi = il_option_bool(p, "intel_idle.use_acpi", false);
-	if ((c->o.no_acpi || c->o.force_use_acpi) && !il_release_at_least(c->m, REL_CST)) {
-		il_machine_note(c->m, "intel_idle: use_acpi/no_acpi do not exist before %s: ignored",
-				REL_CST);
-		c->o.no_acpi = c->o.force_use_acpi = false;
+	if (!il_release_at_least(c->m, REL_CST)) {
+		if (il_option_bool(p, "intel_idle.no_acpi", false) ||
+		    il_option_bool(p, "intel_idle.use_acpi", false))
+			il_machine_note(c->m, "intel_idle: use_acpi/no_acpi do not exist before %s: "
+					"ignored", REL_CST);
+	} else {
+		c->o.no_acpi = bool_param(c, "no_acpi");
+		c->o.force_use_acpi = bool_param(c, "use_acpi");
 	}
 }
 

@@ -880,6 +880,14 @@ static void no_native_and_table(void **state)
 	build("6.14", &m, SKX, CST_FULL, NULL, "intel_idle.no_native", "1");
 	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6");
 	assert_true(has_note(&m, "no_native does not exist before 6.15"));
+	/* a value kstrtobool() refuses keeps the default, and says so */
+	build("6.15", &m, SKX, CST_FULL, NULL, "intel_idle.no_native", "maybe");
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6");
+	assert_true(has_note(&m, "no_native=maybe refused, keeps N"));
+	build("6.15", &m, SKX, CST_FULL, NULL, "intel_idle.no_acpi", "2");
+	assert_true(has_note(&m, "no_acpi=2 refused, keeps N"));
+	build("6.15", &m, SKX, CST_FULL, NULL, "intel_idle.use_acpi", "x");
+	assert_true(has_note(&m, "use_acpi=x refused, keeps N"));
 	/* no_acpi wins over no_native */
 	build("6.15", &m, SKX, CST_FULL, "[kernel]\noption = intel_idle.no_acpi=1\n",
 	      "intel_idle.no_native", "1");
