@@ -740,10 +740,17 @@ static int root_member(struct jr *j, int depth, const char *key, void *ctx)
 				     &got);
 	if (!strcmp(key, IL_RK_PLATFORM))
 		return jr_opt_string(j, depth, fc->platform, sizeof(fc->platform), &got);
-	if (!strcmp(key, IL_RK_RUNS) && (jr_peek(j) == '-' || digit(jr_peek(j)))) {
-		if ((r = jr_number(j, &v)))
+	if (!strcmp(key, IL_RK_RUNS)) {
+		/* sim writes a count: anything else would pass every metric's count unchecked */
+		int line = j->line;
+		bool num = jr_peek(j) == '-' || digit(jr_peek(j));
+		if ((r = num ? jr_number(j, &v) : jr_skip(j, depth)))
 			return r;
-		fc->runs = v >= 0 && v <= 1e9 && v == floor(v) ? (int)v : 0;
+		if (!num || !(v >= 1 && v <= 1e9 && v == floor(v)))
+			return jr_then(j, '}') ? -EINVAL
+			       : il_err_set_at(j->err, EINVAL, j->file, line,
+					     "\"runs\" is not a number of runs (1 to 1000000000)");
+		fc->runs = (int)v;
 		return 0;
 	}
 	if (!strcmp(key, IL_RK_CONFIGS)) {

@@ -207,6 +207,13 @@ expect_exit 1 "$IDLELAB" compare "$TMP/h6.json"
 expect_err "h6.json:4: configuration 1, metric wake latency/p99_us: 0 values for 3 runs"
 expect_exit 1 "$IDLELAB" plot --metric same --output "$TMP/h6.svg" "$TMP/h6.json"
 expect_err "0 values for 3 runs"
+# "runs" that is no count of runs is refused at its line, not taken for 0 (the check skipped)
+for runs in 1000000000000 -1 0 2.5 '"3"'; do
+	sed "1s/\"runs\": 3,/\"runs\": $runs,/" "$TMP/h1.json" >"$TMP/hr.json"
+	expect_exit 1 "$IDLELAB" compare "$TMP/hr.json" --output "$TMP/hr.out"
+	expect_err "hr.json:1: \"runs\" is not a number of runs (1 to 1000000000)"
+	[ -e "$TMP/hr.out" ] && bad "partial output left behind" || ok
+done
 # values near DBL_MAX: means, deviations and differences that do not overflow, short cells
 mk "$TMP/huge.json" w gh '{"row": "", "col": "same", "values": [1e308, 1.5e308, 1.7e308]}'
 mk "$TMP/tiny.json" w gt '{"row": "", "col": "same", "values": [1e300, 2e300, 3e300]}'
