@@ -100,9 +100,15 @@ static char *reader(char *str, int num, void *stream)
 			;
 		str[0] = '\0';
 	}
+	/*
+	 * an indented line is a line: inih would take it for a continuation
+	 * of the key above (a header or key read as that key's second value)
+	 */
 	const char *t = str;
 	while (*t == ' ' || *t == '\t')
 		t++;
+	memmove(str, t, strlen(t) + 1);
+	t = str;
 	if (*t == '[') {
 		c->header_line = c->line;
 		header_seen(c, t);

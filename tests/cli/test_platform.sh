@@ -121,6 +121,13 @@ expect_exit 0 "$IDLELAB" platform show intel-cascadelake-sp --kernel 7.0 --set "
 expect_out "intel-cascadelake-sp,7.0,intel_idle,menu,3,C6,MWAIT 0x20,100,700,"
 expect_exit 2 "$IDLELAB" platform show intel-cascadelake-sp --kernel 7.0 --set "intel_idle.table=$(printf 'C6::,%.0s' $(seq 1 52))"
 expect_err "option 'intel_idle.table' too long"
+# indented lines are lines, not inih's continuations of the key above ("duplicate key 'name'")
+printf '[platform]\nname = ind\n  [cpu]\n\tmwait = yes\n  model_name = x\n[state.0]\nname = P\n  latency = 0\n  residency = 0\n' >"$TMP/ind.ini"
+printf '[platform]\nname = ind\n[cpu]\nmwait = yes\nmodel_name = x\n[state.0]\nname = P\nlatency = 0\nresidency = 0\n' >"$TMP/flat.ini"
+expect_exit 0 "$IDLELAB" platform show "$TMP/flat.ini"
+mv "$TMP/out" "$TMP/flat.out"
+expect_exit 0 "$IDLELAB" platform show "$TMP/ind.ini"
+expect_same "$TMP/flat.out"
 expect_exit 2 "$IDLELAB" platform
 expect_exit 2 "$IDLELAB" platform list
 
