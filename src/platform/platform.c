@@ -51,6 +51,7 @@ struct parse_ctx {
 	int line;
 	int header_line;  /* line of the last [section] header read */
 	bool line_too_long;
+	int too_long_at;             /* the first overlong line */
 	/* sections */
 	int section_line[IL_STATE_MAX];
 	unsigned state_seen[IL_STATE_MAX];
@@ -93,10 +94,18 @@ static char *reader(char *str, int num, void *stream)
 			break;
 	}
 	str[i] = '\0';
-	if (i && str[i - 1] != '\n' && c->pos < c->len) {
-		/* overlong: drop the rest of the line and say so */
+	/* the characters of the line, its end (LF, CRLF or the end of the text) not counted */
+	size_t n = i;
+	if (n && str[n - 1] == '\n')
+		n--;
+	if (n && str[n - 1] == '\r')
+		n--;
+	if ((i && str[i - 1] != '\n' && c->pos < c->len) || n > LINE_MAX_LEN - 3) {
+		/* overlong: drop the rest of the line and say so, at this line */
+		if (!c->line_too_long)
+			c->too_long_at = c->line;
 		c->line_too_long = true;
-		while (c->pos < c->len && c->text[c->pos++] != '\n')
+		while (str[i - 1] != '\n' && c->pos < c->len && c->text[c->pos++] != '\n')
 			;
 		str[0] = '\0';
 	}
@@ -1261,7 +1270,7 @@ static int handler(void *user, const char *section, const char *key, const char 
 		return 0; /* only the first error is reported */
 	if (c->line_too_long) {
 		c->line_too_long = false;
-		return fail(c, c->line, "line longer than %d characters", LINE_MAX_LEN - 3);
+		return fail(c, c->too_long_at, "line longer than %d characters", LINE_MAX_LEN - 3);
 	}
 	c->pending_line = 0; /* the section holds a key: it is refused below if unknown */
 	if (!*section)
@@ -1536,15 +1545,14 @@ int il_platform_load_string(struct il_platform *p, const char *text, size_t len,
 	r = ini_parse_stream(reader, &c, handler, &c);
 	if (c.first_error && !(r > 0 && r < c.first_error))
 		r = -EINVAL;
-	else if (r > 0)
+	else if (r > 0 && !(c.line_too_long && c.too_long_at <= r))
 		/* a syntax error inih found itself (no '=' or unclosed '[') */
 		r = il_err_set_at(err, EINVAL, name, r,
-				  "%s", c.line_too_long ? "line too long"
-							: "syntax error (expected [section] or key = value)");
+				  "syntax error (expected [section] or key = value)");
 	else if (r < 0)
 		r = il_err_set_at(err, ENOMEM, name, 0, "cannot parse (out of memory)");
 	else if (c.line_too_long)
-		r = il_err_set_at(err, EINVAL, name, c.line, "line longer than %d characters",
+		r = il_err_set_at(err, EINVAL, name, c.too_long_at, "line longer than %d characters",
 				  LINE_MAX_LEN - 3);
 	else
 		r = finish(&c); /* reads the keys seen (their lines) */

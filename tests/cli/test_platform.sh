@@ -128,6 +128,24 @@ expect_exit 0 "$IDLELAB" platform show "$TMP/flat.ini"
 mv "$TMP/out" "$TMP/flat.out"
 expect_exit 0 "$IDLELAB" platform show "$TMP/ind.ini"
 expect_same "$TMP/flat.out"
+# a line holds 197 characters whatever ends it (LF, CRLF, the end of the file)
+src197=$(printf 'source = %188s' x)
+printf '[platform]\nname = x\n%s\n' "$src197" >"$TMP/l197.ini"
+expect_exit 0 "$IDLELAB" platform show "$TMP/l197.ini"
+printf '[platform]\r\nname = x\r\n%s\r\n' "$src197" >"$TMP/l197crlf.ini"
+expect_exit 0 "$IDLELAB" platform show "$TMP/l197crlf.ini"
+for end in '\n' '\r\n' ''; do
+	printf "[platform]\\nname = x\\n%sy$end" "$src197" >"$TMP/l198.ini"
+	expect_exit 1 "$IDLELAB" platform show "$TMP/l198.ini"
+	expect_err "l198.ini:3: line longer than 197 characters"
+done
+# ... named at its own line, not at the next key's
+printf '[platform]\nname = x\n%sy\n\n[cpu]\nmwait = yes\n' "$src197" >"$TMP/lmid.ini"
+expect_exit 1 "$IDLELAB" platform show "$TMP/lmid.ini"
+expect_err "lmid.ini:3: line longer than 197 characters"
+printf '[platform]\nname = x\n%sy\n\nno equals sign\n' "$src197" >"$TMP/lmid.ini"
+expect_exit 1 "$IDLELAB" platform show "$TMP/lmid.ini"
+expect_err "lmid.ini:3: line longer than 197 characters"
 expect_exit 2 "$IDLELAB" platform
 expect_exit 2 "$IDLELAB" platform list
 
