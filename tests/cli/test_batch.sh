@@ -65,6 +65,12 @@ badfile '[config.a]' 'workload = sleep-sweep' 'pset = kernel.hz=7' 'pset = cpu.m
 	'runs = 1' 'duration = 1s'
 expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
 expect_err "bad.ini:3: configuration a: platform kvm-haltpoll with the overrides:"
+# ... an overlong one too (the platform's message was at the next key's line, not its own)
+badfile '[config.a]' 'workload = sleep-sweep' 'pset = kernel.hz=100' \
+	"pset = cpu.model_name=$(printf '%0250d' 0)" 'runs = 1' 'duration = 1s'
+expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
+expect_err "bad.ini:4: configuration a: platform kvm-haltpoll with the overrides:"
+expect_err "line longer than 197 characters"
 # one configuration: the same bytes as idlelab sim with its options
 expect_exit 0 "$IDLELAB" sim --governor teo --wl-opt loops=20 --runs 2 --duration 300ms --jobs 1 \
 	--format json
