@@ -15,6 +15,7 @@
  */
 #include <getopt.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,58 +49,99 @@ struct key {
 	const char *row, *col, *unit;
 	enum il_better better;
 	bool throughput;
+	/* each configuration's metric of this name (its first), or NULL */
+	const struct il_result_metric *m[CMP_MAX_CONFIGS];
 };
 
 struct compare {
 	struct il_result_config cfg[CMP_MAX_CONFIGS];
 	int ncfg;
 	struct key *keys;
-	int nkeys, cap;
+	int nkeys;
 	bool many_files;
 };
 
-static int find_key(const struct compare *c, const char *row, const char *col)
+static uint64_t key_hash(const char *row, const char *col)
 {
-	for (int i = 0; i < c->nkeys; i++)
-		if (!strcmp(c->keys[i].row, row) && !strcmp(c->keys[i].col, col))
-			return i;
-	return -1;
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64 over "row\0col" */
+
+	for (const char *p = row;; p++) {
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+		if (!*p)
+			break;
+	}
+	for (const char *p = col; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+	return h;
 }
 
 /*
  * The metrics of every configuration, each once: the first configuration's
  * in its order, and a metric only later ones have right after the metric
  * that precedes it there (ladder's "freq 2700 MHz" after "freq 2600 MHz"
- * when menu, first, never left 2600 MHz).
+ * when menu, first, never left 2600 MHz). Names are found through a hash
+ * table and the order kept as a list, so a file of many metrics takes
+ * linear time (a search and an insertion into an array per metric made
+ * 60000 metrics take minutes).
  */
 static int build_keys(struct compare *c)
 {
-	for (int k = 0; k < c->ncfg; k++) {
+	size_t total = 0, nslots = 64, n = 0;
+	struct key *k = NULL;
+	int *slot = NULL, *next = NULL, head = -1, r = -1;
+
+	for (int i = 0; i < c->ncfg; i++)
+		total += (size_t)c->cfg[i].nmetrics;
+	while (nslots < 2 * total)
+		nslots *= 2;
+	k = calloc(total + 1, sizeof(*k));
+	next = malloc((total + 1) * sizeof(*next));
+	slot = malloc(nslots * sizeof(*slot));
+	if (!k || !next || !slot)
+		goto out;
+	for (size_t i = 0; i < nslots; i++)
+		slot[i] = -1;
+	for (int ci = 0; ci < c->ncfg; ci++) {
 		int prev = -1;
-		for (int j = 0; j < c->cfg[k].nmetrics; j++) {
-			const struct il_result_metric *m = &c->cfg[k].m[j];
-			int pos = find_key(c, m->row, m->col);
-			if (pos >= 0) {
-				prev = pos;
-				continue;
+		for (int j = 0; j < c->cfg[ci].nmetrics; j++) {
+			const struct il_result_metric *m = &c->cfg[ci].m[j];
+			size_t h = (size_t)key_hash(m->row, m->col) & (nslots - 1);
+			int pos;
+
+			while ((pos = slot[h]) >= 0 &&
+			       (strcmp(k[pos].row, m->row) || strcmp(k[pos].col, m->col)))
+				h = (h + 1) & (nslots - 1);
+			if (pos < 0) {
+				pos = (int)n++;
+				slot[h] = pos;
+				k[pos] = (struct key){ m->row, m->col, m->unit, m->better,
+						       m->throughput, { NULL } };
+				/* right after the previous metric of this configuration */
+				if (prev < 0) {
+					next[pos] = head;
+					head = pos;
+				} else {
+					next[pos] = next[prev];
+					next[prev] = pos;
+				}
 			}
-			if (c->nkeys == c->cap) {
-				int cap = c->cap ? 2 * c->cap : 64;
-				struct key *nk = realloc(c->keys, (size_t)cap * sizeof(*nk));
-				if (!nk)
-					return -1;
-				c->keys = nk;
-				c->cap = cap;
-			}
-			pos = prev + 1;
-			memmove(&c->keys[pos + 1], &c->keys[pos],
-				(size_t)(c->nkeys - pos) * sizeof(*c->keys));
-			c->keys[pos] = (struct key){ m->row, m->col, m->unit, m->better, m->throughput };
-			c->nkeys++;
+			if (!k[pos].m[ci])
+				k[pos].m[ci] = m;
 			prev = pos;
 		}
 	}
-	return 0;
+	c->keys = malloc((n + 1) * sizeof(*c->keys));
+	if (!c->keys)
+		goto out;
+	c->nkeys = 0;
+	for (int i = head; i >= 0; i = next[i])
+		c->keys[c->nkeys++] = k[i];
+	r = 0;
+out:
+	free(k);
+	free(next);
+	free(slot);
+	return r;
 }
 
 static void label(const struct key *k, char *buf, size_t size)
@@ -266,9 +308,9 @@ static void print_table(FILE *out, const struct compare *c, const bool *shown)
 		il_text_esc(k->col, name, sizeof(name));
 		snprintf(buf, sizeof(buf), "%s%s", k->row[0] ? "  " : "", name);
 		r->cell[0] = il_xstrdup(buf);
-		const struct il_result_metric *m0 = il_result_find(&c->cfg[0], k->row, k->col);
+		const struct il_result_metric *m0 = k->m[0];
 		for (int j = 0; j < c->ncfg; j++) {
-			const struct il_result_metric *mj = il_result_find(&c->cfg[j], k->row, k->col);
+			const struct il_result_metric *mj = k->m[j];
 			struct il_result_diff d;
 			int col = j == 0 ? 1 : 2 * j;
 			if (!mj) {
@@ -357,12 +399,12 @@ static void print_csv(FILE *out, const struct compare *c, const bool *shown)
 		il_table_col(t, cols[i]);
 	for (int i = 0; i < c->nkeys; i++) {
 		const struct key *k = &c->keys[i];
-		const struct il_result_metric *m0 = il_result_find(&c->cfg[0], k->row, k->col);
+		const struct il_result_metric *m0 = k->m[0];
 		if (!shown[i])
 			continue;
 		for (int j = 0; j < c->ncfg; j++) {
 			const struct il_result_config *cf = &c->cfg[j];
-			const struct il_result_metric *mj = il_result_find(cf, k->row, k->col);
+			const struct il_result_metric *mj = k->m[j];
 			struct il_stats st;
 			struct il_result_diff d;
 			if (!mj)
@@ -439,7 +481,7 @@ static int print_json(FILE *out, const struct compare *c, const bool *shown, cha
 	il_json_array(&w, IL_JSON_BLOCK);
 	for (int i = 0; i < c->nkeys; i++) {
 		const struct key *k = &c->keys[i];
-		const struct il_result_metric *m0 = il_result_find(&c->cfg[0], k->row, k->col);
+		const struct il_result_metric *m0 = k->m[0];
 		if (!shown[i])
 			continue;
 		il_json_object(&w, IL_JSON_INLINE);
@@ -451,7 +493,7 @@ static int print_json(FILE *out, const struct compare *c, const bool *shown, cha
 		il_json_key(&w, "configs");
 		il_json_array(&w, IL_JSON_BLOCK);
 		for (int j = 0; j < c->ncfg; j++) {
-			const struct il_result_metric *mj = il_result_find(&c->cfg[j], k->row, k->col);
+			const struct il_result_metric *mj = k->m[j];
 			struct il_stats st;
 			struct il_result_diff d;
 			if (!mj)

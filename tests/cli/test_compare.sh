@@ -214,6 +214,16 @@ for runs in 1000000000000 -1 0 2.5 '"3"'; do
 	expect_err "hr.json:1: \"runs\" is not a number of runs (1 to 1000000000)"
 	[ -e "$TMP/hr.out" ] && bad "partial output left behind" || ok
 done
+# many metrics are matched by name in linear time: 60000 metrics took minutes (quadratic)
+python3 - "$TMP/many.json" <<'PY'
+import json, sys
+m = [{"row": "r%d" % (i // 10), "col": "c%d" % (i % 10), "values": [i, i + 1, i + 2]}
+     for i in range(60000)]
+json.dump({"idlelab": "sim", "format": 1, "platform": "p", "workload": "w", "runs": 3,
+           "configs": [{"governor": "g", "kernel": "5.10", "metrics": m}]}, open(sys.argv[1], "w"))
+PY
+expect_exit 0 timeout 60 "$IDLELAB" compare "$TMP/many.json" "$TMP/many.json" --format csv
+[ "$(grep -c ',r5999,c9,' "$TMP/out")" -eq 2 ] && ok || bad "many metrics: the last one missing"
 # values near DBL_MAX: means, deviations and differences that do not overflow, short cells
 mk "$TMP/huge.json" w gh '{"row": "", "col": "same", "values": [1e308, 1.5e308, 1.7e308]}'
 mk "$TMP/tiny.json" w gt '{"row": "", "col": "same", "values": [1e300, 2e300, 3e300]}'
