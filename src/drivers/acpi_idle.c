@@ -53,6 +53,7 @@
 #define REL_LATENCY_SORT "5.14"
 #define REL_INSERTION_SORT "6.10"
 #define REL_ZEN_BM_CHECK "5.16"
+#define REL_BOOL_PARAMS "5.19" /* 27263b3428f5: nocst, bm_check_disable uint -> bool */
 
 /* Module parameters of the ACPI processor driver. */
 struct acpi_idle_params {
@@ -81,6 +82,29 @@ static void read_uint_param(const struct il_platform *p, struct il_machine_idle 
 				"refuses it and keeps %u", key, v, *val);
 }
 
+/*
+ * processor.nocst and processor.bm_check_disable: uint parameters before
+ * 5.19 (any non-zero number sets them; "y" is refused), bools from 5.19
+ * (kstrtobool(); "2" is refused). A refused value keeps them off.
+ */
+static bool read_flag_param(const struct il_platform *p, struct il_machine_idle *m,
+			    const char *key)
+{
+	const char *v = il_platform_option(p, key);
+	unsigned int x = 0;
+	bool b;
+
+	if (!il_release_at_least(m, REL_BOOL_PARAMS)) {
+		read_uint_param(p, m, key, &x);
+		return x != 0;
+	}
+	b = il_option_bool(p, key, false);
+	if (v && *v && !b && il_option_bool(p, key, true))
+		il_machine_note(m, "acpi_idle: %s=%s is not a boolean; the kernel refuses it and "
+				"keeps N", key, v);
+	return b;
+}
+
 static void read_params(const struct il_platform *p, struct il_machine_idle *m,
 			struct acpi_idle_params *o)
 {
@@ -88,8 +112,8 @@ static void read_params(const struct il_platform *p, struct il_machine_idle *m,
 	o->latency_factor = LATENCY_FACTOR_DEFAULT;
 	read_uint_param(p, m, "processor.max_cstate", &o->max_cstate);
 	read_uint_param(p, m, "processor.latency_factor", &o->latency_factor);
-	o->nocst = il_option_bool(p, "processor.nocst", false);
-	o->bm_check_disable = il_option_bool(p, "processor.bm_check_disable", false);
+	o->nocst = read_flag_param(p, m, "processor.nocst");
+	o->bm_check_disable = read_flag_param(p, m, "processor.bm_check_disable");
 	o->lapic_timer_c2_ok = il_platform_option(p, "lapic_timer_c2_ok") != NULL;
 }
 

@@ -47,7 +47,7 @@ printf '[platform]\nname = x\n[kernel]\noption = idle=halt\noption = processor.m
 expect_exit 1 "$I" platform show "$f"
 expect_err "idlelab: $f:5: option: unknown boot/module option 'processor.max_csate' (did you mean 'processor.max_cstate'?"
 # every option name the drivers read is in the table, and every table entry is read
-names=$(grep -ohE '(il_platform_option|il_option_bool)\((p|c->p), "[^"]+"|read_uint_param\(p, m, "[^"]+"' \
+names=$(grep -ohE '(il_platform_option|il_option_bool)\((p|c->p), "[^"]+"|read_(uint|flag)_param\(p, m, "[^"]+"' \
 	"$SRCDIR"/src/drivers/*.c | sed 's/.*"\(.*\)"/\1/' | sort -u)
 [ -n "$names" ] && ok || bad "no option reads found in src/drivers"
 for n in $names; do

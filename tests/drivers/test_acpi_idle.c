@@ -365,6 +365,28 @@ static void c3_bus_master(void **state)
 	build(&m, "6.18", INTEL, ZEN3_CST, "[firmware]\ncst = yes\n" C3_IO,
 	      "processor.bm_check_disable", "y");
 	assert_false(has_note(&m, "BM_STS"));
+	/*
+	 * before 5.19 (27263b3428f5) nocst and bm_check_disable are uint
+	 * parameters: any non-zero number sets them, "y" is refused; from
+	 * 5.19 bools: "y" sets them, "2" is refused
+	 */
+	build(&m, "5.15", INTEL, ZEN3_CST, "[firmware]\ncst = yes\n" C3_IO,
+	      "processor.bm_check_disable", "2");
+	assert_false(has_note(&m, "BM_STS"));
+	build(&m, "5.15", INTEL, ZEN3_CST, "[firmware]\ncst = yes\n" C3_IO,
+	      "processor.bm_check_disable", "y");
+	assert_true(has_note(&m, "BM_STS"));
+	assert_true(has_note(&m, "processor.bm_check_disable=y is not an unsigned integer"));
+	build(&m, "6.18", INTEL, ZEN3_CST, "[firmware]\ncst = yes\n" C3_IO,
+	      "processor.bm_check_disable", "2");
+	assert_true(has_note(&m, "BM_STS"));
+	assert_true(has_note(&m, "processor.bm_check_disable=2 is not a boolean"));
+	build(&m, "5.15", INTEL, ZEN3_CST, "[firmware]\npblk = 0x410\nfadt_c2_latency = 50\n",
+	      "processor.nocst", "2");
+	assert_string_equal(m.drv.states[2].desc, "ACPI P_LVL2 IOPORT 0x414");
+	build(&m, "5.15", INTEL, ZEN3_CST, "[firmware]\npblk = 0x410\nfadt_c2_latency = 50\n",
+	      "processor.nocst", "yes");
+	assert_true(has_note(&m, "processor.nocst=yes is not an unsigned integer"));
 	/* pre-Zen AMD on SMP: no bm_check, C3 needs the FADT WBINVD flag */
 	build(&m, "6.18", ZEN3, ZEN3_CST, C3_IO "[cpu]\nfamily = 16\n[firmware]\nfadt_wbinvd = no\n",
 	      NULL, NULL);
