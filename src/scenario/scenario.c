@@ -1196,6 +1196,11 @@ static int parse(struct il_scn *s, const char *text, size_t len, const char *nam
 	p.s = s;
 	p.batch = batch;
 	snprintf(s->file, sizeof(s->file), "%s", name);
+	/* a UTF-8 byte order mark, as editors write one: skipped, as inih skips it */
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
+		text += 3;
+		len -= 3;
+	}
 	r = check_text(&p, text, len);
 	if (!r)
 		r = read_lines(&p, text, len);

@@ -65,6 +65,13 @@ badfile '[config.a]' 'workload = sleep-sweep' 'pset = kernel.hz=7' 'pset = cpu.m
 	'runs = 1' 'duration = 1s'
 expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
 expect_err "bad.ini:3: configuration a: platform kvm-haltpoll with the overrides:"
+# a UTF-8 byte order mark (an editor's) starts the file, as in a platform file; not a syntax error
+printf '\xef\xbb\xbf[config.a]\nworkload = idle\nruns = 1\nduration = 1ms\n' >"$TMP/bom.ini"
+expect_exit 0 "$IDLELAB" batch "$TMP/bom.ini" --format csv
+mv "$TMP/out" "$TMP/bom.out"
+tail -c +4 "$TMP/bom.ini" >"$TMP/nobom.ini"
+expect_exit 0 "$IDLELAB" batch "$TMP/nobom.ini" --format csv
+expect_same "$TMP/bom.out"
 # ... an overlong one too (the platform's message was at the next key's line, not its own)
 badfile '[config.a]' 'workload = sleep-sweep' 'pset = kernel.hz=100' \
 	"pset = cpu.model_name=$(printf '%0250d' 0)" 'runs = 1' 'duration = 1s'
