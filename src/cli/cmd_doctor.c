@@ -52,8 +52,14 @@ static void file_of(const struct il_host *h, const char *rel, char *buf, size_t 
 		buf[0] = '\0';
 	else if (h->live)
 		snprintf(buf, size, "%s", rel);
-	else
-		snprintf(buf, size, "%s%s", h->root, rel);
+	else {
+		/* one slash between them: a root given as "DIR/" gave "DIR//sys/..." */
+		size_t l = strlen(h->root);
+
+		while (l > 1 && h->root[l - 1] == '/')
+			l--;
+		snprintf(buf, size, "%.*s%s", (int)l, h->root, rel);
+	}
 }
 
 static void header_facts(const struct il_host *h, char *buf, size_t size)

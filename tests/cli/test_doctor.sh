@@ -42,6 +42,10 @@ for d in "$FX"/*/; do
 	grep -q "^want \"\$FX/$(basename "$d")\" " "$0" && ok || bad "tree $(basename "$d") is not judged"
 done
 
+# a root given with a trailing slash joins its files with one slash
+expect_exit 0 "$IDLELAB" doctor --root "$FX/amd-zen3-dummy-wait/"
+expect_out "    $FX/amd-zen3-dummy-wait/sys/devices/system/cpu/cpu0/cpuidle/state2/desc = ACPI IOPORT 0x814"
+grep -q "dummy-wait//" "$TMP/out" && bad "doctor: a doubled slash in an evidence path" || ok
 # --- the text of a finding: evidence with the files, what to do -----------
 expect_exit 0 "$IDLELAB" doctor --root "$FX/amd-zen3-dummy-wait"
 expect_out "warning acpi-dummy-wait: acpi_idle enters C2 through an I/O port on an AMD family 0x19 CPU, and kernel 5.19 does the PM-timer dummy wait after it"
