@@ -597,6 +597,7 @@ static int show(const char *what, const char *release, char **options, const cha
 struct hist_entry {
 	char rel[8];
 	struct il_machine_idle m;
+	struct il_freq_max fm;     /* x86 frequency invariance's freq_max at the release */
 	char gov[48];              /* "menu@6.1" (the preset in force) */
 	char sig[4096];            /* what the text shows, to merge equal releases */
 };
@@ -647,9 +648,10 @@ static void hist_sign(struct hist_entry *h)
 	/* without a cpuidle driver no governor runs */
 	snprintf(h->gov, sizeof(h->gov), "%s%s%s", h->m.cpuidle ? h->m.governor : "-",
 		 gp && h->m.cpuidle ? "@" : "", gp && h->m.cpuidle ? gp->release : "");
-	l = (size_t)snprintf(h->sig, sizeof(h->sig), "%s|%s|%s|",
+	l = (size_t)snprintf(h->sig, sizeof(h->sig), "%s|%s|%s|%d %g %s|",
 			     h->m.cpuidle ? h->m.drv.name : "-", h->gov,
-			     il_idle_routine_name(h->m.routine));
+			     il_idle_routine_name(h->m.routine), h->fm.invariant, h->fm.mhz,
+			     freq_max_what(&h->fm));
 	for (int i = 0; i < n && l < sizeof(h->sig); i++)
 		l += (size_t)snprintf(h->sig + l, sizeof(h->sig) - l, "%s %u/%u%s%s,", st[i]->name,
 				      st[i]->exit_latency, st[i]->target_residency,
@@ -696,6 +698,12 @@ static void hist_text(const struct il_platform *p, const struct hist_entry *h, i
 		}
 		if (p->arch == IL_ARCH_X86 || h[i].m.routine != IL_IDLE_ROUTINE_NONE)
 			fprintf(out, ", default idle %s", il_idle_routine_name(h[i].m.routine));
+		if (h[i].fm.invariant)
+			fprintf(out, ", freq_max %g MHz (%s)", h[i].fm.mhz, h[i].fm.what);
+		else if (p->arch == IL_ARCH_X86 && h[i].fm.rule == IL_FMAX_UNMODELLED)
+			fprintf(out, ", freq_max not modelled");
+		else if (p->arch == IL_ARCH_X86)
+			fprintf(out, ", no frequency invariance");
 		fprintf(out, "\n  ");
 		ns = hist_states(&h[i].m, st);
 		for (int k = 0; k < ns; k++) {
@@ -738,6 +746,10 @@ static int hist_json(const struct il_platform *p, const struct hist_entry *h, in
 		il_json_kstring(&w, "governor", h[i].m.cpuidle ? h[i].m.governor : NULL);
 		il_json_kstring(&w, "governor_preset", gp && h[i].m.cpuidle ? gp->release : NULL);
 		il_json_kstring(&w, "default_idle", il_idle_routine_name(h[i].m.routine));
+		if (h[i].fm.invariant)
+			il_json_kdouble(&w, "freq_max_mhz", h[i].fm.mhz);
+		else
+			il_json_knull(&w, "freq_max_mhz");
 		il_json_key(&w, "states");
 		il_json_array(&w, IL_JSON_BLOCK);
 		ns = hist_states(&h[i].m, st);
@@ -831,7 +843,8 @@ static int history(const char *what, char **options, const char **optnames, int 
 	h = il_xcalloc((size_t)n, sizeof(*h));
 	for (int i = 0; i < n; i++) {
 		memcpy(h[i].rel, rels[i], sizeof(h[i].rel));
-		if (il_machine_idle_build(&p, h[i].rel, &h[i].m, &err)) {
+		if (il_machine_idle_build(&p, h[i].rel, &h[i].m, &err) ||
+		    il_platform_freq_max(&p, h[i].rel, &h[i].fm, &err)) {
 			free(h);
 			return cli_report(&err);
 		}

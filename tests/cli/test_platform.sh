@@ -152,7 +152,9 @@ expect_exit 2 "$IDLELAB" platform list
 # --- platform history: every release, equal setups merged ---------------------------------
 expect_exit 0 "$IDLELAB" platform history intel-haswell-ep
 # the _CST firmware of the 2020 report: C3 and C6 off by default from 5.6 until 75af76d0a34e (5.10)
-expect_out "5.6 .. 5.9: intel_idle, governor menu@5.5, default idle mwait_idle"
+# (and frequency invariance from 5.7: freq_max the 4C turbo)
+expect_out "5.6: intel_idle, governor menu@5.5, default idle mwait_idle (mwait C1), no frequency invariance"
+expect_out "5.7 .. 5.9: intel_idle, governor menu@5.5, default idle mwait_idle (mwait C1), freq_max 2800 MHz"
 expect_out "  POLL 0/0, C1 2/2, C1E 10/20, C3 33/100-, C6 133/400-"
 expect_out "5.10 .. 5.12: intel_idle, governor menu@5.5"
 expect_out "kernels: 5.4 .. 7.1"
@@ -161,7 +163,8 @@ awk 'length > 100 { exit 1 }' "$TMP/out" && ok || bad "history: a line over 100 
 f=$TMP/adl.ini
 printf '[platform]\nname = adl\n[cpu]\narch = x86\nvendor = intel\nfamily = 6\nmodel = 0x97\nmwait = yes\ncpuid5_ecx = 3\ncpuid5_edx = 0x10102020\n' >"$f"
 expect_exit 0 "$IDLELAB" platform history "$f"
-expect_out "5.4 .. 5.18: no cpuidle driver, default idle mwait_idle"
+expect_out "5.4 .. 5.6: no cpuidle driver, default idle mwait_idle (mwait C1), no frequency invariance"
+expect_out "5.7 .. 5.18: no cpuidle driver, default idle mwait_idle (mwait C1), freq_max not modelled"
 expect_out "5.19 .. 6.0: intel_idle, governor menu@5.13"
 expect_out "  POLL 0/0, C1E 2/4, C6 220/600, C8 280/800, C10 680/2000"
 # --set applies to every release (preferred_cstates exists 5.18 .. 6.19)
@@ -176,7 +179,8 @@ rels = [r for x in d["ranges"] for r in x["releases"]]
 assert rels[0] == "5.4" and rels[-1] == "7.1" and len(rels) == len(set(rels)) == 38, rels
 assert all(x["from"] == x["releases"][0] and x["to"] == x["releases"][-1] for x in d["ranges"])
 off = [x for x in d["ranges"] if any(s["default_status"] == "disabled" for s in x["states"])]
-assert [x["from"] for x in off] == ["5.6"] and off[0]["to"] == "5.9", off
+assert [x["from"] for x in off] == ["5.6", "5.7"] and off[1]["to"] == "5.9", off
+assert [x["freq_max_mhz"] for x in off] == [None, 2800], off
 assert all(isinstance(s["latency_us"], int) for x in d["ranges"] for s in x["states"])
 EOF
 expect_exit 0 "$IDLELAB" platform history intel-haswell-ep --format csv
