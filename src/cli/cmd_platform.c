@@ -777,8 +777,8 @@ static int hist_json(const struct il_platform *p, const struct hist_entry *h, in
 static int hist_csv(const struct hist_entry *h, int n)
 {
 	static const char *const cols[] = { "kernel", "driver", "governor", "default_idle",
-					    "state", "name", "latency_us", "residency_us",
-					    "default_status" };
+					    "freq_max_mhz", "state", "name", "latency_us",
+					    "residency_us", "default_status" };
 	struct il_table *t = il_table_new(NULL);
 	int r;
 
@@ -800,6 +800,10 @@ static int hist_csv(const struct hist_entry *h, int n)
 			else
 				il_table_na(t);
 			il_table_str(t, il_idle_routine_name(h[i].m.routine));
+			if (h[i].fm.invariant)
+				il_table_strf(t, "%g", h[i].fm.mhz);
+			else
+				il_table_na(t);
 			il_table_u64(t, (uint64_t)k);
 			il_table_str(t, st[k]->name);
 			il_table_u64(t, st[k]->exit_latency);

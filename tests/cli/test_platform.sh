@@ -184,8 +184,10 @@ assert [x["freq_max_mhz"] for x in off] == [None, 2800], off
 assert all(isinstance(s["latency_us"], int) for x in d["ranges"] for s in x["states"])
 EOF
 expect_exit 0 "$IDLELAB" platform history intel-haswell-ep --format csv
-[ "$(head -1 "$TMP/out")" = "kernel,driver,governor,default_idle,state,name,latency_us,residency_us,default_status" ] &&
-	[ "$(grep -c '^5.7,intel_idle,menu@5.5,' "$TMP/out")" -eq 5 ] && [ "$(wc -l <"$TMP/out")" -eq 191 ] && ok ||
+[ "$(head -1 "$TMP/out")" = "kernel,driver,governor,default_idle,freq_max_mhz,state,name,latency_us,residency_us,default_status" ] &&
+	[ "$(grep -c '^5.7,intel_idle,menu@5.5,mwait_idle (mwait C1),2800,' "$TMP/out")" -eq 5 ] &&
+	[ "$(grep -c '^5.6,intel_idle,menu@5.5,mwait_idle (mwait C1),,' "$TMP/out")" -eq 5 ] &&
+	[ "$(wc -l <"$TMP/out")" -eq 191 ] && ok ||
 	bad "history csv: $(head -3 "$TMP/out")"
 # Zen 3's acpi_idle: the PM-timer dummy wait on every C2 exit until e400ad8b7e6a (6.0)
 expect_exit 0 "$IDLELAB" platform history amd-zen3-epyc
