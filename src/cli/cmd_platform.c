@@ -822,13 +822,22 @@ static int hist_csv(const struct hist_entry *h, int n)
  * same merged into a range.
  */
 static int history(const char *what, char **options, const char **optnames, int noptions,
-		   enum il_format fmt)
+		   const char *from, const char *to, enum il_format fmt)
 {
 	char rels[64][8];
 	struct hist_entry *h;
 	struct il_platform p;
 	struct il_err err;
-	int n = history_releases(rels, 64), r = 0;
+	int n = history_releases(rels, 64), r = 0, k = 0;
+
+	/* --from and --to keep the releases between them, both included */
+	for (int i = 0; i < n; i++)
+		if ((!from || il_release_cmp(rels[i], from) >= 0) &&
+		    (!to || il_release_cmp(rels[i], to) <= 0))
+			memmove(rels[k++], rels[i], sizeof(rels[0]));
+	n = k;
+	if (!n)
+		return cli_usage_error("platform", "--from %s is after --to %s", from, to);
 
 	if (il_platform_load(&p, what, &err))
 		return cli_report(&err);
@@ -990,9 +999,11 @@ static int platform_run(int argc, char **argv)
 		{ "set", required_argument, NULL, 'o' },
 		{ "option", required_argument, NULL, 'o' }, /* deprecated: --set */
 		{ "lines", no_argument, NULL, 'l' },
+		{ "from", required_argument, NULL, 'F' },
+		{ "to", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *release = NULL;
+	const char *release = NULL, *from = NULL, *to = NULL;
 	struct il_err err;
 	char *options[MAX_CLI_OPTIONS];
 	const char *optnames[MAX_CLI_OPTIONS];
@@ -1015,7 +1026,7 @@ static int platform_run(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	int li = -1;
-	while ((c = getopt_long(argc, argv, "f:k:o:l", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:k:o:lF:T:", opts, &li)) != -1) {
 		/* the name as typed: --set, or the deprecated --option */
 		const char *name = li >= 0 ? opts[li].name : "set";
 		li = -1;
@@ -1045,6 +1056,17 @@ static int platform_run(int argc, char **argv)
 		case 'l':
 			lines = true;
 			break;
+		case 'F':
+		case 'T':
+			if (!release_ok(optarg) || il_release_check(optarg, &err))
+				return cli_usage_error("platform", "--%s: '%s' is not a kernel release "
+						       "idlelab models (%s .. %s)", c == 'F' ? "from" : "to",
+						       optarg, IL_RELEASE_OLDEST, IL_RELEASE_NEWEST);
+			if (c == 'F')
+				from = optarg;
+			else
+				to = optarg;
+			break;
 		case ':':
 			return cli_usage_error("platform", "option '%s' needs a value",
 					       argv[optind - 1]);
@@ -1061,8 +1083,11 @@ static int platform_run(int argc, char **argv)
 	if (hist && (release || lines))
 		return cli_usage_error("platform", "history shows every release: %s is show's",
 				       release ? "--kernel" : "--lines");
+	if (!hist && (from || to))
+		return cli_usage_error("platform", "%s is history's: show takes --kernel",
+				       from ? "--from" : "--to");
 	if (hist)
-		return history(argv[optind], options, optnames, noptions, fmt);
+		return history(argv[optind], options, optnames, noptions, from, to, fmt);
 	return show(argv[optind], release, options, optnames, noptions, lines, fmt);
 }
 
@@ -1079,8 +1104,8 @@ const struct il_command cmd_platform = {
 	.summary = "show the idle states the kernel derives for a platform; capture this machine's",
 	.usage = "usage: idlelab platform show NAME|FILE [--kernel RELEASE] [--set KEY=VALUE]...\n"
 		 "                              [--lines] [--format table|csv|json]\n"
-		 "       idlelab platform history NAME|FILE [--set KEY=VALUE]...\n"
-		 "                              [--format table|csv|json]\n"
+		 "       idlelab platform history NAME|FILE [--from RELEASE] [--to RELEASE]\n"
+		 "                              [--set KEY=VALUE]... [--format table|csv|json]\n"
 		 "       idlelab platform capture [--root DIR] [--name NAME] [-o FILE]\n\n"
 		 "Derives the idle setup the kernel would make for a built-in platform or a\n"
 		 "platform file: which cpuidle driver registers and its states (state, name,\n"
@@ -1108,7 +1133,9 @@ const struct il_command cmd_platform = {
 		 "driver, the governor's text, the default idle routine and the states with\n"
 		 "their latency and residency, consecutive releases that set the platform up\n"
 		 "alike merged into one range: which release changes what on this machine.\n"
-		 "CSV has a row per release and state, JSON the ranges.\n\n"
+		 "CSV has a row per release and state, JSON the ranges.\n"
+		 "  --from RELEASE, --to RELEASE\n"
+		 "                       history of the releases between them only (both kept)\n\n"
 		 "capture writes a platform file of this machine (or of a tree written by\n"
 		 "`idlelab capture`), so that `idlelab sim --platform FILE` simulates it:\n"
 		 "topology, the CPUID facts of /proc/cpuinfo, HZ from the kernel configuration,\n"

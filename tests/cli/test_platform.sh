@@ -197,6 +197,21 @@ expect_out "6.0: acpi_idle, governor menu@5.13, default idle mwait_idle (mwait C
 expect_exit 0 "$IDLELAB" platform history amd-zen3-epyc --format json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); w=[(x["from"],[s["exit_wait"] for s in x["states"]]) for x in d["ranges"]]; assert w[0]==("5.4",[False,False,True]) and ("6.0",[False,False,False]) in w, w' \
 	"$TMP/out" && ok || bad "history json exit_wait"
+# --from and --to keep the releases between them
+expect_exit 0 "$IDLELAB" platform history intel-haswell-ep --from 5.15 --to 6.6
+expect_out "kernels: 5.15 .. 6.6"
+expect_out "5.15 .. 6.0: intel_idle, governor menu@5.13"
+expect_out "6.6: intel_idle, governor menu@6.6"
+grep -q '^5.13\|^6.12' "$TMP/out" && bad "history --from/--to: a release outside them" || ok
+expect_exit 0 "$IDLELAB" platform history intel-haswell-ep --from 7.1 --format json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [x["releases"] for x in d["ranges"]] == [["7.1"]], d' \
+	"$TMP/out" && ok || bad "history --from 7.1 json"
+expect_exit 2 "$IDLELAB" platform history intel-haswell-ep --from 6.6 --to 5.15
+expect_err "--from 6.6 is after --to 5.15"
+expect_exit 2 "$IDLELAB" platform history intel-haswell-ep --to 4.19
+expect_err "--to: '4.19' is not a kernel release idlelab models (5.4 .. 7.1)"
+expect_exit 2 "$IDLELAB" platform show intel-haswell-ep --from 5.4
+expect_err "--from is history's: show takes --kernel"
 expect_exit 2 "$IDLELAB" platform history intel-haswell-ep --kernel 6.1
 expect_err "history shows every release: --kernel is show's"
 expect_exit 2 "$IDLELAB" platform history intel-haswell-ep kvm-haltpoll
