@@ -108,6 +108,15 @@ int il_outdir_open(struct il_outdir *d, const char *path, struct il_err *err);
 int il_outdir_close(struct il_outdir *d, bool keep, struct il_err *err);
 
 /*
+ * A scratch file in dir that never shows up there: O_TMPFILE, else a
+ * PREFIX.XXXXXX file unlinked at once; nothing stays behind however the
+ * program ends. Opened "w+b"; NULL with errno on failure.
+ */
+FILE *il_unnamed_file(const char *dir, const char *prefix);
+/* $TMPDIR when set and not empty, else /tmp. */
+const char *il_tmp_dir(void);
+
+/*
  * Remove every temporary still open. Async-signal-safe; what the signal
  * handler calls. Outputs stay open (their temporaries are gone).
  */

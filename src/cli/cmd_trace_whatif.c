@@ -330,28 +330,6 @@ struct rows {
 	int werr;                 /* errno of the first failed write */
 };
 
-/* An unnamed file in dir (O_TMPFILE, else unlinked at once): nothing stays behind. */
-static FILE *unnamed_file(const char *dir)
-{
-	char path[4200];
-	int fd = -1;
-
-#ifdef O_TMPFILE
-	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-#endif
-	if (fd < 0) {
-		if ((size_t)snprintf(path, sizeof(path), "%s/.idlelab-rows.XXXXXX", dir) >= sizeof(path))
-			return NULL;
-		if ((fd = mkstemp(path)) < 0)
-			return NULL;
-		unlink(path);
-	}
-	FILE *f = fdopen(fd, "w+b");
-	if (!f)
-		close(fd);
-	return f;
-}
-
 /*
  * The rows of output path, until they are copied there: beside it when it
  * is a file (the same file system it will be written to), else (standard
@@ -371,14 +349,13 @@ static int rows_open(struct rows **rp, const char *path)
 		else
 			snprintf(r->dir, sizeof(r->dir), "%.*s", slash == path ? 1 : (int)(slash - path),
 				 path);
-		if ((r->f = unnamed_file(r->dir))) {
+		if ((r->f = il_unnamed_file(r->dir, ".idlelab-rows"))) {
 			r->beside = true;
 			return 0;
 		}
 	}
-	const char *t = getenv("TMPDIR");
-	snprintf(r->dir, sizeof(r->dir), "%s", t && *t ? t : "/tmp");
-	if (!(r->f = unnamed_file(r->dir)))
+	snprintf(r->dir, sizeof(r->dir), "%s", il_tmp_dir());
+	if (!(r->f = il_unnamed_file(r->dir, ".idlelab-rows")))
 		return cli_error("%s: cannot make a temporary file: %s", r->dir, strerror(errno));
 	return 0;
 }

@@ -654,3 +654,33 @@ int il_outdir_close(struct il_outdir *d, bool keep, struct il_err *err)
 	outdir_reset(d);
 	return r;
 }
+
+FILE *il_unnamed_file(const char *dir, const char *prefix)
+{
+	char path[PATH_MAX];
+	int fd = -1;
+	FILE *f;
+
+#ifdef O_TMPFILE
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#endif
+	if (fd < 0) {
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s.XXXXXX", dir, prefix) >= sizeof(path)) {
+			errno = ENAMETOOLONG;
+			return NULL;
+		}
+		if ((fd = mkstemp(path)) < 0)
+			return NULL;
+		unlink(path);
+	}
+	if (!(f = fdopen(fd, "w+b")))
+		close(fd);
+	return f;
+}
+
+const char *il_tmp_dir(void)
+{
+	const char *d = getenv("TMPDIR");
+
+	return d && *d ? d : "/tmp";
+}

@@ -27,6 +27,7 @@
 
 #include "kgov.h"
 #include "idlelab/governor.h"
+#include "idlelab/outfile.h"
 #include "../../kapi/include/kapi/abi.h"
 
 struct kgov_inst {
@@ -232,7 +233,6 @@ static int resolve(const char *spec, char *path, size_t size, struct il_err *err
 /* dlopen a private copy of path. */
 static void *open_copy(const char *path, struct il_err *err)
 {
-	const char *td = getenv("TMPDIR");
 	char tmp[4096];
 	/* O_NONBLOCK: a FIFO does not block the open (it is refused below) */
 	int in = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -257,7 +257,7 @@ static void *open_copy(const char *path, struct il_err *err)
 		close(in);
 		return NULL;
 	}
-	snprintf(tmp, sizeof(tmp), "%s/idlelab-kgov-XXXXXX.so", td && td[0] ? td : "/tmp");
+	snprintf(tmp, sizeof(tmp), "%s/idlelab-kgov-XXXXXX.so", il_tmp_dir());
 	int out = mkostemps(tmp, 3, O_CLOEXEC);
 	if (out < 0) {
 		il_err_set(err, errno, "%s: cannot create: %s", tmp, strerror(errno));

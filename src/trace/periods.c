@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "idlelab/outfile.h"
 #include "idlelab/trace.h"
 #include "idlelab/trace_periods.h"
 #include "trace_internal.h"
@@ -534,38 +535,6 @@ int il_trace_periods_parse(struct il_trace_periods *ps, const char *text, size_t
 	return reader_end(&r, x);
 }
 
-/* An unnamed file for the copy of a pipe: O_TMPFILE, else unlinked at once. */
-static FILE *spool_new(const char *dir)
-{
-	char path[4096];
-	int fd = -1;
-
-#ifdef O_TMPFILE
-	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-#endif
-	if (fd < 0) {
-		if ((size_t)snprintf(path, sizeof(path), "%s/idlelab-trace.XXXXXX", dir) >= sizeof(path)) {
-			errno = ENAMETOOLONG;
-			return NULL;
-		}
-		fd = mkstemp(path);
-		if (fd < 0)
-			return NULL;
-		unlink(path);
-	}
-	FILE *f = fdopen(fd, "w+b");
-	if (!f)
-		close(fd);
-	return f;
-}
-
-static const char *tmp_dir(void)
-{
-	const char *d = getenv("TMPDIR");
-
-	return d && *d ? d : "/tmp";
-}
-
 int il_trace_source_open(struct il_trace_source *s, const char *path, bool again,
 			 struct il_err *err)
 {
@@ -584,12 +553,12 @@ int il_trace_source_open(struct il_trace_source *s, const char *path, bool again
 	    (s->start = (int64_t)ftello(s->f)) >= 0)
 		return 0;
 	s->start = 0;
-	if (!(s->spool = spool_new(tmp_dir()))) {
+	if (!(s->spool = il_unnamed_file(il_tmp_dir(), "idlelab-trace"))) {
 		int e = errno;
 		const char *name = std ? "standard input" : path;
 		il_trace_source_close(s);
 		return il_err_set(err, e, "%s: cannot make a temporary copy in %s: %s", name,
-				  tmp_dir(), strerror(e));
+				  il_tmp_dir(), strerror(e));
 	}
 	return 0;
 }
@@ -646,7 +615,7 @@ int il_trace_periods_scan(struct il_trace_periods *ps, struct il_trace_source *s
 			s->len += k;
 			if (s->spool && fwrite(buf, 1, k, s->spool) != k) {
 				x = il_err_set(err, errno, "%s: cannot write its temporary copy in %s: %s",
-					       name, tmp_dir(), strerror(errno));
+					       name, il_tmp_dir(), strerror(errno));
 				break;
 			}
 		}
@@ -685,7 +654,7 @@ int il_trace_periods_scan(struct il_trace_periods *ps, struct il_trace_source *s
 		x = il_err_set(err, EIO, "%s: changed while read (shorter the second time)", name);
 	if (!x && !again && s->spool && fflush(s->spool))
 		x = il_err_set(err, errno, "%s: cannot write its temporary copy in %s: %s", name,
-			       tmp_dir(), strerror(errno));
+			       il_tmp_dir(), strerror(errno));
 	if (!x && carry_len)
 		r.line++;   /* a cut last line is left out, as trace report does */
 	free(buf);
