@@ -208,11 +208,9 @@ static const struct il_gov_preset *governor_preset(const struct il_machine_idle 
 	return ops ? il_gov_preset_for_release(ops, m->release) : NULL;
 }
 
-static void print_text(const struct shown *sh, FILE *out)
+/* "platform: NAME (DESCRIPTION)", the first line of show's and history's text. */
+static void platform_line(const struct il_platform *p, FILE *out)
 {
-	const struct il_platform *p = sh->p;
-	const struct il_machine_idle *m = sh->m;
-
 	fprintf(out, "platform: ");
 	il_text_fputs(p->name, out);
 	if (p->description[0]) {
@@ -220,7 +218,16 @@ static void print_text(const struct shown *sh, FILE *out)
 		il_text_fputs(p->description, out);
 		fprintf(out, ")");
 	}
-	fprintf(out, "\ncpus: %d (%d package%s x %d cores x %d threads), HZ=%u\n", il_platform_ncpus(p),
+	fprintf(out, "\n");
+}
+
+static void print_text(const struct shown *sh, FILE *out)
+{
+	const struct il_platform *p = sh->p;
+	const struct il_machine_idle *m = sh->m;
+
+	platform_line(p, out);
+	fprintf(out, "cpus: %d (%d package%s x %d cores x %d threads), HZ=%u\n", il_platform_ncpus(p),
 	       p->packages, p->packages > 1 ? "s" : "", p->cores_per_package, p->threads_per_core,
 	       p->hz);
 	fprintf(out, "kernel: ");
@@ -462,30 +469,43 @@ static int print_json(const struct shown *sh)
 	return il_json_finish(&w);
 }
 
+/* The --set KEY=VALUE options on p: 0, or the usage error's exit code. */
+static int set_options(struct il_platform *p, char **options, const char **optnames, int n)
+{
+	struct il_err err;
+
+	for (int i = 0; i < n; i++) {
+		/* the option whole: a cut value would be another option (il_platform_set_option) */
+		char buf[sizeof(p->options[0].key) + sizeof(p->options[0].value) + 1];
+		char *eq;
+
+		if (snprintf(buf, sizeof(buf), "%s", options[i]) >= (int)sizeof(buf)) {
+			eq = strchr(options[i], '=');
+			return cli_usage_error("platform", "--%s %.*s=...: option too long", optnames[i],
+					       eq ? (int)(eq - options[i]) : 40, options[i]);
+		}
+		eq = strchr(buf, '=');
+		if (eq)
+			*eq++ = '\0';
+		if (il_platform_set_option(p, buf, eq ? eq : "", &err))
+			return cli_usage_error("platform", "--%s %s: %s", optnames[i], options[i],
+					       err.msg);
+	}
+	return 0;
+}
+
 static int show(const char *what, const char *release, char **options, const char **optnames,
 		int noptions, bool lines, enum il_format fmt)
 {
 	struct il_platform p;
 	struct il_machine_idle m;
 	struct il_err err;
+	int r;
 
 	if (il_platform_load(&p, what, &err))
 		return cli_report(&err);
-	for (int i = 0; i < noptions; i++) {
-		/* the option whole: a cut value would be another option (il_platform_set_option) */
-		char buf[sizeof(p.options[0].key) + sizeof(p.options[0].value) + 1];
-		if (snprintf(buf, sizeof(buf), "%s", options[i]) >= (int)sizeof(buf)) {
-			char *eq = strchr(options[i], '=');
-			return cli_usage_error("platform", "--%s %.*s=...: option too long", optnames[i],
-					       eq ? (int)(eq - options[i]) : 40, options[i]);
-		}
-		char *eq = strchr(buf, '=');
-		if (eq)
-			*eq++ = '\0';
-		if (il_platform_set_option(&p, buf, eq ? eq : "", &err))
-			return cli_usage_error("platform", "--%s %s: %s", optnames[i], options[i],
-					       err.msg);
-	}
+	if ((r = set_options(&p, options, optnames, noptions)))
+		return r;
 	if (il_machine_idle_build(&p, release, &m, &err))
 		return cli_report(&err);
 
@@ -578,7 +598,7 @@ static int show(const char *what, const char *release, char **options, const cha
 				il_table_na(csv);
 		}
 	}
-	int r = 0;
+	r = 0;
 	if (fmt == IL_FORMAT_JSON)
 		r = print_json(&sh);
 	else if (fmt == IL_FORMAT_CSV)
@@ -670,14 +690,8 @@ static int hist_range_end(const struct hist_entry *h, int n, int i)
 
 static void hist_text(const struct il_platform *p, const struct hist_entry *h, int n, FILE *out)
 {
-	fprintf(out, "platform: ");
-	il_text_fputs(p->name, out);
-	if (p->description[0]) {
-		fprintf(out, " (");
-		il_text_fputs(p->description, out);
-		fprintf(out, ")");
-	}
-	fprintf(out, "\nkernels: %s .. %s, releases that set it up alike merged\n", h[0].rel,
+	platform_line(p, out);
+	fprintf(out, "kernels: %s .. %s, releases that set it up alike merged\n", h[0].rel,
 		h[n - 1].rel);
 	fprintf(out, "states: NAME latency/residency in us, a '-' after it: off by default; +exit "
 		"read: each exit reads a shared device, as acpi_idle's PM-timer dummy wait\n");
@@ -841,18 +855,8 @@ static int history(const char *what, char **options, const char **optnames, int 
 
 	if (il_platform_load(&p, what, &err))
 		return cli_report(&err);
-	for (int i = 0; i < noptions; i++) {
-		char buf[320];
-		char *eq;
-
-		snprintf(buf, sizeof(buf), "%s", options[i]);
-		eq = strchr(buf, '=');
-		if (eq)
-			*eq++ = '\0';
-		if (il_platform_set_option(&p, buf, eq ? eq : "", &err))
-			return cli_usage_error("platform", "--%s %s: %s", optnames[i], options[i],
-					       err.msg);
-	}
+	if ((r = set_options(&p, options, optnames, noptions)))
+		return r;
 	h = il_xcalloc((size_t)n, sizeof(*h));
 	for (int i = 0; i < n; i++) {
 		memcpy(h[i].rel, rels[i], sizeof(h[i].rel));
