@@ -583,21 +583,29 @@ struct intel_idle_ctx {
 	int acpi_count;              /* acpi_state_table.count (0 = _CST not used) */
 };
 
-static bool entry_in_release(size_t i, const struct il_machine_idle *m)
+/* Is entry i in release rel (NULL: the newest, the entry no release ended)? */
+static bool entry_in(size_t i, const char *rel)
 {
-	return (!intel_idle_ids[i].since || il_release_at_least(m, intel_idle_ids[i].since)) &&
-	       (!intel_idle_ids[i].until || !il_release_at_least(m, intel_idle_ids[i].until));
+	if (!rel)
+		return !intel_idle_ids[i].until;
+	return (!intel_idle_ids[i].since || il_release_cmp(rel, intel_idle_ids[i].since) >= 0) &&
+	       (!intel_idle_ids[i].until || il_release_cmp(rel, intel_idle_ids[i].until) < 0);
 }
 
-/* x86_match_cpu(intel_idle_ids): the entry for the model in m's release, or -1. */
-static int match_entry(const struct il_platform *p, const struct il_machine_idle *m)
+/* x86_match_cpu(intel_idle_ids): the entry of the family and model in rel, or -1. */
+static int find_entry(int family, int model, const char *rel)
 {
-	if (p->family != 6)
+	if (family != 6)
 		return -1;
 	for (size_t i = 0; i < sizeof(intel_idle_ids) / sizeof(intel_idle_ids[0]); i++)
-		if (intel_idle_ids[i].model == p->model && entry_in_release(i, m))
+		if (intel_idle_ids[i].model == model && entry_in(i, rel))
 			return (int)i;
 	return -1;
+}
+
+static int match_entry(const struct il_platform *p, const struct il_machine_idle *m)
+{
+	return find_entry(p->family, p->model, m->release);
 }
 
 static const struct idle_cpu *match_cpu(const struct il_platform *p,
@@ -611,18 +619,14 @@ static const struct idle_cpu *match_cpu(const struct il_platform *p,
 const char *il_intel_idle_model_table(int family, int model, const char *release,
 				      const char **first)
 {
-	struct il_machine_idle m;
-	const char *label = NULL, *since = NULL;
+	int e = find_entry(family, model, release);
+	const char *since = NULL;
 	bool any = false;
 
-	memset(&m, 0, sizeof(m));
-	snprintf(m.release, sizeof(m.release), "%s", release ? release : "");
 	for (size_t i = 0; family == 6 && i < sizeof(intel_idle_ids) / sizeof(intel_idle_ids[0]); i++) {
 		/* Tremont's descriptor has no table: its states are _CST ones */
 		if (intel_idle_ids[i].model != model || !intel_idle_ids[i].icpu->table)
 			continue;
-		if (release ? entry_in_release(i, &m) : !intel_idle_ids[i].until)
-			label = intel_idle_ids[i].icpu->label;
 		/* the earliest since of the model's entries ("" for one in every release) */
 		if (!intel_idle_ids[i].since)
 			since = "";
@@ -633,7 +637,7 @@ const char *il_intel_idle_model_table(int family, int model, const char *release
 	}
 	if (first)
 		*first = since;
-	return label;
+	return e >= 0 && intel_idle_ids[e].icpu->table ? intel_idle_ids[e].icpu->label : NULL;
 }
 
 static void expect_alt(struct il_intel_idle_expect *out, unsigned int lat, unsigned int res,
@@ -651,19 +655,10 @@ static void expect_alt(struct il_intel_idle_expect *out, unsigned int lat, unsig
 bool il_intel_idle_expect_state(int family, int model, const char *release, const char *name,
 				struct il_intel_idle_expect *out)
 {
-	struct il_machine_idle m;
 	const struct icstate *t;
-	int e = -1, idx = -1;
+	int e = find_entry(family, model, release), idx = -1;
 
 	memset(out, 0, sizeof(*out));
-	memset(&m, 0, sizeof(m));
-	snprintf(m.release, sizeof(m.release), "%s", release ? release : "");
-	for (size_t i = 0; family == 6 && i < sizeof(intel_idle_ids) / sizeof(intel_idle_ids[0]); i++)
-		if (intel_idle_ids[i].model == model &&
-		    (release ? entry_in_release(i, &m) : !intel_idle_ids[i].until)) {
-			e = (int)i;
-			break;
-		}
 	if (e < 0 || !(t = intel_idle_ids[e].icpu->table))
 		return false;
 	for (int j = 0; t[j].name; j++)
