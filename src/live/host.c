@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -742,6 +743,24 @@ bool il_host_release_tag(const struct il_host *h, char *buf, size_t size)
 	return true;
 }
 
+/* "KEY=0xHEX" at *v, as il_host_meta() writes it: a 32-bit value; *v moves past it. */
+static bool cpuid5_field(const char **v, const char *key, unsigned int *out)
+{
+	size_t kl = strlen(key);
+	unsigned long long x;
+	char *end;
+
+	if (strncmp(*v, key, kl) || !isxdigit((unsigned char)(*v)[kl]))
+		return false;
+	errno = 0;
+	x = strtoull(*v + kl, &end, 16);
+	if (errno || x > UINT_MAX || end - (*v + kl) > 8)
+		return false;
+	*out = (unsigned int)x;
+	*v = end;
+	return true;
+}
+
 int il_host_cpuid5(const struct il_host *h, unsigned int *ecx, unsigned int *edx)
 {
 	const char *v;
@@ -756,7 +775,8 @@ int il_host_cpuid5(const struct il_host *h, unsigned int *ecx, unsigned int *edx
 		return 0;
 	}
 	v = h->has_meta ? il_meta_get(&h->meta, "cpuid5") : NULL;
-	if (v && sscanf(v, "ecx=%x edx=%x", ecx, edx) == 2)
+	if (v && cpuid5_field(&v, "ecx=0x", ecx) && *v++ == ' ' && cpuid5_field(&v, "edx=0x", edx) &&
+	    !*v)
 		return 2;
 	return 0;
 }

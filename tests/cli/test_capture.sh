@@ -184,6 +184,13 @@ echo "cpuid5: ecx=0x3 edx=0x2020" >>"$TMP/c5/idlelab-meta.txt"
 expect_exit 0 "$IDLELAB" platform capture --root "$TMP/c5"
 expect_out "; CPUID leaf 5 as the tree's idlelab-meta.txt recorded it"
 expect_out "cpuid5_edx = 0x2020"
+# a line that is not what idlelab writes is no record: 0, said so
+for bad in "ecx=0x3" "ecx=0x3 edx=zz" "ecx=0x3 edx=0x123456789" "ecx=3 edx=0x2020" "ecx=0x3 edx=0x2020 x"; do
+	rm -rf "$TMP/c5"; cp -r "$FX/intel-icx-healthy" "$TMP/c5"
+	echo "cpuid5: $bad" >>"$TMP/c5/idlelab-meta.txt"
+	expect_exit 0 "$IDLELAB" platform capture --root "$TMP/c5"
+	expect_out "and the tree did not record it: left at 0"
+done
 if [ "$(uname -m)" = x86_64 ] && [ -r /proc/cpuinfo ]; then
 	# (whatever this machine's values and idle states: only the line's form is checked)
 	if "$IDLELAB" platform capture --name live >"$TMP/live.ini" 2>/dev/null; then
