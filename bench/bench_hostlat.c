@@ -51,13 +51,15 @@
  * length's row gives the usage of each idle state on --cpu during it, so a
  * row that did not idle as asked shows it, and the 1-minute load average at
  * its start (other runnable tasks on these 2 CPUs show up as tails).
+ * --tail also prints, per row, how many samples lie past the row's median by
+ * 10, 20, 30, 50, 100, 200 and 500 us (the heavy tail a log-normal lacks).
  * --quantiles also prints each row as one line of PERCENTILE=NS pairs with
  * --subtract NS taken off every value (the parts the simulator adds on its
  * own, such as the switch to the task), for a platform file's comments.
  *
  * usage: bench_hostlat --mode timer|ipi|entry|stall [--cpu B] [--other A] [--lengths LIST]
  *                      [--samples N] [--idle halt|poll|haltpoll|asis] [--quantiles]
- *                      [--subtract NS] [--seconds S] [--min-gap US]
+ *                      [--tail] [--subtract NS] [--seconds S] [--min-gap US]
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -99,7 +101,7 @@ enum mode { M_TIMER, M_IPI, M_ENTRY, M_STALL };
 
 static int cpu = 1, other = 0, samples = 5000;
 static double stall_seconds = 20, min_gap_us = 20;
-static bool quantiles;
+static bool quantiles, tails;
 static int64_t subtract_ns;
 static char instance[128];
 
@@ -210,6 +212,20 @@ static void print_row(const char *what, int64_t len_ns, int64_t *v, int n, int d
 		printf(" %s=%llu", nm, (unsigned long long)(u1[i] - u0[i]));
 	}
 	printf("\n");
+	if (tails) {
+		/* the heavy tail: how many samples lie past the median by each step */
+		static const int steps_us[] = { 10, 20, 30, 50, 100, 200, 500 };
+		int64_t med = il_wake_percentile(v, n, 50);
+		printf("  tail %lldus: n %d, past p50 (%lld ns) by", (long long)(len_ns / 1000), n,
+		       (long long)med);
+		for (size_t k = 0; k < sizeof(steps_us) / sizeof(steps_us[0]); k++) {
+			int cnt = 0;
+			for (int i = n - 1; i >= 0 && v[i] > med + steps_us[k] * 1000LL; i--)
+				cnt++;
+			printf(" %dus %d (%.3f%%)", steps_us[k], cnt, 100.0 * cnt / n);
+		}
+		printf("\n");
+	}
 	if (quantiles) {
 		/* the quantiles less the simulator's own parts, kept non-decreasing */
 		printf("  quantile %lldus:", (long long)(len_ns / 1000));
@@ -800,8 +816,8 @@ static int parse_lengths(const char *s, int64_t *out)
 static void usage(void)
 {
 	fprintf(stderr, "usage: bench_hostlat --mode timer|ipi|entry|stall [--cpu B] [--other A] "
-		"[--lengths LIST] [--samples N] [--idle halt|poll|haltpoll|asis] [--quantiles] [--subtract NS] "
-		"[--seconds S] [--min-gap US]\n");
+		"[--lengths LIST] [--samples N] [--idle halt|poll|haltpoll|asis] [--quantiles] [--tail] "
+		"[--subtract NS] [--seconds S] [--min-gap US]\n");
 	exit(2);
 }
 
@@ -815,6 +831,7 @@ int main(int argc, char **argv)
 		{ "samples", required_argument, NULL, 'n' },
 		{ "idle", required_argument, NULL, 'i' },
 		{ "quantiles", no_argument, NULL, 'q' },
+		{ "tail", no_argument, NULL, 't' },
 		{ "subtract", required_argument, NULL, 's' },
 		{ "seconds", required_argument, NULL, 'S' },
 		{ "min-gap", required_argument, NULL, 'g' },
@@ -826,7 +843,7 @@ int main(int argc, char **argv)
 	enum mode mode;
 	struct il_err err;
 
-	while ((c = getopt_long(argc, argv, "m:c:o:l:n:i:qs:S:g:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:c:o:l:n:i:qts:S:g:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm': ms = optarg; break;
 		case 'c': cpu = atoi(optarg); break;
@@ -841,6 +858,7 @@ int main(int argc, char **argv)
 		case 'n': samples = atoi(optarg); break;
 		case 'i': idle = optarg; break;
 		case 'q': quantiles = true; break;
+		case 't': tails = true; break;
 		case 's': subtract_ns = atoll(optarg); break;
 		case 'S': stall_seconds = atof(optarg); break;
 		case 'g': min_gap_us = atof(optarg); break;
