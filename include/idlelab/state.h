@@ -63,7 +63,21 @@ struct il_dist {
 	enum il_dist_kind kind;
 	double a;            /* ns, see kind */
 	double b;            /* ns or unitless sigma, see kind */
+	/*
+	 * A heavy tail ("BODY+P%:TAIL"): with probability tail_p (0..1] a draw
+	 * adds one of tail_kind/tail_a/tail_b (a drawing kind or a constant);
+	 * tail_p 0: none. A distribution with a tail always draws.
+	 */
+	double tail_p;
+	enum il_dist_kind tail_kind;
+	double tail_a, tail_b;
 };
+
+/* Does d take random numbers (a drawing kind, or a tail)? */
+static inline bool il_dist_draws(const struct il_dist *d)
+{
+	return d->tail_p > 0 || (d->kind != IL_DIST_NONE && d->kind != IL_DIST_CONST);
+}
 
 struct il_state {
 	char name[IL_NAME_LEN];
@@ -150,6 +164,8 @@ int il_entry_method_parse(const char *text, enum il_entry_method *m);
  * Parse a distribution: "0", "1200" (const ns), "const:1200",
  * "uniform:800:1200", "normal:MEAN:SD", "lognormal:MEDIAN:SIGMA",
  * "exp:MIN:MEAN". Values are ns; a "us" suffix on a number means µs.
+ * Any of them may end in "+P%:DIST", a tail: with probability P per cent a
+ * draw adds one from DIST ("lognormal:12us:0.3+2.5%:lognormal:40us:1").
  */
 int il_dist_parse(const char *text, struct il_dist *d, struct il_err *err);
 const char *il_dist_str(const struct il_dist *d, char *buf, unsigned size);

@@ -150,7 +150,12 @@ int il_entry_method_parse(const char *text, enum il_entry_method *m)
 	return -EINVAL;
 }
 
-int il_dist_parse(const char *text, struct il_dist *d, struct il_err *err)
+/*
+ * One distribution without a tail, s (trimmed, writable): its kind and
+ * values; text is the whole input, for messages.
+ */
+static int dist_parse_one(char *s, const char *text, enum il_dist_kind *kindp, double v[2],
+			  struct il_err *err)
 {
 	static const struct {
 		const char *name;
@@ -161,14 +166,8 @@ int il_dist_parse(const char *text, struct il_dist *d, struct il_err *err)
 		{ "normal", IL_DIST_NORMAL, 2 }, { "lognormal", IL_DIST_LOGNORMAL, 2 },
 		{ "exp", IL_DIST_EXP, 2 },
 	};
-	char buf[128];
 	char *args[3];
 	int nargs = 0;
-
-	if (strlen(text) >= sizeof(buf))
-		return il_err_set(err, EINVAL, "distribution '%.40s...' too long", text);
-	snprintf(buf, sizeof(buf), "%s", text);
-	char *s = il_strtrim(buf);
 	char *colon = strchr(s, ':');
 	enum il_dist_kind kind = IL_DIST_CONST;
 	int want = 1;
@@ -198,7 +197,7 @@ int il_dist_parse(const char *text, struct il_dist *d, struct il_err *err)
 	if (nargs != want)
 		return il_err_set(err, EINVAL, "distribution '%s' needs %d value%s", text, want,
 				  want > 1 ? "s" : "");
-	double v[2] = { 0, 0 };
+	v[0] = v[1] = 0;
 	for (int i = 0; i < nargs; i++) {
 		int64_t ns;
 		/* sigma of a lognormal is unitless */
@@ -213,34 +212,109 @@ int il_dist_parse(const char *text, struct il_dist *d, struct il_err *err)
 	}
 	if (kind == IL_DIST_UNIFORM && v[1] < v[0])
 		return il_err_set(err, EINVAL, "uniform range '%s' is reversed", text);
-	d->kind = (kind == IL_DIST_CONST && v[0] == 0) ? IL_DIST_NONE : kind;
+	*kindp = kind;
+	return 0;
+}
+
+/*
+ * Where the tail of s begins: the '+' of "+P%:" (blanks allowed around P),
+ * else NULL. No number of a distribution has "+digits%", so the first such
+ * '+' is the tail's.
+ */
+static char *dist_tail_start(char *s)
+{
+	for (char *t = strchr(s, '+'); t; t = strchr(t + 1, '+')) {
+		const char *p = t + 1 + strspn(t + 1, " \t");
+		size_t n = strspn(p, "0123456789.");
+		if (n && p[n + strspn(p + n, " \t")] == '%')
+			return t;
+	}
+	return NULL;
+}
+
+int il_dist_parse(const char *text, struct il_dist *d, struct il_err *err)
+{
+	char buf[128];
+	double v[2], tv[2] = { 0, 0 };
+	enum il_dist_kind kind, tkind = IL_DIST_NONE;
+	double p = 0;
+
+	if (strlen(text) >= sizeof(buf))
+		return il_err_set(err, EINVAL, "distribution '%.40s...' too long", text);
+	snprintf(buf, sizeof(buf), "%s", text);
+	char *tail = dist_tail_start(buf);
+	if (tail) {
+		*tail++ = '\0';
+		char *pct = strchr(tail, '%');
+		*pct = '\0';
+		tail = il_strtrim(tail);
+		if (il_parse_double(tail, &p) || !(p > 0 && p <= 100))
+			return il_err_set(err, EINVAL, "tail share '%s%%' in '%s' is not in (0, 100]",
+					  tail, text);
+		if (pct[1] != ':')
+			return il_err_set(err, EINVAL, "tail in '%s' wants P%%:DISTRIBUTION", text);
+		char *ts = il_strtrim(pct + 2);
+		if (dist_tail_start(ts))
+			return il_err_set(err, EINVAL, "'%s' has more than one tail", text);
+		if (dist_parse_one(ts, text, &tkind, tv, err))
+			return -EINVAL;
+		if (tkind == IL_DIST_CONST && tv[0] == 0)
+			return il_err_set(err, EINVAL, "the tail of '%s' adds nothing", text);
+	}
+	if (dist_parse_one(il_strtrim(buf), text, &kind, v, err))
+		return -EINVAL;
+	/* "0" is no cost; with a tail it is a constant 0 that draws the tail */
+	d->kind = (kind == IL_DIST_CONST && v[0] == 0 && !tail) ? IL_DIST_NONE : kind;
 	d->a = v[0];
 	d->b = v[1];
+	d->tail_p = p / 100;
+	d->tail_kind = tkind;
+	d->tail_a = tv[0];
+	d->tail_b = tv[1];
 	return 0;
+}
+
+static int dist_str_one(enum il_dist_kind kind, double a, double b, char *buf, unsigned size)
+{
+	switch (kind) {
+	case IL_DIST_NONE: return snprintf(buf, size, "0");
+	case IL_DIST_CONST: return snprintf(buf, size, "%.0f", a);
+	case IL_DIST_UNIFORM: return snprintf(buf, size, "uniform:%.0f:%.0f", a, b);
+	case IL_DIST_NORMAL: return snprintf(buf, size, "normal:%.0f:%.0f", a, b);
+	case IL_DIST_LOGNORMAL: return snprintf(buf, size, "lognormal:%.0f:%g", a, b);
+	case IL_DIST_EXP: return snprintf(buf, size, "exp:%.0f:%.0f", a, b);
+	}
+	return snprintf(buf, size, "?");
 }
 
 const char *il_dist_str(const struct il_dist *d, char *buf, unsigned size)
 {
-	switch (d->kind) {
-	case IL_DIST_NONE: snprintf(buf, size, "0"); break;
-	case IL_DIST_CONST: snprintf(buf, size, "%.0f", d->a); break;
-	case IL_DIST_UNIFORM: snprintf(buf, size, "uniform:%.0f:%.0f", d->a, d->b); break;
-	case IL_DIST_NORMAL: snprintf(buf, size, "normal:%.0f:%.0f", d->a, d->b); break;
-	case IL_DIST_LOGNORMAL: snprintf(buf, size, "lognormal:%.0f:%g", d->a, d->b); break;
-	case IL_DIST_EXP: snprintf(buf, size, "exp:%.0f:%.0f", d->a, d->b); break;
+	int n = dist_str_one(d->kind, d->a, d->b, buf, size);
+
+	if (d->tail_p > 0 && n >= 0 && (unsigned)n < size) {
+		int m = snprintf(buf + n, size - (unsigned)n, "+%g%%:", d->tail_p * 100);
+		if (m >= 0 && (unsigned)(n + m) < size)
+			dist_str_one(d->tail_kind, d->tail_a, d->tail_b, buf + n + m,
+				     size - (unsigned)(n + m));
 	}
 	return buf;
 }
 
-double il_dist_mean(const struct il_dist *d)
+static double dist_mean_one(enum il_dist_kind kind, double a, double b)
 {
-	switch (d->kind) {
+	switch (kind) {
 	case IL_DIST_NONE: return 0;
-	case IL_DIST_CONST: return d->a;
-	case IL_DIST_UNIFORM: return (d->a + d->b) / 2;
-	case IL_DIST_NORMAL: return d->a;
-	case IL_DIST_LOGNORMAL: return d->a * exp(d->b * d->b / 2);
-	case IL_DIST_EXP: return d->a + d->b;
+	case IL_DIST_CONST: return a;
+	case IL_DIST_UNIFORM: return (a + b) / 2;
+	case IL_DIST_NORMAL: return a;
+	case IL_DIST_LOGNORMAL: return a * exp(b * b / 2);
+	case IL_DIST_EXP: return a + b;
 	}
 	return 0;
+}
+
+double il_dist_mean(const struct il_dist *d)
+{
+	return dist_mean_one(d->kind, d->a, d->b) +
+	       d->tail_p * dist_mean_one(d->tail_kind, d->tail_a, d->tail_b);
 }

@@ -310,6 +310,20 @@ int il_scn_scale_value(const char *value, double factor, char *buf, size_t size,
 			return il_err_set(err, EINVAL, "'%s' is not a number that can be scaled", value);
 		return 0;
 	}
+	/* a tail, "BODY+P%:DIST": the body and the tail's distribution scale, P does not */
+	for (const char *t = strchr(value, '+'); t; t = strchr(t + 1, '+')) {
+		size_t np = strspn(t + 1, "0123456789.");
+		if (!np || t[1 + np] != '%' || t[2 + np] != ':')
+			continue;
+		char body[128], tail[128];
+		snprintf(body, sizeof(body), "%.*s", (int)(t - value), value);
+		if (il_scn_scale_value(body, factor, tmp, sizeof(tmp), err) ||
+		    il_scn_scale_value(t + 3 + np, factor, tail, sizeof(tail), err))
+			return -EINVAL;
+		if ((size_t)snprintf(buf, size, "%s+%.*s:%s", tmp, (int)np + 1, t + 1, tail) >= size)
+			return il_err_set(err, EINVAL, "'%s' scaled is too long", value);
+		return 0;
+	}
 	char **f;
 	int nf = scn_split(value, ':', &f), r = 0;
 	/* which fields are times: lognormal's sigma is not */

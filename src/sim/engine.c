@@ -605,7 +605,7 @@ static const struct il_dist *exit_dist_of(const struct il_sim *s, const struct i
 /* A value of d when it draws nothing (none or a constant), else SIM_DRAWS. */
 static int64_t dist_fixed(const struct il_dist *d, struct il_rng *rng)
 {
-	if (d->kind != IL_DIST_NONE && d->kind != IL_DIST_CONST)
+	if (il_dist_draws(d))
 		return SIM_DRAWS;
 	return il_dist_sample(d, rng); /* takes no random number */
 }

@@ -297,33 +297,47 @@ static int64_t to_ns(double x)
 	return (int64_t)(x + 0.5);
 }
 
+static double draw_one(enum il_dist_kind kind, double a, double b, struct il_rng *r)
+{
+	switch (kind) {
+	case IL_DIST_CONST:
+		return a;
+	case IL_DIST_UNIFORM:
+		return a + (b - a) * uniform(r);
+	case IL_DIST_NORMAL:
+		return a + b * normal(r);
+	case IL_DIST_LOGNORMAL:
+		return a * sim_exp(b * normal(r));
+	case IL_DIST_EXP:
+		return a - b * il_sim_log(1 - uniform(r));
+	default:
+		return 0;
+	}
+}
+
 /*
  * The kinds that draw: out of line, so that a constant needs no stack
  * frame. The engine calls it directly (sim_internal.h) for the
  * distributions it found at setup to draw, without il_dist_sample()'s
- * test of the kind.
+ * test of the kind. A tail takes one uniform after the body's draw, and
+ * its own draw when it falls in the tail.
  */
 __attribute__((noinline, visibility("hidden"))) int64_t sim_dist_draw(const struct il_dist *d,
 								      struct il_rng *r);
 __attribute__((noinline, visibility("hidden"))) int64_t sim_dist_draw(const struct il_dist *d,
 								      struct il_rng *r)
 {
-	switch (d->kind) {
-	case IL_DIST_UNIFORM:
-		return to_ns(d->a + (d->b - d->a) * uniform(r));
-	case IL_DIST_NORMAL:
-		return to_ns(d->a + d->b * normal(r));
-	case IL_DIST_LOGNORMAL:
-		return to_ns(d->a * sim_exp(d->b * normal(r)));
-	case IL_DIST_EXP:
-		return to_ns(d->a - d->b * il_sim_log(1 - uniform(r)));
-	default:
-		return 0;
-	}
+	/* the body first, then (with a tail) one uniform, then the tail's draw */
+	int64_t v = to_ns(draw_one(d->kind, d->a, d->b, r));
+	if (d->tail_p > 0 && uniform(r) < d->tail_p)
+		v += to_ns(draw_one(d->tail_kind, d->tail_a, d->tail_b, r));
+	return v;
 }
 
 int64_t il_dist_sample(const struct il_dist *d, struct il_rng *r)
 {
+	if (d->tail_p > 0)
+		return sim_dist_draw(d, r);
 	switch (d->kind) {
 	case IL_DIST_NONE:
 		return 0;

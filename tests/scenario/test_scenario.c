@@ -765,6 +765,13 @@ static void overrides(void **unused)
 	assert_string_equal(buf, "0.5");
 	assert_int_not_equal(il_scn_scale_value("same", 2, buf, sizeof(buf), &err), 0);
 	assert_int_not_equal(il_scn_scale_value("weird:1:2", 2, buf, sizeof(buf), &err), 0);
+	/* a tail: the body and the tail's times scale, its share and sigma do not */
+	assert_int_equal(il_scn_scale_value("lognormal:12410:0.33+6%:lognormal:20us:1.1", 2, buf,
+					    sizeof(buf), &err), 0);
+	assert_string_equal(buf, "lognormal:24820:0.33+6%:lognormal:40us:1.1");
+	assert_int_equal(il_scn_scale_value("100+2.5%:const:10us", 0.5, buf, sizeof(buf), &err), 0);
+	assert_string_equal(buf, "50+2.5%:const:5us");
+	assert_int_not_equal(il_scn_scale_value("100+2%:weird:1", 2, buf, sizeof(buf), &err), 0);
 }
 
 /* Every built-in scenario parses and every configuration prepares (quick and full). */

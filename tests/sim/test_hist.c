@@ -4,11 +4,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
 #include "idlelab/hist.h"
 #include "idlelab/rng.h"
+#include "idlelab/state.h"
 
 static void buckets(void **unused)
 {
@@ -149,6 +151,75 @@ static void rng(void **unused)
 		assert_true(il_rng_below(&r, 3) < 3);
 }
 
+/*
+ * A distribution's tail ("BODY+P%:DIST"): each draw takes the body, and in
+ * P of the draws adds one from DIST. Expected values by hand.
+ */
+static void dist_tail(void **unused)
+{
+	(void)unused;
+	struct il_dist d;
+	struct il_err e;
+	struct il_rng r;
+	char buf[96];
+
+	/* 100 ns, plus 1000 ns in a quarter of the draws: 100 or 1100, mean 350 */
+	assert_int_equal(il_dist_parse("const:100+25%:const:1us", &d, &e), 0);
+	assert_int_equal(d.kind, IL_DIST_CONST);
+	assert_true(d.a == 100 && d.tail_p == 0.25 && d.tail_kind == IL_DIST_CONST &&
+		    d.tail_a == 1000);
+	assert_true(il_dist_draws(&d));
+	assert_true(il_dist_mean(&d) == 350);
+	assert_string_equal(il_dist_str(&d, buf, sizeof(buf)), "100+25%:1000");
+	il_rng_seed(&r, 11);
+	int n = 100000, tails = 0;
+	for (int i = 0; i < n; i++) {
+		int64_t x = il_dist_sample(&d, &r);
+		assert_true(x == 100 || x == 1100);
+		tails += x == 1100;
+	}
+	/* binomial: 25000 expected, sd sqrt(100000 * 0.25 * 0.75) = 137 */
+	assert_true(tails > 25000 - 700 && tails < 25000 + 700);
+
+	/* a body of 0 with a tail is not "no cost": it draws */
+	assert_int_equal(il_dist_parse("0+10%:lognormal:20us:1", &d, &e), 0);
+	assert_int_equal(d.kind, IL_DIST_CONST);
+	assert_true(il_dist_draws(&d));
+	/* mean 0.1 * 20000 * exp(1/2) = 3297.4 */
+	assert_true(fabs(il_dist_mean(&d) - 0.1 * 20000 * exp(0.5)) < 1e-6);
+	assert_string_equal(il_dist_str(&d, buf, sizeof(buf)), "0+10%:lognormal:20000:1");
+
+	/* the body's own draw is taken first, so a log-normal body keeps its median */
+	assert_int_equal(il_dist_parse("lognormal:12410:0.33 + 6%:lognormal:20us:1.1", &d, &e), 0);
+	assert_true(d.kind == IL_DIST_LOGNORMAL && d.a == 12410 && d.tail_p == 0.06 &&
+		    d.tail_kind == IL_DIST_LOGNORMAL && d.tail_a == 20000 && d.tail_b == 1.1);
+	il_rng_seed(&r, 5);
+	int over = 0;
+	for (int i = 0; i < n; i++)
+		over += il_dist_sample(&d, &r) > 12410 + 100000;
+	/* past the body by 100 us: 6 % x P(z > ln(5) / 1.1 = 1.4631) = 6 % x 0.07172 = 0.430 %
+	 * (the body adds ~0.4 us there): 430 expected, sd 21 */
+	assert_true(over > 430 - 110 && over < 430 + 110);
+
+	/* no tail: nothing changes, no draw for a constant */
+	assert_int_equal(il_dist_parse("1200", &d, &e), 0);
+	assert_true(d.tail_p == 0 && !il_dist_draws(&d));
+	assert_int_equal(il_dist_parse("0", &d, &e), 0);
+	assert_int_equal(d.kind, IL_DIST_NONE);
+
+	/* malformed tails */
+	assert_int_equal(il_dist_parse("1200+0%:const:5", &d, &e), -EINVAL);
+	assert_int_equal(il_dist_parse("1200+101%:const:5", &d, &e), -EINVAL);
+	assert_int_equal(il_dist_parse("1200+5%", &d, &e), -EINVAL);
+	assert_int_equal(il_dist_parse("1200+5%const:5", &d, &e), -EINVAL);
+	assert_int_equal(il_dist_parse("1200+5%:0", &d, &e), -EINVAL);
+	assert_int_equal(il_dist_parse("1200+5%:gamma:1:2", &d, &e), -EINVAL);
+	assert_int_equal(il_dist_parse("1200+5%:uniform:9:1", &d, &e), -EINVAL);
+	assert_int_equal(il_dist_parse("1200+5%:const:5+5%:const:5", &d, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "more than one tail"));
+	assert_int_equal(il_dist_parse("+5%:const:5", &d, &e), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -156,6 +227,7 @@ int main(void)
 		cmocka_unit_test(percentiles),
 		cmocka_unit_test(relative_error),
 		cmocka_unit_test(rng),
+		cmocka_unit_test(dist_tail),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
