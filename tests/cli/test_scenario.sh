@@ -111,7 +111,8 @@ expect_out "<!DOCTYPE html>"
 # a simulated value of 300 digits: shown as a number in a cell, not cut to its first 63 digits
 sed 's|^sim = menu usage [|] mean(menu, {row}us/usage_diff)$|& * 1e300|' "$tiny" >"$TMP/huge.ini"
 expect_exit 0 "$IDLELAB" scenario run "$TMP/huge.ini" --quick
-expect_out "  52                    40    2e+301    +5e+301%"
+grep -Eq '^  52 +40 +[0-9.]+e\+301 +\+[0-9.]+e\+301% ' "$TMP/out" && ok ||
+	bad "the 300-digit figure is not shown as a number"
 expect_exit 0 "$IDLELAB" scenario run "$TMP/huge.ini" --quick --format markdown
 grep -q '[0-9]\{20\}' "$TMP/out" && bad "a number of 20 digits in the markdown" || ok
 # a source's url is a link only to the web: a javascript: one is text

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Fit a distribution's heavy tail ("BODY+P%:lognormal:M:S", docs/platform-format.md)
+to the wake-up latencies bench/bench_hostlat measured.
+
+Reads the output of `bench_hostlat --mode timer|ipi ... --tail`, pools the
+first tail line of every timer or ipi row (the wake-up's own latency; the
+futex_wake rows of --mode ipi are the waker's cost and are left out), and
+fits P, M and S by least squares on the logarithms of the shares of samples
+past the median by each of --at (default 30, 50, 100, 200 us). Shorter steps
+mix with the body's own spread, longer ones are the host's stalls ([noise]
+host_stall). The tail's median is held at --min-median us or more, so that
+the tail lies past the body instead of reshaping it.
+
+usage: tools/fit_tail.py [--at 30,50,100,200] [--min-median 20] FILE...
+"""
+import argparse
+import math
+import re
+import sys
+from statistics import NormalDist
+
+N = NormalDist()
+
+
+def pooled(files):
+    total, counts = 0, {}
+    for name in files:
+        try:
+            lines = open(name, encoding="utf-8").read().split("\n")
+        except OSError as e:
+            sys.exit(f"fit_tail: {name}: {e.strerror}")
+        for i, line in enumerate(lines):
+            if not re.match(r"^(ipi|timer) ", line):
+                continue
+            tail = lines[i + 1] if i + 1 < len(lines) else ""
+            m = re.match(r"^  tail \d+us: n (\d+), past p50 \(\d+ ns\) by(.*)$", tail)
+            if not m:
+                sys.exit(f"fit_tail: {name}:{i + 2}: no tail line (run bench_hostlat with --tail)")
+            total += int(m.group(1))
+            for x, c in re.findall(r" (\d+)us (\d+) \(", m.group(2)):
+                counts[int(x)] = counts.get(int(x), 0) + int(c)
+    if not total:
+        sys.exit("fit_tail: no timer or ipi rows in " + " ".join(files))
+    return total, {x: counts[x] / total for x in sorted(counts)}
+
+
+def share(p, med, sigma, x):
+    """P(tail draw > x), all in us."""
+    return p * (1 - N.cdf(math.log(x / med) / sigma))
+
+
+def fit(shares, at, min_median):
+    best = None
+    for p in (i / 1000 for i in range(1, 301)):
+        for med in range(min_median, 101):
+            for s10 in range(3, 31):
+                s = s10 / 10
+                err = sum((math.log(share(p, med, s, x) + 1e-12) - math.log(shares[x])) ** 2
+                          for x in at)
+                if best is None or err < best[0]:
+                    best = (err, p, med, s)
+    return best
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--at", default="30,50,100,200")
+    ap.add_argument("--min-median", type=int, default=20)
+    ap.add_argument("files", nargs="+")
+    a = ap.parse_args()
+    at = [int(x) for x in a.at.split(",")]
+    total, shares = pooled(a.files)
+    missing = [x for x in at if not shares.get(x)]
+    if missing:
+        sys.exit(f"fit_tail: no sample past the median by {missing} us: nothing to fit")
+    err, p, med, s = fit(shares, at, a.min_median)
+    print(f"{total} samples; past the median by:")
+    print("  us      measured %   fitted %")
+    for x in sorted(shares):
+        print(f"  {x:<5} {100 * shares[x]:10.3f} {100 * share(p, med, s, x):10.3f}")
+    print(f"tail: +{100 * p:g}%:lognormal:{med}us:{s:g}  (squared log error {err:.3f})")
+
+
+if __name__ == "__main__":
+    main()
