@@ -51,6 +51,8 @@
  * length's row gives the usage of each idle state on --cpu during it, so a
  * row that did not idle as asked shows it, and the 1-minute load average at
  * its start (other runnable tasks on these 2 CPUs show up as tails).
+ * --raw FILE writes every sample in the order taken ("ROW LENGTH_US INDEX NS"
+ * per line), to see whether the late ones come alone or in bursts.
  * --tail also prints, per row, how many samples lie past the row's median by
  * 10, 20, 30, 50, 100, 200 and 500 us (the heavy tail a log-normal lacks).
  * --quantiles also prints each row as one line of PERCENTILE=NS pairs with
@@ -59,7 +61,7 @@
  *
  * usage: bench_hostlat --mode timer|ipi|entry|stall [--cpu B] [--other A] [--lengths LIST]
  *                      [--samples N] [--idle halt|poll|haltpoll|asis] [--quantiles]
- *                      [--tail] [--subtract NS] [--seconds S] [--min-gap US]
+ *                      [--tail] [--raw FILE] [--subtract NS] [--seconds S] [--min-gap US]
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -102,6 +104,7 @@ enum mode { M_TIMER, M_IPI, M_ENTRY, M_STALL };
 static int cpu = 1, other = 0, samples = 5000;
 static double stall_seconds = 20, min_gap_us = 20;
 static bool quantiles, tails;
+static FILE *raw; /* --raw: every sample in the order taken */
 static int64_t subtract_ns;
 static char instance[128];
 
@@ -194,6 +197,10 @@ static void print_row(const char *what, int64_t len_ns, int64_t *v, int n, int d
 {
 	double sum = 0;
 
+	if (raw)
+		for (int i = 0; i < n; i++)
+			fprintf(raw, "%s %lld %d %lld\n", what, (long long)(len_ns / 1000), i,
+				(long long)v[i]);
 	qsort(v, (size_t)n, sizeof(*v), cmp64);
 	for (int i = 0; i < n; i++)
 		sum += (double)v[i];
@@ -817,7 +824,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: bench_hostlat --mode timer|ipi|entry|stall [--cpu B] [--other A] "
 		"[--lengths LIST] [--samples N] [--idle halt|poll|haltpoll|asis] [--quantiles] [--tail] "
-		"[--subtract NS] [--seconds S] [--min-gap US]\n");
+		"[--raw FILE] [--subtract NS] [--seconds S] [--min-gap US]\n");
 	exit(2);
 }
 
@@ -832,6 +839,7 @@ int main(int argc, char **argv)
 		{ "idle", required_argument, NULL, 'i' },
 		{ "quantiles", no_argument, NULL, 'q' },
 		{ "tail", no_argument, NULL, 't' },
+		{ "raw", required_argument, NULL, 'r' },
 		{ "subtract", required_argument, NULL, 's' },
 		{ "seconds", required_argument, NULL, 'S' },
 		{ "min-gap", required_argument, NULL, 'g' },
@@ -843,7 +851,7 @@ int main(int argc, char **argv)
 	enum mode mode;
 	struct il_err err;
 
-	while ((c = getopt_long(argc, argv, "m:c:o:l:n:i:qts:S:g:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:c:o:l:n:i:qtr:s:S:g:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm': ms = optarg; break;
 		case 'c': cpu = atoi(optarg); break;
@@ -859,6 +867,12 @@ int main(int argc, char **argv)
 		case 'i': idle = optarg; break;
 		case 'q': quantiles = true; break;
 		case 't': tails = true; break;
+		case 'r':
+			if (!(raw = fopen(optarg, "w"))) {
+				fprintf(stderr, "bench_hostlat: --raw %s: %s\n", optarg, strerror(errno));
+				return 2;
+			}
+			break;
 		case 's': subtract_ns = atoll(optarg); break;
 		case 'S': stall_seconds = atof(optarg); break;
 		case 'g': min_gap_us = atof(optarg); break;
