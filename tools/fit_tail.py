@@ -8,11 +8,16 @@ first tail line of every timer or ipi row (the wake-up's own latency; the
 futex_wake rows of --mode ipi are the waker's cost and are left out), and
 fits P, M and S by least squares on the logarithms of the shares of samples
 past the median by each of --at (default 30, 50, 100, 200 us). Shorter steps
-mix with the body's own spread, longer ones are the host's stalls ([noise]
-host_stall). The tail's median is held at --min-median us or more, so that
-the tail lies past the body instead of reshaping it.
+mix with the body's own spread; from 500 us on the host's stalls ([noise]
+host_stall) take over. With --at including 500, --stall-share PCT (the
+platform's stall rate times their mean length, in per cent) is taken off the
+share at 500 us first, down to a hundredth of it, so that a tail drawn on
+every wake-up does not count the stalls' wake-ups twice. The tail's median
+is held at --min-median us or more, so that the tail lies past the body
+instead of reshaping it.
 
-usage: tools/fit_tail.py [--at 30,50,100,200] [--min-median 20] FILE...
+usage: tools/fit_tail.py [--at 30,50,100,200] [--stall-share PCT]
+                         [--min-median 20] FILE...
 """
 import argparse
 import math
@@ -66,11 +71,15 @@ def fit(shares, at, min_median):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--at", default="30,50,100,200")
+    ap.add_argument("--stall-share", type=float, default=0.0)
     ap.add_argument("--min-median", type=int, default=20)
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
     at = [int(x) for x in a.at.split(",")]
     total, shares = pooled(a.files)
+    if 500 in shares and 500 in at and a.stall_share > 0:
+        left = shares[500] - a.stall_share / 100
+        shares[500] = left if left > shares[500] / 100 else shares[500] / 100
     missing = [x for x in at if not shares.get(x)]
     if missing:
         sys.exit(f"fit_tail: no sample past the median by {missing} us: nothing to fit")
@@ -78,7 +87,8 @@ def main():
     print(f"{total} samples; past the median by:")
     print("  us      measured %   fitted %")
     for x in sorted(shares):
-        print(f"  {x:<5} {100 * shares[x]:10.3f} {100 * share(p, med, s, x):10.3f}")
+        note = " (less the stalls)" if x == 500 and 500 in at and a.stall_share > 0 else ""
+        print(f"  {x:<5} {100 * shares[x]:10.3f} {100 * share(p, med, s, x):10.3f}{note}")
     print(f"tail: +{100 * p:g}%:lognormal:{med}us:{s:g}  (squared log error {err:.3f})")
 
 
