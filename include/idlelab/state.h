@@ -168,6 +168,11 @@ int il_entry_method_parse(const char *text, enum il_entry_method *m);
  * draw adds one from DIST ("lognormal:12us:0.3+2.5%:lognormal:40us:1").
  */
 int il_dist_parse(const char *text, struct il_dist *d, struct il_err *err);
+/*
+ * Room for il_dist_str() of any distribution: two kinds of 19-digit times
+ * and a share, "uniform:A:B+P%:uniform:C:D", are 108 characters.
+ */
+#define IL_DIST_STR_LEN 128
 const char *il_dist_str(const struct il_dist *d, char *buf, unsigned size);
 /* Mean of a distribution in ns. */
 double il_dist_mean(const struct il_dist *d);

@@ -78,7 +78,7 @@ static const char *const state_cols[] = { "state", "name", "desc", "latency_us",
 static void state_row(struct il_table *t, int idx, const struct il_state *s,
 		      unsigned long long disable)
 {
-	char flags[128], dist[96];
+	char flags[128], dist[IL_DIST_STR_LEN];
 
 	il_table_i64(t, idx);
 	il_table_str(t, s->name);
@@ -234,7 +234,7 @@ static void print_text(const struct shown *sh, FILE *out)
 	il_text_fputs(m->release, out);
 	fprintf(out, "\n");
 	if (p->switch_cycles.kind != IL_DIST_NONE) {
-		char d[96];
+		char d[IL_DIST_STR_LEN];
 		fprintf(out, "wake-up path (switch_cycles): %s cycles at the package clock\n",
 		       il_dist_str(&p->switch_cycles, d, sizeof(d)));
 	} else if (p->switch_ns > 0) {
@@ -244,7 +244,7 @@ static void print_text(const struct shown *sh, FILE *out)
 		fprintf(out, "watchdog: soft-lockup hrtimer every %g s",
 		       (double)il_platform_watchdog_period_ns(p) * 1e-9);
 		if (il_platform_watchdog_stopper(p)) {
-			char d[96];
+			char d[IL_DIST_STR_LEN];
 			fprintf(out, ", waking the stopper thread (holds %s ns)",
 			       il_dist_str(&p->watchdog_stopper, d, sizeof(d)));
 		}
@@ -346,7 +346,7 @@ static int print_json(const struct shown *sh)
 	else
 		il_json_knull(&w, "switch_ns");
 	if (p->switch_cycles.kind != IL_DIST_NONE) {
-		char d[96];
+		char d[IL_DIST_STR_LEN];
 		il_json_kstring(&w, "switch_cycles", il_dist_str(&p->switch_cycles, d, sizeof(d)));
 	} else {
 		il_json_knull(&w, "switch_cycles");
@@ -354,7 +354,7 @@ static int print_json(const struct shown *sh)
 	/* the soft-lockup hrtimer's period (0: not modelled) and the stopper's hold */
 	il_json_kint(&w, "watchdog_period_ns", (long long)il_platform_watchdog_period_ns(p));
 	if (il_platform_watchdog_stopper(p)) {
-		char d[96];
+		char d[IL_DIST_STR_LEN];
 		il_json_kstring(&w, "watchdog_stopper", il_dist_str(&p->watchdog_stopper, d, sizeof(d)));
 	} else {
 		il_json_knull(&w, "watchdog_stopper");

@@ -125,7 +125,7 @@ int il_results_write(const struct il_sim_batch *b, const char *wl_opts_text, FIL
 	il_json_kint(&w, IL_RK_SWITCH_NS, (long long)il_sim_switch_ns(sp, b->platform));
 	/* the platform's path in cycles, when it times the switches instead */
 	if (sp->switch_ns < 0 && b->platform->switch_cycles.kind != IL_DIST_NONE) {
-		char d[96];
+		char d[IL_DIST_STR_LEN];
 		il_json_kstring(&w, IL_RK_SWITCH_CYCLES,
 				il_dist_str(&b->platform->switch_cycles, d, sizeof(d)));
 	} else {

@@ -17,6 +17,15 @@ expect_out "kvm-haltpoll,6.18,haltpoll,haltpoll,1,haltpoll idle,default architec
 expect_exit 0 "$IDLELAB" platform show kvm-haltpoll
 expect_out "POLL"
 expect_out "haltpoll idle"
+# a distribution with a tail prints whole, at its longest (19-digit times)
+long=uniform:9e18:9e18+0.000123457%:uniform:9e18:9e18
+printf '[platform]\nname = t\n[topology]\npackages = 1\ncores_per_package = 1\nthreads_per_core = 1\n[cpu]\narch = x86\nvendor = amd\nfamily = 25\nmodel = 17\nmwait = no\n[firmware]\nhlt_exit = %s\n' \
+	"$long" >"$TMP/tail.ini"
+n=9000000000000000000
+for fmt in table csv json; do
+	expect_exit 0 "$IDLELAB" platform show "$TMP/tail.ini" --format $fmt
+	expect_out "uniform:$n:$n+0.000123457%:uniform:$n:$n"
+done
 
 # bad files: FILE:LINE: what, exit 1
 f=$TMP/bad.ini
