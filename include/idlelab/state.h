@@ -169,6 +169,13 @@ int il_entry_method_parse(const char *text, enum il_entry_method *m);
  */
 int il_dist_parse(const char *text, struct il_dist *d, struct il_err *err);
 /*
+ * Where a distribution's tail begins in text: the '+' of "+P%" (blanks
+ * allowed around P), else NULL. For those that rewrite a distribution's
+ * text (a scenario's estimates), so that they find the tail il_dist_parse()
+ * finds.
+ */
+const char *il_dist_tail_start(const char *text);
+/*
  * Room for il_dist_str() of any distribution: two kinds of 19-digit times
  * and a share, "uniform:A:B+P%:uniform:C:D", are 108 characters.
  */

@@ -221,9 +221,9 @@ static int dist_parse_one(char *s, const char *text, enum il_dist_kind *kindp, d
  * else NULL. No number of a distribution has "+digits%", so the first such
  * '+' is the tail's.
  */
-static char *dist_tail_start(char *s)
+const char *il_dist_tail_start(const char *s)
 {
-	for (char *t = strchr(s, '+'); t; t = strchr(t + 1, '+')) {
+	for (const char *t = strchr(s, '+'); t; t = strchr(t + 1, '+')) {
 		const char *p = t + 1 + strspn(t + 1, " \t");
 		size_t n = strspn(p, "0123456789.");
 		if (n && p[n + strspn(p + n, " \t")] == '%')
@@ -242,7 +242,8 @@ int il_dist_parse(const char *text, struct il_dist *d, struct il_err *err)
 	if (strlen(text) >= sizeof(buf))
 		return il_err_set(err, EINVAL, "distribution '%.40s...' too long", text);
 	snprintf(buf, sizeof(buf), "%s", text);
-	char *tail = dist_tail_start(buf);
+	const char *t = il_dist_tail_start(buf);
+	char *tail = t ? buf + (t - buf) : NULL;
 	if (tail) {
 		*tail++ = '\0';
 		char *pct = strchr(tail, '%');
@@ -254,7 +255,7 @@ int il_dist_parse(const char *text, struct il_dist *d, struct il_err *err)
 		if (pct[1] != ':')
 			return il_err_set(err, EINVAL, "tail in '%s' wants P%%:DISTRIBUTION", text);
 		char *ts = il_strtrim(pct + 2);
-		if (dist_tail_start(ts))
+		if (il_dist_tail_start(ts))
 			return il_err_set(err, EINVAL, "'%s' has more than one tail", text);
 		if (dist_parse_one(ts, text, &tkind, tv, err))
 			return -EINVAL;

@@ -310,17 +310,23 @@ int il_scn_scale_value(const char *value, double factor, char *buf, size_t size,
 			return il_err_set(err, EINVAL, "'%s' is not a number that can be scaled", value);
 		return 0;
 	}
-	/* a tail, "BODY+P%:DIST": the body and the tail's distribution scale, P does not */
-	for (const char *t = strchr(value, '+'); t; t = strchr(t + 1, '+')) {
-		size_t np = strspn(t + 1, "0123456789.");
-		if (!np || t[1 + np] != '%' || t[2 + np] != ':')
-			continue;
+	/*
+	 * a tail, "BODY+P%:DIST", where il_dist_parse() sees one (blanks
+	 * around P too): the body and the tail's distribution scale, P does not
+	 */
+	const char *t = il_dist_tail_start(value);
+	if (t) {
+		const char *p = t + 1 + strspn(t + 1, " \t"), *pct = strchr(p, '%');
+		size_t np = strspn(p, "0123456789.");
 		char body[128], tail[128];
+		if (pct[1] != ':')
+			return il_err_set(err, EINVAL, "'%s' is not a distribution that can be scaled",
+					  value);
 		snprintf(body, sizeof(body), "%.*s", (int)(t - value), value);
-		if (il_scn_scale_value(body, factor, tmp, sizeof(tmp), err) ||
-		    il_scn_scale_value(t + 3 + np, factor, tail, sizeof(tail), err))
+		if (il_scn_scale_value(il_strtrim(body), factor, tmp, sizeof(tmp), err) ||
+		    il_scn_scale_value(pct + 2, factor, tail, sizeof(tail), err))
 			return -EINVAL;
-		if ((size_t)snprintf(buf, size, "%s+%.*s:%s", tmp, (int)np + 1, t + 1, tail) >= size)
+		if ((size_t)snprintf(buf, size, "%s+%.*s%%:%s", tmp, (int)np, p, tail) >= size)
 			return il_err_set(err, EINVAL, "'%s' scaled is too long", value);
 		return 0;
 	}

@@ -772,6 +772,13 @@ static void overrides(void **unused)
 	assert_int_equal(il_scn_scale_value("100+2.5%:const:10us", 0.5, buf, sizeof(buf), &err), 0);
 	assert_string_equal(buf, "50+2.5%:const:5us");
 	assert_int_not_equal(il_scn_scale_value("100+2%:weird:1", 2, buf, sizeof(buf), &err), 0);
+	/* blanks around P, as il_dist_parse() takes them: the tail scales too */
+	assert_int_equal(il_scn_scale_value("lognormal:12410:0.33 + 6 %:lognormal:20us:1.1", 2,
+					    buf, sizeof(buf), &err), 0);
+	assert_string_equal(buf, "lognormal:24820:0.33+6%:lognormal:40us:1.1");
+	assert_int_equal(il_scn_scale_value("uniform:10us:12us +2.5%:const:40us", 0.5, buf,
+					    sizeof(buf), &err), 0);
+	assert_string_equal(buf, "uniform:5us:6us+2.5%:const:20us");
 }
 
 /* Every built-in scenario parses and every configuration prepares (quick and full). */
