@@ -329,8 +329,12 @@ __attribute__((noinline, visibility("hidden"))) int64_t sim_dist_draw(const stru
 {
 	/* the body first, then (with a tail) one uniform, then the tail's draw */
 	int64_t v = to_ns(draw_one(d->kind, d->a, d->b, r));
-	if (d->tail_p > 0 && uniform(r) < d->tail_p)
+	if (d->tail_p > 0 && uniform(r) < d->tail_p) {
 		v += to_ns(draw_one(d->tail_kind, d->tail_a, d->tail_b, r));
+		/* the sum, too, is at most the clamp: a time plus draws stays far from overflow */
+		if (v > (int64_t)NS_MAX_SAMPLE)
+			v = (int64_t)NS_MAX_SAMPLE;
+	}
 	return v;
 }
 

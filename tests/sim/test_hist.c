@@ -201,6 +201,12 @@ static void dist_tail(void **unused)
 	 * (the body adds ~0.4 us there): 430 expected, sd 21 */
 	assert_true(over > 430 - 110 && over < 430 + 110);
 
+	/* a draw is at most the longest run (10^6 s), with its tail too */
+	assert_int_equal(il_dist_parse("1000000s+100%:1000000s", &d, &e), 0);
+	assert_true(il_dist_sample(&d, &r) == 1000000 * INT64_C(1000000000));
+	assert_int_equal(il_dist_parse("uniform:1000000s:1000000s+100%:exp:1us:1000s", &d, &e), 0);
+	assert_true(il_dist_sample(&d, &r) == 1000000 * INT64_C(1000000000));
+
 	/* no tail: nothing changes, no draw for a constant */
 	assert_int_equal(il_dist_parse("1200", &d, &e), 0);
 	assert_true(d.tail_p == 0 && !il_dist_draws(&d));
