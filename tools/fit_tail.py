@@ -38,6 +38,9 @@ def pooled(files):
         for i, line in enumerate(lines):
             if not re.match(r"^(ipi|timer) ", line):
                 continue
+            # a row whose samples were all dropped prints no tail line
+            if line.endswith(" no samples"):
+                continue
             tail = lines[i + 1] if i + 1 < len(lines) else ""
             m = re.match(r"^  tail \d+us: n (\d+), past p50 \(\d+ ns\) by(.*)$", tail)
             if not m:

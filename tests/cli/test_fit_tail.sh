@@ -1,0 +1,26 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# tools/fit_tail.py on bench_hostlat --tail output, good and bad.
+. "$SRCDIR/tests/cli/lib.sh"
+FIT=$SRCDIR/tools/fit_tail.py
+
+# bench_hostlat --tail prints a tail line under every row with samples
+cat >"$TMP/tail.txt" <<'E'
+timer         100 us  n 10000 (dropped 0)  load 0.01  ns: p0 1 p50 20000  mean 21000  states: POLL=1
+  tail 100us: n 10000, past p50 (20000 ns) by 10us 900 (9.000%) 20us 500 (5.000%) 30us 248 (2.480%) 50us 120 (1.200%) 100us 29 (0.290%) 200us 5 (0.050%) 500us 1 (0.010%)
+E
+# (--min-median 90: a small grid, a quick fit)
+expect_exit 0 python3 "$FIT" --min-median 90 "$TMP/tail.txt"
+expect_out "10000 samples; past the median by:"
+expect_out "tail: +"
+
+# a row whose samples were all dropped has no tail line: nothing to pool
+cp "$TMP/tail.txt" "$TMP/dropped.txt"
+echo "ipi           100 us  n 0 (dropped 12)  load 0.01  ns: no samples" >>"$TMP/dropped.txt"
+expect_exit 0 python3 "$FIT" --min-median 90 "$TMP/dropped.txt"
+expect_out "10000 samples; past the median by:"
+# a row cut off before its tail line is still refused, with the line
+head -1 "$TMP/tail.txt" >"$TMP/cut.txt"
+expect_exit 1 python3 "$FIT" "$TMP/cut.txt"
+expect_err "fit_tail: $TMP/cut.txt:2: no tail line"
+finish
