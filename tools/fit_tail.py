@@ -35,6 +35,8 @@ def pooled(files):
             lines = open(name, encoding="utf-8").read().split("\n")
         except OSError as e:
             sys.exit(f"fit_tail: {name}: {e.strerror}")
+        except UnicodeDecodeError:
+            sys.exit(f"fit_tail: {name}: not UTF-8 text (not bench_hostlat output)")
         for i, line in enumerate(lines):
             if not re.match(r"^(ipi|timer) ", line):
                 continue
@@ -71,14 +73,36 @@ def fit(shares, at, min_median):
     return best
 
 
+def steps(text):
+    """--at: bench_hostlat's steps past the median, in us (positive)."""
+    try:
+        at = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a list of whole us")
+    if min(at) <= 0:
+        raise argparse.ArgumentTypeError(f"'{text}': a step is past the median, > 0 us")
+    return at
+
+
+def median_us(text):
+    """--min-median: the fit's medians run from it to 100 us, so it is in 1..100."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number of us")
+    if not 1 <= v <= 100:
+        raise argparse.ArgumentTypeError(f"{v} is not in 1..100")
+    return v
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--at", default="30,50,100,200")
+    ap.add_argument("--at", type=steps, default="30,50,100,200")
     ap.add_argument("--stall-share", type=float, default=0.0)
-    ap.add_argument("--min-median", type=int, default=20)
+    ap.add_argument("--min-median", type=median_us, default=20)
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
-    at = [int(x) for x in a.at.split(",")]
+    at = a.at
     total, shares = pooled(a.files)
     if 500 in shares and 500 in at and a.stall_share > 0:
         left = shares[500] - a.stall_share / 100

@@ -23,4 +23,13 @@ expect_out "10000 samples; past the median by:"
 head -1 "$TMP/tail.txt" >"$TMP/cut.txt"
 expect_exit 1 python3 "$FIT" "$TMP/cut.txt"
 expect_err "fit_tail: $TMP/cut.txt:2: no tail line"
+# foreign input and bad options: a message and a non-zero exit, no traceback
+printf 'timer \xff\xfe\n' >"$TMP/binary.txt"
+expect_exit 1 python3 "$FIT" "$TMP/binary.txt"
+expect_err "fit_tail: $TMP/binary.txt: not UTF-8 text"
+for opt in "--at abc" "--at 30,,50" "--at -30" "--min-median 0" "--min-median 101"; do
+	expect_exit 2 python3 "$FIT" $opt "$TMP/tail.txt"
+	grep -q Traceback "$TMP/err" && bad "fit_tail $opt: a traceback" || ok
+done
+expect_err "--min-median: 101 is not in 1..100"
 finish
