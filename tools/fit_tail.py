@@ -29,7 +29,9 @@ N = NormalDist()
 
 
 def pooled(files):
-    total, counts = 0, {}
+    # a row counts for the steps its tail line has (all of them, unless the
+    # line was cut short): each step's share is over the samples of those rows
+    total, counts, rows = 0, {}, {}
     for name in files:
         try:
             lines = open(name, encoding="utf-8").read().split("\n")
@@ -47,12 +49,14 @@ def pooled(files):
             m = re.match(r"^  tail \d+us: n (\d+), past p50 \(\d+ ns\) by(.*)$", tail)
             if not m:
                 sys.exit(f"fit_tail: {name}:{i + 2}: no tail line (run bench_hostlat with --tail)")
-            total += int(m.group(1))
+            n = int(m.group(1))
+            total += n
             for x, c in re.findall(r" (\d+)us (\d+) \(", m.group(2)):
                 counts[int(x)] = counts.get(int(x), 0) + int(c)
+                rows[int(x)] = rows.get(int(x), 0) + n
     if not total:
         sys.exit("fit_tail: no timer or ipi rows in " + " ".join(files))
-    return total, {x: counts[x] / total for x in sorted(counts)}
+    return total, {x: counts[x] / rows[x] for x in sorted(counts) if rows[x]}
 
 
 def share(p, med, sigma, x):

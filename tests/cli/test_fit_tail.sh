@@ -19,6 +19,17 @@ cp "$TMP/tail.txt" "$TMP/dropped.txt"
 echo "ipi           100 us  n 0 (dropped 12)  load 0.01  ns: no samples" >>"$TMP/dropped.txt"
 expect_exit 0 python3 "$FIT" --min-median 90 "$TMP/dropped.txt"
 expect_out "10000 samples; past the median by:"
+# a tail line cut short (a run stopped while it printed): its row counts
+# for the steps it has, not as no sample past the others
+cp "$TMP/tail.txt" "$TMP/short.txt"
+head -1 "$TMP/tail.txt" >>"$TMP/short.txt"
+printf '  tail 100us: n 10000, past p50 (20000 ns) by 10us 900 (9.000%%) 20us 500 (5.000%%) 30us 248 (2.4' \
+	>>"$TMP/short.txt"
+expect_exit 0 python3 "$FIT" --min-median 90 "$TMP/short.txt"
+expect_out "20000 samples; past the median by:"
+expect_out "  30         2.480"
+expect_out "  100        0.290"
+expect_out "  500        0.010"
 # a row cut off before its tail line is still refused, with the line
 head -1 "$TMP/tail.txt" >"$TMP/cut.txt"
 expect_exit 1 python3 "$FIT" "$TMP/cut.txt"
