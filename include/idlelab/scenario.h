@@ -300,13 +300,19 @@ struct il_scn_run_opts {
 	uint64_t seed;
 };
 
+/*
+ * Room for an estimate's value, scaled or not: any distribution
+ * il_dist_parse() takes (shorter than 128 characters, a tail's too).
+ */
+#define IL_SCN_VALUE_LEN 128
+
 /* One batch: a configuration, or a configuration with a sensitivity factor. */
 struct il_scn_batch {
 	char id[80];                  /* "baseline", "baseline@pm_timer*0.5" */
 	int config;                   /* the scenario configuration */
 	int sens, factor;             /* -1, -1 for the configuration itself */
-	char value[96];               /* sensitivity: the estimate's scaled value */
-	char base_value[96];          /* sensitivity: its value before scaling */
+	char value[IL_SCN_VALUE_LEN]; /* sensitivity: the estimate's scaled value */
+	char base_value[IL_SCN_VALUE_LEN]; /* sensitivity: its value before scaling */
 	struct il_platform *platform;
 	void *wl_cfg;
 	char *wl_text;                /* the workload options as given, for the results file */
@@ -369,7 +375,7 @@ struct il_scn_rcheck {
 };
 struct il_scn_rsens {
 	double *fig;                  /* nfigures x (nfactors + 1): the value at x1 first */
-	char (*values)[96];           /* nfactors + 1: the estimate's value at x1 first */
+	char (*values)[IL_SCN_VALUE_LEN]; /* nfactors + 1: the estimate's value at x1 first */
 };
 
 /*

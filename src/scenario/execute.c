@@ -44,7 +44,7 @@ static bool next_line(const char *text, size_t *pos, struct line_span *l)
 }
 
 /* The trimmed text of [a, b) into buf. */
-static void span_text(const char *text, size_t a, size_t b, char *buf, size_t size)
+static size_t span_text(const char *text, size_t a, size_t b, char *buf, size_t size)
 {
 	while (a < b && isspace((unsigned char)text[a]))
 		a++;
@@ -53,6 +53,7 @@ static void span_text(const char *text, size_t a, size_t b, char *buf, size_t si
 	size_t n = b - a < size - 1 ? b - a : size - 1;
 	memcpy(buf, text + a, n);
 	buf[n] = '\0';
+	return b - a; /* the whole length, as snprintf() */
 }
 
 /* Is this line "[name]"? Its name into buf. */
@@ -263,7 +264,10 @@ int il_scn_platform_value(const char *text, const char *skey, char *buf, size_t 
 	if (w.count > 1)
 		return il_err_set(err, EINVAL, "[%s] has %s %d times", sect, key, w.count);
 	if (w.count == 1) {
-		span_text(text, w.vstart, w.vend, buf, size);
+		/* cut, it would be scaled and run as another value */
+		if (span_text(text, w.vstart, w.vend, buf, size) >= size)
+			return il_err_set(err, EINVAL, "the value of %s is longer than %zu characters",
+					  skey, size - 1);
 		return 0;
 	}
 	if (!key_known(sect, key))
@@ -595,6 +599,13 @@ static int build_batch(const struct il_scn *s, const struct il_scn_run_opts *o, 
 		}
 		if (!base)
 			base = od->def;
+		if (strlen(base) >= sizeof(bt->base_value)) {
+			free(opts);
+			free(texts);
+			return il_err_set_at(err, EINVAL, s->file, v->line, "estimate: the value of "
+					     "%s is longer than %zu characters", v->estimate,
+					     sizeof(bt->base_value) - 1);
+		}
 		snprintf(bt->base_value, sizeof(bt->base_value), "%s", base);
 		if ((r = il_scn_scale_value(base, v->factors[fi], bt->value, sizeof(bt->value), err))) {
 			free(opts);

@@ -167,6 +167,42 @@ expect_err "bad3.ini:$line: unknown placeholder '{rows}' (a template has only {r
 expect_exit 1 "$IDLELAB" scenario run "$tiny" --quick --output /proc/no/such/dir
 ls -a "$TMP" | grep -q '\.tmp\.' && bad "a temporary is left" || ok
 
+# an estimate's value as long as a distribution may be (< 128 characters,
+# here a tail's) is scaled whole, not cut where it no longer fits
+zeros=0000000000000000000000000000000000000000000000000000000000000000000000000000
+long="lognormal:12410:0.33$zeros+6%:exp:1000:123456789"
+cat >"$TMP/long.ini" <<EOF
+[scenario]
+name = long
+title = t
+finding = f
+platform = kvm-haltpoll
+
+[config.a]
+label = a
+workload = wake-latency
+pset = firmware.hlt_exit=$long
+runs = 1
+duration = 1ms
+
+[checks]
+check = c | 1
+
+[sensitivity.hlt]
+estimate = firmware.hlt_exit
+basis = b
+configs = a
+factors = 2
+figure = f | 1
+EOF
+expect_exit 0 "$IDLELAB" scenario run "$TMP/long.ini" --quiet --format json
+python3 - "$TMP/out" "$long" <<'EOF' && ok || bad "a long estimate's values"
+import json, sys
+v = json.load(open(sys.argv[1]))["sensitivity"][0]["values"]
+long = sys.argv[2]
+assert v == [long, long.replace("12410", "24820").replace("1000:123456789", "2000:246913578")], v
+EOF
+
 expect_exit 0 "$IDLELAB" help scenario
 expect_out "idlelab scenario run NAME|FILE"
 finish

@@ -747,6 +747,10 @@ static void overrides(void **unused)
 			 -ENOENT);
 	assert_int_equal(il_scn_platform_value(plat, "turbo.4", buf, sizeof(buf), &err), -ENOENT);
 	assert_int_equal(il_scn_platform_value(plat, "ipi.sned", buf, sizeof(buf), &err), -EINVAL);
+	/* a value that does not fit is refused, not cut into another value */
+	assert_int_equal(il_scn_platform_value(plat, "firmware.pm_timer_read", buf, 12, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.msg, "longer than 11 characters"));
 	assert_int_equal(il_scn_platform_value(plat, "turbo.x", buf, sizeof(buf), &err), -EINVAL);
 	assert_int_equal(il_scn_platform_value(plat, "firmware.exit.", buf, sizeof(buf), &err),
 			 -EINVAL);
