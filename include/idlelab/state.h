@@ -177,7 +177,7 @@ int il_dist_parse(const char *text, struct il_dist *d, struct il_err *err);
 const char *il_dist_tail_start(const char *text);
 /*
  * Room for il_dist_str() of any distribution: two kinds of 19-digit times
- * and a share, "uniform:A:B+P%:uniform:C:D", are 108 characters.
+ * and a 15-digit share, "uniform:A:B+P%:uniform:C:D", are 117 characters.
  */
 #define IL_DIST_STR_LEN 128
 const char *il_dist_str(const struct il_dist *d, char *buf, unsigned size);

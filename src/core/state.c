@@ -219,13 +219,14 @@ static int dist_parse_one(char *s, const char *text, enum il_dist_kind *kindp, d
 /*
  * Where the tail of s begins: the '+' of "+P%:" (blanks allowed around P),
  * else NULL. No number of a distribution has "+digits%", so the first such
- * '+' is the tail's.
+ * '+' is the tail's. P may have an exponent, as il_dist_str() prints a
+ * small one ("5e-05").
  */
 const char *il_dist_tail_start(const char *s)
 {
 	for (const char *t = strchr(s, '+'); t; t = strchr(t + 1, '+')) {
 		const char *p = t + 1 + strspn(t + 1, " \t");
-		size_t n = strspn(p, "0123456789.");
+		size_t n = strspn(p, "0123456789.eE-");
 		if (n && p[n + strspn(p + n, " \t")] == '%')
 			return t;
 	}
@@ -293,7 +294,8 @@ const char *il_dist_str(const struct il_dist *d, char *buf, unsigned size)
 	int n = dist_str_one(d->kind, d->a, d->b, buf, size);
 
 	if (d->tail_p > 0 && n >= 0 && (unsigned)n < size) {
-		int m = snprintf(buf + n, size - (unsigned)n, "+%g%%:", d->tail_p * 100);
+		/* P as it was read: up to 15 digits come back as they were */
+		int m = snprintf(buf + n, size - (unsigned)n, "+%.15g%%:", d->tail_p * 100);
 		if (m >= 0 && (unsigned)(n + m) < size)
 			dist_str_one(d->tail_kind, d->tail_a, d->tail_b, buf + n + m,
 				     size - (unsigned)(n + m));

@@ -321,7 +321,9 @@ int il_scn_scale_value(const char *value, double factor, char *buf, size_t size,
 	const char *t = il_dist_tail_start(value);
 	if (t) {
 		const char *p = t + 1 + strspn(t + 1, " \t"), *pct = strchr(p, '%');
-		size_t np = strspn(p, "0123456789.");
+		size_t np = (size_t)(pct - p);
+		while (np && isspace((unsigned char)p[np - 1]))
+			np--;
 		char body[128], tail[128];
 		if (pct[1] != ':')
 			return il_err_set(err, EINVAL, "'%s' is not a distribution that can be scaled",

@@ -783,6 +783,9 @@ static void overrides(void **unused)
 	assert_int_equal(il_scn_scale_value("uniform:10us:12us +2.5%:const:40us", 0.5, buf,
 					    sizeof(buf), &err), 0);
 	assert_string_equal(buf, "uniform:5us:6us+2.5%:const:20us");
+	/* a share with an exponent, as il_dist_str() prints a small one */
+	assert_int_equal(il_scn_scale_value("100+5e-05%:const:10us", 2, buf, sizeof(buf), &err), 0);
+	assert_string_equal(buf, "200+5e-05%:const:20us");
 }
 
 /* Every built-in scenario parses and every configuration prepares (quick and full). */

@@ -158,10 +158,10 @@ static void rng(void **unused)
 static void dist_tail(void **unused)
 {
 	(void)unused;
-	struct il_dist d;
+	struct il_dist d, d2;
 	struct il_err e;
 	struct il_rng r;
-	char buf[96];
+	char buf[IL_DIST_STR_LEN];
 
 	/* 100 ns, plus 1000 ns in a quarter of the draws: 100 or 1100, mean 350 */
 	assert_int_equal(il_dist_parse("const:100+25%:const:1us", &d, &e), 0);
@@ -200,6 +200,13 @@ static void dist_tail(void **unused)
 	/* past the body by 100 us: 6 % x P(z > ln(5) / 1.1 = 1.4631) = 6 % x 0.07172 = 0.430 %
 	 * (the body adds ~0.4 us there): 430 expected, sd 21 */
 	assert_true(over > 430 - 110 && over < 430 + 110);
+
+	/* the share prints as it was read, in a form that reads back */
+	assert_int_equal(il_dist_parse("1200+12.3456789%:const:5", &d, &e), 0);
+	assert_string_equal(il_dist_str(&d, buf, sizeof(buf)), "1200+12.3456789%:5");
+	assert_int_equal(il_dist_parse("1200+0.00005%:const:5", &d, &e), 0);
+	assert_int_equal(il_dist_parse(il_dist_str(&d, buf, sizeof(buf)), &d2, &e), 0);
+	assert_true(d2.tail_p == d.tail_p && d2.tail_kind == IL_DIST_CONST && d2.tail_a == 5);
 
 	/* a draw is at most the longest run (10^6 s), with its tail too */
 	assert_int_equal(il_dist_parse("1000000s+100%:1000000s", &d, &e), 0);
