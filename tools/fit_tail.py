@@ -99,10 +99,21 @@ def median_us(text):
     return v
 
 
+def stall_pct(text):
+    """--stall-share: a per cent of the wake-ups, 0..100 (a NaN would compare false)."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number")
+    if not 0 <= v <= 100:
+        raise argparse.ArgumentTypeError(f"{text} is not a per cent in 0..100")
+    return v
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--at", type=steps, default="30,50,100,200")
-    ap.add_argument("--stall-share", type=float, default=0.0)
+    ap.add_argument("--stall-share", type=stall_pct, default=0.0)
     ap.add_argument("--min-median", type=median_us, default=20)
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()

@@ -43,4 +43,9 @@ for opt in "--at abc" "--at 30,,50" "--at -30" "--min-median 0" "--min-median 10
 	grep -q Traceback "$TMP/err" && bad "fit_tail $opt: a traceback" || ok
 done
 expect_err "--min-median: 101 is not in 1..100"
+# the stalls' share is a per cent: not a NaN, which would leave it out unsaid
+for v in nan inf -3 101; do
+	expect_exit 2 python3 "$FIT" --at 30,500 --stall-share $v "$TMP/tail.txt"
+	expect_err "--stall-share: "
+done
 finish
