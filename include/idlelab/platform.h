@@ -103,6 +103,15 @@ struct il_platform {
 	unsigned int pkgc_irtl[5];     /* MSR_PKGC6/7/8/9/10_IRTL (intel_idle Goldmont fix-up) */
 	bool shared_processor;         /* pseries shared LPAR */
 	double base_mhz;
+	/*
+	 * ACPI CPPC capabilities (/sys/devices/system/cpu/cpuN/acpi_cppc/) that
+	 * AMD's frequency invariance reads (src/platform/freqmax.c); -1: not given
+	 */
+	long cppc_highest_perf;        /* CPU 0's highest_perf */
+	long cppc_nominal_perf;        /* CPU 0's nominal_perf */
+	int cppc_preferred_cores;      /* 1: highest_perf differs between CPUs, 0: the same on all */
+	int amd_core_type;             /* CPU 0's core type on heterogeneous AMD parts:
+					  IL_AMD_CORE_* (NONE: a homogeneous part) */
 	double tb_mhz;                 /* POWER timebase frequency */
 	unsigned int xcede_latency_us[16]; /* pseries extended CEDE records, µs (0 = skipped) */
 	int nxcede;
@@ -262,6 +271,8 @@ enum il_freq_max_rule {
 	IL_FMAX_KNL,                   /* Xeon Phi: the second-highest bin */
 	IL_FMAX_ATOM_1C,               /* Atom before Goldmont: the 1-core turbo */
 };
+/* [cpu] amd_core_type: CPU 0's core type (X86_FEATURE_AMD_HETEROGENEOUS_CORES parts) */
+enum { IL_AMD_CORE_NONE = 0, IL_AMD_CORE_PERFORMANCE, IL_AMD_CORE_EFFICIENCY };
 struct il_freq_max {
 	enum il_freq_max_rule rule;
 	bool invariant;                /* the scheduler scales utilisation by frequency */

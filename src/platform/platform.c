@@ -235,7 +235,8 @@ SETTER(set_latency_ns); SETTER(set_flags); SETTER(set_entry);
 SETTER(set_cst_type); SETTER(set_cst_method); SETTER(set_turbo);
 SETTER(set_topology); SETTER(set_mhz); SETTER(set_mhz_or_0); SETTER(set_hwp_mhz); SETTER(set_pstates);
 SETTER(set_cpufreq_scope); SETTER(set_cpufreq_driver); SETTER(set_cpufreq_governor);
-SETTER(set_pstate_mode); SETTER(set_turbo_on);
+SETTER(set_pstate_mode); SETTER(set_turbo_on); SETTER(set_cppc_perf); SETTER(set_given_bool);
+SETTER(set_amd_core_type);
 
 #define FIELD(type, field) offsetof(struct type, field), sizeof(((struct type *)0)->field)
 /* a key of struct il_platform / il_state / il_cst_entry / il_driver */
@@ -318,6 +319,18 @@ static const struct key keys[] = {
 	   shared_processor, NULL),
 	KP("cpu", "base_mhz", IL_PK_NUMBER, 0, 100000, NULL, 0, "nominal frequency, MHz", base_mhz,
 	   set_mhz_or_0),
+	KP("cpu", "cppc_highest_perf", IL_PK_UINT, 0, 0, NULL, 0,
+	   "CPU 0's ACPI CPPC highest_perf (acpi_cppc/highest_perf; AMD frequency invariance)",
+	   cppc_highest_perf, set_cppc_perf),
+	KP("cpu", "cppc_nominal_perf", IL_PK_UINT, 0, 0, NULL, 0,
+	   "CPU 0's ACPI CPPC nominal_perf (acpi_cppc/nominal_perf; AMD frequency invariance)",
+	   cppc_nominal_perf, set_cppc_perf),
+	KP("cpu", "cppc_preferred_cores", IL_PK_BOOL, 0, 0, NULL, 0,
+	   "whether highest_perf differs between CPUs (AMD preferred cores, 6.12 on)",
+	   cppc_preferred_cores, set_given_bool),
+	KP("cpu", "amd_core_type", IL_PK_WORD, 0, 0, NULL, 0,
+	   "performance, efficiency: CPU 0's core type on heterogeneous AMD parts (CPUID "
+	   "0x80000026); not given: homogeneous", amd_core_type, set_amd_core_type),
 	KP("cpu", "tb_mhz", IL_PK_NUMBER, 0, 100000, "512", 0, "POWER timebase frequency, MHz",
 	   tb_mhz, set_mhz_or_0),
 	KP("cpu", "xcede_latency_us", IL_PK_LIST, 0, 16, NULL, 0,
@@ -1137,6 +1150,42 @@ SETTER(set_turbo_on)
 	return 1;
 }
 
+/* A CPPC capability: a non-negative 32-bit register value (the field is -1 until given). */
+SETTER(set_cppc_perf)
+{
+	unsigned x = 0;
+
+	(void)k;
+	if (!get_uint(c, key, v, &x))
+		return 0;
+	*(long *)f = (long)x;
+	return 1;
+}
+
+/* yes/no into an int that stays -1 until given. */
+SETTER(set_given_bool)
+{
+	bool b;
+
+	(void)k;
+	if (!get_bool(c, key, v, &b))
+		return 0;
+	*(int *)f = b;
+	return 1;
+}
+
+SETTER(set_amd_core_type)
+{
+	(void)k;
+	if (!strcmp(v, "performance"))
+		*(int *)f = IL_AMD_CORE_PERFORMANCE;
+	else if (!strcmp(v, "efficiency"))
+		*(int *)f = IL_AMD_CORE_EFFICIENCY;
+	else
+		return fail(c, c->line, "%s: '%s' is not performance or efficiency", key, v);
+	return 1;
+}
+
 /* --- sections --- */
 
 /* The sections, canonical ids for the duplicate checks: [state.N] and [cst.N] by index. */
@@ -1346,6 +1395,9 @@ static void apply_defaults(struct parse_ctx *c, enum obj o, void *obj)
 static void defaults(struct parse_ctx *c, struct il_platform *p)
 {
 	memset(p, 0, sizeof(*p));
+	/* the CPPC capabilities and the preferred-core fact: not given until a key sets them */
+	p->cppc_highest_perf = p->cppc_nominal_perf = -1;
+	p->cppc_preferred_cores = -1;
 	apply_defaults(c, OBJ_PLATFORM, p);
 	p->table.safe_state_index = 0;
 }
