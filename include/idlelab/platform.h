@@ -270,6 +270,9 @@ enum il_freq_max_rule {
 	IL_FMAX_GOLDMONT,              /* Goldmont: the first group, the highest */
 	IL_FMAX_KNL,                   /* Xeon Phi: the second-highest bin */
 	IL_FMAX_ATOM_1C,               /* Atom before Goldmont: the 1-core turbo */
+	IL_FMAX_AMD_CPPC,              /* AMD 5.11, 5.12: CPPC highest_perf over nominal_perf */
+	IL_FMAX_AMD_MODEL,             /* AMD 5.13 .. 6.11: 166 or 255 by model over nominal_perf */
+	IL_FMAX_AMD_NUMERATOR,         /* AMD 6.12 on: the boost numerator over nominal_perf */
 };
 /* [cpu] amd_core_type: CPU 0's core type (X86_FEATURE_AMD_HETEROGENEOUS_CORES parts) */
 enum { IL_AMD_CORE_NONE = 0, IL_AMD_CORE_PERFORMANCE, IL_AMD_CORE_EFFICIENCY };
@@ -282,7 +285,10 @@ struct il_freq_max {
 					  0 without invariance */
 	unsigned long turbo_ratio;     /* turbo_mhz x 1024 / base_mhz, truncated */
 	unsigned long ratio;           /* arch_max_freq_ratio at boot (1024 with turbo off) */
+	unsigned long numerator;       /* AMD: the perf value over nominal_perf (0 on Intel) */
 	const char *since;             /* first release with the rule ("5.7"), NULL for NONE */
+	const char *first;             /* first release invariant on this vendor ("5.7", AMD
+					  "5.11"); NULL for NONE */
 	const char *what;              /* "4C turbo", ...; for NONE/UNMODELLED: "none" */
 	char why[200];                 /* the rule or the reason there is none, one line */
 };

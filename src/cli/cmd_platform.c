@@ -149,20 +149,27 @@ static void print_freq_max(const struct shown *sh, FILE *out)
 
 	fprintf(out, "freq_max: ");
 	if (f->invariant) {
-		if (sh->p->turbo_disabled)
+		if (sh->p->turbo_disabled && f->mhz != f->turbo_mhz)
 			fprintf(out, "%g MHz (turbo off at boot: base; %g MHz, %s, with turbo)", f->mhz,
 			       f->turbo_mhz, f->what);
 		else
 			fprintf(out, "%g MHz (%s)", f->mhz, f->what);
 		fprintf(out, ", ratio %lu; ", f->ratio);
 		il_text_fputs(f->why, out);
-		fprintf(out, "; from %s, none before\n", f->since);
+		if (f->first && strcmp(f->first, f->since))
+			fprintf(out, "; this rule from %s, invariant from %s, none before\n", f->since,
+				f->first);
+		else
+			fprintf(out, "; from %s, none before\n", f->since);
 	} else if (nf->invariant) {
 		fprintf(out, "none at ");
 		il_text_fputs(sh->m->release, out);
 		fprintf(out, " (");
 		il_text_fputs(f->why, out);
-		fprintf(out, "); %g MHz (%s) from %s\n", nf->turbo_mhz, nf->what, nf->since);
+		fprintf(out, "); %g MHz (%s) from %s", nf->turbo_mhz, nf->what, nf->since);
+		if (nf->first && strcmp(nf->first, nf->since))
+			fprintf(out, ", invariant from %s", nf->first);
+		fprintf(out, "\n");
 	} else {
 		fprintf(out, "%s (", f->rule == IL_FMAX_UNMODELLED ? "not modelled" : "none");
 		il_text_fputs(f->why, out);
@@ -419,8 +426,12 @@ static int print_json(const struct shown *sh)
 	}
 	il_json_kstring(&w, "rule", freq_max_what(&sh->fm));
 	il_json_kstring(&w, "why", sh->fm.why);
-	/* the rule's first release (the newest release's rule), null where there is none */
-	il_json_kstring(&w, "since", sh->fm_new.invariant ? sh->fm_new.since : NULL);
+	/*
+	 * the rule's first release (the release's rule, else the newest release's), null where
+	 * there is none
+	 */
+	il_json_kstring(&w, "since", sh->fm.invariant ? sh->fm.since :
+			sh->fm_new.invariant ? sh->fm_new.since : NULL);
 	il_json_end(&w);
 	il_json_key(&w, "cpufreq");
 	if (p->has_cpufreq) {
@@ -580,7 +591,9 @@ static int show(const char *what, const char *release, char **options, const cha
 			il_table_na(csv);
 		}
 		il_table_str(csv, freq_max_what(&sh.fm));
-		if (sh.fm_new.invariant)
+		if (sh.fm.invariant)
+			il_table_str(csv, sh.fm.since);
+		else if (sh.fm_new.invariant)
 			il_table_str(csv, sh.fm_new.since);
 		else
 			il_table_na(csv);

@@ -37,7 +37,36 @@
  *                ratio leaves invariance off. idlelab reports a file
  *                without [turbo] bins or base_mhz as not modelled rather
  *                than guessing what the MSRs hold.
- *   5.11         AMD gains invariance (ACPI CPPC based); not modelled here.
+ *   5.11         AMD gains invariance from ACPI CPPC (41ea667227ba "x86, sched:
+ *                Calculate frequency invariance for AMD systems", with
+ *                976df7e5730e "... Use midpoint of max_boost and max_P for
+ *                frequency invariance on AMD EPYC", both v5.11-rc1): once
+ *                the CPPC library has probed CPU 0, ratio = (N x 1024 /
+ *                nominal_perf + 1024) >> 1, integers throughout (the
+ *                quotient truncated, then the midpoint with 1024), for every
+ *                AMD part (not Hygon), with turbo always counted as on.
+ *                N = CPU 0's highest_perf; a zero highest_perf or
+ *                nominal_perf leaves invariance off.
+ *   5.13         3743d55b289c "x86, sched: Fix the AMD CPPC maximum
+ *                performance value on certain AMD Ryzen generations" (tip
+ *                sched/urgent, v5.13-rc2): N = amd_get_highest_perf(), 166
+ *                on family 0x17 models 0x30-0x3f, 0x70-0x7f and family 0x19
+ *                models 0x20-0x2f, 0x40-0x6f, else 255; highest_perf is not
+ *                read. 5.18 moves the code to arch/x86/kernel/acpi/cppc.c
+ *                (82d89369141b), same numbers.
+ *   6.12         Mario Limonciello's amd-pstate 6.12 series: N =
+ *                amd_get_boost_ratio_numerator(), 279f838a61f9: without
+ *                preferred cores (every CPU the same highest_perf) CPU 0's
+ *                highest_perf, with them 166; ad4caad58d91: 196 for
+ *                family 0x19 models 0x70-0x7f with preferred cores. (The
+ *                detection failed on 6.12-rc1..rc6, fixed by b79276dcac91
+ *                in -rc7.)
+ *   6.13         3eef25ab0d89: on heterogeneous parts with preferred cores
+ *                (not models 0x7x) CPU 0's core type: performance 196,
+ *                efficiency its highest_perf. Unchanged to 7.1.
+ *                idlelab reads the CPPC values from [cpu] cppc_highest_perf,
+ *                cppc_nominal_perf, cppc_preferred_cores, amd_core_type; a
+ *                file without the ones a release reads is "not modelled".
  *   5.19         tglx's "x86/smp: Move APERF/MPERF code where it belongs":
  *                the same rules, now in arch/x86/kernel/cpu/aperfmperf.c
  *                (checked against the text that matches with
@@ -50,9 +79,10 @@
  *                text: the fall-through is kept (Skylake-X with no group of
  *                4 cores takes the 1C byte).
  *
- * The ratio is computed as the kernel does, turbo x 1024 / base truncated;
+ * Intel's ratio is computed as the kernel does, turbo x 1024 / base truncated;
  * with frequencies that are ratio x bus clock this equals the kernel's
- * integer arithmetic on the ratios.
+ * integer arithmetic on the ratios. AMD's is the kernel's integer formula
+ * on the CPPC values; freq_max in MHz is then base x ratio / 1024.
  */
 #include <errno.h>
 #include <math.h>
@@ -64,7 +94,10 @@
 #include "idlelab/release.h"
 
 #define FI_RELEASE "5.7"   /* frequency invariance on x86 */
-#define AMD_FI_RELEASE "5.11"
+#define AMD_FI_RELEASE "5.11"        /* 41ea667227ba, 976df7e5730e */
+#define AMD_MODEL_RELEASE "5.13"     /* 3743d55b289c: amd_get_highest_perf() */
+#define AMD_NUMERATOR_RELEASE "6.12" /* 279f838a61f9: amd_get_boost_ratio_numerator() */
+#define AMD_HETERO_RELEASE "6.13"    /* 3eef25ab0d89: heterogeneous core types */
 
 /* CPUID family 6 models the rules name (arch/x86/include/asm/intel-family.h). */
 #define M_ATOM_SILVERMONT 0x37
@@ -127,6 +160,7 @@ static void none(struct il_freq_max *o, enum il_freq_max_rule rule, const char *
 
 	o->rule = rule;
 	o->since = NULL;
+	o->first = NULL;
 	o->invariant = false;
 	o->mhz = 0;
 	o->turbo_mhz = 0;
@@ -135,6 +169,123 @@ static void none(struct il_freq_max *o, enum il_freq_max_rule rule, const char *
 	va_start(ap, fmt);
 	vsnprintf(o->why, sizeof(o->why), fmt, ap);
 	va_end(ap);
+}
+
+/* Zen 2 and Zen 3 models whose highest_perf register is not the boost ceiling (3743d55b289c). */
+static bool amd_model_166(const struct il_platform *p)
+{
+	int m = p->model;
+
+	if (p->family == 0x17)
+		return (m >= 0x30 && m <= 0x3f) || (m >= 0x70 && m <= 0x7f);
+	if (p->family == 0x19)
+		return (m >= 0x20 && m <= 0x2f) || (m >= 0x40 && m <= 0x6f);
+	return false;
+}
+
+/*
+ * AMD, 5.11 on: ratio = (numerator x 1024 / nominal_perf + 1024) / 2 with
+ * integer division and a right shift, freq_max = base x ratio / 1024. What
+ * the numerator is and which CPPC capabilities are read change by release
+ * (the header comment).
+ */
+static void amd_freq_max(const struct il_platform *p, const char *rel, struct il_freq_max *o)
+{
+	long num;
+	const char *src;
+	bool need_highest;
+
+	if (il_release_cmp(rel, AMD_MODEL_RELEASE) < 0) {
+		o->rule = IL_FMAX_AMD_CPPC;
+		o->since = AMD_FI_RELEASE;
+		need_highest = true;
+	} else if (il_release_cmp(rel, AMD_NUMERATOR_RELEASE) < 0) {
+		o->rule = IL_FMAX_AMD_MODEL;
+		o->since = AMD_MODEL_RELEASE;
+		need_highest = false;
+	} else {
+		o->rule = IL_FMAX_AMD_NUMERATOR;
+		o->since = AMD_NUMERATOR_RELEASE;
+		if (p->cppc_nominal_perf >= 0 && p->cppc_preferred_cores < 0) {
+			none(o, IL_FMAX_UNMODELLED, "[cpu] cppc_preferred_cores not given: the "
+			     "boost numerator (%s+) depends on it", AMD_NUMERATOR_RELEASE);
+			return;
+		}
+		need_highest = p->cppc_preferred_cores == 0 ||
+			       (il_release_cmp(rel, AMD_HETERO_RELEASE) >= 0 &&
+				p->amd_core_type == IL_AMD_CORE_EFFICIENCY &&
+				!(p->family == 0x19 && p->model >= 0x70 && p->model <= 0x7f));
+	}
+	if (p->cppc_nominal_perf < 0 || (need_highest && p->cppc_highest_perf < 0)) {
+		none(o, IL_FMAX_UNMODELLED, "[cpu] %s not given: AMD's freq_max (%s+) is "
+		     "computed from ACPI CPPC", p->cppc_nominal_perf < 0 ? "cppc_nominal_perf" :
+		     "cppc_highest_perf", AMD_FI_RELEASE);
+		return;
+	}
+	if (!(p->base_mhz > 0)) {
+		none(o, IL_FMAX_UNMODELLED, "[cpu] base_mhz not given: idlelab cannot give "
+		     "freq_max in MHz");
+		return;
+	}
+	switch (o->rule) {
+	case IL_FMAX_AMD_CPPC:
+		/* 41ea667227ba, 976df7e5730e: CPU 0's registers, both non-zero */
+		num = p->cppc_highest_perf;
+		src = "CPPC highest_perf";
+		if (!num || !p->cppc_nominal_perf) {
+			none(o, IL_FMAX_NONE, "CPPC %s_perf is 0: the kernel leaves invariance off",
+			     !num ? "highest" : "nominal");
+			return;
+		}
+		o->what = "CPPC highest_perf midpoint";
+		break;
+	case IL_FMAX_AMD_MODEL:
+		/* 3743d55b289c: a constant by family and model */
+		num = amd_model_166(p) ? 166 : 255;
+		src = num == 166 ? "this Zen 2/3 model's constant" : "the constant for other models";
+		if (!p->cppc_nominal_perf) {
+			none(o, IL_FMAX_NONE, "CPPC nominal_perf is 0: the kernel leaves invariance off");
+			return;
+		}
+		o->what = "model perf midpoint";
+		break;
+	default:
+		/* 279f838a61f9, ad4caad58d91 (6.12), 3eef25ab0d89 (6.13) */
+		if (!p->cppc_preferred_cores) {
+			num = p->cppc_highest_perf;
+			src = "CPPC highest_perf, no preferred cores";
+		} else if (p->family == 0x19 && p->model >= 0x70 && p->model <= 0x7f) {
+			num = 196;
+			src = "preferred cores on family 0x19 model 0x7x";
+		} else if (il_release_cmp(rel, AMD_HETERO_RELEASE) >= 0 &&
+			   p->amd_core_type == IL_AMD_CORE_PERFORMANCE) {
+			num = 196;
+			src = "a performance core of a heterogeneous part";
+		} else if (il_release_cmp(rel, AMD_HETERO_RELEASE) >= 0 &&
+			   p->amd_core_type == IL_AMD_CORE_EFFICIENCY) {
+			num = p->cppc_highest_perf;
+			src = "CPPC highest_perf of an efficiency core";
+		} else {
+			num = 166;
+			src = "preferred cores";
+		}
+		if (!p->cppc_nominal_perf) {
+			none(o, IL_FMAX_NONE, "CPPC nominal_perf is 0: the kernel leaves invariance off");
+			return;
+		}
+		o->what = "boost numerator midpoint";
+		break;
+	}
+	o->invariant = true;
+	o->first = AMD_FI_RELEASE;
+	o->numerator = (unsigned long)num;
+	/* div_u64(num << 10, nominal), then the midpoint with 1024: a right shift */
+	o->turbo_ratio = (unsigned long)(((((unsigned long long)num * 1024ull) /
+					  (unsigned long long)p->cppc_nominal_perf) + 1024ull) >> 1);
+	o->ratio = o->turbo_ratio;  /* always set with turbo counted as enabled */
+	o->turbo_mhz = o->mhz = p->base_mhz * (double)o->ratio / 1024.0;
+	snprintf(o->why, sizeof(o->why), "AMD: (%ld x 1024 / nominal_perf %ld + 1024) >> 1, "
+		 "the midpoint; %ld: %s", num, p->cppc_nominal_perf, num, src);
 }
 
 int il_platform_freq_max(const struct il_platform *p, const char *rel, struct il_freq_max *o,
@@ -169,13 +320,12 @@ int il_platform_freq_max(const struct il_platform *p, const char *rel, struct il
 		none(o, IL_FMAX_NONE, "guest: X86_FEATURE_APERFMPERF is not offered");
 		return 0;
 	}
-	if (p->vendor == IL_VENDOR_AMD || p->vendor == IL_VENDOR_HYGON) {
+	if (p->vendor == IL_VENDOR_AMD) {
 		if (il_release_cmp(rel, AMD_FI_RELEASE) < 0)
 			none(o, IL_FMAX_NONE, "x86 frequency invariance is Intel-only before %s",
 			     AMD_FI_RELEASE);
 		else
-			none(o, IL_FMAX_UNMODELLED, "AMD (%s+): freq_max from ACPI CPPC; not "
-			     "modelled", AMD_FI_RELEASE);
+			amd_freq_max(p, rel, o);
 		return 0;
 	}
 	if (p->vendor != IL_VENDOR_INTEL) {
@@ -203,7 +353,7 @@ int il_platform_freq_max(const struct il_platform *p, const char *rel, struct il
 	}
 
 	ngrp = turbo_groups(p, grp, IL_PLAT_TURBO_MAX);
-	o->since = FI_RELEASE;
+	o->since = o->first = FI_RELEASE;
 	if (p->family == 6 && model_in(p->model, slv, 2)) {
 		/* slv_set_max_freq_ratio(): MSR_ATOM_CORE_TURBO_RATIOS bits 5:0, 1C */
 		o->rule = IL_FMAX_ATOM_1C;

@@ -206,6 +206,51 @@ expect_out "6.0: acpi_idle, governor menu@5.13, default idle mwait_idle (mwait C
 expect_exit 0 "$IDLELAB" platform history amd-zen3-epyc --format json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); w=[(x["from"],[s["exit_wait"] for s in x["states"]]) for x in d["ranges"]]; assert w[0]==("5.4",[False,False,True]) and ("6.0",[False,False,False]) in w, w' \
 	"$TMP/out" && ok || bad "history json exit_wait"
+# AMD frequency invariance from ACPI CPPC: the built-in EPYC files give no CPPC values (not
+# modelled); a copy with highest_perf 228, nominal_perf 177 and no preferred cores gives each
+# release's ratio: (228 x 1024 / 177 + 1024) >> 1 = 1171 (5.11, 5.12, 6.12 on), with 255 1249
+expect_exit 0 "$IDLELAB" platform show amd-zen3-epyc
+expect_out "freq_max: not modelled ([cpu] cppc_nominal_perf not given: AMD's freq_max (5.11+) is"
+expect_exit 0 "$IDLELAB" platform history amd-zen3-nocstates
+expect_out "5.11 .. 5.19: no cpuidle driver, default idle default_idle (hlt), freq_max not modelled"
+sed -e '/^base_mhz = 2450/a cppc_highest_perf = 228\ncppc_nominal_perf = 177\ncppc_preferred_cores = no' \
+	-e 's/^name = amd-zen3-nocstates/name = amd-cppc/' \
+	"$SRCDIR/platforms/amd-zen3-nocstates.ini" >"$TMP/amd-cppc.ini"
+expect_exit 0 "$IDLELAB" platform show "$TMP/amd-cppc.ini" --kernel 5.12
+expect_out "freq_max: 2801.71 MHz (CPPC highest_perf midpoint), ratio 1171; AMD: (228 x 1024 /"
+expect_out "from 5.11, none before"
+expect_exit 0 "$IDLELAB" platform show "$TMP/amd-cppc.ini" --kernel 5.13
+expect_out "freq_max: 2988.33 MHz (model perf midpoint), ratio 1249; AMD: (255 x 1024 / nominal_perf"
+expect_out "255: the constant for other models; this rule from 5.13, invariant"
+expect_exit 0 "$IDLELAB" platform show "$TMP/amd-cppc.ini" --kernel 5.10
+expect_out "freq_max: none at 5.10 (x86 frequency invariance is Intel-only before 5.11); 2801.71 MHz"
+expect_exit 0 "$IDLELAB" platform history "$TMP/amd-cppc.ini"
+expect_out "5.4 .. 5.10: no cpuidle driver, default idle default_idle (hlt), no frequency invariance"
+expect_out "5.11 .. 5.12: no cpuidle driver, default idle default_idle (hlt), freq_max 2801.71 MHz (CPPC"
+expect_out "5.13 .. 5.19: no cpuidle driver, default idle default_idle (hlt), freq_max 2988.33 MHz (model"
+expect_out "6.0 .. 6.11: no cpuidle driver, default idle mwait_idle (mwait C1), freq_max 2988.33 MHz"
+expect_out "6.12 .. 7.1: no cpuidle driver, default idle mwait_idle (mwait C1), freq_max 2801.71 MHz"
+expect_exit 0 "$IDLELAB" platform history "$TMP/amd-cppc.ini" --format csv
+[ "$(grep -c '^5.10,.*,default_idle (hlt),,' "$TMP/out")" -eq 1 ] &&
+	[ "$(grep -c '^5.12,.*,default_idle (hlt),2801.71,' "$TMP/out")" -eq 1 ] &&
+	[ "$(grep -c '^6.11,.*,mwait_idle (mwait C1),2988.33,' "$TMP/out")" -eq 1 ] &&
+	[ "$(grep -c '^6.12,.*,mwait_idle (mwait C1),2801.71,' "$TMP/out")" -eq 1 ] && ok ||
+	bad "history csv on AMD: $(grep '^5.1[0-3],\|^6.1[12],' "$TMP/out")"
+expect_exit 0 "$IDLELAB" platform show "$TMP/amd-cppc.ini" --kernel 6.11 --format json
+python3 - "$TMP/out" <<'EOF' && ok || bad "platform show JSON: AMD freq_max"
+import json, sys
+f = json.load(open(sys.argv[1]))["freq_max"]
+assert f["kernel"] == "6.11" and f["invariant"] and f["modelled"] and f["since"] == "5.13", f
+assert f["ratio"] == 1249 and f["turbo_ratio"] == 1249 and f["rule"] == "model perf midpoint", f
+EOF
+sed -e 's/^cppc_preferred_cores = no/cppc_preferred_cores = yes/' "$TMP/amd-cppc.ini" >"$TMP/amd-pc.ini"
+expect_exit 0 "$IDLELAB" platform show "$TMP/amd-pc.ini" --kernel 6.12
+expect_out "ratio 992; AMD: (166 x 1024 / nominal_perf 177"
+sed -e '/^cppc_preferred_cores/d' "$TMP/amd-cppc.ini" >"$TMP/amd-nopc.ini"
+expect_exit 0 "$IDLELAB" platform show "$TMP/amd-nopc.ini" --kernel 6.12
+expect_out "freq_max: not modelled ([cpu] cppc_preferred_cores not given"
+expect_exit 0 "$IDLELAB" platform show "$TMP/amd-nopc.ini" --kernel 6.11
+expect_out "ratio 1249"
 # --from and --to keep the releases between them
 expect_exit 0 "$IDLELAB" platform history intel-haswell-ep --from 5.15 --to 6.6
 expect_out "kernels: 5.15 .. 6.6"

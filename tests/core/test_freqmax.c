@@ -202,6 +202,185 @@ static void no_invariance(void **unused)
 	assert_true(il_platform_freq_max_mhz(&p, "9.0") == 0);
 }
 
+#define AMD(fam, model) "vendor = amd\nfamily = " fam "\nmodel = " model "\nbase_mhz = 2450"
+
+static struct il_freq_max amd(const char *cpu, const char *rel)
+{
+	struct il_platform p;
+
+	load(&p, cpu, "", NULL);
+	return fm(&p, rel);
+}
+
+/*
+ * AMD: ratio = (N x 1024 / nominal_perf + 1024) >> 1 in integers, by hand:
+ *   N 228, nominal 177: 233472 / 177 = 1319 (.05), (1319 + 1024) >> 1 = 1171
+ *   N 255:              261120 / 177 = 1475 (.25), 2499 >> 1 = 1249
+ *   N 166:              169984 / 177 =  960 (.36), 1984 >> 1 =  992
+ *   N 196:              200704 / 177 = 1133 (.92), 2157 >> 1 = 1078
+ *   N 150:              153600 / 177 =  867 (.80), 1891 >> 1 =  945
+ */
+#define CPPC(h, n, pc) "\ncppc_highest_perf = " h "\ncppc_nominal_perf = " n \
+	"\ncppc_preferred_cores = " pc
+static void amd_cppc(void **unused)
+{
+	(void)unused;
+	struct il_freq_max o;
+
+	/* Zen 3 Milan (family 0x19 model 1), no preferred cores */
+	o = amd(AMD("0x19", "1") CPPC("228", "177", "no"), "5.10");
+	assert_int_equal(o.rule, IL_FMAX_NONE);
+	assert_non_null(strstr(o.why, "Intel-only before 5.11"));
+	o = amd(AMD("0x19", "1") CPPC("228", "177", "no"), "5.11");
+	assert_int_equal(o.rule, IL_FMAX_AMD_CPPC);
+	assert_true(o.invariant);
+	assert_int_equal(o.ratio, 1171);
+	assert_int_equal(o.turbo_ratio, 1171);
+	assert_int_equal(o.numerator, 228);
+	assert_string_equal(o.since, "5.11");
+	assert_true(o.mhz > 2801.70 && o.mhz < 2801.72); /* 2450 x 1171 / 1024 = 2801.709 */
+	assert_true(o.base_mhz == 2450);
+	assert_int_equal(amd(AMD("0x19", "1") CPPC("228", "177", "no"), "5.12").ratio, 1171);
+	/* 5.13: 255 for this model, highest_perf not read */
+	o = amd(AMD("0x19", "1") CPPC("228", "177", "no"), "5.13");
+	assert_int_equal(o.rule, IL_FMAX_AMD_MODEL);
+	assert_int_equal(o.numerator, 255);
+	assert_int_equal(o.ratio, 1249);
+	assert_string_equal(o.since, "5.13");
+	assert_int_equal(amd(AMD("0x19", "1") CPPC("228", "177", "no"), "6.11").ratio, 1249);
+	/* 6.12: CPU 0's highest_perf again without preferred cores */
+	o = amd(AMD("0x19", "1") CPPC("228", "177", "no"), "6.12");
+	assert_int_equal(o.rule, IL_FMAX_AMD_NUMERATOR);
+	assert_int_equal(o.numerator, 228);
+	assert_int_equal(o.ratio, 1171);
+	assert_string_equal(o.since, "6.12");
+	assert_int_equal(amd(AMD("0x19", "1") CPPC("228", "177", "no"), "7.1").ratio, 1171);
+	/* with preferred cores: 166 */
+	o = amd(AMD("0x19", "1") CPPC("228", "177", "yes"), "6.12");
+	assert_int_equal(o.numerator, 166);
+	assert_int_equal(o.ratio, 992);
+	/* the 166 models of 5.13 .. 6.11, each edge of each range */
+	static const char *const m166[][2] = { { "0x17", "0x30" }, { "0x17", "0x3f" },
+					       { "0x17", "0x70" }, { "0x17", "0x7f" },
+					       { "0x19", "0x20" }, { "0x19", "0x2f" },
+					       { "0x19", "0x40" }, { "0x19", "0x6f" } };
+	static const char *const m255[][2] = { { "0x17", "0x2f" }, { "0x17", "0x40" },
+					       { "0x17", "0x6f" }, { "0x17", "0x80" },
+					       { "0x19", "0x1f" }, { "0x19", "0x30" },
+					       { "0x19", "0x70" }, { "0x1a", "0x44" } };
+	for (size_t i = 0; i < 8; i++) {
+		char cpu[256];
+
+		snprintf(cpu, sizeof(cpu), "vendor = amd\nfamily = %s\nmodel = %s\nbase_mhz = 2450"
+			 "\ncppc_nominal_perf = 177", m166[i][0], m166[i][1]);
+		o = amd(cpu, "5.13");
+		if (o.numerator != 166 || o.ratio != 992)
+			fail_msg("%s/%s: %lu, %lu", m166[i][0], m166[i][1], o.numerator, o.ratio);
+		snprintf(cpu, sizeof(cpu), "vendor = amd\nfamily = %s\nmodel = %s\nbase_mhz = 2450"
+			 "\ncppc_nominal_perf = 177", m255[i][0], m255[i][1]);
+		o = amd(cpu, "6.11");
+		if (o.numerator != 255 || o.ratio != 1249)
+			fail_msg("%s/%s: %lu, %lu", m255[i][0], m255[i][1], o.numerator, o.ratio);
+	}
+	/* 5.12 on a 166 model: still the register */
+	assert_int_equal(amd(AMD("0x17", "0x31") CPPC("228", "177", "no"), "5.12").numerator, 228);
+	/* family 0x19 models 0x70..0x7f with preferred cores: 196 from 6.12 */
+	o = amd(AMD("0x19", "0x74") CPPC("228", "177", "yes"), "6.12");
+	assert_int_equal(o.numerator, 196);
+	assert_int_equal(o.ratio, 1078);
+	assert_int_equal(amd(AMD("0x19", "0x74") CPPC("228", "177", "no"), "6.12").numerator, 228);
+	assert_int_equal(amd(AMD("0x19", "0x74") CPPC("228", "177", "yes"), "6.11").numerator, 255);
+	/* heterogeneous parts: the core type counts from 6.13 */
+	o = amd(AMD("0x1a", "0x24") CPPC("150", "177", "yes") "\namd_core_type = performance", "6.12");
+	assert_int_equal(o.numerator, 166);
+	o = amd(AMD("0x1a", "0x24") CPPC("150", "177", "yes") "\namd_core_type = performance", "6.13");
+	assert_int_equal(o.numerator, 196);
+	assert_int_equal(o.ratio, 1078);
+	o = amd(AMD("0x1a", "0x24") CPPC("150", "177", "yes") "\namd_core_type = efficiency", "6.13");
+	assert_int_equal(o.numerator, 150);
+	assert_int_equal(o.ratio, 945);
+	o = amd(AMD("0x1a", "0x24") CPPC("150", "177", "no") "\namd_core_type = performance", "6.13");
+	assert_int_equal(o.numerator, 150); /* no preferred cores: the register */
+	/* turbo off at boot changes nothing on AMD: the kernel always passes turbo on */
+	struct il_platform p;
+
+	load(&p, AMD("0x19", "1") CPPC("228", "177", "no"), "", "[cpufreq]\nefficient_mhz = 1500\nturbo = no\n");
+	assert_true(p.turbo_disabled);
+	o = fm(&p, "6.18");
+	assert_int_equal(o.ratio, 1171);
+	assert_true(o.mhz == o.turbo_mhz);
+}
+
+/* AMD where the file lacks what a release reads, or the kernel has none. */
+static void amd_missing(void **unused)
+{
+	(void)unused;
+	struct il_freq_max o;
+	struct il_platform p;
+	struct il_err e;
+	char text[256];
+
+	/* no nominal_perf: every release from 5.11 */
+	o = amd(AMD("0x19", "1") "\ncppc_highest_perf = 228", "5.11");
+	assert_int_equal(o.rule, IL_FMAX_UNMODELLED);
+	assert_false(o.invariant);
+	assert_non_null(strstr(o.why, "cppc_nominal_perf not given"));
+	assert_int_equal(amd(AMD("0x19", "1") "\ncppc_highest_perf = 228", "7.1").rule,
+			 IL_FMAX_UNMODELLED);
+	/* 5.11 and 5.12 read highest_perf; 5.13 .. 6.11 do not */
+	o = amd(AMD("0x19", "1") "\ncppc_nominal_perf = 177", "5.12");
+	assert_int_equal(o.rule, IL_FMAX_UNMODELLED);
+	assert_non_null(strstr(o.why, "cppc_highest_perf not given"));
+	assert_int_equal(amd(AMD("0x19", "1") "\ncppc_nominal_perf = 177", "5.13").ratio, 1249);
+	/* 6.12: the preferred-core fact, and highest_perf without preferred cores */
+	o = amd(AMD("0x19", "1") "\ncppc_nominal_perf = 177", "6.12");
+	assert_int_equal(o.rule, IL_FMAX_UNMODELLED);
+	assert_non_null(strstr(o.why, "cppc_preferred_cores not given"));
+	o = amd(AMD("0x19", "1") "\ncppc_nominal_perf = 177\ncppc_preferred_cores = no", "6.12");
+	assert_int_equal(o.rule, IL_FMAX_UNMODELLED);
+	assert_non_null(strstr(o.why, "cppc_highest_perf not given"));
+	o = amd(AMD("0x19", "1") "\ncppc_nominal_perf = 177\ncppc_preferred_cores = yes", "6.12");
+	assert_int_equal(o.ratio, 992);
+	/* zeros: the kernel leaves invariance off */
+	o = amd(AMD("0x19", "1") CPPC("0", "177", "no"), "5.11");
+	assert_int_equal(o.rule, IL_FMAX_NONE);
+	assert_non_null(strstr(o.why, "highest_perf is 0"));
+	o = amd(AMD("0x19", "1") CPPC("228", "0", "no"), "5.13");
+	assert_int_equal(o.rule, IL_FMAX_NONE);
+	assert_non_null(strstr(o.why, "nominal_perf is 0"));
+	/* 6.12 without the non-zero check: highest_perf 0 gives (0 + 1024) >> 1 = 512 */
+	o = amd(AMD("0x19", "1") CPPC("0", "177", "no"), "6.12");
+	assert_true(o.invariant);
+	assert_int_equal(o.ratio, 512);
+	/* no base_mhz: no MHz to give */
+	o = amd("vendor = amd\nfamily = 0x19\nmodel = 1" CPPC("228", "177", "no"), "6.18");
+	assert_int_equal(o.rule, IL_FMAX_UNMODELLED);
+	/* Hygon: the kernel's test is X86_VENDOR_AMD */
+	o = amd("vendor = hygon\nfamily = 0x18\nmodel = 0\nbase_mhz = 2000" CPPC("228", "177", "no"),
+		"6.18");
+	assert_int_equal(o.rule, IL_FMAX_NONE);
+	/* guests: none, as on Intel */
+	o = amd(AMD("0x19", "1") CPPC("228", "177", "no") "\nhypervisor = kvm", "6.18");
+	assert_int_equal(o.rule, IL_FMAX_NONE);
+	/* the keys' checks */
+	snprintf(text, sizeof(text), "[platform]\nname = t\n[cpu]\ncppc_highest_perf = -1\n");
+	assert_int_equal(il_platform_load_string(&p, text, strlen(text), "t.ini", &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "cppc_highest_perf"));
+	snprintf(text, sizeof(text), "[platform]\nname = t\n[cpu]\ncppc_nominal_perf = 0x100000000\n");
+	assert_int_equal(il_platform_load_string(&p, text, strlen(text), "t.ini", &e), -EINVAL);
+	snprintf(text, sizeof(text), "[platform]\nname = t\n[cpu]\ncppc_preferred_cores = maybe\n");
+	assert_int_equal(il_platform_load_string(&p, text, strlen(text), "t.ini", &e), -EINVAL);
+	snprintf(text, sizeof(text), "[platform]\nname = t\n[cpu]\namd_core_type = big\n");
+	assert_int_equal(il_platform_load_string(&p, text, strlen(text), "t.ini", &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "performance or efficiency"));
+	/* not given: -1 */
+	snprintf(text, sizeof(text), "[platform]\nname = t\n[cpu]\nvendor = amd\n");
+	assert_int_equal(il_platform_load_string(&p, text, strlen(text), "t.ini", &e), 0);
+	assert_true(p.cppc_highest_perf == -1 && p.cppc_nominal_perf == -1);
+	assert_int_equal(p.cppc_preferred_cores, -1);
+	assert_int_equal(p.amd_core_type, IL_AMD_CORE_NONE);
+}
+
 /* The built-in platforms of the series: each freq_max by its rule, as the files' comments say. */
 static void builtin_platforms(void **unused)
 {
@@ -243,7 +422,8 @@ int main(void)
 		cmocka_unit_test(skylake_x_group), cmocka_unit_test(core_4c),
 		cmocka_unit_test(xeon_phi),        cmocka_unit_test(atoms),
 		cmocka_unit_test(turbo_off),       cmocka_unit_test(no_invariance),
-		cmocka_unit_test(builtin_platforms),
+		cmocka_unit_test(builtin_platforms), cmocka_unit_test(amd_cppc),
+		cmocka_unit_test(amd_missing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
