@@ -30,6 +30,22 @@ expect_err "platform intel-atom-z8350 has no HWP"
 expect_exit 1 "$IDLELAB" sim --platform amd-zen3-epyc --workload gitsource --duration 10ms \
 	--cpufreq intel_pstate:powersave
 expect_err "not an Intel x86 part"
+# AMD: invariant where the platform layer's CPPC rule gives a ratio (docs/cpufreq.md, Frequency
+# invariance on AMD): 5.13's (255 x 1024 / 177 + 1024) >> 1 = 1249, 2450 x 1249 / 1024 MHz; the
+# built-in EPYC files give no CPPC values: not invariant, as before 5.11
+sed -e '/^base_mhz = 2450/a cppc_highest_perf = 228\ncppc_nominal_perf = 177\ncppc_preferred_cores = no' \
+	"$SRCDIR/platforms/amd-zen3-nocstates.ini" >"$TMP/amd-cppc.ini"
+for k in 5.10:2450:0 5.13:2988.3:1 6.12:2801.7:1; do
+	expect_exit 0 "$IDLELAB" sim --platform "$TMP/amd-cppc.ini" --workload idle --duration 10ms \
+		--cpufreq schedutil --kernel "${k%%:*}"
+	v=${k#*:}
+	grep -Eq "^cpufreq/freq_max_mhz +MHz +${v%%:*}\$" "$TMP/out" &&
+		grep -Eq "^cpufreq/invariant +${v#*:}\$" "$TMP/out" && ok ||
+		bad "AMD --cpufreq at ${k%%:*}: $(grep '^cpufreq/\(freq_max\|invariant\)' "$TMP/out")"
+done
+expect_exit 0 "$IDLELAB" sim --platform amd-zen3-nocstates --workload idle --duration 10ms \
+	--cpufreq schedutil --kernel 6.18
+grep -Eq "^cpufreq/invariant +0$" "$TMP/out" && ok || bad "amd-zen3-nocstates is invariant"
 # policy limits below the lowest P-state, freq_max below base: refused, not run
 expect_exit 1 "$IDLELAB" sim --platform intel-cascadelake-sp --workload idle --duration 10ms \
 	--cpufreq schedutil+max_mhz=1 --output "$TMP/lim.txt"
