@@ -123,6 +123,8 @@ static int run(int argc, char **argv)
 	if (live_apply(&lo))
 		return 1;
 	t = il_table_new(NULL);
+	/* a row is a mode and a direction (pingpong has two): every slice repeats them */
+	il_table_keys(t, 3);
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
 		il_table_col(t, cols[i]);
 	int64_t clock_ns = il_wake_clock_cost_ns();

@@ -143,6 +143,8 @@ static int run(int argc, char **argv)
 		return 1;
 	}
 	t = il_table_new(NULL);
+	/* a row is a pair and an interval: every slice of the text repeats them */
+	il_table_keys(t, 3);
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
 		il_table_col(t, cols[i]);
 	for (int p = 0; p < lo.npairs && !live_stop; p++) {

@@ -47,6 +47,9 @@ grep -q '^1,0,50,' "$TMP/out" && ok || bad "sweep: the second pair"
 expect_exit 0 "$IDLELAB" sweep --root "$R" --loops 3 --intervals 30
 grep -Eq '^ +0 +1 +30 ' "$TMP/out" && ok || bad "sweep text: $(cat "$TMP/out")"
 grep -q changed "$TMP/err" && bad "sweep changed something unasked" || ok
+# wider than 100 columns: every slice names its rows by pair and interval
+awk 'NR > 1 && NF == 0 { s = 1; next } s && !/^waker/ && !/^ +0 +1 +30 /' "$TMP/out" | grep -q . &&
+	bad "sweep text, second slice without the pair and interval: $(cat "$TMP/out")" || ok
 expect_exit 0 "$IDLELAB" sweep --root "$R" --loops 3 --intervals 30 --format json
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert len(r)==1 and r[0]["interval_us"]==30' "$TMP/out" &&
 	ok || bad "sweep json: $(cat "$TMP/out")"
@@ -195,6 +198,9 @@ grep -Eq '^pingpong,0,1,[0-9]+,[0-9]+,([0-9.]+,){9}[0-9]+$' "$TMP/out" && ok || 
 expect_exit 0 "$IDLELAB" latency --root "$R" --mode poll --samples 10 --gap 20us
 expect_out "clock read (CLOCK_MONOTONIC, back-to-back, least of 1000): "
 grep -Eq '^poll +0 +1 +10 ' "$TMP/out" && ok || bad "latency text: $(cat "$TMP/out")"
+# its second slice names the rows by mode and CPUs too (pingpong has two)
+[ "$(grep -Ec '^poll +0 +1 ' "$TMP/out")" -eq 2 ] && ok ||
+	bad "latency text, a slice without the mode and CPUs: $(cat "$TMP/out")"
 
 # --- usage errors: nothing changed, nothing measured -----------------------
 for cmd in sweep latency; do
