@@ -7,6 +7,11 @@ expect_exit 0 "$IDLELAB" --version
 expect_out "idlelab "
 expect_exit 0 "$IDLELAB" help
 for c in info platforms platform replay sim compare; do expect_out "   $c "; done
+# the README's list of manual pages names one for every command help lists
+for c in $(awk '/^Commands:/ { on = 1; next } on && !NF { exit } on { print $1 }' "$TMP/out"); do
+	tr -s ' \n' ' ' <"$SRCDIR/README.md" | grep -qE " idlelab-$c\(1\)[,.]" && ok ||
+		bad "README.md: the manual pages lack idlelab-$c(1)"
+done
 expect_exit 0 "$IDLELAB" help platform
 expect_out "usage: idlelab platform show"
 expect_exit 0 "$IDLELAB" platform --help
