@@ -59,7 +59,8 @@ int il_table_rows(const struct il_table *t);
 /*
  * Print in a format: text (title, header, aligned rows; wider than
  * IL_TABLE_WIDTH, in slices of the columns one under the other, a blank line
- * between, the key columns in each), CSV (header and rows; no title) or JSON
+ * between, the key columns in each, and a text column that ends a slice
+ * still too wide folded at spaces under itself), CSV (header and rows; no title) or JSON
  * (an array of objects keyed by column name). CSV and JSON are never sliced.
  */
 int il_table_print(const struct il_table *t, enum il_format f, FILE *out);

@@ -12,5 +12,7 @@ size_t il_utf8_len(const unsigned char *p, size_t n);
 void il_utf8_fputs(const char *s, FILE *out);
 /* Columns s takes on a terminal (one per character; s already escaped). */
 size_t il_text_width(const char *s);
+/* The same for the first n bytes of s. */
+int il_text_width_n(const char *s, size_t n);
 
 #endif

@@ -189,13 +189,56 @@ static void print_csv(const struct il_table *t, FILE *out)
 	}
 }
 
+/*
+ * Text s, which starts at column col, folded at spaces to end by column
+ * limit: the folded part indented to col. A word longer than the room stays
+ * whole.
+ */
+static void put_folded(const char *s, size_t col, size_t limit, FILE *out)
+{
+	size_t at = col;
+	bool first = true;
+
+	for (;;) {
+		s += strspn(s, " ");
+		size_t n = strcspn(s, " ");
+		if (!n)
+			break;
+		size_t ww = (size_t)il_text_width_n(s, n);
+		if (!first && at + 1 + ww > limit) {
+			fprintf(out, "\n%*s", (int)col, "");
+			at = col;
+		} else if (!first) {
+			fputc(' ', out);
+			at++;
+		}
+		fwrite(s, 1, n, out);
+		at += ww;
+		first = false;
+		s += n;
+	}
+}
+
 /* Aligned text; every header and cell escaped for the terminal. */
-/* The key columns and columns [from, to), one block of the text table. */
+/*
+ * The key columns and columns [from, to), one block of the text table. A
+ * text column last in a block wider than IL_TABLE_WIDTH (a description) is
+ * folded under itself, so that the block fits.
+ */
 static void print_slice(const struct il_table *t, char **text, char **head, const size_t *w,
 			int nkeys, int from, int to, FILE *out)
 {
 	int n = nkeys + to - from;
+	size_t start = 0; /* where the last column starts */
+	bool fold = true;
 
+	for (int j = 0; j + 1 < n; j++)
+		start += w[j < nkeys ? j : from + j - nkeys] + 2;
+	for (int r = 0; r < t->nrows && fold; r++)
+		fold = t->cells[r * t->ncols + from + n - nkeys - 1].kind != CELL_NUM;
+	/* only with room for a few words: a narrower column is left whole */
+	fold = fold && start + w[from + n - nkeys - 1] > IL_TABLE_WIDTH &&
+	       start + 20 <= IL_TABLE_WIDTH;
 	for (int r = -1; r < t->nrows; r++) {
 		for (int j = 0; j < n; j++) {
 			int i = j < nkeys ? j : from + j - nkeys;
@@ -204,6 +247,8 @@ static void print_slice(const struct il_table *t, char **text, char **head, cons
 			bool last = j + 1 == n;
 			if (r >= 0 && t->cells[r * t->ncols + i].kind == CELL_NUM) {
 				fprintf(out, "%*s%s", pad, "", s);
+			} else if (last && fold) {
+				put_folded(s, start, IL_TABLE_WIDTH, out);
 			} else {
 				fputs(s, out);
 				if (!last)

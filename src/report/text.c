@@ -201,7 +201,7 @@ void il_csv_field(const char *s, FILE *out)
 }
 
 /* Width in characters of the first n bytes of s. */
-static int width_n(const char *s, size_t n)
+int il_text_width_n(const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	int w = 0;
@@ -215,7 +215,7 @@ static int width_n(const char *s, size_t n)
 
 static void fold_line(const char *s, size_t n, int width, FILE *out)
 {
-	if (width_n(s, n) <= width) {
+	if (il_text_width_n(s, n) <= width) {
 		fwrite(s, 1, n, out);
 		fputc('\n', out);
 		return;
@@ -225,7 +225,7 @@ static void fold_line(const char *s, size_t n, int width, FILE *out)
 	for (size_t k = 0; k + 1 < n && !colon; k++)
 		if (s[k] == ':' && s[k + 1] == ' ')
 			colon = s + k;
-	int indent = colon ? width_n(s, (size_t)(colon - s) + 2) : 0;
+	int indent = colon ? il_text_width_n(s, (size_t)(colon - s) + 2) : 0;
 	if (!colon || indent > width / 2)
 		indent = (int)lead + 2;
 	int col = 0;
@@ -241,7 +241,7 @@ static void fold_line(const char *s, size_t n, int width, FILE *out)
 			end++;
 		if (end == sp)
 			break; /* trailing spaces */
-		int gap = width_n(s + i, sp - i), ww = width_n(s + sp, end - sp);
+		int gap = il_text_width_n(s + i, sp - i), ww = il_text_width_n(s + sp, end - sp);
 		if (!first && col > indent && col + gap + ww > width) {
 			fprintf(out, "\n%*s", indent, "");
 			col = indent;

@@ -274,6 +274,9 @@ expect_err "unknown format 'csv' (table or json)"
 # --list reads every option: a mistyped one is refused, --format is kept
 expect_exit 2 "$IDLELAB" doctor --list --bogus
 expect_err "unknown option '--bogus'"
+expect_exit 0 "$IDLELAB" doctor --list --format table
+awk 'length > 100 { exit 1 }' "$TMP/out" && ok || bad "--list --format table wider than 100 columns: $(cat "$TMP/out")"
+grep -q '^high-miss-rate  *a state whose entries' "$TMP/out" && ok || bad "--list --format table: $(cat "$TMP/out")"
 expect_exit 0 "$IDLELAB" doctor --list --format json
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d) == 12 and d[0]["id"] == "acpi-dummy-wait"' \
 	"$TMP/out" && ok || bad "--list --format json: $(cat "$TMP/out")"

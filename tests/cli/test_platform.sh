@@ -5,6 +5,10 @@
 
 expect_exit 0 "$IDLELAB" platforms
 expect_out "kvm-haltpoll"
+# the text table fits in 100 columns: a long description is folded under its column
+awk 'length > 100 { exit 1 }' "$TMP/out" && ok || bad "platforms wider than 100 columns: $(cat "$TMP/out")"
+tr -s ' \n' ' ' <"$TMP/out" | grep -qF "kvm-haltpoll 2-vCPU KVM guest (AMD EPYC host), cpuidle-haltpoll driver and haltpoll governor" &&
+	ok || bad "platforms: kvm-haltpoll's description: $(cat "$TMP/out")"
 expect_exit 0 "$IDLELAB" platforms --format csv
 expect_out "name,cpus,description"
 expect_exit 0 "$IDLELAB" platforms --format json
