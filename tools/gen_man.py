@@ -81,9 +81,10 @@ def split_item(s, base, col_hint):
     if col_hint and len(s) > col_hint and s[col_hint - 1] == ' ' and s[col_hint] != ' ' \
             and s[base] == '-':
         return s[base:col_hint].rstrip(), s[col_hint:], col_hint
+    # "name: text", its text folded under itself (sim's workload headings)
     m = re.match(r'([\w.-]+:) (\S.*)$', body)
     if m:
-        return m.group(1), m.group(2), None
+        return m.group(1), m.group(2), base + len(m.group(1)) + 1
     return body, '', None
 
 

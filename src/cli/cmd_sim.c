@@ -85,6 +85,18 @@ static const struct il_opt trace_opts[] = {
 	IL_OPT_END,
 };
 
+/*
+ * "NAME: SUMMARY" folded to the width of the option rows below it (a
+ * summary is one line of any length), the folded part under the summary.
+ */
+static void workload_line(const char *indent, const struct il_workload *wl, FILE *out)
+{
+	char line[512];
+
+	snprintf(line, sizeof(line), "%s%s: %s", indent, wl->name, wl->summary);
+	il_text_fold(line, IL_TABLE_WIDTH, out);
+}
+
 static void usage_opts(size_t *n, const struct il_opt *tbl, const char *indent)
 {
 	*n += il_opts_help(tbl, indent, usage + *n, *n < sizeof(usage) ? sizeof(usage) - *n : 0);
@@ -100,11 +112,15 @@ __attribute__((constructor)) static void usage_build(void)
 	usage_add(&n, "\nWorkloads (--workload W) and their options (--wl-opt KEY=VALUE, KEY=DEFAULT;\n"
 		      "bare numbers of durations are µs; lists take A..B step S ranges):\n");
 	for (int i = 0; il_workloads[i]; i++) {
-		usage_add(&n, "  ");
-		usage_add(&n, il_workloads[i]->name);
-		usage_add(&n, ": ");
-		usage_add(&n, il_workloads[i]->summary);
-		usage_add(&n, "\n");
+		struct il_fold fd;
+
+		if (!il_fold_open(&fd))
+			abort();
+		workload_line("  ", il_workloads[i], fd.f);
+		if (fclose(fd.f))
+			abort();
+		usage_add(&n, fd.buf);
+		free(fd.buf);
 		usage_opts(&n, il_workloads[i]->opts, "      ");
 	}
 	if (n >= sizeof(usage))
@@ -172,7 +188,8 @@ static void list_workloads(void)
 	for (int i = 0; il_workloads[i]; i++) {
 		char help[4096];
 		il_workload_help(il_workloads[i], help, sizeof(help));
-		printf("%s: %s\n%s\n", il_workloads[i]->name, il_workloads[i]->summary, help);
+		workload_line("", il_workloads[i], stdout);
+		printf("%s\n", help);
 	}
 }
 

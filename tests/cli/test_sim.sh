@@ -206,9 +206,13 @@ expect_exit 0 "$IDLELAB" help sim
 expect_out "  sleep-sweep: a waker wakes a blocked wakee"
 expect_out "      intervals=2,5,7,12,22,32..152 step 10,202..1002 step 100"
 expect_out "      irq_cpu=same"
+awk 'length > 100 { exit 1 }' "$TMP/out" && ok || bad "help sim: a line over 100 columns"
 expect_exit 0 "$IDLELAB" sim --list-workloads
 expect_out "  intervals=2,5,7,12,22,32..152 step 10,202..1002 step 100"
 expect_out "  loops=500        wake-ups per interval (1..100000000)"
+awk 'length > 100 { exit 1 }' "$TMP/out" && ok || bad "--list-workloads: a line over 100 columns"
+tr -s ' \n' ' ' <"$TMP/out" | grep -qF "stream: netperf UDP_STREAM over loopback: a sender that never blocks, a receiver on another core woken per message" &&
+	ok || bad "--list-workloads: stream's summary"
 # the range syntax the help shows is taken (it was refused): 2, 32, 42, ..., 152, 1002
 expect_exit 0 "$IDLELAB" sim --platform "$SMALL" --governor ladder --wl-opt loops=2 \
 	--wl-opt "intervals=2,32..152 step 10,1002" --format csv
