@@ -1018,6 +1018,7 @@ static int platform_run(int argc, char **argv)
 		{ "lines", no_argument, NULL, 'l' },
 		{ "from", required_argument, NULL, 'F' },
 		{ "to", required_argument, NULL, 'T' },
+		{ "output", required_argument, NULL, 'O' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *release = NULL, *from = NULL, *to = NULL;
@@ -1043,7 +1044,8 @@ static int platform_run(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	int li = -1;
-	while ((c = getopt_long(argc, argv, "f:k:o:lF:T:", opts, &li)) != -1) {
+	/* no -o for --set: -o is capture's output, and a file name is no KEY=VALUE */
+	while ((c = getopt_long(argc, argv, "f:k:lF:T:", opts, &li)) != -1) {
 		/* the name as typed: --set, or the deprecated --option */
 		const char *name = li >= 0 ? opts[li].name : "set";
 		li = -1;
@@ -1073,6 +1075,9 @@ static int platform_run(int argc, char **argv)
 		case 'l':
 			lines = true;
 			break;
+		case 'O':
+			return cli_usage_error("platform", "%s prints to standard output: "
+					       "-o FILE is capture's", hist ? "history" : "show");
 		case 'F':
 		case 'T':
 			if (!release_ok(optarg) || il_release_check(optarg, &err))
@@ -1088,7 +1093,12 @@ static int platform_run(int argc, char **argv)
 			return cli_usage_error("platform", "option '%s' needs a value",
 					       argv[optind - 1]);
 		default:
-			if (optopt && strchr("fko", optopt))
+			/* -o, or --output without its file: the output asked for */
+			if (optopt == 'o' || optopt == 'O')
+				return cli_usage_error("platform", "%s prints to standard "
+						       "output: -o FILE is capture's",
+						       hist ? "history" : "show");
+			if (optopt && strchr("fkFT", optopt))
 				return cli_usage_error("platform", "option '%s' needs a value",
 						       argv[optind - 1]);
 			return cli_usage_error("platform", "unknown option '%s'", argv[optind - 1]);

@@ -34,6 +34,13 @@ expect_err "$f:4: release: kernel release 'banana' is not MAJOR.MINOR"
 expect_exit 2 "$I" platform show intel-haswell-ep --option intel_idle.max_csate=1
 expect_err "--option intel_idle.max_csate=1: unknown boot/module option 'intel_idle.max_csate' (did you mean 'intel_idle.max_cstate'?"
 if [ -s "$TMP/out" ]; then bad "platform show printed output for a bad --option"; else ok; fi
+# -o is capture's output: show and history refuse it as theirs, not as a --set
+for sub in show history; do
+	expect_exit 2 "$I" platform $sub kvm-haltpoll -o "$TMP/k.txt"
+	expect_err "platform: $sub prints to standard output: -o FILE is capture's"
+	grep -q -- "--set" "$TMP/err" && bad "platform $sub -o: refused as a --set: $(cat "$TMP/err")" || ok
+	[ -e "$TMP/k.txt" ] && bad "platform $sub -o wrote a file" || ok
+done
 # the refusal names the spelling typed: --set, or its deprecated alias --option
 expect_exit 2 "$I" platform show intel-haswell-ep --set intel_idle.max_csate=1
 expect_err "--set intel_idle.max_csate=1: unknown boot/module option 'intel_idle.max_csate'"
