@@ -207,6 +207,10 @@ expect_out "  sleep-sweep: a waker wakes a blocked wakee"
 expect_out "      intervals=2,5,7,12,22,32..152 step 10,202..1002 step 100"
 expect_out "      irq_cpu=same"
 awk 'length > 100 { exit 1 }' "$TMP/out" && ok || bad "help sim: a line over 100 columns"
+# the synopsis (the man page's SYNOPSIS) names every option the help describes
+for o in $(grep -oE '^ {2,3}--[a-z-]+' "$TMP/out" | sort -u); do
+	awk 'NR == 1, /^$/' "$TMP/out" | grep -qE -- "[[ ]$o[] ]" && ok || bad "help sim: $o not in the synopsis"
+done
 expect_exit 0 "$IDLELAB" sim --list-workloads
 expect_out "  intervals=2,5,7,12,22,32..152 step 10,202..1002 step 100"
 expect_out "  loops=500        wake-ups per interval (1..100000000)"
