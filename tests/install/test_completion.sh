@@ -92,4 +92,11 @@ has "trace record --" --buffer-kb --cpu --duration
 has "trace report x --" --baseline --cpu --format --states --table
 [ "$(comp_empty trace report x --table)" = "states wakeups" ] && ok || bad "trace report --table"
 [ "$(comp_empty trace report x --format)" = "csv json table" ] && ok || bad "trace report --format"
+# check, whatif, to-replay: the options they share, each one's own
+has "trace check x --" --governor --states --cpu --format --hz --latency-req --param --decisions
+has "trace whatif x --" --governor --platform --cpu --format --hz --latency-req --param \
+	--decisions --kernel-governor
+has "trace to-replay x --" --states --cpu --hz --latency-req --param --kernel-governor
+[ "$(comp_empty trace whatif x --format)" = "csv json table" ] && ok || bad "trace whatif --format"
+[ "$(comp_empty trace check x --format)" = "csv json table" ] && ok || bad "trace check --format"
 finish
