@@ -545,10 +545,11 @@ const struct il_command cmd_info = {
 	.name = "info",
 	.summary = "show the cpuidle driver, governors and idle-state counters",
 	.usage =
-	"usage: idlelab info [--sysfs-root DIR] [--cpu LIST] [--csv | --json | --format F]\n"
-	"       idlelab info --interval D [--count N] [--sysfs-root DIR] [--cpu LIST] [--format F]\n"
+	"usage: idlelab info [--sysfs-root DIR] [--cpu LIST] [--csv | --json | --format table|csv|json]\n"
+	"       idlelab info --interval D [--count N] [--sysfs-root DIR] [--cpu LIST]\n"
+	"                    [--format table|csv|json]\n"
 	"       idlelab info --save DIR [--sysfs-root DIR] [--cpu LIST]\n"
-	"       idlelab info --diff A B [--cpu LIST] [--format F]\n\n"
+	"       idlelab info --diff A B [--cpu LIST] [--format table|csv|json]\n\n"
 	"Shows the cpuidle driver, the current and available governors and, for\n"
 	"every CPU, its idle states: name, desc, latency, residency, power,\n"
 	"default_status and the counters usage, time, above, below, rejected,\n"

@@ -87,6 +87,8 @@ want "compare r" "r1.json r2.json"
 has "replay --output x" x.log
 want "capture a" "adir"
 [ "$(comp_empty governors --format)" = "csv json table" ] && ok || bad "governors --format"
+[ "$(comp_empty info --format)" = "csv json table" ] && ok || bad "info --format: $(comp_empty info --format)"
+[ "$(comp_empty info --interval 1 --format)" = "csv json table" ] && ok || bad "info --interval --format"
 [ "$(comp_empty trace)" = "check record report snapshot to-replay whatif" ] && ok || bad "trace subcommands: $(comp_empty trace)"
 has "trace record --" --buffer-kb --cpu --duration
 has "trace report x --" --baseline --cpu --format --states --table
