@@ -269,6 +269,11 @@ for id in acpi-dummy-wait amd-hlt-default-idle intel-cst-states-off intel-idle-c
 	grep -q "^$id," "$TMP/out" && ok || bad "--list lacks $id"
 	grep -q "^### \`$id\`" "$SRCDIR/docs/doctor.md" && ok || bad "docs/doctor.md lacks $id"
 done
+# every captured tree is in docs/doctor.md's table of fixtures
+for d in "$FX"/*/; do
+	t=$(basename "$d")
+	grep -q "^| \`$t\` | " "$SRCDIR/docs/doctor.md" && ok || bad "docs/doctor.md: no row for the tree $t"
+done
 expect_exit 2 "$IDLELAB" doctor --format csv
 expect_err "unknown format 'csv' (table or json)"
 # --list reads every option: a mistyped one is refused, --format is kept
