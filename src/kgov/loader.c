@@ -202,7 +202,15 @@ static int resolve(const char *spec, char *path, size_t size, struct il_err *err
 			pthread_mutex_unlock(&cache_lock);
 			return r;
 		}
-	if (!strncmp(spec, "file:", 5)) {
+	size_t n = strlen(spec);
+	if (!strncmp(spec, "file:", 5) && (n < 7 || strcmp(spec + n - 2, ".c"))) {
+		/* the compiler would take X.so or X.o as linker input: an empty object */
+		bool so = n > 8 && !strcmp(spec + n - 3, ".so");
+		r = il_err_set(err, EINVAL, "%s: not a C file: file: builds FILE.c%s%s%s%s", spec,
+			       so ? "; load an object by its path (--governor " : "",
+			       so && !strchr(spec + 5, '/') ? "./" : "", so ? spec + 5 : "",
+			       so ? ")" : "");
+	} else if (!strncmp(spec, "file:", 5)) {
 		char *log = NULL;
 		r = il_kgov_build(spec + 5, NULL, NULL, path, size, &log, err);
 		if (r < 0 && log)

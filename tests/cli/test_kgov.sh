@@ -30,6 +30,11 @@ n=$(grep -c '^decision,.*,selected,' "$TMP/out")
 [ "$n" -eq 2000 ] && ok || bad "replay printed $n rows"
 grep '^decision,.*,selected,' "$TMP/out" | cut -d, -f8 | sort -u >"$TMP/sel"
 [ "$(cat "$TMP/sel")" = 1 ] && ok || bad "fixed selected $(tr '\n' ' ' <"$TMP/sel")"
+# file: takes a source only: an object given as file:X.so was linked into an empty one
+expect_exit 2 "$IDLELAB" replay --governor "file:$TMP/ll.so" --quiet "$RP/zen3.log"
+expect_err "file:$TMP/ll.so: not a C file: file: builds FILE.c; load an object by its path (--governor $TMP/ll.so)"
+expect_exit 2 "$IDLELAB" sim --governor "file:$TMP/ll.so" --duration 10ms
+expect_err "not a C file: file: builds FILE.c"
 expect_exit 0 "$IDLELAB" replay --governor "file:$KG/fixed.c" --quiet "$RP/zen3.log"
 expect_err "governor fixed: fixed: state 1 of 3"
 
