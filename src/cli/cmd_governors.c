@@ -40,6 +40,8 @@ const struct il_command cmd_governors = {
 		 "(--governor of replay and sim), each with its rating as the kernel registers\n"
 		 "it and the releases of its presets, oldest first: NAME@RELEASE picks the\n"
 		 "governor's text as that mainline release ships it, NAME alone the newest.\n"
-		 "The kernel commits each preset follows: docs/governors.md.\n",
+		 "The model governors (oracle, oracle-energy) have one preset, 1, not a\n"
+		 "kernel release (oracle@1). The kernel commits each preset follows:\n"
+		 "docs/governors.md.\n",
 	.run = governors_run,
 };

@@ -10,6 +10,11 @@ LOG=examples/menu-demo.log
 expect_exit 0 "$I" governors
 expect_out "menu "
 expect_out "haltpoll "
+# the model governors' one preset is no kernel release: the help and the docs say what it is
+grep -q '^oracle  *0  *1$' "$TMP/out" && ok || bad "oracle's preset: $(cat "$TMP/out")"
+expect_exit 0 "$I" help governors
+expect_out "(oracle, oracle-energy) have one preset, 1"
+grep -q '^| `oracle@1`, `oracle-energy@1` | ' docs/governors.md && ok || bad "docs/governors.md: oracle@1"
 expect_exit 0 "$I" governors --format csv
 head -1 "$TMP/out" >"$TMP/head"
 echo "name,rating,presets" | diff - "$TMP/head" >/dev/null && ok || bad "csv header: $(cat "$TMP/head")"
