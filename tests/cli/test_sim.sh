@@ -207,6 +207,9 @@ expect_out "  sleep-sweep: a waker wakes a blocked wakee"
 expect_out "      intervals=2,5,7,12,22,32..152 step 10,202..1002 step 100"
 expect_out "      irq_cpu=same"
 awk 'length > 100 { exit 1 }' "$TMP/out" && ok || bad "help sim: a line over 100 columns"
+# the sleep-sweep's own defaults (100 loops for 2 s) are where --duration's default is said
+expect_out "  --duration D       simulated time per run (default 1s; a sleep-sweep without"
+expect_out "loops= runs 100 loops for 2s"
 # the synopsis (the man page's SYNOPSIS) names every option the help describes
 for o in $(grep -oE '^ {2,3}--[a-z-]+' "$TMP/out" | sort -u); do
 	awk 'NR == 1, /^$/' "$TMP/out" | grep -qE -- "[[ ]$o[] ]" && ok || bad "help sim: $o not in the synopsis"
