@@ -32,7 +32,8 @@ enum il_opt_type {
 	IL_OPT_T_DUR_NS,    /* the same, bare numbers ns (the engine's *_ns keys) */
 	IL_OPT_T_BOOL,      /* bool: on/off, yes/no, 1/0, true/false */
 	IL_OPT_T_ENUM,      /* an int-sized enum: the index of one of the names in choices */
-	IL_OPT_T_DIST,      /* struct il_dist: "const:V", "uniform:A:B", "lognormal:MEDIAN:SIGMA", ... */
+	IL_OPT_T_DIST,      /* struct il_dist: "const:V", "uniform:A:B", "lognormal:MEDIAN:SIGMA", ...,
+			       bare numbers µs */
 	IL_OPT_T_DUR_LIST,  /* int64_t[max_n] ns and an int count: durations (bare µs) and ranges */
 	IL_OPT_T_U64_LIST,  /* uint64_t[max_n] and an int count: whole numbers and ranges */
 	IL_OPT_T_INT_LIST,  /* int[max_n] and an int count */

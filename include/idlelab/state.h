@@ -168,6 +168,8 @@ int il_entry_method_parse(const char *text, enum il_entry_method *m);
  * draw adds one from DIST ("lognormal:12us:0.3+2.5%:lognormal:40us:1").
  */
 int il_dist_parse(const char *text, struct il_dist *d, struct il_err *err);
+/* The same, with bare numbers of durations in µs when bare_us (as --wl-opt reads them). */
+int il_dist_parse_bare(const char *text, bool bare_us, struct il_dist *d, struct il_err *err);
 /*
  * Where a distribution's tail begins in text: the '+' of "+P%" (blanks
  * allowed around P), else NULL. For those that rewrite a distribution's

@@ -154,8 +154,8 @@ int il_entry_method_parse(const char *text, enum il_entry_method *m)
  * One distribution without a tail, s (trimmed, writable): its kind and
  * values; text is the whole input, for messages.
  */
-static int dist_parse_one(char *s, const char *text, enum il_dist_kind *kindp, double v[2],
-			  struct il_err *err)
+static int dist_parse_one(char *s, const char *text, bool bare_us, enum il_dist_kind *kindp,
+			  double v[2], struct il_err *err)
 {
 	static const struct {
 		const char *name;
@@ -206,6 +206,15 @@ static int dist_parse_one(char *s, const char *text, enum il_dist_kind *kindp, d
 				return il_err_set(err, EINVAL, "bad sigma '%s' in '%s'", args[i], text);
 			continue;
 		}
+		/* a bare number ("80", "1.5") is in the unit the caller reads them in */
+		if (bare_us && *args[i] && strspn(args[i], "0123456789.") == strlen(args[i])) {
+			double us;
+			if (il_parse_double(args[i], &us) || !(us >= 0 && us < 1e12))
+				return il_err_set(err, EINVAL, "bad duration '%s' in '%s'", args[i],
+						  text);
+			v[i] = (double)(int64_t)(us * 1000 + 0.5);
+			continue;
+		}
 		if (il_parse_duration_ns(args[i], &ns) || ns < 0)
 			return il_err_set(err, EINVAL, "bad duration '%s' in '%s'", args[i], text);
 		v[i] = (double)ns;
@@ -235,6 +244,11 @@ const char *il_dist_tail_start(const char *s)
 
 int il_dist_parse(const char *text, struct il_dist *d, struct il_err *err)
 {
+	return il_dist_parse_bare(text, false, d, err);
+}
+
+int il_dist_parse_bare(const char *text, bool bare_us, struct il_dist *d, struct il_err *err)
+{
 	char buf[128];
 	double v[2], tv[2] = { 0, 0 };
 	enum il_dist_kind kind, tkind = IL_DIST_NONE;
@@ -258,12 +272,12 @@ int il_dist_parse(const char *text, struct il_dist *d, struct il_err *err)
 		char *ts = il_strtrim(pct + 2);
 		if (il_dist_tail_start(ts))
 			return il_err_set(err, EINVAL, "'%s' has more than one tail", text);
-		if (dist_parse_one(ts, text, &tkind, tv, err))
+		if (dist_parse_one(ts, text, bare_us, &tkind, tv, err))
 			return -EINVAL;
 		if (tkind == IL_DIST_CONST && tv[0] == 0)
 			return il_err_set(err, EINVAL, "the tail of '%s' adds nothing", text);
 	}
-	if (dist_parse_one(il_strtrim(buf), text, &kind, v, err))
+	if (dist_parse_one(il_strtrim(buf), text, bare_us, &kind, v, err))
 		return -EINVAL;
 	/* "0" is no cost; with a tail it is a constant 0 that draws the tail */
 	d->kind = (kind == IL_DIST_CONST && v[0] == 0 && !tail) ? IL_DIST_NONE : kind;

@@ -361,7 +361,8 @@ int il_opt_set(const struct il_opt *o, void *cfg, const char *text, struct il_er
 		struct il_err e;
 		struct il_dist d;
 		il_err_clear(&e);
-		if (il_dist_parse(text, &d, &e))
+		/* bare numbers as the option table's durations read them: µs */
+		if (il_dist_parse_bare(text, true, &d, &e))
 			return il_err_set(err, EINVAL, "%s: %s", o->name, e.msg);
 		*(struct il_dist *)f = d;
 		return 0;

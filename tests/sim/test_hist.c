@@ -220,6 +220,17 @@ static void dist_tail(void **unused)
 	assert_int_equal(il_dist_parse("0", &d, &e), 0);
 	assert_int_equal(d.kind, IL_DIST_NONE);
 
+	/* bare numbers in µs where the caller reads them so (--wl-opt), units as written */
+	assert_int_equal(il_dist_parse_bare("80", true, &d, &e), 0);
+	assert_true(d.kind == IL_DIST_CONST && d.a == 80000);
+	assert_int_equal(il_dist_parse_bare("lognormal:80:0.5+2.5%:uniform:1.5:3ms", true, &d, &e), 0);
+	assert_true(d.a == 80000 && d.b == 0.5 && d.tail_p == 0.025 && d.tail_a == 1500 &&
+		    d.tail_b == 3000000);
+	assert_int_equal(il_dist_parse_bare("80ns", true, &d, &e), 0);
+	assert_true(d.a == 80);
+	assert_int_equal(il_dist_parse_bare("80", false, &d, &e), 0);
+	assert_true(d.a == 80);
+
 	/* malformed tails */
 	assert_int_equal(il_dist_parse("1200+0%:const:5", &d, &e), -EINVAL);
 	assert_int_equal(il_dist_parse("1200+101%:const:5", &d, &e), -EINVAL);

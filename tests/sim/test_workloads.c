@@ -427,6 +427,14 @@ static void transactions(void **unused)
 	EQ("transactions", "latency_mean_us", 16);
 	assert_int_equal(tg_data[0].max_iowait, 1);
 	assert_int_equal(tg_data[1].max_iowait, 0);
+	/* a distribution's bare numbers are µs, as every --wl-opt duration's: io=10 is io=10us */
+	run("transactions", "clients=1 threads=1 client_work=1000 backend_work=2000 ios=1 io=10",
+	    10000000);
+	EQ("transactions", "done", 624);
+	EQ("transactions", "latency_mean_us", 16);
+	run("transactions", "clients=1 threads=1 client_work=1000 backend_work=2000 ios=1 "
+	    "io=const:10", 10000000);
+	EQ("transactions", "latency_mean_us", 16);
 	/* completions on CPU 1: its handler wakes the backend remotely, after CPU 1's own exit: +1 us */
 	run("transactions", "clients=1 threads=1 client_work=1000 backend_work=2000 ios=1 io=10us "
 	    "irq_cpu=1", 10000000);
