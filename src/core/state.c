@@ -242,6 +242,20 @@ const char *il_dist_tail_start(const char *s)
 	return NULL;
 }
 
+/* Does a distribution draw nothing but 0 (a tail of it would add nothing)? */
+static bool dist_always_zero(enum il_dist_kind kind, double a, double b)
+{
+	switch (kind) {
+	case IL_DIST_NONE: return true;
+	case IL_DIST_CONST: return a == 0;
+	case IL_DIST_UNIFORM: return b == 0;
+	case IL_DIST_NORMAL: return a <= 0 && b == 0;
+	case IL_DIST_LOGNORMAL: return a == 0;
+	case IL_DIST_EXP: return a == 0 && b == 0;
+	}
+	return false;
+}
+
 int il_dist_parse(const char *text, struct il_dist *d, struct il_err *err)
 {
 	return il_dist_parse_bare(text, false, d, err);
@@ -274,7 +288,7 @@ int il_dist_parse_bare(const char *text, bool bare_us, struct il_dist *d, struct
 			return il_err_set(err, EINVAL, "'%s' has more than one tail", text);
 		if (dist_parse_one(ts, text, bare_us, &tkind, tv, err))
 			return -EINVAL;
-		if (tkind == IL_DIST_CONST && tv[0] == 0)
+		if (dist_always_zero(tkind, tv[0], tv[1]))
 			return il_err_set(err, EINVAL, "the tail of '%s' adds nothing", text);
 	}
 	if (dist_parse_one(il_strtrim(buf), text, bare_us, &kind, v, err))

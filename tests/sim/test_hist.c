@@ -237,6 +237,12 @@ static void dist_tail(void **unused)
 	assert_int_equal(il_dist_parse("1200+5%", &d, &e), -EINVAL);
 	assert_int_equal(il_dist_parse("1200+5%const:5", &d, &e), -EINVAL);
 	assert_int_equal(il_dist_parse("1200+5%:0", &d, &e), -EINVAL);
+	assert_int_equal(il_dist_parse("1200+5%:uniform:0:0", &d, &e), -EINVAL);
+	assert_int_equal(il_dist_parse("1200+5%:lognormal:0:1", &d, &e), -EINVAL);
+	assert_int_equal(il_dist_parse("1200+5%:exp:0:0", &d, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "adds nothing"));
+	assert_int_equal(il_dist_parse("1200+5%:exp:0:1us", &d, &e), 0);
+	assert_int_equal(il_dist_parse("1200+5%:normal:0:1us", &d, &e), 0);
 	assert_int_equal(il_dist_parse("1200+5%:gamma:1:2", &d, &e), -EINVAL);
 	assert_int_equal(il_dist_parse("1200+5%:uniform:9:1", &d, &e), -EINVAL);
 	assert_int_equal(il_dist_parse("1200+5%:const:5+5%:const:5", &d, &e), -EINVAL);
