@@ -166,7 +166,9 @@ static void print_freq_max(const struct shown *sh, FILE *out)
 		il_text_fputs(sh->m->release, out);
 		fprintf(out, " (");
 		il_text_fputs(f->why, out);
-		fprintf(out, "); %g MHz (%s) from %s", nf->turbo_mhz, nf->what, nf->since);
+		/* turbo off at boot: the turbo figure the rule gives; else freq_max itself */
+		fprintf(out, "); %g MHz (%s) from %s", sh->p->turbo_disabled ? nf->turbo_mhz : nf->mhz,
+			nf->what, nf->since);
 		if (nf->first && strcmp(nf->first, nf->since))
 			fprintf(out, ", invariant from %s", nf->first);
 		fprintf(out, "\n");

@@ -64,6 +64,12 @@
  *   6.13         3eef25ab0d89: on heterogeneous parts with preferred cores
  *                (not models 0x7x) CPU 0's core type: performance 196,
  *                efficiency its highest_perf. Unchanged to 7.1.
+ *                With acpi-cpufreq as the cpufreq driver (5.11 on): the
+ *                driver computes its boost ratio from the same numerator and,
+ *                when that is 0 or below nominal_perf, asks for ratio 1024
+ *                after the CPPC code set its own (d11a1d08a082 "cpufreq:
+ *                ACPI: Update arch scale-invariance max perf ratio if CPPC
+ *                is not there", 5.11-rc7); freq_max is then base.
  *                idlelab reads the CPPC values from [cpu] cppc_highest_perf,
  *                cppc_nominal_perf, cppc_preferred_cores, amd_core_type; a
  *                file without the ones a release reads is "not modelled".
@@ -284,6 +290,21 @@ static void amd_freq_max(const struct il_platform *p, const char *rel, struct il
 					  (unsigned long long)p->cppc_nominal_perf) + 1024ull) >> 1);
 	o->ratio = o->turbo_ratio;  /* always set with turbo counted as enabled */
 	o->turbo_mhz = o->mhz = p->base_mhz * (double)o->ratio / 1024.0;
+	if (p->cpufreq_driver == IL_CPUFREQ_ACPI && num < p->cppc_nominal_perf) {
+		/*
+		 * d11a1d08a082: acpi-cpufreq's boost ratio takes the same
+		 * numerator and is 0 when it is 0 or below nominal_perf; the
+		 * driver, probing after the CPPC code, then sets ratio 1024.
+		 */
+		o->ratio = 1024;
+		o->mhz = p->base_mhz;
+		o->what = "base, acpi-cpufreq";
+		snprintf(o->why, sizeof(o->why), "AMD: (%ld x 1024 / nominal_perf %ld + 1024) >> 1 "
+			 "= %lu, then acpi-cpufreq (numerator below nominal_perf: boost ratio "
+			 "unknown) sets 1024 (d11a1d08a082)", num, p->cppc_nominal_perf,
+			 o->turbo_ratio);
+		return;
+	}
 	snprintf(o->why, sizeof(o->why), "AMD: (%ld x 1024 / nominal_perf %ld + 1024) >> 1, "
 		 "the midpoint; %ld: %s", num, p->cppc_nominal_perf, num, src);
 }

@@ -250,6 +250,16 @@ EOF
 sed -e 's/^cppc_preferred_cores = no/cppc_preferred_cores = yes/' "$TMP/amd-cppc.ini" >"$TMP/amd-pc.ini"
 expect_exit 0 "$IDLELAB" platform show "$TMP/amd-pc.ini" --kernel 6.12
 expect_out "ratio 992; AMD: (166 x 1024 / nominal_perf 177"
+# with acpi-cpufreq a numerator below nominal_perf leaves the driver's boost ratio unknown, and
+# the driver sets ratio 1024 after the CPPC code (d11a1d08a082, 5.11-rc7)
+printf '[cpufreq]\nefficient_mhz = 1500\ndriver = acpi-cpufreq\n' | cat "$TMP/amd-pc.ini" - >"$TMP/amd-pc-acpi.ini"
+expect_exit 0 "$IDLELAB" platform show "$TMP/amd-pc-acpi.ini" --kernel 6.12
+expect_out "freq_max: 2450 MHz (base, acpi-cpufreq), ratio 1024; AMD: (166 x 1024 / nominal_perf 177"
+expect_exit 0 "$IDLELAB" platform show "$TMP/amd-pc-acpi.ini" --kernel 5.10
+expect_out "5.11); 2450 MHz (base,"
+expect_exit 0 "$IDLELAB" platform history "$TMP/amd-pc-acpi.ini"
+expect_out "6.0 .. 6.11: no cpuidle driver, default idle mwait_idle (mwait C1), freq_max 2988.33 MHz"
+expect_out "6.12 .. 7.1: no cpuidle driver, default idle mwait_idle (mwait C1), freq_max 2450 MHz (base,"
 sed -e '/^cppc_preferred_cores/d' "$TMP/amd-cppc.ini" >"$TMP/amd-nopc.ini"
 expect_exit 0 "$IDLELAB" platform show "$TMP/amd-nopc.ini" --kernel 6.12
 expect_out "freq_max: not modelled ([cpu] cppc_preferred_cores not given"

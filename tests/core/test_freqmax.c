@@ -311,6 +311,55 @@ static void amd_cppc(void **unused)
 	assert_true(o.mhz == o.turbo_mhz);
 }
 
+/*
+ * AMD with acpi-cpufreq: the driver's boost ratio for a policy is 0 when
+ * its numerator (the same N the invariance code takes) is 0 or below
+ * nominal_perf, and the driver then asks for freq_max = base, ratio 1024
+ * (d11a1d08a082, 5.11-rc7), after the CPPC code has set its own ratio.
+ */
+#define ACF "[cpufreq]\nefficient_mhz = 1500\ndriver = acpi-cpufreq\n"
+static void amd_acpi_cpufreq(void **unused)
+{
+	(void)unused;
+	struct il_platform p;
+	struct il_freq_max o;
+
+	/* 6.12, preferred cores: 166 below nominal 177 */
+	load(&p, AMD("0x19", "1") CPPC("228", "177", "yes"), "", ACF);
+	o = fm(&p, "6.12");
+	assert_true(o.invariant);
+	assert_int_equal(o.numerator, 166);
+	assert_int_equal(o.turbo_ratio, 992);
+	assert_int_equal(o.ratio, 1024);
+	assert_true(o.mhz == 2450);
+	assert_non_null(strstr(o.why, "acpi-cpufreq"));
+	/* 5.13 .. 6.11 take 255 on model 1: at or above nominal, no change */
+	assert_int_equal(fm(&p, "6.11").ratio, 1249);
+	/* without acpi-cpufreq the CPPC ratio stands */
+	load(&p, AMD("0x19", "1") CPPC("228", "177", "yes"), "", NULL);
+	o = fm(&p, "6.12");
+	assert_int_equal(o.ratio, 992);
+	assert_true(o.mhz == o.turbo_mhz);
+	/* 5.11: CPU 0's highest_perf 150 below nominal 177 */
+	load(&p, AMD("0x19", "1") CPPC("150", "177", "no"), "", ACF);
+	o = fm(&p, "5.11");
+	assert_int_equal(o.turbo_ratio, 945);
+	assert_int_equal(o.ratio, 1024);
+	/* 6.12 on, a zero highest_perf: 512 from the CPPC code, 1024 after the driver */
+	load(&p, AMD("0x19", "1") CPPC("0", "177", "no"), "", ACF);
+	o = fm(&p, "7.1");
+	assert_int_equal(o.turbo_ratio, 512);
+	assert_int_equal(o.ratio, 1024);
+	/* 5.13: a 166 model with nominal_perf 200; equal values keep the ratio */
+	load(&p, AMD("0x19", "0x21") "\ncppc_nominal_perf = 200", "", ACF);
+	assert_int_equal(fm(&p, "5.13").ratio, 1024);
+	assert_int_equal(fm(&p, "5.13").turbo_ratio, (166 * 1024 / 200 + 1024) >> 1);
+	load(&p, AMD("0x19", "1") CPPC("177", "177", "no"), "", ACF);
+	o = fm(&p, "5.12");
+	assert_int_equal(o.ratio, 1024);
+	assert_true(strstr(o.why, "acpi-cpufreq") == NULL);
+}
+
 /* AMD where the file lacks what a release reads, or the kernel has none. */
 static void amd_missing(void **unused)
 {
@@ -423,7 +472,7 @@ int main(void)
 		cmocka_unit_test(xeon_phi),        cmocka_unit_test(atoms),
 		cmocka_unit_test(turbo_off),       cmocka_unit_test(no_invariance),
 		cmocka_unit_test(builtin_platforms), cmocka_unit_test(amd_cppc),
-		cmocka_unit_test(amd_missing),
+		cmocka_unit_test(amd_missing), cmocka_unit_test(amd_acpi_cpufreq),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
