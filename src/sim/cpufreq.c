@@ -1646,9 +1646,21 @@ void sim_cf_tick(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	fc->aperf_tick = aperf;
 	fc->mperf_tick = mperf;
 	if (f->invariant && mcnt > 0) {
-		/* (acnt << 2 x SCHED_CAPACITY_SHIFT) / (mcnt x arch_max_freq_ratio), at most 1024 */
-		uint64_t fs = (acnt << 20) / (mcnt * f->max_freq_ratio);
-		fc->freq_scale = fs >= CAP ? CAP : (unsigned long)fs;
+		/*
+		 * (acnt << 2 x SCHED_CAPACITY_SHIFT) / (mcnt x arch_max_freq_ratio),
+		 * at most 1024. A shift or product past 64 bits, or a quotient of
+		 * 0, is the kernel's "went wobbly" path (e2b0d619b400, 5.7): this
+		 * CPU's scale is not written and invariance is off from then on.
+		 * An AMD CPPC ratio (up to 2^41 from 32-bit registers) gets there;
+		 * the wrapped product could be 0, a division by zero.
+		 */
+		uint64_t prod, fs = 0;
+
+		if (acnt >> (64 - 20) || __builtin_mul_overflow(mcnt, f->max_freq_ratio, &prod) ||
+		    !prod || !(fs = (acnt << 20) / prod))
+			f->invariant = false;
+		else
+			fc->freq_scale = fs >= CAP ? CAP : (unsigned long)fs;
 	}
 	/* the idle task's and the stopper's ticks update no utilisation (task_tick_stop()) */
 	if (!sim_cf_cfs_running(fc, c))

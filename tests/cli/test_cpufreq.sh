@@ -53,6 +53,17 @@ grep -Eq "^cpufreq/freq_max_mhz +MHz +2450$" "$TMP/out" && ok ||
 expect_exit 0 "$IDLELAB" sim --platform amd-zen3-nocstates --workload idle --duration 10ms \
 	--cpufreq schedutil --kernel 6.18
 grep -Eq "^cpufreq/invariant +0$" "$TMP/out" && ok || bad "amd-zen3-nocstates is invariant"
+# a CPPC ratio so large that mcnt x arch_max_freq_ratio overflows 64 bits (2^41 from highest_perf
+# 2^32 - 1 over nominal_perf 1; at 2097.152 MHz a busy 4 ms tick is 2^23 cycles, the product 0):
+# the kernel's tick (e2b0d619b400) turns invariance off, no crash, no wrapped freq_scale
+sed -e '/^base_mhz = 2450/c base_mhz = 2097.152\ncppc_highest_perf = 4294967295\ncppc_nominal_perf = 1\ncppc_preferred_cores = no' \
+	"$SRCDIR/platforms/amd-zen3-nocstates.ini" >"$TMP/amd-huge.ini"
+for w in kernbench gitsource; do
+	expect_exit 0 "$IDLELAB" sim --platform "$TMP/amd-huge.ini" --workload $w --duration 20ms \
+		--cpufreq schedutil --kernel 6.12
+	grep -Eq "^cpufreq/invariant +0$" "$TMP/out" && ok ||
+		bad "$w: a ratio that overflows the tick's product stays invariant"
+done
 # policy limits below the lowest P-state, freq_max below base: refused, not run
 expect_exit 1 "$IDLELAB" sim --platform intel-cascadelake-sp --workload idle --duration 10ms \
 	--cpufreq schedutil+max_mhz=1 --output "$TMP/lim.txt"
