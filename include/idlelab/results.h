@@ -40,7 +40,7 @@ struct il_result_config {
 	char kernel[16];        /* kernel release of the idle drivers, "" if not given */
 	char workload[40];      /* the file's workload, "" if not given */
 	char workload_options[256]; /* the file's workload options, "" if none */
-	char platform[48];      /* the file's platform, "" if not given */
+	char platform[64];      /* the file's platform (a name of up to 63 characters), "" if not given */
 	char file[IL_ERR_FILE_MAX]; /* the file it was read from */
 	int index;              /* its position in that file, from 1 */
 	int runs;               /* the file's "runs", 0 if not given */

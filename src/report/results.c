@@ -464,7 +464,7 @@ struct file_ctx {
 	int first, max;                /* this file's configurations go to cfg[first..max) */
 	int added;
 	bool kind, configs, format;
-	char workload[40], workload_options[256], platform[48];
+	char workload[40], workload_options[256], platform[64];
 	int runs;
 	/* the metrics with the fewest and the most values (nulls counted), to set against runs */
 	struct values_count fewest, most;

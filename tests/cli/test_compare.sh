@@ -240,4 +240,17 @@ expect_out 'g\e[31mred\\x'
 expect_out 'r\e]0;t\x07'
 LC_ALL=C grep -q "$(printf '[\001-\010\016-\037\177]')" "$TMP/out" && bad "a control character in compare's table" || ok
 LC_ALL=C grep -q "$(printf '\302[\200-\237]')" "$TMP/out" && bad "a C1 control in compare's table" || ok
+# platform names of 63 characters (the longest a file may give) that differ only at the end:
+# two platforms, each named whole in the legend, not one cut to the results reader's field
+for e in A B; do
+	sed -e "s/^name = kvm-haltpoll\$/name = $(printf 'p%.0s' $(seq 62))$e/" \
+		"$SRCDIR/platforms/kvm-haltpoll.ini" >"$TMP/long$e.ini"
+	"$IDLELAB" sim --platform "$TMP/long$e.ini" --workload idle --duration 20ms --format json \
+		--output "$TMP/long$e.json" 2>/dev/null || bad "sim on a 63-character platform name"
+done
+expect_exit 0 "$IDLELAB" compare "$TMP/longA.json" "$TMP/longB.json"
+for e in A B; do
+	grep -q "$(printf 'p%.0s' $(seq 62))$e" "$TMP/out" && ok ||
+		bad "compare lost the end of platform name ...$e: $(sed -n 2,4p "$TMP/out")"
+done
 finish

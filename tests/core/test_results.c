@@ -256,14 +256,15 @@ static void json(void **unused)
 	/* a metric's name is not cut: two names alike in 39 bytes would be one metric */
 	assert_true(parse(text, cfg, 2, &err) < 0);
 	assert_non_null(strstr(err.msg, "a metric's row is longer than 39 bytes"));
-	/* other text is cut, at a character boundary (platform: 47 bytes) */
+	/* other text is cut, at a character boundary (platform: 63 bytes, as a name's most) */
 	snprintf(text, sizeof(text), "{\"idlelab\": \"sim\", \"format\": 1, \"platform\": \"%s%s\", "
 		 "\"configs\": [{\"governor\": \"g\", \"metrics\": []}]}",
 		 "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
 		 "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9",
-		 "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"); /* 40 + 9 bytes */
+		 "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"
+		 "\xe2\x82\xac\xe2\x82\xac"); /* 40 + 24 bytes */
 	assert_int_equal(parse(text, cfg, 2, &err), 1);
-	assert_int_equal(strlen(cfg[0].platform), 46);  /* the euro sign that did not fit whole */
+	assert_int_equal(strlen(cfg[0].platform), 61);  /* the euro sign that did not fit whole */
 	il_results_free(cfg, 1);
 
 #define C1 "{\"governor\": \"g\", \"metrics\": []}"
