@@ -52,6 +52,10 @@ def pooled(files):
             n = int(m.group(1))
             total += n
             for x, c in re.findall(r" (\d+)us (\d+) \(", m.group(2)):
+                # a share past 1 is no measurement: it would be fitted as one
+                if int(c) > n:
+                    sys.exit(f"fit_tail: {name}:{i + 2}: {c} samples past the median "
+                             f"by {x} us of {n}")
                 counts[int(x)] = counts.get(int(x), 0) + int(c)
                 rows[int(x)] = rows.get(int(x), 0) + n
     if not total:

@@ -48,4 +48,10 @@ for v in nan inf -3 101; do
 	expect_exit 2 python3 "$FIT" --at 30,500 --stall-share $v "$TMP/tail.txt"
 	expect_err "--stall-share: "
 done
+# more samples past a step than the row has: no bench_hostlat output, refused at its line
+head -1 "$TMP/tail.txt" >"$TMP/over.txt"
+echo '  tail 100us: n 10000, past p50 (20000 ns) by 30us 20000 (200.000%) 50us 120 (1.200%)' \
+	>>"$TMP/over.txt"
+expect_exit 1 python3 "$FIT" --min-median 90 "$TMP/over.txt"
+expect_err "over.txt:2: 20000 samples past the median by 30 us of 10000"
 finish
