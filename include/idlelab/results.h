@@ -39,7 +39,8 @@ struct il_result_config {
 	char governor[96];      /* the governor spec the runs used */
 	char kernel[16];        /* kernel release of the idle drivers, "" if not given */
 	char workload[40];      /* the file's workload, "" if not given */
-	char workload_options[256]; /* the file's workload options, "" if none */
+	char workload_options[256]; /* the file's workload options, "" if none; longer ones
+				       end "... (N bytes, #HASH)", a hash of the whole */
 	char platform[64];      /* the file's platform (a name of up to 63 characters), "" if not given */
 	char file[IL_ERR_FILE_MAX]; /* the file it was read from */
 	int index;              /* its position in that file, from 1 */

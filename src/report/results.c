@@ -14,12 +14,14 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "idlelab/results.h"
 #include "idlelab/results_keys.h"
+#include "util.h"
 
 #define CHUNK ((size_t)1 << 16)
 #define DEPTH_MAX 64      /* nesting of arrays and objects */
@@ -427,6 +429,52 @@ static int jr_opt_string(struct jr *j, int depth, char *out, size_t cap, bool *g
 }
 
 /*
+ * A configuration's workload options: sim writes them whole, whatever their
+ * length, but the field holds cap bytes. Longer ones keep their start and
+ * end with their length and a hash of the whole (FNV-1a, 64 bits), so that
+ * two runs whose options differ past the cut still compare as different
+ * and say that they were cut.
+ */
+static int jr_opt_string_hashed(struct jr *j, int depth, char *out, size_t cap, bool *got)
+{
+	enum { WHOLE = 1 << 16 };
+	char *whole;
+	bool cut = false;
+	int r;
+
+	if (jr_peek(j) != '"') {
+		*got = false;
+		return jr_skip(j, depth);
+	}
+	*got = true;
+	whole = il_xcalloc(1, WHOLE);
+	if ((r = jr_string(j, whole, WHOLE, &cut))) {
+		free(whole);
+		return r;
+	}
+	size_t len = strlen(whole);
+	if (len < cap && !cut) {
+		memcpy(out, whole, len + 1);
+		free(whole);
+		return 0;
+	}
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)whole[i]) * 0x100000001b3ULL;
+	char tail[64];
+	int tn = snprintf(tail, sizeof(tail), "... (%s%zu bytes, #%016llx)", cut ? "over " : "", len,
+			  (unsigned long long)h);
+	size_t keep = cap - 1 - (size_t)tn;
+	/* cut at a character boundary, not inside a UTF-8 sequence */
+	while (keep > 0 && ((unsigned char)whole[keep] & 0xc0) == 0x80)
+		keep--;
+	memcpy(out, whole, keep);
+	memcpy(out + keep, tail, (size_t)tn + 1);
+	free(whole);
+	return 0;
+}
+
+/*
  * A metric's row or column name: refused when longer than its field, as two
  * names cut to the same length would be one metric.
  */
@@ -736,8 +784,8 @@ static int root_member(struct jr *j, int depth, const char *key, void *ctx)
 	if (!strcmp(key, IL_RK_WORKLOAD))
 		return jr_opt_string(j, depth, fc->workload, sizeof(fc->workload), &got);
 	if (!strcmp(key, IL_RK_WORKLOAD_OPTIONS))
-		return jr_opt_string(j, depth, fc->workload_options, sizeof(fc->workload_options),
-				     &got);
+		return jr_opt_string_hashed(j, depth, fc->workload_options,
+					    sizeof(fc->workload_options), &got);
 	if (!strcmp(key, IL_RK_PLATFORM))
 		return jr_opt_string(j, depth, fc->platform, sizeof(fc->platform), &got);
 	if (!strcmp(key, IL_RK_RUNS)) {

@@ -253,4 +253,22 @@ for e in A B; do
 	grep -q "$(printf 'p%.0s' $(seq 62))$e" "$TMP/out" && ok ||
 		bad "compare lost the end of platform name ...$e: $(sed -n 2,4p "$TMP/out")"
 done
+# workload options longer than the reader's field (a 64-value interval list) that differ only
+# past it: two configurations with different options, each marked as cut, not one
+ivs=$(seq -f '%gns' -s, 10001 10 10631)
+for m in busy relative; do
+	"$IDLELAB" sim --workload sleep-sweep --wl-opt "intervals=$ivs" --wl-opt loops=2 \
+		--wl-opt "mode=$m" --duration 50ms --format json --output "$TMP/opt$m.json" 2>/dev/null ||
+		bad "sim with a long interval list"
+done
+expect_exit 0 "$IDLELAB" compare "$TMP/optbusy.json" "$TMP/optrelative.json"
+grep -q 'with different options' "$TMP/err" && ok || bad "no warning of different options"
+[ "$(grep -c 'bytes, #[0-9a-f]\{16\})' "$TMP/out")" -ge 2 ] && ok ||
+	bad "cut options not marked: $(sed -n 1,8p "$TMP/out")"
+expect_exit 0 "$IDLELAB" compare --format json "$TMP/optbusy.json" "$TMP/optrelative.json"
+python3 - "$TMP/out" <<'PY' && ok || bad "cut options alike in compare's JSON"
+import json, sys
+c = json.load(open(sys.argv[1]))["configs"]
+assert len(c) == 2 and c[0]["workload_options"] != c[1]["workload_options"], c
+PY
 finish
