@@ -273,6 +273,10 @@ int il_dist_parse_bare(const char *text, bool bare_us, struct il_dist *d, struct
 	snprintf(buf, sizeof(buf), "%s", text);
 	const char *t = il_dist_tail_start(buf);
 	char *tail = t ? buf + (t - buf) : NULL;
+	/* "+nan%:", "+x%:": meant as a tail, but its share is no number */
+	if (!tail && strchr(buf, '+') && strstr(buf, "%:"))
+		return il_err_set(err, EINVAL, "a tail in '%s' is +P%%:DISTRIBUTION, P a number "
+				  "in (0, 100]", text);
 	if (tail) {
 		*tail++ = '\0';
 		char *pct = strchr(tail, '%');

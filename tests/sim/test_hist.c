@@ -248,6 +248,10 @@ static void dist_tail(void **unused)
 	assert_int_equal(il_dist_parse("1200+5%:const:5+5%:const:5", &d, &e), -EINVAL);
 	assert_non_null(strstr(e.msg, "more than one tail"));
 	assert_int_equal(il_dist_parse("+5%:const:5", &d, &e), -EINVAL);
+	assert_int_equal(il_dist_parse("80+nan%:100", &d, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "P a number"));
+	assert_int_equal(il_dist_parse("80+x%:lognormal:1us:1", &d, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "P a number"));
 }
 
 int main(void)
