@@ -171,6 +171,36 @@ static void cpuid5(struct out *o, const struct il_host *h)
 	    h->live ? "" : " and the tree did not record it");
 }
 
+/*
+ * The ACPI CPPC capabilities AMD's frequency invariance reads: CPU 0's
+ * highest_perf and nominal_perf, and whether highest_perf differs between
+ * CPUs (preferred cores, as the kernel detects them from 6.12 on).
+ */
+static void cppc(struct out *o, const struct il_host *h)
+{
+	const struct il_host_cpu *c0 = NULL;
+	bool all = true, differ = false;
+
+	for (int i = 0; i < h->ncpus; i++)
+		if (h->cpus[i].cpu == 0)
+			c0 = &h->cpus[i];
+	if (!c0 || c0->cppc_highest < 0 || c0->cppc_nominal < 0)
+		return;
+	for (int i = 0; i < h->ncpus; i++) {
+		if (h->cpus[i].cppc_highest < 0)
+			all = false;
+		else if (h->cpus[i].cppc_highest != c0->cppc_highest)
+			differ = true;
+	}
+	put(o, "; cpu0/acpi_cppc\ncppc_highest_perf = %lld\ncppc_nominal_perf = %lld\n",
+	    (long long)c0->cppc_highest, (long long)c0->cppc_nominal);
+	if (differ || all)
+		put(o, "; highest_perf %s on every CPU\ncppc_preferred_cores = %s\n",
+		    differ ? "differs" : "is the same", differ ? "yes" : "no");
+	else
+		put(o, "; cppc_preferred_cores left out: not every CPU gives its highest_perf\n");
+}
+
 static void cpu_section(struct out *o, const struct il_host *h)
 {
 	const struct il_cpuinfo *ci = &h->cpuinfo;
@@ -204,6 +234,7 @@ static void cpu_section(struct out *o, const struct il_host *h)
 		put(o, "arat = %s\n", ci->arat ? "yes" : "no");
 		put(o, "nonstop_tsc = %s\n", ci->nonstop_tsc ? "yes" : "no");
 		cpuid5(o, h);
+		cppc(o, h);
 	}
 	if (ci->arch == IL_ARCH_POWERPC) {
 		if (ci->timebase)

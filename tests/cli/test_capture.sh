@@ -122,6 +122,27 @@ for t in $TREES; do
 	expect_exit 0 "$IDLELAB" sim --platform "$TMP/$t.ini" --wl-opt loops=2 --wl-opt intervals=10,100 --duration 20ms --format csv
 	[ "$(wc -l <"$TMP/out")" -gt 1 ] && ok || bad "$t: sim printed no rows"
 done
+# ACPI CPPC capabilities (AMD's frequency invariance): CPU 0's values, and preferred cores when
+# highest_perf differs between CPUs; freq_max then follows by hand: (255 x 1024 / 177 + 1024) >> 1
+# = (1475 + 1024) >> 1 = 1249, 2450 MHz x 1249 / 1024 = 2988.33 MHz at 5.19
+rm -rf "$TMP/pc"; cp -r "$FX/amd-zen3-dummy-wait" "$TMP/pc"; chmod -R u+w "$TMP/pc"
+for c in "$TMP"/pc/sys/devices/system/cpu/cpu[0-9]*; do
+	mkdir -p "$c/acpi_cppc"; echo 255 >"$c/acpi_cppc/highest_perf"; echo 177 >"$c/acpi_cppc/nominal_perf"
+done
+expect_exit 0 "$IDLELAB" platform capture --root "$TMP/pc" -o "$TMP/cppc.ini"
+grep -q '^cppc_highest_perf = 255$' "$TMP/cppc.ini" && grep -q '^cppc_nominal_perf = 177$' "$TMP/cppc.ini" &&
+	grep -q '^cppc_preferred_cores = no$' "$TMP/cppc.ini" && ok || bad "CPPC values not captured"
+expect_exit 0 "$IDLELAB" platform show "$TMP/cppc.ini" --kernel 5.19
+expect_out "freq_max: 2988.33 MHz"
+echo 230 >"$TMP/pc/sys/devices/system/cpu/cpu1/acpi_cppc/highest_perf"
+expect_exit 0 "$IDLELAB" platform capture --root "$TMP/pc" -o "$TMP/cppc.ini"
+grep -q '^cppc_preferred_cores = yes$' "$TMP/cppc.ini" && ok || bad "preferred cores not seen"
+rm "$TMP/pc/sys/devices/system/cpu/cpu1/acpi_cppc/highest_perf"
+expect_exit 0 "$IDLELAB" platform capture --root "$TMP/pc" -o "$TMP/cppc.ini"
+grep -q '^cppc_preferred_cores' "$TMP/cppc.ini" && bad "preferred cores guessed from some CPUs" || ok
+grep -q '^cppc_highest_perf = 255$' "$TMP/cppc.ini" && ok || bad "CPU 0's value lost"
+# without the files (every fixture tree): no keys
+grep -q '^cppc_' "$TMP/amd-zen3-dummy-wait.ini" && bad "CPPC keys without acpi_cppc files" || ok
 # a write error of -o (a file-size limit smaller than the file) leaves no file
 mkdir -p "$TMP/plim"
 (ulimit -f 1; "$IDLELAB" platform capture --root "$FX/amd-zen3-dummy-wait" -o "$TMP/plim/p.ini" \
