@@ -8,7 +8,8 @@
  * picks the file from the names the readers look for (the cpuidle files
  * of two CPUs and three states, the CPU lists and topology, the module
  * parameters, /proc files, dev/cpu_dma_latency, the kernel configuration,
- * idlelab-meta.txt), two bytes of length, then that many bytes of content.
+ * idlelab-meta.txt, the ACPI CPPC capabilities), two bytes of length, then
+ * that many bytes of content.
  * A pick byte with the top bit set makes the file a directory instead, so
  * that "a directory where a file is wanted" is tried too. The tree is
  * written below a private directory, then:
@@ -76,6 +77,8 @@ static const char *const files[] = {
 	"proc/cpuinfo", "proc/cmdline", "proc/version", "proc/uptime",
 	"proc/sys/kernel/osrelease", "proc/sys/kernel/random/boot_id", "proc/ppc64/lparcfg",
 	"dev/cpu_dma_latency", "boot/config-6.18.0", "proc/config.gz", "idlelab-meta.txt",
+	CPU "cpu0/acpi_cppc/highest_perf", CPU "cpu0/acpi_cppc/nominal_perf",
+	CPU "cpu1/acpi_cppc/highest_perf",
 };
 #define NFILES (sizeof(files) / sizeof(files[0]))
 
