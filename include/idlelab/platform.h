@@ -301,6 +301,14 @@ struct il_freq_max {
  */
 int il_platform_freq_max(const struct il_platform *p, const char *rel, struct il_freq_max *out,
 			 struct il_err *err);
+/*
+ * o, an AMD CPPC rule's result for p, as acpi-cpufreq leaves it: a
+ * numerator below nominal_perf makes the driver set ratio 1024, freq_max
+ * the base (d11a1d08a082). il_platform_freq_max() applies it when p names
+ * acpi-cpufreq; the simulator's cpufreq layer, which runs acpi-cpufreq on
+ * AMD whatever p names, applies it itself. Other rules are left as they are.
+ */
+void il_freq_max_acpi_cpufreq(const struct il_platform *p, struct il_freq_max *o);
 /* The same as a number: freq_max in MHz at boot, 0 without invariance (or a bad release). */
 double il_platform_freq_max_mhz(const struct il_platform *p, const char *rel);
 

@@ -290,23 +290,31 @@ static void amd_freq_max(const struct il_platform *p, const char *rel, struct il
 					  (unsigned long long)p->cppc_nominal_perf) + 1024ull) >> 1);
 	o->ratio = o->turbo_ratio;  /* always set with turbo counted as enabled */
 	o->turbo_mhz = o->mhz = p->base_mhz * (double)o->ratio / 1024.0;
-	if (p->cpufreq_driver == IL_CPUFREQ_ACPI && num < p->cppc_nominal_perf) {
-		/*
-		 * d11a1d08a082: acpi-cpufreq's boost ratio takes the same
-		 * numerator and is 0 when it is 0 or below nominal_perf; the
-		 * driver, probing after the CPPC code, then sets ratio 1024.
-		 */
-		o->ratio = 1024;
-		o->mhz = p->base_mhz;
-		o->what = "base, acpi-cpufreq";
-		snprintf(o->why, sizeof(o->why), "AMD: (%ld x 1024 / nominal_perf %ld + 1024) >> 1 "
-			 "= %lu, then acpi-cpufreq (numerator below nominal_perf: boost ratio "
-			 "unknown) sets 1024 (d11a1d08a082)", num, p->cppc_nominal_perf,
-			 o->turbo_ratio);
-		return;
-	}
 	snprintf(o->why, sizeof(o->why), "AMD: (%ld x 1024 / nominal_perf %ld + 1024) >> 1, "
 		 "the midpoint; %ld: %s", num, p->cppc_nominal_perf, num, src);
+	if (p->cpufreq_driver == IL_CPUFREQ_ACPI)
+		il_freq_max_acpi_cpufreq(p, o);
+}
+
+void il_freq_max_acpi_cpufreq(const struct il_platform *p, struct il_freq_max *o)
+{
+	bool amd = o->rule == IL_FMAX_AMD_CPPC || o->rule == IL_FMAX_AMD_MODEL ||
+		   o->rule == IL_FMAX_AMD_NUMERATOR;
+
+	/*
+	 * d11a1d08a082: acpi-cpufreq's boost ratio takes the same numerator
+	 * and is 0 when it is 0 or below nominal_perf (the CPPC ratio is
+	 * then below 1024); the driver, probing after the CPPC code, then
+	 * sets ratio 1024.
+	 */
+	if (!amd || !o->invariant || (long)o->numerator >= p->cppc_nominal_perf)
+		return;
+	o->ratio = 1024;
+	o->mhz = p->base_mhz;
+	o->what = "base, acpi-cpufreq";
+	snprintf(o->why, sizeof(o->why), "AMD: (%lu x 1024 / nominal_perf %ld + 1024) >> 1 = %lu, "
+		 "then acpi-cpufreq (numerator below nominal_perf: boost ratio unknown) sets 1024 "
+		 "(d11a1d08a082)", o->numerator, p->cppc_nominal_perf, o->turbo_ratio);
 }
 
 int il_platform_freq_max(const struct il_platform *p, const char *rel, struct il_freq_max *o,

@@ -417,18 +417,11 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 		f->freq_max_mhz = prm->freq_max_mhz;
 		f->max_freq_ratio = (uint64_t)(f->freq_max_mhz * CAP / f->base_mhz);
 	} else if (by_rule) {
+		/* AMD runs this layer as acpi-cpufreq, whatever driver the file names */
+		if (f->prm.driver == IL_CF_DRV_ACPI)
+			il_freq_max_acpi_cpufreq(p, &fm);
 		f->freq_max_mhz = fm.mhz;
 		f->max_freq_ratio = fm.ratio;
-		/*
-		 * AMD runs this layer as acpi-cpufreq, whatever driver the file
-		 * names: a CPPC ratio below 1024 is a numerator below
-		 * nominal_perf, the driver's boost ratio is then unknown and it
-		 * sets 1024, freq_max = base (d11a1d08a082)
-		 */
-		if (p->vendor == IL_VENDOR_AMD && f->prm.driver == IL_CF_DRV_ACPI && fm.ratio < CAP) {
-			f->freq_max_mhz = f->base_mhz;
-			f->max_freq_ratio = CAP;
-		}
 	} else {
 		f->freq_max_mhz = il_cf_freq_max_fallback(p);
 		if (!(f->freq_max_mhz > 0))
