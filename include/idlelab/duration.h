@@ -6,6 +6,7 @@
 #ifndef IDLELAB_DURATION_H
 #define IDLELAB_DURATION_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -19,6 +20,12 @@ extern "C" {
  * not fit in an int64_t.
  */
 int il_parse_duration_ns(const char *text, int64_t *ns);
+/*
+ * The same, but with bare_us a bare number ("80", "1.5": digits and a
+ * point, no unit) is in µs, 0 up to 10^12 µs, as workload options read
+ * them. -EINVAL for a bare number outside that range.
+ */
+int il_parse_duration(const char *text, bool bare_us, int64_t *ns);
 
 #ifdef __cplusplus
 }

@@ -207,15 +207,7 @@ static int dist_parse_one(char *s, const char *text, bool bare_us, enum il_dist_
 			continue;
 		}
 		/* a bare number ("80", "1.5") is in the unit the caller reads them in */
-		if (bare_us && *args[i] && strspn(args[i], "0123456789.") == strlen(args[i])) {
-			double us;
-			if (il_parse_double(args[i], &us) || !(us >= 0 && us < 1e12))
-				return il_err_set(err, EINVAL, "bad duration '%s' in '%s'", args[i],
-						  text);
-			v[i] = (double)(int64_t)(us * 1000 + 0.5);
-			continue;
-		}
-		if (il_parse_duration_ns(args[i], &ns) || ns < 0)
+		if (il_parse_duration(args[i], bare_us, &ns) || ns < 0)
 			return il_err_set(err, EINVAL, "bad duration '%s' in '%s'", args[i], text);
 		v[i] = (double)ns;
 	}

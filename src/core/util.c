@@ -142,6 +142,18 @@ int il_parse_bool(const char *s, bool *v)
 	return -EINVAL;
 }
 
+int il_parse_duration(const char *text, bool bare_us, int64_t *ns)
+{
+	double us;
+
+	if (!bare_us || !*text || strspn(text, "0123456789.") != strlen(text))
+		return il_parse_duration_ns(text, ns);
+	if (il_parse_double(text, &us) || !(us >= 0 && us < 1e12))
+		return -EINVAL;
+	*ns = (int64_t)(us * 1000 + 0.5);
+	return 0;
+}
+
 int il_parse_duration_ns(const char *text, int64_t *ns)
 {
 	static const struct {

@@ -123,25 +123,11 @@ static int parse_double(const struct il_opt *o, const char *text, double *v, str
 static int parse_dur(const struct il_opt *o, const char *text, bool bare_us, int64_t *ns,
 		     struct il_err *err)
 {
-	bool bare = *text != '\0';
-	bool ok;
-
 	if (kw_match(o, text)) {
 		*ns = o->kw_value;
 		return 0;
 	}
-	for (const char *p = text; *p; p++)
-		if (!isdigit((unsigned char)*p) && *p != '.')
-			bare = false;
-	if (bare && bare_us) {
-		double us;
-		ok = !il_parse_double(text, &us) && us >= 0 && us < 1e12;
-		if (ok)
-			*ns = (int64_t)(us * 1000 + 0.5);
-	} else {
-		ok = !il_parse_duration_ns(text, ns);
-	}
-	if (!ok || (double)*ns < o->min || (double)*ns > o->max) {
+	if (il_parse_duration(text, bare_us, ns) || (double)*ns < o->min || (double)*ns > o->max) {
 		char r[80];
 		return il_err_set(err, EINVAL, "%s: '%s' is not a duration in %s%s%s%s (bare numbers %s, "
 				  "or with ns/us/ms/s)", o->name, text, range_text(o, r, sizeof(r)),
