@@ -6,7 +6,7 @@
  *
  * Follows torvalds/linux drivers/idle/intel_idle.c at 00433eae1771 (2023,
  * "0.5.1"), read in full, with the history of every table and model entry
- * from v5.4 to v7.0: a v5.5-era text and a v6.17-rc3 text
+ * from v5.4 to v7.1: a v5.5-era text and a v6.17-rc3 text
  * (Kingxukai/linux@9b44fff655e2) read in full, the release of each change
  * from the PM pull requests that name it (pm-X.Y-rc1 tags) or the patch
  * mails: Ice Lake-X 5.9 (C6 170/600 from 5.13), Snow Ridge 5.11, the SKX
@@ -15,7 +15,9 @@
  * Emerald Rapids 6.3, Meteor Lake-L, Grand Ridge and Sierra Forest 6.8,
  * Granite Rapids 370406bf5738 and partial hint matching 4c411cca33cf 6.12,
  * Tremont without a table 6.12, Granite Rapids-D 6.13, Clearwater Forest
- * 6.14, no_native 6.15, table= and the end of preferred_cstates 7.0.
+ * 6.14, no_native 6.15, table= and the end of preferred_cstates 7.0,
+ * Panther Lake-L d51de21b4c3a 7.1 (the patch mail of 2026-03-09; merged
+ * with a longer changelog only, backported as "from v7.1").
  * docs/drivers-b.md has the table of models and releases.
  *
  * Release-dependent behaviour (mainline tags, m->release):
@@ -77,6 +79,7 @@
 #define REL_ANY_FAMILY "6.17"        /* Len Brown: _CST tables for any Intel family with MWAIT */
 #define REL_ADL_FIXUP_GONE "7.0"     /* a36dc37b5672 drops adl_idle_state_table_update() */
 #define REL_TABLE "7.0"              /* 111f77a23348: intel_idle.table= */
+#define REL_PTL "7.1"                /* d51de21b4c3a: Panther Lake table */
 #define TABLE_MAX_LATENCY_US 5000u   /* MAX_CMDLINE_LATENCY_US */
 #define TABLE_MAX_RESIDENCY_US 100000u /* MAX_CMDLINE_RESIDENCY_US */
 
@@ -299,6 +302,15 @@ static const struct icstate mtl_l_cstates[] = {
 	END,
 };
 
+/* Panther Lake-L (d51de21b4c3a, v7.1) */
+static const struct icstate ptl_cstates[] = {
+	{ "C1", 0x00, 0, 0, 1, 1 },
+	{ "C1E", 0x01, 0, AE, 10, 10 },
+	{ "C6S", 0x21, TLB, 0, 300, 300 },
+	{ "C10", 0x60, TLB, 0, 370, 2500 },
+	END,
+};
+
 /* Grand Ridge */
 static const struct icstate grr_cstates[] = {
 	{ "C1", 0x00, 0, AE, 1, 1 },
@@ -422,6 +434,8 @@ static const struct idle_cpu cpu_gnrd = { "Granite Rapids-D", gnrd_cstates,
 	true, true, false, false };
 static const struct idle_cpu cpu_mtl_l = { "Meteor Lake-L", mtl_l_cstates,
 	false, false, false, false };
+static const struct idle_cpu cpu_ptl = { "Panther Lake-L", ptl_cstates,
+	false, false, false, false };
 static const struct idle_cpu cpu_grr = { "Grand Ridge", grr_cstates, true, true, false, false };
 static const struct idle_cpu cpu_srf = { "Sierra Forest", srf_cstates, true, true, false, false };
 static const struct idle_cpu cpu_tmt = { "Tremont", NULL, true, false, false, false };
@@ -467,6 +481,7 @@ static const struct idle_cpu cpu_snr = { "Snow Ridge", snr_cstates, true, true, 
 #define M_GRANITERAPIDS_X 0xad
 #define M_GRANITERAPIDS_D 0xae
 #define M_METEORLAKE_L 0xaa
+#define M_PANTHERLAKE_L 0xcc
 #define M_ATOM_TREMONT 0x96
 #define M_ATOM_TREMONT_L 0x9c
 #define M_ATOM_CRESTMONT 0xb6         /* Grand Ridge */
@@ -542,6 +557,7 @@ static const struct {
 	{ M_ATOM_GRACEMONT, &cpu_adl_n, REL_ADL_N, REL_ADL_FIXUP_GONE, FIX_ADL },
 	{ M_ATOM_GRACEMONT, &cpu_adl_n, REL_ADL_FIXUP_GONE, NULL, FIX_NONE },
 	{ M_METEORLAKE_L, &cpu_mtl_l, REL_MTL_GRR_SRF, NULL, FIX_NONE },
+	{ M_PANTHERLAKE_L, &cpu_ptl, REL_PTL, NULL, FIX_NONE },
 	{ M_SAPPHIRERAPIDS_X, &cpu_spr_5_18, REL_SPR, REL_SPR_C1E, FIX_SPR_5_18 },
 	{ M_SAPPHIRERAPIDS_X, &cpu_spr, REL_SPR_C1E, NULL, FIX_SPR },
 	{ M_EMERALDRAPIDS_X, &cpu_spr, REL_EMR, NULL, FIX_SPR },

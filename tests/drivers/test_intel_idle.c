@@ -851,6 +851,48 @@ static void newer_tables(void **state)
 	}
 }
 
+/*
+ * Panther Lake-L (model 0xcc): d51de21b4c3a ("intel_idle: Add Panther Lake
+ * C-states table", Artem Bityutskiy, posted 2026-03-09, merged for v7.1).
+ * The table, by hand from the patch: C1 hint 0x00 1/1; C1E 0x01 10/10,
+ * ALWAYS_ENABLE; C6S 0x21 300/300 and C10 0x60 370/2500, both
+ * TLB_FLUSHED. Its idle_cpu sets only the table: no use_acpi (no _CST
+ * cross-check), C1E promotion left alone. In 7.0 the model is unknown:
+ * _CST states, or no driver without a _CST.
+ */
+static void panther_lake(void **state)
+{
+	struct il_machine_idle m;
+	struct il_platform p;
+	char b[128];
+	static const unsigned int lat[] = { 0, 1, 10, 300, 370 }, res[] = { 0, 1, 10, 300, 2500 };
+	(void)state;
+
+	assert_int_equal(probe("7.0", &m, CPU("0xcc", "0x10102020"), NULL, NULL, NULL, NULL), 1);
+	/* (EDX lists no C2 sub-states: the _CST's hint 0x10 entry is dropped) */
+	build("7.0", &m, CPU("0xcc", "0x10102020"), CST_FULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1_ACPI C2_ACPI");
+	build("7.1", &m, CPU("0xcc", "0x10102020"), NULL, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6S C10");
+	for (int i = 1; i < 5; i++) {
+		assert_int_equal(m.drv.states[i].exit_latency, lat[i]);
+		assert_int_equal(m.drv.states[i].target_residency, res[i]);
+	}
+	assert_false(m.drv.states[2].flags & IL_FLAG_TLB_FLUSHED);
+	assert_true(m.drv.states[3].flags & IL_FLAG_TLB_FLUSHED);
+	assert_true(m.drv.states[4].flags & IL_FLAG_TLB_FLUSHED);
+	assert_false(has_note(&m, "C1E promotion disabled"));
+	/* not a use_acpi model: a _CST without C6S/C10 hints turns nothing off */
+	build("7.1", &m, CPU("0xcc", "0x10102020"), CST_NO_C6, NULL, NULL, NULL);
+	assert_string_equal(names(&m, b, sizeof(b)), "POLL C1 C1E C6S C10");
+	load(&p, CPU("0xcc", "0x10102020"), NULL, NULL);
+	assert_string_equal(il_intel_idle_model_table(6, 0xcc, "7.1", NULL), "Panther Lake-L");
+	assert_null(il_intel_idle_model_table(6, 0xcc, "7.0", NULL));
+	memset(&m, 0, sizeof(m));
+	snprintf(m.release, sizeof(m.release), "7.1");
+	assert_string_equal(il_intel_idle_table_name(&p, &m), "Panther Lake-L");
+}
+
 /* no_native (6.15) and table= (7.0, with its validation) */
 /* More notes than are kept: the last kept one says some were left out. */
 static void notes_overflow(void **state)
@@ -1134,6 +1176,7 @@ int main(void)
 		cmocka_unit_test(release_history),
 		cmocka_unit_test(sapphire_rapids_releases),
 		cmocka_unit_test(newer_tables),
+		cmocka_unit_test(panther_lake),
 		cmocka_unit_test(no_native_and_table),
 		cmocka_unit_test(unknown_model),
 		cmocka_unit_test(refusals),
