@@ -123,6 +123,18 @@ static inline uint32_t il_state_tr_us(const struct il_state *s)
 				   : (uint32_t)((uint64_t)s->target_residency_ns / 1000);
 }
 
+/*
+ * Does a CPU in s spin (a polling loop, not a halt)? A CPUIDLE_FLAG_POLLING
+ * state does, and so does a spin loop registered without the flag (pseries'
+ * snooze before 5ddcc03a07ae, v6.2): the flag is what the governors and the
+ * time-limit report (dev->poll_time_limit) see, the entry method what the
+ * hardware does.
+ */
+static inline bool il_state_spins(const struct il_state *s)
+{
+	return (s->flags & IL_FLAG_POLLING) || s->entry == IL_ENTRY_POLL;
+}
+
 /* A state table as a registered cpuidle driver holds it. */
 struct il_driver {
 	char name[32];                 /* "haltpoll", "acpi_idle", ... */

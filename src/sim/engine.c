@@ -598,7 +598,7 @@ static const struct il_dist *exit_dist_of(const struct il_sim *s, const struct i
 	}
 	if (d && d->kind != IL_DIST_NONE)
 		return d;
-	*fixed_ns = st->flags & IL_FLAG_POLLING ? 0 : st->exit_latency_ns;
+	*fixed_ns = il_state_spins(st) ? 0 : st->exit_latency_ns;
 	return NULL;
 }
 
@@ -669,8 +669,10 @@ static void idle_entry_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	if (s->params.trace)
 		fprintf(s->params.trace, "%lld cpu%d enter state %d\n", (long long)now, c->cpu, c->idx);
 	mode_set(s, c, M_STATE, now);
-	if (st->flags & IL_FLAG_POLLING) {
-		c->dev.poll_time_limit = false;
+	if (il_state_spins(st)) {
+		/* only a CPUIDLE_FLAG_POLLING loop reports its time limit */
+		if (st->flags & IL_FLAG_POLLING)
+			c->dev.poll_time_limit = false;
 		/*
 		 * poll_idle() asks cpuidle_poll_time(); the pseries snooze loop
 		 * has its own limit, snooze_timeout (CEDE's target residency,
@@ -772,7 +774,7 @@ static void idle_exit(struct il_sim *s, struct sim_cpu *c, int64_t now)
 		c->do_idle_got_tick = c->got_tick_latch;
 		c->got_tick_latch = false;
 	} else {
-		if (c->by_limit)
+		if (c->by_limit && (s->drv->states[c->idx].flags & IL_FLAG_POLLING))
 			c->dev.poll_time_limit = true;
 		il_account_enter(s->drv, &c->dev, c->idx, c->idx, diff);
 		if (c->path == PATH_GOV) {

@@ -34,7 +34,7 @@ void sim_power_init(struct il_sim *s)
 			s->energy_on = true;
 	/* per state: the depth level a thread in it has (0 = polling) and its turbo flag */
 	for (int i = 0; i < s->drv->state_count; i++) {
-		bool polls = s->drv->states[i].flags & IL_FLAG_POLLING;
+		bool polls = il_state_spins(&s->drv->states[i]);
 		s->st_lvl[i] = polls ? 0 : (uint8_t)(i + 1);
 		s->lvl_rel[i + 1] = s->drv->states[i].flags & IL_FLAG_TURBO_RELEASE;
 		/* power in it: its own, else a polling thread draws active power, else none */

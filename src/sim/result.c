@@ -45,7 +45,7 @@ static void depth_metrics(struct il_metrics *ms, const char *row, const int64_t 
 			snprintf(col, sizeof(col), "active_pct");
 		else
 			snprintf(col, sizeof(col), "%s_pct", r->states[l - 1].name);
-		if (l > 0 && (r->states[l - 1].flags & IL_FLAG_POLLING))
+		if (l > 0 && il_state_spins(&r->states[l - 1]))
 			continue;
 		il_metric_add(ms, row, col, "%", IL_BETTER_NONE, false,
 			      pct((double)depth_ns[l], (double)total));

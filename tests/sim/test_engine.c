@@ -728,6 +728,32 @@ static void poll_time_limit(void **unused)
 	assert_int_equal(tg_data[0].poll_limits, 208);
 	x.m.snooze_timeout_ns = 0;
 
+	/*
+	 * pseries' snooze before 6.2 (5ddcc03a07ae): the same spin loop and
+	 * time limit, but no CPUIDLE_FLAG_POLLING, so the loop never sets
+	 * dev->poll_time_limit; physically it still polls
+	 */
+	{
+		struct run y = { 0 };
+		load(&y, PLAT_HEAD "[state.0]\nname = snooze\nlatency = 0\nresidency = 0\n"
+			 "entry = poll\n" C1_STATE);
+		y.m.snooze_timeout_ns = 50000;
+		tg_reset(0, false);
+		simulate(&y, &tg_gov, &none_wl, &nothing, &prm);
+		assert_int_equal(y.r.cpu[0].usage[0].usage, 208);
+		assert_int_equal(y.r.cpu[0].usage[0].time_ns, 208 * 50000);
+		assert_int_equal(tg_data[0].poll_limits, 0);
+		assert_int_equal(y.r.halted_ns, 0);
+		/* a remote wake-up needs no IPI: TIF_POLLING_NRFLAG is set */
+		struct os_cfg c0 = { .a_cycles = 1000, .wake_b = true };
+		tg_reset(0, false);
+		simulate(&y, &tg_gov, &os_wl, &c0, &prm);
+		assert_int_equal(last_os.b_lat[0], 0);
+		assert_int_equal(y.r.halted_ns, 0);
+		if (y.r.cpu)
+			il_sim_result_free(&y.r);
+	}
+
 	/* a wake-up ends the poll without the limit flag */
 	struct os_cfg c = { .a_cycles = 1000, .wake_b = true };
 	tg_reset(0, false);
