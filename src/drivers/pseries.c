@@ -18,8 +18,12 @@
  *    the plain v5.9 text rounded down and is not modelled apart.
  *  - v5.14 on: only on ISA v3.1 CPUs, the lowest non-zero latency becomes
  *    CEDE's exit latency, uncapped, and ten times it the target residency.
- * The snooze state carries CPUIDLE_FLAG_POLLING as in current kernels, and
- * the snooze loop gives up after CEDE's target residency (snooze_timeout).
+ * The snooze loop gives up after CEDE's target residency (snooze_timeout).
+ * The snooze state carries CPUIDLE_FLAG_POLLING, and the loop reports its
+ * time limit in dev->poll_time_limit, from v6.2 only: 5ddcc03a07ae
+ * ("powerpc/cpuidle: Set CPUIDLE_FLAG_POLLING for snooze state", Aboorva
+ * Devarajan, powerpc-6.2-1 pull); before it the governors treat snooze as
+ * an ordinary state (it still spins: IL_ENTRY_POLL).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -37,6 +41,7 @@
 #define NSEC_PER_SEC 1000000000ull
 #define REL_XCEDE "5.9"                 /* 054e44ba99ae, d947fb4c965c */
 #define REL_POWER10_ONLY "5.14"         /* 7cbd631d4dec, 4bceb03859c1 */
+#define REL_SNOOZE_POLLING "6.2"        /* 5ddcc03a07ae: CPUIDLE_FLAG_POLLING on snooze */
 
 static uint64_t tb_hz(const struct il_platform *p)
 {
@@ -166,7 +171,15 @@ int il_pseries_idle_probe(const struct il_platform *p, struct il_machine_idle *m
 
 	memset(drv, 0, sizeof(*drv));
 	snprintf(drv->name, sizeof(drv->name), "pseries_idle");
-	set_state(&drv->states[0], "snooze", 0, 0, IL_FLAG_POLLING, IL_ENTRY_POLL, p->poll_exit);
+	if (il_release_at_least(m, REL_SNOOZE_POLLING)) {
+		set_state(&drv->states[0], "snooze", 0, 0, IL_FLAG_POLLING, IL_ENTRY_POLL,
+			  p->poll_exit);
+	} else {
+		/* the same spin loop, which the governors do not see as polling */
+		set_state(&drv->states[0], "snooze", 0, 0, 0, IL_ENTRY_POLL, p->poll_exit);
+		il_machine_note(m, "pseries: snooze has no CPUIDLE_FLAG_POLLING before 6.2 "
+				"(5ddcc03a07ae) and its time limit sets no poll_time_limit");
+	}
 	if (p->shared_processor) {
 		set_state(&drv->states[1], "Shared Cede", CEDE_LATENCY_US, CEDE_RESIDENCY_US, 0,
 			  IL_ENTRY_CEDE, p->hlt_exit);

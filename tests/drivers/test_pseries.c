@@ -15,6 +15,7 @@
 
 #include "idlelab/drivers.h"
 #include "idlelab/platform.h"
+#include "idlelab/release.h"
 #include "ini_join.h"
 
 #define LPAR "[platform]\nname = t\n[cpu]\narch = powerpc\nvendor = ibm\nhypervisor = powervm\n" \
@@ -71,9 +72,14 @@ static void assert_cede(const struct il_machine_idle *m, const char *name, unsig
 	assert_int_equal(s->target_residency_ns, (int64_t)res * 1000);
 	assert_int_equal(s->entry, IL_ENTRY_CEDE);
 	assert_int_equal(s->flags, 0);
-	/* snooze: polling, 0/0, and it polls for at most CEDE's target residency */
+	/*
+	 * snooze: a spin loop, 0/0, that polls for at most CEDE's target
+	 * residency; the governors see it as a polling state from 6.2
+	 * (5ddcc03a07ae), before that it carries no flag
+	 */
 	assert_string_equal(m->drv.states[0].name, "snooze");
-	assert_int_equal(m->drv.states[0].flags, IL_FLAG_POLLING);
+	assert_int_equal(m->drv.states[0].flags,
+			 il_release_cmp(m->release, "6.2") >= 0 ? IL_FLAG_POLLING : 0);
 	assert_int_equal(m->drv.states[0].exit_latency_ns, 0);
 	assert_int_equal(m->drv.states[0].entry, IL_ENTRY_POLL);
 	assert_int_equal(m->snooze_timeout_ns, (uint64_t)res * 1000);
@@ -248,6 +254,35 @@ static void release_forms(void **state)
 	assert_cede(&m, "Shared Cede", 10, 100);
 }
 
+/*
+ * 5ddcc03a07ae ("powerpc/cpuidle: Set CPUIDLE_FLAG_POLLING for snooze
+ * state", Aboorva Devarajan, in the powerpc-6.2-1 pull): from v6.2 both
+ * snooze tables carry CPUIDLE_FLAG_POLLING and the loop reports its time
+ * limit in dev->poll_time_limit; v6.1 and earlier register snooze with no
+ * flags (drivers/cpuidle/cpuidle-pseries.c at 054e44ba99ae, v5.9). The
+ * loop and its snooze_timeout are the same in both.
+ */
+static void snooze_polling_flag(void **state)
+{
+	static const char *rels[] = { "5.4", "5.14", "6.1" };
+	struct il_machine_idle m;
+	(void)state;
+	for (size_t i = 0; i < sizeof(rels) / sizeof(rels[0]); i++) {
+		build_rel(LPAR "model = 0x80\n", NULL, rels[i], &m);
+		assert_int_equal(m.drv.states[0].flags, 0);
+		assert_int_equal(m.drv.states[0].entry, IL_ENTRY_POLL);
+		assert_int_equal(m.snooze_timeout_ns, 100000);
+		assert_true(has_note(&m, "5ddcc03a07ae"));
+		build_rel(LPAR "model = 0x80\nshared_processor = yes\n", NULL, rels[i], &m);
+		assert_int_equal(m.drv.states[0].flags, 0);
+	}
+	build_rel(LPAR "model = 0x80\n", NULL, "6.2", &m);
+	assert_int_equal(m.drv.states[0].flags, IL_FLAG_POLLING);
+	assert_false(has_note(&m, "5ddcc03a07ae"));
+	build_rel(LPAR "model = 0x80\nshared_processor = yes\n", NULL, "6.2", &m);
+	assert_int_equal(m.drv.states[0].flags, IL_FLAG_POLLING);
+}
+
 static void builtin_platforms(void **state)
 {
 	struct il_platform p;
@@ -276,6 +311,7 @@ int main(void)
 		cmocka_unit_test(shared_table),
 		cmocka_unit_test(not_loaded),
 		cmocka_unit_test(release_forms),
+		cmocka_unit_test(snooze_polling_flag),
 		cmocka_unit_test(builtin_platforms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
