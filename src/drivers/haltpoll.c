@@ -4,9 +4,12 @@
  * guests: state 0 the core's POLL state, state 1 "haltpoll idle" 1/1 µs,
  * preferred governor "haltpoll".
  *
- * Follows torvalds 20693782766d (the v5.4-era text: loads only with no
- * idle= override, KVM paravirt available and KVM_HINTS_REALTIME or the
- * force=1 module parameter) plus 716ff71ae234 ("cpuidle-haltpoll: Replace
+ * Follows torvalds 20693782766d (loads only with no idle= override, KVM
+ * paravirt available and KVM_HINTS_REALTIME or the force=1 module
+ * parameter; force came with "cpuidle-haltpoll: allow force loading on
+ * hosts without the REALTIME hint", Maciej S. Szmigiero, in the
+ * pm-5.7-rc1 pull, so before v5.7 only the hint loads the driver) plus
+ * 716ff71ae234 ("cpuidle-haltpoll: Replace
  * default_idle() with arch_cpu_idle()", v6.3): from v6.3 state 1 enters
  * the x86 default routine, MWAIT C1 where select_idle_routine() chose it,
  * HLT before. The 2024 rework that moved the load test into
@@ -21,6 +24,7 @@
 #define HALTPOLL_IDLE_LATENCY_US 1    /* state 1 exit_latency */
 #define HALTPOLL_IDLE_RESIDENCY_US 1  /* state 1 target_residency */
 #define REL_ARCH_CPU_IDLE "6.3"       /* 716ff71ae234 */
+#define REL_FORCE "5.7"               /* the force parameter, pm-5.7-rc1 */
 
 /*
  * The entry method of state 1: arch_cpu_idle() from v6.3, so whatever the
@@ -64,9 +68,14 @@ int il_haltpoll_probe(const struct il_platform *p, struct il_machine_idle *m,
 		il_machine_note(m, "haltpoll: not loaded: not a KVM guest (kvm_para_available() false)");
 		return 1;
 	}
-	if (fv && *fv && !force && il_option_bool(p, "cpuidle_haltpoll.force", true))
+	if (fv && *fv && !il_release_at_least(m, REL_FORCE)) {
+		il_machine_note(m, "haltpoll: cpuidle_haltpoll.force=%s ignored: the driver has "
+				"no force parameter before 5.7", fv);
+		force = false;
+	} else if (fv && *fv && !force && il_option_bool(p, "cpuidle_haltpoll.force", true)) {
 		il_machine_note(m, "haltpoll: cpuidle_haltpoll.force=%s is not a boolean; "
 				"the kernel refuses it and keeps force=N", fv);
+	}
 	if (!p->kvm_hints_realtime && !force) {
 		il_machine_note(m, "haltpoll: not loaded: no KVM_HINTS_REALTIME and "
 				"cpuidle_haltpoll.force is not set");

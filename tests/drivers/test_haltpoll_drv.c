@@ -92,6 +92,31 @@ static void loads_with_force(void **state)
 	assert_true(has_note(&m, "cpuidle_haltpoll.force=1"));
 }
 
+/*
+ * The force parameter came with "cpuidle-haltpoll: allow force loading on
+ * hosts without the REALTIME hint" (Maciej S. Szmigiero, pm-5.7-rc1
+ * pull): haltpoll_want() = KVM_HINTS_REALTIME || force. Before v5.7 the
+ * driver has no such parameter (the kernel ignores an unknown
+ * cpuidle_haltpoll.force=) and loads only with the hint.
+ */
+static void force_from_5_7(void **state)
+{
+	struct il_platform p;
+	struct il_machine_idle m;
+	(void)state;
+	load(&p, KVM);
+	opt(&p, "cpuidle_haltpoll.force", "1");
+	assert_int_equal(probe(&p, "5.4", &m), 1);
+	assert_true(has_note(&m, "no force parameter before 5.7"));
+	assert_int_equal(probe(&p, "5.6", &m), 1);
+	assert_int_equal(probe(&p, "5.7", &m), 0);
+	assert_true(has_note(&m, "cpuidle_haltpoll.force=1"));
+	/* the hint alone loads it in every release */
+	load(&p, KVM "[cpu]\nkvm_hints_realtime = yes\n");
+	assert_int_equal(probe(&p, "5.4", &m), 0);
+	assert_true(has_note(&m, "KVM_HINTS_REALTIME"));
+}
+
 static void loads_with_realtime_hint(void **state)
 {
 	struct il_platform p;
@@ -231,6 +256,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(loads_with_force),
 		cmocka_unit_test(loads_with_realtime_hint),
+		cmocka_unit_test(force_from_5_7),
 		cmocka_unit_test(refused_without_hint_or_force),
 		cmocka_unit_test(force_values_as_kstrtobool),
 		cmocka_unit_test(refused_with_any_idle_override),
