@@ -7,16 +7,18 @@
  * Follows torvalds 054e44ba99ae ("cpuidle: pseries: Add function to parse
  * extended CEDE records") and d947fb4c965c ("Fixup exit latency for
  * CEDE(0)"), both v5.9, with Gautham R. Shenoy's 2021 follow-ups merged for
- * v5.14: 7cbd631d4dec ("Fixup CEDE0 latency only for POWER10 onwards") and
- * 4bceb03859c1 ("Do not cap the CEDE0 latency in fixup_cede0_latency()").
+ * v5.15: 50741b70b0cb ("Fixup CEDE0 latency only for POWER10 onwards") and
+ * 71737a6c2a8f ("Do not cap the CEDE0 latency in fixup_cede0_latency()"),
+ * in powerpc/next from 2021-08-03 (first applied as 7cbd631d4dec and
+ * 4bceb03859c1, then rebased) and pulled with powerpc-5.15-1.
  * Three forms by release:
  *  - before v5.9: no extended CEDE records are read; CEDE is 10/100 us.
- *  - v5.9 .. v5.13: on every CPU, the lowest record latency (rounded up to
+ *  - v5.9 .. v5.14: on every CPU, the lowest record latency (rounded up to
  *    µs, zero records counted) lowers CEDE only when below 10 us, to that
  *    minus 1 (at least 1) and 10x it as residency. This is the text as
  *    amended by the early-2021 rounding fix (DIV_ROUND_UP, 1 µs floor);
  *    the plain v5.9 text rounded down and is not modelled apart.
- *  - v5.14 on: only on ISA v3.1 CPUs, the lowest non-zero latency becomes
+ *  - v5.15 on: only on ISA v3.1 CPUs, the lowest non-zero latency becomes
  *    CEDE's exit latency, uncapped, and ten times it the target residency.
  * The snooze loop gives up after CEDE's target residency (snooze_timeout).
  * The snooze state carries CPUIDLE_FLAG_POLLING, and the loop reports its
@@ -40,7 +42,7 @@
 #define NSEC_PER_USEC 1000ull
 #define NSEC_PER_SEC 1000000000ull
 #define REL_XCEDE "5.9"                 /* 054e44ba99ae, d947fb4c965c */
-#define REL_POWER10_ONLY "5.14"         /* 7cbd631d4dec, 4bceb03859c1 */
+#define REL_POWER10_ONLY "5.15"         /* 50741b70b0cb, 71737a6c2a8f */
 #define REL_SNOOZE_POLLING "6.2"        /* 5ddcc03a07ae: CPUIDLE_FLAG_POLLING on snooze */
 
 static uint64_t tb_hz(const struct il_platform *p)
@@ -101,7 +103,7 @@ static bool xcede_parse(const struct il_platform *p, struct il_machine_idle *m, 
 }
 
 /*
- * The v5.9 .. v5.13 fix-up: lower CEDE only below its 10 us default, to the
+ * The v5.9 .. v5.14 fix-up: lower CEDE only below its 10 us default, to the
  * minimum minus one (zero records count, 1 µs floor). Returns true if done.
  */
 static bool fixup_cede0_capped(const struct il_platform *p, struct il_machine_idle *m,
@@ -194,7 +196,7 @@ int il_pseries_idle_probe(const struct il_platform *p, struct il_machine_idle *m
 		} else if (!il_release_at_least(m, REL_POWER10_ONLY)) {
 			if (fixup_cede0_capped(p, m, &lat, &res))
 				il_machine_note(m, "pseries: fixed up CEDE exit latency to %u us "
-						"(below the 10 us default, before 4bceb03859c1)", lat);
+						"(below the 10 us default, before 71737a6c2a8f)", lat);
 			else
 				il_machine_note(m, "pseries: no extended CEDE latency below %u us: "
 						"CEDE stays %u/%u us", lat, lat, res);

@@ -76,8 +76,8 @@ expect_exit 0 "$I" platform show ibm-power10-dedicated
 expect_out "snooze timeout: 120000 ns"
 expect_out "pseries: fixed up CEDE exit latency to 12 us (target residency 120 us)"
 expect_out "cpus: 64 (1 package x 8 cores x 8 threads), HZ=100"
-# before 4bceb03859c1 the fix-up only lowered CEDE: 12 us leaves 10/100
-expect_exit 0 "$I" platform show ibm-power10-dedicated --kernel 5.13 --lines
+# before 71737a6c2a8f (v5.15) the fix-up only lowered CEDE: 12 us leaves 10/100
+expect_exit 0 "$I" platform show ibm-power10-dedicated --kernel 5.14 --lines
 printf 'snooze latency:0 disabled:0 default:enabled\nCEDE latency:10 disabled:0 default:enabled\n' >"$TMP/want"
 expect_same "$TMP/want"
 expect_exit 0 "$I" platform show ibm-power10-dedicated --kernel 5.13

@@ -2,7 +2,7 @@
 /*
  * The pseries cpuidle driver (src/drivers/pseries.c): dedicated and shared
  * tables, the CEDE(0) fix-up from extended CEDE records on POWER10
- * (7cbd631d4dec, 4bceb03859c1), record-size and zero-latency edge cases,
+ * (50741b70b0cb, 71737a6c2a8f, v5.15), record-size and zero-latency edge cases,
  * tick rounding, the snooze timeout, and the conditions that stop it.
  * Ticks are of a 512 MHz timebase: 512 ticks = 1000 ns.
  */
@@ -104,7 +104,7 @@ static void dedicated_minimum_over_records(void **state)
 	/* 20 us, 12 us, 16 us: the minimum wins */
 	build(LPAR "model = 0x80\nxcede_latency_ticks = 10240 6144 8192\n", NULL, &m);
 	assert_cede(&m, "CEDE", 12, 120);
-	/* above the 10 us default: no cap in the current rule (4bceb03859c1) */
+	/* above the 10 us default: no cap in the current rule (71737a6c2a8f) */
 	build(LPAR "model = 0x80\nxcede_latency_ticks = 10240\n", NULL, &m);
 	assert_cede(&m, "CEDE", 20, 200);
 }
@@ -243,11 +243,22 @@ static void release_forms(void **state)
 	build_rel(LPAR "model = 0x80\nxcede_record_size = 11\nxcede_latency_ticks = 2048\n",
 		  NULL, "5.13", &m);
 	assert_cede(&m, "CEDE", 10, 100);
-	/* 5.14: POWER9 no longer fixed up, POWER10 uncapped */
+	/*
+	 * 5.14 still has the 5.9 rule: the two follow-ups went to powerpc/next
+	 * on 2021-08-03 (rebased there as 50741b70b0cb and 71737a6c2a8f) and
+	 * into mainline with the powerpc-5.15-1 pull
+	 */
 	build_rel(LPAR "model = 0x4e\nxcede_latency_ticks = 2048\n", NULL, "5.14", &m);
+	assert_cede(&m, "CEDE", 3, 30);
+	build_rel(LPAR "model = 0x80\nxcede_latency_ticks = 6144\n", NULL, "5.14", &m);
 	assert_cede(&m, "CEDE", 10, 100);
-	build_rel(LPAR "model = 0x80\nxcede_latency_ticks = 2048\n", NULL, "5.14", &m);
+	/* 5.15: POWER9 no longer fixed up, POWER10 uncapped */
+	build_rel(LPAR "model = 0x4e\nxcede_latency_ticks = 2048\n", NULL, "5.15", &m);
+	assert_cede(&m, "CEDE", 10, 100);
+	build_rel(LPAR "model = 0x80\nxcede_latency_ticks = 2048\n", NULL, "5.15", &m);
 	assert_cede(&m, "CEDE", 4, 40);
+	build_rel(LPAR "model = 0x80\nxcede_latency_ticks = 6144\n", NULL, "5.15", &m);
+	assert_cede(&m, "CEDE", 12, 120);
 	/* the shared table never changes */
 	build_rel(LPAR "model = 0x80\nshared_processor = yes\nxcede_latency_ticks = 2048\n",
 		  NULL, "5.13", &m);
