@@ -16,8 +16,10 @@
  *  - v5.9 .. v5.14: on every CPU, the lowest record latency (rounded up to
  *    µs, zero records counted) lowers CEDE only when below 10 us, to that
  *    minus 1 (at least 1) and 10x it as residency. This is the text as
- *    amended by the early-2021 rounding fix (DIV_ROUND_UP, 1 µs floor);
- *    the plain v5.9 text rounded down and is not modelled apart.
+ *    amended by the rounding fix ("cpuidle: pseries: Fix CEDE latency
+ *    conversion from tb to us": DIV_ROUND_UP, 1 µs floor), which went
+ *    into v5.9 itself with the powerpc-5.9-5 fixes pull (2020-09-18); the
+ *    rounding-down form existed only in v5.9-rc kernels.
  *  - v5.15 on: only on ISA v3.1 CPUs, the lowest non-zero latency becomes
  *    CEDE's exit latency, uncapped, and ten times it the target residency.
  * The snooze loop gives up after CEDE's target residency (snooze_timeout).
