@@ -16,12 +16,14 @@
  *    vendor-neutral on CPUID leaf 5, and 8bcedb4ce047 ("x86: Handle
  *    idle=nomwait cmdline properly for x86_idle") makes idle=nomwait fall
  *    back to HLT.
- *  - v6.9 on: Thomas Gleixner's 2024 series, 3b9b8e89c8e1 ("x86/idle:
+ *  - v6.9 on: Thomas Gleixner's 2024 series, cb81deefb59d ("x86/idle:
  *    Sanitize X86_BUG_AMD_E400 handling": no E400 routine, the APIC-C1E bug
  *    just rules MWAIT out and the core brackets HLT with tick broadcast),
- *    695f90619cf7 ("x86/idle: Cleanup idle_setup()": every idle= override
+ *    f3d7eab7be87 ("x86/idle: Cleanup idle_setup()": every idle= override
  *    falls back to HALT here, none installs a routine itself) and
- *    71f3a783a758 (bool return, no functional change).
+ *    5f75916ec6ec (bool return, no functional change); these are the
+ *    mainline ids (the 6.9 merge window), the tip x86/core branch carried
+ *    the series earlier as 3b9b8e89c8e1, 695f90619cf7 and 71f3a783a758.
  * The TDX-aware HLT (tdx_safe_halt) is chosen after MWAIT from v5.19, when
  * TDX guest support landed.
  */
@@ -85,7 +87,7 @@ static bool prefer_mwait_c1(const struct il_platform *p, const struct il_machine
 	}
 	if (rework && p->bug_amd_apic_c1e) {
 		snprintf(why, n, "X86_BUG_AMD_APIC_C1E: the APIC timer stops in C1E, "
-			 "HLT with tick broadcast (3b9b8e89c8e1)");
+			 "HLT with tick broadcast (cb81deefb59d)");
 		return false;
 	}
 	if (!(p->cpuid5_ecx & CPUID5_ECX_EXTENSIONS_SUPPORTED)) {
@@ -165,7 +167,7 @@ void il_x86_select_idle_routine(const struct il_platform *p, struct il_machine_i
 		/* idle_setup() set x86_idle itself; select_idle_routine() saw it set */
 		m->routine = IL_IDLE_ROUTINE_HLT;
 		snprintf(m->routine_why, sizeof(m->routine_why),
-			 "idle=halt: idle_setup() installs default_idle itself (before 695f90619cf7, v6.9)");
+			 "idle=halt: idle_setup() installs default_idle itself (before f3d7eab7be87, v6.9)");
 		fill_default_state(p, m, false);
 		return;
 	}

@@ -5,7 +5,7 @@
  * forms (< 6.0 Intel-only, 6.0..6.8 CPUID-based, >= 6.9 after the 2024
  * rework). Expected routines are derived by hand from
  * arch/x86/kernel/process.c at 005f141e5d5e, aebef63cf7ff/8bcedb4ce047 and
- * 3b9b8e89c8e1/695f90619cf7.
+ * cb81deefb59d/f3d7eab7be87.
  */
 #include <setjmp.h>
 #include <stdarg.h>
