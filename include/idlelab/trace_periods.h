@@ -23,6 +23,7 @@
 #include "idlelab/state.h"
 
 #define IL_TRACE_NO_QOS_NS 2000000000000ll /* PM_QOS_CPU_LATENCY_DEFAULT_VALUE in ns */
+#define IL_TRACE_PARAM_MAX 16          /* idlelab-param lines kept */
 
 struct il_trace_period {
 	int cpu;
@@ -67,6 +68,17 @@ struct il_trace_periods {
 	 */
 	int hp_ncpus;
 	int64_t *hp_initial_ns;
+	/*
+	 * The governors' module parameters when the trace began, from the
+	 * "# idlelab-param start MODULE.NAME=VALUE" lines trace record and
+	 * trace snapshot write (haltpoll's: a guest booted with
+	 * haltpoll.guest_halt_poll_ns=0 never polls), in their order.
+	 */
+	int nparams;
+	struct il_trace_param {
+		int line;                 /* where it was read */
+		char module[32], name[48], value[32];
+	} params[IL_TRACE_PARAM_MAX];
 };
 
 /*

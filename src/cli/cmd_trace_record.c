@@ -38,6 +38,7 @@
 
 #include "cli.h"
 #include "idlelab/duration.h"
+#include "idlelab/governor.h"
 #include "idlelab/host.h"
 #include "idlelab/outfile.h"
 #include "idlelab/report.h"
@@ -141,6 +142,46 @@ static void write_pmqos(FILE *f, const char *tag, const struct il_sysfs_info *in
 }
 
 /*
+ * "# idlelab-param start MODULE.NAME=VALUE" for each module parameter of a
+ * governor that idlelab reads (il_host_params of the module named as a
+ * governor: haltpoll's), so that trace check runs the governor as the
+ * kernel had it (a guest booted with haltpoll.guest_halt_poll_ns=0 never
+ * polls). A parameter that cannot be read (no such module) is left out.
+ * IDLELAB_MODULE_ROOT names another /sys/module (tests).
+ */
+static void write_params(FILE *f)
+{
+	const char *env = getenv("IDLELAB_MODULE_ROOT");
+	const char *root = env && *env ? env : "/sys/module";
+
+	for (int i = 0; i < il_host_param_count; i++) {
+		const struct il_host_param_name *pn = &il_host_params[i];
+		char path[4200], buf[64];
+		ssize_t n;
+		int fd;
+
+		if (!il_gov_find(pn->module))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/parameters/%s", root, pn->module, pn->name);
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		/* the line's rule: a value without blanks or control bytes */
+		bool ok = buf[0] && strlen(buf) < 32;
+		for (const char *q = buf; ok && *q; q++)
+			ok = (unsigned char)*q > ' ' && (unsigned char)*q < 0x7f;
+		if (ok)
+			fprintf(f, "# idlelab-param start %s.%s=%s\n", pn->module, pn->name, buf);
+	}
+}
+
+/*
  * "# idlelab-sysfs TAG cpu=N state=I name=NAME usage=U time=T above=A
  * below=B" for every CPU and state; a value that cannot be read is "-".
  * Then the PM QoS lines (write_pmqos).
@@ -173,6 +214,8 @@ static int write_snapshot(FILE *f, const char *tag, struct il_err *err)
 		}
 	}
 	write_pmqos(f, tag, &info);
+	if (!strcmp(tag, "start"))
+		write_params(f);
 	il_sysfs_info_free(&info);
 	return 0;
 }

@@ -62,6 +62,9 @@ struct ctx {
 	bool check;
 	struct rows *dec, *log;      /* the rows of --decisions and -o until written */
 	uint64_t *conf;
+	char params_used[IL_TRACE_PARAM_MAX * 128]; /* "haltpoll.X=V ..." taken from the trace */
+	int nparams_used;
+	bool param_used[IL_TRACE_PARAM_MAX];
 	size_t total, equal, known, row;
 	int err;                     /* what stopped the second pass */
 };
@@ -89,6 +92,70 @@ static int set_params(struct il_gov *g, const struct opts *o, bool tolerant)
 					       err.msg[0] ? err.msg : "refused by the governor");
 	}
 	return 0;
+}
+
+/*
+ * The trace's "# idlelab-param start MODULE.NAME=VALUE" lines (trace record
+ * reads the governors' module parameters at the start): each one of g's
+ * module goes to g, unless --param names it or g's spec sets it
+ * (haltpoll+guest_halt_poll_ns=200000). A value g refuses is bad input.
+ */
+static int trace_params(struct ctx *c, struct il_gov *g)
+{
+	struct il_err err;
+
+	for (int i = 0; g && i < c->ps.nparams; i++) {
+		const struct il_trace_param *tp = &c->ps.params[i];
+		char patch[64];
+		bool given = false;
+
+		if (strcmp(tp->module, g->ops->name))
+			continue;
+		for (int k = 0; k < c->o.nparam && !given; k++) {
+			size_t n = strlen(tp->name);
+			given = !strncmp(c->o.param[k], tp->name, n) && c->o.param[k][n] == '=';
+		}
+		snprintf(patch, sizeof(patch), "+%s=", tp->name);
+		if (given || strstr(g->spec, patch))
+			continue;
+		il_err_clear(&err);
+		if (il_gov_set_param(g, tp->name, tp->value, &err) < 0)
+			return cli_error("%s:%d: idlelab-param %s.%s=%s: %s", c->o.file, tp->line,
+					 tp->module, tp->name, tp->value,
+					 err.msg[0] ? err.msg : "refused by the governor");
+		if (!c->param_used[i]) {
+			size_t l = strlen(c->params_used);
+			c->param_used[i] = true;
+			c->nparams_used++;
+			snprintf(c->params_used + l, sizeof(c->params_used) - l, "%s%s.%s=%s",
+				 l ? " " : "", tp->module, tp->name, tp->value);
+		}
+	}
+	return 0;
+}
+
+/* The parameters taken from the trace, for the text and JSON outputs. */
+static void params_text(const struct ctx *c, FILE *f)
+{
+	if (!c->nparams_used)
+		return;
+	fputs("parameters: ", f);
+	il_text_fputs(c->params_used, f);
+	fputs(" (the trace's idlelab-param lines)\n", f);
+}
+
+static void params_json(const struct ctx *c, struct il_json *w)
+{
+	il_json_key(w, "trace_params");
+	il_json_array(w, IL_JSON_INLINE);
+	for (int i = 0; i < c->ps.nparams; i++)
+		if (c->param_used[i]) {
+			char buf[128];
+			const struct il_trace_param *tp = &c->ps.params[i];
+			snprintf(buf, sizeof(buf), "%s.%s=%s", tp->module, tp->name, tp->value);
+			il_json_string(w, buf);
+		}
+	il_json_end(w);
 }
 
 static bool want(const struct opts *o, int cpu)
@@ -179,6 +246,7 @@ static int check_out(struct ctx *c, const uint64_t *conf, int ncpus, size_t tota
 		il_json_kstring(&w, "governor", desc);
 		il_json_kstring(&w, "states_from", c->tab.origin);
 		il_json_kuint(&w, "hz", c->o.hz);
+		params_json(c, &w);
 		il_json_kuint(&w, "periods", total);
 		il_json_kuint(&w, "agree", equal);
 		il_json_kdouble(&w, "agree_pct", pct);
@@ -199,7 +267,9 @@ static int check_out(struct ctx *c, const uint64_t *conf, int ncpus, size_t tota
 			fprintf(f, ": %zu idle periods, %s\n", total, desc);
 			fputs("states: ", f);
 			il_text_fputs(c->tab.origin, f);
-			fprintf(f, "\nagreement: %zu of %zu periods (%.2f %%) the governor picks the "
+			fputc('\n', f);
+			params_text(c, f);
+			fprintf(f, "agreement: %zu of %zu periods (%.2f %%) the governor picks the "
 				"kernel's state\n", equal, total, pct);
 			fprintf(f, "inputs: sleep length and next event from the hrtimer queue in %zu of "
 				"%zu periods (estimated; the rest before the CPU's first hrtimer expiry: "
@@ -288,6 +358,7 @@ static int whatif_out(struct ctx *c)
 		il_json_kstring(&w, "file", c->o.file);
 		il_json_kstring(&w, "governor", desc);
 		il_json_kstring(&w, "states_from", c->tab.origin);
+		params_json(c, &w);
 		il_json_kuint(&w, "periods", c->ps.n);
 		il_json_key(&w, "states");
 		il_table_json(tb, &w);
@@ -306,7 +377,9 @@ static int whatif_out(struct ctx *c)
 			il_text_fputs(c->o.file, f);
 			fprintf(f, ": %zu idle periods re-decided by %s\nstates: ", c->ps.n, desc);
 			il_text_fputs(c->tab.origin, f);
-			fputs("\nenergy: state power x residency (n/a without --platform or its "
+			fputc('\n', f);
+			params_text(c, f);
+			fputs("energy: state power x residency (n/a without --platform or its "
 			      "power.NAME); exit_latency_us: the states' exit latency summed over their "
 			      "entries\n", f);
 			if (il_fold_close(&fd, IL_TABLE_WIDTH, stdout)) {
@@ -446,8 +519,10 @@ static const char usage[] =
 	"options: --states DIR|PLATFORM (default /sys/devices/system/cpu), --platform P (the\n"
 	"  same as --states P), --cpu LIST, --format table|csv|json, --hz N (default: the\n"
 	"  trace's idlelab-kernel line, else 250, the Kconfig default),\n"
-	"  --latency-req NS (default: the trace's idlelab-pmqos lines, else none), --param NAME=VALUE, --kernel-governor SPEC (the\n"
-	"  kernel's governor, for the poll limit of whatif and to-replay; check uses --governor),\n"
+	"  --latency-req NS (default: the trace's idlelab-pmqos lines, else none),\n"
+	"  --param NAME=VALUE (default: the trace's idlelab-param lines), --kernel-governor SPEC\n"
+	"  (the kernel's governor, for the poll limit of whatif and to-replay; check uses\n"
+	"  --governor),\n"
 	"  --decisions FILE (the governor's row,cpu,selected,stop_tick: a decisions file)\n";
 
 static int parse(int argc, char **argv, struct opts *o)
@@ -669,6 +744,8 @@ static int go(struct ctx *c)
 		return cli_usage_error("trace", "--governor %s: %s", o->governor, err.msg);
 	if (check)
 		c->gov = c->kgov;
+	if ((r = trace_params(c, c->kgov)) || (!check && (r = trace_params(c, c->gov))))
+		return r;
 	if ((r = set_params(c->kgov, o, false)) ||
 	    (!check && (r = set_params(c->gov, o, c->kgov != NULL))))
 		return r;

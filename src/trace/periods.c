@@ -416,6 +416,51 @@ static int pmqos_line(struct reader *r, const char *p, const char *end)
 	return 0;
 }
 
+/*
+ * "# idlelab-param start MODULE.NAME=VALUE": a module parameter of the
+ * governors as trace record read it at the start. MODULE and NAME are
+ * [a-z0-9_]; VALUE is what the file held, without blanks. The value is
+ * the governor's to judge (trace check refuses one it does not take).
+ */
+static int param_line(struct reader *r, const char *p, const char *end)
+{
+	struct il_trace_periods *ps = r->ps;
+	const char *dot, *eq;
+	struct il_trace_param *tp;
+	bool ok;
+
+	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	ok = end - p > 6 && !memcmp(p, "start ", 6);
+	if (ok) {
+		p += 6;
+		eq = memchr(p, '=', (size_t)(end - p));
+		dot = eq ? memchr(p, '.', (size_t)(eq - p)) : NULL;
+		ok = dot && dot > p && eq > dot + 1 && eq + 1 < end;
+		for (const char *q = p; ok && q < eq; q++)
+			ok = q == dot || (*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') ||
+			     *q == '_';
+		for (const char *q = ok ? eq + 1 : end; q < end; q++)
+			ok = ok && (unsigned char)*q > ' ' && (unsigned char)*q < 0x7f;
+	}
+	if (!ok)
+		return FAIL(r, "idlelab-param: not 'start MODULE.NAME=VALUE'");
+	if ((size_t)(dot - p) >= sizeof(tp->module) || (size_t)(eq - dot - 1) >= sizeof(tp->name) ||
+	    (size_t)(end - eq - 1) >= sizeof(tp->value))
+		return FAIL(r, "idlelab-param: a name or value too long");
+	if (ps->nparams == IL_TRACE_PARAM_MAX)
+		return FAIL(r, "idlelab-param: more than %d lines", IL_TRACE_PARAM_MAX);
+	tp = &ps->params[ps->nparams++];
+	tp->line = r->line;
+	memcpy(tp->module, p, (size_t)(dot - p));
+	tp->module[dot - p] = '\0';
+	memcpy(tp->name, dot + 1, (size_t)(eq - dot - 1));
+	tp->name[eq - dot - 1] = '\0';
+	memcpy(tp->value, eq + 1, (size_t)(end - eq - 1));
+	tp->value[end - eq - 1] = '\0';
+	return 0;
+}
+
 int64_t il_trace_periods_latency_req(const struct il_trace_periods *ps, int cpu, bool *known)
 {
 	bool dev = cpu >= 0 && cpu < ps->qos_ncpus && ps->qos_dev_us[cpu] >= 0;
@@ -451,6 +496,8 @@ static int line(struct reader *r, const char *s, const char *e)
 			q++;
 		if (e - q > 16 && !memcmp(q, "# idlelab-pmqos ", 16))
 			return pmqos_line(r, q + 16, e);
+		if (e - q >= 16 && !memcmp(q, "# idlelab-param ", 16))
+			return param_line(r, q + 16, e);
 		if (e - q > 17 && !memcmp(q, "# idlelab-kernel ", 17)) {
 			const char *v, *ve;
 			uint64_t hz;

@@ -106,7 +106,8 @@ cat >"$TMP/want" <<'END'
 # idlelab-pmqos start cpu=1 resume_latency_us=-
 END
 # PM QoS: /dev/cpu_dma_latency through IDLELAB_CPU_DMA_LATENCY (a missing file: "-")
-Q="env IDLELAB_CPU_DMA_LATENCY=$TMP/no-dma"
+# (IDLELAB_MODULE_ROOT: no module parameters, so no idlelab-param line)
+Q="env IDLELAB_CPU_DMA_LATENCY=$TMP/no-dma IDLELAB_MODULE_ROOT=$TMP/no-mod"
 expect_exit 0 $Q IDLELAB_SYSFS_ROOT="$SYS" "$I" trace snapshot start
 expect_same "$TMP/want"
 expect_exit 0 $Q IDLELAB_SYSFS_ROOT="$SYS" "$I" trace snapshot end -o "$TMP/end"
@@ -124,6 +125,17 @@ expect_exit 0 env IDLELAB_CPU_DMA_LATENCY="$TMP/dma" IDLELAB_SYSFS_ROOT="$TMP/sy
 expect_out "# idlelab-pmqos start cpu_dma_latency_us=20"
 expect_out "# idlelab-pmqos start cpu=0 resume_latency_us=n/a"
 expect_out "# idlelab-pmqos start cpu=1 resume_latency_us=0"
+# the governor's module parameters (haltpoll's) as the start saw them, for
+# trace check: "# idlelab-param start MODULE.NAME=VALUE" (a missing one left out)
+M=tests/fixtures/capture/kvm-haltpoll/sys/module
+expect_exit 0 $Q IDLELAB_MODULE_ROOT="$M" IDLELAB_SYSFS_ROOT="$SYS" "$I" trace snapshot start
+expect_out "# idlelab-param start haltpoll.guest_halt_poll_ns=0"
+expect_out "# idlelab-param start haltpoll.guest_halt_poll_grow_start=50000"
+expect_out "# idlelab-param start haltpoll.guest_halt_poll_allow_shrink=Y"
+[ "$(grep -c '^# idlelab-param start haltpoll\.' "$TMP/out")" -eq 5 ] && ok ||
+	bad "snapshot: 5 haltpoll parameters: $(cat "$TMP/out")"
+expect_exit 0 $Q IDLELAB_MODULE_ROOT="$M" IDLELAB_SYSFS_ROOT="$SYS" "$I" trace snapshot end
+if grep -q idlelab-param "$TMP/out"; then bad "parameters in the end lines"; else ok; fi
 expect_exit 1 env IDLELAB_SYSFS_ROOT="$TMP/nothing" "$I" trace snapshot start
 [ ! -s "$TMP/out" ] && ok || bad "output on an error"
 
