@@ -28,17 +28,29 @@
  * output is opened, so a file-size limit is an error, not a silent death).
  *
  * Temporaries are recorded in a fixed table (no allocation) that the
- * SIGHUP/SIGINT/SIGQUIT/SIGTERM handler installed by the first open uses to remove
- * them, with async-signal-safe calls only; it then restores the default
- * action and re-raises the signal, so the exit status is the signal's.
+ * SIGHUP/SIGINT/SIGQUIT/SIGTERM (and IL_END_SIGNALS) handler installed by
+ * the first open uses to remove them, with async-signal-safe calls only;
+ * it then restores the default action and re-raises the signal, so the
+ * exit status is the signal's.
  * Signals that already have a handler (or are ignored) are left alone; a
  * program with its own handler can call il_out_cleanup() from it.
  */
 #ifndef IDLELAB_OUTFILE_H
 #define IDLELAB_OUTFILE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+
+/*
+ * The signals besides SIGHUP, SIGINT, SIGQUIT, SIGTERM and SIGPIPE whose
+ * default action ends the process and that a program here may be sent
+ * (kill -USR1, a supervisor's SIGALRM, RLIMIT_CPU's SIGXCPU): a clean-up
+ * handler takes them too, else they leave temporaries, changes to the
+ * machine or a tracefs instance behind. SIGPROF is a profiler's
+ * (ITIMER_PROF), SIGXFSZ is ignored (above).
+ */
+#define IL_END_SIGNALS SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGXCPU
 
 #include "idlelab/err.h"
 

@@ -568,9 +568,11 @@ static void on_signal(int sig)
  * SIGPIPE as SIGTERM: what was changed is said on stderr, and a reader of
  * it that has gone (`2>&1 | head -1`) would otherwise kill the process with
  * the instance in place and the output's temporary left. SIGQUIT (^\) too:
- * its default action ends the process as SIGTERM's does.
+ * its default action ends the process as SIGTERM's does. And the other
+ * signals whose default action ends the process (IL_END_SIGNALS), which
+ * used to leave the instance tracing and the output's temporary behind.
  */
-static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, IL_END_SIGNALS };
 
 static void install_signals(void)
 {
@@ -961,7 +963,7 @@ static int record(const struct record_opts *o)
 			fprintf(stderr, "trace record: %s killed by signal %d\n", o->command[0],
 				WTERMSIG(status));
 	}
-	/* SIGINT ends a recording as asked; SIGTERM, SIGHUP, SIGQUIT or SIGPIPE discards it */
+	/* SIGINT ends a recording as asked; SIGTERM, SIGHUP, SIGQUIT, SIGPIPE (any other) discards it */
 	keep = !stop_signal || stop_signal == SIGINT;
 	ret = keep ? 0 : 1;
 out:

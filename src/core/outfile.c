@@ -32,7 +32,7 @@ static struct {
 	char path[PATH_MAX];
 } slots[IL_OUT_SLOTS];
 
-static const int cleanup_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM };
+static const int cleanup_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, IL_END_SIGNALS };
 #define NSIGNALS (sizeof(cleanup_signals) / sizeof(cleanup_signals[0]))
 
 /* Remove everything in the directory open as fd (depth-first). */
@@ -123,7 +123,7 @@ static void on_signal(int sig)
 	sigemptyset(&set);
 	sigaddset(&set, sig);
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-	/* not reached for the default action of SIGHUP/SIGINT/SIGQUIT/SIGTERM */
+	/* not reached: the default action of each of cleanup_signals ends the process */
 	_exit(128 + sig);
 }
 

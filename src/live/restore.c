@@ -64,8 +64,11 @@ static atomic_flag restoring = ATOMIC_FLAG_INIT;
  * reader of stderr that has gone (`2>&1 | head -1`) would otherwise kill
  * the process with the change in force. SIGQUIT (^\) too: its default
  * action ends the process as SIGTERM's does, with a core dump besides.
+ * And the other signals whose default action ends the process
+ * (IL_END_SIGNALS: kill -USR1, a supervisor's SIGALRM, RLIMIT_CPU's
+ * SIGXCPU), which used to leave the changes in force.
  */
-static const int restore_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE };
+static const int restore_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, IL_END_SIGNALS };
 #define NSIGS (sizeof(restore_signals) / sizeof(restore_signals[0]))
 static struct sigaction old_action[NSIGS];
 

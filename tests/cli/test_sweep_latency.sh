@@ -126,6 +126,19 @@ sigrun HUP 129 "sweep SIGHUP" "$IDLELAB" sweep --root "$R" --loops 10000000 --in
 # SIGQUIT (^\) ends the process as SIGTERM does: everything written back first
 sigrun QUIT 131 "latency SIGQUIT" "$IDLELAB" latency --root "$R" --mode halt --samples 10000000 \
 	--gap 1ms --governor menu --disable POLL
+# the other signals whose default action ends the process (kill -USR1, a
+# supervisor's SIGALRM, RLIMIT_CPU's SIGXCPU, ...) write everything back too:
+# they used to end it with the changes in force until the next run
+sigrun USR1 138 "sweep SIGUSR1" "$IDLELAB" sweep --root "$R" --loops 10000000 --intervals 1000 \
+	--governor menu --disable 0
+sigrun USR2 140 "latency SIGUSR2" "$IDLELAB" latency --root "$R" --mode halt --samples 10000000 \
+	--gap 1ms --governor menu --disable POLL
+sigrun ALRM 142 "sweep SIGALRM" "$IDLELAB" sweep --root "$R" --loops 10000000 --intervals 1000 \
+	--governor menu --disable 0
+sigrun VTALRM 154 "latency SIGVTALRM" "$IDLELAB" latency --root "$R" --mode halt \
+	--samples 10000000 --gap 1ms --governor menu --disable POLL
+sigrun XCPU 152 "sweep SIGXCPU" "$IDLELAB" sweep --root "$R" --loops 10000000 --intervals 1000 \
+	--governor menu --disable 0
 
 # --- two at once, and kill -9 ------------------------------------------------
 # The changes in force are recorded in ROOT/run/idlelab/changes, locked by the
