@@ -64,6 +64,7 @@ struct il_sweep_row {
 	int nstates;
 	char state_name[IL_SWEEP_STATES_MAX][32];
 	uint64_t state_usage[IL_SWEEP_STATES_MAX];
+	bool no_above_below;         /* the kernel has no above/below files: above, below 0 */
 };
 
 struct il_sweep_opts {

@@ -52,12 +52,18 @@ static int add_row(const struct il_sweep_row *r, void *ctx)
 		il_table_na(t);
 	il_table_u64(t, (unsigned long long)r->usage);
 	il_table_u64(t, (unsigned long long)r->time_us);
-	il_table_u64(t, (unsigned long long)r->above);
-	il_table_u64(t, (unsigned long long)r->below);
-	if (r->usage) {
+	if (r->no_above_below) {
+		/* a kernel without the files: not known, not 0 */
+		for (int i = 0; i < 4; i++)
+			il_table_na(t);
+	} else if (r->usage) {
+		il_table_u64(t, (unsigned long long)r->above);
+		il_table_u64(t, (unsigned long long)r->below);
 		il_table_dbl(t, 100.0 * (double)r->above / (double)r->usage, 2);
 		il_table_dbl(t, 100.0 * (double)r->below / (double)r->usage, 2);
 	} else {
+		il_table_u64(t, (unsigned long long)r->above);
+		il_table_u64(t, (unsigned long long)r->below);
 		il_table_na(t);
 		il_table_na(t);
 	}

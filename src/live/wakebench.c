@@ -180,10 +180,30 @@ static void *sweep_wakee(void *arg)
 
 struct counters {
 	int n;
+	bool no_above_below;      /* a kernel before above/below (their files missing) */
 	char name[IL_SWEEP_STATES_MAX][32];
 	uint64_t usage[IL_SWEEP_STATES_MAX], time_us[IL_SWEEP_STATES_MAX],
 		 above[IL_SWEEP_STATES_MAX], below[IL_SWEEP_STATES_MAX];
 };
+
+/*
+ * A counter that cannot be used: the reader's note for its file ("not a
+ * number: 'xyz'", "missing"), else what its status says.
+ */
+static int bad_counter(const struct il_sysfs_info *info, const char *root, int cpu,
+		       int state, const char *file, const struct il_sysfs_val *v,
+		       struct il_err *err)
+{
+	char path[4400];
+
+	snprintf(path, sizeof(path), "%s/cpu%d/cpuidle/state%d/%s",
+		 root ? root : IL_SYSFS_DEFAULT_ROOT, cpu, state, file);
+	for (int i = 0; i < info->notes.n; i++)
+		if (!strcmp(info->notes.items[i].file, path))
+			return il_err_set_at(err, EIO, path, 0, "%s", info->notes.items[i].msg);
+	return il_err_set_at(err, EIO, path, 0, "%s",
+			     v->status == IL_SYSFS_MISSING ? "missing" : "not a number");
+}
 
 static int read_counters(const char *root, int cpu, struct counters *s, struct il_err *err)
 {
@@ -200,8 +220,27 @@ static int read_counters(const char *root, int cpu, struct counters *s, struct i
 	}
 	c = &info.cpus[0];
 	s->n = c->nstates < IL_SWEEP_STATES_MAX ? c->nstates : IL_SWEEP_STATES_MAX;
+	s->no_above_below = false;
 	for (int i = 0; i < s->n; i++) {
 		const struct il_sysfs_state *st = &c->states[i];
+		static const struct { enum il_sysfs_field f; const char *file; } need[] = {
+			{ IL_SF_USAGE, "usage" }, { IL_SF_TIME, "time" },
+			{ IL_SF_ABOVE, "above" }, { IL_SF_BELOW, "below" },
+		};
+
+		/* usage and time every cpuidle kernel has; above and below may be missing */
+		for (size_t k = 0; k < sizeof(need) / sizeof(need[0]); k++) {
+			const struct il_sysfs_val *v = &st->val[need[k].f];
+			if (v->status == IL_SYSFS_OK)
+				continue;
+			if (v->status == IL_SYSFS_MISSING && k >= 2) {
+				s->no_above_below = true;
+				continue;
+			}
+			int r = bad_counter(&info, root, cpu, st->index, need[k].file, v, err);
+			il_sysfs_info_free(&info);
+			return r;
+		}
 		snprintf(s->name[i], sizeof(s->name[i]), "%s", st->name.s ? st->name.s : "?");
 		s->usage[i] = st->val[IL_SF_USAGE].v;
 		s->time_us[i] = st->val[IL_SF_TIME].v;
@@ -261,6 +300,18 @@ static void *sweep_waker(void *arg)
 		row.wakee = o->wakee;
 		row.loops = sh->n;
 		row.nstates = after.n < before.n ? after.n : before.n;
+		row.no_above_below = before.no_above_below || after.no_above_below;
+		/* the counters only grow: a table that changed is not one CPU's difference */
+		for (int i = 0; i < row.nstates && !wa->rc; i++)
+			if (after.usage[i] < before.usage[i] || after.time_us[i] < before.time_us[i] ||
+			    after.above[i] < before.above[i] || after.below[i] < before.below[i] ||
+			    strcmp(after.name[i], before.name[i]) || after.n != before.n)
+				wa->rc = il_err_set_at(wa->err, EIO, o->sysfs_root ? o->sysfs_root :
+						       IL_SYSFS_DEFAULT_ROOT, 0, "cpu%d: the idle "
+						       "states' counters went down or their table "
+						       "changed during the sweep", o->wakee);
+		if (wa->rc)
+			break;
 		for (int i = 0; i < row.nstates; i++) {
 			row.state_usage[i] = after.usage[i] - before.usage[i];
 			snprintf(row.state_name[i], sizeof(row.state_name[i]), "%s", after.name[i]);

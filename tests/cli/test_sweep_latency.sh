@@ -215,6 +215,30 @@ grep -Eq '^poll +0 +1 +10 ' "$TMP/out" && ok || bad "latency text: $(cat "$TMP/o
 [ "$(grep -Ec '^poll +0 +1 ' "$TMP/out")" -eq 2 ] && ok ||
 	bad "latency text, a slice without the mode and CPUs: $(cat "$TMP/out")"
 
+# --- the wakee CPU's counters as the files hold them --------------------------
+# a counter every cpuidle kernel has (usage, time) that is missing or garbage is
+# an error naming the file, not a difference of 0 (it used to print 0, exit 0);
+# above and below, which kernels before 5.x lack, are n/a, not 0
+RB="$TMP/rootbad"
+rm -rf "$RB"; cp -r "$FX/kvm-haltpoll" "$RB"; chmod -R u+w "$RB"
+C1="$RB/sys/devices/system/cpu/cpu1/cpuidle"
+rm "$C1/state1/usage"
+expect_exit 1 "$IDLELAB" sweep --root "$RB" --loops 3 --intervals 30 --format csv
+expect_err "$C1/state1/usage: missing"
+[ ! -s "$TMP/out" ] && ok || bad "sweep printed rows without a usage counter: $(cat "$TMP/out")"
+echo 12 >"$C1/state1/usage"
+echo xyz >"$C1/state0/time"
+expect_exit 1 "$IDLELAB" sweep --root "$RB" --loops 3 --intervals 30 --format csv
+expect_err "$C1/state0/time: not a number: 'xyz'"
+echo 0 >"$C1/state0/time"
+rm "$C1"/state*/above "$C1"/state*/below
+expect_exit 0 "$IDLELAB" sweep --root "$RB" --loops 3 --intervals 30 --format csv
+grep -q '^0,1,30,[0-9]*,[0-9.]*,0,0,,,,,POLL=0;haltpoll idle=0,' "$TMP/out" &&
+	ok || bad "sweep without above/below: $(cat "$TMP/out")"
+expect_exit 0 "$IDLELAB" sweep --root "$RB" --loops 3 --intervals 30 --format json
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))[0]; assert r["above"] is None and r["below"] is None and r["usage"] == 0, r' "$TMP/out" &&
+	ok || bad "sweep json without above/below: $(cat "$TMP/out")"
+
 # --- usage errors: nothing changed, nothing measured -----------------------
 for cmd in sweep latency; do
 	expect_exit 2 "$IDLELAB" $cmd --root "$R" --pair 0:0 --governor menu
