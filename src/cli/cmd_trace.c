@@ -466,6 +466,18 @@ static struct il_table *wakeups_table(const struct il_trace *t, const struct il_
 	return tb;
 }
 
+static bool has_window(const struct il_trace *t)
+{
+	return t->win_from != 0 || t->win_to != UINT64_MAX;
+}
+
+/* A trace timestamp as ftrace prints it: seconds with 6 decimals. */
+static void ts_text(uint64_t ns, char *buf, size_t n)
+{
+	snprintf(buf, n, "%llu.%06llu", (unsigned long long)(ns / 1000000000ull),
+		 (unsigned long long)(ns % 1000000000ull / 1000));
+}
+
 static void json_side(struct il_json *w, const struct side *sd, const struct il_cpulist *only)
 {
 	const struct il_trace *t = &sd->t;
@@ -479,6 +491,17 @@ static void json_side(struct il_json *w, const struct side *sd, const struct il_
 	il_json_kuint(w, "idle_events", t->idle_events);
 	il_json_kuint(w, "cpu_idle_miss_events", t->miss_events);
 	il_json_kdouble(w, "duration_s", t->have_ts ? (double)(t->last_ts - t->first_ts) / 1e9 : 0);
+	/* --window, in the trace's seconds (null without) */
+	il_json_key(w, "window_from_s");
+	if (has_window(t))
+		il_json_double(w, (double)t->win_from / 1e9);
+	else
+		il_json_null(w);
+	il_json_key(w, "window_to_s");
+	if (has_window(t))
+		il_json_double(w, (double)t->win_to / 1e9);
+	else
+		il_json_null(w);
 	il_json_kstring(w, "above_below", ab_from(t) == AB_EVENTS ? "cpu_idle_miss"
 				: ab_from(t) == AB_RULE ? "rule" : NULL);
 	il_json_kstring(w, "above_below_text", ab);
@@ -523,6 +546,14 @@ static void text_notes(const struct side *sd, const struct il_cpulist *only, con
 		(unsigned long long)t->lines, (unsigned long long)t->events,
 		(unsigned long long)t->idle_events, (unsigned long long)t->miss_events,
 		t->have_ts ? (double)(t->last_ts - t->first_ts) / 1e9 : 0.0);
+	if (has_window(t)) {
+		char a[32], b[32];
+		ts_text(t->win_from, a, sizeof(a));
+		ts_text(t->win_to, b, sizeof(b));
+		fprintf(out, "%swindow: %s..%s s (--window): only the periods that ended in it are "
+			"counted%s\n", label, a, b, trace_sysfs_present(t) ?
+			"; sysfs_* stay the recording's reads" : "");
+	}
 	fprintf(out, "%sabove/below: %s\n", label, ab);
 	trace_sysfs_note(t, label, out);
 	for (int cpu = 0; cpu < t->ncpus; cpu++) {

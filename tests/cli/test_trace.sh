@@ -96,6 +96,18 @@ expect_out "1,2,state2,0,0,0,0,1,10002,0,0,-1,-10002,0,0"
 expect_exit 0 "$I" trace report "$F/basic.trace" --window 100.002000,100.010003 --format csv
 expect_out "0,2,state2,1,956,1,0,"
 expect_out "1,2,state2,0,0,0,0,,,,1"
+# the text and JSON say which window they count (they printed the whole trace's
+# header over the window's counts, and nothing about the window)
+expect_exit 0 "$I" trace report "$F/basic.trace" --window 100.002000,100.010003
+expect_out "window: 100.002000..100.010003 s (--window): only the periods that ended in it"
+expect_exit 0 "$I" trace report "$F/basic.trace" --window 100.002000,100.010003 --format json
+python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["trace"]; assert t["window_from_s"] == 100.002 and t["window_to_s"] == 100.010003, t' "$TMP/out" &&
+	ok || bad "json window: $(head -c 400 "$TMP/out")"
+expect_exit 0 "$I" trace report "$F/basic.trace" --format json
+python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["trace"]; assert t["window_from_s"] is None and t["window_to_s"] is None, t' "$TMP/out" &&
+	ok || bad "json without a window: $(head -c 400 "$TMP/out")"
+expect_exit 0 "$I" trace report "$F/basic.trace"
+if grep -q "^window:" "$TMP/out"; then bad "a window said without --window"; else ok; fi
 
 # JSON: one document with both sides and both tables
 expect_exit 0 "$I" trace report "$F/basic.trace" --format json --baseline "$F/basic.trace"
