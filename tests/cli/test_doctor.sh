@@ -269,6 +269,11 @@ for id in acpi-dummy-wait amd-hlt-default-idle intel-cst-states-off intel-idle-c
 	grep -q "^$id," "$TMP/out" && ok || bad "--list lacks $id"
 	grep -q "^### \`$id\`" "$SRCDIR/docs/doctor.md" && ok || bad "docs/doctor.md lacks $id"
 done
+# the help (and the manual page made from it) names every check --list has
+"$IDLELAB" help doctor | tr '\n' ' ' >"$TMP/help"
+for id in $(tail -n +2 "$TMP/out" | cut -d, -f1); do
+	grep -q -- "$id[,.]" "$TMP/help" && ok || bad "idlelab help doctor lacks the check $id"
+done
 # every captured tree is in docs/doctor.md's table of fixtures
 for d in "$FX"/*/; do
 	t=$(basename "$d")
