@@ -183,10 +183,13 @@ static void write_params(FILE *f)
 
 /*
  * "# idlelab-sysfs TAG cpu=N state=I name=NAME usage=U time=T above=A
- * below=B" for every CPU and state; a value that cannot be read is "-".
- * Then the PM QoS lines (write_pmqos).
+ * below=B" for every CPU and state, or only the CPUs of only (record's
+ * --cpu: another CPU's counters have no trace to compare with, and its
+ * rows read as periods the trace missed); a value that cannot be read is
+ * "-". Then the PM QoS lines (write_pmqos).
  */
-static int write_snapshot(FILE *f, const char *tag, struct il_err *err)
+static int write_snapshot(FILE *f, const char *tag, const struct il_cpulist *only,
+			  struct il_err *err)
 {
 	struct il_sysfs_info info;
 	int r = il_sysfs_read(sysfs_root(), NULL, &info, err);
@@ -195,6 +198,9 @@ static int write_snapshot(FILE *f, const char *tag, struct il_err *err)
 		return r;
 	for (int i = 0; i < info.ncpus; i++) {
 		const struct il_sysfs_cpu *c = &info.cpus[i];
+
+		if (only && !il_cpulist_has(only, c->cpu))
+			continue;
 
 		for (int k = 0; k < c->nstates; k++) {
 			const struct il_sysfs_state *s = &c->states[k];
@@ -255,7 +261,7 @@ int cmd_trace_snapshot(int argc, char **argv)
 		return 2;
 	if (il_out_open(&out, output, &err))
 		return cli_report(&err);
-	r = write_snapshot(out.f, tag, &err);
+	r = write_snapshot(out.f, tag, NULL, &err);
 	if (r) {
 		il_out_close(&out, false, NULL);
 		return cli_report(&err);
@@ -877,7 +883,7 @@ static int record(const struct record_opts *o)
 	wake_cpus();
 	/* the start counters, read between two markers that date the read */
 	marker("idlelab-sysfs-start-begin");
-	if (write_snapshot(out.f, "start", &err)) {
+	if (write_snapshot(out.f, "start", marker_cpus, &err)) {
 		char buf[IL_ERR_MSG_MAX + IL_ERR_FILE_MAX + 32];
 		cli_error("warning: trace record: no sysfs counters: %s",
 			  il_err_format(&err, buf, sizeof(buf)));
@@ -926,7 +932,7 @@ static int record(const struct record_opts *o)
 		FILE *m = open_memstream(&end_snap, &end_len);
 
 		marker("idlelab-sysfs-end-begin");
-		if (!m || write_snapshot(m, "end", &err)) {
+		if (!m || write_snapshot(m, "end", marker_cpus, &err)) {
 			cli_error("warning: trace record: no sysfs counters at the end");
 			if (m)
 				fclose(m);

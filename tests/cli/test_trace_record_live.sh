@@ -62,6 +62,10 @@ if grep -q "cannot write trace_marker" "$TMP/err"; then bad "markers lost with -
 grep -q '# idlelab-sysfs end' "$TMP/cmd.trace" && ok || bad "COMMAND: no complete output"
 no_instance
 if grep -v '^#' "$TMP/cmd.trace" | grep -q '\[001\]'; then bad "--cpu 0 traced CPU 1"; else ok; fi
+# and the sysfs lines are of the traced CPUs only: an untraced CPU's rows
+# showed trace usage 0 beside its sysfs_usage, as if the trace had missed them
+if grep -q '^# idlelab-sysfs [a-z]* cpu=1 ' "$TMP/cmd.trace"; then bad "--cpu 0: sysfs lines of CPU 1"; else ok; fi
+grep -q '^# idlelab-sysfs start cpu=0 ' "$TMP/cmd.trace" && ok || bad "--cpu 0: no sysfs line of CPU 0"
 expect_exit 1 "$I" trace record -o "$TMP/bad.trace" -- /nonexistent/command
 expect_err "/nonexistent/command: cannot run"
 no_instance
@@ -87,6 +91,14 @@ pid=$!; sleep 1; kill -QUIT $pid; wait $pid; rc=$?
 [ $rc -eq 131 ] && ok || bad "SIGQUIT: exit $rc"
 expect_err "removed tracefs instance"
 [ -z "$(ls "$TMP" | grep '^quit')" ] && ok || bad "SIGQUIT: output left: $(ls "$TMP")"
+no_instance
+# SIGUSR1 (or SIGALRM, ...: any signal that ends a process) as SIGTERM; it used
+# to leave the instance tracing and the output's temporary behind
+default_signals "$I" trace record -o "$TMP/usr1.trace" 2>"$TMP/err" &
+pid=$!; sleep 1; kill -USR1 $pid; wait $pid; rc=$?
+[ $rc -eq 138 ] && ok || bad "SIGUSR1: exit $rc"
+expect_err "removed tracefs instance"
+[ -z "$(ls "$TMP" | grep '^usr1')" ] && ok || bad "SIGUSR1: output left: $(ls "$TMP")"
 no_instance
 for d in "$T"/instances/idlelab-record-*; do [ -d "$d" ] && rmdir "$d"; done
 set +m
