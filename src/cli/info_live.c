@@ -166,6 +166,33 @@ static void delta_rows(struct sink *s, const struct il_sysfs_delta *d, const cha
 	}
 }
 
+/*
+ * The text's note on a CPU whose idle time exceeds the interval: the kernel
+ * adds a period's time (and usage) when the period ends
+ * (cpuidle_enter_state()), so one that began before the interval counts
+ * whole in the interval where it ends, and a CPU idle throughout shows
+ * nothing until it wakes. CSV and JSON keep the numbers as read.
+ */
+static void over_note(const struct il_sysfs_delta *d, FILE *out)
+{
+	if (!d->elapsed_ns)
+		return;
+	for (int r = 0; r < d->n;) {
+		int cpu = d->rows[r].cpu;
+		double us = 0;
+
+		for (; r < d->n && d->rows[r].cpu == cpu; r++)
+			if (d->rows[r].d[IL_SF_TIME].status == IL_SYSFS_OK)
+				us += (double)d->rows[r].d[IL_SF_TIME].v;
+		double pct = 100.0 * us * 1000.0 / (double)d->elapsed_ns;
+		if (pct >= 100.005)
+			fprintf(out, "note: cpu%d: idle time over 100 %% of the interval (%.2f %%): the "
+				"kernel counts an idle period\n      when it ends, whole, so one that "
+				"began before the interval counts in it (and a CPU\n      idle all "
+				"along shows 0 until it wakes)\n", cpu, pct);
+	}
+}
+
 /* Print a table as part of a stream: text tables one after the other, CSV with one header. */
 static int stream_table(const struct il_table *t, enum il_format fmt, bool first)
 {
@@ -318,6 +345,10 @@ int info_interval(const char *root, const struct il_cpulist *only, enum il_forma
 			delta_rows(&s, &d, fmt == IL_FORMAT_TABLE ? NULL : ts, (int)k);
 			if (stream_table(t, fmt, first))
 				r = 1;
+			if (fmt == IL_FORMAT_TABLE) {
+				over_note(&d, stdout);
+				fflush(stdout);
+			}
 			first = false;
 			il_table_free(t);
 		}
@@ -618,6 +649,8 @@ int info_diff(const char *a, const char *b, const struct il_cpulist *only, enum 
 				printf("\n");
 			}
 			r = il_table_print(t, fmt, stdout) ? 1 : 0;
+			if (fmt == IL_FORMAT_TABLE)
+				over_note(&d, stdout);
 			il_table_free(t);
 		}
 	}

@@ -46,6 +46,22 @@ grep -Eq '^ +1 +1 +haltpoll idle +0 +0 +0 +0 +0\.00$' "$TMP/out" &&
 	grep -Eq '^ +1 +1 +haltpoll idle +0\.00 +n/a +n/a$' "$TMP/out" &&
 	ok || bad "cpu1 state1 row: $(cat "$TMP/out")"
 
+# the kernel adds an idle period's time when it ends: one that began before A
+# counts whole between A and B, beyond 100 % of the interval. The text says
+# so (it printed 250 % and nothing else); CSV and JSON keep the number
+mk "$TMP/c" 3000000000 boot-1
+add "$TMP/c/cpu1/cpuidle/state1/usage" 1
+add "$TMP/c/cpu1/cpuidle/state1/time" 5000000
+expect_exit 0 "$IDLELAB" info --diff "$TMP/a" "$TMP/c"
+grep -Eq '^ +1 +1 +haltpoll idle +1 +5000000 +0 +0 +250\.00$' "$TMP/out" && ok ||
+	bad "residency over 100 %: $(cat "$TMP/out")"
+expect_out "note: cpu1: idle time over 100 % of the interval (250.00 %): the kernel counts an idle period"
+if grep -q "note: cpu0" "$TMP/out"; then bad "a note for cpu0"; else ok; fi
+expect_exit 0 "$IDLELAB" info --diff "$TMP/a" "$TMP/b"
+if grep -q "^note:" "$TMP/out"; then bad "a note without residency over 100 %"; else ok; fi
+expect_exit 0 "$IDLELAB" info --diff "$TMP/a" "$TMP/c" --csv
+if grep -q "note" "$TMP/out"; then bad "a note in CSV"; else ok; fi
+
 expect_exit 0 "$IDLELAB" info --diff "$TMP/a" "$TMP/b" --csv
 [ "$(head -1 "$TMP/out")" = "cpu,state,name,usage,time_us,above,below,residency_pct,usage_per_s,above_pct,below_pct" ] &&
 	ok || bad "--diff csv header: $(head -1 "$TMP/out")"
