@@ -506,6 +506,21 @@ static int write_log(struct ctx *c, struct il_out *out)
 		const char *eq = strchr(c->o.param[i], '=');
 		fprintf(f, "# param,%.*s,%s\n", (int)(eq - c->o.param[i]), c->o.param[i], eq + 1);
 	}
+	/*
+	 * The trace's idlelab-param lines, named by module: replay gives each
+	 * to the governor of that name, as whatif does, and no other.
+	 */
+	for (int i = 0; i < c->ps.nparams; i++) {
+		const struct il_trace_param *tp = &c->ps.params[i];
+		bool given = false;
+
+		for (int k = 0; k < c->o.nparam && !given; k++) {
+			size_t n = strlen(tp->name);
+			given = !strncmp(c->o.param[k], tp->name, n) && c->o.param[k][n] == '=';
+		}
+		if (!given)
+			fprintf(f, "# param,%s.%s,%s\n", tp->module, tp->name, tp->value);
+	}
 	fprintf(f, "%s\n", IL_REPLAY_COLUMNS);
 	return copy_rows(c->log, out);
 }

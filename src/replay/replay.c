@@ -54,8 +54,17 @@ int il_replay_engine_init(struct il_replay_engine *eng, const struct il_replay_l
 		struct il_err perr;
 		int r;
 
+		const char *name = p->name, *dot = strchr(name, '.');
+
+		/* MODULE.NAME: a module parameter, for the governor of that name only */
+		if (dot) {
+			if (strlen(gov->ops->name) != (size_t)(dot - name) ||
+			    strncmp(gov->ops->name, name, (size_t)(dot - name)))
+				continue;
+			name = dot + 1;
+		}
 		il_err_clear(&perr);
-		r = il_gov_set_param(gov, p->name, p->value, &perr);
+		r = il_gov_set_param(gov, name, p->value, &perr);
 		if (r < 0)
 			return il_err_set_at(err, r, log->file, p->line, "param %s: %s", p->name,
 					     perr.msg[0] ? perr.msg : "rejected by the governor");

@@ -144,6 +144,14 @@ expect_exit 0 "$I" trace whatif --governor menu --kernel-governor haltpoll --sta
 expect_out "parameters: haltpoll.guest_halt_poll_ns=0 (the trace's idlelab-param lines)"
 expect_exit 0 "$I" trace whatif --governor menu --states $S "$TMP/hp0.trace"
 if grep -q "parameters:" "$TMP/out"; then bad "menu given haltpoll's parameters"; else ok; fi
+# to-replay keeps them, by module: replay gives them to haltpoll (the decisions
+# whatif made, row for row), and a governor of another name skips them
+expect_exit 0 "$I" trace to-replay --states $S "$TMP/hp0.trace" -o "$TMP/hp0.log"
+grep -qx '# param,haltpoll.guest_halt_poll_ns,0' "$TMP/hp0.log" && ok || bad "to-replay: no param line: $(head "$TMP/hp0.log")"
+expect_exit 0 "$I" trace whatif --governor haltpoll --states $S "$TMP/hp0.trace" --decisions "$TMP/hp0.dec"
+expect_exit 0 "$I" replay --governor haltpoll --expect "$TMP/hp0.dec" --strict --quiet "$TMP/hp0.log"
+expect_out "rows equal: 6"
+expect_exit 0 "$I" replay --governor menu --quiet "$TMP/hp0.log"
 # a malformed line, or a value the governor refuses, is bad input with FILE:LINE
 (echo "# idlelab-param start haltpoll.guest_halt_poll_ns"; cat "$H") >"$TMP/hpbad1.trace"
 expect_exit 1 "$I" trace check --governor haltpoll --states $S "$TMP/hpbad1.trace"
