@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,30 +20,40 @@
 #include "util.h"
 
 /* Print s (escaped for the terminal) wrapped at width, each line indented by indent blanks. */
-static void wrap(const char *text, int indent, int width)
+/* Fold text at width: the first line indented by first, the others by indent. */
+static void wrap_hang(const char *text, int first, int indent, int width)
 {
 	char *esc = il_text_escape(text);
 	const char *s = esc;
-	int col = indent;
+	int col = first;
+	bool start = true;
 
-	printf("%*s", indent, "");
+	printf("%*s", first, "");
 	while (*s) {
 		size_t w = strcspn(s, " ");
-		if (col > indent && col + 1 + (int)w > width) {
+		if (!start && col + 1 + (int)w > width) {
 			printf("\n%*s", indent, "");
 			col = indent;
-		} else if (col > indent) {
+			start = true;
+		}
+		if (!start) {
 			putchar(' ');
 			col++;
 		}
 		fwrite(s, 1, w, stdout);
 		col += (int)w;
+		start = false;
 		s += w;
 		while (*s == ' ')
 			s++;
 	}
 	putchar('\n');
 	free(esc);
+}
+
+static void wrap(const char *text, int indent, int width)
+{
+	wrap_hang(text, indent, indent, width);
 }
 
 /* The path a user can open: the root joined with the file below it. */
@@ -71,9 +82,38 @@ static void header_facts(const struct il_host *h, char *buf, size_t size)
 		 h->ncpus, h->ncpus == 1 ? "" : "s");
 }
 
+/*
+ * Inputs a tree may lack (a hand-made or damaged capture) without which
+ * some checks cannot judge anything: said, so that "no findings" is not
+ * read as a healthy machine. A file that is there but bad is reported on
+ * stderr by the reader.
+ */
+struct not_judged {
+	const char *missing, *why, *checks;
+};
+
+static int not_judged(const struct il_host *h, const struct il_doctor *d,
+		      struct not_judged *out)
+{
+	int n = 0;
+
+	if (!h->has_cpuinfo)
+		out[n++] = (struct not_judged){ "proc/cpuinfo", "vendor, model, flags",
+			"acpi-dummy-wait, amd-hlt-default-idle, intel-idle-cst-table, "
+			"intel-idle-table-values, unexpected-driver" };
+	if (!d->release[0])
+		out[n++] = (struct not_judged){ h->release ? NULL : "proc/sys/kernel/osrelease",
+			h->release ? "not a mainline release" : "kernel release",
+			"acpi-dummy-wait, amd-hlt-default-idle, intel-cst-states-off, "
+			"intel-idle-cst-table, intel-idle-table-values, poll-escape" };
+	return n;
+}
+
 static void print_text(const struct il_host *h, const struct il_doctor *d,
 		       const struct il_sysfs_delta *w)
 {
+	struct not_judged nj[2];
+	int nnj = not_judged(h, d, nj);
 	char facts[256], path[512];
 	int nwarn = 0;
 
@@ -88,6 +128,16 @@ static void print_text(const struct il_host *h, const struct il_doctor *d,
 		printf("counters: over %.3f s\n", (double)w->elapsed_ns / 1e9);
 	else
 		printf("counters: since boot\n");
+	for (int i = 0; i < nnj; i++) {
+		char line[512];
+		if (nj[i].missing)
+			snprintf(line, sizeof(line), "not judged: no %s (%s): %s", nj[i].missing,
+				 nj[i].why, nj[i].checks);
+		else
+			snprintf(line, sizeof(line), "not judged: the kernel release is %s: %s",
+				 nj[i].why, nj[i].checks);
+		wrap_hang(line, 0, 4, 100);
+	}
 	for (int i = 0; i < d->n; i++) {
 		const struct il_finding *f = &d->findings[i];
 		char head[512];
@@ -116,7 +166,7 @@ static void print_text(const struct il_host *h, const struct il_doctor *d,
 		wrap(f->refs, 4, 100);
 	}
 	if (!d->n)
-		printf("\nno findings\n");
+		printf("\nno findings%s\n", nnj ? " among the checks judged" : "");
 	else
 		printf("\n%d finding%s (%d warning%s)\n", d->n, d->n == 1 ? "" : "s", nwarn,
 		       nwarn == 1 ? "" : "s");
@@ -141,6 +191,32 @@ static void print_json(const struct il_host *h, const struct il_doctor *d,
 		il_json_kdouble(&j, "window_s", (double)w->elapsed_ns / 1e9);
 	else
 		il_json_knull(&j, "window_s");
+	{
+		struct not_judged nj[2];
+		int nnj = not_judged(h, d, nj);
+
+		il_json_key(&j, "not_judged");
+		il_json_array(&j, IL_JSON_BLOCK);
+		for (int i = 0; i < nnj; i++) {
+			il_json_object(&j, IL_JSON_INLINE);
+			il_json_kstring(&j, "missing", nj[i].missing);
+			il_json_kstring(&j, "what", nj[i].why);
+			il_json_key(&j, "checks");
+			il_json_array(&j, IL_JSON_INLINE);
+			for (const char *p = nj[i].checks; *p;) {
+				size_t n = strcspn(p, ",");
+				char id[64];
+				snprintf(id, sizeof(id), "%.*s", (int)n, p);
+				il_json_string(&j, id);
+				p += n;
+				while (*p == ',' || *p == ' ')
+					p++;
+			}
+			il_json_end(&j);
+			il_json_end(&j);
+		}
+		il_json_end(&j);
+	}
 	il_json_key(&j, "findings");
 	il_json_array(&j, IL_JSON_BLOCK);
 	for (int i = 0; i < d->n; i++) {

@@ -258,6 +258,31 @@ ln -s "$FX/intel-haswell-acpi/sys/module" "$TMP/t/sys/module"
 expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
 expect_err "sys/module/intel_idle/parameters/max_cstate: symbolic link: not followed (sysfs has none here) (on its way)"
 
+# --- a tree without the CPU's or the kernel's facts: said, not "no findings" --
+# (a capture without proc/cpuinfo printed "no findings" where acpi_idle drives
+# an Intel CPU, the checks that need the vendor having been skipped in silence)
+NJ="$TMP/notjudged"
+rm -rf "$NJ"; cp -r "$FX/intel-haswell-acpi" "$NJ"; chmod -R u+w "$NJ"
+rm "$NJ/proc/cpuinfo"
+expect_exit 0 "$IDLELAB" doctor --root "$NJ"
+expect_out "not judged: no proc/cpuinfo (vendor, model, flags): acpi-dummy-wait, amd-hlt-default-idle,"
+expect_out "unexpected-driver"
+if grep -qx "no findings" "$TMP/out"; then bad "no cpuinfo: no findings said"; else ok; fi
+expect_out "no findings among the checks judged"
+expect_exit 0 "$IDLELAB" doctor --root "$NJ" --format json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); n=d["not_judged"]; assert n[0]["missing"] == "proc/cpuinfo" and "unexpected-driver" in n[0]["checks"], n' "$TMP/out" &&
+	ok || bad "json not_judged: $(cat "$TMP/out")"
+rm "$NJ/proc/sys/kernel/osrelease"
+expect_exit 0 "$IDLELAB" doctor --root "$NJ"
+expect_out "not judged: no proc/sys/kernel/osrelease (kernel release): acpi-dummy-wait,"
+# a whole tree: nothing said
+expect_exit 0 "$IDLELAB" doctor --root "$FX/intel-icx-healthy"
+if grep -q "not judged" "$TMP/out"; then bad "not judged on a whole tree: $(cat "$TMP/out")"; else ok; fi
+expect_out "no findings"
+expect_exit 0 "$IDLELAB" doctor --root "$FX/intel-icx-healthy" --format json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["not_judged"] == [], d["not_judged"]' "$TMP/out" &&
+	ok || bad "json not_judged on a whole tree"
+
 # --- --list and usage errors -----------------------------------------------
 expect_exit 0 "$IDLELAB" doctor --list
 [ "$(head -1 "$TMP/out")" = "id,severity,finds" ] && [ "$(wc -l <"$TMP/out")" -eq 13 ] && ok ||
