@@ -128,6 +128,7 @@ struct il_trace {
 	 */
 	uint64_t sysfs_mark[4];
 	unsigned int sysfs_marks;
+	bool miss_recorded;       /* "# idlelab-events" names power:cpu_idle_miss */
 	/* private: a line split across chunks */
 	size_t carry_len;
 	char carry[IL_TRACE_LINE_MAX + 1];
@@ -167,10 +168,15 @@ void il_trace_free(struct il_trace *t);
  */
 bool il_trace_is_dat(const char *buf, size_t len);
 
-/* True if the trace has power:cpu_idle_miss events (above/below from them). */
+/*
+ * True if above/below come from power:cpu_idle_miss events: the trace has
+ * some, or trace record's "# idlelab-events" line says the event was
+ * recorded (each above/below increment emits it, since v6.0: none means
+ * 0, exactly).
+ */
 static inline bool il_trace_has_miss(const struct il_trace *t)
 {
-	return t->miss_events > 0;
+	return t->miss_events > 0 || t->miss_recorded;
 }
 
 const char *il_trace_src_kind_name(enum il_trace_src_kind k);

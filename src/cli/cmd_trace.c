@@ -243,7 +243,8 @@ static void ab_text(const struct il_trace *t, char *buf, size_t n)
 {
 	switch (ab_from(t)) {
 	case AB_EVENTS:
-		snprintf(buf, n, "from power:cpu_idle_miss events (exact)");
+		snprintf(buf, n, "from power:cpu_idle_miss events (exact%s)", t->miss_events ? "" :
+			 ": the event was recorded, none in the trace");
 		break;
 	case AB_RULE:
 		snprintf(buf, n, "by the kernel's rule on the state table of %s (estimated from "

@@ -686,6 +686,18 @@ static int parse_line(struct il_trace *t, const char *s, const char *end, struct
 			p++;
 		if (end - p > 16 && !memcmp(p, "# idlelab-sysfs ", 16))
 			return sysfs_line(t, p + 16, end, err);
+		/* trace record's list of the events it enabled */
+		if (end - p > 17 && !memcmp(p, "# idlelab-events ", 17)) {
+			static const char ev[] = "power:cpu_idle_miss";
+			for (const char *q = p + 17; q < end;) {
+				const char *e = memchr(q, ' ', (size_t)(end - q));
+				size_t n = (size_t)((e ? e : end) - q);
+				if (n == sizeof(ev) - 1 && !memcmp(q, ev, n))
+					t->miss_recorded = true;
+				q += n + 1;
+			}
+			return 0;
+		}
 	}
 	if (il_ftrace_split(s, end, &l, &why))
 		return FAIL(t, err, "%s", why);

@@ -109,6 +109,25 @@ python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["trace"]; assert t["
 expect_exit 0 "$I" trace report "$F/basic.trace"
 if grep -q "^window:" "$TMP/out"; then bad "a window said without --window"; else ok; fi
 
+# a trace record file whose idlelab-events line has power:cpu_idle_miss: the
+# event was on, so no such event means above and below were 0, exactly (they
+# were "not known", or the rule's estimate of 4 below where the kernel had 0)
+(echo "# idlelab-events power:cpu_idle power:cpu_idle_miss sched:sched_switch"
+ cat "$F/haltpoll-window.trace") >"$TMP/missoff.trace"
+expect_exit 0 "$I" trace report "$TMP/missoff.trace" --states tests/fixtures/sysfs/kvm-haltpoll --format csv
+expect_out "0,0,POLL,4,170,0,0,"
+expect_exit 0 "$I" trace report "$TMP/missoff.trace" --format csv
+expect_out "0,0,state0,4,170,0,0,"
+expect_exit 0 "$I" trace report "$TMP/missoff.trace"
+expect_out "above/below: from power:cpu_idle_miss events (exact: the event was recorded, none in the trace)"
+expect_exit 0 "$I" trace report "$TMP/missoff.trace" --format json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["trace"]["above_below"] == "cpu_idle_miss", d["trace"]' "$TMP/out" &&
+	ok || bad "json above_below with the event recorded"
+# without the event in that line, as before: the rule, or not known
+(echo "# idlelab-events power:cpu_idle sched:sched_switch"; cat "$F/haltpoll-window.trace") >"$TMP/missno.trace"
+expect_exit 0 "$I" trace report "$TMP/missno.trace" --format csv
+expect_out "0,0,state0,4,170,,,"
+
 # JSON: one document with both sides and both tables
 expect_exit 0 "$I" trace report "$F/basic.trace" --format json --baseline "$F/basic.trace"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["trace"]["above_below"] == "cpu_idle_miss"; assert len(d["states"]) == 6 and len(d["wakeups"]) == 6; assert d["trace"]["cpus"][1]["partial_start"] == 2' "$TMP/out" &&
