@@ -239,6 +239,10 @@ expect_exit 0 "$IDLELAB" sweep --root "$RB" --loops 3 --intervals 30 --format js
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))[0]; assert r["above"] is None and r["below"] is None and r["usage"] == 0, r' "$TMP/out" &&
 	ok || bad "sweep json without above/below: $(cat "$TMP/out")"
 
+# pingpong's dropped column is said in the help (it was for halt only)
+"$IDLELAB" help latency | tr '\n' ' ' | tr -s ' ' | grep -q "hand-overs that found the other side awake are dropped and counted" &&
+	ok || bad "help latency does not say what pingpong's dropped counts"
+
 # --- usage errors: nothing changed, nothing measured -----------------------
 for cmd in sweep latency; do
 	expect_exit 2 "$IDLELAB" $cmd --root "$R" --pair 0:0 --governor menu
