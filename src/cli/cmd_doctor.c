@@ -306,12 +306,12 @@ static int run(int argc, char **argv)
 		case 'i': {
 			double sec;
 			if (il_parse_double(optarg, &sec) == 0)
-				interval_ns = sec >= 0 && sec < 86400 ? (int64_t)(sec * 1e9) : -2;
+				interval_ns = sec >= 0 && sec <= 86400 ? (int64_t)(sec * 1e9) : -2;
 			else if (il_parse_duration_ns(optarg, &interval_ns))
 				interval_ns = -2;
 			if (interval_ns < 0 || interval_ns > 86400000000000LL)
 				return cli_usage_error("doctor", "--interval: '%s' is not a duration "
-						       "from 0 to 24h (0: counters since boot)", optarg);
+						       "from 0 to 86400s (24 hours; 0: counters since boot)", optarg);
 			break;
 		}
 		case 'm': {

@@ -425,7 +425,7 @@ static int run(int argc, char **argv)
 						       "(1, 0.5, 500ms, 2s)", optarg);
 			}
 			if (interval_ns < 1000000 || interval_ns > 86400000000000LL)
-				return cli_usage_error("info", "--interval: '%s' is outside 1ms..24h",
+				return cli_usage_error("info", "--interval: '%s' is outside 1ms..86400s",
 						       optarg);
 			break;
 		}

@@ -319,6 +319,10 @@ expect_exit 2 "$IDLELAB" doctor --root "$FX/kvm-haltpoll" --interval 2
 expect_err "--interval samples the live machine"
 expect_exit 2 "$IDLELAB" doctor --interval -1
 expect_err "--interval: '-1' is not a duration"
+# the limit is told in a form --interval takes: "24h" was in the message, but
+# durations have no h unit ("86400s" is the longest)
+expect_exit 2 "$IDLELAB" doctor --interval 86401s
+expect_err "from 0 to 86400s (24 hours"
 expect_exit 2 "$IDLELAB" doctor --miss-threshold 0
 expect_err "--miss-threshold: '0' is not a percentage"
 expect_exit 2 "$IDLELAB" doctor extra

@@ -217,7 +217,7 @@ grep -q '^0,0,POLL,CPUIDLE CORE POLL IDLE,0,0,0,0,0,0,0,0,enabled,-1,,$' "$TMP/o
 expect_exit 2 "$IDLELAB" info --count 3
 expect_err "--count needs --interval"
 expect_exit 2 "$IDLELAB" info --interval 0
-expect_err "--interval: '0' is outside 1ms..24h"
+expect_err "--interval: '0' is outside 1ms..86400s"
 expect_exit 2 "$IDLELAB" info --interval soon
 expect_err "--interval: 'soon' is not a duration"
 expect_exit 2 "$IDLELAB" info --interval 1 --count 0
