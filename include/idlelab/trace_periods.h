@@ -74,6 +74,7 @@ struct il_trace_periods {
 	 * trace snapshot write (haltpoll's: a guest booted with
 	 * haltpoll.guest_halt_poll_ns=0 never polls), in their order.
 	 */
+	int cut_line;             /* the last line, left out: it has no newline (0: none) */
 	int nparams;
 	struct il_trace_param {
 		int line;                 /* where it was read */

@@ -739,6 +739,10 @@ static int go(struct ctx *c)
 	if (il_trace_source_open(&c->src, o->file, true, &err) ||
 	    il_trace_periods_scan(&c->ps, &c->src, first_pass, c, &err))
 		return cli_report(&err);
+	/* as trace report says it */
+	if (c->ps.cut_line)
+		cli_error("warning: %s:%d: the last line has no newline (a trace cut short?): left out",
+			  o->file, c->ps.cut_line);
 	/* a period on a CPU the platform does not have: the trace is not of it */
 	if (c->bad_line)
 		return cli_error("%s:%d: cpu_idle: cpu_id %d is past the %d CPUs of %s", o->file,

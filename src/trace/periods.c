@@ -574,6 +574,7 @@ int il_trace_periods_parse(struct il_trace_periods *ps, const char *text, size_t
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl) {
 			r.line++;   /* a cut last line is left out, as trace report does */
+			ps->cut_line = r.line;
 			break;
 		}
 		x = line(&r, p, nl);
@@ -702,8 +703,10 @@ int il_trace_periods_scan(struct il_trace_periods *ps, struct il_trace_source *s
 	if (!x && !again && s->spool && fflush(s->spool))
 		x = il_err_set(err, errno, "%s: cannot write its temporary copy in %s: %s", name,
 			       il_tmp_dir(), strerror(errno));
-	if (!x && carry_len)
+	if (!x && carry_len) {
 		r.line++;   /* a cut last line is left out, as trace report does */
+		ps->cut_line = r.line;
+	}
 	free(buf);
 	free(carry);
 	return reader_end(&r, x);

@@ -161,6 +161,20 @@ expect_err "hpbad1.trace:1: idlelab-param: not 'start MODULE.NAME=VALUE'"
 expect_exit 1 "$I" trace check --governor haltpoll --states $S "$TMP/hpbad2.trace"
 expect_err "hpbad2.trace:1: idlelab-param haltpoll.guest_halt_poll_ns=x: haltpoll: guest_halt_poll_ns: 'x' is not an unsigned integer"
 
+# a cut last line is left out with the warning trace report gives (it was
+# left out in silence: its period counted as unfinished)
+head -c -10 "$H" >"$TMP/cut.trace"
+for sub in check whatif; do
+	expect_exit 0 "$I" trace $sub --governor haltpoll --states $S "$TMP/cut.trace"
+	expect_err "warning: $TMP/cut.trace:27: the last line has no newline (a trace cut short?): left out"
+done
+expect_exit 0 "$I" trace to-replay --states $S "$TMP/cut.trace" -o "$TMP/cut.log"
+expect_err "warning: $TMP/cut.trace:27: the last line has no newline"
+expect_exit 0 "$I" trace check --governor haltpoll --states $S - <"$TMP/cut.trace"
+expect_err "warning: -:27: the last line has no newline"
+expect_exit 0 "$I" trace check --governor haltpoll --states $S "$H"
+if grep -q "no newline" "$TMP/err"; then bad "a cut line warned on a whole trace"; else ok; fi
+
 # FILE - is standard input, as for trace report (it was "-: cannot open")
 expect_exit 0 "$I" trace whatif --governor menu --states $P "$F"
 sed 1d "$TMP/out" >"$TMP/whatif.file"
