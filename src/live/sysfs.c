@@ -828,6 +828,42 @@ struct il_sysfs_snap {
 	struct snap s;
 };
 
+/*
+ * For a copy (info --save, capture): the files every cpuidle kernel has
+ * that the tree lacks, noted as reading notes them (snap_parse()), since
+ * a copy without them is one info and doctor call damaged.
+ */
+static void note_missing(const struct snap *s, struct il_sysfs_notes *notes)
+{
+	char *idle = il_tree_join(s->root, "cpuidle");
+	char *p;
+
+	if (s->global[G_DRIVER].status == IL_SYSFS_MISSING) {
+		p = il_tree_join(idle, global_files[G_DRIVER]);
+		il_tree_note(notes, p, "missing");
+		free(p);
+	}
+	free(idle);
+	for (int c = 0; c < s->ncpus; c++) {
+		const struct snap_cpu *sc = &s->cpus[c];
+
+		for (int i = 0; i < sc->nstates; i++) {
+			const struct snap_state *ss = &sc->st[i];
+			char rel[96];
+
+			for (int f = 0; f < F_COUNT; f++) {
+				if (!state_file_required[f] || ss->f[f].status != IL_SYSFS_MISSING)
+					continue;
+				snprintf(rel, sizeof(rel), "cpu%d/cpuidle/state%d/%s", sc->cpu, ss->index,
+					 state_files[f]);
+				p = il_tree_join(s->root, rel);
+				il_tree_note(notes, p, "missing");
+				free(p);
+			}
+		}
+	}
+}
+
 int il_sysfs_snap_take(const char *base, const char *rel, const struct il_cpulist *only,
 		       struct il_sysfs_snap **out, struct il_sysfs_notes *notes, struct il_err *err)
 {
@@ -839,6 +875,7 @@ int il_sysfs_snap_take(const char *base, const char *rel, const struct il_cpulis
 		*out = NULL;
 		return r;
 	}
+	note_missing(&sn->s, notes);
 	*out = sn;
 	return 0;
 }
@@ -878,6 +915,7 @@ int il_sysfs_save(const char *root, const struct il_cpulist *only, const char *d
 	r = snap_take(&s, root, NULL, only, notes, err);
 	if (r)
 		return r;
+	note_missing(&s, notes);
 	r = il_outdir_open(&out, dest, err);
 	if (r) {
 		snap_free(&s);

@@ -261,4 +261,20 @@ expect_exit 1 "$IDLELAB" platform capture --root "$TMP/dup" -o "$TMP/dup.ini"
 expect_err "$TMP/dup: cannot make a platform of it: the captured platform:"
 expect_err "duplicate state name 'haltpoll idle'"
 [ -e "$TMP/dup.ini" ] && bad "platform capture wrote a file sim refuses" || ok
+
+# a file every cpuidle kernel has (usage) missing from the tree: reported and
+# exit 1 as info reports it, the copy still written (it was copied in silence,
+# exit 0, into a tree info and doctor then call damaged); info --save the same
+cp -r "$FX/kvm-haltpoll" "$TMP/nousage"; chmod -R u+w "$TMP/nousage"
+rm "$TMP/nousage/sys/devices/system/cpu/cpu1/cpuidle/state1/usage"
+expect_exit 1 "$IDLELAB" capture --root "$TMP/nousage" "$TMP/nousage.cap"
+expect_err "$TMP/nousage/sys/devices/system/cpu/cpu1/cpuidle/state1/usage: missing"
+[ -d "$TMP/nousage.cap/sys/devices/system/cpu/cpu1/cpuidle/state1" ] && ok || bad "capture: no copy"
+expect_exit 1 "$IDLELAB" info --sysfs-root "$TMP/nousage/sys/devices/system/cpu" --save "$TMP/nousage.save"
+expect_err "$TMP/nousage/sys/devices/system/cpu/cpu1/cpuidle/state1/usage: missing"
+[ -d "$TMP/nousage.save/cpu1/cpuidle/state1" ] && ok || bad "info --save: no copy"
+# above, below (kernels before 5.x lack them) are not required
+rm "$TMP/nousage/sys/devices/system/cpu/cpu0/cpuidle/state1/above"
+echo 5 >"$TMP/nousage/sys/devices/system/cpu/cpu1/cpuidle/state1/usage"
+expect_exit 0 "$IDLELAB" capture --root "$TMP/nousage" "$TMP/noabove.cap"
 finish
