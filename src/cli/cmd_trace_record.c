@@ -799,6 +799,37 @@ static int record(const struct record_opts *o)
 	if (o->cpus) {
 		if (il_cpulist_parse(o->cpus, &cpus, &err))
 			return cli_usage_error("trace", "--cpu: %s", err.msg);
+		/*
+		 * tracing_cpumask takes only the machine's possible CPUs: say which
+		 * ones, before anything is made (the kernel's EOVERFLOW says little)
+		 */
+		{
+			char path[4200], buf[256];
+			struct il_cpulist poss = { 0 };
+			int fd, bad = -1;
+			ssize_t n = -1;
+
+			snprintf(path, sizeof(path), "%s/possible", sysfs_root());
+			fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+			if (fd >= 0) {
+				n = read(fd, buf, sizeof(buf) - 1);
+				close(fd);
+			}
+			if (n > 0) {
+				buf[n] = '\0';
+				buf[strcspn(buf, "\n")] = '\0';
+				if (!il_cpulist_parse(buf, &poss, &err))
+					for (int i = 0; i < cpus.n && bad < 0; i++)
+						if (!il_cpulist_has(&poss, cpus.cpus[i]))
+							bad = cpus.cpus[i];
+				il_cpulist_free(&poss);
+			}
+			if (bad >= 0) {
+				il_cpulist_free(&cpus);
+				return cli_usage_error("trace", "--cpu %s: CPU %d is not one of this "
+						       "machine's (possible: %s)", o->cpus, bad, buf);
+			}
+		}
 		cpumask_text(&cpus, mask, sizeof(mask));
 		marker_cpus = &cpus;
 	}

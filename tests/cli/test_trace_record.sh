@@ -72,6 +72,13 @@ else
 	expect_err "removed tracefs instance $T/instances/idlelab-record-"
 	[ -z "$(ls -A "$T/instances")" ] && ok || bad "instance left: $(ls "$T/instances")"
 	[ -z "$(ls "$TMP" | grep '^x')" ] && ok || bad "output left: $(ls "$TMP")"
+	# a --cpu CPU the machine does not have is refused before anything is made
+	# (it was the kernel's "tracing_cpumask: cannot write '00000020': Value
+	# too large for defined data type", after the instance was created)
+	cp -r "$SYS" "$TMP/sysp"; chmod -R u+w "$TMP/sysp"; echo 0-1 >"$TMP/sysp/possible"
+	expect_exit 2 env IDLELAB_TRACEFS="$T" IDLELAB_SYSFS_ROOT="$TMP/sysp" "$I" trace record --cpu 1,5 -o "$TMP/x"
+	expect_err "--cpu 1,5: CPU 5 is not one of this machine's (possible: 0-1)"
+	if grep -q "created" "$TMP/err"; then bad "an instance was created for CPU 5"; else ok; fi
 	# an instance a recording killed with SIGKILL left (its PID runs no more; no PID
 	# reaches 99999999) is removed and said; one whose PID runs (1) is left alone
 	mkdir "$T/instances/idlelab-record-99999999" "$T/instances/idlelab-record-1"
