@@ -129,6 +129,8 @@ struct il_trace {
 	uint64_t sysfs_mark[4];
 	unsigned int sysfs_marks;
 	bool miss_recorded;       /* "# idlelab-events" names power:cpu_idle_miss */
+	/* each state's name in the first "# idlelab-sysfs" line of it ("" none) */
+	char sysfs_name[IL_STATE_MAX][32];
 	/* private: a line split across chunks */
 	size_t carry_len;
 	char carry[IL_TRACE_LINE_MAX + 1];

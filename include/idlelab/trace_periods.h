@@ -75,6 +75,8 @@ struct il_trace_periods {
 	 * haltpoll.guest_halt_poll_ns=0 never polls), in their order.
 	 */
 	int cut_line;             /* the last line, left out: it has no newline (0: none) */
+	/* each state's name in the first "# idlelab-sysfs" line of it ("" none) */
+	char sysfs_name[IL_STATE_MAX][32];
 	int nparams;
 	struct il_trace_param {
 		int line;                 /* where it was read */

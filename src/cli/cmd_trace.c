@@ -636,7 +636,7 @@ static bool is_dat(const char *path)
 }
 
 static int read_side(struct side *sd, const char *path, const struct il_trace_table *tab,
-		     const uint64_t *win)
+		     const uint64_t *win, const char *states)
 {
 	struct il_err err;
 
@@ -654,6 +654,8 @@ static int read_side(struct side *sd, const char *path, const struct il_trace_ta
 		cli_error("warning: %s: %d more warnings", path, sd->t.nwarn - IL_TRACE_WARN_MAX);
 	if (sd->t.idle_events == 0)
 		cli_error("warning: %s: no power:cpu_idle events (was the event enabled?)", path);
+	if (tab)
+		trace_names_check(path, (const char (*)[32])sd->t.sysfs_name, &tab->drv, states);
 	return 0;
 }
 
@@ -749,9 +751,9 @@ static int cmd_report(int argc, char **argv)
 		ret = cli_error("out of memory");
 		goto out;
 	}
-	if ((ret = read_side(a, argv[optind], tab, win)))
+	if ((ret = read_side(a, argv[optind], tab, win, states)))
 		goto out;
-	if (baseline && (ret = read_side(b, baseline, tab, win)))
+	if (baseline && (ret = read_side(b, baseline, tab, win, states)))
 		goto out;
 	ret = report(a, b, cpus ? &only : NULL, fmt, wakeups_csv);
 out:

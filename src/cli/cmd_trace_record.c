@@ -305,6 +305,27 @@ void trace_sysfs_cells(struct il_table *tb, const struct il_trace *t,
 	}
 }
 
+void trace_names_check(const char *file, const char (*names)[32], const struct il_driver *drv,
+		       const char *states)
+{
+	for (int i = 0; i < IL_STATE_MAX && i < drv->state_count; i++) {
+		char want[64];
+
+		if (!names[i][0])
+			continue;
+		snprintf(want, sizeof(want), "%s", drv->states[i].name[0] ? drv->states[i].name : "-");
+		for (char *p = want; *p; p++)
+			if (*p == ' ' || *p == '=' || (unsigned char)*p < 0x20)
+				*p = '_';
+		if (strcmp(want, names[i])) {
+			cli_error("warning: %s: state %d is '%s' in the trace's idlelab-sysfs lines, "
+				  "'%s' in --states %s: is the table not the traced machine's?", file, i,
+				  names[i], drv->states[i].name, states);
+			return;
+		}
+	}
+}
+
 static void ts_text(uint64_t ns, char *buf, size_t n)
 {
 	snprintf(buf, n, "%llu.%06llu", (unsigned long long)(ns / 1000000000ull),

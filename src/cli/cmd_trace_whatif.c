@@ -24,6 +24,7 @@
 #include "idlelab/report.h"
 #include "idlelab/sysfs.h"
 #include "idlelab/trace_periods.h"
+#include "trace_record.h"
 #include "trace_whatif.h"
 #include "util.h"
 
@@ -739,6 +740,8 @@ static int go(struct ctx *c)
 	if (il_trace_source_open(&c->src, o->file, true, &err) ||
 	    il_trace_periods_scan(&c->ps, &c->src, first_pass, c, &err))
 		return cli_report(&err);
+	trace_names_check(o->file, (const char (*)[32])c->ps.sysfs_name, &c->tab.drv,
+			  o->states ? o->states : "/sys/devices/system/cpu");
 	/* as trace report says it */
 	if (c->ps.cut_line)
 		cli_error("warning: %s:%d: the last line has no newline (a trace cut short?): left out",

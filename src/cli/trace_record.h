@@ -64,6 +64,15 @@ void trace_sysfs_cells(struct il_table *tb, const struct il_trace *t,
 		       const struct il_trace_state *s);
 void trace_sysfs_note(const struct il_trace *t, const char *label, FILE *out);
 
+/*
+ * Warn when the state names a recording kept (its '# idlelab-sysfs' lines,
+ * names[i], "" where none) are not those of the table --states gave: the
+ * table is then likely another machine's. Names are compared as trace
+ * record writes them (blanks and '=' as '_').
+ */
+void trace_names_check(const char *file, const char (*names)[32], const struct il_driver *drv,
+		       const char *states);
+
 int cmd_trace_record(int argc, char **argv);
 int cmd_trace_snapshot(int argc, char **argv);
 

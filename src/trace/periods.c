@@ -498,6 +498,18 @@ static int line(struct reader *r, const char *s, const char *e)
 			return pmqos_line(r, q + 16, e);
 		if (e - q >= 16 && !memcmp(q, "# idlelab-param ", 16))
 			return param_line(r, q + 16, e);
+		/* trace record's counters: only the state names are of use here */
+		if (e - q > 16 && !memcmp(q, "# idlelab-sysfs ", 16)) {
+			const char *v, *ve, *n, *ne;
+			uint64_t st;
+			if ((v = il_ftrace_field(q + 16, e, "state=", 6, &ve)) &&
+			    il_ftrace_u64(&v, ve, &st) && v == ve && st < IL_STATE_MAX &&
+			    (n = il_ftrace_field(q + 16, e, "name=", 5, &ne)) && ne > n &&
+			    !r->ps->sysfs_name[st][0])
+				snprintf(r->ps->sysfs_name[st], sizeof(r->ps->sysfs_name[st]), "%.*s",
+					 (int)(ne - n), n);
+			return 0;
+		}
 		if (e - q > 17 && !memcmp(q, "# idlelab-kernel ", 17)) {
 			const char *v, *ve;
 			uint64_t hz;

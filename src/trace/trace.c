@@ -545,6 +545,10 @@ static int sysfs_line(struct il_trace *t, const char *p, const char *end, struct
 	if (!(q = field(p, end, "state=", 6, &e)) || !parse_u64(&q, e, &state) || q != e ||
 	    state >= IL_STATE_MAX)
 		return FAIL(t, err, "idlelab-sysfs line: bad state= (at most %d states)", IL_STATE_MAX);
+	/* the state's name as the recording wrote it, for a check of --states */
+	if ((q = field(p, end, "name=", 5, &e)) && e > q && !t->sysfs_name[state][0])
+		snprintf(t->sysfs_name[state], sizeof(t->sysfs_name[state]), "%.*s",
+			 (int)(e - q), q);
 	for (int i = 0; i < 4; i++) {
 		if (!(q = field(p, end, keys[i], strlen(keys[i]), &e)))
 			return FAIL(t, err, "idlelab-sysfs line: no %s", keys[i]);

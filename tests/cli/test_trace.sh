@@ -128,6 +128,24 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["trace"]["
 expect_exit 0 "$I" trace report "$TMP/missno.trace" --format csv
 expect_out "0,0,state0,4,170,,,"
 
+# the state names trace record kept (its idlelab-sysfs lines) against the table
+# of --states: a table of another machine is said (it named haltpoll's
+# state 1 "C1" in silence); check, whatif and to-replay, whose --states
+# defaults to this machine's, the same
+(echo "# idlelab-sysfs start cpu=0 state=0 name=POLL usage=0 time=0 above=0 below=0"
+ echo "# idlelab-sysfs start cpu=0 state=1 name=haltpoll_idle usage=0 time=0 above=0 below=0"
+ cat "$F/haltpoll-window.trace") >"$TMP/named.trace"
+expect_exit 0 "$I" trace report "$TMP/named.trace" --states tests/fixtures/sysfs/kvm-haltpoll
+if grep -q "not the traced machine's" "$TMP/err"; then bad "names warned on the right table: $(cat "$TMP/err")"; else ok; fi
+expect_exit 0 "$I" trace report "$TMP/named.trace" --states intel-skylake-client
+expect_err "warning: $TMP/named.trace: state 1 is 'haltpoll_idle' in the trace's idlelab-sysfs lines, 'C1' in --states intel-skylake-client: is the table not the traced machine's?"
+for sub in check whatif; do
+	expect_exit 0 "$I" trace $sub --governor menu --states intel-skylake-client "$TMP/named.trace"
+	expect_err "state 1 is 'haltpoll_idle' in the trace's idlelab-sysfs lines, 'C1' in --states intel-skylake-client"
+	expect_exit 0 "$I" trace $sub --governor menu --states kvm-haltpoll "$TMP/named.trace"
+	if grep -q "idlelab-sysfs lines" "$TMP/err"; then bad "$sub warned on the right table"; else ok; fi
+done
+
 # JSON: one document with both sides and both tables
 expect_exit 0 "$I" trace report "$F/basic.trace" --format json --baseline "$F/basic.trace"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["trace"]["above_below"] == "cpu_idle_miss"; assert len(d["states"]) == 6 and len(d["wakeups"]) == 6; assert d["trace"]["cpus"][1]["partial_start"] == 2' "$TMP/out" &&
