@@ -274,6 +274,8 @@ static void state_name(const struct il_trace *t, int i, char *buf, size_t n)
 {
 	if (t->table && i < t->table->drv.state_count)
 		snprintf(buf, n, "%s", t->table->drv.states[i].name);
+	else if (i >= 0 && i < IL_STATE_MAX && t->sysfs_name[i][0])
+		snprintf(buf, n, "%s", t->sysfs_name[i]);   /* as trace record wrote it */
 	else
 		snprintf(buf, n, "state%d", i);
 }

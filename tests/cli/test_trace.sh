@@ -146,6 +146,14 @@ for sub in check whatif; do
 	if grep -q "idlelab-sysfs lines" "$TMP/err"; then bad "$sub warned on the right table"; else ok; fi
 done
 
+# without --states, the states are named as the recording named them (they were
+# state0, state1 beside the names in the file)
+expect_exit 0 "$I" trace report "$TMP/named.trace" --format csv
+expect_out "0,0,POLL,4,170,"
+expect_out "0,1,haltpoll_idle,2,60,"
+expect_exit 0 "$I" trace report "$F/haltpoll-window.trace" --format csv
+expect_out "0,1,state1,2,60,"
+
 # JSON: one document with both sides and both tables
 expect_exit 0 "$I" trace report "$F/basic.trace" --format json --baseline "$F/basic.trace"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["trace"]["above_below"] == "cpu_idle_miss"; assert len(d["states"]) == 6 and len(d["wakeups"]) == 6; assert d["trace"]["cpus"][1]["partial_start"] == 2' "$TMP/out" &&

@@ -150,12 +150,12 @@ expect_exit 1 env IDLELAB_SYSFS_ROOT="$TMP/nothing" "$I" trace snapshot start
 # between hand-written snapshots; a value '-' leaves the state without them)
 cat >"$TMP/want.csv" <<'END'
 cpu,state,name,usage,time_us,above,below,min_us,avg_us,max_us,unfinished,sysfs_usage,sysfs_time_us,sysfs_above,sysfs_below
-0,0,state0,0,0,0,0,,,,0,0,0,0,0
-0,1,state1,1,7593,0,1,7593.000,7593.000,7593.000,1,2,7600,0,1
-0,2,state2,2,1961,1,0,956.000,980.500,1005.000,0,2,1961,1,0
-1,0,state0,1,194,0,0,194.000,194.000,194.000,0,1,194,0,0
-1,1,state1,1,1884,0,0,1884.000,1884.000,1884.000,0,1,1884,0,0
-1,2,state2,1,10002,0,0,10002.000,10002.000,10002.000,0,,,,
+0,0,POLL,0,0,0,0,,,,0,0,0,0,0
+0,1,C1,1,7593,0,1,7593.000,7593.000,7593.000,1,2,7600,0,1
+0,2,C2,2,1961,1,0,956.000,980.500,1005.000,0,2,1961,1,0
+1,0,POLL,1,194,0,0,194.000,194.000,194.000,0,1,194,0,0
+1,1,C1,1,1884,0,0,1884.000,1884.000,1884.000,0,1,1884,0,0
+1,2,C2,1,10002,0,0,10002.000,10002.000,10002.000,0,,,,
 END
 expect_exit 0 "$I" trace report tests/fixtures/trace/sysfs.trace --format csv
 expect_same "$TMP/want.csv"
