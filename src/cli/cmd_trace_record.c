@@ -777,6 +777,9 @@ static int record(const struct record_opts *o)
 	{
 		char probe[4200];
 		snprintf(probe, sizeof(probe), "%s/instances", tracing);
+		if (stat(probe, &st) && (errno == EACCES || errno == EPERM))
+			return cli_error("trace record: %s: cannot read it: %s (tracing needs root)",
+					 tracing, strerror(errno));
 		if (stat(probe, &st) || !S_ISDIR(st.st_mode))
 			return cli_error("trace record: %s: no tracefs there (mount it: mount -t "
 					 "tracefs nodev /sys/kernel/tracing)", tracing);

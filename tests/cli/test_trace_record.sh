@@ -46,6 +46,15 @@ else
 	# no tracefs there
 	expect_exit 1 env IDLELAB_TRACEFS="$TMP/none" "$I" trace record -o "$TMP/x"
 	expect_err "$TMP/none: no tracefs there"
+	# a tracefs this user may not read is not said to be missing (it told a
+	# user without root to mount tracefs again)
+	if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+		mkdir -p "$TMP/locked/instances"; chmod 700 "$TMP/locked"
+		expect_exit 1 env IDLELAB_TRACEFS="$TMP/locked" setpriv --reuid=65534 --regid=65534 \
+			--clear-groups "$I" trace record -o /dev/null
+		expect_err "$TMP/locked: cannot read it: Permission denied (tracing needs root)"
+		if grep -q "no tracefs there" "$TMP/err"; then bad "a locked tracefs said missing"; else ok; fi
+	fi
 
 	# a fake tracefs with two events
 	T=$TMP/tfs
