@@ -32,9 +32,22 @@ static const char *const cols[] = {
 	"lat_p999_us", "lat_max_us",
 };
 
+struct rows {
+	struct il_table *t;
+	int n, idle0;                /* rows, and rows whose wakee never entered a state */
+	int idle0_cpu;
+};
+
 static int add_row(const struct il_sweep_row *r, void *ctx)
 {
-	struct il_table *t = ctx;
+	struct rows *rs = ctx;
+	struct il_table *t = rs->t;
+
+	rs->n++;
+	if (!r->usage && r->loops > 0) {
+		rs->idle0++;
+		rs->idle0_cpu = r->wakee;
+	}
 	char states[512] = "";
 	size_t o = 0;
 
@@ -148,7 +161,10 @@ static int run(int argc, char **argv)
 		free(sysroot);
 		return 1;
 	}
+	double load1 = il_wake_load1();
+	struct rows rs = { 0 };
 	t = il_table_new(NULL);
+	rs.t = t;
 	/* a row is a pair and an interval: every slice of the text repeats them */
 	il_table_keys(t, 3);
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
@@ -157,7 +173,7 @@ static int run(int argc, char **argv)
 		struct il_sweep_opts so = {
 			.sysfs_root = sysroot, .waker = lo.pairs[p].waker, .wakee = lo.pairs[p].wakee,
 			.loops = (int)loops, .nintervals = ivl.n, .intervals_ns = ivl.ns,
-			.row = add_row, .ctx = t, .stop = &live_stop,
+			.row = add_row, .ctx = &rs, .stop = &live_stop,
 		};
 		if (il_sweep_run(&so, &err)) {
 			r = cli_report(&err);
@@ -171,6 +187,17 @@ static int run(int argc, char **argv)
 		r = 1;
 	if (live_stop)
 		cli_error("sweep: interrupted: the rows done so far");
+	/* zeros are not a measurement of idle states: say why they may be there */
+	if (rs.idle0) {
+		char load[64] = "not known";
+		if (load1 >= 0)
+			snprintf(load, sizeof(load), "%.2f", load1);
+		cli_error("warning: sweep: in %d of %d rows CPU %d entered no idle state (its "
+			  "cpuidle usage did not move): another task kept it busy (load average at "
+			  "start %s)%s", rs.idle0, rs.n, rs.idle0_cpu, load,
+			  lo.root && strcmp(lo.root, "/") ? ", or the tree below --root does not "
+			  "change" : "");
+	}
 	il_table_free(t);
 	free(sysroot);
 	if (fflush(stdout) != 0)
