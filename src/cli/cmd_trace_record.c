@@ -1127,11 +1127,19 @@ int cmd_trace_record(int argc, char **argv)
 		case 'c':
 			o.cpus = optarg;
 			break;
-		case 'd':
-			if (il_parse_duration_ns(optarg, &o.duration_ns) || o.duration_ns <= 0)
+		case 'd': {
+			/* a bare number is seconds, as --interval of info and doctor takes it */
+			double sec;
+			if (il_parse_double(optarg, &sec) == 0)
+				o.duration_ns = sec > 0 && sec <= 86400 ? (int64_t)(sec * 1e9 + 0.5) : -1;
+			else if (il_parse_duration_ns(optarg, &o.duration_ns))
+				o.duration_ns = -1;
+			if (o.duration_ns <= 0)
 				return cli_usage_error("trace", "--duration: '%s' is not a duration "
-						       "(\"10s\", \"500ms\")", optarg);
+						       "(\"10s\", \"500ms\"; bare numbers: seconds, at "
+						       "most 86400)", optarg);
 			break;
+		}
 		case 'o':
 			o.output = optarg;
 			break;

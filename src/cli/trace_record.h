@@ -36,7 +36,8 @@
 	"                  ipi:ipi_send_cpu, ipi_send_cpumask (those this kernel\n" \
 	"                  lacks are skipped with a note); a named event the\n" \
 	"                  kernel lacks is an error\n" \
-	"  --duration D    record: stop after D (\"10s\", \"500ms\")\n" \
+	"  --duration D    record: stop after D (\"10s\", \"500ms\"; a bare number\n" \
+	"                  is seconds)\n" \
 	"  --buffer-kb N   record: the ring buffer per CPU in KiB (default: the\n" \
 	"                  kernel's)\n" \
 	"  -o FILE         record, snapshot: the output (under a temporary name,\n" \

@@ -55,6 +55,16 @@ for k in sorted(inner):
 sys.exit(status)
 PY
 
+# a bare --duration is seconds, as info's and doctor's --interval take it
+# (it was 1 ns: "--duration 1" recorded a few milliseconds)
+expect_exit 0 "$I" trace record --duration 1 -o "$TMP/bare.trace"
+python3 - "$TMP/bare.trace" <<'PY' && ok || bad "--duration 1 did not record a second"
+import re, sys
+ts = [float(m.group(1)) for l in open(sys.argv[1]) if not l.startswith('#')
+      for m in [re.search(r' (\d+\.\d+): ', l)] if m]
+sys.exit(0 if ts and ts[-1] - ts[0] >= 0.9 else 1)
+PY
+
 # COMMAND ends the recording; --cpu limits it
 expect_exit 0 "$I" trace record --cpu 0 -o "$TMP/cmd.trace" -- sleep 0.5
 expect_err "tracing_cpumask 00000001"
