@@ -94,10 +94,11 @@ static int run(int argc, char **argv)
 			break;
 		}
 		case 'g':
-			if (il_parse_duration_ns(optarg, &gap_ns) || gap_ns < 1000 ||
+			/* a bare number is us, as sweep's --intervals and the default say */
+			if (il_parse_duration(optarg, true, &gap_ns) || gap_ns < 1000 ||
 			    gap_ns > 1000000000)
 				return cli_usage_error("latency", "--gap: '%s' is not a duration of "
-						       "1us..1s (500us)", optarg);
+						       "1us..1s (bare numbers: us; 500us)", optarg);
 			break;
 		case 'f':
 			if (il_format_parse(optarg, &fmt))
@@ -193,7 +194,8 @@ const struct il_command cmd_latency = {
 	"The clock-read cost printed first is inside every sample once.\n\n"
 	"  --mode M             halt, poll, pingpong or all (default)\n"
 	"  --samples N          wake-ups per mode (pingpong: round trips; default 10000)\n"
-	"  --gap D              pause between halt/poll wake-ups, +0..50% jitter (500us)\n"
+	"  --gap D              pause between halt/poll wake-ups, +0..50% jitter (500us;\n"
+	"                       a bare number is us)\n"
 	"  --pair A:B           waker CPU A, wakee CPU B (default 0:1; repeatable)\n"
 	"  --governor NAME      switch the cpuidle governor for the run\n"
 	"  --param M.P=V        set /sys/module/M/parameters/P for the run (repeatable)\n"

@@ -248,6 +248,12 @@ python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))[0]; assert r["above"
 "$IDLELAB" help latency | tr '\n' ' ' | tr -s ' ' | grep -q "hand-overs that found the other side awake are dropped and counted" &&
 	ok || bad "help latency does not say what pingpong's dropped counts"
 
+# a bare --gap is µs, as sweep's --intervals and the "(500us)" of the help
+# (it was ns: "--gap 1000" gave 1 us gaps, "--gap 20" was refused)
+expect_exit 0 "$IDLELAB" latency --root "$R" --mode poll --samples 3 --gap 20
+expect_exit 2 "$IDLELAB" latency --root "$R" --mode poll --samples 3 --gap 2000000
+expect_err "--gap: '2000000' is not a duration of 1us..1s (bare numbers: us; 500us)"
+
 # --- usage errors: nothing changed, nothing measured -----------------------
 for cmd in sweep latency; do
 	expect_exit 2 "$IDLELAB" $cmd --root "$R" --pair 0:0 --governor menu
