@@ -23,7 +23,8 @@
 	"The cpuidle sysfs counters read at the start and at the end of the\n" \
 	"window are kept in the file as '# idlelab-sysfs' comment lines, each\n" \
 	"read between two trace_marker lines. The instance is removed at exit,\n" \
-	"on error and on SIGINT/SIGTERM/SIGHUP (SIGINT keeps the output, the\n" \
+	"on error and on SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1/2,\n" \
+	"SIGALRM, SIGVTALRM and SIGXCPU (SIGINT keeps the output, the\n" \
 	"others discard it); stderr says what was set up and removed. Needs\n" \
 	"idlelab built with libtracefs, root and tracefs.\n" \
 	"\n" \
