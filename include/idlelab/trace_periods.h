@@ -75,6 +75,8 @@ struct il_trace_periods {
 	 * haltpoll.guest_halt_poll_ns=0 never polls), in their order.
 	 */
 	int cut_line;             /* the last line, left out: it has no newline (0: none) */
+	/* "# idlelab-cpuidle start driver=D governor=G": what the kernel ran ("" not given) */
+	char driver[32], governor[32];
 	/* each state's name in the first "# idlelab-sysfs" line of it ("" none) */
 	char sysfs_name[IL_STATE_MAX][32];
 	int nparams;

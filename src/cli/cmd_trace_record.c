@@ -220,8 +220,22 @@ static int write_snapshot(FILE *f, const char *tag, const struct il_cpulist *onl
 		}
 	}
 	write_pmqos(f, tag, &info);
-	if (!strcmp(tag, "start"))
+	if (!strcmp(tag, "start")) {
+		/* the driver and governor the kernel ran, for trace check to hold against */
+		char drv[64], gov[64];
+		snprintf(drv, sizeof(drv), "%s", info.driver.status == IL_SYSFS_OK &&
+			 info.driver.s[0] ? info.driver.s : "-");
+		snprintf(gov, sizeof(gov), "%s", info.governor.status == IL_SYSFS_OK &&
+			 info.governor.s[0] ? info.governor.s : "-");
+		for (char *p = drv; *p; p++)
+			if ((unsigned char)*p <= ' ' || *p == '=' || (unsigned char)*p >= 0x7f)
+				*p = '_';
+		for (char *p = gov; *p; p++)
+			if ((unsigned char)*p <= ' ' || *p == '=' || (unsigned char)*p >= 0x7f)
+				*p = '_';
+		fprintf(f, "# idlelab-cpuidle start driver=%s governor=%s\n", drv, gov);
 		write_params(f);
+	}
 	il_sysfs_info_free(&info);
 	return 0;
 }

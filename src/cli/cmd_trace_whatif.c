@@ -771,6 +771,17 @@ static int go(struct ctx *c)
 	if ((r = set_params(c->kgov, o, false)) ||
 	    (!check && (r = set_params(c->gov, o, c->kgov != NULL))))
 		return r;
+	/* check judges picks against the kernel's: say when its governor was another */
+	if (c->kgov && c->ps.governor[0] && strcmp(c->ps.governor, "-") &&
+	    strcmp(c->ps.governor, c->kgov->ops->name)) {
+		if (check)
+			cli_error("warning: %s: recorded under the governor %s: check compares %s's "
+				  "picks with %s's, not a run of %s with itself", o->file,
+				  c->ps.governor, c->kgov->ops->name, c->ps.governor, c->kgov->ops->name);
+		else
+			cli_error("warning: %s: recorded under the governor %s: --kernel-governor %s "
+				  "is not the kernel's", o->file, c->ps.governor, c->kgov->ops->name);
+	}
 	/* the kernel's run: its state entered, the governor (if known) deciding alongside */
 	if ((r = il_trace_run_init(&c->krun, &c->tab.drv, c->tab.disabled, c->kgov, true, o->hz,
 				   ncpus, &err)))

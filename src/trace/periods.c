@@ -498,6 +498,18 @@ static int line(struct reader *r, const char *s, const char *e)
 			return pmqos_line(r, q + 16, e);
 		if (e - q >= 16 && !memcmp(q, "# idlelab-param ", 16))
 			return param_line(r, q + 16, e);
+		/* "# idlelab-cpuidle start driver=D governor=G": what the kernel ran */
+		if (e - q > 18 && !memcmp(q, "# idlelab-cpuidle ", 18)) {
+			const char *d, *de, *g, *ge, *p = q + 18;
+			if (e - p < 6 || memcmp(p, "start ", 6) ||
+			    !(d = il_ftrace_field(p, e, "driver=", 7, &de)) || de == d ||
+			    !(g = il_ftrace_field(p, e, "governor=", 9, &ge)) || ge == g ||
+			    de - d >= (long)sizeof(r->ps->driver) || ge - g >= (long)sizeof(r->ps->governor))
+				return FAIL(r, "idlelab-cpuidle: not 'start driver=NAME governor=NAME'");
+			snprintf(r->ps->driver, sizeof(r->ps->driver), "%.*s", (int)(de - d), d);
+			snprintf(r->ps->governor, sizeof(r->ps->governor), "%.*s", (int)(ge - g), g);
+			return 0;
+		}
 		/* trace record's counters: only the state names are of use here */
 		if (e - q > 16 && !memcmp(q, "# idlelab-sysfs ", 16)) {
 			const char *v, *ve, *n, *ne;

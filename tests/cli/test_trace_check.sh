@@ -175,6 +175,20 @@ expect_err "warning: -:27: the last line has no newline"
 expect_exit 0 "$I" trace check --governor haltpoll --states $S "$H"
 if grep -q "no newline" "$TMP/err"; then bad "a cut line warned on a whole trace"; else ok; fi
 
+# the governor the kernel ran (trace record's idlelab-cpuidle line) against the
+# one checked: check compares the picks with the kernel's, so another
+# governor's agreement is said to be that (it was a bare percentage)
+(echo "# idlelab-cpuidle start driver=haltpoll governor=menu"; cat "$H") >"$TMP/gmenu.trace"
+expect_exit 0 "$I" trace check --governor haltpoll --states $S "$TMP/gmenu.trace"
+expect_err "warning: $TMP/gmenu.trace: recorded under the governor menu: check compares haltpoll's picks with menu's"
+expect_exit 0 "$I" trace check --governor menu --states $S "$TMP/gmenu.trace"
+if grep -q "recorded under" "$TMP/err"; then bad "warned for the governor recorded"; else ok; fi
+expect_exit 0 "$I" trace whatif --governor teo --kernel-governor haltpoll --states $S "$TMP/gmenu.trace"
+expect_err "recorded under the governor menu: --kernel-governor haltpoll"
+(echo "# idlelab-cpuidle start driver haltpoll"; cat "$H") >"$TMP/gbad.trace"
+expect_exit 1 "$I" trace check --governor haltpoll --states $S "$TMP/gbad.trace"
+expect_err "gbad.trace:1: idlelab-cpuidle: not 'start driver=NAME governor=NAME'"
+
 # FILE - is standard input, as for trace report (it was "-: cannot open")
 expect_exit 0 "$I" trace whatif --governor menu --states $P "$F"
 sed 1d "$TMP/out" >"$TMP/whatif.file"
