@@ -658,6 +658,17 @@ static int read_side(struct side *sd, const char *path, const struct il_trace_ta
 		cli_error("warning: %s: no power:cpu_idle events (was the event enabled?)", path);
 	if (tab)
 		trace_names_check(path, (const char (*)[32])sd->t.sysfs_name, &tab->drv, states);
+	/* a window outside the trace's time (a baseline of another time) counts nothing */
+	if (has_window(&sd->t) && sd->t.have_ts &&
+	    (sd->t.win_to < sd->t.first_ts || sd->t.win_from > sd->t.last_ts)) {
+		char a[32], b[32], f[32], l[32];
+		ts_text(sd->t.win_from, a, sizeof(a));
+		ts_text(sd->t.win_to, b, sizeof(b));
+		ts_text(sd->t.first_ts, f, sizeof(f));
+		ts_text(sd->t.last_ts, l, sizeof(l));
+		cli_error("warning: %s: --window %s..%s lies outside the trace (%s..%s): nothing "
+			  "counted", path, a, b, f, l);
+	}
 	return 0;
 }
 

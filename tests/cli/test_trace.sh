@@ -154,6 +154,16 @@ expect_out "0,1,haltpoll_idle,2,60,"
 expect_exit 0 "$I" trace report "$F/haltpoll-window.trace" --format csv
 expect_out "0,1,state1,2,60,"
 
+# a window outside a trace's time counts nothing: said (a baseline read with
+# FILE's --window, from another time, showed base_usage 0 beside FILE's counts)
+expect_exit 0 "$I" trace report "$F/basic.trace" --window 500,600 --format csv
+expect_err "warning: $F/basic.trace: --window 500.000000..600.000000 lies outside the trace (100.000050..100.019100): nothing counted"
+expect_exit 0 "$I" trace report "$F/basic.trace" --window 100.002000,100.010003 --format csv
+if grep -q "lies outside" "$TMP/err"; then bad "a window inside the trace warned"; else ok; fi
+sed 's/ 100\./ 700./' "$F/basic.trace" >"$TMP/later.trace"
+expect_exit 0 "$I" trace report "$F/basic.trace" --baseline "$TMP/later.trace" --window 100.002000,100.010003 --format csv
+expect_err "warning: $TMP/later.trace: --window 100.002000..100.010003 lies outside the trace (700.000050..700.019100)"
+
 # JSON: one document with both sides and both tables
 expect_exit 0 "$I" trace report "$F/basic.trace" --format json --baseline "$F/basic.trace"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["trace"]["above_below"] == "cpu_idle_miss"; assert len(d["states"]) == 6 and len(d["wakeups"]) == 6; assert d["trace"]["cpus"][1]["partial_start"] == 2' "$TMP/out" &&
