@@ -679,14 +679,19 @@ static void check_states_disabled(struct ctx *c)
 				   sname(st0), (unsigned long long)st0->val[IL_SF_LATENCY].v,
 				   (unsigned long long)st0->val[IL_SF_RESIDENCY].v);
 			ev_driver(c, f);
-			action(f, "%s A disabled state is never entered: the idle periods it would "
-			       "have taken go to a shallower state (more power, and less turbo "
-			       "headroom for the busy cores when it is a deep one). If that is not "
+			/* the governors then take the nearest enabled state: shallower, but
+			 * deeper for the shallowest state (menu's and teo's first pass) */
+			action(f, "%s A disabled state is never entered: %s If that is not "
 			       "wanted: echo 0 > " CPU_DIR "/cpu*/cpuidle/state%d/disable.",
 			       def_off ? "The driver (or the firmware's tables) disables this state "
 					 "by default." :
 					 "Someone (a tuning tool such as tuned, or a script) wrote 1 to "
-					 "the state's disable file.", st0->index);
+					 "the state's disable file.",
+			       st0->index == 0 ? "the idle periods it would have taken go to a "
+			       "deeper state (a longer exit latency on every wake-up that would "
+			       "have found the CPU in it)." : "the idle periods it would have "
+			       "taken go to a shallower state (more power, and less turbo "
+			       "headroom for the busy cores when it is a deep one).", st0->index);
 			refs(f, "drivers/cpuidle/sysfs.c (disable, default_status)");
 		}
 		free(on);

@@ -258,6 +258,17 @@ ln -s "$FX/intel-haswell-acpi/sys/module" "$TMP/t/sys/module"
 expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
 expect_err "sys/module/intel_idle/parameters/max_cstate: symbolic link: not followed (sysfs has none here) (on its way)"
 
+# --- the shallowest state disabled: its periods go deeper, not shallower -----
+# (the advice said "go to a shallower state" for POLL, which has none)
+SD="$TMP/polloff"
+rm -rf "$SD"; cp -r "$FX/kvm-haltpoll" "$SD"; chmod -R u+w "$SD"
+echo 1 >"$SD/sys/devices/system/cpu/cpu1/cpuidle/state0/disable"
+expect_exit 0 "$IDLELAB" doctor --root "$SD"
+tr '\n' ' ' <"$TMP/out" | tr -s ' ' >"$TMP/flat"
+grep -q "the idle periods it would have taken go to a deeper state" "$TMP/flat" && ok ||
+	bad "POLL disabled: $(cat "$TMP/out")"
+if grep -q "go to a shallower state" "$TMP/flat"; then bad "POLL disabled: 'shallower' said"; else ok; fi
+
 # --- a tree without the CPU's or the kernel's facts: said, not "no findings" --
 # (a capture without proc/cpuinfo printed "no findings" where acpi_idle drives
 # an Intel CPU, the checks that need the vendor having been skipped in silence)
