@@ -691,6 +691,42 @@ static int64_t now_ns(void)
 }
 
 /* Copy what trace_pipe holds now into f; 0 or -errno. */
+/*
+ * Events the instance's ring buffer lost: the sum of "overrun:" and
+ * "dropped events:" of per_cpu/cpuN/stats (the kernel's count, whether
+ * or not a [LOST] line made it into the output). -1 when not readable.
+ */
+static long long lost_events(void)
+{
+	char path[4200];
+	long long sum = -1;
+	DIR *d;
+	struct dirent *de;
+
+	snprintf(path, sizeof(path), "%s/per_cpu", inst_path);
+	if (!(d = opendir(path)))
+		return -1;
+	while ((de = readdir(d))) {
+		char file[4600], line[128];
+		FILE *f;
+
+		if (strncmp(de->d_name, "cpu", 3))
+			continue;
+		snprintf(file, sizeof(file), "%s/%s/stats", path, de->d_name);
+		if (!(f = fopen(file, "re")))
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			long long v;
+			if (sscanf(line, "overrun: %lld", &v) == 1 ||
+			    sscanf(line, "dropped events: %lld", &v) == 1)
+				sum = (sum < 0 ? 0 : sum) + v;
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return sum;
+}
+
 static int drain(FILE *f)
 {
 	static char buf[65536];
@@ -1025,6 +1061,19 @@ static int record(const struct record_opts *o)
 	}
 	if (end_snap)
 		fwrite(end_snap, 1, end_len, out.f);
+	{
+		/* said now, not only when the trace is read: the fix is a bigger buffer */
+		long long lost = lost_events();
+		char now[48];
+		if (o->buffer_kb > 0)
+			snprintf(now, sizeof(now), "%ld now", o->buffer_kb);
+		else
+			snprintf(now, sizeof(now), "the kernel's default now");
+		if (lost > 0)
+			cli_error("warning: trace record: the ring buffer lost %lld events (the "
+				  "[LOST] lines; trace report leaves the periods around them out): "
+				  "give a larger --buffer-kb (%s)", lost, now);
+	}
 	if (child_pid > 0) {
 		fprintf(stderr, "trace record: stopping %s (SIGTERM)\n", o->command[0]);
 		kill(child_pid, SIGTERM);
