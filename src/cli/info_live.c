@@ -456,6 +456,20 @@ static const char *str_or(const struct il_sysfs_str *s, const char *none)
 	return s->status == IL_SYSFS_OK ? s->s : none;
 }
 
+/*
+ * A snapshot that cannot be read: a directory without the cpuidle tree is
+ * no snapshot at all (the reader's message blames the kernel's
+ * configuration, which is right for a live /sys only).
+ */
+static int not_snapshot(const char *dir, int code, const struct il_err *err)
+{
+	/* a capture (DIR/sys/...) of a machine without cpuidle keeps the reader's word */
+	if (code == -ENOENT && !snapshot_rel(dir) && strstr(err->msg, "no cpuidle directory"))
+		return cli_error("%s: not a snapshot: no cpuidle/ (as info --save writes it) nor "
+				 "sys/devices/system/cpu/cpuidle/ (as capture writes it)", dir);
+	return cli_report(err);
+}
+
 int info_diff(const char *a, const char *b, const struct il_cpulist *only, enum il_format fmt)
 {
 	struct il_sysfs_info ia, ib;
@@ -475,12 +489,12 @@ int info_diff(const char *a, const char *b, const struct il_cpulist *only, enum 
 		il_meta_free(&ma);
 		return cli_report(&err);
 	}
-	if (il_sysfs_read_below(a, snapshot_rel(a), only, &ia, &err)) {
-		r = cli_report(&err);
+	if ((r = il_sysfs_read_below(a, snapshot_rel(a), only, &ia, &err))) {
+		r = not_snapshot(a, r, &err);
 		goto out_meta;
 	}
-	if (il_sysfs_read_below(b, snapshot_rel(b), only, &ib, &err)) {
-		r = cli_report(&err);
+	if ((r = il_sysfs_read_below(b, snapshot_rel(b), only, &ib, &err))) {
+		r = not_snapshot(b, r, &err);
 		il_sysfs_info_free(&ia);
 		goto out_meta;
 	}

@@ -62,6 +62,13 @@ if grep -q "^note:" "$TMP/out"; then bad "a note without residency over 100 %"; 
 expect_exit 0 "$IDLELAB" info --diff "$TMP/a" "$TMP/c" --csv
 if grep -q "note" "$TMP/out"; then bad "a note in CSV"; else ok; fi
 
+# a directory that is no snapshot is said to be that (it was "DIR/cpuidle: no
+# cpuidle directory: kernel without CONFIG_CPU_IDLE or booted with cpuidle.off=1")
+mkdir -p "$TMP/notsnap/etc"
+expect_exit 1 "$IDLELAB" info --diff "$TMP/a" "$TMP/notsnap"
+expect_err "$TMP/notsnap: not a snapshot: no cpuidle/ (as info --save writes it) nor sys/devices/system/cpu/cpuidle/ (as capture writes it)"
+if grep -q CONFIG_CPU_IDLE "$TMP/err"; then bad "--diff of no snapshot blamed the kernel"; else ok; fi
+
 expect_exit 0 "$IDLELAB" info --diff "$TMP/a" "$TMP/b" --csv
 [ "$(head -1 "$TMP/out")" = "cpu,state,name,usage,time_us,above,below,residency_pct,usage_per_s,above_pct,below_pct" ] &&
 	ok || bad "--diff csv header: $(head -1 "$TMP/out")"
