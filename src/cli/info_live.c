@@ -665,6 +665,10 @@ int info_diff(const char *a, const char *b, const struct il_cpulist *only, enum 
 			r = il_table_print(t, fmt, stdout) ? 1 : 0;
 			if (fmt == IL_FORMAT_TABLE)
 				over_note(&d, stdout);
+			/* as info says it: an empty table would read as counters that did not move */
+			if (fmt == IL_FORMAT_TABLE && !ia.ncpus && !ib.ncpus)
+				printf("no CPU has a cpuidle directory: no counters to take differences "
+				       "of\n");
 			il_table_free(t);
 		}
 	}

@@ -62,6 +62,12 @@ if grep -q "^note:" "$TMP/out"; then bad "a note without residency over 100 %"; 
 expect_exit 0 "$IDLELAB" info --diff "$TMP/a" "$TMP/c" --csv
 if grep -q "note" "$TMP/out"; then bad "a note in CSV"; else ok; fi
 
+# captures of a machine without a cpuidle driver: said, as info says it (it
+# printed an empty table)
+CAP="$SRCDIR/tests/fixtures/capture/amd-zen3-nocstates"
+expect_exit 0 "$IDLELAB" info --diff "$CAP" "$CAP"
+expect_out "no CPU has a cpuidle directory: no counters to take differences of"
+
 # a directory that is no snapshot is said to be that (it was "DIR/cpuidle: no
 # cpuidle directory: kernel without CONFIG_CPU_IDLE or booted with cpuidle.off=1")
 mkdir -p "$TMP/notsnap/etc"
