@@ -612,6 +612,7 @@ static int64_t dist_fixed(const struct il_dist *d, struct il_rng *rng)
 
 void sim_draw_consts(struct il_sim *s)
 {
+	sim_rng_setup();
 	for (int i = 0; i < s->drv->state_count; i++) {
 		int64_t fixed = 0;
 		const struct il_dist *d = exit_dist_of(s, &s->drv->states[i], &fixed);

@@ -238,6 +238,13 @@ static void zig_init(void)
 	__atomic_store_n(&zig_ready, true, __ATOMIC_RELEASE);
 }
 
+/* The ziggurat's tables exist (before the first draw that skips normal()'s test). */
+static inline void zig_ensure(void)
+{
+	if (__builtin_expect(!__atomic_load_n(&zig_ready, __ATOMIC_ACQUIRE), 0))
+		pthread_once(&zig_once, zig_init);
+}
+
 /*
  * The rest of a draw whose first layer test failed (about 1 in 40): the
  * tail or the wedge for hz, then new draws until one is accepted. Out of
@@ -268,11 +275,9 @@ static __attribute__((noinline)) double normal_rejected(struct il_rng *r, int32_
 	}
 }
 
-static inline double normal(struct il_rng *r)
+/* A standard normal deviate, the tables built. */
+static inline double normal_built(struct il_rng *r)
 {
-	if (__builtin_expect(!__atomic_load_n(&zig_ready, __ATOMIC_ACQUIRE), 0))
-		pthread_once(&zig_once, zig_init);
-
 	int32_t hz = (int32_t)(uint32_t)(xoshiro_next(r) >> 32);
 	int iz = hz & 127;
 	uint32_t ahz = hz < 0 ? (uint32_t)(-(int64_t)hz) : (uint32_t)hz;
@@ -281,6 +286,12 @@ static inline double normal(struct il_rng *r)
 	if (__builtin_expect(ahz < zig.kn[iz], 1))
 		return (double)hz * zig.wn[iz];
 	return normal_rejected(r, hz);
+}
+
+static inline double normal(struct il_rng *r)
+{
+	zig_ensure();
+	return normal_built(r);
 }
 
 double il_rng_normal(struct il_rng *r)
@@ -315,39 +326,73 @@ static double draw_one(enum il_dist_kind kind, double a, double b, struct il_rng
 	}
 }
 
+/* A tail's draw added to v (the tail's uniform fell under tail_p). */
+static __attribute__((noinline)) int64_t tail_add(int64_t v, const struct il_dist *d,
+						  struct il_rng *r)
+{
+	v += to_ns(draw_one(d->tail_kind, d->tail_a, d->tail_b, r));
+	/* the sum, too, is at most the clamp: a time plus draws stays far from overflow */
+	if (v > (int64_t)NS_MAX_SAMPLE)
+		v = (int64_t)NS_MAX_SAMPLE;
+	return v;
+}
+
+/* The body's value and, with a tail, its uniform and draw: any kind. */
+static __attribute__((noinline)) int64_t draw_other(const struct il_dist *d, struct il_rng *r)
+{
+	/* the body first, then (with a tail) one uniform, then the tail's draw */
+	int64_t v = to_ns(draw_one(d->kind, d->a, d->b, r));
+	if (d->tail_p > 0 && uniform(r) < d->tail_p)
+		v = tail_add(v, d, r);
+	return v;
+}
+
+__attribute__((visibility("hidden"))) void sim_rng_setup(void);
+__attribute__((visibility("hidden"))) void sim_rng_setup(void)
+{
+	zig_ensure();
+}
+
 /*
  * The kinds that draw: out of line, so that a constant needs no stack
  * frame. The engine calls it directly (sim_internal.h) for the
  * distributions it found at setup to draw, without il_dist_sample()'s
- * test of the kind. A tail takes one uniform after the body's draw, and
+ * test of the kind; its setup built the ziggurat's tables
+ * (sim_rng_setup()). A tail takes one uniform after the body's draw, and
  * its own draw when it falls in the tail.
+ *
+ * The platforms' drawn times are log-normals (with or without a tail):
+ * that kind is tested first, its parameters read before the generator's
+ * state is written (they could alias it), and the normal deviate is drawn
+ * without the tables' test: the same operations in the same order as
+ * draw_other(), so the same bits and the same numbers taken.
  */
 __attribute__((noinline, visibility("hidden"))) int64_t sim_dist_draw(const struct il_dist *d,
 								      struct il_rng *r);
 __attribute__((noinline, visibility("hidden"))) int64_t sim_dist_draw(const struct il_dist *d,
 								      struct il_rng *r)
 {
-	/* the body first, then (with a tail) one uniform, then the tail's draw */
-	int64_t v = to_ns(draw_one(d->kind, d->a, d->b, r));
-	if (d->tail_p > 0 && uniform(r) < d->tail_p) {
-		v += to_ns(draw_one(d->tail_kind, d->tail_a, d->tail_b, r));
-		/* the sum, too, is at most the clamp: a time plus draws stays far from overflow */
-		if (v > (int64_t)NS_MAX_SAMPLE)
-			v = (int64_t)NS_MAX_SAMPLE;
-	}
+	if (__builtin_expect(d->kind != IL_DIST_LOGNORMAL, 0))
+		return draw_other(d, r);
+	double a = d->a, b = d->b, p = d->tail_p;
+	int64_t v = to_ns(a * sim_exp(b * normal_built(r)));
+	if (p > 0 && uniform(r) < p)
+		return tail_add(v, d, r);
 	return v;
 }
 
 int64_t il_dist_sample(const struct il_dist *d, struct il_rng *r)
 {
-	if (d->tail_p > 0)
-		return sim_dist_draw(d, r);
-	switch (d->kind) {
-	case IL_DIST_NONE:
-		return 0;
-	case IL_DIST_CONST:
-		return to_ns(d->a);
-	default:
-		return sim_dist_draw(d, r);
+	if (!(d->tail_p > 0)) {
+		switch (d->kind) {
+		case IL_DIST_NONE:
+			return 0;
+		case IL_DIST_CONST:
+			return to_ns(d->a);
+		default:
+			break;
+		}
 	}
+	zig_ensure();
+	return sim_dist_draw(d, r);
 }

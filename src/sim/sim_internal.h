@@ -855,6 +855,8 @@ static inline void sim_halt_span(const struct il_sim *s, const struct sim_cpu *c
 
 /* il_dist_sample() of a distribution that draws (neither none nor a constant; rng.c) */
 int64_t sim_dist_draw(const struct il_dist *d, struct il_rng *r);
+/* Build what sim_dist_draw() needs before its first call (rng.c). */
+void sim_rng_setup(void);
 
 /* v, one of il_sim's resolved values, else a draw from d */
 static inline int64_t sim_fixed_or_draw(struct il_sim *s, int64_t v, const struct il_dist *d)
