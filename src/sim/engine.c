@@ -219,7 +219,7 @@ static void run_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	if (t->action == A_SLEEP) {
 		/* the interrupt comes timer_jitter after the expiry the governors see */
 		sim_timerq_push(&c->th, t->timer_t);
-		if (s->p->timer_jitter_halted.kind != IL_DIST_NONE || s->p->timer_delivery_stops)
+		if (s->timer_at_expiry)
 			/* the delivery depends on how the expiry finds the CPU: drawn then */
 			ev_push(s, t->timer_t, EV_TIMER_EXPIRY, c->cpu, id, 0);
 		else
@@ -532,7 +532,7 @@ static void idle_iter(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	}
 	c->got_tick_latch = false;
 	bool tick_was_stopped = c->tick_stopped;
-	if (s->force_poll) {
+	if (__builtin_expect(!s->gov_path, 0) && s->force_poll) {
 		/* cpu_idle_poll(): tick restarted, spin until need_resched */
 		c->tick_stopped = false;
 		c->idx = 0;
@@ -544,11 +544,12 @@ static void idle_iter(struct il_sim *s, struct sim_cpu *c, int64_t now)
 		slot_set(s, c, INT64_MAX, SLOT_NONE);
 		return;
 	}
-	if (!s->m->cpuidle) {
+	if (__builtin_expect(!s->gov_path, 0) && !s->m->cpuidle) {
 		stop_or_retain(s, c, tick_rule(s->params.nocpuidle_tick, c->do_idle_got_tick), now);
 		c->path = PATH_DEFAULT;
 		c->req_idx = 0;
-	} else if (s->drv->state_count <= 1 && s->params.single_state_tick != IL_TICK_GOVERNOR) {
+	} else if (__builtin_expect(!s->gov_path, 0) && s->drv->state_count <= 1 &&
+		   s->params.single_state_tick != IL_TICK_GOVERNOR) {
 		stop_or_retain(s, c, tick_rule(s->params.single_state_tick, c->do_idle_got_tick), now);
 		c->path = PATH_SINGLE;
 		c->req_idx = 0;
@@ -695,7 +696,6 @@ static void idle_entry_done(struct il_sim *s, struct sim_cpu *c, int64_t now)
  */
 static void hw_wake(struct il_sim *s, struct sim_cpu *c, int64_t now, int64_t t)
 {
-	const struct il_state *st = &s->drv->states[c->idx];
 	int64_t up;
 
 	/* a vCPU its host holds leaves the halt when it runs again */
@@ -705,12 +705,13 @@ static void hw_wake(struct il_sim *s, struct sim_cpu *c, int64_t now, int64_t t)
 	c->up_t = up;
 	c->exiting = true;
 	mode_set(s, c, M_STATE, now);
-	if (st->exit_path_shared) {
-		slot_set(s, c, up, SLOT_EXIT_HW);
-		return;
+	if (__builtin_expect(s->st_exit_path[c->idx] != SIM_EXIT_OWN, 0)) {
+		if (s->st_exit_path[c->idx] == SIM_EXIT_SHARED) {
+			slot_set(s, c, up, SLOT_EXIT_HW);
+			return;
+		}
+		up += il_dist_sample(&s->drv->states[c->idx].exit_path_cost, &s->rng);
 	}
-	if (st->exit_path_cost.kind != IL_DIST_NONE)
-		up += il_dist_sample(&st->exit_path_cost, &s->rng);
 	slot_set(s, c, up, SLOT_EXIT);
 }
 
@@ -786,7 +787,7 @@ static void idle_exit(struct il_sim *s, struct sim_cpu *c, int64_t now)
 			 * the governor's reflect reads the clock (teo < 6.14)
 			 */
 			c->in.clock_ns = (uint64_t)(now + c->post_ns);
-			if (s->gov->ops->reflect)
+			if (s->gov_reflects)
 				c->got_tick_latch = false;
 			il_gov_reflect(s->gov, c->cpu, s->drv, &c->dev, c->idx, &c->in);
 		}
@@ -797,7 +798,7 @@ static void idle_exit(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	sim_halt_span(s, c, now, &halted, &read);
 	c->halted_ns += halted;
 	c->shared_read_ns += read;
-	if (c->up_t >= 0 && s->drv->states[c->idx].exit_path_shared && now > s->measure_t)
+	if (c->up_t >= 0 && s->st_exit_path[c->idx] == SIM_EXIT_SHARED && now > s->measure_t)
 		c->shared_reads++;
 	c->up_t = -1;
 	if (c->prewarm_ns) {
@@ -1120,10 +1121,7 @@ __attribute__((flatten, noinline)) static void on_event(struct il_sim *s, const 
 	case EV_TIMER_EXPIRY: {
 		/* a vCPU halted in HLT is woken by its host, a running one interrupted */
 		bool halted = c->in_idle && c->mode == M_STATE && !c->exiting &&
-			      (s->drv->states[c->idx].entry == IL_ENTRY_HLT ||
-			       s->drv->states[c->idx].entry == IL_ENTRY_TDX_HALT);
-		if (s->p->timer_jitter_halted.kind == IL_DIST_NONE)
-			halted = false;
+			      s->st_halt_jitter[c->idx];
 		int64_t at = now + (halted ? sim_fixed_or_draw(s, s->jitter_halted_ns,
 							       &s->p->timer_jitter_halted)
 					   : sim_fixed_or_draw(s, s->jitter_ns, &s->p->timer_jitter));

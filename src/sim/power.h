@@ -70,7 +70,7 @@ static inline void pkg_core_moved(struct il_sim *s, struct sim_pkg *pk, int from
 		if (lvl > IL_STATE_MAX)
 			lvl = 0;
 	}
-	bool energy = old == 0 && s->p->package_w != 0;
+	bool energy = old == 0 && s->pkg_w_on;
 	if (lvl == old && !energy)
 		return;
 	s->pkg_depth_ns[old] += now - pk->depth_since;

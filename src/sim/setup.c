@@ -268,6 +268,21 @@ struct il_sim *il_sim_new(const struct il_platform *p, const struct il_machine_i
 	 */
 	for (int i = 0; i < s->drv->state_count; i++)
 		s->st_monitor[i] = s->drv->states[i].entry == IL_ENTRY_MWAIT && !p->bug_monitor;
+	/* what the idle exit and a timer's expiry ask of a state and the platform, found once */
+	for (int i = 0; i < s->drv->state_count; i++) {
+		const struct il_state *st = &s->drv->states[i];
+		s->st_exit_path[i] = st->exit_path_shared ? SIM_EXIT_SHARED :
+				     st->exit_path_cost.kind != IL_DIST_NONE ? SIM_EXIT_COST :
+				     SIM_EXIT_OWN;
+		s->st_halt_jitter[i] = (st->entry == IL_ENTRY_HLT || st->entry == IL_ENTRY_TDX_HALT) &&
+				       p->timer_jitter_halted.kind != IL_DIST_NONE;
+	}
+	s->timer_at_expiry = p->timer_jitter_halted.kind != IL_DIST_NONE || p->timer_delivery_stops;
+	s->pkg_w_on = p->package_w != 0;
+	/* idle_iter()'s tests that send it elsewhere than to the governor, all false */
+	s->gov_path = !s->force_poll && s->m->cpuidle &&
+		      !(s->drv->state_count <= 1 && s->params.single_state_tick != IL_TICK_GOVERNOR);
+	s->gov_reflects = s->gov && s->gov->ops->reflect;
 	sim_draw_consts(s);
 	for (int k = 0; k < s->ncores; k++) {
 		s->cores[k].first = k * tpc;

@@ -202,6 +202,13 @@ _Static_assert(__builtin_offsetof(struct sim_cf_cpu, c0_since) == 64 &&
 	       __builtin_offsetof(struct sim_cf_cpu, iowait_pending) < 192,
 	       "sim_cf_cpu: the hot fields are not laid out by line");
 
+/*
+ * il_sim.st_exit_path[]: the state's own exit path (nothing to add), its
+ * exit_path_cost (not none), or a read of the shared register
+ * (exit_path_shared); the tests of struct il_state resolved at setup
+ */
+enum { SIM_EXIT_OWN, SIM_EXIT_COST, SIM_EXIT_SHARED };
+
 /* Threads per core the engine keeps (the platform loader's limit). */
 #define SIM_SMT_MAX 8
 
@@ -292,6 +299,12 @@ struct il_sim {
 	bool lvl_rel[IL_STATE_MAX + 2];    /* depth level l is a TURBO_RELEASE state */
 	bool st_active[IL_STATE_MAX];      /* a thread in state i draws active power (polling) */
 	bool st_monitor[IL_STATE_MAX];     /* state i waits in MWAIT with the polling bit set */
+	uint8_t st_exit_path[IL_STATE_MAX]; /* state i's exit path: SIM_EXIT_* */
+	bool st_halt_jitter[IL_STATE_MAX]; /* a timer finds state i halted: timer_jitter_halted */
+	bool timer_at_expiry;              /* a timer's delivery is drawn at its expiry */
+	bool pkg_w_on;                     /* the platform's package_w is not 0 */
+	bool gov_path;                     /* every idle iteration asks the governor */
+	bool gov_reflects;                 /* the governor has a reflect */
 	int64_t pmt_free_t;                /* the PM timer serves no read before then */
 	double st_power[IL_STATE_MAX];     /* else its power, W */
 	/*
@@ -846,7 +859,7 @@ static inline void sim_halt_span(const struct il_sim *s, const struct sim_cpu *c
 		return;
 	int64_t up = c->up_t >= 0 && c->up_t < now ? c->up_t : now;
 	*halted = span_measured(s, c->t_start, up);
-	if (c->up_t >= 0 && s->drv->states[c->idx].exit_path_shared)
+	if (c->up_t >= 0 && s->st_exit_path[c->idx] == SIM_EXIT_SHARED)
 		*read = span_measured(s, up, now);
 }
 
