@@ -117,7 +117,10 @@ static inline void depth_change(struct il_sim *s, struct sim_cpu *c, int lvl, in
 /* Mode change of a thread: energy and depth bookkeeping. */
 static inline void mode_set(struct il_sim *s, struct sim_cpu *c, int mode, int64_t now)
 {
-	int lvl = mode == M_STATE && !c->exiting ? s->st_lvl[c->idx] : 0;
+	/* in a state's own mode (not its exit): what thread_power() tests first */
+	bool in_state = mode == M_STATE && !c->exiting;
+	int idx = c->idx;
+	int lvl = in_state ? s->st_lvl[idx] : 0;
 
 	c->mode = mode;
 	if (s->cf.on && (c->level == 0) != (lvl == 0)) {
@@ -127,7 +130,9 @@ static inline void mode_set(struct il_sim *s, struct sim_cpu *c, int mode, int64
 	}
 	if (s->energy_on) {
 		energy_flush(s, c, now);
-		c->power_w = thread_power(s, c);
+		/* thread_power(s, c), its mode and exit flag known */
+		c->power_w = in_state && !s->st_active[idx] ? s->st_power[idx] :
+			     s->cores[c->core].active_w;
 	}
 	if (c->level != lvl)
 		depth_change(s, c, lvl, now);
