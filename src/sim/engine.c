@@ -808,7 +808,15 @@ static void idle_exit(struct il_sim *s, struct sim_cpu *c, int64_t now)
 		c->prewarm_ns = 0;
 	}
 	c->exiting = false;
-	mode_set(s, c, M_LOOP, now);
+	/*
+	 * On the governor's path idle_iter() below sets the mode at now
+	 * (M_LOOP, or M_RUN for a task) before anything reads it: M_LOOP here
+	 * would only add a zero-length energy term (+0.0) and leave the level
+	 * where the next change finds it (a physical state's exit is at level
+	 * 0 already). Set when handlers run first, or the balancer may look.
+	 */
+	if (c->post_ns > 0 || __builtin_expect(!s->gov_path || s->ilb.on, 0))
+		mode_set(s, c, M_LOOP, now);
 	slot_set(s, c, INT64_MAX, SLOT_NONE);
 	if (c->post_ns > 0) {
 		/* IRQ handlers (housekeeping timers) run before the loop goes on */
