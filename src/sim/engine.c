@@ -259,7 +259,7 @@ static void idle_inputs(struct il_sim *s, struct sim_cpu *c, int64_t now, struct
 
 	if (sleep < 0)
 		sleep = 0;
-	memset(in, 0, sizeof(*in));
+	in->got_tick = false;
 	if (c->tick_stopped)
 		in->delta_tick_ns = sleep;
 	else
