@@ -105,6 +105,10 @@ struct rr_state {
 	uint8_t ready_client[RR_MAX_PAIRS], ready_server[RR_MAX_PAIRS];
 	/* each CPU's LLC (il_sim_llc_of(), kept: a wake-up asks it several times, each two divisions) */
 	uint16_t llc[IL_CPUS_MAX];
+	/* burst(): the last sizes' copy costs (the same each exchange with mix=payload) */
+	uint32_t memo_sent, memo_received;
+	uint64_t memo_send_cycles;
+	int64_t memo_recv_ns;
 };
 _Static_assert(IL_CPUS_MAX <= 65536, "request-response: LLC numbers are 16 bits");
 
@@ -292,6 +296,17 @@ static int spread(const struct il_sim *s, const uint16_t *placed)
 	return best_cpu;
 }
 
+/* The copy of sent bytes in cycles (core clock), of received bytes in ns (uncore). */
+static uint64_t send_copy_cycles(const struct rr_cfg *c, uint32_t sent)
+{
+	return (uint64_t)(c->send_copy * sent + 0.5);
+}
+
+static int64_t recv_copy_ns(const struct rr_cfg *c, uint32_t received)
+{
+	return (int64_t)(c->recv_copy_ns * received + 0.5);
+}
+
 /* ------------------------------------------------------------ the workload */
 
 static int setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *err)
@@ -302,6 +317,9 @@ static int setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *e
 
 	for (int i = 0; i < n; i++)
 		st->llc[i] = (uint16_t)il_sim_llc_of(s, i);
+	st->memo_sent = st->memo_received = 0;
+	st->memo_send_cycles = send_copy_cycles(c, 0);
+	st->memo_recv_ns = recv_copy_ns(c, 0);
 	st->npairs = c->pairs ? (int)c->pairs : (n / 2 > 0 ? n / 2 : 1);
 	if (st->npairs > RR_MAX_PAIRS)
 		return il_err_set(err, EINVAL, "request-response: at most %d pairs", RR_MAX_PAIRS);
@@ -370,12 +388,19 @@ static uint64_t next_exchange(const struct rr_cfg *c, struct rr_state *st, struc
 	return tbench_classes[k].counted;
 }
 
-/* A burst: work, the copy of sent bytes (core clock), the copy of received bytes (uncore). */
-static void burst(const struct rr_cfg *c, struct il_sim *s, int task, uint64_t cycles, int64_t ns,
-		  uint32_t sent, uint32_t received)
+/* A burst: work, the copy of sent bytes, the copy of received bytes (kept for the same sizes). */
+static void burst(const struct rr_cfg *c, struct rr_state *st, struct il_sim *s, int task,
+		  uint64_t cycles, int64_t ns, uint32_t sent, uint32_t received)
 {
-	il_sim_task_work(s, task, cycles + (uint64_t)(c->send_copy * sent + 0.5),
-			 ns + (int64_t)(c->recv_copy_ns * received + 0.5));
+	if (sent != st->memo_sent) {
+		st->memo_sent = sent;
+		st->memo_send_cycles = send_copy_cycles(c, sent);
+	}
+	if (received != st->memo_received) {
+		st->memo_received = received;
+		st->memo_recv_ns = recv_copy_ns(c, received);
+	}
+	il_sim_task_work(s, task, cycles + st->memo_send_cycles, ns + st->memo_recv_ns);
 }
 
 /* Task id > 0 is client id - 1, id < 0 server -id - 1: its "created" flag. */
@@ -411,10 +436,10 @@ static void task_woke(const void *cfgp, void *stp, struct il_sim *s, int task, i
 		}
 		/* receive the reply, then send the next request */
 		st->counted[i] = next_exchange(c, st, s, i);
-		burst(c, s, task, c->client_cycles, c->client_ns, st->req[i], got);
+		burst(c, st, s, task, c->client_cycles, c->client_ns, st->req[i], got);
 	} else {
 		int i = (int)-id - 1;
-		burst(c, s, task, c->server_cycles, c->server_ns, st->resp[i], st->req[i]);
+		burst(c, st, s, task, c->server_cycles, c->server_ns, st->resp[i], st->req[i]);
 	}
 }
 
