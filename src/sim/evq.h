@@ -70,6 +70,11 @@ static inline bool ev_before(const struct sim_ev *a, const struct sim_ev *b)
 	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
+/*
+ * Add x, whose seq is larger than every pending event's (the engine numbers
+ * events as it makes them): ev_before() against a pending event is then a
+ * comparison of times alone (a tie puts x after).
+ */
 static inline void sim_evheap_push(struct sim_evheap *h, struct sim_ev x)
 {
 	if (h->n == h->cap)
@@ -78,7 +83,7 @@ static inline void sim_evheap_push(struct sim_evheap *h, struct sim_ev x)
 	if (__builtin_expect(h->heap, 0)) {
 		while (i > 0) {
 			int p = (i - 1) / 2;
-			if (!ev_before(&x, &h->ev[p]))
+			if (!(x.t < h->ev[p].t)) /* !ev_before(&x, &h->ev[p]) */
 				break;
 			h->ev[i] = h->ev[p];
 			i = p;
@@ -86,8 +91,8 @@ static inline void sim_evheap_push(struct sim_evheap *h, struct sim_ev x)
 		h->ev[i] = x;
 		return;
 	}
-	/* the events due before x move up one place */
-	while (i > 0 && ev_before(&h->ev[i - 1], &x)) {
+	/* the events due before x move up one place: ev_before(&h->ev[i - 1], &x) */
+	while (i > 0 && h->ev[i - 1].t <= x.t) {
 		h->ev[i] = h->ev[i - 1];
 		i--;
 	}
