@@ -222,8 +222,8 @@ int il_partial_open(struct il_partial **pp, const char *path, uint64_t fingerpri
 		}
 		if (!fgets(line, sizeof(line), p->f) || strcmp(line, fp)) {
 			fprintf(stderr, "idlelab: %s: the partial results of other runs (another batch "
-				"or platform file, other options or another idlelab build): start a new "
-				"file\n", path);
+				"or platform file, other options, another loaded governor or another "
+				"idlelab build): start a new file\n", path);
 			goto fail;
 		}
 		int **where = calloc((size_t)nb, sizeof(*where));

@@ -13,6 +13,7 @@
 #include "dist.h"
 #include "run_opts.h"
 #include "util.h"
+#include "../kgov/kgov.h"
 
 void cli_run_opts_init(struct cli_run_opts *o, const char *cmd)
 {
@@ -125,6 +126,26 @@ int cli_run_resume_open(const struct cli_run_opts *o, uint64_t fingerprint,
 		fingerprint = il_fnv64(fingerprint, text, len);
 		free(text);
 	}
+	/*
+	 * a loaded governor's object: its name (file:X.c, X.so) stays the same
+	 * when the file is edited or the object rebuilt, and the runs of the old
+	 * one must not be taken as the new one's
+	 */
+	for (int i = 0; i < nb; i++)
+		for (int c = 0; c < bs[i]->nconfigs; c++) {
+			const char *spec = bs[i]->configs[c].gov_spec;
+			char path[4096];
+			struct il_err err;
+			char *text;
+			size_t len;
+			if (!il_kgov_is_file_spec(spec))
+				continue;
+			if (il_kgov_object(spec, path, sizeof(path), &err) ||
+			    il_read_file(path, (size_t)256 << 20, &text, &len, &err))
+				return cli_report(&err);
+			fingerprint = il_fnv64(fingerprint, text, len);
+			free(text);
+		}
 	if (il_partial_open(pp, o->resume, fingerprint, bs, nb, loaded))
 		return 1;
 	if (*loaded)

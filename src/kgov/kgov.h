@@ -35,6 +35,13 @@ int il_kgov_build(const char *src, const char *release, const char *out, char *s
  */
 void il_kgov_missing_symbols(const char *log, char *list, size_t size);
 
+/*
+ * The object a file spec loads (file:X.c built, or found in the cache, as
+ * il_gov_new() would), its path into path: what the runs of the governor
+ * depend on, for the partial results file's fingerprint. 0, or -1 with err.
+ */
+int il_kgov_object(const char *spec, char *path, size_t size, struct il_err *err);
+
 /* Make il_gov_new() accept file specs (registers the loader). */
 void il_kgov_install(void);
 

@@ -427,6 +427,11 @@ fail:
 	return NULL;
 }
 
+int il_kgov_object(const char *spec, char *path, size_t size, struct il_err *err)
+{
+	return resolve(spec, path, size, err) ? -1 : 0;
+}
+
 void il_kgov_install(void)
 {
 	il_gov_set_loader(kgov_load, il_kgov_is_file_spec);

@@ -66,6 +66,37 @@ expect_exit 0 "$IDLELAB" sim --platform intel-haswell-ep --governor "file:$KG/fi
 # only C1E (state 2 of intel-haswell-ep) is entered
 awk -F, '$7 == "state" && $11 == "usage" && $13 > 0 { print $9 }' "$TMP/out" >"$TMP/used"
 [ "$(cat "$TMP/used")" = C1E ] && ok || bad "sim with state=2 entered $(tr '\n' ' ' <"$TMP/used")"
+# --resume: the runs of a loaded governor depend on its object, not its
+# name: after the file is edited (or the object rebuilt) the partial results
+# of the old one are refused, never taken as the new one's
+mkdir "$TMP/rs"
+cp "$KG/fixed.c" "$TMP/rs/gov.c"
+rsim() {
+	expect_exit "$1" "$IDLELAB" sim --platform intel-haswell-ep --governor "$g" \
+		--workload wake-latency --duration 20ms --resume "$TMP/rs/p.part" --format csv
+}
+for how in file obj; do
+	rm -f "$TMP/rs/p.part"
+	g="file:$TMP/rs/gov.c"
+	if [ $how = obj ]; then
+		g="$TMP/rs/gov.so"
+		"$IDLELAB" governor build "$TMP/rs/gov.c" -o "$g" >/dev/null || bad "build"
+	fi
+	rsim 0
+	cp "$TMP/out" "$TMP/rs/first.csv"
+	# the same object: its run is taken from the file
+	rsim 0
+	expect_err "1 of 1 runs from $TMP/rs/p.part, 0 to run"
+	expect_same "$TMP/rs/first.csv"
+	sed -i 's/^\(static unsigned int state __read_mostly = \)1;/\12;/' "$TMP/rs/gov.c"
+	if [ $how = obj ]; then
+		"$IDLELAB" governor build "$TMP/rs/gov.c" -o "$g" >/dev/null || bad "build"
+	fi
+	rsim 1
+	expect_err "p.part: the partial results of other runs"
+	[ -s "$TMP/out" ] && bad "--resume $how: printed another governor's runs" || ok
+	cp "$KG/fixed.c" "$TMP/rs/gov.c"
+done
 expect_exit 2 "$IDLELAB" sim --platform intel-haswell-ep --governor "file:$KG/fixed.c" \
 	--gov-param nosuch=1
 expect_err "no parameter 'nosuch'"
