@@ -172,7 +172,8 @@ static int check_governor(const char *spec, const struct il_platform *p, const c
 		}
 		spec = m->governor[0] ? m->governor : "menu";
 	}
-	g = il_gov_new(spec, 1, &err);
+	char at[96];
+	g = il_gov_new(il_spec_file_at(spec, kernel, at, sizeof(at)), 1, &err);
 	if (!g)
 		r = cli_usage_error("sim", "--governor %s: %s", spec, err.msg);
 	for (int i = 0; g && !r && i < b->ngov_params; i++)

@@ -133,7 +133,9 @@ int cli_run_resume_open(const struct cli_run_opts *o, uint64_t fingerprint,
 	 */
 	for (int i = 0; i < nb; i++)
 		for (int c = 0; c < bs[i]->nconfigs; c++) {
-			const char *spec = bs[i]->configs[c].gov_spec;
+			/* as prepared: file:X.c@REL under a kernel release */
+			const char *spec = bs[i]->gov_names[c][0] ? bs[i]->gov_names[c]
+								   : bs[i]->configs[c].gov_spec;
 			char path[4096];
 			struct il_err err;
 			char *text;

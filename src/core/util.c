@@ -261,3 +261,37 @@ int il_write_all(int fd, const void *p, size_t n)
 	}
 	return 0;
 }
+
+/* "6.12": digits, one dot, digits (what may follow ".c@" in a file spec) */
+static bool release_like(const char *r)
+{
+	size_t a = strspn(r, "0123456789");
+
+	return a && r[a] == '.' && r[a + 1] && strspn(r + a + 1, "0123456789") == strlen(r + a + 1);
+}
+
+size_t il_spec_file_release(const char *spec, const char **rel)
+{
+	const char *at = strrchr(spec, '@');
+	size_t n = strlen(spec);
+
+	*rel = NULL;
+	if (strncmp(spec, "file:", 5))
+		return n;
+	if (at && at - spec >= 7 && !strncmp(at - 2, ".c", 2) && release_like(at + 1)) {
+		*rel = at + 1;
+		return (size_t)(at - spec);
+	}
+	return n;
+}
+
+const char *il_spec_file_at(const char *spec, const char *rel, char *buf, size_t size)
+{
+	const char *own;
+	size_t n = il_spec_file_release(spec, &own);
+
+	if (!rel || !rel[0] || own || n < 7 || strcmp(spec + n - 2, ".c") ||
+	    (size_t)snprintf(buf, size, "%s@%s", spec, rel) >= size)
+		return spec;
+	return buf;
+}

@@ -42,4 +42,17 @@ int il_read_file(const char *path, size_t max, char **text, size_t *len, struct 
 /* Write all n bytes to fd, again after EINTR and short writes; 0, or -1 with errno. */
 int il_write_all(int fd, const void *p, size_t n);
 
+/*
+ * A governor file spec that names the kernel release to build for,
+ * "file:X.c@5.4": the length of the spec without "@REL", and *rel pointing
+ * to REL (NULL when there is none: any other spec, or an '@' not after ".c").
+ */
+size_t il_spec_file_release(const char *spec, const char **rel);
+/*
+ * spec as a run under kernel release rel builds it: "file:X.c" becomes
+ * "file:X.c@REL" in buf; spec itself when it names its release already, is
+ * not file:X.c, or rel is NULL or "".
+ */
+const char *il_spec_file_at(const char *spec, const char *rel, char *buf, size_t size);
+
 #endif

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "kgov.h"
+#include "util.h"
 #include "idlelab/governor.h"
 #include "idlelab/outfile.h"
 #include "../../kapi/include/kapi/abi.h"
@@ -202,8 +203,10 @@ static int resolve(const char *spec, char *path, size_t size, struct il_err *err
 			pthread_mutex_unlock(&cache_lock);
 			return r;
 		}
-	size_t n = strlen(spec);
-	if (!strncmp(spec, "file:", 5) && (n < 7 || strcmp(spec + n - 2, ".c"))) {
+	/* "file:X.c@5.4": X.c built for that release */
+	const char *rel;
+	size_t n = il_spec_file_release(spec, &rel);
+	if (!strncmp(spec, "file:", 5) && (n < 7 || strncmp(spec + n - 2, ".c", 2))) {
 		/* the compiler would take X.so or X.o as linker input: an empty object */
 		bool so = n > 8 && !strcmp(spec + n - 3, ".so");
 		r = il_err_set(err, EINVAL, "%s: not a C file: file: builds FILE.c%s%s%s%s", spec,
@@ -211,8 +214,11 @@ static int resolve(const char *spec, char *path, size_t size, struct il_err *err
 			       so && !strchr(spec + 5, '/') ? "./" : "", so ? spec + 5 : "",
 			       so ? ")" : "");
 	} else if (!strncmp(spec, "file:", 5)) {
-		char *log = NULL;
-		r = il_kgov_build(spec + 5, NULL, NULL, path, size, &log, err);
+		char *log = NULL, src[4096], release[16];
+		snprintf(src, sizeof(src), "%.*s", (int)(n - 5), spec + 5);
+		if (rel)
+			snprintf(release, sizeof(release), "%s", rel);
+		r = il_kgov_build(src, rel ? release : NULL, NULL, path, size, &log, err);
 		if (r < 0 && log)
 			fprintf(stderr, "%s", log);
 		free(log);

@@ -268,10 +268,12 @@ int il_sim_batch_prepare(struct il_sim_batch *b, struct il_err *err)
 					      &b->machines[c], err);
 		if (r < 0)
 			return r;
-		char spec[96];
+		char spec[96], at[96];
 		if (resolve_spec(cf->gov_spec, &b->machines[c], spec, sizeof(spec), err))
 			return -EINVAL;
-		struct il_gov *g = il_gov_new(spec, il_platform_ncpus(b->platform), err);
+		/* a kernel file of the release the run follows: built for it */
+		struct il_gov *g = il_gov_new(il_spec_file_at(spec, cf->kernel, at, sizeof(at)),
+					      il_platform_ncpus(b->platform), err);
 		if (!g)
 			return -EINVAL;
 		snprintf(b->gov_names[c], sizeof(b->gov_names[c]), "%s", g->spec);

@@ -51,6 +51,30 @@ expect_out "$RP/haswell.log: 2000 rows, 2000 agree (100.00%)"
 expect_out "$RP/zen3.log: 2000 rows, 2000 agree (100.00%)"
 expect_exit 1 "$IDLELAB" governor check "$KG/ladder-like-us.c" --against ladder@5.4 "$RP/zen3.log"
 expect_err "no member named"
+# sim, batch and replay build a file: for the run's release: a text before
+# v5.6 runs under --kernel 5.4 (it did not compile: the release was not
+# passed to the build), and decides as the preset it follows
+expect_exit 0 "$IDLELAB" sim --platform intel-haswell-ep --kernel 5.4 --governor ladder \
+	--governor "file:$KG/ladder-like-us.c" --workload wake-latency --duration 50ms --format csv
+expect_out ",file:$KG/ladder-like-us.c@5.4,"
+awk -F, 'NR > 1 { $1 = ""; $4 = ""; print }' "$TMP/out" | sort | uniq -c |
+	awk '$1 != 2' >"$TMP/odd"
+if [ -s "$TMP/odd" ]; then
+	bad "sim --kernel 5.4: ladder-like-us is not ladder@5.4"; head "$TMP/odd" >&2
+else ok; fi
+printf '[config.us]\nkernel = 5.4\ngovernor = file:%s\nworkload = wake-latency\n' \
+	"$KG/ladder-like-us.c" >"$TMP/us.ini"
+printf 'runs = 1\nduration = 20ms\n' >>"$TMP/us.ini"
+expect_exit 0 "$IDLELAB" batch "$TMP/us.ini" --format csv
+expect_out ",5.4,file:$KG/ladder-like-us.c@5.4,"
+# replay has no --kernel: the release is given in the spec
+expect_exit 0 "$IDLELAB" replay --governor "file:$KG/ladder-like-us.c@5.4" --quiet --format csv \
+	"$RP/zen3.log"
+cp "$TMP/out" "$TMP/us-replay.csv"
+expect_exit 0 "$IDLELAB" replay --governor ladder@5.4 --quiet --format csv "$RP/zen3.log"
+expect_same "$TMP/us-replay.csv"
+expect_exit 2 "$IDLELAB" replay --governor "file:$KG/ladder-like-us.c@4.19" --quiet "$RP/zen3.log"
+expect_err "kernel release 4.19 is outside the releases idlelab models"
 # ... and the check can fail: fixed is not ladder
 expect_exit 3 "$IDLELAB" governor check "$KG/fixed.c" --against ladder@6.12 "$RP/zen3.log"
 expect_out "first difference: row"
