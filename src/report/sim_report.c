@@ -308,8 +308,16 @@ static void csv_metric(FILE *out, const struct il_sim_batch *b, int c, int k,
 		d.group = "state";
 		d.state = m->row + 6;
 	} else if (m->grid && (n = interval_of(m->row, iv, sizeof(iv)))) {
+		const struct il_sim_result *r = &b->results[c * b->runs + k];
 		d.group = "interval";
 		d.interval_us = n;
+		/* the interval's entries of one state: a column named by the state */
+		for (int s = 0; s < r->nstates; s++)
+			if (!strcmp(m->col, r->states[s].name)) {
+				d.state = r->states[s].name;
+				csv_row(out, b, c, k, &d, "usage_diff", m->unit, m->value);
+				return;
+			}
 	}
 	csv_row(out, b, c, k, &d, m->col, m->unit, m->value);
 }

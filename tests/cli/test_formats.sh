@@ -129,6 +129,11 @@ expect_out "1,sim-small,6.18,ladder@6.18,sleep-sweep,1,interval,50,,,lat_p99_us,
 expect_out "1,sim-small,6.18,ladder@6.18,sleep-sweep,1,state,,C6,,time_us,us,"
 expect_out "1,sim-small,6.18,ladder@6.18,sleep-sweep,1,cpu,,C1,3,usage,,"
 if grep -q '/' "$TMP/out"; then bad "a packed ROW/COL name in the sim CSV"; else ok; fi
+# a sweep interval's entries per state: the state in its column, not the metric's
+expect_out "1,sim-small,6.18,ladder@6.18,sleep-sweep,1,interval,50,C1,,usage_diff,,"
+awk -F, '$7 == "state" { st[$9] = 1 } $7 == "interval" && ($11 in st) { print; exit }' \
+	"$TMP/out" >"$TMP/stmetric"
+[ -s "$TMP/stmetric" ] && bad "a state's name as a metric: $(cat "$TMP/stmetric")" || ok
 # the per-run values are the JSON's: their mean is its amean
 "$I" sim --platform "$SMALL" --governor ladder --workload wake-latency --duration 20ms --runs 3 \
 	--format csv >"$TMP/w.csv"
