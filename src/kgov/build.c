@@ -263,8 +263,14 @@ static int run_error(const char *cc, const char *src, int r, const char *log, st
 				  "%llu MiB of memory: not a governor file", src, cc, CC_CPU_MAX,
 				  (unsigned long long)(CC_MEM_MAX >> 20));
 	il_kgov_missing_symbols(log, list, sizeof(list));
+	/* the fields of the era before c1d51f684c72 (v5.6): a release to build for */
+	char hay[sizeof(list) + 4];
+	snprintf(hay, sizeof(hay), " %s,", list);
+	bool old = strstr(hay, " disabled,") || strstr(hay, " last_residency,");
 	return il_err_set(err, EINVAL, "%s: does not compile against idlelab's kernel-API "
-			  "layer%s%s", src, list[0] ? "; missing: " : "", list);
+			  "layer%s%s%s", src, list[0] ? "; missing: " : "", list,
+			  old ? " (fields of the texts before v5.6: build with --kernel 5.5 or older, "
+				"or load file:FILE.c@5.4)" : "");
 }
 
 static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
@@ -290,6 +296,8 @@ void il_kgov_missing_symbols(const char *log, char *list, size_t size)
 		{ "unknown type name \xe2\x80\x98", "\xe2\x80\x99" },
 		{ "undefined reference to `", "'" },
 		{ "fatal error: ", ": No such file" },
+		{ "has no member named '", "'" },
+		{ "has no member named \xe2\x80\x98", "\xe2\x80\x99" },
 	};
 	size_t off = 0;
 

@@ -51,6 +51,9 @@ expect_out "$RP/haswell.log: 2000 rows, 2000 agree (100.00%)"
 expect_out "$RP/zen3.log: 2000 rows, 2000 agree (100.00%)"
 expect_exit 1 "$IDLELAB" governor check "$KG/ladder-like-us.c" --against ladder@5.4 "$RP/zen3.log"
 expect_err "no member named"
+# ... which the error names, with the way to build such a text
+expect_err "does not compile against idlelab's kernel-API layer; missing: last_residency, disabled"
+expect_err "(fields of the texts before v5.6: build with --kernel 5.5 or older, or load file:FILE.c@5.4)"
 # sim, batch and replay build a file: for the run's release: a text before
 # v5.6 runs under --kernel 5.4 (it did not compile: the release was not
 # passed to the build), and decides as the preset it follows
