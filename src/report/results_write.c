@@ -52,7 +52,11 @@ static void write_cpus(struct il_json *w, const struct il_sim_result *r0)
 		il_json_kint(w, IL_RK_IDLE_NS, (long long)cr->idle_ns);
 		il_json_kint(w, IL_RK_BUSY_NS, (long long)cr->busy_ns);
 		il_json_kuint(w, IL_RK_ABORTED, (unsigned long long)cr->aborted);
-		il_json_kdouble(w, IL_RK_ENERGY_J, cr->energy_j);
+		/* no power model: no value, as CSV and the table leave it out (not 0 J) */
+		if (r0->energy_known)
+			il_json_kdouble(w, IL_RK_ENERGY_J, cr->energy_j);
+		else
+			il_json_knull(w, IL_RK_ENERGY_J);
 		il_json_key(w, IL_RK_STATES);
 		il_json_array(w, IL_JSON_INLINE);
 		for (int k = 0; k < r0->nstates; k++) {

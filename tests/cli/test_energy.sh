@@ -78,6 +78,15 @@ done
 expect_exit 0 "$IDLELAB" sim --platform kvm-haltpoll --workload idle --duration 20ms \
 	--format json --output "$TMP/kvm.json"
 if metric energy watts "$TMP/kvm.json" >/dev/null; then bad "kvm-haltpoll reports energy"; else ok; fi
+# ... not even per CPU: no value there (null), as CSV and the table leave the row out, not 0 J
+if python3 - "$TMP/kvm.json" "$TMP/idle.json" <<'PY'
+import json, sys
+none = json.load(open(sys.argv[1]))['configs'][0]['cpus_run1']
+some = json.load(open(sys.argv[2]))['configs'][0]['cpus_run1']
+assert all(c['energy_j'] is None for c in none), [c['energy_j'] for c in none]
+assert all(isinstance(c['energy_j'], (int, float)) and c['energy_j'] > 0 for c in some)
+PY
+then ok; else bad "per-CPU energy_j of a platform without power data is not null"; fi
 
 # bad power keys name the file and line
 printf '[platform]\nname = t\n[firmware]\npower.C6 = -0.5\n' >"$TMP/bad.ini"
