@@ -90,6 +90,9 @@ static int gov_build(int argc, char **argv)
 		return cli_usage_error("governor", "build takes one FILE.c");
 	if (!has_suffix(argv[optind], ".c"))
 		return cli_usage_error("governor", "%s: not a C file (FILE.c)", argv[optind]);
+	/* the object must not replace the governor file it is built from */
+	if (out && (r = cli_output_not_input("governor", "-o", out, argv[optind])))
+		return r;
 	if ((r = build(argv[optind], rel, out, so, sizeof(so))))
 		return r;
 	printf("%s\n", so);

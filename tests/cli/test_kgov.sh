@@ -175,6 +175,15 @@ expect_err "idlelab: $TMP/adir: is a directory"
 [ -z "$(ls -A "$TMP/adir")" ] && ok || bad "governor build -o DIR left files in it"
 expect_exit 2 "$IDLELAB" governor build "$KG/fixed.c" -o ""
 expect_err "-o: an empty file name"
+# -o naming the source, or a link to it: refused, the source kept (the object
+# was written over the governor file, exit 0)
+cp "$KG/fixed.c" "$TMP/self.c"
+ln -s self.c "$TMP/self-link.so"
+for o in "$TMP/self.c" "$TMP/self-link.so"; do
+	expect_exit 2 "$IDLELAB" governor build "$TMP/self.c" -o "$o"
+	expect_err "-o $o: the same file as the input $TMP/self.c"
+	cmp -s "$KG/fixed.c" "$TMP/self.c" && ok || bad "governor build -o $o replaced the source"
+done
 # a failed build leaves neither the object nor a temporary beside it
 printf 'int x = ;\n' >"$TMP/broken.c"
 mkdir "$TMP/bdir"
