@@ -63,6 +63,11 @@ int il_replay_engine_init(struct il_replay_engine *eng, const struct il_replay_l
 				continue;
 			name = dot + 1;
 		}
+		/* a parameter the spec sets itself ("+guest_halt_poll_ns=V") wins, as in sim */
+		char given[sizeof(p->name) + 3];
+		snprintf(given, sizeof(given), "+%s=", name);
+		if (strstr(gov->spec, given))
+			continue;
 		il_err_clear(&perr);
 		r = il_gov_set_param(gov, name, p->value, &perr);
 		if (r < 0)

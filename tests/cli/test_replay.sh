@@ -84,6 +84,19 @@ grep -q '^          [^ ]' "$TMP/out" && ok || bad "the governor line is not fold
 grep -v '^# param' "$LOG" >"$TMP/noparam.log"
 expect_exit 0 "$IDLELAB" replay --governor haltpoll --expect $FX/haltpoll-small.expect "$TMP/noparam.log"
 expect_out "first differing row: 1 (expected 1,1, got 0,0)"
+# a parameter the spec sets itself wins over the log's "# param" (as over a
+# platform's boot option in sim): the run is what its label says, the
+# default window here as for the log without the line
+expect_exit 0 "$IDLELAB" replay --governor haltpoll --format csv "$TMP/noparam.log"
+cp "$TMP/out" "$TMP/noparam.csv"
+expect_exit 0 "$IDLELAB" replay --governor haltpoll+guest_halt_poll_ns=200000 --format csv "$LOG"
+expect_same "$TMP/noparam.csv"
+sed 's/^# param,guest_halt_poll_ns,/# param,haltpoll.guest_halt_poll_ns,/' "$LOG" >"$TMP/modparam.log"
+expect_exit 0 "$IDLELAB" replay --governor haltpoll+guest_halt_poll_ns=200000 --format csv \
+	"$TMP/modparam.log"
+expect_same "$TMP/noparam.csv"
+expect_exit 0 "$IDLELAB" replay --governor haltpoll+guest_halt_poll_ns=200000 --format json "$LOG"
+expect_out "guest_halt_poll_ns=200000 grow=2"
 # --strict turns a disagreement into exit 3 (and an agreement stays 0)
 expect_exit 3 "$IDLELAB" replay --governor haltpoll --strict --quiet --expect $FX/haltpoll-small.expect "$TMP/noparam.log"
 expect_out "first differing row: 1 (expected 1,1, got 0,0)"
