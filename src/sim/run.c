@@ -64,6 +64,15 @@ static int resolve_spec(const char *spec, const struct il_machine_idle *m, char 
 	return 0;
 }
 
+/* Does the spec set parameter name itself ("+guest_halt_poll_ns=V")? Then that value wins. */
+static bool spec_sets(const struct il_gov *gov, const char *name)
+{
+	char given[80];
+
+	snprintf(given, sizeof(given), "+%s=", name);
+	return strstr(gov->spec, given) != NULL;
+}
+
 /* Module parameters of the governor the platform's boot options set ("haltpoll.X=V"). */
 static int platform_gov_params(const struct il_platform *p, struct il_gov *gov, struct il_err *err)
 {
@@ -73,16 +82,27 @@ static int platform_gov_params(const struct il_platform *p, struct il_gov *gov, 
 		const struct il_plat_option *o = &p->options[i];
 		if (strncmp(o->key, gov->ops->name, n) || o->key[n] != '.')
 			continue;
-		/* a parameter the spec sets itself ("+guest_halt_poll_ns=V") wins */
-		char given[80];
-		snprintf(given, sizeof(given), "+%s=", o->key + n + 1);
-		if (strstr(gov->spec, given))
+		if (spec_sets(gov, o->key + n + 1))
 			continue;
 		int r = il_gov_set_param(gov, o->key + n + 1, o->value, err);
 		if (r < 0)
 			return r;
 	}
 	return 0;
+}
+
+/*
+ * The governor's parameters: the platform's boot options, then --gov-param,
+ * neither over one the spec sets itself.
+ */
+static int gov_params(const struct il_sim_batch *b, struct il_gov *gov, struct il_err *err)
+{
+	int r = platform_gov_params(b->platform, gov, err);
+
+	for (int i = 0; r == 0 && i < b->ngov_params; i++)
+		if (!spec_sets(gov, b->gov_params[i].key))
+			r = il_gov_set_param(gov, b->gov_params[i].key, b->gov_params[i].value, err);
+	return r;
 }
 
 static int one_run(struct il_sim_batch *b, int c, int k, struct il_err *err)
@@ -97,17 +117,10 @@ static int one_run(struct il_sim_batch *b, int c, int k, struct il_err *err)
 	gov = il_gov_new(b->gov_names[c], il_platform_ncpus(b->platform), err);
 	if (!gov)
 		return -EINVAL;
-	r = platform_gov_params(b->platform, gov, err);
+	r = gov_params(b, gov, err);
 	if (r < 0) {
 		il_gov_free(gov);
 		return r;
-	}
-	for (int i = 0; i < b->ngov_params; i++) {
-		r = il_gov_set_param(gov, b->gov_params[i].key, b->gov_params[i].value, err);
-		if (r < 0) {
-			il_gov_free(gov);
-			return r;
-		}
 	}
 	s = il_sim_new(b->platform, &b->machines[c], gov, b->wl, b->wl_cfg, &prm, err);
 	if (!s) {
@@ -296,9 +309,7 @@ int il_sim_batch_prepare(struct il_sim_batch *b, struct il_err *err)
 		b->contained[c] = il_gov_is_loaded(g);
 		if (g->ops->cpu_data_size > gov_bytes)
 			gov_bytes = g->ops->cpu_data_size;
-		r = platform_gov_params(b->platform, g, err);
-		for (int i = 0; r == 0 && i < b->ngov_params; i++)
-			r = il_gov_set_param(g, b->gov_params[i].key, b->gov_params[i].value, err);
+		r = gov_params(b, g, err);
 		il_gov_free(g);
 		if (r < 0)
 			return r;

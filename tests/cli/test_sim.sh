@@ -101,6 +101,14 @@ expect_exit 0 "$IDLELAB" sim --workload wake-latency --duration 50ms --gov-param
 if grep -q 'state POLL/usage  *0$' "$TMP/out"; then bad "guest_halt_poll_ns not applied"; else ok; fi
 expect_exit 2 "$IDLELAB" sim --gov-param nosuch=1
 expect_err "unknown parameter 'nosuch'"
+# ... but not over what a spec sets itself: the run labelled +guest_halt_poll_ns=5
+# polls 5 ns, as without --gov-param (it ran with the --gov-param's window)
+expect_exit 0 "$IDLELAB" sim --governor haltpoll+guest_halt_poll_ns=5 --workload pingpong \
+	--duration 10ms --format csv
+cp "$TMP/out" "$TMP/spec5.csv"
+expect_exit 0 "$IDLELAB" sim --governor haltpoll+guest_halt_poll_ns=5 --workload pingpong \
+	--duration 10ms --format csv --gov-param guest_halt_poll_ns=200000
+expect_same "$TMP/spec5.csv"
 
 # refusals: clear message, exit 2 for bad usage and 1 for bad input, no output file left behind
 expect_exit 2 "$IDLELAB" sim --workload nosuch
