@@ -6,6 +6,7 @@
  * Everything is computed before the output is opened, so a bad input never
  * leaves a partial file.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -47,7 +48,7 @@ static const char usage_head[] =
 	"                     --governor, 8 at most). Without it: no cpufreq layer, every\n"
 	"                     package at its turbo bin\n"
 	"  --duration D       simulated time per run (default 1s; a sleep-sweep without\n"
-	"                     --wl-opt loops= runs 100 loops for 2s; ns/us/ms/s)\n"
+	"                     --wl-opt loops= runs 100 loops for 2s; with a unit: ns/us/ms/s)\n"
 	"  --warmup D         the first D of each run left out of every counter and metric\n"
 	"                     (the governors' history is kept; --sim-opt warmup=D)\n"
 	"  --wl-opt K=V       a workload option (below, and --list-workloads)\n"
@@ -150,6 +151,18 @@ static int sim_opt(struct il_sim_params *p, const char *text)
 	if (il_opt_set(opt, p, o.value, &err))
 		return cli_usage_error("sim", "--sim-opt %s", err.msg);
 	return 0;
+}
+
+/*
+ * "5", "0.5": a duration without its unit. --duration and --warmup take one,
+ * as a batch or scenario file's duration and warmup do (5 was 5 ns);
+ * --sim-opt warmup=D keeps its bare ns.
+ */
+static bool bare_number(const char *v)
+{
+	size_t n = strlen(v);
+
+	return n && (isdigit((unsigned char)v[n - 1]) || v[n - 1] == '.');
 }
 
 /*
@@ -299,6 +312,9 @@ static int run(int argc, char **argv)
 			if (il_parse_duration_ns(optarg, &b.params.duration_ns) || b.params.duration_ns <= 0)
 				return cli_usage_error("sim", "--duration: bad duration '%s' (e.g. 500ms, 2s)",
 						       optarg);
+			if (bare_number(optarg))
+				return cli_usage_error("sim", "--duration: '%s' needs a unit (ns, us, ms, s)",
+						       optarg);
 			user_duration = true;
 			break;
 		case 'n':
@@ -327,6 +343,10 @@ static int run(int argc, char **argv)
 					m += 8;
 				return cli_usage_error("sim", "--warmup: %s", m);
 			}
+			/* 0 is none in any unit */
+			if (bare_number(optarg) && strspn(optarg, "0.") != strlen(optarg))
+				return cli_usage_error("sim", "--warmup: '%s' needs a unit (ns, us, ms, s)",
+						       optarg);
 			break;
 		}
 		case 'S': {

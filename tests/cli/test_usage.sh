@@ -47,6 +47,9 @@ usage "unknown patch 'bogus'" sim --governor menu+bogus
 usage "unknown governor 'nosuch'" sim --governor menu --governor nosuch
 usage "--duration: bad duration '5parsecs'" sim --duration 5parsecs
 usage "--duration: bad duration '0'" sim --duration 0
+# a bare number is refused as in a batch file (sim --duration 5 ran 5 ns, "0.000 s", exit 0)
+usage "--duration: '5' needs a unit (ns, us, ms, s)" sim --duration 5
+usage "--warmup: '1' needs a unit (ns, us, ms, s)" sim --duration 5ms --warmup 1
 usage "--runs: 'x'" sim --runs x
 usage "--jobs: '0'" sim --jobs 0
 usage "--seed: '-1'" sim --seed -1
