@@ -250,6 +250,7 @@ static int run(int argc, char **argv)
 	struct il_sim_batch b;
 	struct il_err err;
 	bool user_loops = false, user_duration = false, list_wl = false;
+	const char *warmup_arg = NULL; /* what set the warm-up: --warmup D or --sim-opt warmup=D */
 
 	memset(&b, 0, sizeof(b));
 	il_sim_params_default(&b.params);
@@ -347,10 +348,13 @@ static int run(int argc, char **argv)
 			if (bare_number(optarg) && strspn(optarg, "0.") != strlen(optarg))
 				return cli_usage_error("sim", "--warmup: '%s' needs a unit (ns, us, ms, s)",
 						       optarg);
+			warmup_arg = optarg;
 			break;
 		}
 		case 'S': {
 			int r = sim_opt(&b.params, optarg);
+			if (!strncmp(optarg, "warmup=", 7))
+				warmup_arg = optarg;
 			if (r)
 				return r;
 			break;
@@ -397,6 +401,11 @@ static int run(int argc, char **argv)
 		if (!user_duration)
 			b.params.duration_ns = 2000000000;
 	}
+	/* a warm-up that leaves nothing to measure: said with the options, before the set-up */
+	if (warmup_arg && b.params.warmup_ns >= b.params.duration_ns)
+		return cli_usage_error("sim", "%s%s is not shorter than --duration (%.3f s)",
+				       strncmp(warmup_arg, "warmup=", 7) ? "--warmup " : "--sim-opt ",
+				       warmup_arg, (double)b.params.duration_ns / 1e9);
 	void *wl_cfg = calloc(1, wl->config_size ? wl->config_size : 1);
 	if (!wl_cfg)
 		return cli_error("out of memory");

@@ -289,6 +289,12 @@ expect_err "is longer than 95 characters"
 # --warmup's errors name --warmup, not the engine option it sets
 expect_exit 2 "$IDLELAB" sim --platform "$SMALL" --workload idle --warmup -1
 expect_err "sim: --warmup: '-1' is not a duration"
+# ... and a warm-up as long as the run is bad usage naming both options (it
+# was "warmup: 2000000000 ns is not shorter ...", exit 1, after the set-up)
+expect_exit 2 "$IDLELAB" sim --platform "$SMALL" --workload idle --warmup 2s --duration 10ms
+expect_err "sim: --warmup 2s is not shorter than --duration (0.010 s)"
+expect_exit 2 "$IDLELAB" sim --platform "$SMALL" --workload idle --warmup 1s
+expect_err "sim: --warmup 1s is not shorter than --duration (1.000 s)"
 [ ! -e "$TMP/rr.csv" ] && ok || bad "a refused run left its output"
 expect_exit 1 "$IDLELAB" sim --platform "$SMALL" --governor ladder --workload request-response \
 	--wl-opt client_work=1099511627776 --duration 10ms
