@@ -189,6 +189,39 @@ static void fmt_diff(char *buf, size_t size, const struct il_result_diff *d)
 		snprintf(buf, size, "%+.*f%%%s", a >= 1000 ? 0 : a >= 100 ? 1 : 2, d->diff_pct, mark);
 }
 
+/*
+ * A configuration's legend line, "%3d  TEXT", folded at spaces to
+ * IL_TABLE_WIDTH with the folded part under TEXT (one that names its
+ * platform, kernel, workload options and file passed column 100).
+ */
+static void legend_line(FILE *out, int num, const char *text)
+{
+	int col = fprintf(out, "%3d  ", num);
+	const int indent = col;
+	bool first = true;
+
+	while (*text) {
+		size_t sp = strspn(text, " ");
+		size_t len = strcspn(text + sp, " ");
+		if (!len)
+			break;
+		char word[1200];
+		snprintf(word, sizeof(word), "%.*s", (int)len, text + sp);
+		int ww = width(word);
+		int gap = first ? 0 : (int)sp;
+		if (!first && col + gap + ww > IL_TABLE_WIDTH) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+			gap = 0;
+		}
+		fprintf(out, "%*s%s", gap, "", word);
+		col += gap + ww;
+		first = false;
+		text += sp + len;
+	}
+	fputc('\n', out);
+}
+
 /* The legend: what all configurations share on one line, then each one's own. */
 static void legend(FILE *out, const struct compare *c)
 {
@@ -223,7 +256,7 @@ static void legend(FILE *out, const struct compare *c)
 	if (same_runs && a->runs)
 		ADD("%s%d run%s each", n ? ", " : "", a->runs, a->runs == 1 ? "" : "s");
 	if (n)
-		fprintf(out, "%s\n", line);
+		il_text_fold(line, IL_TABLE_WIDTH, out);
 	for (int k = 0; k < c->ncfg; k++) {
 		const struct il_result_config *b = &c->cfg[k];
 		n = 0;
@@ -249,7 +282,7 @@ static void legend(FILE *out, const struct compare *c)
 			il_text_esc(b->file, s1, sizeof(s1));
 			ADD(" (%s #%d)", s1, b->index);
 		}
-		fprintf(out, "%3d  %s\n", k + 1, line);
+		legend_line(out, k + 1, line);
 	}
 #undef ADD
 }

@@ -98,6 +98,16 @@ expect_out "  2  haltpoll@6.18+guest_halt_poll_ns=200000"
 [ "$(grep -c 'kvm-haltpoll' "$TMP/out")" -eq 1 ] && ok || bad "the platform is not named once"
 grep -q '^metric  *1  *2  *diff  *3  *diff  *4  *diff$' "$TMP/out" && ok || bad "column keys"
 [ -s "$TMP/err" ] && bad "warnings for one workload: $(cat "$TMP/err")" || ok
+# a legend line that names what differs (platform, kernel, workload with its options, runs,
+# the file) fits too: folded under its text, not past column 100 (it was 130 wide here)
+"$IDLELAB" sim --platform intel-skylake-client --kernel 6.12 --workload wake-latency --duration 20ms \
+	--wl-opt mean=300us --wl-opt min=30us --format json --output "$TMP/a-long-file-name-for-the-legend.json" ||
+	bad "sim long"
+expect_exit 0 "$IDLELAB" compare "$TMP/demo.json" "$TMP/a-long-file-name-for-the-legend.json"
+w=$(awk '{ if (length > m) m = length } END { print m }' "$TMP/out")
+[ "$w" -le 100 ] && ok || { bad "compare's legend is $w columns wide"; cat "$TMP/out"; }
+grep -q '^     [^ ]' "$TMP/out" && ok || bad "the long legend line is not folded under its text"
+expect_out "  5  menu@6.12, platform intel-skylake-client, kernel 6.12, workload wake-latency"
 # seven configurations are wider than 100 columns: slices of configurations, each with the
 # metric and the first's column, made even (three configurations and three)
 "$IDLELAB" sim --platform kvm-haltpoll --workload pingpong --duration 50ms --runs 2 \
