@@ -20,12 +20,14 @@
 #include <strings.h>
 
 #include "idlelab/batch.h"
+#include "idlelab/governor.h"
 #include "idlelab/platform.h"
 #include "idlelab/release.h"
 #include "idlelab/cpufreq.h"
 #include "idlelab/scenario.h"
 #include "scn_internal.h"
 #include "util.h"
+#include "../kgov/kgov.h"
 
 #define KEY_REPEAT 0x1u
 #define KEY_REQUIRED 0x2u
@@ -567,6 +569,18 @@ static int do_config(struct parser *p, int si, struct il_scn_config *c)
 	c->governor = dup_opt(p, si, "governor");
 	if (!c->governor)
 		c->governor = il_xstrdup("");
+	/*
+	 * a spec the registry refuses, said at its line (it came at the
+	 * section's, from the set-up); a file spec is built when it runs
+	 */
+	if (e && c->governor[0] && !il_kgov_is_file_spec(c->governor)) {
+		struct il_err gerr;
+		il_err_clear(&gerr);
+		struct il_gov *g = il_gov_new(c->governor, 1, &gerr);
+		if (!g)
+			return fail(p, e->line, "governor %s: %s", c->governor, gerr.msg);
+		il_gov_free(g);
+	}
 	if ((e = get(p, si, "cpufreq"))) {
 		struct il_cpufreq_params cp;
 		struct il_err cerr;

@@ -34,6 +34,13 @@ expect_err "[state.1] without [state.0]"
 badfile '[config.a]' 'workload = sleep-sweep' 'runs = 2' 'duration = 1s' 'seed = -3'
 expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
 expect_err "bad.ini:5: seed: '-3' is not an unsigned integer"
+# a governor spec no registry takes is said at its own line (it was the section's)
+badfile '[config.a]' 'workload = idle' 'runs = 1' 'duration = 1ms' 'governor = menu@7.2'
+expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
+expect_err "bad.ini:5: governor menu@7.2: governor menu has no preset for kernel 7.2"
+badfile '[config.a]' 'workload = idle' 'runs = 1' 'governor = teo+no-poll-escape' 'duration = 1ms'
+expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
+expect_err "bad.ini:4: governor teo+no-poll-escape: teo: unknown patch 'no-poll-escape'"
 badfile '[batch]' 'seed = x' '[config.a]' 'workload = sleep-sweep' 'runs = 2' 'duration = 1s'
 expect_exit 1 "$IDLELAB" batch "$TMP/bad.ini"
 expect_err "bad.ini:2: seed: 'x' is not an unsigned integer"
