@@ -442,6 +442,10 @@ static int run(int argc, char **argv)
 	}
 	if (!o.governor)
 		return cli_usage_error("replay", "--governor SPEC is required");
+	/* comparing nothing must not pass, as with a decisions file of no rows */
+	if (o.strict && !o.expect)
+		return cli_usage_error("replay", "--strict needs --expect FILE (there is nothing to "
+				       "compare)");
 	/* a bad spec is bad usage (parameters the log sets are checked with the log) */
 	struct il_err err;
 	struct il_gov *g = il_gov_new(o.governor, 1, &err);

@@ -212,6 +212,10 @@ for empty in '' 'row,selected,stop_tick\n' '# no rows\n\n'; do
 done
 expect_exit 0 "$IDLELAB" replay --governor haltpoll --quiet --expect "$TMP/empty.csv" "$LOG"
 expect_out "rows compared: 0"
+# ... nor without one: it compared nothing and exited 0, as if every decision agreed
+expect_exit 2 "$IDLELAB" replay --governor haltpoll --strict "$LOG"
+expect_err "idlelab: replay: --strict needs --expect FILE (there is nothing to compare)"
+[ -s "$TMP/out" ] && bad "output of --strict without --expect" || ok
 
 # the committed fixtures are what the generator writes (same bytes on every machine)
 BENCH=$(dirname "$IDLELAB")/../../bench/bench_governors
