@@ -91,7 +91,7 @@ _idlelab()
 					rels=$(printf '%s\n' "$govs" | awk -F, -v g="${cur%%@*}" '$1 == g { print $3 }')
 					mapfile -t COMPREPLY < <(compgen -P "${cur%%@*}@" -W "$rels" -- "${cur#*@}")
 				else
-					mapfile -t COMPREPLY < <(compgen -W "$(printf '%s\n' "$govs" | cut -d, -f1)" -- "$cur")
+					mapfile -t COMPREPLY < <(compgen -W "$(printf '%s\n' "$govs" | cut -d, -f1 | uniq)" -- "$cur")
 				fi
 				return ;;
 			--platform)
