@@ -8,6 +8,7 @@
  * plus the agreement with a decisions file. Everything is computed before
  * the output is opened, so a bad input never leaves a partial file.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -343,6 +344,22 @@ static int replay(const struct replay_opts *o)
 			/* nothing compared must not pass as "no decision differs" */
 			rc = cli_error("%s: no decisions to compare (--strict needs at least one row)",
 				       o->expect);
+			goto done;
+		}
+		/* an expected state must be one of the log's table: bad input at its line */
+		struct il_replay_expect_entry e;
+		int n;
+		while ((n = il_replay_expect_next(&es, &e, &err)) > 0)
+			if (e.d.selected >= log.drv.state_count) {
+				il_err_set_at(&err, EINVAL, o->expect, e.line,
+					      "selected %d: the log's table has %d states (0..%d)",
+					      e.d.selected, log.drv.state_count,
+					      log.drv.state_count - 1);
+				n = -1;
+				break;
+			}
+		if (n < 0 || il_replay_expect_rewind(&es, &err)) {
+			rc = cli_report(&err);
 			goto done;
 		}
 	}

@@ -212,6 +212,12 @@ for empty in '' 'row,selected,stop_tick\n' '# no rows\n\n'; do
 done
 expect_exit 0 "$IDLELAB" replay --governor haltpoll --quiet --expect "$TMP/empty.csv" "$LOG"
 expect_out "rows compared: 0"
+# an expected state the log's table does not have is bad input at its line (it was
+# compared, "expected 9,1, got 1,1", with a table of 2 states)
+printf 'row,selected,stop_tick\n0,1,1\n1,9,1\n' >"$TMP/nostate.csv"
+expect_exit 1 "$IDLELAB" replay --governor haltpoll --quiet --expect "$TMP/nostate.csv" "$LOG"
+expect_err "idlelab: $TMP/nostate.csv:3: selected 9: the log's table has 2 states (0..1)"
+[ -s "$TMP/out" ] && bad "output with an impossible expected state" || ok
 # ... nor without one: it compared nothing and exited 0, as if every decision agreed
 expect_exit 2 "$IDLELAB" replay --governor haltpoll --strict "$LOG"
 expect_err "idlelab: replay: --strict needs --expect FILE (there is nothing to compare)"
