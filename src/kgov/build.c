@@ -267,10 +267,15 @@ static int run_error(const char *cc, const char *src, int r, const char *log, st
 	char hay[sizeof(list) + 4];
 	snprintf(hay, sizeof(hay), " %s,", list);
 	bool old = strstr(hay, " disabled,") || strstr(hay, " last_residency,");
+	/* ... and those from it, a newer text built for a release before it */
+	bool ns = strstr(hay, " last_residency_ns,") || strstr(hay, " exit_latency_ns,") ||
+		  strstr(hay, " target_residency_ns,");
 	return il_err_set(err, EINVAL, "%s: does not compile against idlelab's kernel-API "
 			  "layer%s%s%s", src, list[0] ? "; missing: " : "", list,
 			  old ? " (fields of the texts before v5.6: build with --kernel 5.5 or older, "
-				"or load file:FILE.c@5.4)" : "");
+				"or load file:FILE.c@5.4)" :
+			  ns ? " (fields of the texts from v5.6: build with --kernel 5.6 or newer, "
+			       "or load file:FILE.c@6.12)" : "");
 }
 
 static uint64_t fnv1a(uint64_t h, const void *p, size_t n)

@@ -78,6 +78,14 @@ expect_exit 0 "$IDLELAB" replay --governor ladder@5.4 --quiet --format csv "$RP/
 expect_same "$TMP/us-replay.csv"
 expect_exit 2 "$IDLELAB" replay --governor "file:$KG/ladder-like-us.c@4.19" --quiet "$RP/zen3.log"
 expect_err "kernel release 4.19 is outside the releases idlelab models"
+# the other way: a text of v5.6 on under sim --kernel 5.4 misses the ns fields, and the
+# message says how to run it there (name its own release)
+expect_exit 2 "$IDLELAB" sim --platform intel-haswell-ep --kernel 5.4 \
+	--governor "file:$KG/ladder-like.c" --workload wake-latency --duration 20ms
+expect_err "missing: last_residency_ns, exit_latency_ns (fields of the texts from v5.6: build with --kernel 5.6 or newer, or load file:FILE.c@6.12)"
+expect_exit 0 "$IDLELAB" sim --platform intel-haswell-ep --kernel 5.4 \
+	--governor "file:$KG/ladder-like.c@6.12" --workload wake-latency --duration 20ms --format csv
+expect_out ",5.4,file:$KG/ladder-like.c@6.12,"
 # one row in 40000 differs: the share is not rounded up to 100.00 %
 awk 'BEGIN { print "# idlelab-replay v1"; print "# hz=1000"; print "# state,0,POLL,0,0,polling"
 	print "# state,1,C1,1000,2000,"
