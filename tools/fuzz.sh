@@ -5,6 +5,9 @@ set -eu
 build=$1
 secs=${2:-15}
 status=0
+# An undefined-behaviour report fails the target, as the sanitizer suite's do.
+UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}
+export UBSAN_OPTIONS
 for f in "$build"/fuzz/fuzz_*; do
 	[ -f "$f" ] && [ -x "$f" ] || continue
 	name=$(basename "$f")

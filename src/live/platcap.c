@@ -34,6 +34,12 @@ static void put(struct out *o, const char *fmt, ...)
 	va_list ap;
 	int n;
 
+	/* a first buffer before any offset is taken: NULL + 0 is undefined */
+	if (!o->s) {
+		o->len = 0;
+		o->cap = 256;
+		o->s = il_xrealloc(NULL, o->cap);
+	}
 	for (;;) {
 		va_start(ap, fmt);
 		n = vsnprintf(o->s + o->len, o->cap - o->len, fmt, ap);
