@@ -21,9 +21,9 @@ extern "C" {
  */
 int il_parse_duration_ns(const char *text, int64_t *ns);
 /*
- * The same, but with bare_us a bare number ("80", "1.5": digits and a
- * point, no unit) is in µs, 0 up to 10^12 µs, as workload options read
- * them. -EINVAL for a bare number outside that range.
+ * The same, but with bare_us a bare number ("80", "1.5", "+80", "1e3":
+ * any number without a unit) is in µs, 0 up to 10^12 µs, as workload
+ * options read them. -EINVAL for a bare number outside that range.
  */
 int il_parse_duration(const char *text, bool bare_us, int64_t *ns);
 

@@ -144,9 +144,15 @@ int il_parse_bool(const char *s, bool *v)
 
 int il_parse_duration(const char *text, bool bare_us, int64_t *ns)
 {
+	size_t n = strlen(text);
 	double us;
 
-	if (!bare_us || !*text || strspn(text, "0123456789.") != strlen(text))
+	/*
+	 * Bare is no unit, whatever the number's form: a sign or an exponent
+	 * ("+80", "1e3") must not make it a count of ns. Every unit ends in a
+	 * letter; "inf" and "nan" do too, and are no duration either way.
+	 */
+	if (!bare_us || !n || !(isdigit((unsigned char)text[n - 1]) || text[n - 1] == '.'))
 		return il_parse_duration_ns(text, ns);
 	if (il_parse_double(text, &us) || !(us >= 0 && us < 1e12))
 		return -EINVAL;

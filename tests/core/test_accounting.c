@@ -466,6 +466,33 @@ static void durations_and_releases(void **unused)
 	assert_int_equal(ns, 2000000000);
 	assert_int_not_equal(il_parse_duration_ns("us", &ns), 0);
 	assert_int_not_equal(il_parse_duration_ns("12parsecs", &ns), 0);
+	/*
+	 * il_parse_duration's bare numbers are in the caller's unit whatever
+	 * their form: latency --gap 1e3 is 1000 us, as --gap 1000 is (a sign
+	 * or an exponent made it a count of ns)
+	 */
+	assert_int_equal(il_parse_duration("1000", true, &ns), 0);
+	assert_int_equal(ns, 1000000);
+	assert_int_equal(il_parse_duration("1e3", true, &ns), 0);
+	assert_int_equal(ns, 1000000);
+	assert_int_equal(il_parse_duration("1E3", true, &ns), 0);
+	assert_int_equal(ns, 1000000);
+	assert_int_equal(il_parse_duration("+1000", true, &ns), 0);
+	assert_int_equal(ns, 1000000);
+	assert_int_equal(il_parse_duration("2.5e-1", true, &ns), 0);
+	assert_int_equal(ns, 250);
+	assert_int_equal(il_parse_duration("1e3us", true, &ns), 0);
+	assert_int_equal(ns, 1000000);
+	assert_int_equal(il_parse_duration("1e3ns", true, &ns), 0);
+	assert_int_equal(ns, 1000);
+	assert_int_equal(il_parse_duration("1e3", false, &ns), 0);
+	assert_int_equal(ns, 1000);
+	assert_int_not_equal(il_parse_duration("1e30", true, &ns), 0);
+	assert_int_not_equal(il_parse_duration("99999999999999999999", true, &ns), 0);
+	assert_int_not_equal(il_parse_duration("-1", true, &ns), 0);
+	assert_int_not_equal(il_parse_duration("inf", true, &ns), 0);
+	assert_int_not_equal(il_parse_duration("nan", true, &ns), 0);
+	assert_int_not_equal(il_parse_duration(" 5", true, &ns), 0);
 	assert_true(il_release_cmp("6.12", "6.2") > 0);
 	assert_true(il_release_cmp("6.1", "6.12") < 0);
 	assert_true(il_release_cmp("7.1", "7.1") == 0);
