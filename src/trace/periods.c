@@ -420,7 +420,8 @@ static int pmqos_line(struct reader *r, const char *p, const char *end)
  * "# idlelab-param start MODULE.NAME=VALUE": a module parameter of the
  * governors as trace record read it at the start. MODULE and NAME are
  * [a-z0-9_]; VALUE is what the file held, without blanks. The value is
- * the governor's to judge (trace check refuses one it does not take).
+ * the governor's to judge (trace check refuses one it does not take). A
+ * MODULE.NAME given twice is refused: the module had one value.
  */
 static int param_line(struct reader *r, const char *p, const char *end)
 {
@@ -448,6 +449,14 @@ static int param_line(struct reader *r, const char *p, const char *end)
 	if ((size_t)(dot - p) >= sizeof(tp->module) || (size_t)(eq - dot - 1) >= sizeof(tp->name) ||
 	    (size_t)(end - eq - 1) >= sizeof(tp->value))
 		return FAIL(r, "idlelab-param: a name or value too long");
+	/* a module has one value: a second line is no recording trace record wrote */
+	for (int i = 0; i < ps->nparams; i++)
+		if (strlen(ps->params[i].module) == (size_t)(dot - p) &&
+		    !memcmp(ps->params[i].module, p, (size_t)(dot - p)) &&
+		    strlen(ps->params[i].name) == (size_t)(eq - dot - 1) &&
+		    !memcmp(ps->params[i].name, dot + 1, (size_t)(eq - dot - 1)))
+			return FAIL(r, "idlelab-param: %s.%s again (first at line %d)",
+				    ps->params[i].module, ps->params[i].name, ps->params[i].line);
 	if (ps->nparams == IL_TRACE_PARAM_MAX)
 		return FAIL(r, "idlelab-param: more than %d lines", IL_TRACE_PARAM_MAX);
 	tp = &ps->params[ps->nparams++];

@@ -160,6 +160,19 @@ expect_err "hpbad1.trace:1: idlelab-param: not 'start MODULE.NAME=VALUE'"
 (echo "# idlelab-param start haltpoll.guest_halt_poll_ns=x"; cat "$H") >"$TMP/hpbad2.trace"
 expect_exit 1 "$I" trace check --governor haltpoll --states $S "$TMP/hpbad2.trace"
 expect_err "hpbad2.trace:1: idlelab-param haltpoll.guest_halt_poll_ns=x: haltpoll: guest_halt_poll_ns: 'x' is not an unsigned integer"
+# a module parameter given twice is no recording's (the module has one value):
+# refused at the second line, not run with the last and reported with both
+(echo "# idlelab-param start haltpoll.guest_halt_poll_ns=0"
+ echo "# idlelab-param start haltpoll.guest_halt_poll_grow=2"
+ echo "# idlelab-param start haltpoll.guest_halt_poll_ns=200000"; cat "$H") >"$TMP/hpdup.trace"
+for sub in check whatif; do
+	expect_exit 1 "$I" trace $sub --governor haltpoll --states $S "$TMP/hpdup.trace"
+	expect_err "hpdup.trace:3: idlelab-param: haltpoll.guest_halt_poll_ns again (first at line 1)"
+	[ ! -s "$TMP/out" ] && ok || bad "$sub: output on a repeated idlelab-param line"
+done
+expect_exit 1 "$I" trace to-replay --states $S "$TMP/hpdup.trace" -o "$TMP/hpdup.log"
+expect_err "hpdup.trace:3: idlelab-param: haltpoll.guest_halt_poll_ns again (first at line 1)"
+[ ! -e "$TMP/hpdup.log" ] && ok || bad "to-replay wrote a log of a repeated idlelab-param line"
 
 # a cut last line is left out with the warning trace report gives (it was
 # left out in silence: its period counted as unfinished)
