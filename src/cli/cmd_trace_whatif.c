@@ -70,27 +70,88 @@ struct ctx {
 	int err;                     /* what stopped the second pass */
 };
 
-/* tolerant: a parameter the governor does not have is for the other one */
-static int set_params(struct il_gov *g, const struct opts *o, bool tolerant)
+/*
+ * The NAME of --param NAME=VALUE, or of MODULE.NAME=VALUE (the form the
+ * idlelab-param lines, the output and replay logs name a module parameter
+ * in) when MODULE is gov; NULL for another module's. *n is NAME's length.
+ */
+static const char *param_name(const char *param, const char *gov, size_t *n)
 {
-	struct il_err err;
+	const char *eq = strchr(param, '=');
+	const char *dot = eq ? memchr(param, '.', (size_t)(eq - param)) : NULL;
 
-	for (int i = 0; g && i < o->nparam; i++) {
-		char name[64];
+	if (!eq)
+		return NULL;
+	if (!dot) {
+		*n = (size_t)(eq - param);
+		return param;
+	}
+	if (!gov || strlen(gov) != (size_t)(dot - param) || strncmp(gov, param, (size_t)(dot - param)))
+		return NULL;
+	*n = (size_t)(eq - dot - 1);
+	return dot + 1;
+}
+
+/* Does --param set the trace's MODULE.NAME (as NAME= or MODULE.NAME=)? */
+static bool param_given(const struct opts *o, const struct il_trace_param *tp)
+{
+	for (int k = 0; k < o->nparam; k++) {
+		size_t n;
+		const char *nm = param_name(o->param[k], tp->module, &n);
+		if (nm && n == strlen(tp->name) && !strncmp(nm, tp->name, n))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * --param to the governors: each goes to every one that has it (whatif's
+ * and the kernel's; a MODULE.NAME only to the governor named MODULE), and
+ * one that none of them has is bad usage. Without a governor (to-replay
+ * without --kernel-governor) they are written to the log unjudged.
+ */
+static int set_params(struct il_gov *const *govs, int ngov, const struct opts *o)
+{
+	for (int i = 0; i < o->nparam; i++) {
 		const char *eq = strchr(o->param[i], '=');
-		size_t n = eq ? (size_t)(eq - o->param[i]) : 0;
+		struct il_err err, first;
+		bool taken = false;
 
-		if (!eq || !n || n >= sizeof(name))
-			return cli_usage_error("trace", "--param: '%s' is not NAME=VALUE", o->param[i]);
-		memcpy(name, o->param[i], n);
-		name[n] = '\0';
-		il_err_clear(&err);
-		int x = il_gov_set_param(g, name, eq + 1, &err);
-		if (x == -ENOENT && tolerant)
-			continue;
-		if (x < 0)
+		if (!eq || eq == o->param[i] || eq[-1] == '.' || o->param[i][0] == '.')
+			return cli_usage_error("trace", "--param: '%s' is not NAME=VALUE or "
+					       "MODULE.NAME=VALUE", o->param[i]);
+		il_err_clear(&first);
+		for (int k = 0; k < ngov; k++) {
+			char name[64];
+			size_t n;
+			const char *nm = param_name(o->param[i], govs[k]->ops->name, &n);
+
+			if (!nm) {
+				if (!first.msg[0])
+					il_err_set(&first, ENOENT, "not a parameter of %s",
+						   govs[k]->ops->name);
+				continue;
+			}
+			if (n >= sizeof(name))
+				return cli_usage_error("trace", "--param %s: a name too long",
+						       o->param[i]);
+			memcpy(name, nm, n);
+			name[n] = '\0';
+			il_err_clear(&err);
+			int x = il_gov_set_param(govs[k], name, eq + 1, &err);
+			if (x == -ENOENT) {
+				if (!first.msg[0])
+					first = err;
+				continue;
+			}
+			if (x < 0)
+				return cli_usage_error("trace", "--param %s: %s", o->param[i],
+						       err.msg[0] ? err.msg : "refused by the governor");
+			taken = true;
+		}
+		if (ngov && !taken)
 			return cli_usage_error("trace", "--param %s: %s", o->param[i],
-					       err.msg[0] ? err.msg : "refused by the governor");
+					       first.msg[0] ? first.msg : "refused by the governor");
 	}
 	return 0;
 }
@@ -108,16 +169,11 @@ static int trace_params(struct ctx *c, struct il_gov *g)
 	for (int i = 0; g && i < c->ps.nparams; i++) {
 		const struct il_trace_param *tp = &c->ps.params[i];
 		char patch[64];
-		bool given = false;
 
 		if (strcmp(tp->module, g->ops->name))
 			continue;
-		for (int k = 0; k < c->o.nparam && !given; k++) {
-			size_t n = strlen(tp->name);
-			given = !strncmp(c->o.param[k], tp->name, n) && c->o.param[k][n] == '=';
-		}
 		snprintf(patch, sizeof(patch), "+%s=", tp->name);
-		if (given || strstr(g->spec, patch))
+		if (param_given(&c->o, tp) || strstr(g->spec, patch))
 			continue;
 		il_err_clear(&err);
 		if (il_gov_set_param(g, tp->name, tp->value, &err) < 0)
@@ -513,13 +569,8 @@ static int write_log(struct ctx *c, struct il_out *out)
 	 */
 	for (int i = 0; i < c->ps.nparams; i++) {
 		const struct il_trace_param *tp = &c->ps.params[i];
-		bool given = false;
 
-		for (int k = 0; k < c->o.nparam && !given; k++) {
-			size_t n = strlen(tp->name);
-			given = !strncmp(c->o.param[k], tp->name, n) && c->o.param[k][n] == '=';
-		}
-		if (!given)
+		if (!param_given(&c->o, tp))
 			fprintf(f, "# param,%s.%s,%s\n", tp->module, tp->name, tp->value);
 	}
 	fprintf(f, "%s\n", IL_REPLAY_COLUMNS);
@@ -536,9 +587,9 @@ static const char usage[] =
 	"  same as --states P), --cpu LIST, --format table|csv|json, --hz N (default: the\n"
 	"  trace's idlelab-kernel line, else 250, the Kconfig default),\n"
 	"  --latency-req NS (default: the trace's idlelab-pmqos lines, else none),\n"
-	"  --param NAME=VALUE (default: the trace's idlelab-param lines), --kernel-governor SPEC\n"
-	"  (the kernel's governor, for the poll limit of whatif and to-replay; check uses\n"
-	"  --governor),\n"
+	"  --param [MODULE.]NAME=VALUE (default: the trace's idlelab-param lines; MODULE.NAME\n"
+	"  for the governor named MODULE only), --kernel-governor SPEC (the kernel's governor,\n"
+	"  for the poll limit of whatif and to-replay; check uses --governor),\n"
 	"  --decisions FILE (the governor's row,cpu,selected,stop_tick: a decisions file)\n";
 
 static int parse(int argc, char **argv, struct opts *o)
@@ -768,9 +819,17 @@ static int go(struct ctx *c)
 		c->gov = c->kgov;
 	if ((r = trace_params(c, c->kgov)) || (!check && (r = trace_params(c, c->gov))))
 		return r;
-	if ((r = set_params(c->kgov, o, false)) ||
-	    (!check && (r = set_params(c->gov, o, c->kgov != NULL))))
-		return r;
+	{
+		struct il_gov *govs[2];
+		int ngov = 0;
+
+		if (c->kgov)
+			govs[ngov++] = c->kgov;
+		if (c->gov && c->gov != c->kgov)
+			govs[ngov++] = c->gov;
+		if ((r = set_params(govs, ngov, o)))
+			return r;
+	}
 	/* check judges picks against the kernel's: say when its governor was another */
 	if (c->kgov && c->ps.governor[0] && strcmp(c->ps.governor, "-") &&
 	    strcmp(c->ps.governor, c->kgov->ops->name)) {

@@ -152,6 +152,24 @@ expect_exit 0 "$I" trace whatif --governor haltpoll --states $S "$TMP/hp0.trace"
 expect_exit 0 "$I" replay --governor haltpoll --expect "$TMP/hp0.dec" --strict --quiet "$TMP/hp0.log"
 expect_out "rows equal: 6"
 expect_exit 0 "$I" replay --governor menu --quiet "$TMP/hp0.log"
+# --param in the form the lines and the output name it, MODULE.NAME=VALUE, is
+# the governor's parameter too, and wins over the line as NAME=VALUE does
+expect_exit 0 "$I" trace check --governor haltpoll --states $S --param haltpoll.guest_halt_poll_ns=200000 "$TMP/hp0.trace"
+expect_out "agreement: 6 of 6 periods"
+if grep -q "parameters:" "$TMP/out"; then bad "the line reported though --param set it"; else ok; fi
+expect_exit 0 "$I" trace whatif --governor menu --kernel-governor haltpoll --states $S --param haltpoll.guest_halt_poll_ns=200000 "$TMP/hp0.trace"
+if grep -q "parameters:" "$TMP/out"; then bad "whatif: the line reported though --param set it"; else ok; fi
+# ... and to-replay's log says so: replay runs haltpoll with --param's value
+expect_exit 0 "$I" trace to-replay --states $S --param haltpoll.guest_halt_poll_ns=200000 "$TMP/hp0.trace" -o "$TMP/hpq.log"
+if grep -c '^# param' "$TMP/hpq.log" | grep -qx 1 && grep -qx '# param,haltpoll.guest_halt_poll_ns,200000' "$TMP/hpq.log"; then ok; else bad "to-replay --param MODULE.NAME: $(grep '^# param' "$TMP/hpq.log")"; fi
+expect_exit 0 "$I" trace whatif --governor haltpoll --states $S --param guest_halt_poll_ns=200000 "$TMP/hp0.trace" --decisions "$TMP/hpq.dec"
+expect_exit 0 "$I" replay --governor haltpoll --expect "$TMP/hpq.dec" --strict --quiet "$TMP/hpq.log"
+expect_out "rows equal: 6"
+# a MODULE that is not the governor's name is refused by check, and left to
+# the other governor by whatif
+expect_exit 2 "$I" trace check --governor haltpoll --states $S --param menu.guest_halt_poll_ns=5 "$TMP/hp0.trace"
+expect_err "--param menu.guest_halt_poll_ns=5: not a parameter of haltpoll"
+expect_exit 0 "$I" trace whatif --governor menu --kernel-governor haltpoll --states $S --param haltpoll.guest_halt_poll_grow=3 "$TMP/hp0.trace"
 # a malformed line, or a value the governor refuses, is bad input with FILE:LINE
 (echo "# idlelab-param start haltpoll.guest_halt_poll_ns"; cat "$H") >"$TMP/hpbad1.trace"
 expect_exit 1 "$I" trace check --governor haltpoll --states $S "$TMP/hpbad1.trace"
