@@ -533,6 +533,44 @@ static int copy_rows(struct rows *r, struct il_out *out)
 
 /* ------------------------------------------------------------- to-replay */
 
+/*
+ * The "# param,NAME,VALUE" lines write_log() writes must be ones replay
+ * reads back (replay_log.c): at most IL_REPLAY_PARAM_MAX, a name without a
+ * comma and shorter than its 48 bytes, a value shorter than 64. Said
+ * before the trace is read again, so that no log is written.
+ */
+static int log_params_check(const struct ctx *c)
+{
+	struct il_replay_param rp;
+	int n = c->o.nparam;
+
+	for (int i = 0; i < c->o.nparam; i++) {
+		const char *p = c->o.param[i], *eq = strchr(p, '=');
+		if (memchr(p, ',', (size_t)(eq - p)))
+			return cli_usage_error("trace", "--param %s: a replay log's param name has "
+					       "no comma", p);
+		if ((size_t)(eq - p) >= sizeof(rp.name) || strlen(eq + 1) >= sizeof(rp.value))
+			return cli_usage_error("trace", "--param %s: a replay log's param name is at "
+					       "most %zu bytes, its value %zu", p, sizeof(rp.name) - 1,
+					       sizeof(rp.value) - 1);
+	}
+	for (int i = 0; i < c->ps.nparams; i++) {
+		const struct il_trace_param *tp = &c->ps.params[i];
+		if (param_given(&c->o, tp))
+			continue;
+		n++;
+		if (strlen(tp->module) + 1 + strlen(tp->name) >= sizeof(rp.name))
+			return cli_error("%s:%d: idlelab-param %s.%s: a replay log's param name is at "
+					 "most %zu bytes", c->o.file, tp->line, tp->module, tp->name,
+					 sizeof(rp.name) - 1);
+	}
+	if (n > IL_REPLAY_PARAM_MAX)
+		return cli_error("%s: a replay log holds at most %d params: %d from --param and %d "
+				 "from the trace's idlelab-param lines", c->o.file, IL_REPLAY_PARAM_MAX,
+				 c->o.nparam, n - c->o.nparam);
+	return 0;
+}
+
 static int write_log(struct ctx *c, struct il_out *out)
 {
 	FILE *f = out->f;
@@ -830,6 +868,8 @@ static int go(struct ctx *c)
 		if ((r = set_params(govs, ngov, o)))
 			return r;
 	}
+	if (!strcmp(o->sub, "to-replay") && (r = log_params_check(c)))
+		return r;
 	/* check judges picks against the kernel's: say when its governor was another */
 	if (c->kgov && c->ps.governor[0] && strcmp(c->ps.governor, "-") &&
 	    strcmp(c->ps.governor, c->kgov->ops->name)) {

@@ -170,6 +170,24 @@ expect_out "rows equal: 6"
 expect_exit 2 "$I" trace check --governor haltpoll --states $S --param menu.guest_halt_poll_ns=5 "$TMP/hp0.trace"
 expect_err "--param menu.guest_halt_poll_ns=5: not a parameter of haltpoll"
 expect_exit 0 "$I" trace whatif --governor menu --kernel-governor haltpoll --states $S --param haltpoll.guest_halt_poll_grow=3 "$TMP/hp0.trace"
+# to-replay writes no log replay cannot read: at most 16 params in all, names
+# and values that fit a param line (it wrote them, and replay refused the log)
+(for i in $(seq 1 12); do echo "# idlelab-param start foo.p$i=1"; done; cat "$H") >"$TMP/hp12.trace"
+expect_exit 0 "$I" trace to-replay --states $S "$TMP/hp12.trace" --param foo.a=1 --param foo.b=2 \
+	--param foo.c=3 --param foo.d=4 -o "$TMP/hp16.log"
+expect_exit 0 "$I" replay --governor menu --quiet "$TMP/hp16.log"
+expect_exit 1 "$I" trace to-replay --states $S "$TMP/hp12.trace" --param foo.a=1 --param foo.b=2 \
+	--param foo.c=3 --param foo.d=4 --param foo.e=5 -o "$TMP/hp17.log"
+expect_err "a replay log holds at most 16 params: 5 from --param and 12 from the trace's idlelab-param lines"
+[ ! -e "$TMP/hp17.log" ] && ok || bad "to-replay wrote a log of 17 params"
+L31=abcdefghijklmnopqrstuvwxyz01234 L40=abcdefghijklmnopqrstuvwxyz0123456789abcd
+(echo "# idlelab-param start $L31.$L40=1"; cat "$H") >"$TMP/hplong.trace"
+expect_exit 1 "$I" trace to-replay --states $S "$TMP/hplong.trace" -o "$TMP/hplong.log"
+expect_err "hplong.trace:1: idlelab-param $L31.$L40: a replay log's param name is at most 47 bytes"
+[ ! -e "$TMP/hplong.log" ] && ok || bad "to-replay wrote a log of a long param name"
+expect_exit 2 "$I" trace to-replay --states $S "$TMP/hp0.trace" --param "a,b=1" -o "$TMP/hpcomma.log"
+expect_err "--param a,b=1: a replay log's param name has no comma"
+[ ! -e "$TMP/hpcomma.log" ] && ok || bad "to-replay wrote a log of a param name with a comma"
 # a malformed line, or a value the governor refuses, is bad input with FILE:LINE
 (echo "# idlelab-param start haltpoll.guest_halt_poll_ns"; cat "$H") >"$TMP/hpbad1.trace"
 expect_exit 1 "$I" trace check --governor haltpoll --states $S "$TMP/hpbad1.trace"
