@@ -371,8 +371,16 @@ static int state_values_read(const struct il_host *h, const struct il_sysfs_cpu 
 static void states(struct out *o, const struct il_host *h, const char *driver)
 {
 	const struct il_sysfs_cpu *cpu = h->sysfs.ncpus ? &h->sysfs.cpus[0] : NULL;
-	char name[16], desc[32], gov[16];
+	char name[16], desc[32], gov[16], rel[32];
+	struct il_err e;
 	bool differ = false;
+	/*
+	 * pseries' snooze is a CPUIDLE_FLAG_POLLING state from v6.2 only
+	 * (5ddcc03a07ae); before it the loop spins the same without the flag.
+	 * A release idlelab does not model is taken as the newest, as below.
+	 */
+	bool snooze_flag = !(il_host_release_tag(h, rel, sizeof(rel)) && !il_release_check(rel, &e) &&
+			     il_release_cmp(rel, "6.2") < 0);
 
 	for (int c = 1; cpu && c < h->sysfs.ncpus; c++)
 		if (h->sysfs.cpus[c].nstates != cpu->nstates)
@@ -393,7 +401,8 @@ static void states(struct out *o, const struct il_host *h, const char *driver)
 		const struct il_sysfs_state *s = &cpu->states[i];
 		const char *n = s->name.status == IL_SYSFS_OK ? s->name.s : "";
 		const char *d = s->desc.status == IL_SYSFS_OK ? s->desc.s : "";
-		bool polling = il_state_sysfs_polling(i, n, d);
+		bool spins = il_state_sysfs_polling(i, n, d);
+		bool polling = spins && (snooze_flag || strcmp(n, "snooze"));
 		bool off = (s->default_status.status == IL_SYSFS_OK &&
 			    !strcmp(s->default_status.s, "disabled")) ||
 			   (s->val[IL_SF_DISABLE].status == IL_SYSFS_OK && s->val[IL_SF_DISABLE].v);
@@ -425,7 +434,9 @@ static void states(struct out *o, const struct il_host *h, const char *driver)
 			    off ? "disabled at the capture (disable or default_status)" :
 				  "the polling state (its name)",
 			    polling ? "POLLING" : "", polling && off ? "|" : "", off ? "OFF" : "");
-		if (polling)
+		if (spins && !polling)
+			put(o, "; a spin loop without CPUIDLE_FLAG_POLLING before 6.2 (5ddcc03a07ae)\n");
+		if (spins)
 			put(o, "entry = poll\n");
 		else if (port >= 0)
 			put(o, "entry = ioport\nio_port = 0x%lx\n", port);

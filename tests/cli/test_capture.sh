@@ -189,6 +189,20 @@ grep -Eq '^ +4 +C6 +MWAIT 0x20 +133 +400 +1$' "$TMP/out" &&
 expect_out "cpus: 160 (1 package x 20 cores x 8 threads), HZ=100"
 grep -Eq '^ +1 +CEDE +CEDE +12 +120 ' "$TMP/out" && grep -Eq '^ +1 +CEDE .* cede ' "$TMP/out" && ok || bad "CEDE: $(cat "$TMP/out")"
 grep -qx "shared_processor = no" "$TMP/power10-menu.ini" && ok || bad "dedicated LPAR"
+# snooze is a polling state from 6.2 (5ddcc03a07ae); a 6.1 capture spins in it
+# without the flag, as pseries_idle of 6.1 registered it
+awk '/^\[state.0\]/ { s = 1; next } /^\[/ { s = 0 } s && /^(flags|entry) =/' \
+	"$TMP/power10-menu.ini" | tr '\n' ' ' | grep -qx "flags = POLLING entry = poll " && ok ||
+	bad "6.10 snooze: $(grep -A9 '^\[state.0\]' "$TMP/power10-menu.ini")"
+cp -r "$FX/power10-menu" "$TMP/p10-61"
+echo 6.1.0 >"$TMP/p10-61/proc/sys/kernel/osrelease"
+expect_exit 0 "$IDLELAB" platform capture --root "$TMP/p10-61" -o "$TMP/p10-61.ini"
+grep -qx "release = 6.1" "$TMP/p10-61.ini" && ok || bad "6.1 capture: no release line"
+awk '/^\[state.0\]/ { s = 1; next } /^\[/ { s = 0 } s && /^(flags|entry) =/' \
+	"$TMP/p10-61.ini" | tr '\n' ' ' | grep -qx "entry = poll " && ok ||
+	bad "6.1 snooze: $(grep -A9 '^\[state.0\]' "$TMP/p10-61.ini")"
+expect_exit 0 "$IDLELAB" platform show "$TMP/p10-61.ini"
+grep -Eq '^ +0 +snooze .* enabled +- +poll ' "$TMP/out" && ok || bad "6.1 snooze shown: $(cat "$TMP/out")"
 "$IDLELAB" platform show "$TMP/amd-zen3-nocstates.ini" >"$TMP/out"
 expect_out "driver: none (no cpuidle driver registers)"
 expect_out "default idle: default_idle (hlt)"
