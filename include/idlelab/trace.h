@@ -105,6 +105,7 @@ struct il_trace_table {
 	struct il_driver drv;     /* normalised with il_driver_init() */
 	unsigned int disabled;    /* bit i: state i disabled */
 	int ncpus;                /* the platform's CPUs; 0: not known (a sysfs tree) */
+	bool sysfs;               /* read from a sysfs tree: flags inferred from the names */
 	char origin[300];         /* what it was read from, for the report */
 };
 

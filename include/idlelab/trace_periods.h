@@ -61,6 +61,7 @@ struct il_trace_periods {
 	bool qos_changed;
 	uint64_t qos_end_lines;   /* end lines seen (checked against the start) */
 	unsigned int hz;          /* CONFIG_HZ from "# idlelab-kernel ... hz=N" (0: not given) */
+	char release[16];         /* "MAJ.MIN" of "# idlelab-kernel release=R" ("": not given) */
 	/*
 	 * The poll window (dev->poll_limit_ns) each CPU had when the trace
 	 * began: the old value of its first power:guest_halt_poll_ns event

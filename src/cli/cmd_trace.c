@@ -187,6 +187,7 @@ static int table_from_sysfs(const char *dir, struct il_trace_table *tab, struct 
 	}
 	if (!r) {
 		il_driver_init(&tab->drv);
+		tab->sysfs = true;
 		snprintf(tab->origin, sizeof(tab->origin), "%s (cpu%d, latency and residency in us)",
 			 dir, c->cpu);
 	}

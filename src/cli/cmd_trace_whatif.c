@@ -20,6 +20,7 @@
 #include "idlelab/format.h"
 #include "idlelab/json.h"
 #include "idlelab/outfile.h"
+#include "idlelab/release.h"
 #include "idlelab/replay.h"
 #include "idlelab/report.h"
 #include "idlelab/sysfs.h"
@@ -842,6 +843,24 @@ static int go(struct ctx *c)
 	if (c->ps.n && c->ps.maxstate >= c->tab.drv.state_count)
 		return cli_error("%s: state %d entered, not in the state table of %s (%d states)",
 				 o->file, c->ps.maxstate, c->tab.origin, c->tab.drv.state_count);
+	/*
+	 * sysfs shows no flags, and pseries' snooze is a CPUIDLE_FLAG_POLLING
+	 * state from v6.2 only (5ddcc03a07ae): in a trace of an older kernel
+	 * it spins without the flag, which the governors and the poll time
+	 * limit see (a platform's table follows its release already)
+	 */
+	if (c->tab.sysfs && c->ps.release[0] && il_release_cmp(c->ps.release, "6.2") < 0)
+		for (int i = 0; i < c->tab.drv.state_count; i++) {
+			struct il_state *st = &c->tab.drv.states[i];
+			size_t l = strlen(c->tab.origin);
+
+			if (strcmp(st->name, "snooze") || !(st->flags & IL_FLAG_POLLING))
+				continue;
+			st->flags &= ~IL_FLAG_POLLING;
+			snprintf(c->tab.origin + l, sizeof(c->tab.origin) - l, "; snooze without "
+				 "CPUIDLE_FLAG_POLLING: kernel %s (before 6.2, 5ddcc03a07ae)",
+				 c->ps.release);
+		}
 	int ncpus = c->ps.ncpus ? c->ps.ncpus : 1;
 	/* the kernel's CONFIG_HZ from trace record's kernel line, unless --hz says */
 	if (!o->hz_given && c->ps.hz)

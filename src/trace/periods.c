@@ -534,6 +534,14 @@ static int line(struct reader *r, const char *s, const char *e)
 		if (e - q > 17 && !memcmp(q, "# idlelab-kernel ", 17)) {
 			const char *v, *ve;
 			uint64_t hz;
+			/* release=R: uname -r; its MAJ.MIN, when it has one, for the table */
+			if ((v = il_ftrace_field(q + 17, e, "release=", 8, &ve))) {
+				uint64_t maj, min;
+				if (il_ftrace_u64(&v, ve, &maj) && v < ve && *v == '.' && ++v < ve &&
+				    il_ftrace_u64(&v, ve, &min) && maj < 100 && min < 100)
+					snprintf(r->ps->release, sizeof(r->ps->release), "%u.%u",
+						 (unsigned int)maj, (unsigned int)min);
+			}
 			if (!(v = il_ftrace_field(q + 17, e, "hz=", 3, &ve)))
 				return FAIL(r, "idlelab-kernel: no hz=");
 			if (ve - v == 1 && *v == '-')

@@ -210,6 +210,28 @@ expect_exit 1 "$I" trace to-replay --states $S "$TMP/hpdup.trace" -o "$TMP/hpdup
 expect_err "hpdup.trace:3: idlelab-param: haltpoll.guest_halt_poll_ns again (first at line 1)"
 [ ! -e "$TMP/hpdup.log" ] && ok || bad "to-replay wrote a log of a repeated idlelab-param line"
 
+# pseries' snooze is a polling state from 6.2 only (5ddcc03a07ae): sysfs shows
+# no flags, so the trace's idlelab-kernel release decides, as for a platform;
+# a 6.1 snooze never set poll_time_limit and the governors saw no POLLING
+PS=tests/fixtures/sysfs/power-pseries
+for rel in 6.1.0-13-powerpc64le 6.2.0; do
+	{ echo "# idlelab-kernel release=$rel hz=100 config=-"
+	  echo "          <idle>-0       [000] d..1.     1.000000: cpu_idle: state=0 cpu_id=0"
+	  echo "          <idle>-0       [000] d..1.     1.000030: cpu_idle: state=4294967295 cpu_id=0"
+	  echo "          <idle>-0       [000] d..1.     1.000040: cpu_idle: state=1 cpu_id=0"
+	  echo "          <idle>-0       [000] d..1.     1.000300: cpu_idle: state=4294967295 cpu_id=0"
+	} >"$TMP/ps-$rel.trace"
+	expect_exit 0 "$I" trace to-replay --states $PS "$TMP/ps-$rel.trace" -o "$TMP/ps-$rel.log"
+done
+grep -qx '# state,0,snooze,0,0,' "$TMP/ps-6.1.0-13-powerpc64le.log" &&
+	grep -qx '0,9223372036854775807,9223372036854775807,0,2000000000000,0,0,30000,0,0' \
+	"$TMP/ps-6.1.0-13-powerpc64le.log" && ok || bad "6.1 snooze: $(cat "$TMP/ps-6.1.0-13-powerpc64le.log")"
+grep -qx '# state,0,snooze,0,0,POLLING' "$TMP/ps-6.2.0.log" &&
+	grep -qx '0,9223372036854775807,9223372036854775807,0,2000000000000,0,0,30000,0,1' \
+	"$TMP/ps-6.2.0.log" && ok || bad "6.2 snooze: $(cat "$TMP/ps-6.2.0.log")"
+expect_exit 0 "$I" trace check --governor menu@6.1 --states $PS "$TMP/ps-6.1.0-13-powerpc64le.trace" --format json
+expect_out "snooze without CPUIDLE_FLAG_POLLING: kernel 6.1 (before 6.2, 5ddcc03a07ae)"
+
 # a cut last line is left out with the warning trace report gives (it was
 # left out in silence: its period counted as unfinished)
 head -c -10 "$H" >"$TMP/cut.trace"
