@@ -106,10 +106,27 @@ static bool param_given(const struct opts *o, const struct il_trace_param *tp)
 }
 
 /*
+ * The value g's spec gives NAME (n bytes) itself, as haltpoll+
+ * guest_halt_poll_ns=5 does, into val; false when it gives none.
+ */
+static bool spec_sets(const struct il_gov *g, const char *name, size_t n, char *val, size_t size)
+{
+	for (const char *p = strchr(g->spec, '+'); p; p = strchr(p + 1, '+'))
+		if (!strncmp(p + 1, name, n) && p[1 + n] == '=') {
+			const char *v = p + 2 + n;
+			snprintf(val, size, "%.*s", (int)strcspn(v, "+"), v);
+			return true;
+		}
+	return false;
+}
+
+/*
  * --param to the governors: each goes to every one that has it (whatif's
  * and the kernel's; a MODULE.NAME only to the governor named MODULE), and
- * one that none of them has is bad usage. Without a governor (to-replay
- * without --kernel-governor) they are written to the log unjudged.
+ * one that none of them has is bad usage. A governor whose spec sets the
+ * parameter keeps the spec's value, as sim's --gov-param and replay's log
+ * lines leave it. Without a governor (to-replay without --kernel-governor)
+ * they are written to the log unjudged.
  */
 static int set_params(struct il_gov *const *govs, int ngov, const struct opts *o)
 {
@@ -136,10 +153,16 @@ static int set_params(struct il_gov *const *govs, int ngov, const struct opts *o
 			if (n >= sizeof(name))
 				return cli_usage_error("trace", "--param %s: a name too long",
 						       o->param[i]);
+			char keep[64];
+			bool spec = spec_sets(govs[k], nm, n, keep, sizeof(keep));
+
 			memcpy(name, nm, n);
 			name[n] = '\0';
 			il_err_clear(&err);
 			int x = il_gov_set_param(govs[k], name, eq + 1, &err);
+			/* judged all the same, then the spec's value put back */
+			if (x == 0 && spec)
+				x = il_gov_set_param(govs[k], name, keep, &err);
 			if (x == -ENOENT) {
 				if (!first.msg[0])
 					first = err;

@@ -165,6 +165,19 @@ if grep -c '^# param' "$TMP/hpq.log" | grep -qx 1 && grep -qx '# param,haltpoll.
 expect_exit 0 "$I" trace whatif --governor haltpoll --states $S --param guest_halt_poll_ns=200000 "$TMP/hp0.trace" --decisions "$TMP/hpq.dec"
 expect_exit 0 "$I" replay --governor haltpoll --expect "$TMP/hpq.dec" --strict --quiet "$TMP/hpq.log"
 expect_out "rows equal: 6"
+# the spec's +NAME=VALUE wins over --param too, as in sim (--gov-param) and in
+# replay (the log's "# param"): whatif ran 0 where replay of to-replay's log,
+# with the same spec and --param, ran 200000 (2 of 6 rows equal)
+G=haltpoll+guest_halt_poll_ns=200000
+expect_exit 0 "$I" trace whatif --governor $G --param guest_halt_poll_ns=0 --states $S "$TMP/hp0.trace" --decisions "$TMP/hpsp.dec"
+expect_out "guest_halt_poll_ns=200000"
+expect_exit 0 "$I" trace to-replay --param guest_halt_poll_ns=0 --states $S "$TMP/hp0.trace" -o "$TMP/hpsp.log"
+expect_exit 0 "$I" replay --governor $G --expect "$TMP/hpsp.dec" --strict --quiet "$TMP/hpsp.log"
+expect_out "rows equal: 6"
+expect_exit 0 "$I" trace check --governor $G --param haltpoll.guest_halt_poll_ns=0 --states $S "$TMP/hp0.trace"
+expect_out "agreement: 6 of 6 periods"
+expect_exit 2 "$I" trace check --governor $G --param guest_halt_poll_ns=x --states $S "$TMP/hp0.trace"
+expect_err "'x' is not an unsigned integer"
 # a MODULE that is not the governor's name is refused by check, and left to
 # the other governor by whatif
 expect_exit 2 "$I" trace check --governor haltpoll --states $S --param menu.guest_halt_poll_ns=5 "$TMP/hp0.trace"
