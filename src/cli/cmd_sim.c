@@ -185,10 +185,13 @@ static int check_governor(const char *spec, const struct il_platform *p, const c
 		}
 		spec = m->governor[0] ? m->governor : "menu";
 	}
-	char at[96];
-	g = il_gov_new(il_spec_file_at(spec, kernel, at, sizeof(at)), 1, &err);
+	/* room for "@REL": a name too long with it is refused, not built for no release */
+	char at[4096];
+	const char *built = il_spec_file_at(spec, kernel, at, sizeof(at));
+	g = built ? il_gov_new(built, 1, &err) : NULL;
 	if (!g)
-		r = cli_usage_error("sim", "--governor %s: %s", spec, err.msg);
+		r = cli_usage_error("sim", "--governor %s: %s", spec,
+				    built ? err.msg : "name too long");
 	for (int i = 0; g && !r && i < b->ngov_params; i++)
 		if (il_gov_set_param(g, b->gov_params[i].key, b->gov_params[i].value, &err) < 0)
 			r = cli_usage_error("sim", "--gov-param %s=%s: %s", b->gov_params[i].key,

@@ -296,8 +296,10 @@ const char *il_spec_file_at(const char *spec, const char *rel, char *buf, size_t
 	const char *own;
 	size_t n = il_spec_file_release(spec, &own);
 
-	if (!rel || !rel[0] || own || n < 7 || strcmp(spec + n - 2, ".c") ||
-	    (size_t)snprintf(buf, size, "%s@%s", spec, rel) >= size)
+	if (!rel || !rel[0] || own || n < 7 || strcmp(spec + n - 2, ".c"))
 		return spec;
+	/* not spec itself: that would build it for no release */
+	if ((size_t)snprintf(buf, size, "%s@%s", spec, rel) >= size)
+		return NULL;
 	return buf;
 }

@@ -51,7 +51,8 @@ size_t il_spec_file_release(const char *spec, const char **rel);
 /*
  * spec as a run under kernel release rel builds it: "file:X.c" becomes
  * "file:X.c@REL" in buf; spec itself when it names its release already, is
- * not file:X.c, or rel is NULL or "".
+ * not file:X.c, or rel is NULL or ""; NULL when "file:X.c@REL" does not
+ * fit in size.
  */
 const char *il_spec_file_at(const char *spec, const char *rel, char *buf, size_t size);
 

@@ -281,12 +281,16 @@ int il_sim_batch_prepare(struct il_sim_batch *b, struct il_err *err)
 					      &b->machines[c], err);
 		if (r < 0)
 			return r;
-		char spec[96], at[96];
+		/* at: room for "@REL", so that a name too long is refused by its loader */
+		char spec[96], at[sizeof(spec) + 32];
 		if (resolve_spec(cf->gov_spec, &b->machines[c], spec, sizeof(spec), err))
 			return -EINVAL;
 		/* a kernel file of the release the run follows: built for it */
-		struct il_gov *g = il_gov_new(il_spec_file_at(spec, cf->kernel, at, sizeof(at)),
-					      il_platform_ncpus(b->platform), err);
+		const char *built = il_spec_file_at(spec, cf->kernel, at, sizeof(at));
+		if (!built)
+			return il_err_set(err, ENAMETOOLONG, "governor '%s@%s': name too long",
+					  spec, cf->kernel);
+		struct il_gov *g = il_gov_new(built, il_platform_ncpus(b->platform), err);
 		if (!g)
 			return -EINVAL;
 		snprintf(b->gov_names[c], sizeof(b->gov_names[c]), "%s", g->spec);

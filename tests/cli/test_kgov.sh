@@ -70,6 +70,20 @@ printf '[config.us]\nkernel = 5.4\ngovernor = file:%s\nworkload = wake-latency\n
 printf 'runs = 1\nduration = 20ms\n' >>"$TMP/us.ini"
 expect_exit 0 "$IDLELAB" batch "$TMP/us.ini" --format csv
 expect_out ",5.4,file:$KG/ladder-like-us.c@5.4,"
+# a name that fits without "@REL" but not with it is refused, not built for no release
+d=$TMP/long
+while [ ${#d} -lt 83 ]; do d=${d}x; done
+if [ ${#d} -eq 83 ]; then
+	mkdir -p "$d" && cp "$KG/fixed.c" "$d/f.c"   # file:$d/f.c: 93 characters
+	expect_exit 2 "$IDLELAB" sim --kernel 5.4 --governor "file:$d/f.c" --workload wake-latency \
+		--duration 10ms
+	expect_err "f.c@5.4': name over 95 characters"
+	printf '[config.long]\nkernel = 5.4\ngovernor = file:%s/f.c\nworkload = wake-latency\n' \
+		"$d" >"$TMP/long.ini"
+	printf 'runs = 1\nduration = 10ms\n' >>"$TMP/long.ini"
+	expect_exit 1 "$IDLELAB" batch "$TMP/long.ini" --format csv
+	expect_err "f.c@5.4': name over 95 characters"
+fi
 # replay has no --kernel: the release is given in the spec
 expect_exit 0 "$IDLELAB" replay --governor "file:$KG/ladder-like-us.c@5.4" --quiet --format csv \
 	"$RP/zen3.log"
