@@ -345,6 +345,11 @@ static int run(int argc, char **argv)
 				const char *m = werr.msg;
 				if (!strncmp(m, "warmup: ", 8))
 					m += 8;
+				/* the engine option's bare ns are not --warmup's: it needs a unit */
+				const char *bare = strstr(m, " (bare numbers ns, or with ns/us/ms/s)");
+				if (bare)
+					return cli_usage_error("sim", "--warmup: %.*s (with a unit: ns, us, "
+							       "ms, s)", (int)(bare - m), m);
 				return cli_usage_error("sim", "--warmup: %s", m);
 			}
 			/* 0 is none in any unit */

@@ -50,6 +50,9 @@ usage "--duration: bad duration '0'" sim --duration 0
 # a bare number is refused as in a batch file (sim --duration 5 ran 5 ns, "0.000 s", exit 0)
 usage "--duration: '5' needs a unit (ns, us, ms, s)" sim --duration 5
 usage "--warmup: '1' needs a unit (ns, us, ms, s)" sim --duration 5ms --warmup 1
+# a bad --warmup is not told that bare numbers are ns: --warmup refuses them
+usage "--warmup: '5x' is not a duration in 0..1000000s (with a unit: ns, us, ms, s)" \
+	sim --duration 5ms --warmup 5x
 usage "--runs: 'x'" sim --runs x
 usage "--jobs: '0'" sim --jobs 0
 usage "--seed: '-1'" sim --seed -1
