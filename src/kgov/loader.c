@@ -27,6 +27,7 @@
 
 #include "kgov.h"
 #include "util.h"
+#include "idlelab/release.h"
 #include "idlelab/governor.h"
 #include "idlelab/outfile.h"
 #include "../../kapi/include/kapi/abi.h"
@@ -206,7 +207,14 @@ static int resolve(const char *spec, char *path, size_t size, struct il_err *err
 	/* "file:X.c@5.4": X.c built for that release */
 	const char *rel;
 	size_t n = il_spec_file_release(spec, &rel);
-	if (!strncmp(spec, "file:", 5) && (n < 7 || strncmp(spec + n - 2, ".c", 2))) {
+	const char *bad_rel = strrchr(spec, '@');
+	if (bad_rel && (bad_rel - spec < 7 || strncmp(bad_rel - 2, ".c", 2) || strchr(bad_rel, '/')))
+		bad_rel = NULL;
+	struct il_err rerr;
+	if (!strncmp(spec, "file:", 5) && !rel && bad_rel && il_release_check(bad_rel + 1, &rerr)) {
+		/* "file:X.c@5.4.1": a C file, with a release that is not one */
+		r = il_err_set(err, EINVAL, "%s: %s", spec, rerr.msg);
+	} else if (!strncmp(spec, "file:", 5) && (n < 7 || strncmp(spec + n - 2, ".c", 2))) {
 		/* the compiler would take X.so or X.o as linker input: an empty object */
 		bool so = n > 8 && !strcmp(spec + n - 3, ".so");
 		r = il_err_set(err, EINVAL, "%s: not a C file: file: builds FILE.c%s%s%s%s", spec,

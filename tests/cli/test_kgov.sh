@@ -92,6 +92,12 @@ expect_exit 0 "$IDLELAB" replay --governor ladder@5.4 --quiet --format csv "$RP/
 expect_same "$TMP/us-replay.csv"
 expect_exit 2 "$IDLELAB" replay --governor "file:$KG/ladder-like-us.c@4.19" --quiet "$RP/zen3.log"
 expect_err "kernel release 4.19 is outside the releases idlelab models"
+# a C file with a release that is not MAJOR.MINOR: the release is what is wrong
+for rel in 5.4.1 5 v5.4 ''; do
+	expect_exit 2 "$IDLELAB" replay --governor "file:$KG/ladder-like-us.c@$rel" --quiet \
+		"$RP/zen3.log"
+	expect_err "ladder-like-us.c@$rel: kernel release '$rel' is not MAJOR.MINOR (mainline tags"
+done
 # the other way: a text of v5.6 on under sim --kernel 5.4 misses the ns fields, and the
 # message says how to run it there (name its own release)
 expect_exit 2 "$IDLELAB" sim --platform intel-haswell-ep --kernel 5.4 \
