@@ -150,6 +150,9 @@ static int check_log(const char *path, const char *mine, const char *against, co
 	 * printed "(100.00%)" beside the first difference.
 	 */
 	unsigned long long bp = log.nrows ? (unsigned long long)agree * 10000 / log.nrows : 10000;
+	/* ... and a log with a row that agrees does not say "(0.00%)" either */
+	if (agree && !bp)
+		bp = 1;
 	printf("%s: %zu rows, %zu agree (%llu.%02llu%%)\n", path, log.nrows, agree, bp / 100,
 	       bp % 100);
 	if (first != (size_t)-1)

@@ -114,6 +114,11 @@ awk 'BEGIN { print "# idlelab-replay v1"; print "# hz=1000"; print "# state,0,PO
 	>"$TMP/one-in-40000.log"
 expect_exit 3 "$IDLELAB" governor check "$KG/fixed.c" --against ladder@6.12 "$TMP/one-in-40000.log"
 expect_out "one-in-40000.log: 40000 rows, 39999 agree (99.99%)"
+# ... nor one that agrees down to 0.00 %, which reads as none
+awk -F, -v OFS=, '/^0,/ { $5 = $5 == "0" ? "2000000000000" : "0" } 1' "$TMP/one-in-40000.log" \
+	>"$TMP/one-agrees.log"
+expect_exit 3 "$IDLELAB" governor check "$KG/fixed.c" --against ladder@6.12 "$TMP/one-agrees.log"
+expect_out "one-agrees.log: 40000 rows, 1 agree (0.01%)"
 # ... and the check can fail: fixed is not ladder
 expect_exit 3 "$IDLELAB" governor check "$KG/fixed.c" --against ladder@6.12 "$RP/zen3.log"
 expect_out "first difference: row"
