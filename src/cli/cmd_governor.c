@@ -13,6 +13,7 @@
 #include "idlelab/release.h"
 #include "idlelab/replay.h"
 #include "../kgov/kgov.h"
+#include "util.h"
 
 static size_t has_suffix(const char *s, const char *suf)
 {
@@ -199,6 +200,12 @@ static int gov_check(int argc, char **argv)
 			return r;
 	struct il_err err;
 	il_err_clear(&err);
+	/* a file: SPEC that names no release is built for --kernel, as FILE.c is */
+	char against_at[4096];
+	const char *built = il_spec_file_at(against, rel, against_at, sizeof(against_at));
+	if (!built)
+		return cli_usage_error("governor", "--against %s@%s: name too long", against, rel);
+	against = built;
 	struct il_gov *g = il_gov_new(against, 1, &err);
 	if (!g)
 		return cli_usage_error("governor", "--against %s: %s", against, err.msg);
@@ -266,7 +273,8 @@ const struct il_command cmd_governor = {
 		 "exits 0 when every row agrees, 3 when some differ.\n\n"
 		 "  --kernel REL    the release the file is from (sets LINUX_VERSION_CODE)\n"
 		 "  -o, --output F  build: write the object to F instead of the cache\n"
-		 "  --against SPEC  check: the governor to compare with\n\n"
+		 "  --against SPEC  check: the governor to compare with (a file:FILE.c that\n"
+		 "                  names no @REL is built for --kernel REL too)\n\n"
 		 "A file that uses what the layer lacks fails with the compiler's messages\n"
 		 "and the list of missing names. docs/own-governor.md has the mapping of\n"
 		 "the kernel API onto idlelab's inputs.\n",

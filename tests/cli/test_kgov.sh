@@ -114,6 +114,10 @@ awk 'BEGIN { print "# idlelab-replay v1"; print "# hz=1000"; print "# state,0,PO
 	>"$TMP/one-in-40000.log"
 expect_exit 3 "$IDLELAB" governor check "$KG/fixed.c" --against ladder@6.12 "$TMP/one-in-40000.log"
 expect_out "one-in-40000.log: 40000 rows, 39999 agree (99.99%)"
+# --kernel builds a file: --against for that release too (a patch against its base)
+expect_exit 0 "$IDLELAB" governor check "$KG/ladder-like-us.c" --kernel 5.4 \
+	--against "file:$KG/ladder-like-us.c" "$RP/zen3.log"
+expect_out "zen3.log: 2000 rows, 2000 agree (100.00%)"
 # ... nor one that agrees down to 0.00 %, which reads as none
 awk -F, -v OFS=, '/^0,/ { $5 = $5 == "0" ? "2000000000000" : "0" } 1' "$TMP/one-in-40000.log" \
 	>"$TMP/one-agrees.log"
