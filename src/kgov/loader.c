@@ -222,11 +222,10 @@ static int resolve(const char *spec, char *path, size_t size, struct il_err *err
 			       so && !strchr(spec + 5, '/') ? "./" : "", so ? spec + 5 : "",
 			       so ? ")" : "");
 	} else if (!strncmp(spec, "file:", 5)) {
-		char *log = NULL, src[4096], release[16];
+		/* rel: the spec's tail, whole (a copy cut to 15 was what errors named) */
+		char *log = NULL, src[4096];
 		snprintf(src, sizeof(src), "%.*s", (int)(n - 5), spec + 5);
-		if (rel)
-			snprintf(release, sizeof(release), "%s", rel);
-		r = il_kgov_build(src, rel ? release : NULL, NULL, path, size, &log, err);
+		r = il_kgov_build(src, rel, NULL, path, size, &log, err);
 		if (r < 0 && log)
 			fprintf(stderr, "%s", log);
 		free(log);

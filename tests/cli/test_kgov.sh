@@ -92,6 +92,10 @@ expect_exit 0 "$IDLELAB" replay --governor ladder@5.4 --quiet --format csv "$RP/
 expect_same "$TMP/us-replay.csv"
 expect_exit 2 "$IDLELAB" replay --governor "file:$KG/ladder-like-us.c@4.19" --quiet "$RP/zen3.log"
 expect_err "kernel release 4.19 is outside the releases idlelab models"
+# ... and one of many digits is named whole, not cut to 15 characters
+expect_exit 2 "$IDLELAB" replay --governor "file:$KG/ladder-like-us.c@5.44444444444444444444" \
+	--quiet "$RP/zen3.log"
+expect_err "kernel release '5.44444444444444444444' is not MAJOR.MINOR"
 # a C file with a release that is not MAJOR.MINOR: the release is what is wrong
 for rel in 5.4.1 5 v5.4 ''; do
 	expect_exit 2 "$IDLELAB" replay --governor "file:$KG/ladder-like-us.c@$rel" --quiet \
