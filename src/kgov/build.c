@@ -301,6 +301,9 @@ void il_kgov_missing_symbols(const char *log, char *list, size_t size)
 		{ "unknown type name \xe2\x80\x98", "\xe2\x80\x99" },
 		{ "undefined reference to `", "'" },
 		{ "fatal error: ", ": No such file" },
+		/* clang's "use of undeclared identifier 'X'", "call to undeclared function 'X'" */
+		{ "undeclared identifier '", "'" },
+		{ "undeclared function '", "'" },
 		/* gcc's "has no member named 'X'", clang's "no member named 'X' in ..." */
 		{ "no member named '", "'" },
 		{ "has no member named \xe2\x80\x98", "\xe2\x80\x99" },
