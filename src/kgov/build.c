@@ -248,7 +248,8 @@ freed:
 }
 
 /* The error of a run that failed (r from run()), with the compiler's log in log. */
-static int run_error(const char *cc, const char *src, int r, const char *log, struct il_err *err)
+static int run_error(const char *cc, const char *kapi, const char *src, int r, const char *log,
+		     struct il_err *err)
 {
 	char list[1024];
 
@@ -262,7 +263,7 @@ static int run_error(const char *cc, const char *src, int r, const char *log, st
 		return il_err_set(err, EINVAL, "%s: %s was ended after %d s of CPU time or at "
 				  "%llu MiB of memory: not a governor file", src, cc, CC_CPU_MAX,
 				  (unsigned long long)(CC_MEM_MAX >> 20));
-	il_kgov_missing_symbols(log, list, sizeof(list));
+	il_kgov_missing_symbols(log, kapi, list, sizeof(list));
 	/* the fields of the era before c1d51f684c72 (v5.6): a release to build for */
 	char hay[sizeof(list) + 4];
 	snprintf(hay, sizeof(hay), " %s,", list);
@@ -290,7 +291,7 @@ static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 }
 
 /* Names the compiler says it does not know, each once, into list. */
-void il_kgov_missing_symbols(const char *log, char *list, size_t size)
+void il_kgov_missing_symbols(const char *log, const char *layer, char *list, size_t size)
 {
 	static const char *const pat[][2] = {
 		{ "implicit declaration of function '", "'" },
@@ -308,13 +309,18 @@ void il_kgov_missing_symbols(const char *log, char *list, size_t size)
 		{ "no member named '", "'" },
 		{ "has no member named \xe2\x80\x98", "\xe2\x80\x99" },
 	};
-	size_t off = 0;
+	size_t off = 0, nl = layer ? strlen(layer) : 0;
 
 	list[0] = '\0';
 	for (const char *line = log; line && *line;) {
 		const char *eol = strchr(line, '\n');
 		size_t ll = eol ? (size_t)(eol - line) : strlen(line);
-		for (size_t k = 0; k < sizeof(pat) / sizeof(pat[0]); k++) {
+		/*
+		 * "KAPI/include/kapi/kapi.h:90:38: error: '_kb' undeclared": a
+		 * macro's own variable, after an unknown name passed to it
+		 */
+		bool in_layer = nl && ll > nl && !strncmp(line, layer, nl) && line[nl] == '/';
+		for (size_t k = 0; !in_layer && k < sizeof(pat) / sizeof(pat[0]); k++) {
 			const char *a = memmem(line, ll, pat[k][0], strlen(pat[k][0]));
 			if (!a)
 				continue;
@@ -417,7 +423,7 @@ int il_kgov_build(const char *src, const char *release, const char *out, char *s
 	if (r != 0) {
 		free(text);
 		*log = pplog;
-		return run_error(cc, src, r, pplog, err);
+		return run_error(cc, kapi, src, r, pplog, err);
 	}
 	free(pplog);
 	uint64_t h = fnv1a(0xcbf29ce484222325ull, text, len);
@@ -463,7 +469,7 @@ int il_kgov_build(const char *src, const char *release, const char *out, char *s
 	if (r != 0) {
 		unlink(tmp);
 		*log = text;
-		return run_error(cc, src, r, text, err);
+		return run_error(cc, kapi, src, r, text, err);
 	}
 	if (len)
 		*log = text; /* warnings */

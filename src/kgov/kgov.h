@@ -32,8 +32,11 @@ int il_kgov_build(const char *src, const char *release, const char *out, char *s
  * The names a compiler's messages (log, NUL-terminated) say are unknown
  * (implicit declarations, undeclared names, unknown types, undefined
  * references, missing headers), each once, comma-separated, into list.
+ * Messages located under the directory layer (the kernel-API layer's, or
+ * NULL) are left out: a name spelled there is the layer's own, and its
+ * error a consequence of one in the governor's file.
  */
-void il_kgov_missing_symbols(const char *log, char *list, size_t size);
+void il_kgov_missing_symbols(const char *log, const char *layer, char *list, size_t size);
 
 /*
  * The object a file spec loads (file:X.c built, or found in the cache, as

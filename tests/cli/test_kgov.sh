@@ -96,6 +96,11 @@ expect_err "kernel release 4.19 is outside the releases idlelab models"
 expect_exit 2 "$IDLELAB" replay --governor "file:$KG/ladder-like-us.c@5.44444444444444444444" \
 	--quiet "$RP/zen3.log"
 expect_err "kernel release '5.44444444444444444444' is not MAJOR.MINOR"
+# an unknown name passed to the layer's min_t(): not also the macro's own variable
+sed 's/drv->state_count - 1)/drv->state_count - NO_SUCH_ARG)/' "$KG/fixed.c" >"$TMP/macro-arg.c"
+expect_exit 1 "$IDLELAB" governor build "$TMP/macro-arg.c"
+grep -q "kernel-API layer; missing: NO_SUCH_ARG\$" "$TMP/err" && ok ||
+	bad "missing names of an unknown min_t() argument: $(grep missing: "$TMP/err")"
 # clang says "no member named 'X' in ...": the fields and the way out all the same
 if command -v clang >/dev/null 2>&1; then
 	CC=clang expect_exit 2 "$IDLELAB" replay --governor "file:$KG/ladder-like-us.c" --quiet \
