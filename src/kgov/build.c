@@ -302,6 +302,7 @@ void il_kgov_missing_symbols(const char *log, const char *layer, char *list, siz
 		{ "unknown type name \xe2\x80\x98", "\xe2\x80\x99" },
 		{ "undefined reference to `", "'" },
 		{ "fatal error: ", ": No such file" },
+		{ "fatal error: '", "' file not found" },    /* clang */
 		/* clang's "use of undeclared identifier 'X'", "call to undeclared function 'X'" */
 		{ "undeclared identifier '", "'" },
 		{ "undeclared function '", "'" },

@@ -111,6 +111,10 @@ if command -v clang >/dev/null 2>&1; then
 		>"$TMP/undeclared.c"
 	CC=clang expect_exit 1 "$IDLELAB" governor build "$TMP/undeclared.c"
 	expect_err "kernel-API layer; missing: NO_SUCH_CONST"
+	# "fatal error: 'X' file not found": the header, as gcc's "X: No such file"
+	{ echo '#include <linux/nosuch.h>'; cat "$KG/fixed.c"; } >"$TMP/header.c"
+	CC=clang expect_exit 1 "$IDLELAB" governor build "$TMP/header.c"
+	expect_err "kernel-API layer; missing: linux/nosuch.h"
 fi
 # a C file with a release that is not MAJOR.MINOR: the release is what is wrong
 for rel in 5.4.1 5 v5.4 ''; do
