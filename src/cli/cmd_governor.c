@@ -119,6 +119,11 @@ static int check_log(const char *path, const char *mine, const char *against, co
 		rc = cli_report(&err);
 		goto done;
 	}
+	/* checking nothing must not pass, as replay --strict refuses no decisions */
+	if (!log.nrows) {
+		rc = cli_error("%s: no rows: nothing to check the governor on", path);
+		goto done;
+	}
 	int ncpus = log.ncpus > 0 ? log.ncpus : 1;
 	if (!(ga = il_gov_new(mine, ncpus, &err)) || !(gb = il_gov_new(against, ncpus, &err)) ||
 	    il_replay_engine_init(&ea, &log, ga, &err) ||
@@ -150,7 +155,7 @@ static int check_log(const char *path, const char *mine, const char *against, co
 	 * The share truncated to 0.01 %: rounded, one row in 40000 differing
 	 * printed "(100.00%)" beside the first difference.
 	 */
-	unsigned long long bp = log.nrows ? (unsigned long long)agree * 10000 / log.nrows : 10000;
+	unsigned long long bp = (unsigned long long)agree * 10000 / log.nrows;
 	/* ... and a log with a row that agrees does not say "(0.00%)" either */
 	if (agree && !bp)
 		bp = 1;

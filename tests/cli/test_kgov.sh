@@ -147,6 +147,10 @@ awk -F, -v OFS=, '/^0,/ { $5 = $5 == "0" ? "2000000000000" : "0" } 1' "$TMP/one-
 	>"$TMP/one-agrees.log"
 expect_exit 3 "$IDLELAB" governor check "$KG/fixed.c" --against ladder@6.12 "$TMP/one-agrees.log"
 expect_out "one-agrees.log: 40000 rows, 1 agree (0.01%)"
+# a log of no rows checks nothing: bad input, not 100.00 % and exit 0
+head -5 "$TMP/one-in-40000.log" >"$TMP/no-rows.log"
+expect_exit 1 "$IDLELAB" governor check "$KG/fixed.c" --against ladder@6.12 "$TMP/no-rows.log"
+expect_err "no-rows.log: no rows: nothing to check the governor on"
 # ... and the check can fail: fixed is not ladder
 expect_exit 3 "$IDLELAB" governor check "$KG/fixed.c" --against ladder@6.12 "$RP/zen3.log"
 expect_out "first difference: row"
