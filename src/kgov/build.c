@@ -134,6 +134,31 @@ static int drain(struct sink *k)
  * is NULL), or -errno (of the exec when argv[0] could not be run: a
  * compiler that is not there is not a file that does not compile).
  */
+/*
+ * The environment the compiler runs in: this process's, in the C locale. The
+ * build's diagnosis (missing fields and names, the era's way out) is read
+ * from the compiler's English messages, which a translated gcc would not
+ * print; LANGUAGE goes too, and the locale's other variables yield to LC_ALL.
+ * Built before the fork: the child only calls execvpe().
+ */
+static char **c_locale_env(void)
+{
+	extern char **environ;
+	size_t n = 0, k = 0;
+
+	while (environ && environ[n])
+		n++;
+	char **env = calloc(n + 2, sizeof(*env));
+	if (!env)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "LC_ALL=", 7) && strncmp(environ[i], "LANGUAGE=", 9))
+			env[k++] = environ[i];
+	env[k++] = (char *)"LC_ALL=C";
+	env[k] = NULL;
+	return env;
+}
+
 static int run(char *const argv[], char **out, size_t *outlen, char **log)
 {
 	struct sink k[2] = { { -1, NULL, 0, 4096 }, { -1, NULL, 0, 4096 } };
@@ -151,9 +176,15 @@ static int run(char *const argv[], char **out, size_t *outlen, char **log)
 		e = errno ? errno : ENOMEM;
 		goto fail;
 	}
+	char **env = c_locale_env();
+	if (!env) {
+		e = ENOMEM;
+		goto fail;
+	}
 	pid_t pid = fork();
 	if (pid < 0) {
 		e = errno;
+		free(env);
 		goto fail;
 	}
 	if (pid == 0) {
@@ -162,13 +193,14 @@ static int run(char *const argv[], char **out, size_t *outlen, char **log)
 		limit(RLIMIT_AS, CC_MEM_MAX);
 		limit(RLIMIT_CPU, CC_CPU_MAX);
 		limit(RLIMIT_FSIZE, CC_FILE_MAX);
-		execvp(argv[0], argv);
+		execvpe(argv[0], argv, env);
 		/* the exec's errno through fx, closed by a successful exec */
 		int xe = errno;
 		if (write(fx[1], &xe, sizeof(xe)) < 0)
 			dprintf(2, "%s: %s\n", argv[0], strerror(xe));
 		_exit(127);
 	}
+	free(env);
 	close(fx[1]);
 	fx[1] = -1;
 	close(fo[1]);

@@ -282,6 +282,15 @@ CC=/nonexistent/cc expect_exit 1 "$IDLELAB" governor build "$KG/fixed.c" -o "$TM
 expect_err "idlelab: cannot run the compiler '/nonexistent/cc' (\$CC, else cc): No such file or directory"
 [ ! -e "$TMP/nocc.so" ] && ok || bad "a build without a compiler left an object"
 
+# the compiler runs in the C locale, whatever the user's: the missing-names list and
+# the era's hints are read from its English messages
+printf '#!/bin/sh\necho "x.c:1:1: error: locale LC_ALL=[$LC_ALL] LANGUAGE=[$LANGUAGE]" >&2\nexit 1\n' \
+	>"$TMP/localecc"
+chmod +x "$TMP/localecc"
+CC=$TMP/localecc expect_exit 1 env LC_ALL=de_DE.UTF-8 LANGUAGE=de "$IDLELAB" governor build \
+	"$KG/fixed.c" -o "$TMP/locale.so"
+expect_err "locale LC_ALL=[C] LANGUAGE=[]"
+
 # a file whose name starts with '-' is a file to the compiler, not an option
 # ("-ovictim.c" made cc write its output over victim.c)
 mkdir "$TMP/dash"
