@@ -60,6 +60,14 @@ int il_machine_idle_build(const struct il_platform *p, const char *release,
 const char *il_idle_routine_name(enum il_idle_routine r);
 
 /*
+ * Does release (MAJOR.MINOR) register pseries' snooze with
+ * CPUIDLE_FLAG_POLLING? From v6.2 (5ddcc03a07ae); before it the same spin
+ * loop has no flag. The driver's table, a capture's and a trace's sysfs
+ * table all follow this one rule.
+ */
+bool il_pseries_snooze_polling(const char *release);
+
+/*
  * intel_idle's built-in table for an Intel CPU of this family and model
  * in kernel release (a mainline tag such as "5.15"; NULL: the newest):
  * the table's label ("Alder Lake"), or NULL when that release has none

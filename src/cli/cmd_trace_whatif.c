@@ -17,10 +17,10 @@
 
 #include "cli.h"
 #include "idlelab/device.h"
+#include "idlelab/drivers.h"
 #include "idlelab/format.h"
 #include "idlelab/json.h"
 #include "idlelab/outfile.h"
-#include "idlelab/release.h"
 #include "idlelab/replay.h"
 #include "idlelab/report.h"
 #include "idlelab/sysfs.h"
@@ -880,7 +880,7 @@ static int go(struct ctx *c)
 	 * it spins without the flag, which the governors and the poll time
 	 * limit see (a platform's table follows its release already)
 	 */
-	if (c->tab.sysfs && c->ps.release[0] && il_release_cmp(c->ps.release, "6.2") < 0)
+	if (c->tab.sysfs && c->ps.release[0] && !il_pseries_snooze_polling(c->ps.release))
 		for (int i = 0; i < c->tab.drv.state_count; i++) {
 			struct il_state *st = &c->tab.drv.states[i];
 			size_t l = strlen(c->tab.origin);

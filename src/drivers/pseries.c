@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "drivers_internal.h"
+#include "idlelab/release.h"
 
 #define CEDE_LATENCY_US 10              /* dedicated_states[1] / shared_states[1] default */
 #define CEDE_RESIDENCY_US 100
@@ -152,6 +153,11 @@ static uint64_t min_xcede_latency_us(const struct il_platform *p, struct il_mach
 	return min;
 }
 
+bool il_pseries_snooze_polling(const char *release)
+{
+	return il_release_cmp(release, REL_SNOOZE_POLLING) >= 0;
+}
+
 int il_pseries_idle_probe(const struct il_platform *p, struct il_machine_idle *m,
 			  struct il_err *err)
 {
@@ -175,7 +181,7 @@ int il_pseries_idle_probe(const struct il_platform *p, struct il_machine_idle *m
 
 	memset(drv, 0, sizeof(*drv));
 	snprintf(drv->name, sizeof(drv->name), "pseries_idle");
-	if (il_release_at_least(m, REL_SNOOZE_POLLING)) {
+	if (il_pseries_snooze_polling(m->release)) {
 		set_state(&drv->states[0], "snooze", 0, 0, IL_FLAG_POLLING, IL_ENTRY_POLL,
 			  p->poll_exit);
 	} else {

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "idlelab/drivers.h"
 #include "idlelab/host.h"
 #include "idlelab/platform.h"
 #include "idlelab/release.h"
@@ -380,7 +381,7 @@ static void states(struct out *o, const struct il_host *h, const char *driver)
 	 * A release idlelab does not model is taken as the newest, as below.
 	 */
 	bool snooze_flag = !(il_host_release_tag(h, rel, sizeof(rel)) && !il_release_check(rel, &e) &&
-			     il_release_cmp(rel, "6.2") < 0);
+			     !il_pseries_snooze_polling(rel));
 
 	for (int c = 1; cpu && c < h->sysfs.ncpus; c++)
 		if (h->sysfs.cpus[c].nstates != cpu->nstates)
