@@ -52,6 +52,13 @@ bool cli_same_file(const char *a, const char *b);
  * writing it would replace what is read. Returns 0, or cli_usage_error()'s 2
  * naming the option and both paths.
  */
+/*
+ * part of whole in hundredths of a per cent, for "NN.NN %": truncated, so a
+ * share short of all (one differing row in 40000) is never 100.00, and at
+ * least 1 when part is not 0, so some is never 0.00; 0 when whole is 0.
+ */
+unsigned long long cli_share_bp(size_t part, size_t whole);
+
 int cli_output_not_input(const char *cmd, const char *opt, const char *out, const char *in);
 /*
  * The options of a command whose only option is --format (governors,

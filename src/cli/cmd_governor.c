@@ -151,14 +151,8 @@ static int check_log(const char *path, const char *mine, const char *against, co
 			fb = b;
 		}
 	}
-	/*
-	 * The share truncated to 0.01 %: rounded, one row in 40000 differing
-	 * printed "(100.00%)" beside the first difference.
-	 */
-	unsigned long long bp = (unsigned long long)agree * 10000 / log.nrows;
-	/* ... and a log with a row that agrees does not say "(0.00%)" either */
-	if (agree && !bp)
-		bp = 1;
+	/* truncated: rounded, one row in 40000 differing printed "(100.00%)" */
+	unsigned long long bp = cli_share_bp(agree, log.nrows);
 	printf("%s: %zu rows, %zu agree (%llu.%02llu%%)\n", path, log.nrows, agree, bp / 100,
 	       bp % 100);
 	if (first != (size_t)-1)

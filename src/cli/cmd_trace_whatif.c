@@ -350,14 +350,8 @@ static int check_out(struct ctx *c, const uint64_t *conf, int ncpus, size_t tota
 			il_text_fputs(c->tab.origin, f);
 			fputc('\n', f);
 			params_text(c, f);
-			/*
-			 * the share truncated to 0.01 %, as governor check's: rounded,
-			 * one period in 40000 that differs said "(100.00 %)"; and some
-			 * agreement is never "(0.00 %)"
-			 */
-			unsigned long long bp = total ? (unsigned long long)equal * 10000 / total : 0;
-			if (equal && !bp)
-				bp = 1;
+			/* truncated, as governor check's: rounded, one in 40000 said 100.00 */
+			unsigned long long bp = cli_share_bp(equal, total);
 			fprintf(f, "agreement: %zu of %zu periods (%llu.%02llu %%) the governor picks "
 				"the kernel's state\n", equal, total, bp / 100, bp % 100);
 			fprintf(f, "inputs: sleep length and next event from the hrtimer queue in %zu of "

@@ -111,6 +111,13 @@ bool cli_same_file(const char *a, const char *b)
 				 sa.st_ino == sb.st_ino);
 }
 
+unsigned long long cli_share_bp(size_t part, size_t whole)
+{
+	unsigned long long bp = whole ? (unsigned long long)part * 10000 / whole : 0;
+
+	return part && !bp ? 1 : bp;
+}
+
 int cli_output_not_input(const char *cmd, const char *opt, const char *out, const char *in)
 {
 	if (!cli_same_file(out, in))
