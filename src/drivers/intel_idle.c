@@ -1291,8 +1291,10 @@ int il_intel_idle_probe(const struct il_platform *p, struct il_machine_idle *m,
 	c.icpu = entry < 0 ? NULL : intel_idle_ids[entry].icpu;
 	c.fixup = entry < 0 ? FIX_NONE : intel_idle_ids[entry].fixup;
 	if (c.icpu && !p->mwait) {
-		il_machine_note(m, "intel_idle: %s without MWAIT: not loaded (enable MWAIT in BIOS setup)",
-				c.icpu->label);
+		il_machine_note(m, "intel_idle: model 0x%x (%s table) without MWAIT: not loaded (%s)",
+				p->model, c.icpu->label,
+				p->hypervisor ? "the hypervisor does not offer MWAIT"
+					      : "enable MWAIT in BIOS setup");
 		return 1;
 	}
 	if (!c.icpu && ((p->family != 6 && !il_release_at_least(m, REL_ANY_FAMILY)) || !p->mwait)) {
