@@ -241,7 +241,11 @@ const char *il_host_param(const struct il_host *h, const char *module, const cha
  * looked at (init's arguments).
  */
 const char *il_host_cmdline_opt(const struct il_host *h, const char *key, char *buf, size_t size);
-/* The hypervisor the clocksource (or the haltpoll driver) tells: "kvm", "xen", "hyperv" or NULL. */
+/*
+ * The hypervisor: "kvm" where KVM's CPUID leaves are found (il_host_kvm()),
+ * else what the clocksource (or the haltpoll driver) tells: "kvm", "xen",
+ * "hyperv"; NULL when nothing tells.
+ */
 const char *il_host_hypervisor(const struct il_host *h);
 /* "6.18" from "6.18.44-fc-v1045" into buf; false if the release is not MAJOR.MINOR... */
 bool il_host_release_tag(const struct il_host *h, char *buf, size_t size);
@@ -259,6 +263,14 @@ void il_host_meta(const struct il_host *h, struct il_meta *m);
  * "cpuid5: ecx=0x.. edx=0x.." metadata line (2); else 0.
  */
 int il_host_cpuid5(const struct il_host *h, unsigned int *ecx, unsigned int *edx);
+/*
+ * KVM's CPUID leaves (the "KVMKVMKVM" signature at 0x40000000 + k * 0x100)
+ * and their hints (leaf base + 1, EDX; bit 0 KVM_HINTS_REALTIME): on the live
+ * x86 machine by the instruction (1), from a captured tree's "kvm_cpuid:
+ * base=0x.. hints=0x.." metadata line (2); -1 when found absent (a live
+ * machine without the leaves, or "kvm_cpuid: none"); 0 when unknown.
+ */
+int il_host_kvm(const struct il_host *h, unsigned int *hints);
 
 /*
  * Write a capture of h (read with with_files) and its cpuidle tree to

@@ -726,6 +726,10 @@ const char *il_host_cmdline_opt(const struct il_host *h, const char *key, char *
 
 const char *il_host_hypervisor(const struct il_host *h)
 {
+	unsigned int hints;
+
+	if (il_host_kvm(h, &hints) > 0)
+		return "kvm";
 	if (h->clocksource && !strcmp(h->clocksource, "kvm-clock"))
 		return "kvm";
 	if (h->clocksource && !strcmp(h->clocksource, "xen"))
@@ -795,6 +799,61 @@ int il_host_cpuid5(const struct il_host *h, unsigned int *ecx, unsigned int *edx
 	return 0;
 }
 
+/*
+ * KVM's CPUID leaves, as kvm_cpuid_base() finds them (arch/x86/include/asm/
+ * kvm_para.h, hypervisor_cpuid_base(): from 0x40000000 to 0x4000ff00 in
+ * steps of 0x100, the signature "KVMKVMKVM\0\0\0" in EBX, ECX, EDX and a
+ * maximum leaf of at least base + 1); the hints are leaf base + 1's EDX
+ * (kvm_arch_para_hints(), bit KVM_HINTS_REALTIME = 0).
+ */
+#if defined(__x86_64__) || defined(__i386__)
+static int kvm_cpuid(unsigned int *base, unsigned int *hints)
+{
+	unsigned int a, b, c, d;
+
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 31)))
+		return 0; /* no X86_FEATURE_HYPERVISOR */
+	for (unsigned int leaf = 0x40000000; leaf < 0x40010000; leaf += 0x100) {
+		char sig[12];
+
+		__cpuid(leaf, a, b, c, d);
+		memcpy(sig, &b, 4);
+		memcpy(sig + 4, &c, 4);
+		memcpy(sig + 8, &d, 4);
+		if (!memcmp(sig, "KVMKVMKVM\0\0\0", 12) && a >= leaf + 1) {
+			__cpuid(leaf + 1, a, b, c, d);
+			*base = leaf;
+			*hints = d;
+			return 1;
+		}
+	}
+	return 0;
+}
+#endif
+
+int il_host_kvm(const struct il_host *h, unsigned int *hints)
+{
+	const char *v;
+	unsigned int base;
+
+	if (h->live) {
+#if defined(__x86_64__) || defined(__i386__)
+		return kvm_cpuid(&base, hints) ? 1 : -1;
+#else
+		return 0;
+#endif
+	}
+	v = h->has_meta ? il_meta_get(&h->meta, "kvm_cpuid") : NULL;
+	if (!v)
+		return 0;
+	if (!strcmp(v, "none"))
+		return -1;
+	if (cpuid5_field(&v, "base=0x", &base) && *v++ == ' ' &&
+	    cpuid5_field(&v, "hints=0x", hints) && !*v)
+		return 2;
+	return 0;
+}
+
 void il_host_meta(const struct il_host *h, struct il_meta *m)
 {
 	struct timespec rt, bt;
@@ -839,6 +898,18 @@ void il_host_meta(const struct il_host *h, struct il_meta *m)
 
 		if (il_host_cpuid5(h, &ecx, &edx))
 			il_meta_addf(m, "cpuid5", "ecx=0x%x edx=0x%x", ecx, edx);
+#if defined(__x86_64__) || defined(__i386__)
+		if (h->live) {
+			unsigned int base, hints;
+
+			if (kvm_cpuid(&base, &hints))
+				il_meta_addf(m, "kvm_cpuid", "base=0x%x hints=0x%x", base, hints);
+			else
+				il_meta_add(m, "kvm_cpuid", "none");
+		}
+#endif
+		if (!h->live && h->has_meta && il_meta_get(&h->meta, "kvm_cpuid"))
+			il_meta_add(m, "kvm_cpuid", il_meta_get(&h->meta, "kvm_cpuid"));
 	}
 	for (int i = 0; i < h->nparams; i++) {
 		char key[128];

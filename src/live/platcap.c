@@ -232,7 +232,17 @@ static void cpu_section(struct out *o, const struct il_host *h)
 	if (name[0])
 		put(o, "model_name = %s\n", name);
 	if (ci->arch == IL_ARCH_X86 && ci->has_flags) {
-		if (ci->hypervisor && il_host_hypervisor(h))
+		unsigned int hints;
+		int kvm = ci->hypervisor ? il_host_kvm(h, &hints) : 0;
+
+		if (kvm > 0)
+			put(o, "; KVM's CPUID leaves (0x40000000 + k * 0x100: \"KVMKVMKVM\")%s\n"
+			       "hypervisor = kvm\n"
+			       "; KVM_HINTS_REALTIME: bit 0 of the hints (EDX of the leaf after), 0x%x\n"
+			       "kvm_hints_realtime = %s\n",
+			    kvm == 2 ? ", as the capture recorded them" : "", hints,
+			    hints & 1 ? "yes" : "no");
+		else if (ci->hypervisor && il_host_hypervisor(h))
 			put(o, "; the clocksource (or the haltpoll driver) tells the hypervisor\n"
 			       "hypervisor = %s\n", il_host_hypervisor(h));
 		else

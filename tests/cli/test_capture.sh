@@ -10,7 +10,8 @@
 . "$SRCDIR/tests/cli/lib.sh"
 FX="$SRCDIR/tests/fixtures/capture"
 TREES="amd-zen3-dummy-wait amd-zen3-nocstates intel-haswell-cst intel-haswell-acpi power10-menu
-       kvm-haltpoll intel-icx-states-off intel-icx-pm-qos intel-icx-teo intel-icx-healthy"
+       kvm-haltpoll kvm-nodriver intel-icx-states-off intel-icx-pm-qos intel-icx-teo
+       intel-icx-healthy"
 
 ids() { # ids ROOT: the doctor finding ids, sorted
 	"$IDLELAB" doctor --root "$1" --format json |
@@ -177,6 +178,24 @@ expect_out "driver: haltpoll (preferred governor haltpoll)"
 expect_out "governor: haltpoll"
 expect_out "haltpoll.guest_halt_poll_ns=0"
 grep -qx "hypervisor = kvm" "$TMP/kvm-haltpoll.ini" && ok || bad "kvm guest: hypervisor"
+# a KVM guest told by KVM's CPUID leaves (the capture's kvm_cpuid), its hint
+grep -qx "hypervisor = kvm" "$TMP/kvm-nodriver.ini" && grep -qx "kvm_hints_realtime = no" "$TMP/kvm-nodriver.ini" &&
+	ok || bad "kvm-nodriver: $(grep -A3 hypervisor "$TMP/kvm-nodriver.ini")"
+"$IDLELAB" platform show "$TMP/kvm-nodriver.ini" >"$TMP/out"
+expect_out "driver: none (no cpuidle driver registers)"
+expect_out "  haltpoll: not loaded: no KVM_HINTS_REALTIME and cpuidle_haltpoll.force is not set"
+expect_out "  intel_idle: model 0xcf (Sapphire Rapids table) without MWAIT: not loaded (the hypervisor does not"
+rm -rf "$TMP/rt"; cp -r "$FX/kvm-nodriver" "$TMP/rt"; chmod -R u+w "$TMP/rt"
+sed -i 's/^kvm_cpuid: .*/kvm_cpuid: base=0x40000100 hints=0x1/' "$TMP/rt/idlelab-meta.txt"
+expect_exit 0 "$IDLELAB" platform capture --root "$TMP/rt" -o "$TMP/rt.ini"
+grep -qx "kvm_hints_realtime = yes" "$TMP/rt.ini" && ok || bad "hint set: $(grep -A3 hypervisor "$TMP/rt.ini")"
+"$IDLELAB" platform show "$TMP/rt.ini" >"$TMP/out"
+expect_out "driver: haltpoll (preferred governor haltpoll)"
+expect_out "  haltpoll: loaded (KVM_HINTS_REALTIME)"
+# a malformed kvm_cpuid line tells nothing: the clocksource (tsc here) decides
+sed -i 's/^kvm_cpuid: .*/kvm_cpuid: base=0x4000zz00 hints=0x1/' "$TMP/rt/idlelab-meta.txt"
+expect_exit 0 "$IDLELAB" platform capture --root "$TMP/rt" -o "$TMP/rt.ini"
+grep -qx "hypervisor = yes" "$TMP/rt.ini" && ok || bad "malformed kvm_cpuid: $(grep -A3 hypervisor "$TMP/rt.ini")"
 "$IDLELAB" platform show "$TMP/amd-zen3-dummy-wait.ini" >"$TMP/out"
 # (the state table is wider than 100 columns: two slices, state and name in both)
 grep -Eq '^ +2 +C2 +ACPI IOPORT 0x814 +30 +60 ' "$TMP/out" &&

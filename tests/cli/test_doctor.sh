@@ -34,6 +34,7 @@ want "$FX/intel-icx-states-off" "states-disabled"
 want "$FX/intel-icx-pm-qos" "pm-qos-limit"
 want "$FX/intel-icx-teo" "unexpected-governor"
 want "$FX/intel-icx-healthy" ""
+want "$FX/kvm-nodriver" "haltpoll-not-registered"
 expect_exit 0 "$IDLELAB" doctor --root "$FX/intel-icx-healthy"
 expect_out "no findings"
 
@@ -190,6 +191,35 @@ cpt kvm-haltpoll; echo menu >"$TMP/t/sys/devices/system/cpu/cpuidle/current_gove
 want "$TMP/t" "unexpected-governor"
 expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
 expect_out "info unexpected-governor: governor menu runs; the kernel chooses haltpoll at boot (the haltpoll driver asks for the haltpoll governor)"
+# haltpoll-not-registered: KVM's leaves with and without the hint, another
+# hypervisor, idle=, a release before the driver, a driver that registered
+cpt kvm-nodriver
+expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
+expect_out "info haltpoll-not-registered: a KVM guest without a cpuidle driver: every idle period halts the vCPU"
+expect_out "    $TMP/t/idlelab-meta.txt kvm_cpuid = 0x0: KVM_HINTS_REALTIME clear"
+expect_out "    $TMP/t/sys/module/haltpoll/parameters/guest_halt_poll_ns = 200000"
+tr '\n' ' ' <"$TMP/out" | grep -q "The host does not set KVM_HINTS_REALTIME, so cpuidle-haltpoll does not register" &&
+	ok || bad "haltpoll-not-registered without the hint: $(cat "$TMP/out")"
+sed -i 's/^kvm_cpuid: .*/kvm_cpuid: base=0x40000000 hints=0x1/' "$TMP/t/idlelab-meta.txt"
+expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
+expect_out "    $TMP/t/idlelab-meta.txt kvm_cpuid = 0x1: KVM_HINTS_REALTIME set"
+tr '\n' ' ' <"$TMP/out" | grep -q "CONFIG_HALTPOLL_CPUIDLE" && ok || bad "hint set: $(cat "$TMP/out")"
+# without the leaves in the capture the clocksource tells KVM; with none, nothing does
+sed -i '/^kvm_cpuid: /d' "$TMP/t/idlelab-meta.txt"
+want "$TMP/t" ""
+echo kvm-clock >"$TMP/t/sys/devices/system/clocksource/clocksource0/current_clocksource"
+want "$TMP/t" "haltpoll-not-registered"
+expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
+tr '\n' ' ' <"$TMP/out" | grep -q "KVM_HINTS_REALTIME is not known" && ok || bad "hint unknown: $(cat "$TMP/out")"
+cpt kvm-nodriver; sed -i 's/^kvm_cpuid: .*/kvm_cpuid: none/' "$TMP/t/idlelab-meta.txt"
+want "$TMP/t" ""
+cpt kvm-nodriver; sed -i 's/^cmdline: /&idle=halt /' "$TMP/t/idlelab-meta.txt"
+echo "idle=halt $(cat "$TMP/t/proc/cmdline")" >"$TMP/t/proc/cmdline"
+want "$TMP/t" "states-disabled"
+cpt kvm-nodriver; rel 5.3.0
+want "$TMP/t" ""
+cpt kvm-nodriver; rel 5.4.0
+want "$TMP/t" "haltpoll-not-registered"
 # states-disabled: idle=poll, cpuidle.off, max_cstate, states_off
 cpt intel-icx-healthy; echo "ro idle=poll" >"$TMP/t/proc/cmdline"
 want "$TMP/t" "states-disabled"
@@ -296,11 +326,11 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["not_judge
 
 # --- --list and usage errors -----------------------------------------------
 expect_exit 0 "$IDLELAB" doctor --list
-[ "$(head -1 "$TMP/out")" = "id,severity,finds" ] && [ "$(wc -l <"$TMP/out")" -eq 13 ] && ok ||
+[ "$(head -1 "$TMP/out")" = "id,severity,finds" ] && [ "$(wc -l <"$TMP/out")" -eq 14 ] && ok ||
 	bad "--list: $(cat "$TMP/out")"
 for id in acpi-dummy-wait amd-hlt-default-idle intel-cst-states-off intel-idle-cst-table \
 	intel-idle-table-values \
-	poll-escape haltpoll-no-poll \
+	poll-escape haltpoll-no-poll haltpoll-not-registered \
 	states-disabled high-miss-rate pm-qos-limit unexpected-driver unexpected-governor; do
 	grep -q "^$id," "$TMP/out" && ok || bad "--list lacks $id"
 	grep -q "^### \`$id\`" "$SRCDIR/docs/doctor.md" && ok || bad "docs/doctor.md lacks $id"
@@ -324,7 +354,7 @@ expect_exit 0 "$IDLELAB" doctor --list --format table
 awk 'length > 100 { exit 1 }' "$TMP/out" && ok || bad "--list --format table wider than 100 columns: $(cat "$TMP/out")"
 grep -q '^high-miss-rate  *a state whose entries' "$TMP/out" && ok || bad "--list --format table: $(cat "$TMP/out")"
 expect_exit 0 "$IDLELAB" doctor --list --format json
-python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d) == 12 and d[0]["id"] == "acpi-dummy-wait"' \
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d) == 13 and d[0]["id"] == "acpi-dummy-wait"' \
 	"$TMP/out" && ok || bad "--list --format json: $(cat "$TMP/out")"
 expect_exit 2 "$IDLELAB" doctor --root "$FX/kvm-haltpoll" --interval 2
 expect_err "--interval samples the live machine"
