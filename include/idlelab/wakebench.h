@@ -65,6 +65,7 @@ struct il_sweep_row {
 	char state_name[IL_SWEEP_STATES_MAX][32];
 	uint64_t state_usage[IL_SWEEP_STATES_MAX];
 	bool no_above_below;         /* the kernel has no above/below files: above, below 0 */
+	bool no_cpuidle;             /* no cpuidle driver: no counters (usage .. states 0) */
 };
 
 struct il_sweep_opts {
@@ -77,7 +78,21 @@ struct il_sweep_opts {
 	int (*row)(const struct il_sweep_row *row, void *ctx);
 	void *ctx;
 	volatile int *stop;          /* set (by a signal handler) to stop early; may be NULL */
+	/*
+	 * The machine has no cpuidle driver (il_sweep_no_cpuidle()): the CPUs idle
+	 * in the default routine and have no counters; the rows carry the sleep
+	 * and the latency only, with no_cpuidle set.
+	 */
+	bool no_cpuidle;
 };
+
+/*
+ * Whether the machine below sysfs_root (NULL: /sys/devices/system/cpu) has
+ * no cpuidle driver: cpuidle/current_driver reads "none", or there is no
+ * cpuidle directory (CONFIG_CPU_IDLE off). A driver, or a file that cannot
+ * be read for another reason, gives false: the counters' own reads report.
+ */
+bool il_sweep_no_cpuidle(const char *sysfs_root);
 
 /* Run the sweep; 0, or a negative errno with err (a pin or a read failed). */
 int il_sweep_run(const struct il_sweep_opts *o, struct il_err *err);

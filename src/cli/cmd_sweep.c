@@ -44,7 +44,7 @@ static int add_row(const struct il_sweep_row *r, void *ctx)
 	struct il_table *t = rs->t;
 
 	rs->n++;
-	if (!r->usage && r->loops > 0) {
+	if (!r->no_cpuidle && !r->usage && r->loops > 0) {
 		rs->idle0++;
 		rs->idle0_cpu = r->wakee;
 	}
@@ -63,6 +63,12 @@ static int add_row(const struct il_sweep_row *r, void *ctx)
 		il_table_dbl(t, r->slept.mean / 1000.0, 2);
 	else
 		il_table_na(t);
+	if (r->no_cpuidle) {
+		/* no driver, no counters: usage .. states are not known */
+		for (int i = 0; i < 7; i++)
+			il_table_na(t);
+		goto latency;
+	}
 	il_table_u64(t, (unsigned long long)r->usage);
 	il_table_u64(t, (unsigned long long)r->time_us);
 	if (r->no_above_below) {
@@ -81,6 +87,7 @@ static int add_row(const struct il_sweep_row *r, void *ctx)
 		il_table_na(t);
 	}
 	il_table_str(t, states);
+latency:
 	if (r->lat.n) {
 		il_table_dbl(t, (double)r->lat.p50 / 1000.0, 2);
 		il_table_dbl(t, (double)r->lat.p90 / 1000.0, 2);
@@ -163,6 +170,12 @@ static int run(int argc, char **argv)
 	}
 	double load1 = il_wake_load1();
 	struct rows rs = { 0 };
+	bool no_cpuidle = il_sweep_no_cpuidle(sysroot);
+
+	if (no_cpuidle)
+		cli_error("sweep: %s/cpuidle: no cpuidle driver: the CPUs idle in the default "
+			  "routine and have no idle-state counters; the rows give the sleep and the "
+			  "wake-up latency only", sysroot);
 	t = il_table_new(NULL);
 	rs.t = t;
 	/* a row is a pair and an interval: every slice of the text repeats them */
@@ -173,7 +186,7 @@ static int run(int argc, char **argv)
 		struct il_sweep_opts so = {
 			.sysfs_root = sysroot, .waker = lo.pairs[p].waker, .wakee = lo.pairs[p].wakee,
 			.loops = (int)loops, .nintervals = ivl.n, .intervals_ns = ivl.ns,
-			.row = add_row, .ctx = &rs, .stop = &live_stop,
+			.row = add_row, .ctx = &rs, .stop = &live_stop, .no_cpuidle = no_cpuidle,
 		};
 		if (il_sweep_run(&so, &err)) {
 			r = cli_report(&err);
@@ -217,7 +230,9 @@ const struct il_command cmd_sweep = {
 	"wakes a wakee pinned to WAKEE through a futex; the wakee blocks again at once.\n"
 	"Per pair and interval: the wakee CPU's cpuidle counter differences (usage,\n"
 	"time, above, below, per-state usage), the sleep the wakee measured, and the\n"
-	"wake-to-run latency percentiles (p50, p90, p99, p99.9, max).\n\n"
+	"wake-to-run latency percentiles (p50, p90, p99, p99.9, max). A machine\n"
+	"without a cpuidle driver has no counters: its rows give the sleep and the\n"
+	"latency, the counters n/a.\n\n"
 	"  --intervals LIST     sleep lengths, as sleep-sweep takes them (default its own)\n"
 	"  --loops N            wake-ups per interval (default 500)\n"
 	"  --pair A:B           waker CPU A, wakee CPU B (default 0:1; repeatable)\n"

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -276,7 +277,8 @@ static void *sweep_waker(void *arg)
 	for (int k = 0; k < o->nintervals; k++) {
 		if (atomic_load(&sh->stop) || (o->stop && *o->stop))
 			break;
-		if ((wa->rc = read_counters(o->sysfs_root, o->wakee, &before, wa->err)))
+		if (!o->no_cpuidle &&
+		    (wa->rc = read_counters(o->sysfs_root, o->wakee, &before, wa->err)))
 			break;
 		sh->n = 0;
 		/* as the sim's waker: wake, then sleep the interval at once */
@@ -292,13 +294,17 @@ static void *sweep_waker(void *arg)
 			sleep_ns(10000);
 		if (atomic_load(&sh->stop))
 			break;
-		if ((wa->rc = read_counters(o->sysfs_root, o->wakee, &after, wa->err)))
-			break;
 		memset(&row, 0, sizeof(row));
 		row.interval_ns = o->intervals_ns[k];
 		row.waker = o->waker;
 		row.wakee = o->wakee;
 		row.loops = sh->n;
+		if (o->no_cpuidle) {
+			row.no_cpuidle = true;
+			goto latency;
+		}
+		if ((wa->rc = read_counters(o->sysfs_root, o->wakee, &after, wa->err)))
+			break;
 		row.nstates = after.n < before.n ? after.n : before.n;
 		row.no_above_below = before.no_above_below || after.no_above_below;
 		/* the counters only grow: a table that changed is not one CPU's difference */
@@ -320,12 +326,36 @@ static void *sweep_waker(void *arg)
 			row.above += after.above[i] - before.above[i];
 			row.below += after.below[i] - before.below[i];
 		}
+latency:
 		il_wake_pct_of(sh->lat, sh->n, &row.lat);
 		il_wake_pct_of(sh->slept, sh->n, &row.slept);
 		if (o->row && o->row(&row, o->ctx))
 			break;
 	}
 	return NULL;
+}
+
+bool il_sweep_no_cpuidle(const char *sysfs_root)
+{
+	char path[4400], buf[64];
+	struct stat st;
+	FILE *f;
+	bool none;
+
+	/* the CPU directory itself must be there: a wrong root is not "no cpuidle" */
+	if (stat(sysfs_root ? sysfs_root : IL_SYSFS_DEFAULT_ROOT, &st) || !S_ISDIR(st.st_mode))
+		return false;
+	snprintf(path, sizeof(path), "%s/cpuidle", sysfs_root ? sysfs_root : IL_SYSFS_DEFAULT_ROOT);
+	if (lstat(path, &st))
+		return errno == ENOENT;
+	snprintf(path, sizeof(path), "%s/cpuidle/current_driver",
+		 sysfs_root ? sysfs_root : IL_SYSFS_DEFAULT_ROOT);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	none = fgets(buf, sizeof(buf), f) && !strcmp(buf, "none\n");
+	fclose(f);
+	return none;
 }
 
 int il_sweep_run(const struct il_sweep_opts *o, struct il_err *err)
@@ -340,7 +370,7 @@ int il_sweep_run(const struct il_sweep_opts *o, struct il_err *err)
 		return il_err_set(err, EINVAL, "sweep: the waker and the wakee must be two CPUs, "
 				  "with at least one loop and one interval");
 	/* a machine without readable counters is refused before any thread runs */
-	if ((r = read_counters(o->sysfs_root, o->wakee, &probe, err)))
+	if (!o->no_cpuidle && (r = read_counters(o->sysfs_root, o->wakee, &probe, err)))
 		return r;
 	sh = aligned_alloc(64, sizeof(*sh));
 	if (!sh)

@@ -244,6 +244,30 @@ expect_exit 0 "$IDLELAB" sweep --root "$RB" --loops 3 --intervals 30 --format js
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))[0]; assert r["above"] is None and r["below"] is None and r["usage"] == 0, r' "$TMP/out" &&
 	ok || bad "sweep json without above/below: $(cat "$TMP/out")"
 
+# a machine without a cpuidle driver (a KVM guest without KVM_HINTS_REALTIME,
+# the kvm-nodriver capture): no counters, said once; rows with the sleep and
+# the latency; the warning about rows without idle entries does not apply
+RN="$TMP/rootnd"
+rm -rf "$RN"; cp -r "$FX/kvm-nodriver" "$RN"; chmod -R u+w "$RN"
+expect_exit 0 "$IDLELAB" sweep --root "$RN" --loops 3 --intervals 30,60 --format csv
+expect_err "sweep: $RN/sys/devices/system/cpu/cpuidle: no cpuidle driver: the CPUs idle in the default routine"
+grep -q "entered no idle state" "$TMP/err" && bad "no-driver sweep warned of busy rows" || ok
+grep -Eq '^0,1,30,[0-9]+,[0-9.]+,,,,,,,,[0-9.]+,' "$TMP/out" && grep -q '^0,1,60,' "$TMP/out" &&
+	ok || bad "no-driver sweep csv: $(cat "$TMP/out")"
+expect_exit 0 "$IDLELAB" sweep --root "$RN" --loops 3 --intervals 30 --format json
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))[0]; assert r["usage"] is None and r["states"] is None and r["lat_p50_us"] > 0 and r["sleep_us"] > 0, r' "$TMP/out" &&
+	ok || bad "no-driver sweep json: $(cat "$TMP/out")"
+# no cpuidle directory at all (CONFIG_CPU_IDLE off) is the same; a root
+# without the CPU directory is not "no cpuidle" but an error
+rm -r "$RN/sys/devices/system/cpu/cpuidle"
+expect_exit 0 "$IDLELAB" sweep --root "$RN" --loops 3 --intervals 30 --format csv
+expect_err "no cpuidle driver"
+expect_exit 1 "$IDLELAB" sweep --root "$TMP/nosuchroot" --loops 3 --intervals 30
+grep -q "no cpuidle driver" "$TMP/err" && bad "a missing root read as no cpuidle" || ok
+# a state to disable on a machine without states is refused, nothing run
+expect_exit 1 "$IDLELAB" sweep --root "$RN" --loops 3 --intervals 30 --disable 1
+[ -s "$TMP/out" ] && bad "no-driver --disable printed rows" || ok
+
 # pingpong's dropped column is said in the help (it was for halt only)
 "$IDLELAB" help latency | tr '\n' ' ' | tr -s ' ' | grep -q "hand-overs that found the other side awake are dropped and counted" &&
 	ok || bad "help latency does not say what pingpong's dropped counts"
