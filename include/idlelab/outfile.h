@@ -28,7 +28,7 @@
  * output is opened, so a file-size limit is an error, not a silent death).
  *
  * Temporaries are recorded in a fixed table (no allocation) that the
- * SIGHUP/SIGINT/SIGQUIT/SIGTERM (and IL_END_SIGNALS) handler installed by
+ * SIGHUP/SIGINT/SIGQUIT/SIGTERM/SIGPIPE (and IL_END_SIGNALS) handler installed by
  * the first open uses to remove them, with async-signal-safe calls only;
  * it then restores the default action and re-raises the signal, so the
  * exit status is the signal's.
@@ -45,12 +45,13 @@
 /*
  * The signals besides SIGHUP, SIGINT, SIGQUIT, SIGTERM and SIGPIPE whose
  * default action ends the process and that a program here may be sent
- * (kill -USR1, a supervisor's SIGALRM, RLIMIT_CPU's SIGXCPU): a clean-up
- * handler takes them too, else they leave temporaries, changes to the
- * machine or a tracefs instance behind. SIGPROF is a profiler's
- * (ITIMER_PROF), SIGXFSZ is ignored (above).
+ * (kill -USR1, a supervisor's SIGALRM, RLIMIT_CPU's SIGXCPU, a UPS daemon's
+ * SIGPWR, a stray SIGIO): a clean-up handler takes them too, else they
+ * leave temporaries, changes to the machine or a tracefs instance behind.
+ * SIGPROF is a profiler's (ITIMER_PROF), SIGXFSZ is ignored (above). The
+ * real-time signals are not taken: nothing here is sent them.
  */
-#define IL_END_SIGNALS SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGXCPU
+#define IL_END_SIGNALS SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGXCPU, SIGPWR, SIGIO
 
 #include "idlelab/err.h"
 

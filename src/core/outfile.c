@@ -32,7 +32,8 @@ static struct {
 	char path[PATH_MAX];
 } slots[IL_OUT_SLOTS];
 
-static const int cleanup_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, IL_END_SIGNALS };
+/* SIGPIPE too: a reader of stdout that goes away must not leave a temporary */
+static const int cleanup_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, IL_END_SIGNALS };
 #define NSIGNALS (sizeof(cleanup_signals) / sizeof(cleanup_signals[0]))
 
 /* Remove everything in the directory open as fd (depth-first). */

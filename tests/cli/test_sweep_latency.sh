@@ -144,6 +144,10 @@ sigrun VTALRM 154 "latency SIGVTALRM" "$IDLELAB" latency --root "$R" --mode halt
 	--samples 10000000 --gap 1ms --governor menu --disable POLL
 sigrun XCPU 152 "sweep SIGXCPU" "$IDLELAB" sweep --root "$R" --loops 10000000 --intervals 1000 \
 	--governor menu --disable 0
+sigrun PWR 158 "latency SIGPWR" "$IDLELAB" latency --root "$R" --mode halt --samples 10000000 \
+	--gap 1ms --governor menu --disable POLL
+sigrun IO 157 "sweep SIGIO" "$IDLELAB" sweep --root "$R" --loops 10000000 --intervals 1000 \
+	--governor menu --disable 0
 
 # --- two at once, and kill -9 ------------------------------------------------
 # The changes in force are recorded in ROOT/run/idlelab/changes, locked by the

@@ -395,7 +395,7 @@ static void test_signal_removes_temporary_file(void **state)
 {
 	/* and the other signals whose default action ends the process */
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM,
-				    SIGVTALRM, SIGXCPU };
+				    SIGVTALRM, SIGXCPU, SIGPIPE, SIGPWR, SIGIO };
 	(void)state;
 
 	put(tpath("kept"), "old\n");
