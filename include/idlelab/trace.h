@@ -132,6 +132,12 @@ struct il_trace {
 	bool miss_recorded;       /* "# idlelab-events" names power:cpu_idle_miss */
 	/* each state's name in the first "# idlelab-sysfs" line of it ("" none) */
 	char sysfs_name[IL_STATE_MAX][32];
+	/*
+	 * The driver of "# idlelab-cpuidle start driver=D governor=G" ("" not
+	 * given). "none": no cpuidle driver, so every idle period is the default
+	 * routine's, which default_idle_call() traces as state 1.
+	 */
+	char driver[32];
 	/* private: a line split across chunks */
 	size_t carry_len;
 	char carry[IL_TRACE_LINE_MAX + 1];

@@ -233,10 +233,18 @@ struct side {
 	const char *path;
 };
 
-enum ab_from { AB_EVENTS, AB_RULE, AB_NONE };
+enum ab_from { AB_EVENTS, AB_RULE, AB_NONE, AB_NODRIVER };
+
+/* The trace was recorded with no cpuidle driver: the default routine's periods only. */
+static bool no_driver(const struct il_trace *t)
+{
+	return !t->table && !strcmp(t->driver, "none");
+}
 
 static enum ab_from ab_from(const struct il_trace *t)
 {
+	if (no_driver(t))
+		return AB_NODRIVER;
 	return il_trace_has_miss(t) ? AB_EVENTS : t->table ? AB_RULE : AB_NONE;
 }
 
@@ -250,6 +258,11 @@ static void ab_text(const struct il_trace *t, char *buf, size_t n)
 	case AB_RULE:
 		snprintf(buf, n, "by the kernel's rule on the state table of %s (estimated from "
 			 "trace timestamps)", t->table->origin);
+		break;
+	case AB_NODRIVER:
+		snprintf(buf, n, "none: no cpuidle driver was registered, so no governor chose a "
+			 "state; every period is the default idle routine's (default_idle_call(), "
+			 "traced as state 1)");
 		break;
 	default:
 		snprintf(buf, n, "not known (no power:cpu_idle_miss events; give --states)");
@@ -277,6 +290,8 @@ static void state_name(const struct il_trace *t, int i, char *buf, size_t n)
 		snprintf(buf, n, "%s", t->table->drv.states[i].name);
 	else if (i >= 0 && i < IL_STATE_MAX && t->sysfs_name[i][0])
 		snprintf(buf, n, "%s", t->sysfs_name[i]);   /* as trace record wrote it */
+	else if (i == 1 && no_driver(t))
+		snprintf(buf, n, "default");
 	else
 		snprintf(buf, n, "state%d", i);
 }
@@ -360,7 +375,8 @@ static struct il_table *states_table(const struct il_trace *t, const struct il_t
 			n = nstates_of(base, cpu);
 		if (!c && !b && t->table)
 			n = t->table->drv.state_count;
-		for (int i = 0; i < n; i++) {
+		/* without a driver only state 1 is traced: no state 0 to show */
+		for (int i = no_driver(t) && (!base || no_driver(base)) ? 1 : 0; i < n; i++) {
 			const struct il_trace_state *s = c ? &c->st[i] : &zero_state;
 			const struct il_trace_state *bs = b ? &b->st[i] : &zero_state;
 			char name[IL_NAME_LEN + 8];
@@ -507,7 +523,8 @@ static void json_side(struct il_json *w, const struct side *sd, const struct il_
 	else
 		il_json_null(w);
 	il_json_kstring(w, "above_below", ab_from(t) == AB_EVENTS ? "cpu_idle_miss"
-				: ab_from(t) == AB_RULE ? "rule" : NULL);
+				: ab_from(t) == AB_RULE ? "rule"
+				: ab_from(t) == AB_NODRIVER ? "no_driver" : NULL);
 	il_json_kstring(w, "above_below_text", ab);
 	il_json_kstring(w, "states_from", t->table ? t->table->origin : NULL);
 	il_json_key(w, "cpus");

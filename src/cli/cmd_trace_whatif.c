@@ -843,6 +843,21 @@ static int second_pass(void *arg, struct il_trace_period *p)
 	return 0;
 }
 
+/*
+ * The trace was recorded with no cpuidle driver ("# idlelab-cpuidle start
+ * driver=none"): every idle period is default_idle_call()'s, which no
+ * governor chose, so there is no kernel's decision to check, re-decide
+ * beside or log.
+ */
+static int no_driver(struct ctx *c)
+{
+	return cli_error("%s: recorded with no cpuidle driver (idlelab-cpuidle driver=none): its "
+			 "idle periods are the default idle routine's, which no governor chose; "
+			 "trace %s has no kernel's decisions to work from (trace report shows the "
+			 "periods; sim --platform P with --set options models a driver on the machine)",
+			 c->o.file, c->o.sub);
+}
+
 static int go(struct ctx *c)
 {
 	struct opts *o = &c->o;
@@ -850,11 +865,22 @@ static int go(struct ctx *c)
 	struct il_err err;
 	int r;
 
-	if (load_table(o->states, &c->tab, &err))
-		return cli_error("--states %s: %s", o->states, err.msg);
+	if (load_table(o->states, &c->tab, &err)) {
+		/* a trace of a machine without a driver: that, not its missing table, is why */
+		struct il_err e2;
+
+		if (!il_trace_source_open(&c->src, o->file, true, &e2) &&
+		    !il_trace_periods_scan(&c->ps, &c->src, NULL, NULL, &e2) &&
+		    !strcmp(c->ps.driver, "none"))
+			return no_driver(c);
+		return cli_error("--states %s: %s", o->states ? o->states :
+				 "/sys/devices/system/cpu", err.msg);
+	}
 	if (il_trace_source_open(&c->src, o->file, true, &err) ||
 	    il_trace_periods_scan(&c->ps, &c->src, first_pass, c, &err))
 		return cli_report(&err);
+	if (!strcmp(c->ps.driver, "none"))
+		return no_driver(c);
 	trace_names_check(o->file, (const char (*)[32])c->ps.sysfs_name, &c->tab.drv,
 			  o->states ? o->states : "/sys/devices/system/cpu");
 	/* as trace report says it */

@@ -690,6 +690,14 @@ static int parse_line(struct il_trace *t, const char *s, const char *end, struct
 			p++;
 		if (end - p > 16 && !memcmp(p, "# idlelab-sysfs ", 16))
 			return sysfs_line(t, p + 16, end, err);
+		/* trace record's driver (what the periods are); the rest is trace check's */
+		if (end - p > 18 && !memcmp(p, "# idlelab-cpuidle ", 18)) {
+			const char *d, *de;
+			if ((d = field(p + 18, end, "driver=", 7, &de)) && de > d &&
+			    de - d < (long)sizeof(t->driver))
+				snprintf(t->driver, sizeof(t->driver), "%.*s", (int)(de - d), d);
+			return 0;
+		}
 		/* trace record's list of the events it enabled */
 		if (end - p > 17 && !memcmp(p, "# idlelab-events ", 17)) {
 			static const char ev[] = "power:cpu_idle_miss";

@@ -285,6 +285,35 @@ expect_err "recorded under the governor menu: --kernel-governor haltpoll"
 expect_exit 1 "$I" trace check --governor haltpoll --states $S "$TMP/gbad.trace"
 expect_err "gbad.trace:1: idlelab-cpuidle: not 'start driver=NAME governor=NAME'"
 
+# a trace recorded with no cpuidle driver (a KVM guest without
+# KVM_HINTS_REALTIME): its periods are default_idle_call()'s, traced as
+# state 1, which no governor chose. check, whatif and to-replay refuse it
+# with that reason (check took them as the table's state 1 and agreed on
+# 100 %); with no --states the reason comes before the machine's missing
+# table; trace report names the state "default" and has no state 0 row.
+(echo "# idlelab-cpuidle start driver=none governor=menu"; cat "$H") >"$TMP/nodrv.trace"
+for sub in check whatif; do
+	expect_exit 1 "$I" trace $sub --governor menu --states $S "$TMP/nodrv.trace"
+	expect_err "$TMP/nodrv.trace: recorded with no cpuidle driver (idlelab-cpuidle driver=none): its idle periods are the default idle routine's, which no governor chose; trace $sub has no kernel's decisions"
+	[ -s "$TMP/out" ] && bad "$sub of a driverless trace printed: $(cat "$TMP/out")" || ok
+done
+expect_exit 1 "$I" trace to-replay --states $S -o "$TMP/nodrv.log" "$TMP/nodrv.trace"
+expect_err "trace to-replay has no kernel's decisions"
+[ -e "$TMP/nodrv.log" ] && bad "to-replay of a driverless trace wrote its log" || ok
+mkdir -p "$TMP/nocpuidle"
+expect_exit 1 "$I" trace check --governor menu --states "$TMP/nocpuidle" "$TMP/nodrv.trace"
+expect_err "recorded with no cpuidle driver"
+expect_exit 0 "$I" trace report "$TMP/nodrv.trace" --format json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["trace"]["above_below"] == "no_driver", d["trace"]
+st = d["states"]
+assert st and all(r["state"] == 1 and r["name"] == "default" and r["above"] is None for r in st), st
+' "$TMP/out" && ok || bad "report of a driverless trace: $(cat "$TMP/out")"
+expect_exit 0 "$I" trace report "$TMP/nodrv.trace"
+expect_out "above/below: none: no cpuidle driver was registered"
+
 # FILE - is standard input, as for trace report (it was "-: cannot open")
 expect_exit 0 "$I" trace whatif --governor menu --states $P "$F"
 sed 1d "$TMP/out" >"$TMP/whatif.file"
