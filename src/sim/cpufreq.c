@@ -1334,9 +1334,14 @@ static void pstate_powersave(struct il_sim *s, struct sim_cpu *c, int64_t now, b
  * hooks every sampling_rate = max(2 ticks, the transition delay); load =
  * the busy share of the CPU's time since the last sample (busy: not in the
  * idle loop; iowait time, which io_is_busy counts as busy on these parts,
- * is idle time here); above up_threshold (80) the policy max, else
+ * is idle time here); above up_threshold the policy max, else
  * min + load x (max - min) / 100 of cpuinfo's range, the closest
  * frequency. sampling_down_factor 1, powersave_bias 0 (the defaults).
+ * up_threshold is od_init()'s: MICRO_FREQUENCY_UP_THRESHOLD (95) when idle
+ * time has microsecond accounting (NO_HZ active; 7.0 tests
+ * tick_nohz_enabled instead, "cpufreq: ondemand: Simplify idle cputime
+ * granularity test", same result here), DEF_FREQUENCY_UP_THRESHOLD (80)
+ * with nohz=off; 80 for every run before 2026-12-08.
  */
 static void ondemand(struct il_sim *s, struct sim_cpu *c, int64_t now)
 {
@@ -1368,7 +1373,7 @@ static void ondemand(struct il_sim *s, struct sim_cpu *c, int64_t now)
 		CF(c)->od_prev_load = load;
 	}
 	unsigned int next;
-	if (load > 80) {
+	if (load > (s->params.nohz ? 95u : 80u)) {
 		/* policy->max, CPUFREQ_RELATION_H: on intel_cpufreq the ratio at or below it */
 		next = f->intel_table && f->step_khz ? f->max_ratio * f->step_khz
 						     : (unsigned int)(f->max_mhz * 1000 + 0.5);

@@ -375,6 +375,8 @@ static void busy_rule_reads_tick_stops(void **state)
  * Run wl on plat at release rel with cpufreq spec cf for dur_ns and return
  * the step-by-step trace (free() it).
  */
+static bool traced_nohz = true; /* traced_run()'s nohz (false: nohz=off) */
+
 static char *traced_run(const char *plat, const char *rel, const struct il_workload *wl,
 			const char *cf, int64_t dur_ns)
 {
@@ -389,6 +391,7 @@ static char *traced_run(const char *plat, const char *rel, const struct il_workl
 	struct il_sim_params prm;
 	il_sim_params_default(&prm);
 	prm.duration_ns = dur_ns;
+	prm.nohz = traced_nohz;
 	char *buf = NULL;
 	size_t len = 0;
 	prm.trace = open_memstream(&buf, &len);
@@ -1268,6 +1271,67 @@ static void ondemand_prev_load(void **state)
 	free(buf);
 }
 
+/*
+ * ondemand's up_threshold (od_init(), drivers/cpufreq/cpufreq_ondemand.c,
+ * every release): MICRO_FREQUENCY_UP_THRESHOLD, 95, when idle time is
+ * accounted in microseconds (NO_HZ active: get_cpu_idle_time_us() is not
+ * -1; from 7.0 the test is tick_nohz_enabled, "cpufreq: ondemand:
+ * Simplify idle cputime granularity test", Frederic Weisbecker, pm-6.20-rc1
+ * pull), DEF_FREQUENCY_UP_THRESHOLD, 80, with nohz=off. X on CPU 1 is
+ * busy 900 us of every 1 ms (time that does not scale): each 10 ms sample
+ * (acpi-cpufreq's 10 us latency on 5.7) reads a load of about 90. With
+ * NO_HZ that is below 95: od_update() asks for min + 90 x (max - min) /
+ * 100 of cpuinfo's range (1000 .. 2401 MHz), about 2261 MHz, the closest
+ * _PSS entry 2300 (RELATION_C); with nohz=off it is above 80: the policy
+ * max, where acpi-cpufreq started, so no request at all.
+ */
+static void ut_woke(const void *cfgp, void *stp, struct il_sim *s, int task, int64_t lat)
+{
+	(void)cfgp;
+	(void)stp;
+	(void)lat;
+	il_sim_task_work(s, task, 0, 900000);
+}
+
+static void ut_ran(const void *cfgp, void *stp, struct il_sim *s, int task)
+{
+	(void)cfgp;
+	(void)stp;
+	il_sim_task_sleep_until(s, task, il_sim_now(s) + 100000);
+}
+
+static int ut_setup(const void *cfgp, void *stp, struct il_sim *s, struct il_err *err)
+{
+	struct od_st *st = stp;
+	(void)cfgp;
+	(void)err;
+	st->x = il_sim_task_add(s, 1, NULL);
+	il_sim_task_wake(s, -1, st->x);
+	return 0;
+}
+
+static const struct il_workload ut_wl = {
+	.name = "ut", .summary = "", .config_size = 1, .state_size = sizeof(struct od_st),
+	.setup = ut_setup, .task_ran = ut_ran, .task_woke = ut_woke,
+};
+
+static void ondemand_up_threshold_nohz(void **state)
+{
+	(void)state;
+	char *buf = traced_run("intel-cascadelake-sp", "5.7", &ut_wl, "acpi-cpufreq:ondemand",
+			       100000000);
+	const char *l = strstr(buf, " cpu1 cpufreq request ");
+	assert_non_null(l);
+	double mhz = atof(l + strlen(" cpu1 cpufreq request "));
+	assert_true(mhz >= 2200 && mhz <= 2300);
+	free(buf);
+	traced_nohz = false;
+	buf = traced_run("intel-cascadelake-sp", "5.7", &ut_wl, "acpi-cpufreq:ondemand", 100000000);
+	traced_nohz = true;
+	assert_null(strstr(buf, " cpu1 cpufreq request "));
+	free(buf);
+}
+
 static void ondemand_load(void **state)
 {
 	(void)state;
@@ -1341,6 +1405,7 @@ int main(void)
 		cmocka_unit_test(schedutil_keeps_raw_target),
 		cmocka_unit_test(limits_off_grid),
 		cmocka_unit_test(ondemand_prev_load),
+		cmocka_unit_test(ondemand_up_threshold_nohz),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
