@@ -6,7 +6,9 @@
  *
  * Follows torvalds 20693782766d (loads only with no idle= override, KVM
  * paravirt available and KVM_HINTS_REALTIME or the force=1 module
- * parameter; force came with "cpuidle-haltpoll: allow force loading on
+ * parameter; the idle= test is "cpuidle: haltpoll: Take 'idle=' override
+ * into account", Zhenzhong Duan, in the pm-5.4-rc5 pull, so in v5.4 and
+ * every release idlelab knows; force came with "cpuidle-haltpoll: allow force loading on
  * hosts without the REALTIME hint", Maciej S. Szmigiero, in the
  * pm-5.7-rc1 pull, so before v5.7 only the hint loads the driver) plus
  * 716ff71ae234 ("cpuidle-haltpoll: Replace
