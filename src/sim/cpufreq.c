@@ -781,6 +781,198 @@ rq_step_within(struct il_sim *s, struct sim_cpu *c, struct sim_cf_task *t, int64
 static __attribute__((noinline)) void pick_r_steps(struct il_sim *s, struct sim_cpu *c, int task,
 						   int64_t now);
 
+static inline __attribute__((always_inline)) void update_util(struct il_sim *s, struct sim_cpu *c,
+								 int64_t now, bool iowait, bool remote);
+
+/*
+ * The PELT of task and of c's queue stand at the same point (the same
+ * last_update_time and period_contrib, as the pair step of the task's
+ * block left them) and no removal is pending: a step of each to the same
+ * clock then has the same units, periods and period_contrib, and is
+ * computed once (il_pelt_update_r()'s arithmetic, each sum by itself).
+ */
+static inline bool pelt_aligned(const struct sim_cf_cpu *fc, const struct sim_cf_task *t)
+{
+	return !fc->removed && t->pelt.last_update_time == fc->rq_pelt.last_update_time &&
+	       t->pelt.period_contrib == fc->rq_pelt.period_contrib;
+}
+
+/*
+ * A step of an idle CPU's queue and of an aligned task (pelt_aligned())
+ * that ends no period, as rq_step_within() and pelt_accrue() take it:
+ * c->cur < 0, so sim_cf_rq_clock() would set the PELT clock to now less
+ * the lost idle time; *units, the 1024 ns units both steps add. False
+ * when a removal is pending, the two are not aligned, the clock is behind
+ * or a period would end: nothing is written then, and the general steps
+ * (which take the clock themselves) run.
+ */
+static inline __attribute__((always_inline)) bool idle_within(struct sim_cf_cpu *fc,
+							      const struct sim_cf_task *t,
+							      int64_t now, uint64_t *units)
+{
+	uint64_t lut = fc->rq_pelt.last_update_time;
+	uint32_t pc = fc->rq_pelt.period_contrib;
+	if (fc->removed || t->pelt.last_update_time != lut || t->pelt.period_contrib != pc)
+		return false;
+	uint64_t pnow = (uint64_t)now - fc->lost_idle_ns;
+	if (pnow < lut)
+		return false;
+	*units = (pnow - lut) >> 10;
+	if (*units + pc >= 1024)
+		return false;
+	fc->clock_last = now;
+	fc->clock_pelt = pnow;
+	return true;
+}
+
+/* Both clocks of idle_within() moved by units (nothing decays). */
+static inline void idle_move(struct sim_cf_cpu *fc, struct sim_cf_task *t, uint64_t units)
+{
+	uint64_t lut = fc->rq_pelt.last_update_time + (units << 10);
+	uint32_t pc = fc->rq_pelt.period_contrib + (uint32_t)units;
+	fc->rq_pelt.last_update_time = t->pelt.last_update_time = lut;
+	fc->rq_pelt.period_contrib = t->pelt.period_contrib = pc;
+}
+
+/*
+ * sim_cf_pick_runnable() on an idle CPU (the queue does not run) whose
+ * step with the task's is idle_within(): rq_step_within()'s and
+ * pelt_accrue()'s updates with running false and one units count.
+ */
+static inline __attribute__((always_inline)) bool pick_idle(struct il_sim *s, struct sim_cpu *c,
+							    int task, int64_t now)
+{
+	struct sim_cf_cpu *fc = CF(c);
+	struct sim_cf_task *t = &s->cf.task[task];
+	uint64_t units;
+
+	if (!idle_within(fc, t, now, &units))
+		return false;
+	int cpu = c->cpu;
+	bool wl = t->wl_wait;
+	if (units) {
+		/* the queue: loaded while a fair task is queued, n of them runnable (the picked one too) */
+		int queued = sim_cf_cfs_queued(fc, c);
+		int n = queued + 1 - s->cf.rq_wl[cpu];
+		idle_move(fc, t, units);
+		if (queued > 0 && n > 0)
+			s->cf.rq_r[cpu].runnable_sum += ((uint64_t)n * units) << 10;
+		/* the task: runnable on the queue unless it waited on the wakelist */
+		if (!wl)
+			s->cf.task_r[task].runnable_sum += units << 10;
+	}
+	if (wl) {
+		t->wl_wait = false;
+		s->cf.rq_wl[cpu]--;
+	}
+	return true;
+}
+
+/*
+ * sim_cf_enqueue_r() onto an idle CPU whose step with the task's is
+ * idle_within(): enqueue_r_steps()'s updates with running false, the task
+ * not on a queue before (its step only moves its clock) and one units
+ * count.
+ */
+static inline __attribute__((always_inline)) bool enqueue_idle_within(struct il_sim *s,
+								      struct sim_cpu *c, int task,
+								      int64_t now)
+{
+	struct sim_cf_cpu *fc = CF(c);
+	struct sim_cf_task *t = &s->cf.task[task];
+	uint64_t units;
+
+	if (!idle_within(fc, t, now, &units))
+		return false;
+	int cpu = c->cpu;
+	sim_cf_ue_add(s, fc, t);
+	if (units) {
+		/* the queue: n runnable besides the task, not yet counted */
+		int queued = sim_cf_cfs_queued(fc, c);
+		int n = queued - 1 - s->cf.rq_wl[cpu];
+		idle_move(fc, t, units);
+		if (queued > 0 && n > 0)
+			s->cf.rq_r[cpu].runnable_sum += ((uint64_t)n * units) << 10;
+	}
+	if (c->rq_len == 1 && !t->wl_wait) {
+		t->wl_wait = true;
+		s->cf.rq_wl[cpu]++;
+	}
+	t->cf_queued = true;
+	return true;
+}
+
+/*
+ * sim_cf_enqueue_r() onto an idle CPU whose queue and task are aligned
+ * (pelt_aligned()): within a period the lean path's steps with one units
+ * count; across a period end, when nothing accrues on the queue (n = 0
+ * runnable besides the task, which is not yet counted: the queue's step
+ * and the task's, which is not on a queue, only decay), one pair of
+ * decays for both with one reciprocal (the kernel's steps, each sum
+ * decayed and divided as il_pelt_update_r() does), then the governor. False,
+ * with only the PELT clock taken: the general steps run.
+ */
+static inline __attribute__((always_inline)) bool enqueue_idle(struct il_sim *s, struct sim_cpu *c,
+							       int task, int64_t now, int from_cpu,
+							       bool cross)
+{
+	struct sim_cf_cpu *fc = CF(c);
+	struct sim_cf_task *t = &s->cf.task[task];
+	struct il_pelt *q = &fc->rq_pelt, *p = &t->pelt;
+	int cpu = c->cpu;
+
+	if (!pelt_aligned(fc, t))
+		return false;
+	sim_cf_rq_clock(s, c, now);
+	uint64_t pnow = fc->clock_pelt, lut = q->last_update_time;
+	if (pnow < lut)
+		return false;
+	uint64_t units = (pnow - lut) >> 10;
+	uint32_t pc = q->period_contrib;
+	int queued = sim_cf_cfs_queued(fc, c);
+	int n = queued - 1 - s->cf.rq_wl[cpu];
+	bool accrue = queued > 0 && n > 0;
+	bool decayed = false;
+	if (units + pc < 1024) {
+		sim_cf_ue_add(s, fc, t);
+		if (units) {
+			lut += units << 10;
+			q->last_update_time = p->last_update_time = lut;
+			q->period_contrib = p->period_contrib = pc + (uint32_t)units;
+			if (accrue)
+				s->cf.rq_r[cpu].runnable_sum += ((uint64_t)n * units) << 10;
+		}
+	} else {
+		if (!cross || accrue)
+			return false;
+		sim_cf_ue_add(s, fc, t);
+		struct il_pelt_r *qr = &s->cf.rq_r[cpu], *pr = &s->cf.task_r[task];
+		uint64_t periods = (units + pc) / 1024;
+		pc = (uint32_t)((units + pc) % 1024);
+		q->last_update_time = p->last_update_time = lut + (units << 10);
+		q->period_contrib = p->period_contrib = pc;
+		q->util_sum = il_pelt_decay_load(q->util_sum, periods);
+		qr->runnable_sum = il_pelt_decay_load(qr->runnable_sum, periods);
+		p->util_sum = il_pelt_decay_load(p->util_sum, periods);
+		pr->runnable_sum = il_pelt_decay_load(pr->runnable_sum, periods);
+		uint64_t m = il_pelt_div_m[pc & 1023];
+		q->util_avg = (unsigned long)il_pelt_div_by(q->util_sum, m, pc);
+		qr->runnable_avg = (unsigned long)il_pelt_div_by(qr->runnable_sum, m, pc);
+		p->util_avg = (unsigned long)il_pelt_div_by(p->util_sum, m, pc);
+		pr->runnable_avg = (unsigned long)il_pelt_div_by(pr->runnable_sum, m, pc);
+		t->ue_fresh = true;
+		decayed = true;
+	}
+	if (c->rq_len == 1 && !t->wl_wait) {
+		t->wl_wait = true;
+		s->cf.rq_wl[cpu]++;
+	}
+	t->cf_queued = true;
+	if (decayed)
+		update_util(s, c, now, false, sim_cf_remote(s, from_cpu, task, c));
+	return true;
+}
+
 /*
  * sim_cf_pick() in runnable mode: a task woken onto the idle CPU joins its
  * queue only now (its wakelist, as it woke), so it was not runnable before.
@@ -789,7 +981,23 @@ static __attribute__((noinline)) void pick_r_steps(struct il_sim *s, struct sim_
  * steps are done here, with what il_pelt_update_r() does then; the rest
  * in pick_r_steps(). Either way the same updates.
  */
+static __attribute__((noinline)) void pick_r_lean(struct il_sim *s, struct sim_cpu *c, int task,
+						  int64_t now);
+
+/*
+ * The idle CPU's within-period pick in a function of its own (a small
+ * frame: the general steps' registers are not saved for it); the rest by a
+ * tail call.
+ */
 void sim_cf_pick_runnable(struct il_sim *s, struct sim_cpu *c, int task, int64_t now)
+{
+	if (c->cur < 0 && pick_idle(s, c, task, now))
+		return;
+	pick_r_lean(s, c, task, now);
+}
+
+static __attribute__((noinline)) void pick_r_lean(struct il_sim *s, struct sim_cpu *c, int task,
+						  int64_t now)
 {
 	struct sim_cf_task *t = &s->cf.task[task];
 	uint64_t ut;
@@ -1545,11 +1753,29 @@ void sim_cf_enqueue_slow(struct il_sim *s, struct sim_cpu *c, int task, bool iow
 static __attribute__((noinline)) void enqueue_r_steps(struct il_sim *s, struct sim_cpu *c, int task,
 						      int64_t now, int from_cpu);
 
+static __attribute__((noinline)) void enqueue_r_lean(struct il_sim *s, struct sim_cpu *c, int task,
+						     int64_t now, int from_cpu);
+
+/*
+ * The idle CPU's within-period enqueue in a function of its own (a small
+ * frame: the general steps' registers are not saved for it); the rest by a
+ * tail call.
+ */
 void sim_cf_enqueue_r(struct il_sim *s, struct sim_cpu *c, int task, int64_t now, int from_cpu)
+{
+	if (c->cur < 0 && enqueue_idle_within(s, c, task, now))
+		return;
+	enqueue_r_lean(s, c, task, now, from_cpu);
+}
+
+static __attribute__((noinline)) void enqueue_r_lean(struct il_sim *s, struct sim_cpu *c, int task,
+						     int64_t now, int from_cpu)
 {
 	struct sim_cf_task *t = &s->cf.task[task];
 	uint64_t ut;
 
+	if (c->cur < 0 && enqueue_idle(s, c, task, now, from_cpu, true))
+		return;
 	/*
 	 * Neither step ends a period and no removal is pending: nothing
 	 * decays, no governor call (the PELT clock is taken first:
