@@ -235,10 +235,14 @@ struct side {
 
 enum ab_from { AB_EVENTS, AB_RULE, AB_NONE, AB_NODRIVER };
 
-/* The trace was recorded with no cpuidle driver: the default routine's periods only. */
+/*
+ * The trace was recorded with no cpuidle driver: the default routine's
+ * periods only (and idle=poll's), which no governor chose, whatever table
+ * --states gives.
+ */
 static bool no_driver(const struct il_trace *t)
 {
-	return !t->table && !strcmp(t->driver, "none");
+	return !strcmp(t->driver, "none");
 }
 
 static enum ab_from ab_from(const struct il_trace *t)
@@ -262,7 +266,7 @@ static void ab_text(const struct il_trace *t, char *buf, size_t n)
 	case AB_NODRIVER:
 		snprintf(buf, n, "none: no cpuidle driver was registered, so no governor chose a "
 			 "state; every period is the default idle routine's (default_idle_call(), "
-			 "traced as state 1)");
+			 "traced as state 1) or, with idle=poll, the polling loop's (state 0)");
 		break;
 	default:
 		snprintf(buf, n, "not known (no power:cpu_idle_miss events; give --states)");
@@ -279,7 +283,7 @@ static int nstates_of(const struct il_trace *t, int cpu)
 	const struct il_trace_cpu *c = cpu_of(t, cpu);
 	int n = c ? c->nstates : 0;
 
-	if (c && t->table && t->table->drv.state_count > n)
+	if (c && t->table && !no_driver(t) && t->table->drv.state_count > n)
 		n = t->table->drv.state_count;
 	return n;
 }
@@ -290,10 +294,31 @@ static void state_name(const struct il_trace *t, int i, char *buf, size_t n)
 		snprintf(buf, n, "%s", t->table->drv.states[i].name);
 	else if (i >= 0 && i < IL_STATE_MAX && t->sysfs_name[i][0])
 		snprintf(buf, n, "%s", t->sysfs_name[i]);   /* as trace record wrote it */
-	else if (i == 1 && no_driver(t))
-		snprintf(buf, n, "default");
 	else
 		snprintf(buf, n, "state%d", i);
+}
+
+/*
+ * A row's name. Without a driver state 1 is default_idle_call()'s and state 0
+ * idle=poll's loop: named so only where both sides are driverless, else by
+ * the side with a driver (its table, or its sysfs names).
+ */
+static void row_name(const struct il_trace *t, const struct il_trace *base, int i, char *buf,
+		     size_t n)
+{
+	if (no_driver(t) && (!base || no_driver(base))) {
+		if (i <= 1)
+			snprintf(buf, n, "%s", i ? "default" : "poll");
+		else
+			snprintf(buf, n, "state%d", i);
+		return;
+	}
+	if (t->table && !no_driver(t))
+		state_name(t, i, buf, n);
+	else if (base && !no_driver(base))
+		state_name(base, i, buf, n);
+	else
+		state_name(t, i, buf, n);
 }
 
 static void ab_cells(struct il_table *tb, const struct il_trace *t, const struct il_trace_state *s)
@@ -373,15 +398,21 @@ static struct il_table *states_table(const struct il_trace *t, const struct il_t
 			continue;
 		if (base && nstates_of(base, cpu) > n)
 			n = nstates_of(base, cpu);
-		if (!c && !b && t->table)
+		if (!c && !b && t->table && !no_driver(t))
 			n = t->table->drv.state_count;
-		/* without a driver only state 1 is traced: no state 0 to show */
-		for (int i = no_driver(t) && (!base || no_driver(base)) ? 1 : 0; i < n; i++) {
+		for (int i = 0; i < n; i++) {
 			const struct il_trace_state *s = c ? &c->st[i] : &zero_state;
 			const struct il_trace_state *bs = b ? &b->st[i] : &zero_state;
 			char name[IL_NAME_LEN + 8];
 
-			state_name(t->table ? t : base ? base : t, i, name, sizeof(name));
+			/*
+			 * without a driver state 1 is traced, state 0 only under
+			 * idle=poll: no empty state 0 row
+			 */
+			if (!i && no_driver(t) && (!base || no_driver(base)) && !s->usage &&
+			    !s->unfinished && !bs->usage && !bs->unfinished)
+				continue;
+			row_name(t, base, i, name, sizeof(name));
 			il_table_row(tb);
 			il_table_u64(tb, (unsigned)cpu);
 			il_table_u64(tb, (unsigned)i);

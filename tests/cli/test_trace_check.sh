@@ -309,10 +309,39 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["trace"]["above_below"] == "no_driver", d["trace"]
 st = d["states"]
-assert st and all(r["state"] == 1 and r["name"] == "default" and r["above"] is None for r in st), st
+assert st and all(r["above"] is None for r in st), st
+assert [(r["state"], r["name"]) for r in st] == [(0, "poll"), (1, "default")], st
+assert st[0]["usage"] == 4 and st[1]["usage"] == 2, st
 ' "$TMP/out" && ok || bad "report of a driverless trace: $(cat "$TMP/out")"
 expect_exit 0 "$I" trace report "$TMP/nodrv.trace"
 expect_out "above/below: none: no cpuidle driver was registered"
+# a driverless trace's state 0 periods are idle=poll's loop (cpu_idle_poll()
+# traces state 0): shown, not dropped as the state 0 row of zeros is; given
+# --states, the table does not make its periods a governor's choices (no
+# above/below by the rule, no state names of the driver, no empty rows)
+expect_exit 0 "$I" trace report "$TMP/nodrv.trace"
+grep -Eq '^ +0 +0 +poll +4 +170 ' "$TMP/out" && ok || bad "driverless state 0 periods: $(cat "$TMP/out")"
+(echo "# idlelab-cpuidle start driver=none governor=menu"
+ printf '          <idle>-0       [000] d..1.     1.%06d: cpu_idle: state=%s cpu_id=0\n' \
+	0 1 30 4294967295 100 1 160 4294967295) >"$TMP/nodrv1.trace"
+expect_exit 0 "$I" trace report "$TMP/nodrv1.trace"
+grep -Eq '^ +0 +0 ' "$TMP/out" && bad "driverless trace without state 0 periods: state 0 row" || ok
+grep -Eq '^ +0 +1 +default +2 +90 ' "$TMP/out" && ok || bad "driverless state 1: $(cat "$TMP/out")"
+expect_exit 0 "$I" trace report --states $S "$TMP/nodrv.trace" --format json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["trace"]["above_below"] == "no_driver", d["trace"]
+st = d["states"]
+assert [(r["state"], r["name"], r["usage"], r["above"]) for r in st] == [(0, "poll", 4, None), (1, "default", 2, None)], st
+' "$TMP/out" && ok || bad "report --states of a driverless trace: $(cat "$TMP/out")"
+# against a driverless baseline a driver's state 1 is not named "default"
+expect_exit 0 "$I" trace report "$H" --baseline "$TMP/nodrv.trace" --format json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [r["name"] for r in d["states"]] == ["state0", "state1"], d["states"]
+' "$TMP/out" && ok || bad "report against a driverless baseline: $(cat "$TMP/out")"
 
 # FILE - is standard input, as for trace report (it was "-: cannot open")
 expect_exit 0 "$I" trace whatif --governor menu --states $P "$F"
