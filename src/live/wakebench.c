@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <math.h>
 #include <pthread.h>
@@ -337,25 +338,28 @@ latency:
 
 bool il_sweep_no_cpuidle(const char *sysfs_root)
 {
+	const char *root = sysfs_root ? sysfs_root : IL_SYSFS_DEFAULT_ROOT;
 	char path[4400], buf[64];
 	struct stat st;
-	FILE *f;
-	bool none;
+	ssize_t n;
+	int fd;
 
 	/* the CPU directory itself must be there: a wrong root is not "no cpuidle" */
-	if (stat(sysfs_root ? sysfs_root : IL_SYSFS_DEFAULT_ROOT, &st) || !S_ISDIR(st.st_mode))
+	if (stat(root, &st) || !S_ISDIR(st.st_mode))
 		return false;
-	snprintf(path, sizeof(path), "%s/cpuidle", sysfs_root ? sysfs_root : IL_SYSFS_DEFAULT_ROOT);
+	snprintf(path, sizeof(path), "%s/cpuidle", root);
 	if (lstat(path, &st))
 		return errno == ENOENT;
-	snprintf(path, sizeof(path), "%s/cpuidle/current_driver",
-		 sysfs_root ? sysfs_root : IL_SYSFS_DEFAULT_ROOT);
-	f = fopen(path, "re");
-	if (!f)
+	/* as the sysfs reader has it: no symbolic link, one trailing newline */
+	if (!S_ISDIR(st.st_mode))
 		return false;
-	none = fgets(buf, sizeof(buf), f) && !strcmp(buf, "none\n");
-	fclose(f);
-	return none;
+	snprintf(path, sizeof(path), "%s/cpuidle/current_driver", root);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	return n == 4 ? !memcmp(buf, "none", 4) : n == 5 && !memcmp(buf, "none\n", 5);
 }
 
 int il_sweep_run(const struct il_sweep_opts *o, struct il_err *err)

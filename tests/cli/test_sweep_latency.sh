@@ -261,6 +261,21 @@ grep -Eq '^0,1,30,[0-9]+,[0-9.]+,,,,,,,,[0-9.]+,' "$TMP/out" && grep -q '^0,1,60
 expect_exit 0 "$IDLELAB" sweep --root "$RN" --loops 3 --intervals 30 --format json
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))[0]; assert r["usage"] is None and r["states"] is None and r["lat_p50_us"] > 0 and r["sleep_us"] > 0, r' "$TMP/out" &&
 	ok || bad "no-driver sweep json: $(cat "$TMP/out")"
+# current_driver is read as the sysfs reader reads it (info, doctor): "none"
+# without its newline is no driver; a symbolically linked cpuidle directory
+# is not followed, so it is no such machine but the reader's error
+printf none >"$RN/sys/devices/system/cpu/cpuidle/current_driver"
+expect_exit 0 "$IDLELAB" sweep --root "$RN" --loops 3 --intervals 30 --format csv
+expect_err "no cpuidle driver"
+echo none >"$RN/sys/devices/system/cpu/cpuidle/current_driver"
+mv "$RN/sys/devices/system/cpu/cpuidle" "$TMP/cpuidle-real"
+ln -s "$TMP/cpuidle-real" "$RN/sys/devices/system/cpu/cpuidle"
+expect_exit 1 "$IDLELAB" sweep --root "$RN" --loops 3 --intervals 30 --format csv
+expect_err "cpuidle: symbolic link: not followed"
+grep -q "no cpuidle driver" "$TMP/err" && bad "a linked cpuidle directory followed" || ok
+[ -s "$TMP/out" ] && bad "sweep through a linked cpuidle directory printed rows" || ok
+rm "$RN/sys/devices/system/cpu/cpuidle"
+mv "$TMP/cpuidle-real" "$RN/sys/devices/system/cpu/cpuidle"
 # no cpuidle directory at all (CONFIG_CPU_IDLE off) is the same; a root
 # without the CPU directory is not "no cpuidle" but an error
 rm -r "$RN/sys/devices/system/cpu/cpuidle"
