@@ -567,14 +567,23 @@ static void check_haltpoll_registered(struct ctx *c)
 	const char *ns = il_host_param(h, "haltpoll", "guest_halt_poll_ns");
 	unsigned int hints = 0;
 	int kvm = il_host_kvm(h, &hints);
+	bool builtin = h->config && strstr(h->config, "CONFIG_HALTPOLL_CPUIDLE=y");
 	char cl[32];
 	struct il_finding *f;
 
-	if (!c->x86 || !c->guest || !hv || strcmp(hv, "kvm") || strcmp(c->driver, "none") ||
-	    h->sysfs_rc || before(c, "5.4") ||
+	/*
+	 * no driver as current_driver says it (not one that could not be read),
+	 * and no CPU with a driver's states beside it
+	 */
+	if (!c->x86 || !c->guest || !hv || strcmp(hv, "kvm") || h->sysfs_rc ||
+	    h->sysfs.driver.status != IL_SYSFS_OK || strcmp(h->sysfs.driver.s, "none") ||
+	    before(c, "5.4") ||
 	    il_host_cmdline_opt(h, "idle", cl, sizeof(cl)) ||
 	    il_host_cmdline_opt(h, "cpuidle.off", cl, sizeof(cl)))
 		return;
+	for (int i = 0; i < h->sysfs.ncpus; i++)
+		if (h->sysfs.cpus[i].nstates)
+			return;
 	f = finding(c, "haltpoll-not-registered", "a KVM guest without a cpuidle driver: "
 		    "every idle period halts the vCPU");
 	ev_driver(c, f);
@@ -586,8 +595,23 @@ static void check_haltpoll_registered(struct ctx *c)
 		ev(f, "/sys/module/cpuidle_haltpoll/parameters/force", "%s", force);
 	if (ns)
 		ev(f, "/sys/module/haltpoll/parameters/guest_halt_poll_ns", "%s", ns);
+	if (builtin && kvm > 0 && (hints & 1)) {
+		char cf[256];
+
+		/* config_file is relative ("boot/config-R", "proc/config.gz") */
+		snprintf(cf, sizeof(cf), "/%s", h->config_file ? h->config_file : "");
+		ev(f, h->config_file ? cf : "", "CONFIG_HALTPOLL_CPUIDLE=y");
+	}
 	ev_release(c, f);
-	if (kvm > 0 && (hints & 1))
+	if (builtin && kvm > 0 && (hints & 1))
+		action(f, "The host sets KVM_HINTS_REALTIME and the kernel has cpuidle-haltpoll built "
+		       "in (CONFIG_HALTPOLL_CPUIDLE=y): haltpoll_init() registers it at boot unless "
+		       "idle= or cpuidle.off is given, and neither is. That no driver registered is "
+		       "not explained by these files%s",
+		       kvm == 2 ? ": the hints are those idlelab-meta.txt recorded; if it was "
+				  "written on another machine or boot than the tree's files, they are "
+				  "not this guest's." : "; the kernel log may say why.");
+	else if (kvm > 0 && (hints & 1))
 		action(f, "The host sets KVM_HINTS_REALTIME, yet cpuidle-haltpoll did not register: "
 		       "the kernel is built without CONFIG_HALTPOLL_CPUIDLE, or the driver is a "
 		       "module that was not loaded (modprobe cpuidle-haltpoll). Without it every idle "

@@ -220,6 +220,26 @@ cpt kvm-nodriver; rel 5.3.0
 want "$TMP/t" ""
 cpt kvm-nodriver; rel 5.4.0
 want "$TMP/t" "haltpoll-not-registered"
+# a current_driver that cannot be read is not "none" (the finding showed it
+# as "current_driver = none"); nor is a tree whose CPUs have a driver's states
+cpt kvm-nodriver; printf 'none\0' >"$TMP/t/sys/devices/system/cpu/cpuidle/current_driver"
+want "$TMP/t" ""
+cpt kvm-haltpoll; echo none >"$TMP/t/sys/devices/system/cpu/cpuidle/current_driver"
+echo "kvm_cpuid: base=0x40000000 hints=0x1" >>"$TMP/t/idlelab-meta.txt"
+want "$TMP/t" "haltpoll-no-poll"
+# the hint set with the driver built in (the tree's kernel configuration):
+# not a missing CONFIG_HALTPOLL_CPUIDLE or module, but metadata at odds with
+# the tree, as another machine's idlelab-meta.txt is
+cpt kvm-nodriver; sed -i 's/^kvm_cpuid: .*/kvm_cpuid: base=0x40000000 hints=0x1/' "$TMP/t/idlelab-meta.txt"
+expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
+expect_out "    $TMP/t/boot/config-6.18.44-fc-v1272 = CONFIG_HALTPOLL_CPUIDLE=y"
+tr '\n' ' ' <"$TMP/out" | tr -s ' ' | grep -q "the kernel has cpuidle-haltpoll built in (CONFIG_HALTPOLL_CPUIDLE=y)" &&
+	ok || bad "hint set, driver built in: $(cat "$TMP/out")"
+tr '\n' ' ' <"$TMP/out" | tr -s ' ' | grep -q "built without CONFIG_HALTPOLL_CPUIDLE" &&
+	bad "hint set, driver built in: said not built" || ok
+sed -i 's/^CONFIG_HALTPOLL_CPUIDLE=y/CONFIG_HALTPOLL_CPUIDLE=m/' "$TMP/t/boot/config-6.18.44-fc-v1272"
+expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
+tr '\n' ' ' <"$TMP/out" | tr -s ' ' | grep -q "a module that was not loaded" && ok || bad "hint set, module: $(cat "$TMP/out")"
 # states-disabled: idle=poll, cpuidle.off, max_cstate, states_off
 cpt intel-icx-healthy; echo "ro idle=poll" >"$TMP/t/proc/cmdline"
 want "$TMP/t" "states-disabled"
