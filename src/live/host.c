@@ -848,8 +848,10 @@ int il_host_kvm(const struct il_host *h, unsigned int *hints)
 		return 0;
 	if (!strcmp(v, "none"))
 		return -1;
+	/* a base kvm_cpuid_base() can find: 0x40000000 + k * 0x100, below 0x40010000 */
 	if (cpuid5_field(&v, "base=0x", &base) && *v++ == ' ' &&
-	    cpuid5_field(&v, "hints=0x", hints) && !*v)
+	    cpuid5_field(&v, "hints=0x", hints) && !*v &&
+	    base >= 0x40000000 && base < 0x40010000 && !(base & 0xff))
 		return 2;
 	return 0;
 }

@@ -196,6 +196,16 @@ expect_out "  haltpoll: loaded (KVM_HINTS_REALTIME)"
 sed -i 's/^kvm_cpuid: .*/kvm_cpuid: base=0x4000zz00 hints=0x1/' "$TMP/rt/idlelab-meta.txt"
 expect_exit 0 "$IDLELAB" platform capture --root "$TMP/rt" -o "$TMP/rt.ini"
 grep -qx "hypervisor = yes" "$TMP/rt.ini" && ok || bad "malformed kvm_cpuid: $(grep -A3 hypervisor "$TMP/rt.ini")"
+# so does a base kvm_cpuid_base() cannot find (not 0x40000000 + k * 0x100
+# below 0x40010000): the line is not of KVM's leaves
+for b in 0x0 0x40000001 0x40000080 0x40010000 0x3fffff00 0xffffff00; do
+	sed -i "s/^kvm_cpuid: .*/kvm_cpuid: base=$b hints=0x1/" "$TMP/rt/idlelab-meta.txt"
+	expect_exit 0 "$IDLELAB" platform capture --root "$TMP/rt" -o "$TMP/rt.ini"
+	grep -qx "hypervisor = yes" "$TMP/rt.ini" && ok || bad "kvm_cpuid base=$b: $(grep -A3 hypervisor "$TMP/rt.ini")"
+done
+sed -i "s/^kvm_cpuid: .*/kvm_cpuid: base=0x4000ff00 hints=0x1/" "$TMP/rt/idlelab-meta.txt"
+expect_exit 0 "$IDLELAB" platform capture --root "$TMP/rt" -o "$TMP/rt.ini"
+grep -qx "kvm_hints_realtime = yes" "$TMP/rt.ini" && ok || bad "kvm_cpuid base=0x4000ff00: $(grep -A3 hypervisor "$TMP/rt.ini")"
 "$IDLELAB" platform show "$TMP/amd-zen3-dummy-wait.ini" >"$TMP/out"
 # (the state table is wider than 100 columns: two slices, state and name in both)
 grep -Eq '^ +2 +C2 +ACPI IOPORT 0x814 +30 +60 ' "$TMP/out" &&
