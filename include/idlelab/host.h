@@ -271,6 +271,14 @@ int il_host_cpuid5(const struct il_host *h, unsigned int *ecx, unsigned int *edx
  * machine without the leaves, or "kvm_cpuid: none"); 0 when unknown.
  */
 int il_host_kvm(const struct il_host *h, unsigned int *hints);
+/*
+ * Whether CPUID leaf (0x40000000 + k * 0x100) returned KVM's signature, as
+ * hypervisor_cpuid_base(KVM_SIGNATURE, 0) takes it: "KVMKVMKVM\0\0\0" in
+ * EBX, ECX, EDX, whatever EAX (the maximum leaf; 0 on old hosts, which
+ * Documentation/virt/kvm/x86/cpuid.rst says to read as base + 1).
+ */
+bool il_host_kvm_signature(unsigned int leaf, unsigned int eax, unsigned int ebx, unsigned int ecx,
+			   unsigned int edx);
 
 /*
  * Write a capture of h (read with with_files) and its cpuidle tree to

@@ -799,12 +799,26 @@ int il_host_cpuid5(const struct il_host *h, unsigned int *ecx, unsigned int *edx
 	return 0;
 }
 
+bool il_host_kvm_signature(unsigned int leaf, unsigned int eax, unsigned int ebx, unsigned int ecx,
+			   unsigned int edx)
+{
+	char sig[12];
+
+	/* kvm_cpuid_base() asks for no number of leaves: EAX is not looked at */
+	(void)leaf;
+	(void)eax;
+	memcpy(sig, &ebx, 4);
+	memcpy(sig + 4, &ecx, 4);
+	memcpy(sig + 8, &edx, 4);
+	return !memcmp(sig, "KVMKVMKVM\0\0\0", 12);
+}
+
 /*
  * KVM's CPUID leaves, as kvm_cpuid_base() finds them (arch/x86/include/asm/
- * kvm_para.h, hypervisor_cpuid_base(): from 0x40000000 to 0x4000ff00 in
- * steps of 0x100, the signature "KVMKVMKVM\0\0\0" in EBX, ECX, EDX and a
- * maximum leaf of at least base + 1); the hints are leaf base + 1's EDX
- * (kvm_arch_para_hints(), bit KVM_HINTS_REALTIME = 0).
+ * kvm_para.h, hypervisor_cpuid_base(KVM_SIGNATURE, 0): from 0x40000000 to
+ * 0x4000ff00 in steps of 0x100, the signature "KVMKVMKVM\0\0\0" in EBX,
+ * ECX, EDX, the maximum leaf in EAX not looked at); the hints are leaf
+ * base + 1's EDX (kvm_arch_para_hints(), bit KVM_HINTS_REALTIME = 0).
  */
 #if defined(__x86_64__) || defined(__i386__)
 static int kvm_cpuid(unsigned int *base, unsigned int *hints)
@@ -814,13 +828,8 @@ static int kvm_cpuid(unsigned int *base, unsigned int *hints)
 	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 31)))
 		return 0; /* no X86_FEATURE_HYPERVISOR */
 	for (unsigned int leaf = 0x40000000; leaf < 0x40010000; leaf += 0x100) {
-		char sig[12];
-
 		__cpuid(leaf, a, b, c, d);
-		memcpy(sig, &b, 4);
-		memcpy(sig + 4, &c, 4);
-		memcpy(sig + 8, &d, 4);
-		if (!memcmp(sig, "KVMKVMKVM\0\0\0", 12) && a >= leaf + 1) {
+		if (il_host_kvm_signature(leaf, a, b, c, d)) {
 			__cpuid(leaf + 1, a, b, c, d);
 			*base = leaf;
 			*hints = d;

@@ -169,6 +169,26 @@ static void test_meta_refusals(void **state)
 /* ------------------------------------------------------------------ */
 /* cpuinfo */
 
+/*
+ * KVM's signature leaf as kvm_cpuid_base() takes it: EAX, the maximum leaf,
+ * is not looked at (old hosts return 0 there, cpuid.rst: read it as
+ * 0x40000001); the twelve bytes must be "KVMKVMKVM\0\0\0".
+ */
+static void test_kvm_signature(void **state)
+{
+	/* "KVMK" "VMKV" "M\0\0\0" as EBX, ECX, EDX */
+	const unsigned int b = 0x4b4d564b, c = 0x564b4d56, d = 0x4d;
+
+	(void)state;
+	assert_true(il_host_kvm_signature(0x40000000, 0x40000001, b, c, d));
+	assert_true(il_host_kvm_signature(0x40000000, 0, b, c, d));
+	assert_true(il_host_kvm_signature(0x40000100, 0x40000000, b, c, d));
+	assert_true(il_host_kvm_signature(0x40000100, 0, b, c, d));
+	assert_false(il_host_kvm_signature(0x40000000, 0x40000001, b, c, 0x4d4d));
+	assert_false(il_host_kvm_signature(0x40000000, 0x40000001, c, b, d));
+	assert_false(il_host_kvm_signature(0x40000000, 0x40000001, 0, 0, 0));
+}
+
 static void test_cpuinfo_x86(void **state)
 {
 	static const char text[] =
@@ -665,6 +685,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_meta_roundtrip),
 		cmocka_unit_test(test_meta_refusals),
+		cmocka_unit_test(test_kvm_signature),
 		cmocka_unit_test(test_cpuinfo_x86),
 		cmocka_unit_test(test_cpuinfo_power_and_junk),
 		cmocka_unit_test(test_config),
