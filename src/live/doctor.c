@@ -160,6 +160,15 @@ static void ev_driver(struct ctx *c, struct il_finding *f)
 		ev(f, CPU_DIR "/cpuidle/current_driver", "%s", c->driver);
 }
 
+/* A line of the kernel configuration: config_file is relative ("boot/config-R") */
+static void ev_config(struct ctx *c, struct il_finding *f, const char *what)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "/%s", c->h->config_file ? c->h->config_file : "");
+	ev(f, c->h->config_file ? path : "", "%s", what);
+}
+
 static void ev_governor(struct ctx *c, struct il_finding *f)
 {
 	ev(f, c->h->sysfs.governor_ro ? CPU_DIR "/cpuidle/current_governor_ro"
@@ -595,13 +604,8 @@ static void check_haltpoll_registered(struct ctx *c)
 		ev(f, "/sys/module/cpuidle_haltpoll/parameters/force", "%s", force);
 	if (ns)
 		ev(f, "/sys/module/haltpoll/parameters/guest_halt_poll_ns", "%s", ns);
-	if (builtin && kvm > 0 && (hints & 1)) {
-		char cf[256];
-
-		/* config_file is relative ("boot/config-R", "proc/config.gz") */
-		snprintf(cf, sizeof(cf), "/%s", h->config_file ? h->config_file : "");
-		ev(f, h->config_file ? cf : "", "CONFIG_HALTPOLL_CPUIDLE=y");
-	}
+	if (builtin && kvm > 0 && (hints & 1))
+		ev_config(c, f, "CONFIG_HALTPOLL_CPUIDLE=y");
 	ev_release(c, f);
 	if (builtin && kvm > 0 && (hints & 1))
 		action(f, "The host sets KVM_HINTS_REALTIME and the kernel has cpuidle-haltpoll built "
@@ -1036,7 +1040,7 @@ static void check_driver(struct ctx *c)
 		else if (il_host_cmdline_opt(h, "intel_idle.max_cstate", buf, sizeof(buf)))
 			ev(f, "/proc/cmdline", "intel_idle.max_cstate=%s", buf);
 		if (h->config && !strstr(h->config, "CONFIG_INTEL_IDLE=y"))
-			ev(f, h->config_file, "CONFIG_INTEL_IDLE not set");
+			ev_config(c, f, "CONFIG_INTEL_IDLE not set");
 		ev_release(c, f);
 		ev_intel_table(c, f);
 		action(f, "intel_idle registers before acpi_idle unless it is not built, "

@@ -139,6 +139,14 @@ want "$TMP/t" ""
 expect_exit 0 "$IDLELAB" doctor --root "$FX/intel-haswell-acpi"
 expect_out "    idlelab's intel_idle model: intel_idle of 5.9 has the Haswell-X table for family 6 model 0x3f"
 grep -q "intel_idle.c (idlelab" "$TMP/out" && bad "model evidence shown as a file" || ok
+# a kernel configuration without intel_idle: its file below the root (it was
+# "ROOTboot/config-R", the root and the relative name run together)
+cpt intel-haswell-acpi
+sed -i 's/^CONFIG_INTEL_IDLE=y/# CONFIG_INTEL_IDLE is not set/' "$TMP/t/boot/config-5.9.0-vanilla"
+expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
+expect_out "    $TMP/t/boot/config-5.9.0-vanilla = CONFIG_INTEL_IDLE not set"
+expect_exit 0 "$IDLELAB" doctor --root "$TMP/t/" --format json
+expect_out "\"file\": \"$TMP/t/boot/config-5.9.0-vanilla\", \"value\": \"CONFIG_INTEL_IDLE not set\""
 # intel-idle-table-values: a Sapphire Rapids (0x8f) whose C6 has the SPR fix-up's numbers
 # (package C6 not allowed by the firmware); an Ice Lake C6 no fix-up explains; intel_idle.table
 st() { # st STATE LAT RES: on both CPUs
