@@ -264,13 +264,14 @@ void il_host_meta(const struct il_host *h, struct il_meta *m);
  */
 int il_host_cpuid5(const struct il_host *h, unsigned int *ecx, unsigned int *edx);
 /*
- * KVM's CPUID leaves (the "KVMKVMKVM" signature at 0x40000000 + k * 0x100)
- * and their hints (leaf base + 1, EDX; bit 0 KVM_HINTS_REALTIME): on the live
+ * KVM's CPUID leaves (the "KVMKVMKVM" signature at base 0x40000000 + k *
+ * 0x100, into base if not NULL) and their hints (leaf base + 1, EDX; bit 0
+ * KVM_HINTS_REALTIME): on the live
  * x86 machine by the instruction (1), from a captured tree's "kvm_cpuid:
  * base=0x.. hints=0x.." metadata line (2); -1 when found absent (a live
  * machine without the leaves, or "kvm_cpuid: none"); 0 when unknown.
  */
-int il_host_kvm(const struct il_host *h, unsigned int *hints);
+int il_host_kvm(const struct il_host *h, unsigned int *base, unsigned int *hints);
 /*
  * Whether CPUID leaf (0x40000000 + k * 0x100) returned KVM's signature, as
  * hypervisor_cpuid_base(KVM_SIGNATURE, 0) takes it: "KVMKVMKVM\0\0\0" in

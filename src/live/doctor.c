@@ -574,8 +574,8 @@ static void check_haltpoll_registered(struct ctx *c)
 	const char *hv = il_host_hypervisor(h);
 	const char *force = il_host_param(h, "cpuidle_haltpoll", "force");
 	const char *ns = il_host_param(h, "haltpoll", "guest_halt_poll_ns");
-	unsigned int hints = 0;
-	int kvm = il_host_kvm(h, &hints);
+	unsigned int base = 0, hints = 0;
+	int kvm = il_host_kvm(h, &base, &hints);
 	bool builtin = h->config && strstr(h->config, "CONFIG_HALTPOLL_CPUIDLE=y");
 	char cl[32];
 	struct il_finding *f;
@@ -597,9 +597,13 @@ static void check_haltpoll_registered(struct ctx *c)
 		    "every idle period halts the vCPU");
 	ev_driver(c, f);
 	ev_cpu(c, f);
-	if (kvm > 0)
-		ev(f, kvm == 1 ? "CPUID 0x40000001 EDX" : "/idlelab-meta.txt kvm_cpuid",
-		   "0x%x: KVM_HINTS_REALTIME %s", hints, hints & 1 ? "set" : "clear");
+	/* the hints of the leaf after KVM's signature, wherever it was found */
+	if (kvm == 1)
+		ev(f, "", "CPUID 0x%x EDX (KVM's hints, by the instruction) = 0x%x: "
+		   "KVM_HINTS_REALTIME %s", base + 1, hints, hints & 1 ? "set" : "clear");
+	else if (kvm == 2)
+		ev(f, "/idlelab-meta.txt", "kvm_cpuid: base=0x%x hints=0x%x: KVM_HINTS_REALTIME %s",
+		   base, hints, hints & 1 ? "set" : "clear");
 	if (force)
 		ev(f, "/sys/module/cpuidle_haltpoll/parameters/force", "%s", force);
 	if (ns)

@@ -728,7 +728,7 @@ const char *il_host_hypervisor(const struct il_host *h)
 {
 	unsigned int hints;
 
-	if (il_host_kvm(h, &hints) > 0)
+	if (il_host_kvm(h, NULL, &hints) > 0)
 		return "kvm";
 	if (h->clocksource && !strcmp(h->clocksource, "kvm-clock"))
 		return "kvm";
@@ -840,17 +840,19 @@ static int kvm_cpuid(unsigned int *base, unsigned int *hints)
 }
 #endif
 
-int il_host_kvm(const struct il_host *h, unsigned int *hints)
+int il_host_kvm(const struct il_host *h, unsigned int *basep, unsigned int *hints)
 {
 	const char *v;
-	unsigned int base;
+	unsigned int base = 0;
+	int r = 0;
 
 	if (h->live) {
 #if defined(__x86_64__) || defined(__i386__)
-		return kvm_cpuid(&base, hints) ? 1 : -1;
-#else
-		return 0;
+		r = kvm_cpuid(&base, hints) ? 1 : -1;
 #endif
+		if (basep)
+			*basep = base;
+		return r;
 	}
 	v = h->has_meta ? il_meta_get(&h->meta, "kvm_cpuid") : NULL;
 	if (!v)
@@ -861,8 +863,10 @@ int il_host_kvm(const struct il_host *h, unsigned int *hints)
 	if (cpuid5_field(&v, "base=0x", &base) && *v++ == ' ' &&
 	    cpuid5_field(&v, "hints=0x", hints) && !*v &&
 	    base >= 0x40000000 && base < 0x40010000 && !(base & 0xff))
-		return 2;
-	return 0;
+		r = 2;
+	if (basep)
+		*basep = r ? base : 0;
+	return r;
 }
 
 void il_host_meta(const struct il_host *h, struct il_meta *m)

@@ -233,7 +233,7 @@ static void cpu_section(struct out *o, const struct il_host *h)
 		put(o, "model_name = %s\n", name);
 	if (ci->arch == IL_ARCH_X86 && ci->has_flags) {
 		unsigned int hints;
-		int kvm = ci->hypervisor ? il_host_kvm(h, &hints) : 0;
+		int kvm = ci->hypervisor ? il_host_kvm(h, NULL, &hints) : 0;
 
 		if (kvm > 0)
 			put(o, "; KVM's CPUID leaves (0x40000000 + k * 0x100: \"KVMKVMKVM\")%s\n"

@@ -204,13 +204,22 @@ expect_out "info unexpected-governor: governor menu runs; the kernel chooses hal
 cpt kvm-nodriver
 expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
 expect_out "info haltpoll-not-registered: a KVM guest without a cpuidle driver: every idle period halts the vCPU"
-expect_out "    $TMP/t/idlelab-meta.txt kvm_cpuid = 0x0: KVM_HINTS_REALTIME clear"
+expect_out "    $TMP/t/idlelab-meta.txt = kvm_cpuid: base=0x40000000 hints=0x0: KVM_HINTS_REALTIME clear"
 expect_out "    $TMP/t/sys/module/haltpoll/parameters/guest_halt_poll_ns = 200000"
 tr '\n' ' ' <"$TMP/out" | grep -q "The host does not set KVM_HINTS_REALTIME, so cpuidle-haltpoll does not register" &&
 	ok || bad "haltpoll-not-registered without the hint: $(cat "$TMP/out")"
+# every evidence file is a file of the tree (the hints' was "idlelab-meta.txt
+# kvm_cpuid", a name no file has), or "" for a fact of no file
+expect_exit 0 "$IDLELAB" doctor --root "$TMP/t" --format json
+python3 -c '
+import json, os, sys
+for f in json.load(open(sys.argv[1]))["findings"]:
+	for e in f["evidence"]:
+		assert e["file"] == "" or os.path.exists(e["file"]), e
+' "$TMP/out" && ok || bad "haltpoll-not-registered evidence files: $(cat "$TMP/out")"
 sed -i 's/^kvm_cpuid: .*/kvm_cpuid: base=0x40000000 hints=0x1/' "$TMP/t/idlelab-meta.txt"
 expect_exit 0 "$IDLELAB" doctor --root "$TMP/t"
-expect_out "    $TMP/t/idlelab-meta.txt kvm_cpuid = 0x1: KVM_HINTS_REALTIME set"
+expect_out "    $TMP/t/idlelab-meta.txt = kvm_cpuid: base=0x40000000 hints=0x1: KVM_HINTS_REALTIME set"
 tr '\n' ' ' <"$TMP/out" | grep -q "CONFIG_HALTPOLL_CPUIDLE" && ok || bad "hint set: $(cat "$TMP/out")"
 # without the leaves in the capture the clocksource tells KVM; with none, nothing does
 sed -i '/^kvm_cpuid: /d' "$TMP/t/idlelab-meta.txt"
