@@ -335,6 +335,10 @@ assert d["trace"]["above_below"] == "no_driver", d["trace"]
 st = d["states"]
 assert [(r["state"], r["name"], r["usage"], r["above"]) for r in st] == [(0, "poll", 4, None), (1, "default", 2, None)], st
 ' "$TMP/out" && ok || bad "report --states of a driverless trace: $(cat "$TMP/out")"
+# the help says so (it said only "events, else the rule of --states")
+"$I" help trace | tr '\n' ' ' | tr -s ' ' >"$TMP/help"
+grep -q "A trace recorded with no cpuidle driver (its idlelab-cpuidle line says driver=none) has none, --states or not" "$TMP/help" &&
+	grep -q "check, whatif and to-replay refuse it" "$TMP/help" && ok || bad "help trace: driverless: $(cat "$TMP/help")"
 # against a driverless baseline a driver's state 1 is not named "default"
 expect_exit 0 "$I" trace report "$H" --baseline "$TMP/nodrv.trace" --format json
 python3 -c '
