@@ -156,13 +156,43 @@ static int state_index(const struct live_opts *lo, int cpu, const char *s, struc
 	return idx;
 }
 
+/*
+ * No cpuidle driver: the CPUs idle in the default routine, which no
+ * governor decides and no state table has. A state to disable is refused;
+ * a governor, or a parameter of the haltpoll governor or driver, is set
+ * as asked, with a warning that it changes nothing the CPUs do.
+ */
+static int no_driver_check(const struct live_opts *lo, const char *sysroot)
+{
+	if (lo->ndisable)
+		return cli_error("--disable %s: %s/cpuidle: no cpuidle driver: the CPUs idle in the "
+				 "default routine and have no idle states to disable", lo->disable[0],
+				 sysroot);
+	if (lo->governor)
+		cli_error("warning: --governor %s: %s/cpuidle: no cpuidle driver: no governor "
+			  "decides here, the CPUs idle in the default routine", lo->governor, sysroot);
+	for (int i = 0; i < lo->nparams; i++)
+		if (!strncmp(lo->params[i], "haltpoll.", 9) ||
+		    !strncmp(lo->params[i], "cpuidle_haltpoll.", 17))
+			cli_error("warning: --param %s: %s/cpuidle: no cpuidle driver: the haltpoll "
+				  "governor and driver act on nothing here", lo->params[i], sysroot);
+	return 0;
+}
+
 int live_apply(const struct live_opts *lo)
 {
 	struct il_err err;
+	char *sysroot;
+	int nd;
 
 	/* what a killed run left changed goes back first, asked for changes or not */
 	if (il_change_recover(lo->root, &err))
 		goto fail;
+	sysroot = live_sysfs_root(lo);
+	nd = il_sweep_no_cpuidle(sysroot) ? no_driver_check(lo, sysroot) : 0;
+	free(sysroot);
+	if (nd)
+		return nd;
 	if (lo->governor && il_change_governor(lo->root, lo->governor, &err))
 		goto fail;
 	for (int i = 0; i < lo->nparams; i++)

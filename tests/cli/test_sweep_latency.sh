@@ -283,9 +283,22 @@ expect_exit 0 "$IDLELAB" sweep --root "$RN" --loops 3 --intervals 30 --format cs
 expect_err "no cpuidle driver"
 expect_exit 1 "$IDLELAB" sweep --root "$TMP/nosuchroot" --loops 3 --intervals 30
 grep -q "no cpuidle driver" "$TMP/err" && bad "a missing root read as no cpuidle" || ok
-# a state to disable on a machine without states is refused, nothing run
+# a state to disable on a machine without states is refused with that reason,
+# nothing run; a governor or a haltpoll parameter is set as asked, with a
+# warning that it changes nothing the CPUs do (and written back)
+rm -rf "$RN"; cp -r "$FX/kvm-nodriver" "$RN"; chmod -R u+w "$RN"
 expect_exit 1 "$IDLELAB" sweep --root "$RN" --loops 3 --intervals 30 --disable 1
+expect_err "idlelab: --disable 1: $RN/sys/devices/system/cpu/cpuidle: no cpuidle driver: the CPUs idle in the default routine and have no idle states to disable"
 [ -s "$TMP/out" ] && bad "no-driver --disable printed rows" || ok
+expect_exit 1 "$IDLELAB" latency --root "$RN" --mode halt --samples 3 --disable POLL
+expect_err "no idle states to disable"
+expect_exit 0 "$IDLELAB" sweep --root "$RN" --loops 3 --intervals 30 --governor haltpoll \
+	--param haltpoll.guest_halt_poll_ns=0 --format csv
+expect_err "warning: --governor haltpoll: $RN/sys/devices/system/cpu/cpuidle: no cpuidle driver: no governor decides here"
+expect_err "warning: --param haltpoll.guest_halt_poll_ns=0: $RN/sys/devices/system/cpu/cpuidle: no cpuidle driver: the haltpoll governor and driver act on nothing here"
+[ "$(cat "$RN/sys/devices/system/cpu/cpuidle/current_governor")" = menu ] &&
+	[ "$(cat "$RN/sys/module/haltpoll/parameters/guest_halt_poll_ns")" = 200000 ] &&
+	ok || bad "no-driver sweep did not write the governor and parameter back"
 
 # pingpong's dropped column is said in the help (it was for halt only)
 "$IDLELAB" help latency | tr '\n' ' ' | tr -s ' ' | grep -q "hand-overs that found the other side awake are dropped and counted" &&
