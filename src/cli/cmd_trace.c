@@ -783,6 +783,10 @@ static int cmd_report(int argc, char **argv)
 	if (cli_name_given("trace", "FILE", "file", argv[optind]) ||
 	    cli_name_given("trace", "--baseline", "file", baseline))
 		return 2;
+	/* standard input can be read once: the second side would be empty */
+	if (baseline && !strcmp(baseline, "-") && !strcmp(argv[optind], "-"))
+		return cli_usage_error("trace", "--baseline -: FILE is standard input already; "
+				       "give one of the two as a file");
 	uint64_t win[2] = { 0, UINT64_MAX };
 	if (window) {
 		char buf[64];

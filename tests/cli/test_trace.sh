@@ -83,6 +83,11 @@ expect_exit 0 "$I" trace report "$F/basic.trace" --cpu 1 --format csv
 expect_exit 0 "$I" trace report "$TMP/nomiss.trace" --cpu 7 --states intel-skylake-client --format csv
 [ "$(grep -c '^7,[0-6],[^,]*,0,0,0,0,' "$TMP/out")" = 7 ] && ok || bad "--cpu 7: $(cat "$TMP/out")"
 
+# --baseline - with FILE - too: standard input is read once, so the second
+# side would be empty; refused as usage
+expect_exit 2 "$I" trace report - --baseline - <"$F/basic.trace"
+expect_err "trace: --baseline -: FILE is standard input already; give one of the two as a file"
+expect_exit 0 "$I" trace report - --baseline "$F/basic.trace" <"$F/basic.trace"
 # --baseline: the same trace twice differs by nothing
 expect_exit 0 "$I" trace report "$F/basic.trace" --baseline "$F/basic-trace-cmd.txt" --format csv
 head -1 "$TMP/out" | grep -q '^cpu,state,name,usage,time_us,above,below,base_usage,base_time_us,base_above,base_below,usage_diff,time_us_diff,above_diff,below_diff$' &&
