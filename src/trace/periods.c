@@ -515,8 +515,12 @@ static int line(struct reader *r, const char *s, const char *e)
 			    !(g = il_ftrace_field(p, e, "governor=", 9, &ge)) || ge == g ||
 			    de - d >= (long)sizeof(r->ps->driver) || ge - g >= (long)sizeof(r->ps->governor))
 				return FAIL(r, "idlelab-cpuidle: not 'start driver=NAME governor=NAME'");
-			snprintf(r->ps->driver, sizeof(r->ps->driver), "%.*s", (int)(de - d), d);
-			snprintf(r->ps->governor, sizeof(r->ps->governor), "%.*s", (int)(ge - g), g);
+			/* the first line tells how the trace began, as trace report keeps it */
+			if (!r->ps->driver[0]) {
+				snprintf(r->ps->driver, sizeof(r->ps->driver), "%.*s", (int)(de - d), d);
+				snprintf(r->ps->governor, sizeof(r->ps->governor), "%.*s",
+					 (int)(ge - g), g);
+			}
 			return 0;
 		}
 		/* trace record's counters: only the state names are of use here */

@@ -694,8 +694,15 @@ static int parse_line(struct il_trace *t, const char *s, const char *end, struct
 		if (end - p > 18 && !memcmp(p, "# idlelab-cpuidle ", 18)) {
 			const char *d, *de;
 			if ((d = field(p + 18, end, "driver=", 7, &de)) && de > d &&
-			    de - d < (long)sizeof(t->driver))
-				snprintf(t->driver, sizeof(t->driver), "%.*s", (int)(de - d), d);
+			    de - d < (long)sizeof(t->driver)) {
+				/* the first line tells how the trace began; another is of a joined trace */
+				if (!t->driver[0])
+					snprintf(t->driver, sizeof(t->driver), "%.*s", (int)(de - d), d);
+				else if ((size_t)(de - d) != strlen(t->driver) ||
+					 memcmp(d, t->driver, (size_t)(de - d)))
+					warn(t, "a second idlelab-cpuidle line, driver=%.*s (traces joined?): "
+					     "the first, driver=%s, is kept", (int)(de - d), d, t->driver);
+			}
 			return 0;
 		}
 		/* trace record's list of the events it enabled */

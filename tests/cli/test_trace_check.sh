@@ -347,6 +347,20 @@ d = json.load(open(sys.argv[1]))
 assert [r["name"] for r in d["states"]] == ["state0", "state1"], d["states"]
 ' "$TMP/out" && ok || bad "report against a driverless baseline: $(cat "$TMP/out")"
 
+# two idlelab-cpuidle lines (traces joined): the first tells how the trace
+# began, in report (with a warning when they differ) and in check alike
+(echo "# idlelab-cpuidle start driver=none governor=menu"; cat "$H";
+ echo "# idlelab-cpuidle start driver=haltpoll governor=haltpoll") >"$TMP/two1.trace"
+expect_exit 0 "$I" trace report "$TMP/two1.trace"
+expect_out "above/below: none: no cpuidle driver was registered"
+expect_err "a second idlelab-cpuidle line, driver=haltpoll (traces joined?): the first, driver=none, is kept"
+expect_exit 1 "$I" trace check --governor haltpoll --states $S "$TMP/two1.trace"
+expect_err "recorded with no cpuidle driver"
+(echo "# idlelab-cpuidle start driver=haltpoll governor=haltpoll"; cat "$H";
+ echo "# idlelab-cpuidle start driver=none governor=menu") >"$TMP/two2.trace"
+expect_exit 0 "$I" trace check --governor haltpoll --states $S "$TMP/two2.trace"
+if grep -q "recorded under" "$TMP/err"; then bad "check took the second line's governor"; else ok; fi
+
 # FILE - is standard input, as for trace report (it was "-: cannot open")
 expect_exit 0 "$I" trace whatif --governor menu --states $P "$F"
 sed 1d "$TMP/out" >"$TMP/whatif.file"
