@@ -923,8 +923,16 @@ void il_host_meta(const struct il_host *h, struct il_meta *m)
 				il_meta_add(m, "kvm_cpuid", "none");
 		}
 #endif
-		if (!h->live && h->has_meta && il_meta_get(&h->meta, "kvm_cpuid"))
-			il_meta_add(m, "kvm_cpuid", il_meta_get(&h->meta, "kvm_cpuid"));
+		/* a capture's line, as cpuid5's, only when it reads: written as read */
+		if (!h->live && h->has_meta) {
+			unsigned int base, hints;
+			int k = il_host_kvm(h, &base, &hints);
+
+			if (k == 2)
+				il_meta_addf(m, "kvm_cpuid", "base=0x%x hints=0x%x", base, hints);
+			else if (k < 0)
+				il_meta_add(m, "kvm_cpuid", "none");
+		}
 	}
 	for (int i = 0; i < h->nparams; i++) {
 		char key[128];

@@ -206,6 +206,18 @@ done
 sed -i "s/^kvm_cpuid: .*/kvm_cpuid: base=0x4000ff00 hints=0x1/" "$TMP/rt/idlelab-meta.txt"
 expect_exit 0 "$IDLELAB" platform capture --root "$TMP/rt" -o "$TMP/rt.ini"
 grep -qx "kvm_hints_realtime = yes" "$TMP/rt.ini" && ok || bad "kvm_cpuid base=0x4000ff00: $(grep -A3 hypervisor "$TMP/rt.ini")"
+# capture --root passes the line on as it reads it: the same value in the
+# written form, a line that does not read left out (as cpuid5's)
+sed -i "s/^kvm_cpuid: .*/kvm_cpuid: base=0x4000FF00 hints=0x001/" "$TMP/rt/idlelab-meta.txt"
+rm -rf "$TMP/rtc"; expect_exit 0 "$IDLELAB" capture --root "$TMP/rt" "$TMP/rtc"
+grep -qx "kvm_cpuid: base=0x4000ff00 hints=0x1" "$TMP/rtc/idlelab-meta.txt" && ok ||
+	bad "capture --root kvm_cpuid: $(grep kvm_cpuid "$TMP/rtc/idlelab-meta.txt")"
+sed -i "s/^kvm_cpuid: .*/kvm_cpuid: base=0x4000zz00 hints=0x1/" "$TMP/rt/idlelab-meta.txt"
+rm -rf "$TMP/rtc"; expect_exit 0 "$IDLELAB" capture --root "$TMP/rt" "$TMP/rtc"
+grep -q "^kvm_cpuid" "$TMP/rtc/idlelab-meta.txt" && bad "capture --root kept a malformed kvm_cpuid" || ok
+sed -i "s/^kvm_cpuid: .*/kvm_cpuid: none/" "$TMP/rt/idlelab-meta.txt"
+rm -rf "$TMP/rtc"; expect_exit 0 "$IDLELAB" capture --root "$TMP/rt" "$TMP/rtc"
+grep -qx "kvm_cpuid: none" "$TMP/rtc/idlelab-meta.txt" && ok || bad "capture --root kvm_cpuid none"
 "$IDLELAB" platform show "$TMP/amd-zen3-dummy-wait.ini" >"$TMP/out"
 # (the state table is wider than 100 columns: two slices, state and name in both)
 grep -Eq '^ +2 +C2 +ACPI IOPORT 0x814 +30 +60 ' "$TMP/out" &&
