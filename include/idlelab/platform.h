@@ -110,6 +110,9 @@ struct il_platform {
 	long cppc_highest_perf;        /* CPU 0's highest_perf */
 	long cppc_nominal_perf;        /* CPU 0's nominal_perf */
 	int cppc_preferred_cores;      /* 1: highest_perf differs between CPUs, 0: the same on all */
+	unsigned int cppc_nominal_freq; /* CPU 0's _CPC NominalFrequency, MHz (0: not given) */
+	int acpi_cpc;                  /* the firmware gives _CPC: 1, 0 ([cpu] acpi_cpc; not given:
+					  1 where both perf values are, else -1, unknown) */
 	int amd_core_type;             /* CPU 0's core type on heterogeneous AMD parts:
 					  IL_AMD_CORE_* (NONE: a homogeneous part) */
 	double tb_mhz;                 /* POWER timebase frequency */

@@ -319,12 +319,21 @@ static const struct key keys[] = {
 	   shared_processor, NULL),
 	KP("cpu", "base_mhz", IL_PK_NUMBER, 0, 100000, NULL, 0, "nominal frequency, MHz", base_mhz,
 	   set_mhz_or_0),
+	KP("cpu", "acpi_cpc", IL_PK_BOOL, 0, 0, NULL, 0,
+	   "whether the firmware gives _CPC (cppc_get_perf_caps() succeeds; acpi-cpufreq's boost "
+	   "ratio, 5.11 on); not given: yes where the CPPC perf values are given, else unknown",
+	   acpi_cpc, set_given_bool),
 	KP("cpu", "cppc_highest_perf", IL_PK_UINT, 0, 0, NULL, 0,
-	   "CPU 0's ACPI CPPC highest_perf (acpi_cppc/highest_perf; AMD frequency invariance)",
+	   "CPU 0's ACPI CPPC highest_perf (acpi_cppc/highest_perf; AMD frequency invariance, "
+	   "acpi-cpufreq's boost ratio)",
 	   cppc_highest_perf, set_cppc_perf),
 	KP("cpu", "cppc_nominal_perf", IL_PK_UINT, 0, 0, NULL, 0,
-	   "CPU 0's ACPI CPPC nominal_perf (acpi_cppc/nominal_perf; AMD frequency invariance)",
+	   "CPU 0's ACPI CPPC nominal_perf (acpi_cppc/nominal_perf; AMD frequency invariance, "
+	   "acpi-cpufreq's boost ratio)",
 	   cppc_nominal_perf, set_cppc_perf),
+	KP("cpu", "cppc_nominal_freq", IL_PK_UINT, 0, 0, NULL, 0,
+	   "CPU 0's _CPC NominalFrequency, MHz (acpi_cppc/nominal_freq; CPPC v3; acpi-cpufreq's "
+	   "cpuinfo.max_freq, 6.14 on); not given: 0, none", cppc_nominal_freq, NULL),
 	KP("cpu", "cppc_preferred_cores", IL_PK_BOOL, 0, 0, NULL, 0,
 	   "whether highest_perf differs between CPUs (AMD preferred cores, 6.12 on)",
 	   cppc_preferred_cores, set_given_bool),
@@ -1194,6 +1203,7 @@ static const char *const plain_sections[] = {
 	"noise", "cpufreq",
 };
 #define NPLAIN (int)(sizeof(plain_sections) / sizeof(plain_sections[0]))
+#define SECT_CPU 2
 #define SECT_CPUFREQ 10
 #define SECT_STATE(i) (NPLAIN + (i))
 #define SECT_CST(i) (NPLAIN + IL_STATE_MAX + (i))      /* i = N - 1 */
@@ -1398,6 +1408,7 @@ static void defaults(struct parse_ctx *c, struct il_platform *p)
 	/* the CPPC capabilities and the preferred-core fact: not given until a key sets them */
 	p->cppc_highest_perf = p->cppc_nominal_perf = -1;
 	p->cppc_preferred_cores = -1;
+	p->acpi_cpc = -1;
 	apply_defaults(c, OBJ_PLATFORM, p);
 	p->table.safe_state_index = 0;
 }
@@ -1417,6 +1428,32 @@ static bool key_given(const struct parse_ctx *c, int sect, const char *key)
 		if (c->seen[i].sect == sect && !strcmp(c->seen[i].key, key))
 			return true;
 	return false;
+}
+
+/*
+ * [cpu] acpi_cpc against the CPPC values: "no" with a perf value given
+ * contradicts itself; "yes" on Intel needs both perf values (acpi-cpufreq's
+ * boost ratio reads them, get_max_boost_ratio()); AMD's rules say what they
+ * miss themselves. Not given: _CPC where both perf values are, else unknown
+ * (-1; acpi-cpufreq then takes the kernel's no-_CPC path).
+ */
+static int finish_cpc(struct parse_ctx *c)
+{
+	struct il_platform *p = c->p;
+	const int s = SECT_CPU;
+	bool vals = p->cppc_highest_perf >= 0 && p->cppc_nominal_perf >= 0;
+
+	if (p->acpi_cpc == 0 && (p->cppc_highest_perf >= 0 || p->cppc_nominal_perf >= 0 ||
+				 p->cppc_nominal_freq))
+		return il_err_set_at(c->err, EINVAL, c->fname, key_line(c, s, "acpi_cpc"),
+				     "[cpu] acpi_cpc = no, but a CPPC value is given");
+	if (p->acpi_cpc == 1 && p->vendor == IL_VENDOR_INTEL && !vals)
+		return il_err_set_at(c->err, EINVAL, c->fname, key_line(c, s, "acpi_cpc"),
+				     "[cpu] acpi_cpc = yes needs cppc_highest_perf and "
+				     "cppc_nominal_perf");
+	if (p->acpi_cpc < 0 && vals)
+		p->acpi_cpc = 1;
+	return 0;
 }
 
 /*
@@ -1572,6 +1609,8 @@ static int finish(struct parse_ctx *c)
 	for (int n = p->nturbo - 1; n >= 0; n--)
 		if (!c->turbo_given[n])
 			p->turbo_mhz[n] = p->turbo_mhz[n + 1];
+	if (finish_cpc(c))
+		return -EINVAL;
 	return finish_cpufreq(c);
 }
 
