@@ -305,13 +305,33 @@ struct il_freq_max {
 int il_platform_freq_max(const struct il_platform *p, const char *rel, struct il_freq_max *out,
 			 struct il_err *err);
 /*
- * o, an AMD CPPC rule's result for p, as acpi-cpufreq leaves it: a
- * numerator below nominal_perf makes the driver set ratio 1024, freq_max
- * the base (d11a1d08a082). il_platform_freq_max() applies it when p names
- * acpi-cpufreq; the simulator's cpufreq layer, which runs acpi-cpufreq on
- * AMD whatever p names, applies it itself. Other rules are left as they are.
+ * o, a rule's result for p at rel (NULL: as il_platform_freq_max()), as
+ * acpi-cpufreq leaves it (5.11 on, every vendor): without a boost ratio
+ * (no _CPC, or CPPC highest, on AMD the numerator, below nominal_perf) the
+ * driver sets ratio 1024, freq_max the base (d11a1d08a082).
+ * il_platform_freq_max() applies it when p names acpi-cpufreq; the
+ * simulator's cpufreq layer applies it when it runs acpi-cpufreq.
  */
-void il_freq_max_acpi_cpufreq(const struct il_platform *p, struct il_freq_max *o);
+void il_freq_max_acpi_cpufreq(const struct il_platform *p, const char *rel, struct il_freq_max *o);
+
+/* acpi-cpufreq's boost ratio and cpuinfo.max_freq at a release (src/platform/freqmax.c). */
+struct il_acpi_cpufreq {
+	bool modelled;                 /* false: a CPPC key the release reads is missing (AMD) */
+	bool cpc;                      /* the firmware gives _CPC ([cpu] acpi_cpc) */
+	unsigned long boost_ratio;     /* get_max_boost_ratio(): highest x 1024 / nominal, 0: none */
+	bool ratio_1024;               /* 5.11 on without a boost ratio: arch_set_max_freq_ratio(true) */
+	bool boost_entry;              /* 5.11: the table's extra top entry at max_khz (3c55e94c0ade) */
+	unsigned int p0_khz;           /* the table's top entry, P0 */
+	unsigned int max_khz;          /* cpuinfo.max_freq */
+	char why[200];                 /* how max_khz comes about, one line */
+};
+/*
+ * cpuinfo.max_freq of acpi-cpufreq on p under release rel (NULL: as
+ * il_platform_freq_max()) with the table's top entry p0_mhz. 0, or -EINVAL
+ * for a release outside the known range.
+ */
+int il_acpi_cpufreq_max(const struct il_platform *p, const char *rel, double p0_mhz,
+			struct il_acpi_cpufreq *o);
 /* The same as a number: freq_max in MHz at boot, 0 without invariance (or a bad release). */
 double il_platform_freq_max_mhz(const struct il_platform *p, const char *rel);
 

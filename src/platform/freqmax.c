@@ -72,7 +72,9 @@
  *                is not there", 5.11-rc7); freq_max is then base.
  *                idlelab reads the CPPC values from [cpu] cppc_highest_perf,
  *                cppc_nominal_perf, cppc_preferred_cores, amd_core_type; a
- *                file without the ones a release reads is "not modelled".
+ *                file without the ones a release reads is "not modelled", one
+ *                whose [cpu] says acpi_cpc = no has none (without _CPC the
+ *                CPPC code cannot read the capabilities).
  *   5.19         tglx's "x86/smp: Move APERF/MPERF code where it belongs":
  *                the same rules, now in arch/x86/kernel/cpu/aperfmperf.c
  *                (checked against the text that matches with
@@ -84,6 +86,42 @@
  *                should not fall through to the 4C rule) is not in that
  *                text: the fall-through is kept (Skylake-X with no group of
  *                4 cores takes the 1C byte).
+ *
+ * acpi-cpufreq's boost ratio and cpuinfo.max_freq (drivers/cpufreq/acpi-cpufreq.c,
+ * il_acpi_cpufreq_max() below), every vendor:
+ *
+ *   5.11         3c55e94c0ade "cpufreq: ACPI: Extend frequency tables to cover
+ *                boost frequencies" and d11a1d08a082 "cpufreq: ACPI: Update arch
+ *                scale-invariance max perf ratio if CPPC is not there" (both
+ *                5.11-rc7; in 5.10.17 too, not in the 5.10 tag):
+ *                get_max_boost_ratio() = highest_perf x 1024 / nominal_perf,
+ *                truncated, from CPU 0's _CPC (Intel and others: CPPC
+ *                highest_perf; AMD: the numerator of AMD's invariance rule for
+ *                the release, 3743d55b289c in 5.13 and the 6.12 series changing
+ *                it in both places); 0 where _CPC cannot be read, a value is 0
+ *                or highest is below nominal. Non-zero: the table gets an extra
+ *                top entry, P0 x ratio >> 10 kHz, that writes P0's control, so
+ *                cpuinfo.max_freq and the policy max are that frequency. Zero:
+ *                arch_set_max_freq_ratio(true), freq_max = base (ratio 1024)
+ *                for every vendor, turbo or not.
+ *   5.12         538b0188da46 "cpufreq: ACPI: Set cpuinfo.max_freq directly if
+ *                max boost is known": no extra entry; the driver sets
+ *                cpuinfo.max_freq = P0 x ratio >> 10 itself and the core
+ *                (cpufreq_frequency_table_cpuinfo()) keeps it when it is not
+ *                below the table's top, which stays the policy max.
+ *   6.14         083466754596 "cpufreq: ACPI: Fix max-frequency computation":
+ *                the _CPC NominalFrequency (CPPC v3) in place of P0 where the
+ *                firmware gives it; that value is in MHz, taken as kHz, so the
+ *                product falls below the table's top and the core puts P0 back.
+ *   6.16         cb6a85f38f45 "acpi-cpufreq: Fix nominal_freq units to KHz in
+ *                get_max_boost_ratio()" (posted 2025-05-28, after 6.15; Cc 6.14+):
+ *                NominalFrequency x 1000 kHz x ratio >> 10.
+ *   7.1          16fb8d8a0e05 "cpufreq: acpi-cpufreq: use DMI max speed when
+ *                CPPC is unavailable": its text was not found; 7.1 is taken as
+ *                7.0 (docs/cpufreq.md).
+ *
+ *                Invariant schedutil scales its request by cpuinfo.max_freq
+ *                (get_next_freq(), map_util_freq()), ondemand its range.
  *
  * Intel's ratio is computed as the kernel does, turbo x 1024 / base truncated;
  * with frequencies that are ratio x bus clock this equals the kernel's
@@ -104,6 +142,10 @@
 #define AMD_MODEL_RELEASE "5.13"     /* 3743d55b289c: amd_get_highest_perf() */
 #define AMD_NUMERATOR_RELEASE "6.12" /* 279f838a61f9: amd_get_boost_ratio_numerator() */
 #define AMD_HETERO_RELEASE "6.13"    /* 3eef25ab0d89: heterogeneous core types */
+#define ACPI_BOOST_RELEASE "5.11"    /* 3c55e94c0ade, d11a1d08a082: acpi-cpufreq's boost ratio */
+#define ACPI_MAXFREQ_RELEASE "5.12"  /* 538b0188da46: cpuinfo.max_freq set directly */
+#define ACPI_NOMFREQ_RELEASE "6.14"  /* 083466754596: _CPC NominalFrequency, in MHz */
+#define ACPI_NOMKHZ_RELEASE "6.16"   /* cb6a85f38f45: ... x 1000, kHz */
 
 /* CPUID family 6 models the rules name (arch/x86/include/asm/intel-family.h). */
 #define M_ATOM_SILVERMONT 0x37
@@ -195,12 +237,17 @@ static bool amd_model_166(const struct il_platform *p)
  * the numerator is and which CPPC capabilities are read change by release
  * (the header comment).
  */
-static void amd_freq_max(const struct il_platform *p, const char *rel, struct il_freq_max *o)
+static void amd_rule(const struct il_platform *p, const char *rel, struct il_freq_max *o)
 {
 	long num;
 	const char *src;
 	bool need_highest;
 
+	if (p->acpi_cpc == 0) {
+		none(o, IL_FMAX_NONE, "no _CPC ([cpu] acpi_cpc = no): AMD's invariance reads the "
+		     "CPPC capabilities, so the kernel leaves it off");
+		return;
+	}
 	if (il_release_cmp(rel, AMD_MODEL_RELEASE) < 0) {
 		o->rule = IL_FMAX_AMD_CPPC;
 		o->since = AMD_FI_RELEASE;
@@ -292,29 +339,149 @@ static void amd_freq_max(const struct il_platform *p, const char *rel, struct il
 	o->turbo_mhz = o->mhz = p->base_mhz * (double)o->ratio / 1024.0;
 	snprintf(o->why, sizeof(o->why), "AMD: (%ld x 1024 / nominal_perf %ld + 1024) >> 1, "
 		 "the midpoint; %ld: %s", num, p->cppc_nominal_perf, num, src);
-	if (p->cpufreq_driver == IL_CPUFREQ_ACPI)
-		il_freq_max_acpi_cpufreq(p, o);
 }
 
-void il_freq_max_acpi_cpufreq(const struct il_platform *p, struct il_freq_max *o)
+static void amd_freq_max(const struct il_platform *p, const char *rel, struct il_freq_max *o)
 {
-	bool amd = o->rule == IL_FMAX_AMD_CPPC || o->rule == IL_FMAX_AMD_MODEL ||
-		   o->rule == IL_FMAX_AMD_NUMERATOR;
+	amd_rule(p, rel, o);
+	if (p->cpufreq_driver == IL_CPUFREQ_ACPI)
+		il_freq_max_acpi_cpufreq(p, rel, o);
+}
 
+/*
+ * acpi-cpufreq's get_max_boost_ratio() at rel (5.11 on): highest x 1024 /
+ * nominal_perf, truncated, from CPU 0's _CPC; "highest" is CPPC highest_perf
+ * except on AMD, where it is the numerator of AMD's invariance rule for the
+ * release (3743d55b289c changed both in 5.13, the 6.12 series likewise).
+ * 0: no _CPC, a zero value, or highest below nominal. -1: idlelab cannot say
+ * (a key an AMD rule reads is missing; *why says which).
+ */
+static long acpi_boost_ratio(const struct il_platform *p, const char *rel, long *num_out,
+			     char *why, size_t len)
+{
+	long num, nom = p->cppc_nominal_perf;
+
+	*num_out = 0;
+	if (p->acpi_cpc != 1)
+		return 0;
+	if (p->vendor == IL_VENDOR_AMD) {
+		struct il_freq_max t;
+
+		memset(&t, 0, sizeof(t));
+		amd_rule(p, rel, &t);
+		if (t.rule == IL_FMAX_UNMODELLED) {
+			snprintf(why, len, "%s", t.why);
+			return -1;
+		}
+		num = t.invariant ? (long)t.numerator : 0;
+	} else {
+		num = p->cppc_highest_perf;
+	}
+	*num_out = num;
+	if (num <= 0 || nom <= 0 || num < nom)
+		return 0;
+	return (long)(((unsigned long long)num << 10) / (unsigned long long)nom);
+}
+
+int il_acpi_cpufreq_max(const struct il_platform *p, const char *rel, double p0_mhz,
+			struct il_acpi_cpufreq *o)
+{
+	unsigned long long freq;
+	long num;
+
+	memset(o, 0, sizeof(*o));
+	if (!rel || !*rel)
+		rel = p->release[0] ? p->release : IL_RELEASE_NEWEST;
+	if (il_release_check(rel, NULL))
+		return -EINVAL;
+	o->modelled = true;
+	o->cpc = p->acpi_cpc == 1;
+	o->p0_khz = o->max_khz = (unsigned int)(p0_mhz * 1000 + 0.5);
+	if (il_release_cmp(rel, ACPI_BOOST_RELEASE) < 0) {
+		snprintf(o->why, sizeof(o->why), "P0, the table's top: no boost ratio before %s",
+			 ACPI_BOOST_RELEASE);
+		return 0;
+	}
+	if (p->acpi_cpc < 0 && p->vendor == IL_VENDOR_AMD) {
+		/* AMD's CPPC rules call a file without the values unknown: likewise */
+		o->modelled = false;
+		snprintf(o->why, sizeof(o->why), "whether the firmware gives _CPC is not given "
+			 "([cpu] acpi_cpc, the CPPC values)");
+		return 0;
+	}
+	long r = acpi_boost_ratio(p, rel, &num, o->why, sizeof(o->why));
+	if (r < 0) {
+		o->modelled = false;
+		return 0;
+	}
+	if (r == 0) {
+		/* d11a1d08a082: the boost frequency is unknown, freq_max is base */
+		o->ratio_1024 = true;
+		if (!o->cpc)
+			snprintf(o->why, sizeof(o->why), "P0: no _CPC%s, no boost ratio; "
+				 "arch ratio 1024 (d11a1d08a082)",
+				 p->acpi_cpc < 0 ? " given ([cpu] acpi_cpc)" : "");
+		else
+			snprintf(o->why, sizeof(o->why), "P0: CPPC %ld over nominal_perf %ld gives "
+				 "no boost ratio; arch ratio 1024 (d11a1d08a082)", num,
+				 p->cppc_nominal_perf);
+		return 0;
+	}
+	o->boost_ratio = (unsigned long)r;
+	if (il_release_cmp(rel, ACPI_MAXFREQ_RELEASE) < 0) {
+		/* 3c55e94c0ade: the extra table entry above P0 */
+		o->boost_entry = true;
+		o->max_khz = (unsigned int)(((unsigned long long)o->p0_khz * o->boost_ratio) >> 10);
+		snprintf(o->why, sizeof(o->why), "P0 x %ld / nominal_perf %ld (ratio %lu): the "
+			 "table's extra boost entry (3c55e94c0ade)", num, p->cppc_nominal_perf,
+			 o->boost_ratio);
+		return 0;
+	}
+	freq = o->p0_khz;
+	const char *src = "P0";
+	if (il_release_cmp(rel, ACPI_NOMFREQ_RELEASE) >= 0 && p->cppc_nominal_freq) {
+		/* 083466754596 takes the MHz value as kHz; cb6a85f38f45 (6.16) scales it */
+		bool khz = il_release_cmp(rel, ACPI_NOMKHZ_RELEASE) >= 0;
+		freq = (unsigned long long)p->cppc_nominal_freq * (khz ? 1000u : 1u);
+		src = khz ? "_CPC nominal_freq (cb6a85f38f45)" :
+			    "_CPC nominal_freq in MHz as kHz (083466754596)";
+	}
+	unsigned int m = (unsigned int)((freq * o->boost_ratio) >> 10);
+	/* cpufreq_frequency_table_cpuinfo(): never below the table's top */
+	o->max_khz = m > o->p0_khz ? m : o->p0_khz;
+	snprintf(o->why, sizeof(o->why), "%s x %ld / nominal_perf %ld (ratio %lu)%s (538b0188da46)",
+		 src, num, p->cppc_nominal_perf, o->boost_ratio,
+		 m < o->p0_khz ? ", below P0: P0" : "");
+	return 0;
+}
+
+void il_freq_max_acpi_cpufreq(const struct il_platform *p, const char *rel, struct il_freq_max *o)
+{
+	char why[200];
+	long num;
+
+	if (!rel || !*rel)
+		rel = p->release[0] ? p->release : IL_RELEASE_NEWEST;
 	/*
-	 * d11a1d08a082: acpi-cpufreq's boost ratio takes the same numerator
-	 * and is 0 when it is 0 or below nominal_perf (the CPPC ratio is
-	 * then below 1024); the driver, probing after the CPPC code, then
-	 * sets ratio 1024.
+	 * d11a1d08a082: without a boost ratio the driver, probing after the
+	 * arch code (and on AMD after the CPPC code), sets ratio 1024
 	 */
-	if (!amd || !o->invariant || (long)o->numerator >= p->cppc_nominal_perf)
+	if (!o->invariant || il_release_cmp(rel, ACPI_BOOST_RELEASE) < 0 ||
+	    acpi_boost_ratio(p, rel, &num, why, sizeof(why)) != 0)
 		return;
+	const char *was = o->what;
 	o->ratio = 1024;
 	o->mhz = p->base_mhz;
 	o->what = "base, acpi-cpufreq";
-	snprintf(o->why, sizeof(o->why), "AMD: (%lu x 1024 / nominal_perf %ld + 1024) >> 1 = %lu, "
-		 "then acpi-cpufreq (numerator below nominal_perf: boost ratio unknown) sets 1024 "
-		 "(d11a1d08a082)", o->numerator, p->cppc_nominal_perf, o->turbo_ratio);
+	if (p->vendor == IL_VENDOR_AMD)
+		snprintf(o->why, sizeof(o->why), "AMD: (%lu x 1024 / nominal_perf %ld + 1024) >> 1 "
+			 "= %lu, then acpi-cpufreq (numerator below nominal_perf: boost ratio "
+			 "unknown) sets 1024 (d11a1d08a082)", o->numerator, p->cppc_nominal_perf,
+			 o->turbo_ratio);
+	else
+		snprintf(o->why, sizeof(o->why), "%s %g MHz, then acpi-cpufreq (%s) sets 1024 "
+			 "(d11a1d08a082)", was, o->turbo_mhz,
+			 p->acpi_cpc == 1 ? "CPPC highest_perf below nominal_perf" : "no _CPC");
 }
 
 int il_platform_freq_max(const struct il_platform *p, const char *rel, struct il_freq_max *o,
@@ -463,6 +630,8 @@ int il_platform_freq_max(const struct il_platform *p, const char *rel, struct il
 		o->mhz = turbo;
 		o->ratio = o->turbo_ratio;
 	}
+	if (p->cpufreq_driver == IL_CPUFREQ_ACPI)
+		il_freq_max_acpi_cpufreq(p, rel, o);
 	return 0;
 }
 

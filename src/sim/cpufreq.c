@@ -419,7 +419,7 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	} else if (by_rule) {
 		/* AMD runs this layer as acpi-cpufreq, whatever driver the file names */
 		if (f->prm.driver == IL_CF_DRV_ACPI)
-			il_freq_max_acpi_cpufreq(p, &fm);
+			il_freq_max_acpi_cpufreq(p, rel, &fm);
 		f->freq_max_mhz = fm.mhz;
 		f->max_freq_ratio = fm.ratio;
 	} else {

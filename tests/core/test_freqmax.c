@@ -465,9 +465,174 @@ static void builtin_platforms(void **unused)
 	}
 }
 
+/*
+ * acpi-cpufreq's cpuinfo.max_freq and freq_max (il_acpi_cpufreq_max(),
+ * il_freq_max_acpi_cpufreq()), by hand. A made-up Intel part: base 2100, 4C
+ * turbo 3000 (MSR freq_max: 3000 x 1024 / 2100 = 1462.86, ratio 1462), the
+ * _PSS table topped by base + 1 MHz, P0 = 2101000 kHz; _CPC highest 255 over
+ * nominal 177: boost ratio 261120 / 177 = 1475 (.25).
+ *   P0 x ratio:          2101000 x 1475 = 3098975000, >> 10 = 3026342 (.77)
+ *   nominal_freq 2100 kHz-wise (6.16): 2100000 x 1475 >> 10 = 3024902 (.34)
+ *   the same in MHz (6.14, 6.15): 2100 x 1475 >> 10 = 3024, below P0: P0
+ */
+#define ACPI_CF "[cpufreq]\nefficient_mhz = 800\ndriver = acpi-cpufreq\n"
+#define INTEL_2100 INTEL("0x5e", "2100")
+#define TURBO_2100 "4 = 3000\n3 = 3000\n2 = 3200\n1 = 3400"
+
+static struct il_acpi_cpufreq acf(const struct il_platform *p, const char *rel)
+{
+	struct il_acpi_cpufreq a;
+	double ps[IL_PLAT_PSTATES_MAX];
+
+	assert_true(il_platform_pstates(p, ps, IL_PLAT_PSTATES_MAX) > 0);
+	assert_int_equal(il_acpi_cpufreq_max(p, rel, ps[0], &a), 0);
+	return a;
+}
+
+static void acpi_cpufreq_intel_cpc(void **unused)
+{
+	(void)unused;
+	struct il_platform p;
+	struct il_acpi_cpufreq a;
+	struct il_freq_max o;
+
+	load(&p, INTEL_2100 "\ncppc_highest_perf = 255\ncppc_nominal_perf = 177", TURBO_2100,
+	     ACPI_CF);
+	assert_int_equal(p.acpi_cpc, 1); /* implied by the values */
+	/* 5.10: no boost ratio; cpuinfo.max_freq is P0, freq_max the MSR's */
+	a = acf(&p, "5.10");
+	assert_int_equal(a.boost_ratio, 0);
+	assert_false(a.ratio_1024);
+	assert_int_equal(a.max_khz, 2101000);
+	o = fm(&p, "5.10");
+	assert_true(o.mhz == 3000);
+	assert_int_equal(o.ratio, 1462);
+	/* 5.11: the extra table entry (3c55e94c0ade); freq_max stays the MSR's */
+	a = acf(&p, "5.11");
+	assert_int_equal(a.boost_ratio, 1475);
+	assert_true(a.boost_entry);
+	assert_false(a.ratio_1024);
+	assert_int_equal(a.max_khz, 3026342);
+	o = fm(&p, "5.11");
+	assert_true(o.mhz == 3000);
+	assert_int_equal(o.ratio, 1462);
+	/* 5.12 (538b0188da46) and 6.18: set directly, no extra entry */
+	a = acf(&p, "5.12");
+	assert_false(a.boost_entry);
+	assert_int_equal(a.max_khz, 3026342);
+	a = acf(&p, "6.18");
+	assert_int_equal(a.max_khz, 3026342);
+	assert_int_equal(fm(&p, "6.18").ratio, 1462);
+	/* _CPC nominal_freq: 6.14 takes its MHz as kHz (P0 back), 6.16 scales it */
+	load(&p, INTEL_2100 "\ncppc_highest_perf = 255\ncppc_nominal_perf = 177\n"
+	     "cppc_nominal_freq = 2100", TURBO_2100, ACPI_CF);
+	assert_int_equal(acf(&p, "6.13").max_khz, 3026342);
+	assert_int_equal(acf(&p, "6.14").max_khz, 2101000);
+	assert_int_equal(acf(&p, "6.15").max_khz, 2101000);
+	assert_int_equal(acf(&p, "6.16").max_khz, 3024902);
+	assert_int_equal(acf(&p, "6.18").max_khz, 3024902);
+	/* highest below nominal: no boost ratio, ratio 1024 from 5.11 */
+	load(&p, INTEL_2100 "\ncppc_highest_perf = 150\ncppc_nominal_perf = 177", TURBO_2100,
+	     ACPI_CF);
+	a = acf(&p, "6.18");
+	assert_int_equal(a.boost_ratio, 0);
+	assert_true(a.ratio_1024);
+	assert_int_equal(a.max_khz, 2101000);
+	o = fm(&p, "6.18");
+	assert_true(o.invariant && o.mhz == 2100);
+	assert_int_equal(o.ratio, 1024);
+	assert_true(o.turbo_mhz == 3000);
+}
+
+/* Without _CPC (said, or not given on Intel): P0, and from 5.11 freq_max base (d11a1d08a082). */
+static void acpi_cpufreq_intel_no_cpc(void **unused)
+{
+	(void)unused;
+	struct il_platform p;
+	struct il_acpi_cpufreq a;
+	struct il_freq_max o;
+	struct il_err e;
+	const char *t;
+
+	for (int given = 0; given < 2; given++) {
+		load(&p, given ? INTEL_2100 "\nacpi_cpc = no" : INTEL_2100, TURBO_2100, ACPI_CF);
+		a = acf(&p, "5.10");
+		assert_int_equal(a.max_khz, 2101000);
+		assert_false(a.ratio_1024);
+		o = fm(&p, "5.10");
+		assert_true(o.mhz == 3000);
+		assert_int_equal(o.ratio, 1462);
+		a = acf(&p, "5.11");
+		assert_int_equal(a.max_khz, 2101000);
+		assert_true(a.ratio_1024);
+		assert_false(a.boost_entry);
+		o = fm(&p, "5.11");
+		assert_true(o.invariant && o.mhz == 2100);
+		assert_int_equal(o.ratio, 1024);
+		assert_non_null(strstr(o.why, "d11a1d08a082"));
+		assert_int_equal(fm(&p, "6.18").ratio, 1024);
+		assert_int_equal(acf(&p, "6.18").max_khz, 2101000);
+	}
+	/* intel_pstate named: the MSR freq_max at every release */
+	load(&p, INTEL_2100 "\nacpi_cpc = no", TURBO_2100, "[cpufreq]\nefficient_mhz = 800\n");
+	assert_int_equal(fm(&p, "6.18").ratio, 1462);
+	/* contradictions are refused */
+	t = "[platform]\nname = t\n[cpu]\nvendor = intel\nbase_mhz = 2100\nacpi_cpc = no\n"
+	    "cppc_nominal_perf = 177\n";
+	assert_int_not_equal(il_platform_load_string(&p, t, strlen(t), "t.ini", &e), 0);
+	assert_non_null(strstr(e.msg, "acpi_cpc"));
+	t = "[platform]\nname = t\n[cpu]\nvendor = intel\nbase_mhz = 2100\nacpi_cpc = yes\n";
+	assert_int_not_equal(il_platform_load_string(&p, t, strlen(t), "t.ini", &e), 0);
+	assert_non_null(strstr(e.msg, "acpi_cpc"));
+}
+
+/*
+ * AMD with CPPC values (Milan, highest 255, nominal 177, no preferred cores):
+ * P0 is base (no [turbo] bins: the table starts at base), 2450000 kHz, x 1475
+ * = 3613750000, >> 10 = 3529052 (.7) from 5.11 on; freq_max the midpoint
+ * 1249 (amd_cppc above). A Zen 3 Ryzen (family 0x19 model 0x21) from 5.13:
+ * numerator 166, below nominal 177: no boost ratio, ratio 1024, P0.
+ */
+static void acpi_cpufreq_amd(void **unused)
+{
+	(void)unused;
+	struct il_platform p;
+	struct il_acpi_cpufreq a;
+
+	load(&p, AMD("0x19", "1") CPPC("255", "177", "no"), "", ACPI_CF);
+	assert_int_equal(acf(&p, "5.10").max_khz, 2450000);
+	a = acf(&p, "5.11");
+	assert_int_equal(a.boost_ratio, 1475);
+	assert_true(a.boost_entry);
+	assert_int_equal(a.max_khz, 3529052);
+	assert_int_equal(fm(&p, "5.11").ratio, 1249);
+	assert_int_equal(acf(&p, "5.12").max_khz, 3529052);
+	assert_int_equal(acf(&p, "5.13").max_khz, 3529052); /* model constant 255 */
+	assert_int_equal(acf(&p, "6.18").max_khz, 3529052); /* CPU 0's highest_perf */
+	assert_int_equal(fm(&p, "6.18").ratio, 1249);
+	load(&p, AMD("0x19", "0x21") CPPC("255", "177", "no"), "", ACPI_CF);
+	assert_int_equal(acf(&p, "5.12").max_khz, 3529052);
+	a = acf(&p, "5.13");
+	assert_int_equal(a.boost_ratio, 0);
+	assert_true(a.ratio_1024);
+	assert_int_equal(a.max_khz, 2450000);
+	assert_int_equal(fm(&p, "5.13").ratio, 1024);
+	/* acpi_cpc = no: no AMD invariance at all; not given, no values: not modelled */
+	load(&p, AMD("0x19", "1") "\nacpi_cpc = no", "", ACPI_CF);
+	assert_int_equal(fm(&p, "6.18").rule, IL_FMAX_NONE);
+	assert_non_null(strstr(fm(&p, "6.18").why, "_CPC"));
+	assert_int_equal(acf(&p, "6.18").max_khz, 2450000);
+	load(&p, AMD("0x19", "1"), "", ACPI_CF);
+	assert_int_equal(fm(&p, "6.18").rule, IL_FMAX_UNMODELLED);
+	assert_false(acf(&p, "6.18").modelled);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(acpi_cpufreq_intel_cpc),
+		cmocka_unit_test(acpi_cpufreq_intel_no_cpc),
+		cmocka_unit_test(acpi_cpufreq_amd),
 		cmocka_unit_test(skylake_x_group), cmocka_unit_test(core_4c),
 		cmocka_unit_test(xeon_phi),        cmocka_unit_test(atoms),
 		cmocka_unit_test(turbo_off),       cmocka_unit_test(no_invariance),
