@@ -69,7 +69,12 @@
  *   lowest to base in 100 MHz steps plus base + 1 MHz, the entry that lets
  *   the hardware turbo; the policy resolves to the lowest entry at or above
  *   the target; transition latency 10 µs (the usual _PSS value, an
- *   estimate), so a 10 ms rate limit.
+ *   estimate), so a 10 ms rate limit. cpuinfo.max_freq is P0 before 5.11,
+ *   from 5.11 P0 x the _CPC boost ratio where the firmware gives one
+ *   (3c55e94c0ade as an extra table entry, 5.12 538b0188da46 directly,
+ *   6.14 083466754596 from _CPC's nominal frequency), and without one
+ *   freq_max is base (d11a1d08a082): il_acpi_cpufreq_max(),
+ *   il_freq_max_acpi_cpufreq() in src/platform/freqmax.c.
  * - HWP: the hardware picks within [min, max] by itself; its algorithm is
  *   not public. Model (an estimate, labelled so): each CPU's C0 fraction
  *   over hwp_window_us (1 ms) sets its request, lowest + (highest - lowest)
@@ -455,11 +460,32 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 								    SIM_CF_HOOK_NONE;
 	int64_t lat_ns;   /* cpuinfo.transition_latency */
 	int64_t delay_us; /* policy->transition_delay_us */
+	struct il_acpi_cpufreq ac;
+	unsigned int acpi_max_khz = 0; /* acpi-cpufreq's cpuinfo.max_freq; 0: the policy max */
 	switch (f->prm.driver) {
 	case IL_CF_DRV_ACPI:
 		/* the _PSS table (the platform's, else base down to EFFIC by 100 MHz), topped by base + 1 MHz */
 		f->npst = il_platform_pstates(p, f->pst, IL_PLAT_PSTATES_MAX);
 		f->max_mhz = f->npst > 0 ? f->pst[0] : f->base_mhz + 1;
+		/*
+		 * cpuinfo.max_freq per release (il_acpi_cpufreq_max(), src/platform/
+		 * freqmax.c): P0 before 5.11; with a boost ratio P0 x it, in 5.11 as
+		 * an extra table entry above P0 that writes P0's control (3c55e94c0ade,
+		 * so it is the policy max too), from 5.12 set directly with P0 the
+		 * policy max (538b0188da46), from 6.14 from _CPC's nominal frequency
+		 * (083466754596, cb6a85f38f45). Invariant schedutil scales by it.
+		 */
+		if (il_acpi_cpufreq_max(p, rel, f->max_mhz, &ac) == 0) {
+			acpi_max_khz = ac.max_khz;
+			if (ac.boost_entry && f->npst > 0) {
+				/* a full table keeps the kernel's top entries: the lowest goes */
+				int n = f->npst < IL_PLAT_PSTATES_MAX ? f->npst : IL_PLAT_PSTATES_MAX - 1;
+				memmove(&f->pst[1], &f->pst[0], (size_t)n * sizeof(f->pst[0]));
+				f->pst[0] = ac.max_khz / 1000.0;
+				f->npst = n + 1;
+				f->max_mhz = f->pst[0];
+			}
+		}
 		/* the _PSS latency the platform gives, else 10 µs (the usual value, an estimate) */
 		lat_ns = p->transition_ns > 0 ? p->transition_ns : 10000;
 		delay_us = 0;
@@ -474,7 +500,7 @@ int sim_cf_init(struct il_sim *s, struct il_err *err)
 	/* HWP's range: IA32_HWP_CAPABILITIES lowest .. highest, else EFFIC .. the top bin */
 	f->hwp_lo = p->hwp_lowest_mhz > 0 ? p->hwp_lowest_mhz : f->min_mhz;
 	f->hwp_hi = p->hwp_highest_mhz > 0 ? p->hwp_highest_mhz : f->top_mhz;
-	f->cpuinfo_max_khz = (unsigned int)(f->max_mhz * 1000 + 0.5);
+	f->cpuinfo_max_khz = acpi_max_khz ? acpi_max_khz : (unsigned int)(f->max_mhz * 1000 + 0.5);
 	if (prm->max_mhz > 0 && prm->max_mhz < f->max_mhz)
 		f->max_mhz = prm->max_mhz;
 	if (f->min_mhz > f->max_mhz)

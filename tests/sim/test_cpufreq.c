@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "idlelab/cpufreq.h"
 #include "idlelab/sim.h"
@@ -1272,6 +1273,136 @@ static void ondemand_prev_load(void **state)
 }
 
 /*
+ * acpi-cpufreq's cpuinfo.max_freq is schedutil's reference with invariance
+ * (get_next_freq()). The Skylake client (base 3500, P0 3501 MHz, the table
+ * P0, 3500, 3400, ... 800) given _CPC highest 255 over nominal 177: boost
+ * ratio 261120 / 177 = 1475 (.25); from 5.12 cpuinfo.max_freq = 3501000 x
+ * 1475 >> 10 = 5163975000 / 1024 = 5042944 (.3) kHz (538b0188da46), 5.10
+ * P0, 3501000. X (od_wl) runs 50 ms: every request schedutil makes (its
+ * "next" right after its "util") is the lowest entry at or above 1.25 x
+ * util x the reference / 1024 (5.12: the headroom on the frequency),
+ * clamped to the table; some of them differ between the two references.
+ * The first, util 512 (a new task's): 5.12 1.25 x 512 x 5042944 / 1024 =
+ * 3151840, 3200 MHz; with P0 2188125, 2200 MHz. 5.11 has the same
+ * reference and an extra entry at it above P0: util 610 asks for 1.25 x
+ * 610 x 5042944 / 1024 = 3755 MHz, above P0: that entry, 5042944.
+ */
+static char *cppc_platform(bool cpc)
+{
+	const char *t = NULL;
+	size_t len = 0;
+	for (int i = 0; i < il_builtin_platform_count; i++)
+		if (!strcmp(il_builtin_platforms[i].name, "intel-skylake-client")) {
+			t = il_builtin_platforms[i].text;
+			len = il_builtin_platforms[i].len;
+		}
+	assert_non_null(t);
+	char *path = strdup("/tmp/idlelab-test-cppc-XXXXXX.ini");
+	int fd = mkstemps(path, 4);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	assert_non_null(f);
+	const char *b = strstr(t, "base_mhz = 3500\n");
+	assert_non_null(b);
+	b += strlen("base_mhz = 3500\n");
+	/* the text without its acpi_cpc line, the CPPC values after base_mhz */
+	for (const char *l = t; l < t + len;) {
+		const char *e = memchr(l, '\n', (size_t)(t + len - l));
+		e = e ? e + 1 : t + len;
+		if (strncmp(l, "acpi_cpc", 8))
+			fwrite(l, 1, (size_t)(e - l), f);
+		if (e == b && cpc)
+			fputs("cppc_highest_perf = 255\ncppc_nominal_perf = 177\n", f);
+		l = e;
+	}
+	fclose(f);
+	return path;
+}
+
+static unsigned int table_khz(const double *ps, int n, unsigned long raw)
+{
+	unsigned int best = (unsigned int)(ps[0] * 1000 + 0.5);
+	if (raw < (unsigned long)(ps[n - 1] * 1000 + 0.5))
+		raw = (unsigned long)(ps[n - 1] * 1000 + 0.5);
+	for (int i = 0; i < n; i++) {
+		unsigned int e = (unsigned int)(ps[i] * 1000 + 0.5);
+		if (e >= raw && e < best)
+			best = e;
+	}
+	return best;
+}
+
+/* The requests of a trace checked against ref_khz; returns how many differ with other_khz. */
+static int check_requests(const char *buf, const double *ps, int n, unsigned long ref_khz,
+			  unsigned long other_khz, int *checked)
+{
+	long long ut = -1;
+	int ucpu = -1, differ = 0;
+	unsigned long util = 0;
+	*checked = 0;
+	for (const char *l = buf; *l;) {
+		long long t;
+		int cpu;
+		unsigned long v;
+		if (sscanf(l, "%lld cpu%d schedutil util %lu", &t, &cpu, &v) == 3) {
+			ut = t;
+			ucpu = cpu;
+			util = v;
+		} else if (sscanf(l, "%lld cpu%d schedutil next %lu", &t, &cpu, &v) == 3 && t == ut &&
+			   cpu == ucpu) {
+			unsigned int want = table_khz(ps, n, il_cf_raw_khz(IL_CF_HEADROOM_FREQ, util,
+									  ref_khz, true, 1024));
+			assert_int_equal(v, want);
+			differ += want != table_khz(ps, n, il_cf_raw_khz(IL_CF_HEADROOM_FREQ, util,
+									 other_khz, true, 1024));
+			(*checked)++;
+		}
+		const char *e = strchr(l, '\n');
+		l = e ? e + 1 : l + strlen(l);
+	}
+	return differ;
+}
+
+static void acpi_cpufreq_cpuinfo_max(void **state)
+{
+	(void)state;
+	double ps[IL_PLAT_PSTATES_MAX];
+	struct il_platform *p = calloc(1, sizeof(*p));
+	struct il_err e;
+	assert_int_equal(il_platform_load(p, "intel-skylake-client", &e), 0);
+	int n = il_platform_pstates(p, ps, IL_PLAT_PSTATES_MAX);
+	free(p);
+	assert_true(n > 2 && ps[0] == 3501);
+	char *path = cppc_platform(true);
+	int checked;
+	char *buf = traced_run(path, "5.12", &od_wl, "acpi-cpufreq:schedutil", 60000000);
+	assert_true(check_requests(buf, ps, n, 5042944, 3501000, &checked) > 0);
+	assert_true(checked >= 2);
+	free(buf);
+	/* 5.11: the same reference, and the extra table entry at it above P0 (3c55e94c0ade) */
+	double ps11[IL_PLAT_PSTATES_MAX + 1];
+	ps11[0] = 5042.944;
+	memcpy(&ps11[1], ps, (size_t)n * sizeof(ps[0]));
+	buf = traced_run(path, "5.11", &od_wl, "acpi-cpufreq:schedutil", 60000000);
+	assert_true(check_requests(buf, ps11, n + 1, 5042944, 3501000, &checked) > 0);
+	assert_non_null(strstr(buf, "schedutil next 5042944\n"));
+	free(buf);
+	buf = traced_run(path, "5.10", &od_wl, "acpi-cpufreq:schedutil", 60000000);
+	assert_true(check_requests(buf, ps, n, 3501000, 5042944, &checked) > 0);
+	assert_true(checked >= 2);
+	free(buf);
+	unlink(path);
+	free(path);
+	/* without _CPC: P0 from 5.11 on too */
+	path = cppc_platform(false);
+	buf = traced_run(path, "5.12", &od_wl, "acpi-cpufreq:schedutil", 60000000);
+	assert_true(check_requests(buf, ps, n, 3501000, 5042944, &checked) > 0);
+	free(buf);
+	unlink(path);
+	free(path);
+}
+
+/*
  * ondemand's up_threshold (od_init(), drivers/cpufreq/cpufreq_ondemand.c,
  * every release): MICRO_FREQUENCY_UP_THRESHOLD, 95, when idle time is
  * accounted in microseconds (NO_HZ active: get_cpu_idle_time_us() is not
@@ -1405,6 +1536,7 @@ int main(void)
 		cmocka_unit_test(schedutil_keeps_raw_target),
 		cmocka_unit_test(limits_off_grid),
 		cmocka_unit_test(ondemand_prev_load),
+		cmocka_unit_test(acpi_cpufreq_cpuinfo_max),
 		cmocka_unit_test(ondemand_up_threshold_nohz),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
