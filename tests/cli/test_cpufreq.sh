@@ -32,8 +32,8 @@ expect_exit 1 "$IDLELAB" sim --platform amd-zen3-epyc --workload gitsource --dur
 expect_err "not an Intel x86 part"
 # AMD: invariant where the platform layer's CPPC rule gives a ratio (docs/cpufreq.md, Frequency
 # invariance on AMD): 5.13's (255 x 1024 / 177 + 1024) >> 1 = 1249, 2450 x 1249 / 1024 MHz; the
-# built-in EPYC files give no CPPC values: not invariant, as before 5.11
-sed -e '/^base_mhz = 2450/a cppc_highest_perf = 228\ncppc_nominal_perf = 177\ncppc_preferred_cores = no' \
+# built-in EPYC files give no CPPC values (acpi_cpc = no, dropped here): not invariant, as before 5.11
+sed -e '/^acpi_cpc = no$/d' -e '/^base_mhz = 2450/a cppc_highest_perf = 228\ncppc_nominal_perf = 177\ncppc_preferred_cores = no' \
 	"$SRCDIR/platforms/amd-zen3-nocstates.ini" >"$TMP/amd-cppc.ini"
 for k in 5.10:2450:0 5.13:2988.3:1 6.12:2801.7:1; do
 	expect_exit 0 "$IDLELAB" sim --platform "$TMP/amd-cppc.ini" --workload idle --duration 10ms \
@@ -56,7 +56,7 @@ grep -Eq "^cpufreq/invariant +0$" "$TMP/out" && ok || bad "amd-zen3-nocstates is
 # a CPPC ratio so large that mcnt x arch_max_freq_ratio overflows 64 bits (2^41 from highest_perf
 # 2^32 - 1 over nominal_perf 1; at 2097.152 MHz a busy 4 ms tick is 2^23 cycles, the product 0):
 # the kernel's tick (e2b0d619b400) turns invariance off, no crash, no wrapped freq_scale
-sed -e '/^base_mhz = 2450/c base_mhz = 2097.152\ncppc_highest_perf = 4294967295\ncppc_nominal_perf = 1\ncppc_preferred_cores = no' \
+sed -e '/^acpi_cpc = no$/d' -e '/^base_mhz = 2450/c base_mhz = 2097.152\ncppc_highest_perf = 4294967295\ncppc_nominal_perf = 1\ncppc_preferred_cores = no' \
 	"$SRCDIR/platforms/amd-zen3-nocstates.ini" >"$TMP/amd-huge.ini"
 for w in kernbench gitsource; do
 	expect_exit 0 "$IDLELAB" sim --platform "$TMP/amd-huge.ini" --workload $w --duration 20ms \

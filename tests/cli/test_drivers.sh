@@ -45,10 +45,10 @@ expect_out "0  poll"
 
 # --- amd-zen3-nocstates: no driver, default idle by kernel preset ---
 expect_exit 0 "$I" platform show amd-zen3-nocstates --format csv
-printf 'platform,kernel,driver,governor,state,name,desc,latency_us,residency_us,disable,default_status,flags,entry,exit_dist_ns,base_mhz,turbo_bins,freq_max_mhz,freq_max_ratio,freq_max_rule,freq_max_since,cpufreq_driver,cpufreq_governor,cpufreq_mode,efficient_mhz,hwp\namd-zen3-nocstates,6.18,,menu,0,mwait-c1,mwait_idle: MWAIT hint 0,0,0,0,enabled,-,mwait 0x00,61,2450,,,,not modelled,,,,,,\n' >"$TMP/want"
+printf 'platform,kernel,driver,governor,state,name,desc,latency_us,residency_us,disable,default_status,flags,entry,exit_dist_ns,base_mhz,turbo_bins,freq_max_mhz,freq_max_ratio,freq_max_rule,freq_max_since,cpufreq_driver,cpufreq_governor,cpufreq_mode,efficient_mhz,hwp\namd-zen3-nocstates,6.18,,menu,0,mwait-c1,mwait_idle: MWAIT hint 0,0,0,0,enabled,-,mwait 0x00,61,2450,,,,none,,,,,,\n' >"$TMP/want"
 expect_same "$TMP/want"
 expect_exit 0 "$I" platform show amd-zen3-nocstates --kernel 5.15 --format csv
-printf 'platform,kernel,driver,governor,state,name,desc,latency_us,residency_us,disable,default_status,flags,entry,exit_dist_ns,base_mhz,turbo_bins,freq_max_mhz,freq_max_ratio,freq_max_rule,freq_max_since,cpufreq_driver,cpufreq_governor,cpufreq_mode,efficient_mhz,hwp\namd-zen3-nocstates,5.15,,menu,0,hlt,default_idle: STI;HLT,0,0,0,enabled,-,hlt,729,2450,,,,not modelled,,,,,,\n' >"$TMP/want"
+printf 'platform,kernel,driver,governor,state,name,desc,latency_us,residency_us,disable,default_status,flags,entry,exit_dist_ns,base_mhz,turbo_bins,freq_max_mhz,freq_max_ratio,freq_max_rule,freq_max_since,cpufreq_driver,cpufreq_governor,cpufreq_mode,efficient_mhz,hwp\namd-zen3-nocstates,5.15,,menu,0,hlt,default_idle: STI;HLT,0,0,0,enabled,-,hlt,729,2450,,,,none,,,,,,\n' >"$TMP/want"
 expect_same "$TMP/want"
 expect_exit 0 "$I" platform show amd-zen3-nocstates --kernel 5.15
 expect_out "default idle: default_idle (hlt): amd CPU: kernels before 6.0 use MWAIT C1 only on Intel"

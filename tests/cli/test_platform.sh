@@ -210,14 +210,16 @@ expect_out "6.0: acpi_idle, governor menu@5.13, default idle mwait_idle (mwait C
 expect_exit 0 "$IDLELAB" platform history amd-zen3-epyc --format json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); w=[(x["from"],[s["exit_wait"] for s in x["states"]]) for x in d["ranges"]]; assert w[0]==("5.4",[False,False,True]) and ("6.0",[False,False,False]) in w, w' \
 	"$TMP/out" && ok || bad "history json exit_wait"
-# AMD frequency invariance from ACPI CPPC: the built-in EPYC files give no CPPC values (not
-# modelled); a copy with highest_perf 228, nominal_perf 177 and no preferred cores gives each
-# release's ratio: (228 x 1024 / 177 + 1024) >> 1 = 1171 (5.11, 5.12, 6.12 on), with 255 1249
+# AMD frequency invariance from ACPI CPPC: the built-in EPYC files give no CPPC values and say
+# acpi_cpc = no (not known: the kernel's no-_CPC path, no invariance); a copy without that line,
+# with highest_perf 228, nominal_perf 177 and no preferred cores gives each release's ratio:
+# (228 x 1024 / 177 + 1024) >> 1 = 1171 (5.11, 5.12, 6.12 on), with 255 1249
 expect_exit 0 "$IDLELAB" platform show amd-zen3-epyc
-expect_out "freq_max: not modelled ([cpu] cppc_nominal_perf not given: AMD's freq_max (5.11+) is"
+expect_out "freq_max: none (no _CPC ([cpu] acpi_cpc = no): AMD's invariance reads the CPPC"
 expect_exit 0 "$IDLELAB" platform history amd-zen3-nocstates
-expect_out "5.11 .. 5.19: no cpuidle driver, default idle default_idle (hlt), freq_max not modelled"
-sed -e '/^base_mhz = 2450/a cppc_highest_perf = 228\ncppc_nominal_perf = 177\ncppc_preferred_cores = no' \
+expect_out "5.4 .. 5.19: no cpuidle driver, default idle default_idle (hlt), no frequency invariance"
+sed -e '/^acpi_cpc = no$/d' \
+	-e '/^base_mhz = 2450/a cppc_highest_perf = 228\ncppc_nominal_perf = 177\ncppc_preferred_cores = no' \
 	-e 's/^name = amd-zen3-nocstates/name = amd-cppc/' \
 	"$SRCDIR/platforms/amd-zen3-nocstates.ini" >"$TMP/amd-cppc.ini"
 expect_exit 0 "$IDLELAB" platform show "$TMP/amd-cppc.ini" --kernel 5.12

@@ -446,7 +446,7 @@ static void builtin_platforms(void **unused)
 		{ "intel-atom-z8350", IL_FMAX_ATOM_1C, 1920, 1365 },         /* 24 / 18 */
 		{ "intel-xeon-phi-7255", IL_FMAX_KNL, 1100, 1024 },          /* 68C bin = base */
 		{ "intel-broadwell-ep", IL_FMAX_UNMODELLED, 0, 0 },          /* no [turbo] */
-		{ "amd-zen3-epyc", IL_FMAX_UNMODELLED, 0, 0 },
+		{ "amd-zen3-epyc", IL_FMAX_NONE, 0, 0 },                     /* acpi_cpc = no */
 		{ "kvm-haltpoll", IL_FMAX_NONE, 0, 0 },
 		{ "ibm-power10-shared", IL_FMAX_NONE, 0, 0 },
 	};
@@ -462,6 +462,8 @@ static void builtin_platforms(void **unused)
 			fail_msg("%s: rule %d %g MHz ratio %lu (%s)", want[i].name, o.rule, o.mhz,
 				 o.ratio, o.why);
 		assert_int_equal(fm(&p, "5.6").rule, IL_FMAX_NONE); /* none anywhere before 5.7 */
+		/* each built-in file says whether it has _CPC; none cites one that does */
+		assert_int_equal(p.acpi_cpc, 0);
 	}
 }
 
