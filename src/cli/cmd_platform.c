@@ -106,6 +106,8 @@ struct shown {
 	struct il_table *states;
 	struct il_freq_max fm;         /* freq_max at the release shown */
 	struct il_freq_max fm_new;     /* and at the newest release: where the rule starts */
+	struct il_acpi_cpufreq acf;    /* acpi-cpufreq's cpuinfo.max_freq at the release shown */
+	bool has_acf;                  /* an x86 host with base_mhz: acf is set */
 };
 
 /*
@@ -177,6 +179,30 @@ static void print_freq_max(const struct shown *sh, FILE *out)
 		il_text_fputs(f->why, out);
 		fprintf(out, ")\n");
 	}
+}
+
+/*
+ * acpi-cpufreq's cpuinfo.max_freq beside freq_max (the driver may be given with --cpufreq
+ * whatever the file names), and what the driver does to freq_max where the file names another.
+ */
+static void print_acpi_max(const struct shown *sh, FILE *out)
+{
+	const struct il_acpi_cpufreq *a = &sh->acf;
+
+	fprintf(out, "acpi-cpufreq cpuinfo.max_freq: ");
+	if (!a->modelled) {
+		fprintf(out, "not modelled (");
+		il_text_fputs(a->why, out);
+		fprintf(out, "); P0 %u kHz\n", a->p0_khz);
+		return;
+	}
+	fprintf(out, "%u kHz (", a->max_khz);
+	il_text_fputs(a->why, out);
+	fprintf(out, ")");
+	if (a->ratio_1024 && sh->fm.invariant && sh->p->cpufreq_driver != IL_CPUFREQ_ACPI &&
+	    sh->fm.ratio != 1024)
+		fprintf(out, "; with it freq_max is base, ratio 1024");
+	fprintf(out, "\n");
 }
 
 static void print_cpufreq(const struct il_platform *p, FILE *out)
@@ -307,6 +333,8 @@ static void print_text(const struct shown *sh, FILE *out)
 	}
 	if (p->arch == IL_ARCH_X86)
 		print_freq_max(sh, out);
+	if (sh->has_acf)
+		print_acpi_max(sh, out);
 	if (p->has_cpufreq)
 		print_cpufreq(p, out);
 	fprintf(out, "\n");
@@ -434,6 +462,11 @@ static int print_json(const struct shown *sh)
 	 */
 	il_json_kstring(&w, "since", sh->fm.invariant ? sh->fm.since :
 			sh->fm_new.invariant ? sh->fm_new.since : NULL);
+	/* acpi-cpufreq's cpuinfo.max_freq (kHz) at the release; null: not an x86 host, not modelled */
+	if (sh->has_acf && sh->acf.modelled)
+		il_json_kuint(&w, "acpi_cpufreq_max_khz", sh->acf.max_khz);
+	else
+		il_json_knull(&w, "acpi_cpufreq_max_khz");
 	il_json_end(&w);
 	il_json_key(&w, "cpufreq");
 	if (p->has_cpufreq) {
@@ -544,6 +577,14 @@ static int show(const char *what, const char *release, char **options, const cha
 	    il_platform_freq_max(&p, IL_RELEASE_NEWEST, &sh.fm_new, &err)) {
 		il_table_free(sh.states);
 		return cli_report(&err);
+	}
+	if (p.arch == IL_ARCH_X86 && p.base_mhz > 0 && !p.hypervisor) {
+		/* P0 as the simulator's layer takes it: the table's top, else base + 1 MHz */
+		double ps[IL_PLAT_PSTATES_MAX];
+		double p0 = il_platform_pstates(&p, ps, IL_PLAT_PSTATES_MAX) > 0 ? ps[0] :
+			    p.base_mhz + 1;
+
+		sh.has_acf = il_acpi_cpufreq_max(&p, m.release, p0, &sh.acf) == 0;
 	}
 	il_table_keys(sh.states, 2);
 	struct il_table *csv = il_table_new(NULL);

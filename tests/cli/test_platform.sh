@@ -267,6 +267,26 @@ expect_exit 0 "$IDLELAB" platform show "$TMP/amd-nopc.ini" --kernel 6.12
 expect_out "freq_max: not modelled ([cpu] cppc_preferred_cores not given"
 expect_exit 0 "$IDLELAB" platform show "$TMP/amd-nopc.ini" --kernel 6.11
 expect_out "ratio 1249"
+# acpi-cpufreq's cpuinfo.max_freq beside freq_max: the Skylake client says acpi_cpc = no, so P0
+# (base + 1 MHz) in every release, and from 5.11 the driver would set freq_max to base
+expect_exit 0 "$IDLELAB" platform show intel-skylake-client --kernel 5.10
+expect_out "acpi-cpufreq cpuinfo.max_freq: 3501000 kHz (P0, the table's top: no boost ratio before"
+expect_exit 0 "$IDLELAB" platform show intel-skylake-client --kernel 6.18
+expect_out "acpi-cpufreq cpuinfo.max_freq: 3501000 kHz (P0: no _CPC, no boost ratio; arch ratio 1024"
+expect_out "with it freq_max is base, ratio 1024"
+# given _CPC 255 over 177 (ratio 261120 / 177 = 1475): 3501000 x 1475 >> 10 = 5042944 kHz from
+# 5.11 (538b0188da46 from 5.12); the file names intel_pstate, so its freq_max stays the MSR's
+sed -e '/^acpi_cpc = no$/c cppc_highest_perf = 255\ncppc_nominal_perf = 177' \
+	"$SRCDIR/platforms/intel-skylake-client.ini" >"$TMP/skl-cpc.ini"
+expect_exit 0 "$IDLELAB" platform show "$TMP/skl-cpc.ini" --kernel 6.18
+expect_out "acpi-cpufreq cpuinfo.max_freq: 5042944 kHz (P0 x 255 / nominal_perf 177 (ratio 1475)"
+expect_out "freq_max: 3700 MHz (4C turbo), ratio 1082"
+expect_exit 0 "$IDLELAB" platform show "$TMP/skl-cpc.ini" --kernel 6.18 --format json
+python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["freq_max"]; assert f["acpi_cpufreq_max_khz"]==5042944, f' \
+	"$TMP/out" && ok || bad "platform show JSON: acpi_cpufreq_max_khz"
+expect_exit 0 "$IDLELAB" platform show ibm-power10-shared --format json
+python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["freq_max"]; assert f["acpi_cpufreq_max_khz"] is None, f' \
+	"$TMP/out" && ok || bad "platform show JSON: acpi_cpufreq_max_khz on POWER"
 # --from and --to keep the releases between them
 expect_exit 0 "$IDLELAB" platform history intel-haswell-ep --from 5.15 --to 6.6
 expect_out "kernels: 5.15 .. 6.6"
