@@ -151,6 +151,7 @@ struct il_host_cpu {
 	char *thread_siblings;      /* thread_siblings_list, NULL: not given */
 	char *resume_latency;       /* power/pm_qos_resume_latency_us as written ("0", "n/a", "20") */
 	int64_t cppc_highest, cppc_nominal; /* acpi_cppc/highest_perf, nominal_perf; -1: not given */
+	int64_t cppc_nominal_freq;      /* acpi_cppc/nominal_freq (MHz); -1: not given */
 };
 
 struct il_host_policy {

@@ -194,16 +194,22 @@ static void read_cpus(struct reader *rd)
 		free(v[2]);
 		snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/power/pm_qos_resume_latency_us", ids[i]);
 		c->resume_latency = read_text(rd, rel, PAGE, &il_tree_sysfs);
-		/* ACPI CPPC capabilities: AMD's frequency invariance reads them (freqmax.c) */
-		for (int k = 0; k < 2; k++) {
-			snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/acpi_cppc/%s", ids[i],
-				 k ? "nominal_perf" : "highest_perf");
+		/*
+		 * ACPI CPPC capabilities: AMD's frequency invariance and acpi-cpufreq's
+		 * boost ratio and cpuinfo.max_freq read them (freqmax.c)
+		 */
+		for (int k = 0; k < 3; k++) {
+			static const char *const cf[] = { "highest_perf", "nominal_perf",
+							  "nominal_freq" };
+			snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/acpi_cppc/%s", ids[i], cf[k]);
 			char *t = read_text(rd, rel, PAGE, &il_tree_sysfs);
 			uint64_t u;
 			int64_t perf = t && !il_sysfs_parse_u64(t, strlen(t), &u) &&
 						       u <= 0xffffffffULL ? (int64_t)u : -1;
 			free(t);
-			if (k)
+			if (k == 2)
+				c->cppc_nominal_freq = perf;
+			else if (k)
 				c->cppc_nominal = perf;
 			else
 				c->cppc_highest = perf;

@@ -179,9 +179,11 @@ static void cpuid5(struct out *o, const struct il_host *h)
 }
 
 /*
- * The ACPI CPPC capabilities AMD's frequency invariance reads: CPU 0's
- * highest_perf and nominal_perf, and whether highest_perf differs between
- * CPUs (preferred cores, as the kernel detects them from 6.12 on).
+ * The ACPI CPPC capabilities AMD's frequency invariance and acpi-cpufreq
+ * read: CPU 0's highest_perf and nominal_perf (they imply acpi_cpc = yes),
+ * its nominal_freq where the firmware gives one (CPPC v3), and whether
+ * highest_perf differs between CPUs (preferred cores, as the kernel detects
+ * them from 6.12 on). Without acpi_cppc/ the file says nothing of _CPC.
  */
 static void cppc(struct out *o, const struct il_host *h)
 {
@@ -201,6 +203,8 @@ static void cppc(struct out *o, const struct il_host *h)
 	}
 	put(o, "; cpu0/acpi_cppc\ncppc_highest_perf = %lld\ncppc_nominal_perf = %lld\n",
 	    (long long)c0->cppc_highest, (long long)c0->cppc_nominal);
+	if (c0->cppc_nominal_freq > 0)
+		put(o, "cppc_nominal_freq = %lld\n", (long long)c0->cppc_nominal_freq);
 	if (differ || all)
 		put(o, "; highest_perf %s on every CPU\ncppc_preferred_cores = %s\n",
 		    differ ? "differs" : "is the same", differ ? "yes" : "no");

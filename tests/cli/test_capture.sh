@@ -135,6 +135,14 @@ grep -q '^cppc_highest_perf = 255$' "$TMP/cppc.ini" && grep -q '^cppc_nominal_pe
 	grep -q '^cppc_preferred_cores = no$' "$TMP/cppc.ini" && ok || bad "CPPC values not captured"
 expect_exit 0 "$IDLELAB" platform show "$TMP/cppc.ini" --kernel 5.19
 expect_out "freq_max: 2988.33 MHz"
+# _CPC's nominal frequency (CPPC v3): acpi-cpufreq's cpuinfo.max_freq from 6.16 is
+# 2450000 kHz x (255 x 1024 / 177 = 1475) >> 10 = 3613750000 / 1024 = 3529052 kHz
+echo 2450 >"$TMP/pc/sys/devices/system/cpu/cpu0/acpi_cppc/nominal_freq"
+expect_exit 0 "$IDLELAB" platform capture --root "$TMP/pc" -o "$TMP/cppc.ini"
+grep -q '^cppc_nominal_freq = 2450$' "$TMP/cppc.ini" && ok || bad "nominal_freq not captured"
+expect_exit 0 "$IDLELAB" platform show "$TMP/cppc.ini" --kernel 6.18
+expect_out "acpi-cpufreq cpuinfo.max_freq: 3529052 kHz"
+rm "$TMP/pc/sys/devices/system/cpu/cpu0/acpi_cppc/nominal_freq"
 echo 230 >"$TMP/pc/sys/devices/system/cpu/cpu1/acpi_cppc/highest_perf"
 expect_exit 0 "$IDLELAB" platform capture --root "$TMP/pc" -o "$TMP/cppc.ini"
 grep -q '^cppc_preferred_cores = yes$' "$TMP/cppc.ini" && ok || bad "preferred cores not seen"
