@@ -59,19 +59,27 @@ static inline uint64_t rotl(uint64_t x, int k)
  * name could be interposed): the draws below share these steps as static
  * inline functions, and the exported names wrap them.
  */
+/*
+ * One step of the generator on its four state words, which sim_dist_draw()
+ * keeps in variables (registers) over its one or two steps.
+ */
+static inline uint64_t xoshiro_step4(uint64_t *s0, uint64_t *s1, uint64_t *s2, uint64_t *s3)
+{
+	uint64_t result = rotl(*s1 * 5, 7) * 9;
+	uint64_t t = *s1 << 17;
+
+	*s2 ^= *s0;
+	*s3 ^= *s1;
+	*s1 ^= *s2;
+	*s0 ^= *s3;
+	*s2 ^= t;
+	*s3 = rotl(*s3, 45);
+	return result;
+}
+
 static inline uint64_t xoshiro_next(struct il_rng *r)
 {
-	uint64_t *s = r->s;
-	uint64_t result = rotl(s[1] * 5, 7) * 9;
-	uint64_t t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return result;
+	return xoshiro_step4(&r->s[0], &r->s[1], &r->s[2], &r->s[3]);
 }
 
 uint64_t il_rng_next(struct il_rng *r)
@@ -154,16 +162,13 @@ static const double exp2_64[64] = {
 	0x1.ea4afa2a490dap+0, 0x1.efa1bee615a27p+0, 0x1.f50765b6e4540p+0, 0x1.fa7c1819e90d8p+0,
 };
 
-static inline double sim_exp(double x)
+/* exp(x) for -708 <= x <= 709 (sim_exp() tests the range) */
+static inline double sim_exp_in_range(double x)
 {
 	double kf, r, p, q, r2, r4, two_m;
 	int64_t n;
 	int m;
 
-	if (x > 709)
-		return HUGE_VAL;
-	if (__builtin_expect(x < -708, 0))
-		return x < -745 ? 0 : ldexp(il_sim_exp(x + 64 * LN2), -64);
 	/* x = (64 m + j) ln2/64 + r, |r| <= ln2/128: exp(r) by Taylor to r^6 (error < 1e-17) */
 	kf = x * (64 / LN2);
 	/*
@@ -194,6 +199,15 @@ static inline double sim_exp(double x)
 	uint64_t bits = (uint64_t)(m + 1023) << 52;
 	memcpy(&two_m, &bits, sizeof(two_m));
 	return p * two_m;
+}
+
+static inline double sim_exp(double x)
+{
+	if (x > 709)
+		return HUGE_VAL;
+	if (__builtin_expect(x < -708, 0))
+		return x < -745 ? 0 : ldexp(il_sim_exp(x + 64 * LN2), -64);
+	return sim_exp_in_range(x);
 }
 
 double il_sim_exp(double x)
@@ -347,6 +361,30 @@ static __attribute__((noinline)) int64_t draw_other(const struct il_dist *d, str
 	return v;
 }
 
+/*
+ * A log-normal draw from its exponent x = b z on: the rare cases of
+ * sim_dist_draw() (a rejected layer, x outside exp's usual range), out of
+ * line and reached by a tail call, so that the usual draw makes no call and
+ * reserves no stack space for one.
+ */
+static __attribute__((noinline)) int64_t lognormal_rest(const struct il_dist *d,
+							struct il_rng *r, double x)
+{
+	double a = d->a, p = d->tail_p;
+	int64_t v = to_ns(a * sim_exp(x));
+	if (p > 0 && uniform(r) < p)
+		return tail_add(v, d, r);
+	return v;
+}
+
+/* The same for a draw whose first layer test failed (about 1 in 40). */
+static __attribute__((noinline)) int64_t lognormal_rejected(const struct il_dist *d,
+							    struct il_rng *r, int32_t hz)
+{
+	double b = d->b;
+	return lognormal_rest(d, r, b * normal_rejected(r, hz));
+}
+
 __attribute__((visibility("hidden"))) void sim_rng_setup(void);
 __attribute__((visibility("hidden"))) void sim_rng_setup(void)
 {
@@ -365,7 +403,11 @@ __attribute__((visibility("hidden"))) void sim_rng_setup(void)
  * that kind is tested first, its parameters read before the generator's
  * state is written (they could alias it), and the normal deviate is drawn
  * without the tables' test: the same operations in the same order as
- * draw_other(), so the same bits and the same numbers taken.
+ * draw_other(), so the same bits and the same numbers taken. The usual
+ * draw (the layer's rectangle accepted, exp's argument in its usual range)
+ * calls nothing, the rare cases being reached by tail calls, so it reserves
+ * no stack space; it keeps the generator's state in registers over its
+ * normal deviate and the tail's uniform and stores it once.
  */
 __attribute__((noinline, visibility("hidden"))) int64_t sim_dist_draw(const struct il_dist *d,
 								      struct il_rng *r);
@@ -375,9 +417,37 @@ __attribute__((noinline, visibility("hidden"))) int64_t sim_dist_draw(const stru
 	if (__builtin_expect(d->kind != IL_DIST_LOGNORMAL, 0))
 		return draw_other(d, r);
 	double a = d->a, b = d->b, p = d->tail_p;
-	int64_t v = to_ns(a * sim_exp(b * normal_built(r)));
-	if (p > 0 && uniform(r) < p)
-		return tail_add(v, d, r);
+	/*
+	 * The generator's state in registers for the draw's one or two
+	 * numbers, stored before any call and at the end.
+	 */
+	uint64_t s0 = r->s[0], s1 = r->s[1], s2 = r->s[2], s3 = r->s[3];
+#define STATE_BACK() (r->s[0] = s0, r->s[1] = s1, r->s[2] = s2, r->s[3] = s3)
+	/* normal_built(), its rare rejection left to lognormal_rejected() */
+	int32_t hz = (int32_t)(uint32_t)(xoshiro_step4(&s0, &s1, &s2, &s3) >> 32);
+	int iz = hz & 127;
+	uint32_t ahz = hz < 0 ? (uint32_t)(-(int64_t)hz) : (uint32_t)hz;
+	if (__builtin_expect(!(ahz < zig.kn[iz]), 0)) {
+		STATE_BACK();
+		return lognormal_rejected(d, r, hz);
+	}
+	double x = b * ((double)hz * zig.wn[iz]);
+	/* sim_exp()'s range tests, their cases left to lognormal_rest() */
+	if (__builtin_expect(!(x <= 709 && x >= -708), 0)) {
+		STATE_BACK();
+		return lognormal_rest(d, r, x);
+	}
+	int64_t v = to_ns(a * sim_exp_in_range(x));
+	if (p > 0) {
+		/* uniform() */
+		double u = (double)(xoshiro_step4(&s0, &s1, &s2, &s3) >> 11) * (1.0 / 9007199254740992.0);
+		STATE_BACK();
+		if (u < p)
+			return tail_add(v, d, r);
+		return v;
+	}
+	STATE_BACK();
+#undef STATE_BACK
 	return v;
 }
 
