@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "idlelab/sim.h"
+#include "hist_add.h"
 #include "power.h"
 #include "sim_api.h"
 #include "sim_internal.h"
@@ -173,7 +174,7 @@ static void cpu_schedule(struct il_sim *s, struct sim_cpu *c, int64_t now)
 	if (s->params.trace)
 		fprintf(s->params.trace, "%lld cpu%d runs task %d latency %lld\n", (long long)now,
 			c->cpu, id, (long long)lat);
-	il_hist_add(&s->wake_lat, lat);
+	sim_hist_add(&s->wake_lat, lat);
 	t->next_cycles = 0;
 	t->next_ns = 0;
 	t->action = A_NONE;

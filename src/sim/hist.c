@@ -9,9 +9,10 @@
 #include <string.h>
 
 #include "idlelab/hist.h"
+#include "hist_add.h"
 
-#define SUB_COUNT (1 << IL_HIST_SUB_BITS)
-#define HALF_COUNT (1 << (IL_HIST_SUB_BITS - 1))
+#define SUB_COUNT SIM_HIST_SUB_COUNT
+#define HALF_COUNT SIM_HIST_HALF_COUNT
 
 void il_hist_init(struct il_hist *h)
 {
@@ -20,24 +21,9 @@ void il_hist_init(struct il_hist *h)
 	h->max = -1;
 }
 
-/* The bucket computation, inlined into il_hist_add (one call per sample). */
-static inline int bucket_of(int64_t v)
-{
-	if (v < 0)
-		v = 0;
-	if (v >= IL_HIST_MAX_NS)
-		v = IL_HIST_MAX_NS;
-	if (v < SUB_COUNT)
-		return (int)v;
-	int msb = 63 - __builtin_clzll((unsigned long long)v);
-	int shift = msb - (IL_HIST_SUB_BITS - 1);
-
-	return SUB_COUNT + (shift - 1) * HALF_COUNT + (int)((v >> shift) - HALF_COUNT);
-}
-
 int il_hist_bucket(int64_t v)
 {
-	return bucket_of(v);
+	return sim_hist_bucket_of(v);
 }
 
 void il_hist_bucket_range(int b, int64_t *lo, int64_t *hi)
@@ -55,19 +41,7 @@ void il_hist_bucket_range(int b, int64_t *lo, int64_t *hi)
 
 void il_hist_add(struct il_hist *h, int64_t v)
 {
-	if (v < 0)
-		v = 0;
-	if (v > IL_HIST_MAX_NS) {
-		h->clamped++;
-		v = IL_HIST_MAX_NS;
-	}
-	h->buckets[bucket_of(v)]++;
-	h->count++;
-	h->sum += (double)v;
-	if (v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
+	sim_hist_add(h, v);
 }
 
 void il_hist_merge(struct il_hist *dst, const struct il_hist *src)

@@ -8,7 +8,9 @@
 #ifndef IDLELAB_WL_API_H
 #define IDLELAB_WL_API_H
 
+#include "idlelab/hist.h"
 #include "idlelab/sim.h"
+#include "../sim/hist_add.h"
 #include "../sim/sim_api.h"
 
 #define il_sim_now(s) sim_api_now(s)
@@ -26,5 +28,6 @@
 #define il_sim_task_block(s, task, expect_ns) sim_api_task_block(s, task, expect_ns)
 #define il_sim_cpu_idle(s, cpu) sim_api_cpu_idle(s, cpu)
 #define il_sim_cpu_nr_running(s, cpu) sim_api_cpu_nr_running(s, cpu)
+#define il_hist_add(h, v) sim_hist_add(h, v)
 
 #endif
