@@ -1022,6 +1022,32 @@ menu_select_f(const struct menu_config *cfg, struct menu_cpu *d, const struct il
 	return idx;
 }
 
+/*
+ * The three copies are functions of their own, which menu_select() reaches
+ * by tail calls: in one body, the copies' common prologue saved what the
+ * generic copy needs on every select.
+ */
+static __attribute__((noinline)) int
+menu_select_v6_18(const struct menu_config *cfg, struct menu_cpu *d, const struct il_driver *drv,
+		  struct il_device *dev, const struct il_idle_inputs *in, bool *stop_tick)
+{
+	return menu_select_f(cfg, d, drv, dev, in, stop_tick, F_V6_18, ESCAPE_ANY);
+}
+
+static __attribute__((noinline)) int
+menu_select_v7_1(const struct menu_config *cfg, struct menu_cpu *d, const struct il_driver *drv,
+		 struct il_device *dev, const struct il_idle_inputs *in, bool *stop_tick)
+{
+	return menu_select_f(cfg, d, drv, dev, in, stop_tick, F_V7_1, ESCAPE_BELOW);
+}
+
+static __attribute__((noinline)) int
+menu_select_any(const struct menu_config *cfg, struct menu_cpu *d, const struct il_driver *drv,
+		struct il_device *dev, const struct il_idle_inputs *in, bool *stop_tick)
+{
+	return menu_select_f(cfg, d, drv, dev, in, stop_tick, cfg->features, cfg->escape);
+}
+
 static int menu_select(const void *config, void *cpu_data, const struct il_driver *drv,
 		       struct il_device *dev, const struct il_idle_inputs *in,
 		       bool *stop_tick)
@@ -1032,10 +1058,10 @@ static int menu_select(const void *config, void *cpu_data, const struct il_drive
 
 	/* the platforms' default release (6.18) and the latest, unpatched */
 	if (f == F_V6_18 && cfg->escape == ESCAPE_ANY)
-		return menu_select_f(cfg, d, drv, dev, in, stop_tick, F_V6_18, ESCAPE_ANY);
+		return menu_select_v6_18(cfg, d, drv, dev, in, stop_tick);
 	if (f == F_V7_1 && cfg->escape == ESCAPE_BELOW)
-		return menu_select_f(cfg, d, drv, dev, in, stop_tick, F_V7_1, ESCAPE_BELOW);
-	return menu_select_f(cfg, d, drv, dev, in, stop_tick, f, cfg->escape);
+		return menu_select_v7_1(cfg, d, drv, dev, in, stop_tick);
+	return menu_select_any(cfg, d, drv, dev, in, stop_tick);
 }
 
 /* menu_reflect(): note the entered state; the update runs at the next select. */
