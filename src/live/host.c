@@ -919,26 +919,14 @@ void il_host_meta(const struct il_host *h, struct il_meta *m)
 
 		if (il_host_cpuid5(h, &ecx, &edx))
 			il_meta_addf(m, "cpuid5", "ecx=0x%x edx=0x%x", ecx, edx);
-#if defined(__x86_64__) || defined(__i386__)
-		if (h->live) {
-			unsigned int base, hints;
+		/* KVM's leaves as read: by the instruction, or a capture's line that reads */
+		unsigned int base, hints;
+		int kvm = il_host_kvm(h, &base, &hints);
 
-			if (kvm_cpuid(&base, &hints))
-				il_meta_addf(m, "kvm_cpuid", "base=0x%x hints=0x%x", base, hints);
-			else
-				il_meta_add(m, "kvm_cpuid", "none");
-		}
-#endif
-		/* a capture's line, as cpuid5's, only when it reads: written as read */
-		if (!h->live && h->has_meta) {
-			unsigned int base, hints;
-			int k = il_host_kvm(h, &base, &hints);
-
-			if (k == 2)
-				il_meta_addf(m, "kvm_cpuid", "base=0x%x hints=0x%x", base, hints);
-			else if (k < 0)
-				il_meta_add(m, "kvm_cpuid", "none");
-		}
+		if (kvm > 0)
+			il_meta_addf(m, "kvm_cpuid", "base=0x%x hints=0x%x", base, hints);
+		else if (kvm < 0)
+			il_meta_add(m, "kvm_cpuid", "none");
 	}
 	for (int i = 0; i < h->nparams; i++) {
 		char key[128];
